@@ -883,52 +883,64 @@ def _equity_counts(holes, board, dead):
     return int(total[18]), [int(x) for x in total[:players]], [int(x) for x in total[9:9 + players]]
 
 
+cdef inline int _flush_suit(uint64_t six_card_key) noexcept nogil:
+    """Which river suit could bring a flush: -2 any (one is made), -1 none, else that suit."""
+    cdef uint64_t f
+    if six_card_key & FLUSH_BITS:
+        return -2
+    f = (six_card_key + NEXT_CARD_ALL_SUITS) & FLUSH_BITS
+    if f:
+        return (pr_ctz64(f) - 51) >> 2      # six cards hold at most one four-flush
+    return -1
+
+
 cdef void _holdem_last_card(const Contest* ct, int start, uint64_t bs, uint64_t bo,
                             int64_t* tally) noexcept nogil:
-    """Every river from ``start`` on, for Hold'em; two players have their own loop."""
-    cdef int i, c, v0, v1
-    cdef uint64_t k, m
+    """Every river from ``start`` on, for Hold'em; two players have their own loop.
+
+    A river that cannot complete a flush for a player gives that player a value
+    that depends only on the river's rank, and the deck runs in rank order, so
+    such values are looked up once per rank rather than once per card.
+    """
+    cdef int i, c, r, suit, v0 = 0, v1 = 0, last_rank = -1
+    cdef int rank_v0 = 0, rank_v1 = 0, flush0, flush1
     cdef uint64_t hk0 = ct.hand_key[0], hk1 = ct.hand_key[1]
     cdef uint64_t hm0 = ct.hand_mask[0], hm1 = ct.hand_mask[1]
-    cdef int64_t w0 = 0, w1 = 0, ties = 0
-    cdef int r, last_rank = -1
     cdef uint64_t rk0, rk1
-    if ct.players == 2 and not ((bs + hk0 + NEXT_CARD_ALL_SUITS) & FLUSH_BITS) \
-            and not ((bs + hk1 + NEXT_CARD_ALL_SUITS) & FLUSH_BITS):
-        # no river can complete a flush: a river's value depends on its rank
-        # only, and the deck runs in rank order, so look up once per rank
-        rk0 = (bs + hk0) & RANK_BITS
-        rk1 = (bs + hk1) & RANK_BITS
+    cdef int64_t w0 = 0, w1 = 0, ties = 0
+    if ct.players != 2:
         for i in range(start, ct.deck_size):
             c = ct.deck[i]
-            r = c >> 2
-            if r != last_rank:
-                last_rank = r
-                v0 = RANK_VALUE[_rank_slot(rk0 + (CARD_KEY[c] & RANK_BITS))]
-                v1 = RANK_VALUE[_rank_slot(rk1 + (CARD_KEY[c] & RANK_BITS))]
-            w0 += v0 > v1
-            w1 += v1 > v0
-            ties += v0 == v1
-    elif ct.players == 2:
-        for i in range(start, ct.deck_size):
-            c = ct.deck[i]
-            k = bs + CARD_KEY[c]
-            m = bo | CARD_BIT[c]
-            v0 = _value(k + hk0, m | hm0)
-            v1 = _value(k + hk1, m | hm1)
-            w0 += v0 > v1
-            w1 += v1 > v0
-            ties += v0 == v1
-    if ct.players == 2:
-        tally[0] += w0
-        tally[1] += w1
-        tally[9] += ties * (MAX_TIE_SHARE // 2)
-        tally[10] += ties * (MAX_TIE_SHARE // 2)
-        tally[18] += w0 + w1 + ties
+            _score_board(ct, NULL, NULL, bs + CARD_KEY[c], bo | CARD_BIT[c], tally)
         return
+    flush0 = _flush_suit(bs + hk0)
+    flush1 = _flush_suit(bs + hk1)
+    rk0 = (bs + hk0) & RANK_BITS
+    rk1 = (bs + hk1) & RANK_BITS
     for i in range(start, ct.deck_size):
         c = ct.deck[i]
-        _score_board(ct, NULL, NULL, bs + CARD_KEY[c], bo | CARD_BIT[c], tally)
+        r = c >> 2
+        suit = c & 3
+        if r != last_rank:
+            last_rank = r
+            rank_v0 = RANK_VALUE[_rank_slot(rk0 + (CARD_KEY[c] & RANK_BITS))]
+            rank_v1 = RANK_VALUE[_rank_slot(rk1 + (CARD_KEY[c] & RANK_BITS))]
+        if flush0 == -1 or (flush0 >= 0 and suit != flush0):
+            v0 = rank_v0
+        else:
+            v0 = _value(bs + CARD_KEY[c] + hk0, bo | CARD_BIT[c] | hm0)
+        if flush1 == -1 or (flush1 >= 0 and suit != flush1):
+            v1 = rank_v1
+        else:
+            v1 = _value(bs + CARD_KEY[c] + hk1, bo | CARD_BIT[c] | hm1)
+        w0 += v0 > v1
+        w1 += v1 > v0
+        ties += v0 == v1
+    tally[0] += w0
+    tally[1] += w1
+    tally[9] += ties * (MAX_TIE_SHARE // 2)
+    tally[10] += ties * (MAX_TIE_SHARE // 2)
+    tally[18] += w0 + w1 + ties
 
 
 cdef void _holdem_deal(const Contest* ct, int start, int left, uint64_t bs, uint64_t bo,

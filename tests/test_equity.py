@@ -66,8 +66,15 @@ def test_omaha_equity_matches_treys_brute_force():
     assert [e.exact for e in ours] == shares
 
 
-def test_preflop_heads_up_matches_every_board_through_the_batch_path():
-    hands = [parse("AhKh"), parse("2c2d")]
+@pytest.mark.parametrize(
+    "matchup",
+    [("AhKh", "2c2d"), ("AhKh", "QhJh"), ("AsAd", "KcKh"),
+     ("7h6h", "AsKd"), ("AhKh", "AsKs"), ("Ts9s", "8s7s")],
+)
+def test_preflop_heads_up_matches_every_board_through_the_batch_path(matchup):
+    # the pre-flop loop reuses a river's value across suits when no flush is
+    # possible; the batch path evaluates every 7-card hand on its own
+    hands = [parse(h) for h in matchup]
     deck = np.array([c for c in range(52) if c not in {*hands[0], *hands[1]}], dtype=np.uint8)
     boards = deck[np.array(list(itertools.combinations(range(48), 5)), dtype=np.uint8)]
     values = [

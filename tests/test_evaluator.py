@@ -2,6 +2,7 @@
 showdown, batch and bad input (HR-TIE-1, HR-TIE-2)."""
 
 import itertools
+import multiprocessing
 import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
@@ -77,39 +78,47 @@ def test_every_six_card_hand_is_counted():
 
 # --- agreement with treys, an independent evaluator ------------------------
 
-def _treys_pairs(args):
-    """Compare our verdict with treys on a chunk of deals (runs in a worker)."""
+def _deals(seed, count, board_size):
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((count, 52)), axis=1)[:, : 4 + board_size].astype(np.uint8)
+
+
+def _treys_verdicts(args):
+    """treys' verdict (1 first hand wins, -1 second, 0 tie) per deal; runs in a worker."""
     from treys import Card, Evaluator
 
     seed, count, board_size = args
-    rng = np.random.default_rng(seed)
-    deals = np.argsort(rng.random((count, 52)), axis=1)[:, : 4 + board_size].astype(np.uint8)
-    ours_a = evaluate_batch(np.ascontiguousarray(deals[:, [0, 1, *range(4, 4 + board_size)]]))
-    ours_b = evaluate_batch(np.ascontiguousarray(deals[:, [2, 3, *range(4, 4 + board_size)]]))
     names = [r + s for r in "23456789TJQKA" for s in "cdhs"]
     tcard = [Card.new(n) for n in names]
     judge = Evaluator()
-    disagreements = []
-    for i, deal in enumerate(deals.tolist()):
+    verdicts = []
+    for deal in _deals(seed, count, board_size).tolist():
         board = [tcard[c] for c in deal[4:]]
-        ta = judge.evaluate([tcard[deal[0]], tcard[deal[1]]], board)
-        tb = judge.evaluate([tcard[deal[2]], tcard[deal[3]]], board)
-        ours = (ours_a[i] > ours_b[i]) - (ours_a[i] < ours_b[i])
-        theirs = (ta < tb) - (ta > tb)  # treys: smaller is better
-        if ours != theirs:
-            disagreements.append(deal)
-    return count, disagreements[:5]
+        a = judge.evaluate([tcard[deal[0]], tcard[deal[1]]], board)
+        b = judge.evaluate([tcard[deal[2]], tcard[deal[3]]], board)
+        verdicts.append((a < b) - (a > b))  # treys: smaller is better
+    return np.array(verdicts, dtype=np.int8)
 
 
 @pytest.mark.parametrize("board_size", [3, 5], ids=["five-card", "seven-card"])
 def test_HR_TIE_2_agrees_with_treys_on_a_million_pairs(board_size):
     # Each pair shares a board, as at a real showdown, so ties and kicker
-    # decisions are common: the hardest cases for an evaluator.
+    # decisions are common: the hardest cases for an evaluator. Workers are
+    # spawned, not forked: OpenMP's threads do not survive fork().
     chunks = [(1000 * board_size + i, 50_000, board_size) for i in range(20)]
-    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(_treys_pairs, chunks))
-    assert sum(count for count, _ in results) == 1_000_000
-    assert [bad for _, bad in results if bad] == []
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2, mp_context=context) as pool:
+        theirs = list(pool.map(_treys_verdicts, chunks))
+    checked = 0
+    for chunk, verdicts in zip(chunks, theirs, strict=True):
+        deals = _deals(*chunk)
+        a = evaluate_batch(np.ascontiguousarray(deals[:, [0, 1, *range(4, 4 + board_size)]]))
+        b = evaluate_batch(np.ascontiguousarray(deals[:, [2, 3, *range(4, 4 + board_size)]]))
+        ours = np.sign(a - b).astype(np.int8)
+        disagree = np.flatnonzero(ours != verdicts)
+        assert disagree.size == 0, f"treys disagrees on deal {deals[disagree[0]].tolist()}"
+        checked += len(deals)
+    assert checked == 1_000_000
 
 
 # --- single hands ----------------------------------------------------------
