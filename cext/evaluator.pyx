@@ -117,6 +117,11 @@ cdef uint64_t HASH_MUL = 0x9E3779B97F4A7C15ULL
 
 cdef uint64_t CARD_KEY[52]
 cdef uint64_t CARD_BIT[52]
+# The same, padded to 64 entries: entries 52..63 set a bit no real card has,
+# so the branch-free single-hand path can reject them with one test at the end.
+cdef uint64_t CARD_KEY_64[64]
+cdef uint64_t CARD_BIT_64[64]
+cdef uint64_t INVALID_BITS = 1ULL << 15
 cdef uint16_t FLUSH_VALUE[8192]
 cdef uint16_t RANK_VALUE[81920]
 cdef uint16_t DISPLACEMENT[16384]
@@ -297,6 +302,11 @@ cdef int _build_tables() except -1:
         s = i & 3
         CARD_KEY[i] = (1ULL << (3 * r)) + (1ULL << (48 + 4 * s))
         CARD_BIT[i] = 1ULL << (16 * s + r)
+        CARD_KEY_64[i] = CARD_KEY[i]
+        CARD_BIT_64[i] = CARD_BIT[i]
+    for i in range(52, 64):
+        CARD_KEY_64[i] = 0
+        CARD_BIT_64[i] = INVALID_BITS
 
     # The 7,462 classes: every five-card rank multiset without a flush, plus
     # every five distinct ranks as a flush.
@@ -476,25 +486,26 @@ def evaluate(cards):
     """
     cdef Hand hand
     cdef Py_ssize_t i, n
-    cdef long c
+    cdef unsigned long c, worst = 0
     cdef PyObject** items
     cdef PyObject* item
     if PyList_CheckExact(cards) or PyTuple_CheckExact(cards):
         n = PySequence_Fast_GET_SIZE(cards)
         if 5 <= n <= 7:
+            # Straight-line path: no branch per card. Anything odd (not an
+            # exact int, out of range, a duplicate) falls through to the slow
+            # path, which names the problem.
             items = PySequence_Fast_ITEMS(cards)
             hand.key = SUIT_START
             hand.mask = 0
             for i in range(n):
                 item = items[i]
-                if not PyLong_CheckExact(item):
-                    break
-                c = pr_card_of(item)
-                if <unsigned long>c > 51 or hand.mask & CARD_BIT[c]:
-                    break
-                hand.mask |= CARD_BIT[c]
-                hand.key += CARD_KEY[c]
-            else:
+                c = <unsigned long>pr_card_of(item) if PyLong_CheckExact(item) else 64
+                worst |= c
+                c &= 63
+                hand.mask |= CARD_BIT_64[c]
+                hand.key += CARD_KEY_64[c]
+            if worst < 64 and pr_popcount64(hand.mask) == n and not hand.mask & INVALID_BITS:
                 return <object>PyList_GET_ITEM(VALUES, _value(hand.key, hand.mask))
     hand.key = SUIT_START
     hand.mask = 0
