@@ -1,0 +1,76 @@
+"""Commands a player sends to a hand, and the answer to "what may I do now?".
+
+Each command names the seat sending it, so the engine can refuse a player
+acting out of turn (BET-1). ``Bet`` opens the betting on a street; ``Raise``
+raises a bet already made (pre-flop the big blind is that bet). Amounts are
+"to" amounts: the player's total bet on the street after the action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pokerroom.poker.quick_init import quick_init
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Match the street's highest bet, or put in the whole stack when it is not enough."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    seat: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunItTwice:
+    """A player's answer when all-in players are offered two boards."""
+
+    seat: int
+    agree: bool
+
+
+Action = Fold | Check | Call | Bet | Raise | RunItTwice
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What the player to act may do.
+
+    In a betting round: folding is always allowed; ``can_check`` when nothing
+    is owed, else ``call_amount`` is what a call adds (less than owed when it
+    puts the player all-in). ``can_bet``/``can_raise`` with the inclusive
+    range ``min_to..max_to`` of "to" amounts (both 0 when neither is
+    allowed). When ``run_it_twice`` is True the only decision is a
+    :class:`RunItTwice` answer.
+    """
+
+    seat: int
+    can_check: bool
+    call_amount: int
+    can_bet: bool
+    can_raise: bool
+    min_to: int
+    max_to: int
+    run_it_twice: bool

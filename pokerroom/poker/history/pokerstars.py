@@ -1,0 +1,204 @@
+"""PokerStars text hand histories: the format PokerTracker and Hold'em Manager import.
+
+Exported for one player (``hero``: only their hole cards and mucked cards
+appear, as the site would show them) or, without a hero, for the security
+team (every hole card, mucked hands included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from pokerroom.cards import RANK_NAMES, RANK_PLURALS
+from pokerroom.poker import events as ev
+from pokerroom.poker.history.record import HandRecord, Money, cards_text, money_for
+from pokerroom.poker.variants import VARIANTS
+
+_POST_WORDS = {
+    ev.POST_SMALL_BLIND: "posts small blind",
+    ev.POST_BIG_BLIND: "posts big blind",
+    ev.POST_THIRD_BLIND: "posts straddle",
+    ev.POST_ENTRY: "posts big blind",
+    ev.POST_ANTE: "posts the ante",
+    ev.POST_BIG_BLIND_ANTE: "posts the ante",
+    ev.POST_DEAD_SMALL_BLIND: "posts small blind",
+    ev.POST_DEAD_BIG_BLIND: "posts big blind",
+}
+_STREET_TITLES = {ev.FLOP: "FLOP", ev.TURN: "TURN", ev.RIVER: "RIVER"}
+_STREET_NAMES = {ev.PREFLOP: "before Flop", ev.FLOP: "on the Flop", ev.TURN: "on the Turn",
+                 ev.RIVER: "on the River"}
+# Categories PokerStars names with "a": "a pair of Aces", but "two pair, Aces and Kings".
+_RANK_WORDS = set(RANK_NAMES) | set(RANK_PLURALS)
+_ARTICLE = {"ONE_PAIR", "STRAIGHT", "FLUSH", "FULL_HOUSE", "STRAIGHT_FLUSH", "ROYAL_FLUSH"}
+
+
+def to_pokerstars(events: Sequence[ev.Event], *, hero: str | None = None, minor_units_per_unit: int = 1,
+                  currency_symbol: str | None = None) -> str:
+    """The hand as PokerStars text; ``hero`` is a player id, None for the security team's copy."""
+    record = HandRecord(events)
+    money = money_for(record.started, minor_units_per_unit, currency_symbol)
+    lines = _header(record, money)
+    lines += _body(record, money, hero)
+    lines += _summary(record, money, hero)
+    return "\n".join(lines) + "\n"
+
+
+def _date(text: str) -> str:
+    """PokerStars' date layout when the table gave an ISO timestamp; any other text as given."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    zone = "UTC" if when.tzinfo is not None else "ET"
+    return when.strftime("%Y/%m/%d %H:%M:%S ") + zone
+
+
+def _header(record: HandRecord, money: Money) -> list[str]:
+    s = record.started
+    game = VARIANTS[s.variant].name if s.variant in VARIANTS else s.variant
+    low, high = (s.small_bet, s.big_bet) if s.betting == "fixed_limit" else (s.small_blind, s.big_blind)
+    currency = f" {s.currency}" if s.currency else ""
+    when = f" - {_date(s.started_at)}" if s.started_at else ""
+    size = s.max_seats or len(record.seats)
+    lines = [f"PokerStars Hand #{s.hand_id}: {game} ({money(low)}/{money(high)}{currency}){when}",
+             f"Table '{s.table_name}' {size}-max Seat #{s.button_seat} is the button"]
+    for seat in sorted(record.seats, key=lambda e: e.seat):
+        lines.append(f"Seat {seat.seat}: {seat.player_id} ({money(seat.stack)} in chips)")
+    return lines
+
+
+def _posts(record: HandRecord, money: Money) -> list[str]:
+    """Forced bets; a dead small blind with a live big blind is one "small & big blinds" post."""
+    posts = record.of(ev.Posted)
+    dead_small = {p.seat for p in posts if p.kind == ev.POST_DEAD_SMALL_BLIND}
+    live_big = {p.seat for p in posts if p.kind in (ev.POST_ENTRY, ev.POST_BIG_BLIND)}
+    combined = dead_small & live_big
+    lines = []
+    for p in posts:
+        name = record.names[p.seat]
+        if p.seat in combined and p.kind in (ev.POST_ENTRY, ev.POST_BIG_BLIND):
+            dead = sum(q.amount for q in posts if q.seat == p.seat and q.kind == ev.POST_DEAD_SMALL_BLIND)
+            text = f"{name}: posts small & big blinds {money(p.amount + dead)}"
+        elif p.seat in combined and p.kind == ev.POST_DEAD_SMALL_BLIND:
+            continue
+        else:
+            text = f"{name}: {_POST_WORDS[p.kind]} {money(p.amount)}"
+        lines.append(text + (" and is all-in" if p.all_in else ""))
+    return lines
+
+
+def _action(record: HandRecord, money: Money, a: ev.ActionTaken) -> list[str]:
+    name = record.names[a.seat]
+    lines = [f"{name} has timed out"] if a.timed_out else []
+    if a.action == ev.FOLD:
+        text = "folds"
+    elif a.action == ev.CHECK:
+        text = "checks"
+    elif a.action == ev.CALL:
+        text = f"calls {money(a.amount)}"
+    elif a.action == ev.BET:
+        text = f"bets {money(a.amount)}"
+    else:
+        text = f"raises {money(a.to - a.facing)} to {money(a.to)}"
+    lines.append(f"{name}: {text}" + (" and is all-in" if a.all_in else ""))
+    return lines
+
+
+def _board(record: HandRecord, b: ev.BoardDealt) -> str:
+    title = _STREET_TITLES[b.street]
+    if record.runs == 2 and (b.run == 2 or _dealt_after_vote(record, b)):
+        title = ("FIRST " if b.run == 1 else "SECOND ") + title
+    before = b.board[:len(b.board) - len(b.cards)]
+    if before:
+        return f"*** {title} *** [{cards_text(before)}] [{cards_text(b.cards)}]"
+    return f"*** {title} *** [{cards_text(b.cards)}]"
+
+
+def _dealt_after_vote(record: HandRecord, b: ev.BoardDealt) -> bool:
+    decided = record.of(ev.RunItTwiceDecided)
+    return bool(decided) and b.seq > decided[0].seq
+
+
+def hand_words(category: str, description: str) -> str:
+    """PokerStars' wording of a made hand: "a pair of Aces", "two pair, Aces and Kings"."""
+    head, sep, rest = description.partition(",")
+    words = [w if w in _RANK_WORDS else w.lower() for w in head.split(" ")]
+    text = " ".join(words) + sep + rest
+    return ("a " + text) if category in _ARTICLE else text
+
+
+def _pot_name(record: HandRecord, pot: int) -> str:
+    if len(record.pots) == 1:
+        return "pot"
+    return "main pot" if pot == 0 else f"side pot-{pot}"
+
+
+def _body(record: HandRecord, money: Money, hero: str | None) -> list[str]:
+    lines = _posts(record, money)
+    lines.append("*** HOLE CARDS ***")
+    for seat in record.order:
+        if (hero is None or record.names[seat] == hero) and record.holes.get(seat):
+            lines.append(f"Dealt to {record.names[seat]} [{cards_text(record.holes[seat])}]")
+    showdown = False
+    for e in record.events:
+        if isinstance(e, ev.ActionTaken):
+            lines += _action(record, money, e)
+        elif isinstance(e, ev.BetReturned):
+            lines.append(f"Uncalled bet ({money(e.amount)}) returned to {record.names[e.seat]}")
+        elif isinstance(e, ev.BoardDealt):
+            lines.append(_board(record, e))
+        elif isinstance(e, ev.HandShown | ev.HandMucked) and not showdown:
+            lines.append("*** SHOW DOWN ***" if record.runs == 1 else "*** FIRST SHOW DOWN ***")
+            showdown = True
+        if isinstance(e, ev.HandShown):
+            if e.run == 2 and "*** SECOND SHOW DOWN ***" not in lines:
+                lines.append("*** SECOND SHOW DOWN ***")
+            words = hand_words(e.category, e.description)
+            lines.append(f"{record.names[e.seat]}: shows [{cards_text(e.cards)}] ({words})")
+        elif isinstance(e, ev.HandMucked):
+            lines.append(f"{record.names[e.seat]}: mucks hand")
+        elif isinstance(e, ev.PotAwarded):
+            for seat, share in zip(e.seats, e.shares, strict=True):
+                lines.append(f"{record.names[seat]} collected {money(share)} from {_pot_name(record, e.pot)}")
+    return lines
+
+
+def _summary(record: HandRecord, money: Money, hero: str | None) -> list[str]:
+    total = sum(p.amount for p in record.pots)
+    pots = ""
+    if len(record.pots) > 1:
+        parts = [f"{'Main pot' if p.pot == 0 else f'Side pot-{p.pot}'} {money(p.amount)}."
+                 for p in record.pots]
+        pots = " " + " ".join(parts)
+    lines = ["*** SUMMARY ***", f"Total pot {money(total)}{pots} | Rake {money(record.ended.rake)}"]
+    for run in range(1, record.runs + 1):
+        board = record.board(run)
+        if board:
+            label = "" if record.runs == 1 else ("FIRST " if run == 1 else "SECOND ")
+            lines.append(f"{label}Board [{cards_text(board)}]")
+    shown = {e.seat: e for e in record.of(ev.HandShown) if e.run == 1}
+    mucked = {e.seat for e in record.of(ev.HandMucked)}
+    folded = record.folded_on()
+    s = record.started
+    for seat in sorted(record.order):
+        name = record.names[seat]
+        roles = [label for label, who in (("button", s.button_seat), ("small blind", s.small_blind_seat),
+                                          ("big blind", s.big_blind_seat)) if who == seat]
+        text = f"Seat {seat}: {name}" + "".join(f" ({r})" for r in roles)
+        won = record.won.get(seat, 0)
+        if seat in folded:
+            text += f" folded {_STREET_NAMES[folded[seat]]}"
+        elif seat in shown:
+            e = shown[seat]
+            words = hand_words(e.category, e.description)
+            result = f"won ({money(won)})" if won else "lost"
+            text += f" showed [{cards_text(e.cards)}] and {result} with {words}"
+        elif seat in mucked:
+            cards = record.holes.get(seat, ())
+            visible = cards and (hero is None or hero == name)
+            text += f" mucked [{cards_text(cards)}]" if visible else " mucked"
+        elif won:
+            text += f" collected ({money(won)})"
+        lines.append(text)
+    return lines
