@@ -35,6 +35,8 @@ Rules of where state lives: the tables are module globals written only by
 may read them from any thread.
 """
 
+from operator import index as _operator_index
+
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memset
@@ -418,22 +420,18 @@ cdef struct Hand:
 
 cdef int _add_card(Hand* hand, object item) except -1:
     cdef long c
-    if type(item) is int:
-        if not 0 <= item <= 51:
-            raise ValueError(f"not a card: {item!r} (cards are ints 0..51)")
-        c = item
-    elif isinstance(item, str):
-        c = _parse_card(item)
+    if type(item) is bool:
+        raise ValueError(f"not a card: {item!r} (cards are ints 0..51)")
+    if isinstance(item, str):
+        index = _parse_card(item)
     else:
         try:
-            index = item.__index__()
-        except AttributeError:
+            index = _operator_index(item)
+        except (TypeError, AttributeError):
             raise ValueError(f"not a card: {item!r} (cards are ints 0..51 or text like 'As')") from None
-        if not 0 <= index <= 51:
-            raise ValueError(f"not a card: {index!r} (cards are ints 0..51)")
-        c = index
-    if c < 0 or c > 51:
-        raise ValueError(f"not a card: {c!r} (cards are ints 0..51)")
+    if not 0 <= index <= 51:
+        raise ValueError(f"not a card: {index!r} (cards are ints 0..51)")
+    c = index
     if hand.mask & CARD_BIT[c]:
         raise ValueError(f"duplicate card {_card_text(c)}")
     hand.mask |= CARD_BIT[c]
@@ -442,17 +440,21 @@ cdef int _add_card(Hand* hand, object item) except -1:
     return 0
 
 
+def _as_tuple(cards, what):
+    """A private copy of a sequence: later reads cannot be changed under us."""
+    if isinstance(cards, str):
+        return _parse_cards(cards)
+    try:
+        return tuple(cards)
+    except TypeError:
+        raise ValueError(f"{what} must be a sequence of cards, not {type(cards).__name__}") from None
+
+
 cdef int _read_cards(Hand* hand, object cards, int min_count, int max_count, str what) except -1:
     """Add ``cards`` to ``hand``; a string is parsed as card text ("AsKd")."""
     cdef Py_ssize_t i, n
     cdef int before = hand.count
-    if isinstance(cards, str):
-        cards = _parse_cards(cards)
-    elif type(cards) is not list and type(cards) is not tuple:
-        try:
-            cards = tuple(cards)
-        except TypeError:
-            raise ValueError(f"{what} must be a sequence of cards, not {type(cards).__name__}") from None
+    cards = _as_tuple(cards, what)
     n = len(cards)
     if n < min_count or n > max_count:
         need = str(min_count) if min_count == max_count else f"{min_count} to {max_count}"
@@ -578,13 +580,7 @@ cdef int _split_slow(Hand* hand, object cards, int lo, int hi, object what,
     cdef int n
     cdef uint64_t before_key, before_mask
     label = f"hand {what}" if isinstance(what, int) else what
-    if isinstance(cards, str):
-        cards = _parse_cards(cards)
-    elif type(cards) is not list and type(cards) is not tuple:
-        try:
-            cards = tuple(cards)
-        except TypeError:
-            raise ValueError(f"{label} must be a sequence of cards, not {type(cards).__name__}") from None
+    cards = _as_tuple(cards, label)
     n = len(cards)
     if n < lo or n > hi:
         need = str(lo) if lo == hi else f"{lo} to {hi}"
@@ -614,6 +610,24 @@ def evaluate_omaha(hole, board):
     return _omaha_value(hk, hm, nh, bk, bm, nb)
 
 
+def _hands_of(holes):
+    """The hands as a private tuple, or ValueError.
+
+    Each hand is read later by ``_split``, whose fast path runs no Python code
+    and whose slow path copies first, so only the outer container is copied.
+    """
+    if isinstance(holes, str):
+        raise ValueError("hands must be a list of hands, e.g. ['AsKd', 'QhQc']")
+    try:
+        return tuple(holes)
+    except TypeError:
+        raise ValueError(f"hands must be a list of hands, not {type(holes).__name__}") from None
+
+
+def _looks_like_omaha(first_hand):
+    return len(_as_tuple(first_hand, "hand 1")) >= 4
+
+
 def showdown(board, holes, omaha=None):
     """Values of several hands against one board, in one call.
 
@@ -630,17 +644,12 @@ def showdown(board, holes, omaha=None):
     cdef int nb, nh, lo, hi, v
     cdef Py_ssize_t i, nholes
     cdef uint64_t seen
-    if type(holes) is not list and type(holes) is not tuple:
-        try:
-            holes = list(holes)
-        except TypeError:
-            raise ValueError("holes must be a list of hands") from None
+    holes = _hands_of(holes)
     nholes = len(holes)
     if nholes == 0:
         raise ValueError("showdown needs at least one hand")
     if omaha is None:
-        first = holes[0]
-        omaha = (len(_parse_cards(first)) if isinstance(first, str) else len(first)) >= 4
+        omaha = _looks_like_omaha(holes[0])
     table.key = 0
     table.mask = 0
     table.count = 0
@@ -746,21 +755,22 @@ cdef void _enumerate_level(int start, int left, uint64_t key, uint64_t mask,
         _enumerate_level(c + 1, left - 1, key + CARD_KEY[c], mask | CARD_BIT[c], histogram)
 
 
-def enumerate_all(int size):
+def enumerate_all(size):
     """Histogram of values over every hand of ``size`` (5, 6 or 7) cards.
 
     Evaluates each of the C(52, size) hands (133,784,560 for seven cards)
     without the GIL; ``result[v]`` counts hands of value ``v``.
     """
-    if size < 5 or size > 7:
-        raise ValueError(f"wrong number of cards: got {size}, need 5 to 7")
+    if type(size) is not int or not 5 <= size <= 7:
+        raise ValueError(f"wrong number of cards: got {size!r}, need 5 to 7")
     cdef int threads = pr_max_threads()
     cdef int64_t[:, ::1] local = np.zeros((threads, NUM_CLASSES + 1), dtype=np.int64)
-    cdef int first, tid
+    cdef int first, tid = 0
+    cdef int cards = size
     with nogil, parallel(num_threads=threads):
         tid = threadid()
-        for first in prange(53 - size, schedule="dynamic", chunksize=1):
-            _enumerate_level(first + 1, size - 1, SUIT_START + CARD_KEY[first], CARD_BIT[first],
+        for first in prange(53 - cards, schedule="dynamic", chunksize=1):
+            _enumerate_level(first + 1, cards - 1, SUIT_START + CARD_KEY[first], CARD_BIT[first],
                              &local[tid, 0])
     return np.asarray(local).sum(axis=0)
 
@@ -832,23 +842,20 @@ def _equity_counts(holes, board, dead):
     """(boards, wins[], tie_units[]) for 2-9 hands; see pokerroom.evaluator.equity."""
     cdef Contest ct
     cdef Hand seen
-    cdef int p, i, c, nb, omaha, first, tid
+    cdef int p, i, c, nb, omaha, first, tid = 0
     cdef uint64_t board_sum, board_or
     cdef uint64_t dead_key[52]
     cdef uint64_t dead_mask[52]
-    if type(holes) is not list and type(holes) is not tuple:
-        holes = list(holes)
+    holes = _hands_of(holes)
     if not 2 <= len(holes) <= 9:
         raise ValueError(f"equity needs 2 to 9 hands, got {len(holes)}")
-    first_hole = holes[0]
-    if isinstance(first_hole, str):
-        first_hole = _parse_cards(first_hole)
-    omaha = len(first_hole) >= 4
+    omaha = _looks_like_omaha(holes[0])
     ct.players = len(holes)
     ct.omaha = omaha
     seen.key = 0
     seen.mask = 0
     seen.count = 0
+    _nhole_prev = 0
     for p in range(ct.players):
         if omaha:
             ct.nhole = _split(&seen, holes[p], 4, 6, p + 1, ct.hole_key[p], ct.hole_mask[p])

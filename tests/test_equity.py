@@ -123,3 +123,9 @@ def test_complete_board_is_a_single_showdown():
 def test_bad_equity_input_names_the_problem(holes, board, dead, message):
     with pytest.raises(ValueError, match=message):
         equity(holes, board, dead)
+
+
+@pytest.mark.parametrize("holes", [5, [None, [1, 2]], [iter([0, 1]), [2, 3]]])
+def test_malformed_equity_hands_are_value_errors(holes):
+    with pytest.raises(ValueError):
+        equity(holes, [4, 5, 6, 7])

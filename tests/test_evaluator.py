@@ -315,3 +315,55 @@ def test_category_and_describe_reject_non_values():
             describe(bad)
         with pytest.raises(ValueError, match="not a hand value"):
             category(bad)
+
+
+# --- hostile input (found by review): never a crash, never a wrong answer --
+
+class _Shrinking:
+    """A card whose ``__index__`` empties the list being read."""
+
+    def __init__(self, cards, value):
+        self.cards, self.value = cards, value
+
+    def __index__(self):
+        del self.cards[:]
+        return self.value
+
+
+class _FloatIndex:
+    def __index__(self):
+        return 3.5
+
+
+def test_a_list_emptied_while_it_is_read_is_not_read_past_its_end():
+    cards = [0, 4, 8, 12, 17, 21, 25]
+    cards[0] = _Shrinking(cards, 0)
+    assert evaluate(cards) == evaluate([0, 4, 8, 12, 17, 21, 25])
+    holes = [[1, 2], [3, 5], [6, 7], [9, 11]]
+    holes[0] = [_Shrinking(holes, 1), 2]
+    assert len(showdown([20, 24, 28], holes)) == 4
+    hole = [1, 2, 3, 5]
+    hole[0] = _Shrinking(hole, 1)
+    assert evaluate_omaha(hole, [20, 24, 28]) == evaluate_omaha([1, 2, 3, 5], [20, 24, 28])
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [[True, 4, 8, 12, 17], [_FloatIndex(), 4, 8, 12, 17], [np.array(1.5), 4, 8, 12, 17],
+     [np.array([1, 2]), 4, 8, 12, 17]],
+)
+def test_odd_card_objects_are_refused_with_value_error(cards):
+    with pytest.raises(ValueError, match="not a card"):
+        evaluate(cards)
+
+
+@pytest.mark.parametrize("holes", [[None], [5], 5, "AsKd", [iter([3, 4])]])
+def test_malformed_hands_in_a_showdown_are_value_errors(holes):
+    with pytest.raises(ValueError):
+        showdown([20, 24, 28], holes)
+
+
+def test_enumerate_all_takes_a_card_count_only():
+    for bad in (5.5, 2**40, 4, "7"):
+        with pytest.raises(ValueError, match="wrong number of cards"):
+            enumerate_all(bad)
