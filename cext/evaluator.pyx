@@ -47,7 +47,6 @@ cdef extern from "Python.h":
     bint PyList_CheckExact(object)
     bint PyTuple_CheckExact(object)
     bint PyLong_CheckExact(PyObject*)
-    long PyLong_AsLong(object) except? -1
     Py_ssize_t PySequence_Fast_GET_SIZE(object)
     PyObject** PySequence_Fast_ITEMS(object)
     PyObject* PyList_GET_ITEM(object, Py_ssize_t)
@@ -117,12 +116,10 @@ cdef uint64_t RANK_BITS = (1ULL << 39) - 1
 cdef uint64_t NEXT_CARD_ALL_SUITS = 0x1111ULL << 48   # one more card in every suit
 cdef uint64_t HASH_MUL = 0x9E3779B97F4A7C15ULL
 
-cdef uint64_t CARD_KEY[52]
-cdef uint64_t CARD_BIT[52]
-# The same, padded to 64 entries: entries 52..63 set a bit no real card has,
-# so the branch-free single-hand path can reject them with one test at the end.
-cdef uint64_t CARD_KEY_64[64]
-cdef uint64_t CARD_BIT_64[64]
+# Padded to 64 entries: entries 52..63 set a bit no real card has, so the
+# branch-free single-hand path can reject them with one test at the end.
+cdef uint64_t CARD_KEY[64]
+cdef uint64_t CARD_BIT[64]
 cdef uint64_t INVALID_BITS = 1ULL << 15
 cdef uint16_t FLUSH_VALUE[8192]
 cdef uint16_t RANK_VALUE[81920]
@@ -304,11 +301,9 @@ cdef int _build_tables() except -1:
         s = i & 3
         CARD_KEY[i] = (1ULL << (3 * r)) + (1ULL << (48 + 4 * s))
         CARD_BIT[i] = 1ULL << (16 * s + r)
-        CARD_KEY_64[i] = CARD_KEY[i]
-        CARD_BIT_64[i] = CARD_BIT[i]
     for i in range(52, 64):
-        CARD_KEY_64[i] = 0
-        CARD_BIT_64[i] = INVALID_BITS
+        CARD_KEY[i] = 0
+        CARD_BIT[i] = INVALID_BITS
 
     # The 7,462 classes: every five-card rank multiset without a flush, plus
     # every five distinct ranks as a flush.
@@ -415,7 +410,6 @@ TABLE_BYTES = sizeof(RANK_VALUE) + sizeof(DISPLACEMENT) + sizeof(FLUSH_VALUE) + 
 cdef struct Hand:
     uint64_t key
     uint64_t mask      # suit-major bits, also the duplicate check
-    int count
 
 
 cdef int _add_card(Hand* hand, object item) except -1:
@@ -436,7 +430,6 @@ cdef int _add_card(Hand* hand, object item) except -1:
         raise ValueError(f"duplicate card {_card_text(c)}")
     hand.mask |= CARD_BIT[c]
     hand.key += CARD_KEY[c]
-    hand.count += 1
     return 0
 
 
@@ -448,20 +441,6 @@ def _as_tuple(cards, what):
         return tuple(cards)
     except TypeError:
         raise ValueError(f"{what} must be a sequence of cards, not {type(cards).__name__}") from None
-
-
-cdef int _read_cards(Hand* hand, object cards, int min_count, int max_count, str what) except -1:
-    """Add ``cards`` to ``hand``; a string is parsed as card text ("AsKd")."""
-    cdef Py_ssize_t i, n
-    cdef int before = hand.count
-    cards = _as_tuple(cards, what)
-    n = len(cards)
-    if n < min_count or n > max_count:
-        need = str(min_count) if min_count == max_count else f"{min_count} to {max_count}"
-        raise ValueError(f"wrong number of cards in {what}: got {n}, need {need}")
-    for i in range(n):
-        _add_card(hand, cards[i])
-    return hand.count - before
 
 
 def _parse_card(text):
@@ -505,14 +484,15 @@ def evaluate(cards):
                 c = <unsigned long>pr_card_of(item) if PyLong_CheckExact(item) else 64
                 worst |= c
                 c &= 63
-                hand.mask |= CARD_BIT_64[c]
-                hand.key += CARD_KEY_64[c]
+                hand.mask |= CARD_BIT[c]
+                hand.key += CARD_KEY[c]
             if worst < 64 and pr_popcount64(hand.mask) == n and not hand.mask & INVALID_BITS:
                 return <object>PyList_GET_ITEM(VALUES, _value(hand.key, hand.mask))
+    cdef uint64_t keys[7]
+    cdef uint64_t masks[7]
     hand.key = SUIT_START
     hand.mask = 0
-    hand.count = 0
-    _read_cards(&hand, cards, 5, 7, "a hand")
+    _split(&hand, cards, 5, 7, "a hand", keys, masks)
     return PyLong_FromLong(_value(hand.key, hand.mask))
 
 
@@ -569,7 +549,6 @@ cdef int _split(Hand* hand, object cards, int lo, int hi, object what,
             else:
                 hand.mask = seen
                 hand.key = key
-                hand.count += <int>n
                 return <int>n
     return _split_slow(hand, cards, lo, hi, what, keys, masks)
 
@@ -604,7 +583,6 @@ def evaluate_omaha(hole, board):
     cdef int nh, nb
     hand.key = 0
     hand.mask = 0
-    hand.count = 0
     nh = _split(&hand, hole, 4, 6, "an Omaha hand", hk, hm)
     nb = _split(&hand, board, 3, 5, "the board", bk, bm)
     return _omaha_value(hk, hm, nh, bk, bm, nb)
@@ -652,7 +630,6 @@ def showdown(board, holes, omaha=None):
         omaha = _looks_like_omaha(holes[0])
     table.key = 0
     table.mask = 0
-    table.count = 0
     if omaha:
         lo, hi = 4, 6
         nb = _split(&table, board, 3, 5, "the board", bk, bm)
@@ -664,7 +641,6 @@ def showdown(board, holes, omaha=None):
     for i in range(nholes):
         hand.key = 0
         hand.mask = seen
-        hand.count = 0
         nh = _split(&hand, holes[i], lo, hi, i + 1, hk, hm)
         seen = hand.mask
         if omaha:
@@ -782,7 +758,6 @@ cdef struct Contest:
     int players
     int omaha
     int nhole
-    int nboard_known
     uint64_t hole_key[9][6]
     uint64_t hole_mask[9][6]
     uint64_t hand_key[9]        # Hold'em: both hole cards summed
@@ -854,7 +829,6 @@ def _equity_counts(holes, board, dead):
     ct.omaha = omaha
     seen.key = 0
     seen.mask = 0
-    seen.count = 0
     _nhole_prev = 0
     for p in range(ct.players):
         if omaha:
@@ -869,7 +843,6 @@ def _equity_counts(holes, board, dead):
     nb = _split(&seen, board, 0, 5, "the board", ct.board_key, ct.board_mask)
     if nb in (1, 2):
         raise ValueError(f"a board has 0, 3, 4 or 5 cards, got {nb}")
-    ct.nboard_known = nb
     _split(&seen, dead, 0, 52, "the dead cards", dead_key, dead_mask)
     ct.deck_size = 0
     for c in range(52):
@@ -886,8 +859,6 @@ def _equity_counts(holes, board, dead):
 
     cdef int threads = pr_max_threads()
     cdef int64_t[:, ::1] tally = np.zeros((threads, 19), dtype=np.int64)
-    cdef uint64_t bk[5]
-    cdef uint64_t bm[5]
     cdef int remaining = ct.deck_size - (4 - nb)
     if nb == 5:
         _score_board(&ct, ct.board_key, ct.board_mask, board_sum, board_or, &tally[0, 0])

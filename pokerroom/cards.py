@@ -117,7 +117,7 @@ def shuffled_deck(cards: Sequence[int] | None = None) -> list[int]:
     ``secrets.randbelow`` is unbiased (rejection sampling), so every order is
     equally likely.
     """
-    deck = list(range(DECK_SIZE) if cards is None else cards)
+    deck = new_deck() if cards is None else list(cards)
     for i in range(len(deck) - 1, 0, -1):
         j = secrets.randbelow(i + 1)
         deck[i], deck[j] = deck[j], deck[i]

@@ -350,7 +350,7 @@ def event_type(event: Event) -> str:
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """``{"type": "action_taken", "seq": 7, ...}``: ready for msgpack or JSON."""
-    out: dict[str, Any] = {"type": _TYPE_NAMES[type(event)]}
+    out: dict[str, Any] = {"type": event_type(event)}
     for field in dataclasses.fields(event):
         out[field.name] = getattr(event, field.name)
     return out

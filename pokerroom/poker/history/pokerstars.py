@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from pokerroom.cards import RANK_NAMES, RANK_PLURALS
+from pokerroom.cards import format as format_cards
 from pokerroom.poker import events as ev
-from pokerroom.poker.history.record import HandRecord, Money, cards_text, money_for
+from pokerroom.poker.history.record import HandRecord, Money, money_for
 from pokerroom.poker.variants import VARIANTS
 
 _POST_WORDS = {
@@ -111,8 +112,8 @@ def _board(record: HandRecord, b: ev.BoardDealt) -> str:
         title = ("FIRST " if b.run == 1 else "SECOND ") + title
     before = b.board[:len(b.board) - len(b.cards)]
     if before:
-        return f"*** {title} *** [{cards_text(before)}] [{cards_text(b.cards)}]"
-    return f"*** {title} *** [{cards_text(b.cards)}]"
+        return f"*** {title} *** [{format_cards(before, ' ')}] [{format_cards(b.cards, ' ')}]"
+    return f"*** {title} *** [{format_cards(b.cards, ' ')}]"
 
 
 def _dealt_after_vote(record: HandRecord, b: ev.BoardDealt) -> bool:
@@ -139,7 +140,7 @@ def _body(record: HandRecord, money: Money, hero: str | None) -> list[str]:
     lines.append("*** HOLE CARDS ***")
     for seat in record.order:
         if (hero is None or record.names[seat] == hero) and record.holes.get(seat):
-            lines.append(f"Dealt to {record.names[seat]} [{cards_text(record.holes[seat])}]")
+            lines.append(f"Dealt to {record.names[seat]} [{format_cards(record.holes[seat], ' ')}]")
     showdown = False
     for e in record.events:
         if isinstance(e, ev.ActionTaken):
@@ -155,7 +156,7 @@ def _body(record: HandRecord, money: Money, hero: str | None) -> list[str]:
             if e.run == 2 and "*** SECOND SHOW DOWN ***" not in lines:
                 lines.append("*** SECOND SHOW DOWN ***")
             words = hand_words(e.category, e.description)
-            lines.append(f"{record.names[e.seat]}: shows [{cards_text(e.cards)}] ({words})")
+            lines.append(f"{record.names[e.seat]}: shows [{format_cards(e.cards, ' ')}] ({words})")
         elif isinstance(e, ev.HandMucked):
             lines.append(f"{record.names[e.seat]}: mucks hand")
         elif isinstance(e, ev.PotAwarded):
@@ -176,7 +177,7 @@ def _summary(record: HandRecord, money: Money, hero: str | None) -> list[str]:
         board = record.board(run)
         if board:
             label = "" if record.runs == 1 else ("FIRST " if run == 1 else "SECOND ")
-            lines.append(f"{label}Board [{cards_text(board)}]")
+            lines.append(f"{label}Board [{format_cards(board, ' ')}]")
     shown = {e.seat: e for e in record.of(ev.HandShown) if e.run == 1}
     mucked = {e.seat for e in record.of(ev.HandMucked)}
     folded = record.folded_on()
@@ -193,11 +194,11 @@ def _summary(record: HandRecord, money: Money, hero: str | None) -> list[str]:
             e = shown[seat]
             words = hand_words(e.category, e.description)
             result = f"won ({money(won)})" if won else "lost"
-            text += f" showed [{cards_text(e.cards)}] and {result} with {words}"
+            text += f" showed [{format_cards(e.cards, ' ')}] and {result} with {words}"
         elif seat in mucked:
             cards = record.holes.get(seat, ())
             visible = cards and (hero is None or hero == name)
-            text += f" mucked [{cards_text(cards)}]" if visible else " mucked"
+            text += f" mucked [{format_cards(cards, ' ')}]" if visible else " mucked"
         elif won:
             text += f" collected ({money(won)})"
         lines.append(text)

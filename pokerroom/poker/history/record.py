@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from pokerroom.cards import format_card
 from pokerroom.poker import events as ev
 
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "C$", "AUD": "A$"}
@@ -50,10 +49,6 @@ def money_for(started: ev.HandStarted, minor_units_per_unit: int, symbol: str | 
     if symbol is None:
         symbol = CURRENCY_SYMBOLS.get(started.currency, "")
     return Money(minor_units_per_unit, symbol)
-
-
-def cards_text(cards: Sequence[int], sep: str = " ") -> str:
-    return sep.join(format_card(c) for c in cards)
 
 
 class HandRecord:
