@@ -84,3 +84,15 @@ def test_HR_RAKE_1_uncontested_pot_after_the_flop_is_raked():
     h.apply(Bet(1, 10))
     h.apply(Fold(2))
     assert of_pot(h) == [(80, 8)]
+
+
+def test_HR_RAKE_3_a_hand_without_a_rake_schedule_takes_no_rake():
+    # tournament tables pass no schedule: the same hand that pays 8 above pays nothing
+    h = Hand(setup([100, 100], rake=None), list(range(52)))
+    h.apply(Raise(2, 40))
+    h.apply(Call(1))
+    h.apply(Bet(1, 10))
+    h.apply(Fold(2))
+    assert of_pot(h) == [(80, 0)]
+    final = next(e for e in h.events if isinstance(e, HandEnded))
+    assert final.rake == 0 and sum(s for _, s in final.stacks) == 200
