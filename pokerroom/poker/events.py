@@ -86,9 +86,10 @@ class HandStarted:
 
     ``small_bet``/``big_bet`` are the fixed-limit sizes (pre-flop and flop /
     turn and river); for no-limit and pot-limit they equal the big blind and
-    are informational. ``small_blind_seat`` and ``third_blind_seat`` are None
-    when that blind is not posted (a dead small blind under HR-MB-6, or no
-    third blind at this table). ``button_seat`` may be an empty seat (dead
+    are informational. ``small_blind_seat``, ``big_blind_seat`` and
+    ``third_blind_seat`` are None when that blind is not posted (a dead small
+    blind under HR-MB-6, a dead big blind at a third-blind table, or no third
+    blind at this table). ``button_seat`` may be an empty seat (dead
     button). ``started_at`` is whatever timestamp text the table passed in
     (the engine reads no clock); ``currency`` is "" for tournament chips.
     """
@@ -108,7 +109,7 @@ class HandStarted:
     big_bet: int
     button_seat: int
     small_blind_seat: int | None
-    big_blind_seat: int
+    big_blind_seat: int | None
     third_blind_seat: int | None
     run_it_twice: bool      # the table offers run it twice on all-ins
     table_name: str
@@ -330,12 +331,13 @@ Event = (HandStarted | SeatDealtIn | Posted | HoleCardsDealt | ActionTaken | Bet
          | HandMucked | PotFormed | PotAwarded | HandEnded | DeckRevealed)
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+def wire_name(cls: type) -> str:
+    """A class name as the protocol's ``type``: ``ActionTaken`` -> ``"action_taken"``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
 
 EVENT_TYPES: dict[str, type] = {
-    _snake(cls.__name__): cls
+    wire_name(cls): cls
     for cls in (HandStarted, SeatDealtIn, Posted, HoleCardsDealt, ActionTaken, BetReturned, BoardDealt,
                 CardsExposed, RunItTwiceOffered, RunItTwiceAnswered, RunItTwiceDecided, HandShown,
                 HandMucked, PotFormed, PotAwarded, HandEnded, DeckRevealed)

@@ -461,7 +461,7 @@ class Hand:
             setup.currency, setup.started_at))
         for p, seat in enumerate(self.seats):
             events.append(ev.SeatDealtIn(len(events) + 1, seat, self.player_ids[p], self.stacks[p]))
-        big = pos[blinds.big]
+        big = pos[blinds.big] if blinds.big is not None else -1     # -1: a dead big blind (HR-MB-6)
         if stakes.ante:
             if stakes.big_blind_ante:
                 self._post(big, ev.POST_BIG_BLIND, stakes.big_blind)
@@ -479,9 +479,12 @@ class Hand:
             shortfall += stakes.small_blind - posted
         else:
             shortfall += stakes.small_blind
-        if not big_posted:
-            self._post(big, ev.POST_BIG_BLIND, stakes.big_blind)
-        shortfall += stakes.big_blind - self.bets[big]
+        if big < 0:
+            shortfall += stakes.big_blind
+        else:
+            if not big_posted:
+                self._post(big, ev.POST_BIG_BLIND, stakes.big_blind)
+            shortfall += stakes.big_blind - self.bets[big]
         opening = stakes.big_blind
         last_blind = big
         if blinds.third is not None:

@@ -50,10 +50,14 @@ class Post:
 
 @dataclass(frozen=True, slots=True)
 class BlindSeats:
-    """Who posts the blinds. ``small`` is None for a dead small blind (HR-MB-6)."""
+    """Who posts the blinds. ``small`` is None for a dead small blind (HR-MB-6).
+
+    ``big`` may be None (a dead big blind) only at a table with a third blind,
+    whose seat then opens the betting.
+    """
 
     small: int | None
-    big: int
+    big: int | None
     third: int | None = None
 
 
@@ -125,6 +129,10 @@ def check_setup(setup: HandSetup, ordered_seats: Sequence[int], blinds: BlindSea
     posted = [b for b in (blinds.small, blinds.big, blinds.third) if b is not None]
     if len(set(posted)) != len(posted):
         raise ValueError("one seat cannot post two of the blinds")
+    if blinds.big is None and blinds.third is None:
+        raise ValueError("the big blind can be dead only when a third blind is posted")
+    if blinds.big is None and setup.stakes.big_blind_ante:
+        raise ValueError("a big-blind ante needs a live big blind")
     if blinds.third is not None and not setup.stakes.third_blind:
         raise ValueError("a third blind seat was given but the stakes have no third blind")
     live_posters = set(posted)

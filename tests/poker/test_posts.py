@@ -126,3 +126,20 @@ def test_HR_POST_2_a_raise_over_the_entry_blind_is_called_in_turn():
     h.apply(Raise(3, 6))
     legal = h.legal_actions()
     assert legal.seat == 4 and legal.call_amount == 4
+
+
+def test_HR_MB_6_HR_MB_3_a_third_blind_table_may_deal_with_a_dead_big_blind():
+    s = setup([100, 100, 100, 100], stakes=Stakes(1, 2, third_blind=4), button=4,
+              blinds=BlindSeats(small=1, big=None, third=3))
+    h = Hand(s, DECK)
+    assert posts(h) == [(1, "small_blind", 1, True), (3, "third_blind", 4, True)]
+    assert h.events[0].big_blind_seat is None
+    legal = h.legal_actions()
+    assert legal.seat == 4 and legal.call_amount == 4       # the third blind opens; seat 2 acts in turn
+    h.apply(Fold(4))
+    assert h.legal_actions().seat == 1
+
+
+def test_a_dead_big_blind_needs_a_third_blind():
+    with pytest.raises(ValueError, match="only when a third blind"):
+        Hand(setup([100, 100, 100], button=3, blinds=BlindSeats(small=1, big=None)), DECK)

@@ -1,0 +1,88 @@
+"""Drive a :class:`~pokerroom.table.CashTable` with a reactor clock (HR-TIME-5).
+
+The table never reads a clock. :class:`TableTimer` gives every command the
+reactor's ``seconds()`` and keeps exactly one ``IReactorTime.callLater``
+pending, for the table's :meth:`~pokerroom.table.CashTable.next_deadline`;
+when it fires, the timer sends the command the deadline names, at the time
+the deadline names (a reactor running a little late does not stretch anyone's
+time bank). Tests pass
+``twisted.internet.task.Clock`` and advance it; the server passes the reactor.
+
+Events go to ``publish`` (the server fans them out and stores them). A
+:class:`~pokerroom.errors.RuleViolation` from a player's command propagates to
+the caller, who answers the client; from a timer (a deadline gone stale) it is
+ignored. Anything else a timer raises is logged and that deadline is not
+armed again, so one table's bug never stops or spins the reactor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from pokerroom.errors import RuleViolation
+from pokerroom.table.cash_table import CashTable, Deadline
+from pokerroom.table.events import TableEvent
+
+Publish = Callable[[Sequence[TableEvent]], None]
+
+
+class TableTimer:
+    log = Logger()
+
+    def __init__(self, table: CashTable, reactor: IReactorTime, publish: Publish) -> None:
+        self.table = table
+        self.reactor = reactor
+        self.publish = publish
+        self._call: IDelayedCall | None = None
+        self._armed: Deadline | None = None
+        self._failed: Deadline | None = None
+
+    def command(self, name: str, *args: Any, **kwargs: Any) -> list[TableEvent]:
+        """Run ``table.<name>(*args, now, **kwargs)`` now; publish its events; re-arm the timer."""
+        try:
+            events = getattr(self.table, name)(*args, self.reactor.seconds(), **kwargs)
+        finally:
+            self._arm()
+        self.publish(events)
+        return events
+
+    @property
+    def pending(self) -> Deadline | None:
+        """The deadline the timer waits for, if any."""
+        return self._armed
+
+    def stop(self) -> None:
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None
+        self._armed = None
+
+    def _arm(self) -> None:
+        deadline = self.table.next_deadline()
+        if deadline == self._armed and self._call is not None and self._call.active():
+            return
+        self.stop()
+        if deadline is not None and deadline != self._failed:
+            delay = max(0.0, deadline.at - self.reactor.seconds())
+            self._armed = deadline
+            self._call = self.reactor.callLater(delay, self._fire, deadline)
+
+    def _fire(self, deadline: Deadline) -> None:
+        self._call = None
+        self._armed = None
+        try:
+            events = self.table.fire(deadline, deadline.at)
+        except RuleViolation:
+            events = []
+        except Exception:
+            self.log.failure("table {table} failed on {deadline}", table=self.table.table_id,
+                             deadline=deadline)
+            self._failed = deadline         # never spin on a deadline that keeps failing
+            events = []
+        self._arm()
+        if events:
+            self.publish(events)
