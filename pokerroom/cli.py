@@ -1,6 +1,7 @@
 """The ``pokerroom`` command.
 
-Until the room server lands, it offers the evaluator to a person at a terminal:
+Until the room server lands, it shows a table of the room played by bots
+(``pokerroom demo``) and offers the evaluator to a person at a terminal:
 ``pokerroom equity AhKh 2c2d`` and ``pokerroom hand AsKsQsJsTs``.
 """
 
@@ -40,6 +41,21 @@ def _hand(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from pokerroom.demo import run_demo
+    from pokerroom.table.config import load_tables
+
+    tables = {t.table_id: t for t in load_tables(args.config)} if args.config else \
+        {t.table_id: t for t in load_tables()}
+    table_id = args.table or next(iter(tables))
+    if table_id not in tables:
+        raise ValueError(f"no table {table_id!r} in the config; there are {', '.join(tables)}")
+    table = run_demo(tables[table_id], args.hands, args.seed, print)
+    print(f"\n{table.hand_number} hands at {table_id}; rake {table.rake}, "
+          f"chips in {table.chips_in}, out {table.chips_out}, on the table {sum(table.stacks().values())}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pokerroom", description="pokerroom: an online poker room server.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -55,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--board", default="",
                       help="Omaha: the board (exactly two hole and three board cards play)")
     hand.set_defaults(run=_hand)
+
+    demo = commands.add_parser("demo", help="watch bots play a table of the room, with its house rules")
+    demo.add_argument("--table", default="", help="table id from the config (default: the first)")
+    demo.add_argument("--hands", type=int, default=12, help="how many hands to play")
+    demo.add_argument("--seed", type=int, default=None, help="repeat a demo exactly")
+    demo.add_argument("--config", default="", help="room config file (default: config/room.toml)")
+    demo.set_defaults(run=_demo)
     return parser
 
 
