@@ -45,8 +45,7 @@ def _demo(args: argparse.Namespace) -> int:
     from pokerroom.demo import run_demo
     from pokerroom.table.config import load_tables
 
-    tables = {t.table_id: t for t in load_tables(args.config)} if args.config else \
-        {t.table_id: t for t in load_tables()}
+    tables = {t.table_id: t for t in load_tables(args.config or None)}
     table_id = args.table or next(iter(tables))
     if table_id not in tables:
         raise ValueError(f"no table {table_id!r} in the config; there are {', '.join(tables)}")

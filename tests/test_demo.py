@@ -29,3 +29,12 @@ def test_the_demo_command_prints_hands_and_a_chip_count(capsys):
 
 def test_money_reads_minor_units():
     assert money(1250, "USD") == "$12.50" and money(5, "USD") == "$0.05" and money(7, "") == "7"
+
+
+def test_a_missing_or_broken_config_is_a_clear_error(tmp_path, capsys):
+    assert main(["demo", "--config", str(tmp_path / "none.toml")]) == 2
+    assert "no room config at" in capsys.readouterr().err
+    broken = tmp_path / "room.toml"
+    broken.write_text("[[tables]\n")
+    assert main(["demo", "--config", str(broken)]) == 2
+    assert "not valid TOML" in capsys.readouterr().err

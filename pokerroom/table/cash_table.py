@@ -61,6 +61,11 @@ OFFER_EXPIRED = "offer_expired"
 SIT_OUT_EXPIRED = "sit_out_expired"
 
 
+def _check_player_id(player_id: object) -> None:
+    if type(player_id) is not str or not player_id:
+        raise RuleViolation("bad_player_id", "a player id is a non-empty string")
+
+
 def secure_draw(seats: Sequence[int]) -> int:
     """The button's seat for a fresh start, drawn with the system's secure generator (HR-POST-4, HR-RNG-1)."""
     return seats[secrets.randbelow(len(seats))]
@@ -169,6 +174,7 @@ class CashTable:
         return None
 
     def player(self, player_id: str) -> SeatedPlayer:
+        _check_player_id(player_id)
         seat = self.seat_of(player_id)
         if seat is None:
             raise RuleViolation("not_seated", f"{player_id} is not seated at this table")
@@ -253,10 +259,11 @@ class CashTable:
             wait_for_big_blind: bool = False) -> list[ev.TableEvent]:
         """Take ``seat`` (None: the first free one) with ``buy_in`` chips."""
         rules = self.rules
+        _check_player_id(player_id)
         if self.seat_of(player_id) is not None:
             raise RuleViolation("already_seated", "you already have a seat at this table")
         seat = self._verify_seat(player_id, seat)
-        limit = rules.table_limit(client_type)
+        limit = rules.table_limit(client_type) if type(client_type) is str else None
         if limit is None:
             raise RuleViolation("unknown_client_type", f"unknown client type {client_type!r}", "AC-8")
         if self.history.tables_seated(player_id) >= limit:
@@ -378,6 +385,7 @@ class CashTable:
     # ------------------------------------------------------------------ waiting list
 
     def join_waiting_list(self, player_id: str, now: float) -> list[ev.TableEvent]:
+        _check_player_id(player_id)
         if self.seat_of(player_id) is not None:
             raise RuleViolation("already_seated", "you already have a seat at this table")
         if player_id in self.waiting_list:
@@ -389,6 +397,7 @@ class CashTable:
         return self._done(now)
 
     def leave_waiting_list(self, player_id: str, now: float) -> list[ev.TableEvent]:
+        _check_player_id(player_id)
         if player_id not in self.waiting_list:
             raise RuleViolation("not_waiting", "you are not on the waiting list")
         self.waiting_list.remove(player_id)
@@ -401,7 +410,7 @@ class CashTable:
 
     def offer_expired(self, player_id: str, now: float) -> list[ev.TableEvent]:
         """Timer: the player did not take the seat kept for them; it goes to the next on the list."""
-        offer = self.offers.get(player_id)
+        offer = self.offers.get(player_id) if type(player_id) is str else None
         if offer is None or now < offer[1]:
             raise RuleViolation("not_due", f"no seat offer to {player_id} has run out")
         del self.offers[player_id]
@@ -421,7 +430,7 @@ class CashTable:
 
     def sit_out_expired(self, seat: int, now: float) -> list[ev.TableEvent]:
         """Timer: a player has sat out longer than allowed while others wait for a seat; they are removed."""
-        p = self.players.get(seat)
+        p = self.players.get(seat) if type(seat) is int else None
         if (p is None or not p.sitting_out or not self.waiting_list or self.dealt_in(seat)
                 or now < p.sat_out_at + self.rules.max_sit_out):
             raise RuleViolation("not_due", f"the player at seat {seat} may stay")

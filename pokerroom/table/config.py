@@ -18,10 +18,21 @@ from pokerroom.table.rules import DecisionTimes, HitAndRunRules, TableRules, Tim
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "config" / "room.toml"
 
 
-def load_tables(path: str | Path = DEFAULT_PATH) -> list[TableRules]:
+def default_path() -> Path:
+    """``config/room.toml`` of the checkout the package runs from, else of the current directory."""
+    return DEFAULT_PATH if DEFAULT_PATH.exists() else Path.cwd() / "config" / "room.toml"
+
+
+def load_tables(path: str | Path | None = None) -> list[TableRules]:
     """Every ``[[tables]]`` entry of the file as :class:`TableRules`."""
-    with open(path, "rb") as f:
-        data = tomllib.load(f)
+    path = Path(path) if path else default_path()
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ValueError(f"no room config at {path}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"the room config {path} is not valid TOML: {e}") from None
     return tables_from_config(data)
 
 
