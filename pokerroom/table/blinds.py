@@ -27,8 +27,10 @@ waiting until the big blind reaches them, which settles everything
 last hand's small-blind position to its last-blind position (HR-POST-3); they
 wait there until the button has passed.
 
-A new table, or one that stopped for want of players, starts fresh: the
-button by random draw, everyone present dealt in, no posts (HR-POST-4).
+A new table starts with the button drawn at random and no entry posts
+(HR-POST-4). A table that cannot deal two players by the dead-button rule
+restarts the same way, except that the last blind goes to the first player
+after its last poster and missed blinds are still collected.
 
 :func:`plan_hand` is pure: the table applies a :class:`HandPlan` only when the
 hand really starts.
@@ -96,7 +98,14 @@ class HandPlan:
     sat_out: tuple[int, ...]                # players sat out now rather than post a blind
     blocked: tuple[int, ...]                # new or owing players held back until the button passes
     positions: Positions
-    fresh: bool                             # HR-POST-4: first hand, no posts
+    fresh: bool                             # a new or restarted game: no entry posts (HR-POST-4)
+
+
+@dataclass(frozen=True, slots=True)
+class NoHand:
+    """Fewer than two players can be dealt in; ``sat_out`` chose to sit out rather than post a blind."""
+
+    sat_out: tuple[int, ...]
 
 
 def owed_posts(seat: int, owes: str | None, new: bool, stakes: Stakes) -> list[Post]:
@@ -130,34 +139,87 @@ def in_arc(seat: int, first: int, last: int, max_seats: int) -> bool:
 
 
 def plan_hand(seats: Sequence[SeatView], *, max_seats: int, stakes: Stakes, previous: Positions | None,
-              draw: Callable[[Sequence[int]], int]) -> HandPlan | None:
-    """The next hand, or None when fewer than two players can be dealt in.
+              draw: Callable[[Sequence[int]], int]) -> HandPlan | NoHand:
+    """The next hand, or :class:`NoHand` when fewer than two players can be dealt in.
 
-    ``draw`` picks the button for a fresh start from the seats dealt in.
+    ``draw`` picks the button of a new table from the seats dealt in.
     """
     three = stakes.third_blind > 0
-    if previous is None or len(previous.blinds) != (3 if three else 2):
-        return _fresh(seats, three, draw)
-    return _next(seats, max_seats, stakes, previous, three)
-
-
-def _fresh(seats: Sequence[SeatView], three: bool, draw: Callable[[Sequence[int]], int]) -> HandPlan | None:
-    dealt = sorted(v.seat for v in seats if not v.sitting_out and v.stack > 0)
-    if len(dealt) < 2:
-        return None
-    button = draw(dealt)
-    if button not in dealt:
-        raise ValueError(f"the button draw chose seat {button}, which is not dealt in")
-    order = sorted(dealt, key=lambda s: (s <= button, s))
-    if len(dealt) == 2:
-        small, big = button, order[0]
-        blinds = BlindSeats(small, big)
-        tokens = (small, big, big) if three else (small, big)
+    if previous is not None and len(previous.blinds) == (3 if three else 2):
+        plan = _next(seats, max_seats, stakes, previous, three)
+        if plan is not None:
+            return plan
     else:
-        third = order[2] if three else None
-        blinds = BlindSeats(order[0], order[1], third)
-        tokens = (order[0], order[1], order[2]) if three else (order[0], order[1])
-    return HandPlan(tuple(dealt), button, blinds, (), (), (), (), Positions(button, tokens), True)
+        previous = None
+    return _restart(seats, max_seats, stakes, previous, three, draw)
+
+
+def _restart(seats: Sequence[SeatView], max_seats: int, stakes: Stakes, previous: Positions | None,
+             three: bool, draw: Callable[[Sequence[int]], int]) -> HandPlan | NoHand:
+    """Start (or restart) the game: everyone who can play is dealt in, blinds in a row.
+
+    A new table draws the button (HR-POST-4). A table that stopped -- the
+    dead-button rule could not deal two players, say because the only other
+    player sat in a seat the blinds had just passed -- starts again with the
+    last blind on the first player after the last one to post it, so nobody
+    posts it twice in a row (HR-MB-6). Nobody pays an entry blind to a game
+    that was not running; missed blinds are still collected, except where a
+    player's blind is their live post (and the big blind settles them).
+    """
+    by_seat = {v.seat: v for v in seats}
+    playing = {v.seat for v in seats if not v.sitting_out and v.stack > 0}
+    missed: list[tuple[int, str]] = []
+    sat_out: list[int] = []
+
+    def drop(seat: int, blind: str) -> None:
+        playing.discard(seat)
+        sat_out.append(seat)
+        if not by_seat[seat].new:
+            missed.append((seat, blind))
+
+    while True:
+        if len(playing) < 2:
+            return NoHand(tuple(sat_out))
+        ring = sorted(playing)
+        if previous is None:
+            button = draw(ring)
+            if button not in playing:
+                raise ValueError(f"the button draw chose seat {button}, which is not dealt in")
+            after = sorted(ring, key=lambda s: (s <= button, s))
+            last = after[0] if len(ring) == 2 else after[(3 if three else 2) - 1]
+        else:
+            last = next(s for s in clockwise(previous.blinds[-1], max_seats) if s in playing)
+        if by_seat[last].skip_big_blind:
+            drop(last, THIRD if three else BIG)
+            continue
+        i = ring.index(last)
+        before = [ring[(i - j) % len(ring)] for j in range(1, len(ring))]     # counter-clockwise from last
+        if len(ring) == 2:
+            blinds_before = before[:1]
+            button = before[0]
+        else:
+            blinds_before = before[:(2 if three else 1)][::-1]
+            rest = before[len(blinds_before):]
+            button = rest[0] if rest else last
+        skipping = [seat for seat in blinds_before if by_seat[seat].skip_small_blind]
+        if skipping:
+            drop(skipping[0], SMALL if skipping[0] == blinds_before[0] else BIG)
+            continue
+        break
+    if len(ring) == 2:
+        blinds = BlindSeats(blinds_before[0], last)
+        tokens = (blinds_before[0], last, last) if three else (blinds_before[0], last)
+    else:
+        blinds = BlindSeats(*blinds_before, last)
+        tokens = (*blinds_before, last)
+    posts: list[Post] = []
+    for seat in ring:
+        if seat != last:
+            for post in owed_posts(seat, by_seat[seat].owes, False, stakes):
+                if not (post.live and seat in blinds_before):      # their blind is their live post
+                    posts.append(post)
+    return HandPlan(tuple(ring), button, blinds, tuple(posts), tuple(missed), tuple(sat_out), (),
+                    Positions(button, tokens), True)
 
 
 def _next(seats: Sequence[SeatView], max_seats: int, stakes: Stakes, previous: Positions,

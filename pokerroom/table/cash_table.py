@@ -36,13 +36,13 @@ from datetime import UTC, datetime
 
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
-from pokerroom.poker.actions import Action, LegalActions
+from pokerroom.poker.actions import Action, Fold, LegalActions
 from pokerroom.poker.hand import Hand
 from pokerroom.poker.hand_setup import HandSetup, Seat
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.table import events as ev
-from pokerroom.table.blinds import HandPlan, Positions, SeatView, plan_hand, worse
+from pokerroom.table.blinds import HandPlan, NoHand, Positions, SeatView, plan_hand, worse
 from pokerroom.table.decision_clock import (
     EXPECTS,
     RECONNECT,
@@ -153,7 +153,7 @@ class CashTable:
         self.next_hand_at: float | None = None
         self.waiting_list: list[str] = []
         self.offers: dict[str, tuple[int, float]] = {}          # player -> (seat, expires_at)
-        self.departed: dict[str, tuple[str | None, float]] = {}  # player -> (owes, left at): HR-MB-5
+        self.departed: dict[str, tuple[str | None, float, float]] = {}  # (owes, time bank, left at): HR-MB-5
         self._refusals_on_leave: dict[str, tuple[int, float]] = {}   # decided at the leave, told at removal
         self.seq = 0
         self.chips_in = 0
@@ -184,15 +184,28 @@ class CashTable:
         return [s for s in range(1, self.rules.max_seats + 1) if s not in self.players]
 
     def in_hand(self, seat: int) -> bool:
-        """Whether ``seat`` holds live cards in the running hand."""
-        hand = self.hand
-        if hand is None or hand.ended or seat not in hand.position:
+        """Whether the player at ``seat`` holds live cards in the running hand."""
+        if not self.dealt_in(seat):
             return False
+        hand = self.hand
         return not hand.folded[hand.position[seat]]
 
     def dealt_in(self, seat: int) -> bool:
-        """Whether ``seat`` was dealt into the running hand (folded or not)."""
-        return self.hand is not None and not self.hand.ended and seat in self.hand.position
+        """Whether the player now at ``seat`` was dealt into the running hand (folded or not).
+
+        A seat left during a hand may be taken again before it ends; its new
+        player is not in that hand.
+        """
+        p = self.players.get(seat)
+        return (p is not None and self.hand is not None and not self.hand.ended
+                and self._dealt.get(seat) is p)
+
+    def viewer(self, player_id: str | None) -> Viewer:
+        """How ``player_id`` sees the table's events: their seat's cards only if they were dealt them."""
+        seat = self.seat_of(player_id) if type(player_id) is str else None
+        if seat is None or (self.hand is not None and self._dealt.get(seat) is not self.players[seat]):
+            return Viewer.observer()
+        return Viewer.player(seat)
 
     def legal_actions(self, player_id: str) -> LegalActions | None:
         """What the player may do now, or None when it is not their turn."""
@@ -224,6 +237,9 @@ class CashTable:
         seats = tuple(SeatState(s, p.player_id, stack, p.sitting_out, p.connected, p.owes, p.time_bank)
                       for s, stack in sorted(self.stacks().items()) if (p := self.players[s]))
         hand_events: tuple = ()
+        if viewer.kind == "player" and (self.players.get(viewer.seat) is None
+                                        or self._dealt.get(viewer.seat) is not self.players[viewer.seat]):
+            viewer = Viewer.observer()          # a seat taken since the deal: not the cards dealt to it
         if self.hand is not None:
             hand_events = tuple(e for e in (redact_hand_event(x, viewer) for x in self.hand.events)
                                 if e is not None)
@@ -272,9 +288,10 @@ class CashTable:
                                 "AC-8")
         self._verify_not_blocked(player_id, now)
         self._verify_buy_in(player_id, buy_in, now)
-        owes, left_at = self.departed.pop(player_id, (None, -math.inf))
-        owes = owes if now - left_at < rules.owed_posts_memory else None
-        p = SeatedPlayer(seat, player_id, buy_in, rules.time_bank.initial, owes=owes,
+        owes, time_bank, left_at = self.departed.pop(player_id, (None, rules.time_bank.initial, -math.inf))
+        if now - left_at >= rules.owed_posts_memory:
+            owes, time_bank = None, rules.time_bank.initial
+        p = SeatedPlayer(seat, player_id, buy_in, time_bank, owes=owes,
                          wait_for_big_blind=bool(wait_for_big_blind))
         self.players[seat] = p
         self.chips_in += buy_in
@@ -310,13 +327,14 @@ class CashTable:
         if not rules.hit_and_run_applies:
             return
         hnr = rules.hit_and_run
-        refusals = self.history.refusals(player_id, rules.blind_level, now - hnr.window)
+        refusals = self.history.refusals(player_id, rules.blind_level, now - 2 * hnr.window)
         left = seconds_blocked(hnr, refusals, now)
         if left > 0:
             minutes = math.ceil(left / 60)
+            count = sum(1 for t in refusals if t > now - hnr.window)
             raise RuleViolation(
                 "hit_and_run_block",
-                f"you left {len(refusals)} tables of {rules.blind_level} after fewer than {hnr.min_hands} "
+                f"you left {count} tables of {rules.blind_level} after fewer than {hnr.min_hands} "
                 f"hands in the last {hnr.window / 3600:g} hours; you may join this blind level again in "
                 f"{minutes} minute{'s' if minutes != 1 else ''}",
                 "HR-HNR-5")
@@ -326,7 +344,8 @@ class CashTable:
         if type(buy_in) is not int:
             raise RuleViolation("bad_amount", "a buy-in is a whole number of chips", "HR-STAKE-4")
         low, high = rules.min_buy_in, rules.max_buy_in
-        left = self.history.last_departure(player_id, rules.game_key)
+        recent = self.history.departures(player_id, rules.game_key, now - rules.rat_hole_period)
+        left = max(recent, key=lambda d: (d.stack, d.at), default=None)
         if left is not None and now - left.at < rules.rat_hole_period and left.stack > low:
             if buy_in < left.stack:
                 minutes = math.ceil((left.at + rules.rat_hole_period - now) / 60)
@@ -351,7 +370,9 @@ class CashTable:
             p.sat_out_at = now
             self._refusals_on_leave[p.player_id] = refusal
             if self.clock is not None and self.clock.seat == p.seat:
-                self._act_for(p.seat, now)
+                self.clock = None
+                self._fold_for_leaver(p.seat)
+                self._continue(now)
             return self._done(now)
         if self.dealt_in(p.seat):
             p.stack = self.hand.stack(p.seat)        # folded: what they have left is final
@@ -378,8 +399,10 @@ class CashTable:
         self.history.record_unseated(p.player_id, self.table_id)
         departure = Departure(self.table_id, p.stack, now)
         self.history.record_departure(p.player_id, self.rules.game_key, departure)
-        self.departed[p.player_id] = (p.owes, now)
+        self.departed[p.player_id] = (p.owes, p.time_bank, now)
         self._emit(ev.PlayerLeft, p.seat, p.player_id, p.stack, reason, refusal[0], refusal[1])
+        if not self.players:
+            self.positions = None       # an empty table is a new table: the button is drawn (HR-POST-4)
         self._offer_seats(now)
 
     # ------------------------------------------------------------------ waiting list
@@ -446,6 +469,10 @@ class CashTable:
             raise RuleViolation("between_hands_only", "chips can be added only between hands", "HR-STAKE-2")
         if type(amount) is not int or amount <= 0:
             raise RuleViolation("bad_amount", "add a positive whole number of chips", "HR-STAKE-2")
+        if p.stack + amount < self.rules.min_buy_in:
+            raise RuleViolation("below_min_buy_in",
+                                f"add at least {self.rules.min_buy_in - p.stack} chips: the table minimum is "
+                                f"{self.rules.min_buy_in}", "HR-STAKE-4")
         if p.stack + amount > self.rules.max_buy_in:
             raise RuleViolation("above_max_buy_in",
                                 f"you may have at most {self.rules.max_buy_in} chips on the table; you have "
@@ -483,6 +510,9 @@ class CashTable:
                     sit_out_next_big_blind: bool | None = None) -> list[ev.TableEvent]:
         """Auto-post blinds (off: sit out when a blind is due), sit out next hand, sit out next big blind."""
         p = self.player(player_id)
+        for value in (auto_post_blinds, sit_out_next_hand, sit_out_next_big_blind):
+            if value is not None and type(value) is not bool:
+                raise RuleViolation("bad_option", f"an option is true or false, not {value!r}")
         if auto_post_blinds is not None:
             p.auto_post_blinds = bool(auto_post_blinds)
         if sit_out_next_hand is not None:
@@ -504,6 +534,9 @@ class CashTable:
         if not p.connected:
             p.connected = True
             self._emit(ev.PlayerReconnected, p.seat)
+            clock = self.clock
+            if clock is not None and clock.seat == p.seat and clock.phase == RECONNECT:
+                self._after_reconnect_time(p, now)     # back: the rest comes from the time bank
         return self._done(now)
 
     # ------------------------------------------------------------------ the hand
@@ -523,11 +556,9 @@ class CashTable:
         rules = self.rules
         plan = plan_hand(views, max_seats=rules.max_seats, stakes=rules.stakes, previous=self.positions,
                          draw=self._draw)
-        if plan is None and self.positions is not None:
-            plan = plan_hand(views, max_seats=rules.max_seats, stakes=rules.stakes, previous=None,
-                             draw=self._draw)
-        if plan is None:
-            self.positions = None           # not enough players: the next hand starts fresh (HR-POST-4)
+        if isinstance(plan, NoHand):
+            for seat in plan.sat_out:
+                self._sit_out(self.players[seat], now, ev.SKIPPED_BLIND)
             return self._flush()
         self._deal(plan, now)
         return self._done(now)
@@ -592,7 +623,8 @@ class CashTable:
 
     def _clock_ran_out(self, command: str, seat: int, now: float) -> list[ev.TableEvent]:
         clock = self.clock
-        if clock is None or clock.seat != seat or EXPECTS[clock.phase] != command or now < clock.deadline:
+        if (clock is None or type(seat) is not int or clock.seat != seat or EXPECTS[clock.phase] != command
+                or now < clock.deadline):
             raise RuleViolation("not_due", f"no {command.replace('_', ' ')} is due for seat {seat}",
                                 "HR-TIME-5")
         p = self.players[seat]
@@ -603,8 +635,7 @@ class CashTable:
             self.clock = DecisionClock(seat, RECONNECT, now, now + seconds)
             self._emit(ev.ReconnectTimeStarted, seat, seconds)
         elif phase == TIME_BANK:
-            self.clock = DecisionClock(seat, TIME_BANK, now, now + p.time_bank)
-            self._emit(ev.TimeBankStarted, seat, p.time_bank)
+            self._start_time_bank(p, now)
         else:
             if clock.phase == TIME_BANK:
                 self._emit(ev.TimeBankUsed, seat, p.time_bank, 0.0)
@@ -612,12 +643,31 @@ class CashTable:
             self._act_for(seat, now)
         return self._done(now)
 
+    def _start_time_bank(self, p: SeatedPlayer, now: float) -> None:
+        self.clock = DecisionClock(p.seat, TIME_BANK, now, now + p.time_bank)
+        self._emit(ev.TimeBankStarted, p.seat, p.time_bank)
+
+    def _after_reconnect_time(self, p: SeatedPlayer, now: float) -> None:
+        if p.time_bank > 0 and not p.sitting_out:
+            self._start_time_bank(p, now)
+        else:
+            self._act_for(p.seat, now)
+
     def _act_for(self, seat: int, now: float) -> None:
         """The table acts for a player out of time, sitting out or leaving: check if free, else fold."""
         assert self.hand is not None
         self.clock = None
         self._emit_hand(self.hand.timeout(seat))
         self._continue(now)
+
+    def _fold_for_leaver(self, seat: int) -> None:
+        """A player who left folds at their turn (in a run-it-twice vote: answers no)."""
+        hand = self.hand
+        assert hand is not None
+        if hand.can_apply(Fold(seat)):
+            self._emit_hand(hand.apply(Fold(seat)))
+        else:
+            self._emit_hand(hand.timeout(seat))
 
     def _continue(self, now: float) -> None:
         """After the hand moved: start the next player's clock, or end the hand."""
@@ -627,7 +677,7 @@ class CashTable:
             seat = hand.to_act()
             p = self.players[seat]
             if p.leaving:
-                self._emit_hand(hand.timeout(seat))
+                self._fold_for_leaver(seat)
                 continue
             seconds = self.rules.decision_times.for_street(hand.street_name)
             self.clock = DecisionClock(seat, THINKING, now, now + seconds)

@@ -72,7 +72,7 @@ def _table(entry: dict[str, Any], house: dict[str, Any], rakes: dict[str, RakeSc
     if rake_name is not None and rake_name not in rakes:
         raise ValueError(f"unknown rake schedule {rake_name!r}")
     times = house.get("decision_seconds", {})
-    street_times = times.get(code, times.get("default", {}))
+    street_times = entry.get("decision_seconds", times.get(code, times.get("default", {})))
     bank = house.get("time_bank", {})
     hnr = house.get("hit_and_run", {})
     return TableRules(

@@ -2,7 +2,7 @@
 
 Some rules need memory beyond one table: hit-and-run refusals count over every
 table of a blind level (HR-HNR-2), rat-holing looks at the last table of the
-same game and stakes the player left (HR-STAKE-3), and the multi-tabling limit
+same game and stakes the player left in the last hour (HR-STAKE-3), and the multi-tabling limit
 counts every table the player sits at (AC-8). A table reads and writes that
 memory only through :class:`SeatingHistory`; the server backs it with the
 database, tests with :class:`InMemorySeatingHistory`.
@@ -29,8 +29,8 @@ class SeatingHistory(Protocol):
 
     def record_refusal(self, player_id: str, blind_level: str, at: float) -> None: ...
 
-    def last_departure(self, player_id: str, game_key: str) -> Departure | None:
-        """The player's most recent leave from a table of this game and stakes."""
+    def departures(self, player_id: str, game_key: str, since: float) -> list[Departure]:
+        """The player's leaves from tables of this game and stakes at or after ``since``."""
 
     def record_departure(self, player_id: str, game_key: str, departure: Departure) -> None: ...
 
@@ -47,7 +47,7 @@ class InMemorySeatingHistory:
     """A :class:`SeatingHistory` in dictionaries: for tests and a single-process room without a database."""
 
     _refusals: dict[tuple[str, str], list[float]] = field(default_factory=dict)
-    _departures: dict[tuple[str, str], Departure] = field(default_factory=dict)
+    _departures: dict[tuple[str, str], list[Departure]] = field(default_factory=dict)
     _seated: dict[str, set[str]] = field(default_factory=dict)
 
     def refusals(self, player_id: str, blind_level: str, since: float) -> list[float]:
@@ -56,11 +56,11 @@ class InMemorySeatingHistory:
     def record_refusal(self, player_id: str, blind_level: str, at: float) -> None:
         self._refusals.setdefault((player_id, blind_level), []).append(at)
 
-    def last_departure(self, player_id: str, game_key: str) -> Departure | None:
-        return self._departures.get((player_id, game_key))
+    def departures(self, player_id: str, game_key: str, since: float) -> list[Departure]:
+        return [d for d in self._departures.get((player_id, game_key), ()) if d.at >= since]
 
     def record_departure(self, player_id: str, game_key: str, departure: Departure) -> None:
-        self._departures[(player_id, game_key)] = departure
+        self._departures.setdefault((player_id, game_key), []).append(departure)
 
     def tables_seated(self, player_id: str) -> int:
         return len(self._seated.get(player_id, ()))

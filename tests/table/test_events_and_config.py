@@ -48,7 +48,8 @@ def test_the_room_config_loads_every_table_with_its_rake_and_house_rules():
     tables = {t.table_id: t for t in load_tables()}
     assert {"nl-aldebaran", "plo-capella", "fl-deneb"} <= set(tables)
     plo = tables["plo-capella"]
-    assert plo.variant.code == "PLO" and plo.decision_times.preflop == 20
+    assert plo.variant.code == "PLO" and plo.decision_times.preflop == 25      # its own (HR-TIME-1)
+    assert tables["nl-aldebaran"].decision_times.river == 25                    # the variant default
     assert plo.rake is not None and plo.rake.cap_for(2) == 50 and plo.rake.cap_for(6) == 150
     assert plo.hit_and_run.blocks == (0, 300, 900, 1800, 3600) and plo.hit_and_run.window == 12 * 3600
     assert plo.table_limit("mobile") == 4 and plo.rat_hole_period == 3600 and plo.owed_posts_memory == 600

@@ -111,3 +111,16 @@ def test_HR_POST_3_the_button_seat_itself_waits_too():
     game.deal()
     assert game.positions() == ("(B)", "C", "D")
     assert "B" not in game.dealt()
+
+
+def test_HR_POST_4_a_table_that_empties_is_a_new_table_again():
+    game = Scenario(button="A")
+    game.sit("A", "B")
+    game.play_hand()
+    game.do("leave", "A")
+    game.do("leave", "B")
+    assert game.table.positions is None
+    game.button = "D"
+    game.sit("C", "D")
+    game.deal()
+    assert game.positions() == ("D", "D", "C") and game.table.plan.fresh

@@ -45,7 +45,8 @@ def fingerprint(table: CashTable) -> tuple:
     hand = table.hand
     return (table.seq, repr(table.players), table.positions, tuple(table.waiting_list), repr(table.offers),
             repr(table.departed), table.next_hand_at, table.chips_in, table.chips_out, table.rake,
-            table.clock, None if hand is None else (len(hand.events), tuple(hand.stacks)))
+            table.clock, None if hand is None else (len(hand.events), tuple(hand.stacks)),
+            repr(table.history))
 
 
 class Model:
@@ -55,9 +56,12 @@ class Model:
         self.max_seats = max_seats
         self.owes: dict[int, str | None] = {}
         self.new: dict[int, bool] = {}
-        self.left: dict[str, tuple[str | None, float]] = {}
         self.previous_big: int | None = None
         self.previous_big_player: str | None = None
+
+    def left(self, e: te.PlayerLeft) -> None:
+        if e.player_id == self.previous_big_player:
+            self.previous_big_player = None             # back later, they are a newcomer
 
     def seated(self, e: te.PlayerSeated) -> None:
         self.owes[e.seat] = e.owes
@@ -66,36 +70,41 @@ class Model:
     def check_hand(self, table: CashTable, sitting_out: set[int], events: list[he.Event]) -> None:
         started = events[0]
         dealt = {e.seat: e.player_id for e in events if isinstance(e, he.SeatDealtIn)}
-        posts: dict[int, list[tuple[str, bool]]] = {}
+        posts: dict[int, list[str]] = {}
         for e in events:
             if isinstance(e, he.Posted):
-                posts.setdefault(e.seat, []).append((e.kind, e.live))
-        big = started.third_blind_seat or started.big_blind_seat      # the blind that moves player to player
+                posts.setdefault(e.seat, []).append(e.kind)
+        big = started.third_blind_seat or started.big_blind_seat      # the blind that moves on
         assert len(dealt) >= 2, "a hand started with fewer than two players"
-        fresh = table.plan.fresh
         if len(dealt) == 2:
             assert started.small_blind_seat == started.button_seat, "heads-up, the button posts the small"
-        if not fresh and self.previous_big is not None:
-            prev = self.previous_big
-            assert dealt[big] != self.previous_big_player or big != prev, "big blind twice in a row"
-            skipped = [s for s in dealt if clockwise_between(s, prev, big, self.max_seats)]
-            assert not skipped, f"the big blind moved from {prev} to {big} past players dealt in: {skipped}"
-            for seat in sitting_out:
-                if clockwise_between(seat, prev, big, self.max_seats) and not self.new[seat]:
-                    self.owes[seat] = "big"
-                elif seat == prev and not self.new[seat] and len(dealt) > 2 and self.owes[seat] is None:
-                    self.owes[seat] = "small"
+        restarted = table.plan.fresh
+        if self.previous_big is not None:
+            prev, prev_player = self.previous_big, self.previous_big_player
+            if prev_player is not None:                 # they stayed seated since their big blind
+                assert dealt[big] != prev_player, f"{prev_player} posted the big blind twice in a row"
+            if prev_player in dealt.values() and not started.third_blind_seat:
+                small = started.small_blind_seat
+                assert small is not None and dealt[small] == prev_player, \
+                    f"{prev_player} posted the big blind and then not the small blind"
+            if not restarted:
+                skipped = [s for s in dealt if clockwise_between(s, prev, big, self.max_seats)]
+                assert not skipped, f"the big blind moved from {prev} to {big} past {skipped}, dealt in"
+                for seat in sitting_out:
+                    if clockwise_between(seat, prev, big, self.max_seats) and not self.new[seat]:
+                        self.owes[seat] = "big"
+                    elif seat == prev and not self.new[seat] and self.owes[seat] is None:
+                        self.owes[seat] = "small"
         for seat in dealt:
-            kinds = [k for k, _ in posts.get(seat, [])]
+            kinds = posts.get(seat, [])
             owes, new = self.owes[seat], self.new[seat]
-            if fresh:
-                assert not [k for k in kinds if k in ("entry", "dead_small_blind")], "posts on a fresh start"
-            elif seat != big and (owes is not None or new):
-                if owes is not None:
-                    assert "dead_small_blind" in kinds, f"seat {seat} owed {owes} and posted only {kinds}"
-                all_in = any(e.all_in for e in events if isinstance(e, he.Posted) and e.seat == seat)
-                if len(dealt) > 2 and (new or owes != "small") and not all_in:
-                    assert "entry" in kinds, f"seat {seat} (owes {owes}, new {new}) posted {kinds}"
+            all_in = any(e.all_in for e in events if isinstance(e, he.Posted) and e.seat == seat)
+            if seat != big and owes is not None and not all_in:
+                assert "dead_small_blind" in kinds, f"seat {seat} owed {owes} and posted only {kinds}"
+            blind = seat in (started.small_blind_seat, started.big_blind_seat, started.third_blind_seat)
+            if (seat != big and not restarted and not blind and len(dealt) > 2 and (new or owes == "big")
+                    and not all_in):
+                assert "entry" in kinds, f"seat {seat} (owes {owes}, new {new}) posted {kinds}"
             self.owes[seat] = None
             self.new[seat] = False
         self.previous_big, self.previous_big_player = big, dealt[big]
@@ -154,8 +163,8 @@ def run(seed: int, hands: int, rules: TableRules) -> CashTable:
             player = rng.choice(likely_players(table, what) or PLAYERS) if rng.random() < 0.9 else \
                 rng.choice(PLAYERS)
             if what == "sit":
-                left = history.last_departure(player, rules.game_key)
-                low = max(rules.min_buy_in, left.stack if left and now - left.at < 3600 else 0)
+                recent = history.departures(player, rules.game_key, now - rules.rat_hole_period)
+                low = max([rules.min_buy_in] + [d.stack for d in recent])
                 amount = rng.randint(low, max(low, rules.max_buy_in))
                 events = command("sit", player, rng.choice([None, rng.randint(1, rules.max_seats)]), amount,
                                  wait_for_big_blind=rng.random() < 0.3)
@@ -181,6 +190,7 @@ def run(seed: int, hands: int, rules: TableRules) -> CashTable:
                 brought += e.amount
             elif isinstance(e, te.PlayerLeft):
                 taken += e.stack
+                model.left(e)
             elif isinstance(e, te.HandEvent) and isinstance(e.event, he.HandStarted):
                 hand_events = [x.event for x in events if isinstance(x, te.HandEvent)
                                and x.hand_id == e.hand_id]
