@@ -1,0 +1,140 @@
+"""A double-entry ledger: the only way money moves in the room (DESIGN.md idea 3, AC-6).
+
+Theory of operation
+-------------------
+Every movement is a :class:`Transfer`: a set of :class:`Posting` s (account,
+signed amount in minor units) that sums to zero, with a reason, a reference
+(hand id, table id, tournament id ...) and a time. So the sum over all
+accounts never changes from zero, and any account's balance is the sum of its
+postings: :meth:`Ledger.check` replays every transfer and compares.
+
+Accounts are named by what they hold::
+
+    world                       money outside the room: deposits come from it, withdrawals go to it
+    cash:<player>               a player's wallet
+    table:<table>:<player>      a player's chips at a cash table (escrow), between hands = their stack
+    house:rake, house:fees      the house's income
+    ...                         tournaments add pool, fee, bounty and rounding accounts
+
+Only ``world`` may go below zero (it is the room's debt to the outside: minus
+everything deposited and not withdrawn). A transfer that would overdraw any
+other account is refused with a :class:`~pokerroom.errors.RuleViolation` and
+changes nothing. A hand settles once, at its end, in one transfer: each
+player's escrow moves by (end stack - start stack) and the rake goes to the
+house, which balances because chips are conserved in the hand.
+
+The ledger is pure: it keeps its transfers and cached balances in memory.
+The store writes the same transfers to the database in the transaction that
+records what caused them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from pokerroom.errors import RuleViolation
+
+WORLD = "world"
+HOUSE_RAKE = "house:rake"
+HOUSE_FEES = "house:fees"
+
+
+def cash(player_id: str) -> str:
+    return f"cash:{player_id}"
+
+
+def table_escrow(table_id: str, player_id: str) -> str:
+    return f"table:{table_id}:{player_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Posting:
+    """``amount`` added to ``account`` (negative: taken from it)."""
+
+    account: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """A balanced set of postings with why, what it refers to, and when."""
+
+    number: int
+    postings: tuple[Posting, ...]
+    reason: str
+    reference: str
+    at: float
+
+    @property
+    def size(self) -> int:
+        """The money moved: the sum of the positive postings."""
+        return sum(p.amount for p in self.postings if p.amount > 0)
+
+
+def check_postings(postings: Iterable[Posting]) -> tuple[Posting, ...]:
+    """Postings merged per account, zeros dropped; ``ValueError`` unless whole numbers summing to zero."""
+    merged: dict[str, int] = {}
+    for p in postings:
+        if type(p.amount) is not int or type(p.account) is not str or not p.account:
+            raise ValueError(f"a posting is an account name and a whole number of minor units, not {p!r}")
+        merged[p.account] = merged.get(p.account, 0) + p.amount
+    if sum(merged.values()) != 0:
+        raise ValueError(f"a transfer must balance; these postings sum to {sum(merged.values())}")
+    out = tuple(Posting(a, v) for a, v in merged.items() if v)
+    if not out:
+        raise ValueError("a transfer must move some money")
+    return out
+
+
+class Ledger:
+    """Transfers in order, with every account's balance cached."""
+
+    def __init__(self) -> None:
+        self.transfers: list[Transfer] = []
+        self.balances: dict[str, int] = {}
+
+    def balance(self, account: str) -> int:
+        return self.balances.get(account, 0)
+
+    def transfer(self, postings: Iterable[Posting], reason: str, reference: str, at: float) -> Transfer:
+        """Record a balanced transfer, or refuse it (overdraft) and change nothing."""
+        merged = check_postings(postings)
+        for p in merged:
+            if p.account != WORLD and self.balance(p.account) + p.amount < 0:
+                raise RuleViolation("insufficient_funds",
+                                    f"{p.account} holds {self.balance(p.account)}, cannot pay {-p.amount}")
+        t = Transfer(len(self.transfers) + 1, merged, reason, reference, at)
+        self.transfers.append(t)
+        for p in merged:
+            self.balances[p.account] = self.balance(p.account) + p.amount
+        return t
+
+    def move(self, source: str, target: str, amount: int, reason: str, reference: str, at: float) -> Transfer:
+        """The common two-posting transfer."""
+        if type(amount) is not int or amount <= 0:
+            raise RuleViolation("bad_amount",
+                                f"an amount is a positive whole number of minor units, not {amount!r}")
+        return self.transfer((Posting(source, -amount), Posting(target, amount)), reason, reference, at)
+
+    def settle_hand(self, table_id: str, hand_id: str, start: Mapping[str, int], end: Mapping[str, int],
+                    rake: int, at: float) -> Transfer | None:
+        """Move each player's escrow from their start to their end-of-hand stack; the rake to the house."""
+        if set(start) != set(end):
+            raise ValueError("a hand settles the same players it started with")
+        postings = [Posting(table_escrow(table_id, p), end[p] - start[p]) for p in start]
+        postings.append(Posting(HOUSE_RAKE, rake))
+        if all(p.amount == 0 for p in postings):
+            return None
+        return self.transfer(postings, "hand", hand_id, at)
+
+    def check(self) -> bool:
+        """Every balance equals the sum of its postings, and all balances sum to zero."""
+        replay: dict[str, int] = {}
+        for t in self.transfers:
+            if sum(p.amount for p in t.postings) != 0:
+                return False
+            for p in t.postings:
+                replay[p.account] = replay.get(p.account, 0) + p.amount
+        cached = {a: v for a, v in self.balances.items() if v}
+        return {a: v for a, v in replay.items() if v} == cached and sum(cached.values()) == 0

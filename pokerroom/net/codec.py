@@ -1,0 +1,72 @@
+"""The two encodings of one protocol: msgpack in binary frames, JSON in text frames (DESIGN.md idea 4).
+
+The WebSocket subprotocol picks the codec. Both decode with hard limits so a
+hostile frame costs little: a size cap before any parsing, msgpack unpacker
+limits on every string, array and map, no NaN or infinities in JSON, and a
+nesting-depth cap. A frame that breaks any of them is a :class:`ProtocolError`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgpack
+
+from pokerroom.net.schema import ProtocolError
+
+MSGPACK = "pokerroom.v1.msgpack"
+JSON = "pokerroom.v1.json"
+SUBPROTOCOLS = (MSGPACK, JSON)
+MAX_FRAME = 16 * 1024
+MAX_DEPTH = 4
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list | tuple):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def _no_constants(name: str) -> float:
+    raise ValueError(f"{name} is not a number this protocol accepts")
+
+
+class Codec:
+    """Encode and decode for one subprotocol."""
+
+    def __init__(self, subprotocol: str) -> None:
+        if subprotocol not in SUBPROTOCOLS:
+            raise ValueError(f"unknown subprotocol {subprotocol!r}")
+        self.subprotocol = subprotocol
+        self.binary = subprotocol == MSGPACK
+
+    def decode(self, payload: bytes, is_binary: bool) -> Any:
+        if len(payload) > MAX_FRAME:
+            raise ProtocolError("frame_too_large", f"a frame may carry at most {MAX_FRAME} bytes")
+        if is_binary != self.binary:
+            kind = "binary" if self.binary else "text"
+            raise ProtocolError("wrong_frame", f"{self.subprotocol} uses {kind} frames")
+        try:
+            if self.binary:
+                value = msgpack.unpackb(payload, raw=False, strict_map_key=True,
+                                        max_str_len=MAX_FRAME, max_bin_len=0, max_array_len=256,
+                                        max_map_len=256, max_ext_len=0)
+            else:
+                value = json.loads(payload.decode("utf-8"), parse_constant=_no_constants)
+        except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError,
+                UnicodeDecodeError, RecursionError) as e:
+            raise ProtocolError("bad_frame", f"the frame is not valid {self.subprotocol.split('.')[-1]}: "
+                                             f"{type(e).__name__}") from None
+        if _depth(value) > MAX_DEPTH:
+            raise ProtocolError("bad_frame", f"messages nest at most {MAX_DEPTH} levels deep")
+        return value
+
+    def encode(self, message: dict[str, Any]) -> bytes:
+        if self.binary:
+            return msgpack.packb(message, use_bin_type=True)
+        return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("utf-8")

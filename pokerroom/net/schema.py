@@ -1,0 +1,172 @@
+"""Every message a client may send, as data, and the one function that checks them.
+
+Theory of operation
+-------------------
+A request is a map with a ``type`` (a key of :data:`REQUESTS`), a ``rid``
+(the client's request number, echoed in the answer) and exactly the fields the
+type lists -- no more. Each field has a :class:`Field` rule: its kind
+(``int``, ``str``, ``bool``, ``choice``, ``map``), whether it may be left out,
+and its bounds (integer range, string length, allowed choices, map size).
+:func:`parse_request` applies them and returns a :class:`Request`, or raises
+:class:`ProtocolError` with a code and a sentence naming the field. Nothing
+else in the server looks at raw client data.
+
+Money fields are whole minor units within ``MAX_AMOUNT``; seats are 1..10;
+strings are bounded; a bool is never accepted as an int.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_AMOUNT = 10**12                 # minor units: far above any real stake, far below overflow
+MAX_RID = 2**31 - 1
+MAX_NAME = 64
+MAX_CHAT = 280
+MAX_TOKEN = 128
+ACTIONS = ("fold", "check", "call", "bet", "raise", "run_it_twice")
+CLIENT_TYPES = ("desktop", "mobile", "browser")
+
+
+class ProtocolError(Exception):
+    """A malformed request: ``code`` for machines, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    kind: str                           # "int" | "str" | "bool" | "choice" | "map"
+    optional: bool = False
+    nullable: bool = False
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+    max_items: int = 0                  # for "map": at most this many str -> int entries
+
+
+def Int(low: int, high: int, **kw: bool) -> Field:         # noqa: N802 - reads like a type in the table
+    return Field("int", low=low, high=high, **kw)
+
+
+def Str(low: int, high: int, **kw: bool) -> Field:         # noqa: N802
+    return Field("str", low=low, high=high, **kw)
+
+
+def Bool(**kw: bool) -> Field:                             # noqa: N802
+    return Field("bool", **kw)
+
+
+def Choice(*choices: str, **kw: bool) -> Field:            # noqa: N802
+    return Field("choice", choices=choices, **kw)
+
+
+TABLE = Str(1, MAX_NAME)
+AMOUNT = Int(1, MAX_AMOUNT)
+
+REQUESTS: dict[str, dict[str, Field]] = {
+    "register": {"nickname": Str(3, 20), "password": Str(8, 128), "birth_date": Str(10, 10),
+                 "country": Str(2, 2)},
+    "login": {"nickname": Str(3, 20), "password": Str(1, 128),
+              "client": Choice(*CLIENT_TYPES, optional=True)},
+    "logout": {},
+    "resume": {"token": Str(16, MAX_TOKEN), "tables": Field("map", max_items=64, low=0, high=2**62)},
+    "lobby_list": {},
+    "lobby_subscribe": {"on": Bool()},
+    "observe": {"table": TABLE, "on": Bool()},
+    "join": {"table": TABLE, "seat": Int(1, 10, optional=True, nullable=True), "buy_in": AMOUNT,
+             "wait_for_big_blind": Bool(optional=True)},
+    "leave": {"table": TABLE},
+    "sit_out": {"table": TABLE},
+    "sit_in": {"table": TABLE, "wait_for_big_blind": Bool(optional=True)},
+    "post": {"table": TABLE},
+    "wait_for_big_blind": {"table": TABLE},
+    "act": {"table": TABLE, "action": Choice(*ACTIONS), "amount": Int(1, MAX_AMOUNT, optional=True),
+            "agree": Bool(optional=True)},
+    "add_chips": {"table": TABLE, "amount": AMOUNT},
+    "options": {"table": TABLE, "auto_post_blinds": Bool(optional=True),
+                "sit_out_next_hand": Bool(optional=True), "sit_out_next_big_blind": Bool(optional=True)},
+    "waiting_list": {"table": TABLE, "on": Bool()},
+    "chat": {"table": TABLE, "text": Str(1, MAX_CHAT)},
+    "hand_history": {"limit": Int(1, 100, optional=True)},
+    "bet_history": {"limit": Int(1, 100, optional=True)},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    type: str
+    rid: int
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_request(data: object) -> Request:
+    """The checked request, or :class:`ProtocolError` naming the first problem."""
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a map with a type")
+    kind = data.get("type")
+    if type(kind) is not str or kind not in REQUESTS:
+        raise ProtocolError("unknown_type", f"unknown message type {_show(kind)}")
+    rid = data.get("rid")
+    if type(rid) is not int or not 0 <= rid <= MAX_RID:
+        raise ProtocolError("bad_rid", "rid must be a whole number from 0 to 2147483647")
+    spec = REQUESTS[kind]
+    extra = [k for k in data if k not in spec and k not in ("type", "rid")]
+    if extra:
+        raise ProtocolError("unknown_field", f"{kind} has no field {_show(extra[0])}")
+    fields = {}
+    for name, rule in spec.items():
+        if name not in data:
+            if not rule.optional:
+                raise ProtocolError("missing_field", f"{kind} needs {name}")
+            continue
+        fields[name] = _check(kind, name, rule, data[name])
+    return Request(kind, rid, fields)
+
+
+def _check(kind: str, name: str, rule: Field, value: object) -> object:
+    where = f"{kind}.{name}"
+    if value is None:
+        if rule.nullable:
+            return None
+        raise ProtocolError("bad_field", f"{where} cannot be null")
+    if rule.kind == "int":
+        if type(value) is not int or not rule.low <= value <= rule.high:
+            raise ProtocolError("bad_field", f"{where} must be a whole number from {rule.low} to {rule.high}")
+    elif rule.kind == "str":
+        if type(value) is not str or not rule.low <= len(value) <= rule.high or not value.isprintable():
+            raise ProtocolError("bad_field", f"{where} must be printable text of {rule.low} to {rule.high} "
+                                             "characters")
+    elif rule.kind == "bool":
+        if type(value) is not bool:
+            raise ProtocolError("bad_field", f"{where} must be true or false")
+    elif rule.kind == "choice":
+        if type(value) is not str or value not in rule.choices:
+            raise ProtocolError("bad_field", f"{where} must be one of {', '.join(rule.choices)}")
+    elif rule.kind == "map":
+        if not isinstance(value, dict) or len(value) > rule.max_items:
+            raise ProtocolError("bad_field", f"{where} must be a map of at most {rule.max_items} entries")
+        for k, v in value.items():
+            good_key = type(k) is str and 1 <= len(k) <= MAX_NAME
+            if not good_key or type(v) is not int or not rule.low <= v <= rule.high:
+                raise ProtocolError("bad_field", f"{where} maps table names to whole numbers")
+    return value
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def ok(request: Request, **data: Any) -> dict[str, Any]:
+    """The answer to a request that succeeded."""
+    return {"type": request.type, "rid": request.rid, "ok": True, **data}
+
+
+def error(kind: str, rid: int | None, code: str, message: str, rule: str = "") -> dict[str, Any]:
+    """The answer to a request that failed: a code, a sentence and the rule ID when one applies."""
+    return {"type": kind, "rid": rid, "ok": False, "error": {"code": code, "message": message, "rule": rule}}
