@@ -1,0 +1,92 @@
+"""Player accounts: who may register (AC-1..3), passwords, tokens, responsible gaming (AC-5), AML (AC-6).
+
+The checks are pure functions of the request, the room's :class:`AccountRules`
+and today's date; hashing a password (argon2id, deliberately slow) is the one
+CPU-heavy step, and the server runs it off the reactor thread.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import date
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from pokerroom.errors import RuleViolation
+
+ROLES = ("player", "director", "security", "admin")
+_NICKNAME = re.compile(r"[A-Za-z0-9_\-]{3,20}")
+_HASHER = PasswordHasher()          # argon2id with the library's recommended cost
+
+
+@dataclass
+class AccountRules:
+    """The room's account policy. ``countries`` may change while the room runs (AC-2)."""
+
+    min_age: int = 18
+    countries: set[str] = field(default_factory=lambda: {"DE", "GB", "ID", "IR", "NL", "TR"})
+    banned_words: tuple[str, ...] = ("admin", "support", "dealer", "fuck", "shit")
+    aml_threshold: int = 1_000_000           # minor units: a transfer this large raises an AML flag (AC-6)
+    welcome_balance: int = 0                 # play money given at registration (demo rooms)
+
+
+def nickname_key(nickname: str) -> str:
+    """Nicknames are unique ignoring case (AC-3)."""
+    return nickname.casefold()
+
+
+def check_registration(nickname: str, birth_date: str, country: str, rules: AccountRules,
+                       today: date) -> None:
+    """Refuse a registration the room's rules do not allow (AC-1, AC-2, AC-3)."""
+    if not _NICKNAME.fullmatch(nickname):
+        raise RuleViolation("bad_nickname", "a nickname is 3 to 20 letters, digits, '_' or '-'", "AC-3")
+    key = nickname_key(nickname)
+    if any(word in key for word in rules.banned_words):
+        raise RuleViolation("nickname_refused", "that nickname is not allowed here; choose another", "AC-3")
+    try:
+        born = date.fromisoformat(birth_date)
+    except ValueError:
+        raise RuleViolation("bad_birth_date", "give the date of birth as YYYY-MM-DD", "AC-1") from None
+    age = today.year - born.year - ((today.month, today.day) < (born.month, born.day))
+    if born > today or age > 130:
+        raise RuleViolation("bad_birth_date", "that date of birth is not possible", "AC-1")
+    if age < rules.min_age:
+        raise RuleViolation("under_age", f"you must be at least {rules.min_age} to play here", "AC-1")
+    if country not in rules.countries:
+        raise RuleViolation("restricted_country", f"players from {country} cannot register here", "AC-2")
+
+
+def hash_password(password: str) -> str:
+    return _HASHER.hash(password)
+
+
+def password_matches(password_hash: str, password: str) -> bool:
+    try:
+        return _HASHER.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def new_session_token() -> str:
+    """192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def check_may_play(country: str, excluded_until: float | None, closed: bool, rules: AccountRules,
+                   now: float) -> None:
+    """Refuse a player who may not sit down: closed (AC-1), now-restricted country (AC-2), excluded (AC-5)."""
+    if closed:
+        raise RuleViolation("account_closed", "this account is closed", "AC-1")
+    if country not in rules.countries:
+        raise RuleViolation("restricted_country", f"play from {country} is not allowed any more; you may "
+                                                  "still withdraw", "AC-2")
+    if excluded_until is not None and now < excluded_until:
+        raise RuleViolation("self_excluded", "you have excluded yourself from play for now", "AC-5")
+
+
+def aml_flag(amount: int, rules: AccountRules) -> bool:
+    """Whether a movement of ``amount`` must be flagged for the security team (AC-6)."""
+    return amount >= rules.aml_threshold

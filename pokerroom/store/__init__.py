@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models, Alembic migrations, and the stores the server writes through."""

@@ -1,0 +1,155 @@
+"""The database schema as typed SQLAlchemy 2.0 models; Alembic migrations create and change it.
+
+What is stored, and why:
+
+* ``accounts`` -- players and staff (AC-1..5): nickname (and its case-folded
+  key, unique: AC-3), argon2id hash, date of birth, country, role, exclusion.
+* ``ledger_transfers`` / ``ledger_postings`` -- every money movement (DESIGN.md
+  idea 3, AC-6); ``ledger_balances`` caches each account's balance and is
+  written in the same transaction as the postings.
+* ``hands`` -- one row per hand: start-of-hand stacks written when it starts,
+  the event stream, end stacks and rake when it ends. A row with no end after a
+  crash is voided on start (TR-REFUND-1).
+* ``chat_lines`` (HR-CHAT-1), ``connections`` (IP, device, times: SEC),
+  ``hit_and_run_refusals`` (HR-HNR-2), ``departures`` (HR-STAKE-3),
+  ``audit_records`` (hash-chained, SEC-1).
+
+Money columns are ``BigInteger`` minor units; times are UTC seconds as floats
+(the reactor's clock), which sort and compare the same on SQLite and
+PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Account(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    nickname: Mapped[str] = mapped_column(String(20))
+    nickname_key: Mapped[str] = mapped_column(String(20), unique=True)      # case-folded: AC-3
+    password_hash: Mapped[str] = mapped_column(String(200))
+    birth_date: Mapped[str] = mapped_column(String(10))                     # ISO date: AC-1
+    country: Mapped[str] = mapped_column(String(2))                         # AC-2
+    role: Mapped[str] = mapped_column(String(16), default="player")
+    created_at: Mapped[float] = mapped_column(Float)
+    closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    excluded_until: Mapped[float | None] = mapped_column(Float, nullable=True)   # AC-5; inf: permanent
+    deposit_limit: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    verified_name: Mapped[str | None] = mapped_column(String(100), nullable=True)  # AC-4
+
+
+class LedgerTransfer(Base):
+    __tablename__ = "ledger_transfers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(BigInteger, unique=True)
+    reason: Mapped[str] = mapped_column(String(32))
+    reference: Mapped[str] = mapped_column(String(100), index=True)
+    at: Mapped[float] = mapped_column(Float)
+    postings: Mapped[list[LedgerPosting]] = relationship(back_populates="transfer",
+                                                         order_by="LedgerPosting.id")
+
+
+class LedgerPosting(Base):
+    __tablename__ = "ledger_postings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    transfer_id: Mapped[int] = mapped_column(ForeignKey("ledger_transfers.id"), index=True)
+    account: Mapped[str] = mapped_column(String(120), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    transfer: Mapped[LedgerTransfer] = relationship(back_populates="postings")
+
+
+class LedgerBalance(Base):
+    __tablename__ = "ledger_balances"
+
+    account: Mapped[str] = mapped_column(String(120), primary_key=True)
+    balance: Mapped[int] = mapped_column(BigInteger)
+
+
+class HandRecord(Base):
+    __tablename__ = "hands"
+    __table_args__ = (Index("ix_hands_open", "ended_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(120), unique=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    started_at: Mapped[float] = mapped_column(Float)
+    ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    void: Mapped[bool] = mapped_column(Boolean, default=False)
+    start_stacks: Mapped[dict] = mapped_column(JSON)                 # player -> chips at the start
+    end_stacks: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    rake: Mapped[int] = mapped_column(BigInteger, default=0)
+    events: Mapped[list | None] = mapped_column(JSON, nullable=True)   # the hand's events as wire dicts
+
+
+class HandPlayer(Base):
+    """Who played which hand: what "my hand history" reads."""
+
+    __tablename__ = "hand_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[str] = mapped_column(ForeignKey("hands.hand_id"), index=True)
+    player_id: Mapped[str] = mapped_column(String(20), index=True)
+
+
+class ChatLine(Base):
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    hand_id: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    player_id: Mapped[str] = mapped_column(String(20), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+    blocked: Mapped[bool] = mapped_column(Boolean, default=False)     # kept even when not shown (HR-CHAT-1)
+
+
+class ConnectionRecord(Base):
+    __tablename__ = "connections"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(20), index=True, nullable=True)
+    ip: Mapped[str] = mapped_column(String(64))
+    device_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    connected_at: Mapped[float] = mapped_column(Float)
+    disconnected_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class Refusal(Base):
+    __tablename__ = "hit_and_run_refusals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(20), index=True)
+    blind_level: Mapped[str] = mapped_column(String(40))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class DepartureRecord(Base):
+    __tablename__ = "departures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(20), index=True)
+    game_key: Mapped[str] = mapped_column(String(60))
+    table_id: Mapped[str] = mapped_column(String(64))
+    stack: Mapped[int] = mapped_column(BigInteger)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class AuditRecord(Base):
+    __tablename__ = "audit_records"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    data: Mapped[dict] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+    previous_hash: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64), unique=True)

@@ -1,0 +1,217 @@
+"""What the room writes and reads, one short transaction per call (run off the reactor thread).
+
+Theory of operation
+-------------------
+The pure core decides; the store remembers. Every method here is one
+transaction, so what belongs together lands together: a hand's end, its event
+stream and the ledger transfer that settles it commit at once or not at all;
+a transfer's postings and the cached balances they change commit at once.
+The server calls these methods through a thread pool (one thread for SQLite,
+several for PostgreSQL), never on the reactor thread.
+
+Crash recovery (TR-REFUND-1) follows from the ledger settling a hand only at
+its end: after a crash, every hand without an end is marked void, and since
+no transfer ever moved its chips, each player's table escrow still holds
+their start-of-hand stack. :meth:`RoomStore.recover` voids those hands and
+returns each affected player's escrow to their wallet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from pokerroom.errors import RuleViolation
+from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
+from pokerroom.store.models import (
+    Account,
+    ChatLine,
+    DepartureRecord,
+    HandPlayer,
+    HandRecord,
+    LedgerBalance,
+    LedgerPosting,
+    LedgerTransfer,
+    Refusal,
+)
+from pokerroom.table.seating_history import Departure
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """What a restart found: hands voided and chips returned from tables to wallets."""
+
+    voided_hands: tuple[str, ...]
+    returned: tuple[Transfer, ...]
+
+
+class RoomStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    # ------------------------------------------------------------------ accounts
+
+    def create_account(self, nickname: str, key: str, password_hash: str, birth_date: str, country: str,
+                       at: float, role: str = "player") -> Account:
+        """A new account; a nickname already taken in any letter case is refused (AC-3)."""
+        try:
+            with self.sessions.begin() as session:
+                account = Account(nickname=nickname, nickname_key=key, password_hash=password_hash,
+                                  birth_date=birth_date, country=country, role=role, created_at=at,
+                                  closed=False)
+                session.add(account)
+            return account
+        except IntegrityError:
+            raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3") from None
+
+    def find_account(self, key: str) -> Account | None:
+        with self.sessions() as session:
+            return session.scalar(select(Account).where(Account.nickname_key == key))
+
+    def save_chat(self, table_id: str, hand_id: str | None, player_id: str, text: str, at: float,
+                  blocked: bool) -> None:
+        """Every chat line is kept, shown or not (HR-CHAT-1)."""
+        with self.sessions.begin() as session:
+            session.add(ChatLine(table_id=table_id, hand_id=hand_id, player_id=player_id, text=text, at=at,
+                                 blocked=blocked))
+
+    def chat_of(self, table_id: str) -> list[ChatLine]:
+        with self.sessions() as session:
+            return list(session.scalars(select(ChatLine).where(ChatLine.table_id == table_id)
+                                        .order_by(ChatLine.id)))
+
+    # ------------------------------------------------------------------ ledger
+
+    def save_transfers(self, transfers: Iterable[Transfer]) -> None:
+        """Write transfers and their effect on the cached balances, all in one transaction."""
+        with self.sessions.begin() as session:
+            self._save(session, transfers)
+
+    @staticmethod
+    def _save(session: Session, transfers: Iterable[Transfer]) -> None:
+        for t in transfers:
+            postings = [LedgerPosting(account=p.account, amount=p.amount) for p in t.postings]
+            row = LedgerTransfer(number=t.number, reason=t.reason, reference=t.reference, at=t.at,
+                                 postings=postings)
+            session.add(row)
+            for p in t.postings:
+                balance = session.get(LedgerBalance, p.account, with_for_update=True)
+                if balance is None:
+                    session.add(LedgerBalance(account=p.account, balance=p.amount))
+                else:
+                    balance.balance += p.amount
+            session.flush()
+
+    def load_ledger(self) -> Ledger:
+        """The ledger as stored, replayed transfer by transfer (``ValueError`` if it does not add up)."""
+        ledger = Ledger()
+        with self.sessions() as session:
+            rows = session.scalars(select(LedgerTransfer).order_by(LedgerTransfer.number)).all()
+            for row in rows:
+                postings = [Posting(p.account, p.amount) for p in row.postings]
+                t = Transfer(row.number, tuple(postings), row.reason, row.reference, row.at)
+                ledger.transfers.append(t)
+                for p in t.postings:
+                    ledger.balances[p.account] = ledger.balance(p.account) + p.amount
+            stored = {b.account: b.balance for b in session.scalars(select(LedgerBalance))}
+        if {a: v for a, v in stored.items() if v} != {a: v for a, v in ledger.balances.items() if v}:
+            raise ValueError("the stored balances do not match the stored postings")
+        if not ledger.check():
+            raise ValueError("the stored ledger does not balance")
+        return ledger
+
+    def ledger_check(self) -> bool:
+        """In the database itself: postings sum to zero, and every cached balance is its postings' sum."""
+        with self.sessions() as session:
+            total = session.scalar(select(func.coalesce(func.sum(LedgerPosting.amount), 0)))
+            sums = dict(session.execute(select(LedgerPosting.account, func.sum(LedgerPosting.amount))
+                                        .group_by(LedgerPosting.account)).all())
+            cached = {b.account: b.balance for b in session.scalars(select(LedgerBalance))}
+        summed = {a: int(v) for a, v in sums.items() if v}
+        return total == 0 and summed == {a: v for a, v in cached.items() if v}
+
+    # ------------------------------------------------------------------ hands
+
+    def hand_started(self, hand_id: str, table_id: str, at: float, start_stacks: Mapping[str, int]) -> None:
+        """Store the start-of-hand stacks before the first card (what a restart returns to)."""
+        with self.sessions.begin() as session:
+            session.add(HandRecord(hand_id=hand_id, table_id=table_id, started_at=at,
+                                   start_stacks=dict(start_stacks), rake=0))
+            session.flush()
+            session.add_all(HandPlayer(hand_id=hand_id, player_id=p) for p in start_stacks)
+
+    def hand_ended(self, hand_id: str, at: float, end_stacks: Mapping[str, int], rake: int,
+                   events: Sequence[dict], settlement: Transfer | None) -> None:
+        """The hand's end, its events and the transfer settling it: one transaction."""
+        with self.sessions.begin() as session:
+            done = session.execute(update(HandRecord)
+                                   .where(HandRecord.hand_id == hand_id, HandRecord.ended_at.is_(None))
+                                   .values(ended_at=at, end_stacks=dict(end_stacks), rake=rake,
+                                           events=list(events)))
+            if done.rowcount != 1:
+                raise ValueError(f"hand {hand_id} is not open")
+            if settlement is not None:
+                self._save(session, [settlement])
+
+    def open_hands(self) -> list[HandRecord]:
+        with self.sessions() as session:
+            return list(session.scalars(select(HandRecord).where(HandRecord.ended_at.is_(None))))
+
+    def hands_of(self, player_id: str, limit: int) -> list[HandRecord]:
+        """A player's most recent hands, newest first (their own hand history)."""
+        with self.sessions() as session:
+            query = (select(HandRecord).join(HandPlayer, HandPlayer.hand_id == HandRecord.hand_id)
+                     .where(HandPlayer.player_id == player_id).order_by(HandRecord.id.desc()).limit(limit))
+            return list(session.scalars(query))
+
+    # ------------------------------------------------------------------ recovery
+
+    def recover(self, ledger: Ledger, at: float) -> Recovery:
+        """Void every hand a crash left open; send every table's escrow back to the wallets (TR-REFUND-1).
+
+        ``ledger`` is the ledger loaded from this store; the returned transfers
+        are applied to it and stored.
+        """
+        voided = []
+        with self.sessions.begin() as session:
+            for hand in session.scalars(select(HandRecord).where(HandRecord.ended_at.is_(None))):
+                hand.void = True
+                hand.ended_at = at
+                hand.end_stacks = dict(hand.start_stacks)
+                voided.append(hand.hand_id)
+        returned = []
+        for account, balance in sorted(ledger.balances.items()):
+            if account.startswith("table:") and balance > 0:
+                player = account.rsplit(":", 1)[1]
+                returned.append(ledger.move(account, cash(player), balance, "recovery", account, at))
+        if returned:
+            self.save_transfers(returned)
+        return Recovery(tuple(voided), tuple(returned))
+
+    # ------------------------------------------------------------------ seating memory (HR-HNR, HR-STAKE-3)
+
+    def record_refusal(self, player_id: str, blind_level: str, at: float) -> None:
+        with self.sessions.begin() as session:
+            session.add(Refusal(player_id=player_id, blind_level=blind_level, at=at))
+
+    def refusals_since(self, since: float) -> list[tuple[str, str, float]]:
+        with self.sessions() as session:
+            rows = session.execute(select(Refusal.player_id, Refusal.blind_level, Refusal.at)
+                                   .where(Refusal.at >= since).order_by(Refusal.at))
+            return [tuple(r) for r in rows]
+
+    def record_departure(self, player_id: str, game_key: str, departure: Departure) -> None:
+        with self.sessions.begin() as session:
+            session.add(DepartureRecord(player_id=player_id, game_key=game_key, table_id=departure.table_id,
+                                        stack=departure.stack, at=departure.at))
+
+    def departures_since(self, since: float) -> list[tuple[str, str, Departure]]:
+        with self.sessions() as session:
+            rows = session.scalars(select(DepartureRecord).where(DepartureRecord.at >= since)
+                                   .order_by(DepartureRecord.at))
+            return [(r.player_id, r.game_key, Departure(r.table_id, r.stack, r.at)) for r in rows]

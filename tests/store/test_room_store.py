@@ -1,0 +1,98 @@
+"""The store on SQLite and PostgreSQL: migrations, the ledger, hands, crash recovery, seating memory."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import inspect
+
+from pokerroom.money import HOUSE_RAKE, WORLD, Ledger, cash, table_escrow
+from pokerroom.store.db import migrate
+from pokerroom.table.seating_history import Departure
+
+
+def test_migrations_build_the_whole_schema_and_are_idempotent(engine):
+    tables = set(inspect(engine).get_table_names())
+    assert {"accounts", "ledger_transfers", "ledger_postings", "ledger_balances", "hands", "hand_players",
+            "chat_lines", "connections", "hit_and_run_refusals", "departures", "audit_records",
+            "alembic_version"} <= tables
+    migrate(engine)                                     # already at the newest: nothing to do
+
+
+def test_AC_6_transfers_are_stored_with_their_balances_and_reload_exactly(store):
+    ledger = Ledger()
+    transfers = [ledger.move(WORLD, cash("ana"), 10_000, "deposit", "dep-1", 1.0),
+                 ledger.move(cash("ana"), table_escrow("t1", "ana"), 4_000, "buy_in", "t1", 2.0)]
+    store.save_transfers(transfers)
+    loaded = store.load_ledger()
+    assert loaded.transfers == ledger.transfers and loaded.balances == ledger.balances
+    assert store.ledger_check()
+
+
+def settle_a_hand(store, ledger: Ledger, hand_id: str, end: dict[str, int], rake: int) -> None:
+    start = {"ana": 4_000, "bo": 4_000}
+    store.hand_started(hand_id, "t1", 10.0, start)
+    settlement = ledger.settle_hand("t1", hand_id, start, end, rake, 20.0)
+    store.hand_ended(hand_id, 20.0, end, rake, [{"type": "hand_started", "seq": 1}], settlement)
+
+
+def funded_table(store) -> Ledger:
+    ledger = Ledger()
+    moves = []
+    for player in ("ana", "bo"):
+        moves.append(ledger.move(WORLD, cash(player), 10_000, "deposit", f"dep-{player}", 1.0))
+        moves.append(ledger.move(cash(player), table_escrow("t1", player), 4_000, "buy_in", "t1", 2.0))
+    store.save_transfers(moves)
+    return ledger
+
+
+def test_HR_RAKE_2_a_hand_its_events_and_its_settlement_land_together(store):
+    ledger = funded_table(store)
+    settle_a_hand(store, ledger, "t1-1", {"ana": 4_950, "bo": 3_000}, 50)
+    reloaded = store.load_ledger()
+    assert reloaded.balance(table_escrow("t1", "ana")) == 4_950 and reloaded.balance(HOUSE_RAKE) == 50
+    (hand,) = store.hands_of("ana", 10)
+    assert (hand.hand_id, hand.rake, hand.end_stacks, hand.void) == ("t1-1", 50, {"ana": 4_950, "bo": 3_000},
+                                                                      False)
+    with pytest.raises(ValueError):
+        store.hand_ended("t1-1", 30.0, {}, 0, [], None)     # a hand ends once
+    assert store.ledger_check()
+
+
+def test_TR_REFUND_1_a_hand_open_at_a_crash_is_void_and_every_stack_returns_to_its_start(store):
+    ledger = funded_table(store)
+    settle_a_hand(store, ledger, "t1-1", {"ana": 4_500, "bo": 3_500}, 0)
+    store.hand_started("t1-2", "t1", 30.0, {"ana": 4_500, "bo": 3_500})   # ... and the server dies
+    after_restart = store.load_ledger()
+    recovery = store.recover(after_restart, 40.0)
+    assert recovery.voided_hands == ("t1-2",)
+    assert store.open_hands() == []
+    final = store.load_ledger()
+    assert final.balance(cash("ana")) == 6_000 + 4_500 and final.balance(cash("bo")) == 6_000 + 3_500
+    assert final.balance(table_escrow("t1", "ana")) == 0 and final.check() and store.ledger_check()
+    voided = [h for h in store.hands_of("ana", 10) if h.hand_id == "t1-2"][0]
+    assert voided.void and voided.end_stacks == voided.start_stacks
+
+
+def test_HR_HNR_2_HR_STAKE_3_refusals_and_departures_outlive_a_restart(store):
+    store.record_refusal("ana", "50/100 USD", 100.0)
+    store.record_refusal("ana", "50/100 USD", 200.0)
+    store.record_departure("ana", "NLHE 50/100 USD", Departure("t1", 9_000, 150.0))
+    assert store.refusals_since(150.0) == [("ana", "50/100 USD", 200.0)]
+    assert store.departures_since(0.0) == [("ana", "NLHE 50/100 USD", Departure("t1", 9_000, 150.0))]
+
+
+def test_AC_3_a_nickname_is_unique_in_any_letter_case(store):
+    from pokerroom.errors import RuleViolation
+
+    store.create_account("Ana", "ana", "hash", "1990-01-01", "NL", 1.0)
+    with pytest.raises(RuleViolation) as taken:
+        store.create_account("ANA", "ana", "hash", "1990-01-01", "NL", 2.0)
+    assert taken.value.code == "nickname_taken"
+    assert store.find_account("ana").nickname == "Ana" and store.find_account("bo") is None
+
+
+def test_HR_CHAT_1_every_chat_line_is_kept_even_when_blocked(store):
+    store.save_chat("t1", "t1-3", "ana", "nice hand", 5.0, False)
+    store.save_chat("t1", None, "bo", "www.spam.example", 6.0, True)
+    assert [(c.player_id, c.hand_id, c.blocked) for c in store.chat_of("t1")] == [("ana", "t1-3", False),
+                                                                                  ("bo", None, True)]

@@ -1,0 +1,76 @@
+"""Who may register and play (AC-1, AC-2, AC-3, AC-5, AC-6), passwords and tokens."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from pokerroom.errors import RuleViolation
+from pokerroom.players import (
+    AccountRules,
+    aml_flag,
+    check_may_play,
+    check_registration,
+    hash_password,
+    new_session_token,
+    nickname_key,
+    password_matches,
+)
+
+TODAY = date(2026, 12, 2)
+RULES = AccountRules()
+
+
+def refused(*args) -> RuleViolation:
+    with pytest.raises(RuleViolation) as caught:
+        check_registration(*args, RULES, TODAY)
+    return caught.value
+
+
+def test_AC_1_an_adult_registers_and_a_minor_is_refused_to_the_day():
+    check_registration("Ana_99", "2008-12-02", "NL", RULES, TODAY)          # 18 today
+    assert refused("Ana_99", "2008-12-03", "NL").code == "under_age"
+    assert refused("Ana_99", "2008-02-30", "NL").rule_id == "AC-1"
+    assert refused("Ana_99", "2030-01-01", "NL").code == "bad_birth_date"
+
+
+def test_AC_2_a_country_not_on_the_list_is_refused_and_the_list_can_change_at_run_time():
+    assert refused("Ana_99", "1990-01-01", "US").code == "restricted_country"
+    rules = AccountRules()
+    check_may_play("NL", None, False, rules, 0.0)
+    rules.countries.discard("NL")
+    with pytest.raises(RuleViolation) as caught:
+        check_may_play("NL", None, False, rules, 0.0)
+    assert caught.value.rule_id == "AC-2" and "withdraw" in caught.value.message
+
+
+def test_AC_3_nicknames_are_filtered_and_keyed_without_case():
+    assert refused("a", "1990-01-01", "NL").code == "bad_nickname"
+    assert refused("xXadminXx", "1990-01-01", "NL").code == "nickname_refused"
+    assert refused("Ana Bo", "1990-01-01", "NL").rule_id == "AC-3"
+    assert nickname_key("AnA") == nickname_key("ana")
+
+
+def test_AC_5_an_excluded_or_closed_account_may_not_play():
+    with pytest.raises(RuleViolation) as caught:
+        check_may_play("NL", 100.0, False, RULES, 50.0)
+    assert caught.value.rule_id == "AC-5"
+    check_may_play("NL", 100.0, False, RULES, 100.0)
+    with pytest.raises(RuleViolation):
+        check_may_play("NL", float("inf"), False, RULES, 1e12)          # permanent
+    with pytest.raises(RuleViolation):
+        check_may_play("NL", None, True, RULES, 0.0)
+
+
+def test_AC_6_large_movements_are_flagged():
+    assert aml_flag(RULES.aml_threshold, RULES) and not aml_flag(RULES.aml_threshold - 1, RULES)
+
+
+def test_passwords_are_argon2id_and_tokens_are_long_and_random():
+    digest = hash_password("correct horse")
+    assert digest.startswith("$argon2id$")
+    assert password_matches(digest, "correct horse") and not password_matches(digest, "wrong")
+    assert not password_matches("not a hash", "x")
+    tokens = {new_session_token() for _ in range(100)}
+    assert len(tokens) == 100 and all(len(t) >= 32 for t in tokens)
