@@ -55,6 +55,13 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from pokerroom.app import serve
+
+    bots = args.bots if args.bots is not None else (6 if args.demo else 0)
+    return serve(args.host, args.port, args.config or None, args.database or None, args.data_dir, args.demo, bots)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pokerroom", description="pokerroom: an online poker room server.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -77,6 +84,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=None, help="repeat a demo exactly")
     demo.add_argument("--config", default="", help="room config file (default: config/room.toml)")
     demo.set_defaults(run=_demo)
+
+    serve = commands.add_parser("serve", help="run the room: WebSocket on /ws, /health, /metrics")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765, help="0 picks a free port")
+    serve.add_argument("--config", default="", help="room config (default: config/room.toml)")
+    serve.add_argument("--database", default="", help="SQLAlchemy URL (default: SQLite in --data-dir; "
+                                                       "or POKERROOM_DATABASE)")
+    serve.add_argument("--data-dir", default="data", help="where the SQLite database lives")
+    serve.add_argument("--demo", action="store_true", help="play money for everyone, and bots at the tables")
+    serve.add_argument("--bots", type=int, default=None, help="bots to start (demo: 6)")
+    serve.set_defaults(run=_serve)
     return parser
 
 

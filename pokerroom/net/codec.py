@@ -66,6 +66,12 @@ class Codec:
             raise ProtocolError("bad_frame", f"messages nest at most {MAX_DEPTH} levels deep")
         return value
 
+    def decode_from_server(self, payload: bytes) -> Any:
+        """What a client reads: the server's own messages, which nest deeper and run longer than requests."""
+        if self.binary:
+            return msgpack.unpackb(payload, raw=False, strict_map_key=False)
+        return json.loads(payload.decode("utf-8"))
+
     def encode(self, message: dict[str, Any]) -> bytes:
         if self.binary:
             return msgpack.packb(message, use_bin_type=True)

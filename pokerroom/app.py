@@ -1,0 +1,70 @@
+"""The composition root: config, database, room and site, wired together and run on the reactor.
+
+``pokerroom serve`` calls :func:`serve`. It is the only module that imports
+every layer.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from twisted.internet import reactor as default_reactor
+from twisted.logger import (
+    FilteringLogObserver,
+    Logger,
+    LogLevel,
+    LogLevelFilterPredicate,
+    globalLogBeginner,
+    textFileLogObserver,
+)
+from twisted.python.threadpool import ThreadPool
+
+from pokerroom.net.server import build_site
+from pokerroom.players import AccountRules
+from pokerroom.shell.room import Room
+from pokerroom.store.db import make_engine, migrate, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table.config import load_tables
+
+log = Logger()
+
+
+def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
+               *, demo: bool = False) -> tuple[Room, ThreadPool]:
+    """Migrate the database, recover from any crash, and build the room (blocking: before listening)."""
+    url = database or os.environ.get("POKERROOM_DATABASE") or sqlite_url(data_dir)
+    engine = make_engine(url)
+    migrate(engine)
+    writer = ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-store")
+    rules = AccountRules(welcome_balance=100_000 if demo else 0)
+    room = Room(load_tables(config), RoomStore(engine), reactor, account_rules=rules, writer=writer)
+    recovery = room.start()
+    if recovery.voided_hands:
+        log.warn("recovered from a crash: voided {hands}", hands=", ".join(recovery.voided_hands))
+    return room, writer
+
+
+def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
+          bots: int) -> int:
+    level = LogLevel.levelWithName(os.environ.get("POKERROOM_LOG_LEVEL", "info"))
+    observer = FilteringLogObserver(textFileLogObserver(sys.stderr), [LogLevelFilterPredicate(level)])
+    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
+    reactor = default_reactor
+    room, writer = build_room(config, database, data_dir, reactor, demo=demo)
+    writer.start()
+    reactor.addSystemEventTrigger("before", "shutdown", writer.stop)
+    site = build_site(room, None)
+    listening = reactor.listenTCP(port, site, interface=host)
+    actual = listening.getHost().port
+    print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
+          flush=True)
+    print(f"tables: {', '.join(room.runners)}; data in {Path(data_dir).resolve()}", flush=True)
+    if bots:
+        from pokerroom.client import start_bots
+
+        start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.runners))
+        print(f"{bots} bots are playing; connect a client to watch", flush=True)
+    reactor.run()
+    return 0

@@ -1,0 +1,138 @@
+"""A small Twisted client for the room's protocol, and the bots built on it.
+
+:class:`RoomClient` sends requests and matches answers by ``rid``
+(:meth:`RoomClient.request` returns a Deferred of the answer); everything else
+the server sends goes to ``on_push``. :class:`Bot` registers, logs in, sits at
+a table and plays whatever the server says is legal. ``pokerroom serve --demo``
+and ``pokerroom bots`` use them; so does the load benchmark.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol, connectWS
+from twisted.internet import defer
+from twisted.logger import Logger
+
+from pokerroom.net.codec import MSGPACK, Codec
+
+
+class RoomClient(WebSocketClientProtocol):
+    log = Logger()
+
+    def onOpen(self) -> None:
+        self.codec = Codec(self.factory.subprotocol)
+        self.rid = 0
+        self.pending: dict[int, defer.Deferred] = {}
+        self.on_push: Callable[[dict], None] = lambda message: None
+        self.factory.opened.callback(self)
+
+    def request(self, kind: str, **fields: Any) -> defer.Deferred:
+        self.rid += 1
+        d: defer.Deferred = defer.Deferred()
+        self.pending[self.rid] = d
+        self.sendMessage(self.codec.encode({"type": kind, "rid": self.rid, **fields}), isBinary=self.codec.binary)
+        return d
+
+    def onMessage(self, payload: bytes, isBinary: bool) -> None:        # noqa: N803 - Autobahn's name
+        message = self.codec.decode_from_server(payload)
+        rid = message.get("rid")
+        if "ok" in message and rid in self.pending:
+            self.pending.pop(rid).callback(message)
+        else:
+            self.on_push(message)
+
+    def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:   # noqa: N803
+        for d in self.pending.values():
+            d.errback(ConnectionError(f"closed: {reason}"))
+        self.pending.clear()
+        if not self.factory.opened.called:
+            self.factory.opened.errback(ConnectionError(f"could not connect: {reason}"))
+
+
+def connect(reactor: Any, url: str, subprotocol: str = MSGPACK) -> defer.Deferred:
+    """A Deferred of an open :class:`RoomClient`."""
+    factory = WebSocketClientFactory(url, protocols=[subprotocol], reactor=reactor)
+    factory.protocol = RoomClient
+    factory.subprotocol = subprotocol
+    factory.opened = defer.Deferred()
+    connectWS(factory)
+    return factory.opened
+
+
+def choose(legal: dict, rng: random.Random) -> dict:
+    """A loose bot's action from the server's legal actions: mostly check/call, some bets and folds."""
+    if legal["run_it_twice"]:
+        return {"action": "run_it_twice", "agree": rng.random() < 0.5}
+    r = rng.random()
+    if legal["can_bet"] and r < 0.25:
+        return {"action": "bet", "amount": legal["min_to"]}
+    if legal["can_raise"] and r < 0.08:
+        return {"action": "raise", "amount": legal["min_to"]}
+    if legal["can_check"]:
+        return {"action": "check"}
+    return {"action": "call"} if r < 0.7 else {"action": "fold"}
+
+
+class Bot:
+    """A player bot: joins ``table`` and plays legal actions after ``think`` seconds."""
+
+    log = Logger()
+
+    def __init__(self, reactor: Any, url: str, name: str, table: str, *, think: tuple[float, float] = (0.3, 1.5),
+                 seed: int | None = None) -> None:
+        self.reactor, self.url, self.name, self.table = reactor, url, name, table
+        self.think = think
+        self.rng = random.Random(seed)
+        self.client: RoomClient | None = None
+        self.actions = 0
+
+    @defer.inlineCallbacks
+    def start(self) -> Any:
+        self.client = yield connect(self.reactor, self.url)
+        self.client.on_push = self.pushed
+        yield self.client.request("register", nickname=self.name, password="bot-password-" + self.name,
+                                  birth_date="1990-01-01", country="NL")
+        answer = yield self.client.request("login", nickname=self.name, password="bot-password-" + self.name)
+        if not answer["ok"]:
+            raise RuntimeError(f"bot {self.name} could not log in: {answer['error']}")
+        lobby = yield self.client.request("lobby_list")
+        table = next(t for t in lobby["tables"] if t["table"] == self.table)
+        joined = yield self.client.request("join", table=self.table, buy_in=table["max_buy_in"])
+        return joined
+
+    def pushed(self, message: dict) -> None:
+        if message.get("type") != "table_event":
+            return
+        event = message["event"]
+        if "legal" in message:
+            delay = self.rng.uniform(*self.think) if self.think[1] else 0
+            self.reactor.callLater(delay, self.act, message["legal"])
+        elif event["type"] == "player_sat_out" and self.client is not None:
+            self.reactor.callLater(1.0, self.back)
+
+    def act(self, legal: dict) -> None:
+        if self.client is not None:
+            self.actions += 1
+            self.client.request("act", table=self.table, **choose(legal, self.rng))
+
+    @defer.inlineCallbacks
+    def back(self) -> Any:
+        answer = yield self.client.request("sit_in", table=self.table)
+        if not answer["ok"] and answer["error"]["code"] == "no_chips":
+            yield self.client.request("add_chips", table=self.table, amount=10_000)
+            yield self.client.request("sit_in", table=self.table)
+
+
+def start_bots(reactor: Any, url: str, count: int, tables: list[str], think: tuple[float, float] = (0.3, 1.5)) \
+        -> list[Bot]:
+    bots = []
+    busy = tables[:max(1, count // 3)]              # three to a table, so every table they sit at plays
+    for i in range(count):
+        bot = Bot(reactor, url, f"bot{i + 1:03d}", busy[i % len(busy)], think=think, seed=i)
+        bot.start().addErrback(lambda failure, b=bot: b.log.failure("bot {name}", failure, name=b.name))
+        bots.append(bot)
+    return bots

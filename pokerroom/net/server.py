@@ -1,0 +1,178 @@
+"""The WebSocket edge: Autobahn protocol and factory, and the ``twisted.web`` site around them.
+
+One port serves ``/ws`` (the game protocol), ``/health`` and ``/metrics``
+(Prometheus text). Each connection picks its encoding by subprotocol
+(``pokerroom.v1.msgpack`` binary frames, ``pokerroom.v1.json`` text frames)
+and gets the same messages. Everything a client sends passes the frame limits,
+the codec's limits, a per-connection rate limit and the schema before the room
+sees it; whatever is wrong is answered with an error (code and sentence), and
+a connection that keeps sending garbage or floods is closed with a reason.
+Nothing a client sends can raise into the reactor.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from autobahn.twisted.resource import WebSocketResource
+from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
+from autobahn.websocket.types import ConnectionDeny
+from prometheus_client import generate_latest
+from twisted.internet import defer
+from twisted.logger import Logger
+from twisted.web.resource import Resource
+from twisted.web.server import Site
+
+from pokerroom.net.codec import JSON, MAX_FRAME, SUBPROTOCOLS, Codec
+from pokerroom.net.schema import ProtocolError, error, parse_request
+from pokerroom.shell.room import Room, Session
+
+RATE = 20.0                 # messages a second, sustained
+BURST = 40.0
+MAX_BAD = 50                # malformed or refused-for-rate messages before the connection is closed
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class RoomProtocol(WebSocketServerProtocol):
+    log = Logger()
+    factory: RoomFactory
+
+    def onConnect(self, request: Any) -> str:
+        factory = self.factory
+        if factory.open_connections >= factory.max_connections:
+            raise ConnectionDeny(503, "the room is full; try again soon")
+        chosen = next((p for p in request.protocols if p in SUBPROTOCOLS), None)
+        if chosen is None:
+            raise ConnectionDeny(400, f"ask for one of the subprotocols {', '.join(SUBPROTOCOLS)}")
+        origin = request.headers.get("origin")
+        if chosen == JSON and origin and not factory.origin_allowed(origin, request.headers.get("host", "")):
+            raise ConnectionDeny(403, f"origin {origin} may not use this room")
+        self.codec = Codec(chosen)
+        self.peer_address = request.peer
+        return chosen
+
+    def onOpen(self) -> None:
+        self.factory.open_connections += 1
+        self.bucket = TokenBucket(RATE, BURST, self.factory.reactor.seconds())
+        self.bad = 0
+        self.session: Session | None = self.factory.room.connected(self)
+
+    def onMessage(self, payload: bytes, isBinary: bool) -> None:        # noqa: N803 - Autobahn's name
+        if self.session is None:
+            return
+        if not self.bucket.take(self.factory.reactor.seconds()):
+            self._bad(error("error", None, "rate_limited", f"at most {RATE:g} messages a second"))
+            return
+        kind, rid = "error", None
+        try:
+            data = self.codec.decode(payload, isBinary)
+            if isinstance(data, dict):
+                kind = data.get("type") if isinstance(data.get("type"), str) else "error"
+                rid = data.get("rid") if type(data.get("rid")) is int else None
+            request = parse_request(data)
+        except ProtocolError as e:
+            self._bad(error(kind[:40], rid, e.code, e.message))
+            return
+        try:
+            answer = self.factory.room.handle(self.session, request)
+        except Exception:                               # a bug must not reach the reactor
+            self.log.failure("handling {type}", type=request.type)
+            answer = error(request.type, request.rid, "server_error", "the server could not do that")
+        if isinstance(answer, defer.Deferred):
+            answer.addCallback(self.send)
+            answer.addErrback(lambda failure: self.log.failure("answering", failure))
+        else:
+            self.send(answer)
+
+    def _bad(self, message: dict) -> None:
+        self.bad += 1
+        self.send(message)
+        if self.bad > MAX_BAD:
+            self.close(1008, "too many bad messages")
+
+    def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:   # noqa: N803
+        session = getattr(self, "session", None)
+        if session is not None:
+            self.session = None
+            self.factory.open_connections -= 1
+            self.factory.room.disconnected(session)
+
+    # the room's view of a connection
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.state == WebSocketServerProtocol.STATE_OPEN:
+            self.sendMessage(self.codec.encode(message), isBinary=self.codec.binary)
+
+    def close(self, code: int, reason: str) -> None:
+        if self.state == WebSocketServerProtocol.STATE_OPEN:
+            self.sendClose(code, reason)
+
+
+class RoomFactory(WebSocketServerFactory):
+    protocol = RoomProtocol
+
+    def __init__(self, room: Room, url: str | None, *, max_connections: int = 10_000,
+                 allowed_origins: tuple[str, ...] = ()) -> None:
+        super().__init__(url, protocols=list(SUBPROTOCOLS))
+        self.room = room
+        self.reactor = room.reactor
+        self.max_connections = max_connections
+        self.allowed_origins = allowed_origins
+        self.open_connections = 0
+        self.setProtocolOptions(maxFramePayloadSize=MAX_FRAME, maxMessagePayloadSize=MAX_FRAME,
+                                autoPingInterval=20, autoPingTimeout=20, openHandshakeTimeout=10,
+                                closeHandshakeTimeout=5)
+
+    def origin_allowed(self, origin: str, host: str) -> bool:
+        """Browsers may connect from the room's own pages, or origins the operator lists."""
+        bare = origin.split("://", 1)[-1]
+        return bare == host or origin in self.allowed_origins
+
+
+class Health(Resource):
+    isLeaf = True
+
+    def __init__(self, room: Room) -> None:
+        super().__init__()
+        self.room = room
+
+    def render_GET(self, request: Any) -> bytes:                    # noqa: N802 - twisted.web's name
+        request.setHeader(b"content-type", b"application/json")
+        return json.dumps({"status": "ok", "tables": len(self.room.runners),
+                           "connections": len(self.room.connections)}).encode()
+
+
+class Metrics(Resource):
+    isLeaf = True
+
+    def __init__(self, room: Room) -> None:
+        super().__init__()
+        self.room = room
+
+    def render_GET(self, request: Any) -> bytes:                    # noqa: N802
+        request.setHeader(b"content-type", b"text/plain; version=0.0.4")
+        return generate_latest(self.room.metrics.registry)
+
+
+def build_site(room: Room, url: str | None = None, **factory_options: Any) -> Site:
+    factory = RoomFactory(room, url, **factory_options)
+    root = Resource()
+    root.putChild(b"ws", WebSocketResource(factory))
+    root.putChild(b"health", Health(room))
+    root.putChild(b"metrics", Metrics(room))
+    site = Site(root)
+    site.noisy = False
+    return site

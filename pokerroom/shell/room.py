@@ -1,0 +1,584 @@
+"""The room: every table, every session, the ledger and the store, on one reactor.
+
+Theory of operation
+-------------------
+A request arrives already parsed (:mod:`pokerroom.net.schema`) with the
+:class:`Session` that sent it. :meth:`Room.handle` answers it -- a dict, or a
+Deferred of one when the answer needs the database or a password hash, which
+run off the reactor thread. A :class:`~pokerroom.errors.RuleViolation` from
+any layer becomes an error answer with its code, sentence and rule ID.
+
+Tables run on their :class:`~pokerroom.shell.table_timer.TableTimer`. Every
+event a table emits passes through :meth:`Room._table_events`, in order, and
+that is the only place where the outside world learns of it:
+
+* money -- a seat taken, chips added, a player leaving and a hand's end move
+  money in the ledger (buy-in: wallet to table escrow; hand end: escrow to
+  end-of-hand stacks and rake to the house), so ledger and tables never
+  disagree;
+* storage -- a hand's start-of-hand stacks are written when it starts, its
+  events, end stacks and settling transfer in one transaction when it ends;
+  writes go through one writer thread, in order;
+* fan-out -- each watcher gets the event through the one redaction function,
+  as the viewer they are (their seat's cards only if they were dealt them).
+
+The ledger lives in memory and is loaded from the store at start, after
+crash recovery (:meth:`~pokerroom.store.room_store.RoomStore.recover`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from twisted.internet import defer, threads
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+from twisted.python.threadpool import ThreadPool
+
+from pokerroom import players
+from pokerroom.errors import RuleViolation
+from pokerroom.money.ledger import WORLD, Ledger, Transfer, cash, table_escrow
+from pokerroom.net.schema import Request, error, ok
+from pokerroom.poker import Bet, Call, Check, Fold, Raise, RunItTwice
+from pokerroom.poker import events as he
+from pokerroom.poker.redact import Viewer
+from pokerroom.shell.table_timer import TableTimer
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table import CashTable, InMemorySeatingHistory, TableRules
+from pokerroom.table import events as te
+from pokerroom.table.events import redact, table_event_to_dict
+
+LOG_SIZE = 2000                     # table events kept for clients that resume
+_LINK = re.compile(r"(https?://|www\.|\.(com|net|org|io)\b)", re.IGNORECASE)
+_ACTIONS = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
+
+
+class Connection(Protocol):
+    def send(self, message: dict[str, Any]) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+@dataclass(eq=False)
+class Session:
+    """A logged-in player (or an anonymous connection while ``player_id`` is None)."""
+
+    connection: Connection | None
+    player_id: str | None = None
+    token: str | None = None
+    role: str = "player"
+    client_type: str = "desktop"
+    country: str = ""
+    excluded_until: float | None = None
+    tables: set[str] = field(default_factory=set)          # observing or seated
+    lobby: bool = False
+    chat_at: float = 0.0
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.connection is not None:
+            self.connection.send(message)
+
+
+@dataclass(eq=False)
+class TableRunner:
+    table: CashTable
+    timer: TableTimer | None = None
+    log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
+    hand_players: dict[int, str] = field(default_factory=dict)     # seat -> player in the running hand
+    hand_start: dict[str, int] = field(default_factory=dict)
+    hand_events: list[dict] = field(default_factory=list)
+    hand_id: str = ""
+    hand_end: tuple[dict[str, int], int] = ({}, 0)
+    start_written: bool = False
+    decision_seq: int = 0                   # the DecisionStarted the table's clock is running for
+    pots: deque = field(default_factory=lambda: deque(maxlen=50))
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.connections = Gauge("pokerroom_connections", "open WebSocket connections", registry=self.registry)
+        self.tables = Gauge("pokerroom_tables", "tables in the room", registry=self.registry)
+        self.hands = Counter("pokerroom_hands", "hands played", registry=self.registry)
+        self.actions = Counter("pokerroom_actions", "player actions accepted", registry=self.registry)
+        self.latency = Histogram("pokerroom_action_seconds", "time to answer an action", registry=self.registry,
+                                 buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5))
+
+
+class Room:
+    log = Logger()
+
+    def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
+                 account_rules: players.AccountRules | None = None,
+                 shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None) -> None:
+        self.reactor = reactor
+        self.store = store
+        self.account_rules = account_rules or players.AccountRules()
+        self.metrics = Metrics()
+        self.sessions: dict[str, Session] = {}                 # token -> session
+        self.by_player: dict[str, Session] = {}
+        self.history = InMemorySeatingHistory()
+        self.ledger = Ledger()
+        self._writer = writer
+        self._writes: defer.Deferred = defer.succeed(None)
+        self.connections: set[Session] = set()
+        self.recovery = None
+        self.runners: dict[str, TableRunner] = {}
+        for rules in tables:
+            kwargs = {"shuffle": shuffle} if shuffle else {}
+            runner = TableRunner(CashTable(rules, self.history, **kwargs))
+            runner.timer = TableTimer(runner.table, reactor, lambda events, r=runner: self._table_events(r, events))
+            self.runners[rules.table_id] = runner
+        self.metrics.tables.set(len(self.runners))
+
+    # ------------------------------------------------------------------ start and storage
+
+    def start(self) -> Any:
+        """Recover from any crash, then load the ledger and the seating memory (blocking; before listening)."""
+        now = self.reactor.seconds()
+        self.ledger = self.store.load_ledger()
+        self.recovery = self.store.recover(self.ledger, now)
+        for player, level, at in self.store.refusals_since(now - 2 * 12 * 3600):
+            self.history.record_refusal(player, level, at)
+        for player, game, departure in self.store.departures_since(now - 24 * 3600):
+            self.history.record_departure(player, game, departure)
+        return self.recovery
+
+    def _write(self, function: Callable, *args: Any, quiet: bool = True) -> defer.Deferred:
+        """Run a store call on the writer thread after every earlier one; a Deferred of its result.
+
+        ``quiet`` writes have nobody waiting: a failure is logged (and the room
+        goes on) instead of being handed back.
+        """
+        out: defer.Deferred = defer.Deferred()
+
+        def run(_: object) -> defer.Deferred:
+            return self._read(function, *args)
+
+        def settle(result: Any) -> None:
+            if isinstance(result, Failure):
+                out.errback(result)
+            else:
+                out.callback(result)
+
+        self._writes = self._writes.addCallback(run)
+        self._writes.addBoth(settle)
+        if quiet:
+            out.addErrback(lambda failure: self.log.failure("a store write failed", failure))
+        return out
+
+    def _read(self, function: Callable, *args: Any) -> defer.Deferred:
+        if self._writer is None:
+            return defer.maybeDeferred(function, *args)
+        return threads.deferToThreadPool(self.reactor, self._writer, function, *args)
+
+    def flushed(self) -> defer.Deferred:
+        """Fires when every write asked for so far has landed."""
+        return self._write(lambda: None)
+
+    def _money(self, *transfers: Transfer) -> None:
+        """Store transfers already made in the ledger, in ledger order; flag large ones (AC-6)."""
+        for t in transfers:
+            if players.aml_flag(t.size, self.account_rules):
+                self.log.warn("AML flag: transfer {number} of {size} ({reason} {reference})", number=t.number,
+                              size=t.size, reason=t.reason, reference=t.reference)
+        self._write(self.store.save_transfers, list(transfers))
+
+    def deposit(self, player_id: str, amount: int) -> Transfer:
+        t = self.ledger.move(WORLD, cash(player_id), amount, "deposit", player_id, self.reactor.seconds())
+        self._money(t)
+        return t
+
+    # ------------------------------------------------------------------ connections
+
+    def connected(self, connection: Connection) -> Session:
+        self.metrics.connections.inc()
+        session = Session(connection)
+        self.connections.add(session)
+        return session
+
+    def disconnected(self, session: Session) -> None:
+        self.metrics.connections.dec()
+        self.connections.discard(session)
+        session.connection = None
+        if self.by_player.get(session.player_id or "") is not session:
+            return
+        if session.player_id is None:
+            return
+        for table_id in list(session.tables):
+            runner = self.runners[table_id]
+            if runner.table.seat_of(session.player_id) is not None:
+                self._command(runner, "disconnect", session.player_id)
+
+    # ------------------------------------------------------------------ requests
+
+    def handle(self, session: Session, request: Request) -> dict | defer.Deferred:
+        """The answer to one request (a dict or a Deferred of one); never raises."""
+        started = time.perf_counter()
+        try:
+            handler = getattr(self, f"_on_{request.type}")
+            if request.type not in ("register", "login", "resume", "lobby_list", "lobby_subscribe", "observe") \
+                    and session.player_id is None:
+                raise RuleViolation("not_logged_in", "log in first")
+            answer = handler(session, request, **request.fields)
+        except RuleViolation as refusal:
+            return error(request.type, request.rid, refusal.code, refusal.message, refusal.rule_id)
+        if isinstance(answer, defer.Deferred):
+            return answer.addErrback(self._refused, request)
+        if request.type == "act":
+            self.metrics.latency.observe(time.perf_counter() - started)
+        return answer
+
+    def _refused(self, failure: Any, request: Request) -> dict:
+        if failure.check(RuleViolation):
+            r = failure.value
+            return error(request.type, request.rid, r.code, r.message, r.rule_id)
+        self.log.failure("request {type} failed", failure, type=request.type)
+        return error(request.type, request.rid, "server_error", "the server could not do that; try again")
+
+    def _runner(self, table_id: str) -> TableRunner:
+        runner = self.runners.get(table_id)
+        if runner is None:
+            raise RuleViolation("no_such_table", f"there is no table {table_id}")
+        return runner
+
+    def _command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
+        return runner.timer.command(name, *args, **kwargs)
+
+    # accounts
+
+    def _on_register(self, session: Session, request: Request, nickname: str, password: str, birth_date: str,
+                     country: str) -> defer.Deferred:
+        now = self.reactor.seconds()
+        today = datetime.fromtimestamp(now, UTC).date()
+        players.check_registration(nickname, birth_date, country, self.account_rules, today)
+        d = threads.deferToThread(players.hash_password, password)
+        d.addCallback(lambda digest: self._write(self.store.create_account, nickname,
+                                                 players.nickname_key(nickname), digest, birth_date, country, now,
+                                                 quiet=False))
+
+        def created(account: Any) -> dict:
+            if self.account_rules.welcome_balance:
+                self.deposit(account.nickname, self.account_rules.welcome_balance)
+            return ok(request, nickname=account.nickname)
+
+        return d.addCallback(created)
+
+    def _on_login(self, session: Session, request: Request, nickname: str, password: str,
+                  client: str = "desktop") -> defer.Deferred:
+        d = self._read(self.store.find_account, players.nickname_key(nickname))
+
+        def found(account: Any) -> defer.Deferred:
+            if account is None:
+                return threads.deferToThread(players.hash_password, password).addCallback(lambda _: None)
+            return threads.deferToThread(players.password_matches, account.password_hash, password) \
+                .addCallback(lambda good: account if good else None)
+
+        def checked(account: Any) -> dict:
+            if account is None:
+                raise RuleViolation("bad_login", "that nickname and password do not match")
+            if account.closed:
+                raise RuleViolation("account_closed", "this account is closed", "AC-1")
+            old = self.by_player.get(account.nickname)
+            if old is not None and old is not session:
+                self._drop_session(old)
+            session.player_id, session.role, session.client_type = account.nickname, account.role, client
+            session.country, session.excluded_until = account.country, account.excluded_until
+            session.token = players.new_session_token()
+            self.sessions[session.token] = session
+            self.by_player[account.nickname] = session
+            return ok(request, token=session.token, nickname=account.nickname,
+                      balance=self.ledger.balance(cash(account.nickname)))
+
+        return d.addCallback(found).addCallback(checked)
+
+    def _drop_session(self, session: Session) -> None:
+        self.sessions.pop(session.token or "", None)
+        if session.connection is not None:
+            session.connection.close(4000, "logged in elsewhere")
+
+    def _on_logout(self, session: Session, request: Request) -> dict:
+        self.sessions.pop(session.token or "", None)
+        self.by_player.pop(session.player_id or "", None)
+        session.player_id = session.token = None
+        return ok(request)
+
+    def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int]) -> dict:
+        """A reconnecting client: same session, the events it missed or a snapshot (HR-DC-2)."""
+        old = self.sessions.get(token)
+        if old is None:
+            raise RuleViolation("bad_token", "that session has ended; log in again")
+        if old is not session:
+            for name in ("player_id", "token", "role", "client_type", "country", "excluded_until", "lobby"):
+                setattr(session, name, getattr(old, name))
+            session.tables = set(old.tables)
+            old.tables.clear()
+            if old.connection is not None:
+                old.connection.close(4001, "resumed elsewhere")
+        self.sessions[token] = session
+        self.by_player[session.player_id] = session
+        caught_up = {}
+        for table_id in sorted(session.tables):
+            runner = self.runners[table_id]
+            caught_up[table_id] = self._catch_up(session, runner, tables.get(table_id, 0))
+            if runner.table.seat_of(session.player_id) is not None:
+                self._command(runner, "reconnect", session.player_id)     # pushed after the catch-up
+        return ok(request, nickname=session.player_id, tables=caught_up)
+
+    def _catch_up(self, session: Session, runner: TableRunner, last_seq: int) -> str:
+        log = runner.log
+        if log and log[0].seq <= last_seq + 1:
+            for event in log:
+                if event.seq > last_seq:
+                    self._push(session, runner, event)
+            return "events"
+        session.push(self._snapshot(session, runner))
+        return "snapshot"
+
+    # lobby and watching
+
+    def _summary(self, runner: TableRunner) -> dict:
+        rules, table = runner.table.rules, runner.table
+        pots = list(runner.pots)
+        return {"table": rules.table_id, "name": rules.name, "game": rules.variant.code,
+                "small_blind": rules.stakes.small_blind, "big_blind": rules.stakes.big_blind,
+                "currency": rules.currency, "seats": rules.max_seats, "taken": len(table.players),
+                "waiting": len(table.waiting_list), "average_pot": sum(pots) // len(pots) if pots else 0,
+                "min_buy_in": rules.min_buy_in, "max_buy_in": rules.max_buy_in}
+
+    def _on_lobby_list(self, session: Session, request: Request) -> dict:
+        return ok(request, tables=[self._summary(r) for r in self.runners.values()])
+
+    def _on_lobby_subscribe(self, session: Session, request: Request, on: bool) -> dict:
+        session.lobby = on
+        return ok(request)
+
+    def _snapshot(self, session: Session, runner: TableRunner) -> dict:
+        table = runner.table
+        snap = table.snapshot(table.viewer(session.player_id))
+        return {"type": "table_snapshot", "table": table.table_id, "seq": snap.seq,
+                "seats": [dataclasses.asdict(s) for s in snap.seats],
+                "hand": [he.event_to_dict(e) for e in snap.hand_events],
+                "to_act": None if snap.clock is None else snap.clock[0],
+                "deadline": None if snap.clock is None else snap.clock[2],
+                "waiting_list": list(snap.waiting_list)}
+
+    def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> dict:
+        runner = self._runner(table)
+        if on:
+            session.tables.add(table)
+            session.push(self._snapshot(session, runner))
+        elif runner.table.seat_of(session.player_id or "") is None:
+            session.tables.discard(table)
+        return ok(request)
+
+    # playing
+
+    def _seated(self, session: Session, table: str) -> TableRunner:
+        runner = self._runner(table)
+        if runner.table.seat_of(session.player_id) is None:
+            raise RuleViolation("not_seated", f"you are not seated at {table}")
+        return runner
+
+    def _may_play(self, session: Session) -> None:
+        players.check_may_play(session.country, session.excluded_until, False, self.account_rules,
+                               self.reactor.seconds())
+
+    def _funds(self, session: Session, amount: int) -> None:
+        have = self.ledger.balance(cash(session.player_id))
+        if have < amount:
+            raise RuleViolation("insufficient_funds", f"you have {have} in your wallet, not {amount}")
+
+    def _on_join(self, session: Session, request: Request, table: str, buy_in: int, seat: int | None = None,
+                 wait_for_big_blind: bool = False) -> dict:
+        runner = self._runner(table)
+        self._may_play(session)
+        self._funds(session, buy_in)
+        session.tables.add(table)
+        self._command(runner, "sit", session.player_id, seat, buy_in, client_type=session.client_type,
+                      wait_for_big_blind=wait_for_big_blind)
+        return ok(request, seat=runner.table.seat_of(session.player_id))
+
+    def _simple(self, name: str, session: Session, request: Request, table: str, **kwargs: Any) -> dict:
+        self._command(self._seated(session, table), name, session.player_id, **kwargs)
+        return ok(request)
+
+    def _on_leave(self, session: Session, request: Request, table: str) -> dict:
+        return self._simple("leave", session, request, table)
+
+    def _on_sit_out(self, session: Session, request: Request, table: str) -> dict:
+        return self._simple("sit_out", session, request, table)
+
+    def _on_sit_in(self, session: Session, request: Request, table: str, wait_for_big_blind: bool = False) -> dict:
+        self._may_play(session)
+        return self._simple("sit_in", session, request, table, wait_for_big_blind=wait_for_big_blind)
+
+    def _on_post(self, session: Session, request: Request, table: str) -> dict:
+        return self._on_sit_in(session, request, table, False)
+
+    def _on_wait_for_big_blind(self, session: Session, request: Request, table: str) -> dict:
+        return self._on_sit_in(session, request, table, True)
+
+    def _on_options(self, session: Session, request: Request, table: str, **options: bool) -> dict:
+        return self._simple("set_options", session, request, table, **options)
+
+    def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> dict:
+        runner = self._seated(session, table)
+        self._funds(session, amount)
+        self._command(runner, "add_chips", session.player_id, amount)
+        return ok(request)
+
+    def _on_act(self, session: Session, request: Request, table: str, action: str, amount: int | None = None,
+                agree: bool | None = None) -> dict:
+        runner = self._seated(session, table)
+        seat = runner.table.seat_of(session.player_id)
+        if action == "run_it_twice":
+            command = RunItTwice(seat, bool(agree))
+        elif action in ("bet", "raise"):
+            if amount is None:
+                raise RuleViolation("bad_amount", f"say how much to {action} to", "BET-3")
+            command = _ACTIONS[action](seat, amount)
+        else:
+            command = _ACTIONS[action](seat)
+        self._command(runner, "act", session.player_id, command)
+        self.metrics.actions.inc()
+        return ok(request)
+
+    def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> dict:
+        runner = self._runner(table)
+        self._command(runner, "join_waiting_list" if on else "leave_waiting_list", session.player_id)
+        session.tables.add(table)
+        return ok(request)
+
+    def _on_chat(self, session: Session, request: Request, table: str, text: str) -> dict:
+        runner = self._runner(table)
+        now = self.reactor.seconds()
+        hand = runner.table.hand
+        lowered = text.casefold()
+        blocked = bool(_LINK.search(text)) or any(w in lowered for w in self.account_rules.banned_words)
+        self._write(self.store.save_chat, table, hand.hand_id if hand else None, session.player_id, text, now,
+                    blocked)
+        if blocked:
+            raise RuleViolation("chat_blocked", "links and abusive words are not allowed in chat", "HR-CHAT-2")
+        if now - session.chat_at < 1.0:
+            raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
+        session.chat_at = now
+        message = {"type": "chat", "table": table, "player": session.player_id, "text": text, "at": now}
+        for watcher in self._watchers(table):
+            watcher.push(message)
+        return ok(request)
+
+    def _on_hand_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:
+        player = session.player_id
+
+        def shape(hands: list) -> dict:
+            out = []
+            for h in hands:
+                events = [he.event_from_dict(e) for e in (h.events or [])]
+                seat = next((e.seat for e in events if isinstance(e, he.SeatDealtIn) and e.player_id == player),
+                            None)
+                viewer = Viewer.player(seat) if seat is not None else Viewer.observer()
+                shown = [redact(e, viewer, hand_ended=True) for e in events]
+                out.append({"hand_id": h.hand_id, "table": h.table_id, "started_at": h.started_at,
+                            "ended_at": h.ended_at, "void": h.void, "start": h.start_stacks.get(player),
+                            "end": (h.end_stacks or {}).get(player),
+                            "events": [he.event_to_dict(e) for e in shown if e is not None]})
+            return ok(request, hands=out)
+
+        return self._read(self.store.hands_of, player, limit).addCallback(shape)
+
+    def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> dict:
+        player = session.player_id
+        mine = []
+        for t in reversed(self.ledger.transfers):
+            amounts = [p.amount for p in t.postings
+                       if p.account == cash(player) or p.account.endswith(f":{player}")]
+            if amounts:
+                mine.append({"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
+                             "amount": sum(amounts)})
+                if len(mine) == limit:
+                    break
+        return ok(request, transfers=mine, balance=self.ledger.balance(cash(player)))
+
+    # ------------------------------------------------------------------ table events
+
+    def _watchers(self, table_id: str) -> list[Session]:
+        return [s for s in self.connections if table_id in s.tables]
+
+    def _push(self, session: Session, runner: TableRunner, event: te.TableEvent) -> None:
+        viewer = runner.table.viewer(session.player_id) if session.player_id else Viewer.observer()
+        shown = redact(event, viewer)
+        if shown is None:
+            return
+        message = {"type": "table_event", "table": runner.table.table_id, "seq": event.seq,
+                   "event": table_event_to_dict(shown)}
+        if isinstance(event, te.DecisionStarted) and viewer.seat == event.seat and event.seq == runner.decision_seq \
+                and runner.table.clock is not None and runner.table.clock.seat == event.seat:
+            legal = runner.table.legal_actions(session.player_id)
+            if legal is not None:
+                message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
+        session.push(message)
+
+    def _table_events(self, runner: TableRunner, events: list) -> None:
+        table = runner.table
+        table_id = table.table_id
+        now = self.reactor.seconds()
+        for event in events:
+            runner.log.append(event)
+            if isinstance(event, te.DecisionStarted):
+                runner.decision_seq = event.seq
+            elif isinstance(event, te.PlayerSeated):
+                self._money(self.ledger.move(cash(event.player_id), table_escrow(table_id, event.player_id),
+                                             event.stack, "buy_in", table_id, now))
+            elif isinstance(event, te.ChipsAdded):
+                player = table.players[event.seat].player_id
+                self._money(self.ledger.move(cash(player), table_escrow(table_id, player), event.amount,
+                                             "add_chips", table_id, now))
+            elif isinstance(event, te.PlayerLeft):
+                if event.stack:
+                    self._money(self.ledger.move(table_escrow(table_id, event.player_id),
+                                                 cash(event.player_id), event.stack, "cash_out", table_id, now))
+                if event.refusal:
+                    self._write(self.store.record_refusal, event.player_id, table.rules.blind_level, now)
+                left = self.history.departures(event.player_id, table.rules.game_key, now)
+                if left:
+                    self._write(self.store.record_departure, event.player_id, table.rules.game_key, left[-1])
+            elif isinstance(event, te.HandEvent):
+                self._hand_event(runner, event.event, now)
+        for session in self._watchers(table_id):
+            for event in events:
+                self._push(session, runner, event)
+
+    def _hand_event(self, runner: TableRunner, event: he.Event, now: float) -> None:
+        if isinstance(event, he.HandStarted):
+            runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
+            runner.hand_events = []
+            runner.start_written = False
+        runner.hand_events.append(he.event_to_dict(event))
+        if isinstance(event, he.SeatDealtIn):
+            runner.hand_players[event.seat] = event.player_id
+            runner.hand_start[event.player_id] = event.stack
+        elif not runner.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
+            runner.start_written = True             # every seat is known: store the start before any card
+            self._write(self.store.hand_started, runner.hand_id, runner.table.table_id, now,
+                        dict(runner.hand_start))
+        elif isinstance(event, he.PotFormed):
+            runner.pots.append(event.amount)
+        elif isinstance(event, he.HandEnded):
+            runner.hand_end = ({runner.hand_players[seat]: stack for seat, stack in event.stacks}, event.rake)
+        elif isinstance(event, he.DeckRevealed):
+            end, rake = runner.hand_end
+            settlement = self.ledger.settle_hand(runner.table.table_id, runner.hand_id, runner.hand_start, end,
+                                                 rake, now)
+            self._write(self.store.hand_ended, runner.hand_id, now, end, rake, list(runner.hand_events),
+                        settlement)
+            self.metrics.hands.inc()

@@ -1,0 +1,121 @@
+"""Run ``pokerroom serve`` as a real subprocess on a free port, and talk to it with the ``websockets`` library.
+
+The client side is deliberately not our own client library: the tests speak
+the documented protocol with an independent implementation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgpack
+from websockets.sync.client import connect
+
+FAST_ROOM = """
+[house_rules]
+between_hands_seconds = 0.2
+reconnect_seconds = 0
+[house_rules.decision_seconds]
+default = { preflop = 3, flop = 3, turn = 3, river = 3 }
+[house_rules.time_bank]
+initial_seconds = 0
+[[tables]]
+id = "t1"
+name = "Test"
+variant = "NLHE"
+small_blind = 5
+big_blind = 10
+min_buy_in = 400
+max_buy_in = 1000
+seats = 6
+currency = "USD"
+"""
+
+
+class Server:
+    def __init__(self, tmp: Path, *extra: str) -> None:
+        self.tmp = tmp
+        self.config = tmp / "room.toml"
+        if not self.config.exists():
+            self.config.write_text(FAST_ROOM)
+        self.extra = extra
+        self.process: subprocess.Popen | None = None
+        self.url = ""
+
+    def start(self) -> Server:
+        env = dict(os.environ, POKERROOM_LOG_LEVEL="warn")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir", str(self.tmp / "data"),
+             "--config", str(self.config), "--demo", "--bots", "0", *self.extra],
+            stdout=subprocess.PIPE, stderr=open(self.tmp / "server.log", "ab"), text=True, env=env)
+        line = self.process.stdout.readline()
+        if "serving on" not in line:
+            raise RuntimeError(f"the server did not start: {line!r}; log: {(self.tmp / 'server.log').read_text()}")
+        self.url = line.split()[4]
+        return self
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Player:
+    """One connection speaking msgpack (binary) or JSON (text)."""
+
+    def __init__(self, url: str, subprotocol: str = "pokerroom.v1.msgpack") -> None:
+        self.binary = subprotocol.endswith("msgpack")
+        self._connection = connect(url, subprotocols=[subprotocol], max_size=2**20, open_timeout=10)
+        self.ws = self._connection.__enter__()
+        self.rid = 0
+        self.pushes: list[dict] = []
+        self.frames: list[bytes | str] = []
+
+    def send_raw(self, data: bytes | str) -> None:
+        self.ws.send(data)
+
+    def receive(self, timeout: float = 10) -> dict:
+        frame = self.ws.recv(timeout=timeout)
+        self.frames.append(frame)
+        return msgpack.unpackb(frame, raw=False, strict_map_key=False) if self.binary else json.loads(frame)
+
+    def request(self, kind: str, **fields) -> dict:
+        self.rid += 1
+        message = {"type": kind, "rid": self.rid, **fields}
+        self.ws.send(msgpack.packb(message) if self.binary else json.dumps(message))
+        while True:
+            answer = self.receive()
+            if answer.get("rid") == self.rid and "ok" in answer:
+                return answer
+            self.pushes.append(answer)
+
+    def wait_for(self, predicate, timeout: float = 20) -> dict:
+        """The first push (already received or new) matching ``predicate``."""
+        for i, push in enumerate(self.pushes):
+            if predicate(push):
+                del self.pushes[: i + 1]
+                return push
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            push = self.receive(timeout=max(0.1, deadline - time.monotonic()))
+            if predicate(push):
+                return push
+            self.pushes.append(push)
+        raise TimeoutError("no such push")
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)

@@ -1,0 +1,119 @@
+"""The room over real sockets, spoken to by an independent client (the ``websockets`` library).
+
+Register, log in, join, post, play hands to showdown, chat, disconnect mid-hand,
+reconnect and resume with one's own cards (HR-DC-2), leave with the right
+balance -- in both encodings.
+"""
+
+from __future__ import annotations
+
+import time
+
+import msgpack
+import pytest
+
+from tests.net.server_process import Player, Server
+
+PASSWORD = "secret-pass-1"
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path).start()
+    yield s
+    s.stop()
+
+
+def sign_up(url: str, name: str, subprotocol: str = "pokerroom.v1.msgpack") -> tuple[Player, str]:
+    p = Player(url, subprotocol)
+    assert p.request("register", nickname=name, password=PASSWORD, birth_date="1990-01-01", country="NL")["ok"]
+    login = p.request("login", nickname=name, password=PASSWORD)
+    assert login["ok"] and login["balance"] == 100_000
+    return p, login["token"]
+
+
+def event_type(push: dict) -> str:
+    return push.get("event", {}).get("type", "") if push.get("type") == "table_event" else push.get("type", "")
+
+
+def play(players: dict[str, Player], hands: int, *, stop=None, timeout: float = 60) -> dict[str, list[dict]]:
+    """Everyone checks or calls when the server says it is their turn, until ``hands`` more hands end."""
+    seen: dict[str, list[dict]] = {name: [] for name in players}
+    ended = 0
+    deadline = time.monotonic() + timeout
+    while ended < hands and time.monotonic() < deadline:
+        for name, p in players.items():
+            try:
+                push = p.receive(timeout=0.05)
+            except TimeoutError:
+                continue
+            seen[name].append(push)
+            if stop is not None and stop(name, push):
+                return seen
+            if "legal" in push:
+                legal = push["legal"]
+                p.request("act", table="t1", action="check" if legal["can_check"] else "call")
+            if name == next(iter(players)) and event_type(push) == "hand_event" \
+                    and push["event"]["event"]["type"] == "hand_ended":
+                ended += 1
+    assert ended >= hands, "the hands did not finish"
+    return seen
+
+
+def test_a_whole_session_over_real_sockets_in_both_encodings(server):
+    ana, ana_token = sign_up(server.url, "ana")
+    bo, _ = sign_up(server.url, "bob", "pokerroom.v1.json")
+    assert ana.request("login", nickname="ana", password="wrong")["error"]["code"] == "bad_login"
+    lobby = ana.request("lobby_list")
+    assert lobby["tables"][0]["table"] == "t1" and lobby["tables"][0]["taken"] == 0
+    assert ana.request("join", table="t1", buy_in=1_000, seat=1)["seat"] == 1
+    assert bo.request("join", table="t1", buy_in=1_000, seat=2)["seat"] == 2
+    assert bo.request("join", table="t1", buy_in=1_000)["error"]["code"] == "already_seated"
+    seen = play({"ana": ana, "bob": bo}, 3)
+    showdowns = [p for p in seen["ana"]
+                 if event_type(p) == "hand_event" and p["event"]["event"]["type"] == "hand_shown"]
+    assert showdowns, "checking and calling down reaches showdowns"
+
+    # chat reaches the table; a link is refused (HR-CHAT-2)
+    assert ana.request("chat", table="t1", text="good luck")["ok"]
+    assert bo.wait_for(lambda p: p.get("type") == "chat")["text"] == "good luck"
+    blocked = ana.request("chat", table="t1", text="see www.example.com")
+    assert blocked["error"]["rule"] == "HR-CHAT-2"
+
+    # Ana drops when it is her turn, comes back on a new connection and resumes (HR-DC-2)
+    play({"ana": ana, "bob": bo}, 5, stop=lambda name, push: name == "ana" and "legal" in push)
+    ana.close()
+    ana2 = Player(server.url)
+    resumed = ana2.request("resume", token=ana_token, tables={"t1": 0})
+    assert resumed["ok"] and resumed["tables"]["t1"] in ("events", "snapshot")
+    replayed = ana2.pushes                      # the catch-up arrives before the answer
+    dealt = [p["event"]["event"] for p in replayed
+             if event_type(p) == "hand_event" and p["event"]["event"]["type"] == "hole_cards_dealt"]
+    assert dealt and [p["seq"] for p in replayed] == sorted(p["seq"] for p in replayed)
+    assert all(len(e["cards"]) == 2 for e in dealt if e["seat"] == 1)       # her own cards, every hand
+    assert all(e["cards"] == [] for e in dealt if e["seat"] == 2)           # never Bob's
+    assert not [p for p in replayed if event_type(p) == "hand_event" and p["event"]["event"]["type"] == "deck_revealed"]
+    ana2.pushes = []
+
+    # both leave; what they walk away with is in their wallets
+    play({"ana": ana2, "bob": bo}, 1)
+    for p in (ana2, bo):
+        assert p.request("leave", table="t1")["ok"]
+    stacks = {}
+    for name, p in (("ana", ana2), ("bob", bo)):
+        left = p.wait_for(lambda m, n=name: event_type(m) == "player_left" and m["event"]["player_id"] == n)
+        stacks[name] = left["event"]["stack"]
+    balances = {name: p.request("bet_history")["balance"] for name, p in (("ana", ana2), ("bob", bo))}
+    assert balances == {name: 100_000 - 1_000 + stacks[name] for name in stacks}
+    assert sum(stacks.values()) == 2_000                            # no rake at this table
+
+
+def test_a_malformed_frame_gets_an_error_and_the_connection_keeps_working(server):
+    p = Player(server.url)
+    p.send_raw(b"\xc1\xc1")
+    assert p.receive()["error"]["code"] == "bad_frame"
+    p.send_raw(msgpack.packb({"type": "join", "rid": 5, "table": "t1", "buy_in": -1}))
+    answer = p.receive()
+    assert (answer["rid"], answer["error"]["code"]) == (5, "bad_field")
+    assert p.request("join", table="t1", buy_in=500)["error"]["code"] == "not_logged_in"
+    assert p.request("lobby_list")["ok"]
