@@ -20,12 +20,19 @@ of ranks held in one suit.
 Evaluation: if a suit counter has its high bit set, the hand's value is
 ``FLUSH_VALUE[ranks of that suit]`` (8,192 entries; with at most 7 cards a
 flush excludes full houses and quads, so the flush path alone is exact).
-Otherwise the value depends only on the rank multiset; its key goes through a
-hash-and-displace perfect hash (one multiply, one displacement per bucket of
-keys, a range reduction) into ``RANK_VALUE``, which holds every multiset of
-5, 6 and 7 cards (73,775 of them) in about 160 KB plus 32 KB of displacements.
-All tables are built here at import from first principles, in C, in a few
-milliseconds; nothing generated is kept in git.
+Otherwise the value depends only on the rank multiset, and each hand size has
+its own perfect hash of the multisets of that size (6,175 / 18,395 / 49,205 for
+5 / 6 / 7 cards): one multiply hashes the key; the hash alone picks a *window*
+of two cache lines of two-byte slots, and the displacement of the key's bucket
+(keys sharing top hash bits) picks the slot within the window. As the window
+is known before the displacement is read, a lone lookup fetches both at once
+(see ``_lookup``). The 7-card table is 128 KB of slots plus 16 KB of
+displacements. All tables are built here at import from first principles, in
+C, in a few tens of milliseconds; nothing generated is kept in git.
+
+A single-hand call returns its value as one of 7,463 int objects made once, at
+import, in a static array in value order (``pr_make_values``): no allocation,
+and the object's address is arithmetic on the value.
 
 Values run from 1 (seven-high) to 7462 (royal flush): one value per
 equivalence class of five-card hands, a bigger value wins.
@@ -40,7 +47,6 @@ from operator import index as _operator_index
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free, qsort
 from libc.string cimport memset
-from cpython.long cimport PyLong_FromLong
 from cpython.object cimport PyObject
 
 cdef extern from "Python.h":
@@ -92,38 +98,152 @@ cdef extern from *:
     }
     #else
     static inline long pr_card_of(PyObject* o) {
+        /* Branch-free (card 0 is the one int of size 0, so a branch on the
+           size would be mispredicted in one hand in eight): size 1 gives its
+           digit, size 0 zero, any other size 64, which is no card. An int
+           always has room for one digit, so the read is safe; the digit only
+           counts when the size is 1. */
         Py_ssize_t size = Py_SIZE(o);
-        return size == 1 ? (long)((PyLongObject*)o)->ob_digit[0] : (size == 0 ? 0 : -1);
+        unsigned long digit = ((PyLongObject*)o)->ob_digit[0];
+        return (long)((digit & (0UL - (unsigned long)(size == 1))) | ((unsigned long)((size_t)size > 1) << 6));
     }
     #endif
     """
     long pr_card_of(PyObject* o) nogil
+
+cdef extern from *:
+    """
+    /* Every hand value 0..7462 as a ready int object, so a single-hand call
+       returns one without allocating. They sit in one static array in value
+       order: the object for value v is found by address arithmetic rather
+       than through a table of pointers, which saves a dependent load from
+       memory that the cache rarely holds. Each is a byte copy of the int
+       CPython made for v, given a reference count so large it never reaches
+       zero (on 3.12+ that makes it immortal), so CPython never frees it.
+       Free-threaded builds lay objects out differently: there the ints CPython
+       made are kept in a table of pointers. */
+    #define PR_NUM_VALUES 7463
+    #if defined(Py_GIL_DISABLED)
+    static PyObject* pr_values[PR_NUM_VALUES];
+    static int pr_make_values(void) {
+        for (long v = 0; v < PR_NUM_VALUES; v++) {
+            if (pr_values[v] == NULL && (pr_values[v] = PyLong_FromLong(v)) == NULL)
+                return -1;
+        }
+        return 0;
+    }
+    static inline PyObject* pr_value_object(int v) { return Py_NewRef(pr_values[v]); }
+    #else
+    #if defined(_MSC_VER)
+    static __declspec(align(64)) PyLongObject pr_values[PR_NUM_VALUES];
+    #else
+    static PyLongObject pr_values[PR_NUM_VALUES] __attribute__((aligned(64)));
+    #endif
+    #if PY_VERSION_HEX >= 0x030C0000
+    #define PR_ONE_DIGIT_BYTES (offsetof(PyLongObject, long_value.ob_digit) + sizeof(digit))
+    #else
+    #define PR_ONE_DIGIT_BYTES (offsetof(PyLongObject, ob_digit) + sizeof(digit))
+    #endif
+    static int pr_make_values(void) {
+        for (long v = 0; v < PR_NUM_VALUES; v++) {
+            PyObject* made;
+            if (Py_TYPE((PyObject*)&pr_values[v]) != NULL)
+                continue;                          /* already made (module imported again) */
+            made = PyLong_FromLong(v);
+            if (made == NULL)
+                return -1;
+            memcpy(&pr_values[v], made, PR_ONE_DIGIT_BYTES);
+            Py_DECREF(made);
+            Py_SET_REFCNT((PyObject*)&pr_values[v], PY_SSIZE_T_MAX / 2);
+        }
+        return 0;
+    }
+    static inline PyObject* pr_value_object(int v) {
+        PyObject* o = (PyObject*)&pr_values[v];
+        Py_INCREF(o);
+        return o;
+    }
+    #endif
+    static inline void pr_list_set_value(PyObject* list, Py_ssize_t i, int v) {
+        PyList_SET_ITEM(list, i, pr_value_object(v));
+    }
+    """
+    int pr_make_values() except -1
+    object pr_value_object(int v)
+    void pr_list_set_value(object lst, Py_ssize_t i, int v)
 
 # ---------------------------------------------------------------------------
 # Layout constants
 
 cdef enum:
     NUM_CLASSES = 7462
-    TABLE_SIZE = 81920          # slots of the rank perfect hash (load 0.9)
-    BUCKET_BITS = 14
-    NUM_BUCKETS = 16384
+    # Buckets of keys that share a displacement in each rank perfect hash
+    # (see _lookup): 1,024 / 4,096 / 8,192 for 5 / 6 / 7 cards.
+    RANK5_BUCKET_BITS = 10
+    RANK6_BUCKET_BITS = 12
+    RANK7_BUCKET_BITS = 13
     MAX_TIE_SHARE = 2520        # lcm(1..9): a tie among k hands earns 2520/k units
     BATCH_BLOCK = 4096
 
-cdef uint64_t SUIT_START = 0x3333ULL << 48
-cdef uint64_t FLUSH_BITS = 0x8888ULL << 48
-cdef uint64_t RANK_BITS = (1ULL << 39) - 1
-cdef uint64_t NEXT_CARD_ALL_SUITS = 0x1111ULL << 48   # one more card in every suit
-cdef uint64_t HASH_MUL = 0x9E3779B97F4A7C15ULL
+cdef extern from *:
+    """
+    #define PR_SUIT_START (0x3333ULL << 48)
+    #define PR_FLUSH_BITS (0x8888ULL << 48)
+    #define PR_RANK_BITS ((1ULL << 39) - 1)
+    #define PR_NEXT_CARD_ALL_SUITS (0x1111ULL << 48)
+    #define PR_HASH_MUL 0x9E3779B97F4A7C15ULL
+    #define PR_INVALID_BITS (1ULL << 15)
+    """
+    # compile-time constants (immediates in the hot paths, not loads)
+    const uint64_t SUIT_START "PR_SUIT_START"
+    const uint64_t FLUSH_BITS "PR_FLUSH_BITS"
+    const uint64_t RANK_BITS "PR_RANK_BITS"
+    const uint64_t NEXT_CARD_ALL_SUITS "PR_NEXT_CARD_ALL_SUITS"   # one more card in every suit
+    const uint64_t HASH_MUL "PR_HASH_MUL"
+    const uint64_t INVALID_BITS "PR_INVALID_BITS"   # a bit no real card has
 
 # Padded to 64 entries: entries 52..63 set a bit no real card has, so the
 # branch-free single-hand path can reject them with one test at the end.
 cdef uint64_t CARD_KEY[64]
 cdef uint64_t CARD_BIT[64]
-cdef uint64_t INVALID_BITS = 1ULL << 15
 cdef uint16_t FLUSH_VALUE[8192]
-cdef uint16_t RANK_VALUE[81920]
-cdef uint16_t DISPLACEMENT[16384]
+cdef extern from *:
+    """
+    /* The rank perfect hashes' value tables: 32 two-byte slots per cache
+       line (6,175 / 18,395 / 49,205 multisets in 256 / 768 / 2,048 lines,
+       three quarters full). Each starts on a cache line, so a window of two
+       lines of slots is two cache lines; one line more than the windows'
+       starts, as a window may begin on the last line. */
+    #define PR_SLOTS_PER_LINE 32
+    #define PR_RANK5_LINES 256
+    #define PR_RANK6_LINES 768
+    #define PR_RANK7_LINES 2048
+    #if defined(_MSC_VER)
+    #define PR_LINE_ALIGNED(decl) __declspec(align(64)) decl
+    #else
+    #define PR_LINE_ALIGNED(decl) decl __attribute__((aligned(64)))
+    #endif
+    PR_LINE_ALIGNED(static uint16_t pr_rank5_value[(PR_RANK5_LINES + 1) * PR_SLOTS_PER_LINE]);
+    PR_LINE_ALIGNED(static uint16_t pr_rank6_value[(PR_RANK6_LINES + 1) * PR_SLOTS_PER_LINE]);
+    PR_LINE_ALIGNED(static uint16_t pr_rank7_value[(PR_RANK7_LINES + 1) * PR_SLOTS_PER_LINE]);
+    #if defined(__GNUC__) || defined(__clang__)
+    #define pr_prefetch(p) __builtin_prefetch((p), 0, 3)
+    #else
+    #define pr_prefetch(p) ((void)(p))
+    #endif
+    """
+    enum:
+        SLOTS_PER_LINE "PR_SLOTS_PER_LINE"
+        RANK5_LINES "PR_RANK5_LINES"
+        RANK6_LINES "PR_RANK6_LINES"
+        RANK7_LINES "PR_RANK7_LINES"
+    uint16_t RANK5_VALUE "pr_rank5_value"[1]   # sizes: see the C declarations above
+    uint16_t RANK6_VALUE "pr_rank6_value"[1]
+    uint16_t RANK7_VALUE "pr_rank7_value"[1]
+    void pr_prefetch(const void* p) nogil
+cdef uint16_t RANK5_DISPLACEMENT[1 << RANK5_BUCKET_BITS]
+cdef uint16_t RANK6_DISPLACEMENT[1 << RANK6_BUCKET_BITS]
+cdef uint16_t RANK7_DISPLACEMENT[1 << RANK7_BUCKET_BITS]
 cdef uint32_t CLASS_STRENGTH[7463]   # value -> strength code (category << 20 | ranks)
 
 # Strength code of a five-card class: category in bits 20..23, then up to five
@@ -217,27 +337,51 @@ cdef uint32_t _rank_code(const int* counts) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------
-# Perfect hash of the rank key
+# Perfect hashes of the rank key, one per hand size
 
-cdef inline uint32_t _rank_slot(uint64_t rank_key) noexcept nogil:
+cdef inline uint32_t _window(uint64_t h, uint32_t lines) noexcept nogil:
+    """First slot of a hashed key's window: two cache lines, the first picked by the hash alone."""
+    return <uint32_t>((((h >> 16) & 0xFFFFFFFFULL) * lines) >> 32) * SLOTS_PER_LINE
+
+
+cdef inline uint32_t _offset(uint64_t h, uint32_t displacement) noexcept nogil:
+    """Where in its window (0..63) a hashed key sits, given its bucket's displacement."""
+    return (<uint32_t>h + displacement * (<uint32_t>(h >> 24) | 1)) >> 26
+
+
+cdef inline int _lookup(const uint16_t* values, uint32_t lines, const uint16_t* displacement,
+                        int bucket_bits, uint64_t h, bint alone) noexcept nogil:
+    cdef const uint16_t* window = values + _window(h, lines)
+    if alone:
+        # A lone lookup (evaluate's one hand per call, showdown's few hands
+        # between reads of Python objects) waits for each memory read in turn.
+        # The window depends on the hash only, so both of its lines are
+        # requested while the displacement is still being read, and the two
+        # reads overlap. Tight loops over many hands overlap their lookups
+        # anyway and would only pay for the extra traffic: alone=False.
+        pr_prefetch(window)
+        pr_prefetch(window + SLOTS_PER_LINE)
+    return window[_offset(h, displacement[h >> (64 - bucket_bits)])]
+
+
+cdef inline int _rank_value(uint64_t rank_key, int cards, bint alone) noexcept nogil:
+    """Value of a rank multiset of ``cards`` (5, 6 or 7) cards that holds no flush."""
     cdef uint64_t h = rank_key * HASH_MUL
-    cdef uint32_t x = (<uint32_t>(h >> 16)) ^ (<uint32_t>DISPLACEMENT[h >> (64 - BUCKET_BITS)] << 16)
-    return <uint32_t>((<uint64_t>x * TABLE_SIZE) >> 32)
+    if cards == 7:
+        return _lookup(RANK7_VALUE, RANK7_LINES, RANK7_DISPLACEMENT, RANK7_BUCKET_BITS, h, alone)
+    if cards == 6:
+        return _lookup(RANK6_VALUE, RANK6_LINES, RANK6_DISPLACEMENT, RANK6_BUCKET_BITS, h, alone)
+    return _lookup(RANK5_VALUE, RANK5_LINES, RANK5_DISPLACEMENT, RANK5_BUCKET_BITS, h, alone)
 
 
-cdef inline uint32_t _slot_with(uint64_t rank_key, uint32_t displacement) noexcept nogil:
-    cdef uint64_t h = rank_key * HASH_MUL
-    cdef uint32_t x = (<uint32_t>(h >> 16)) ^ (displacement << 16)
-    return <uint32_t>((<uint64_t>x * TABLE_SIZE) >> 32)
-
-
-cdef inline int _value(uint64_t key, uint64_t mask) noexcept nogil:
+cdef inline int _value(uint64_t key, uint64_t mask, int cards, bint alone) noexcept nogil:
+    """Value of a hand of ``cards`` cards: its key (from SUIT_START) and mask."""
     cdef uint64_t f = key & FLUSH_BITS
     cdef int suit
     if f:
         suit = (pr_ctz64(f) - 51) >> 2
         return FLUSH_VALUE[(mask >> (16 * suit)) & 0x1fff]
-    return RANK_VALUE[_rank_slot(key & RANK_BITS)]
+    return _rank_value(key & RANK_BITS, cards, alone)
 
 
 cdef int _cmp_u32(const void* a, const void* b) noexcept nogil:
@@ -283,18 +427,12 @@ cdef int _collect_multisets(int rank, int left, int* counts, int total,
 
 
 cdef int _build_tables() except -1:
-    cdef int i, r, s, n, b, k, d, size, placed, ok
+    cdef int i, r, s, n, k
     cdef int counts[13]
-    cdef uint32_t* codes
-    cdef uint64_t* keys
-    cdef uint32_t* all_codes
-    cdef int* bucket_of
-    cdef int* start
-    cdef int* order
-    cdef int* members
-    cdef uint8_t* used
-    cdef uint32_t slots[64]
     cdef uint32_t m
+    cdef uint32_t* all_codes = NULL
+    cdef uint64_t* keys = NULL
+    cdef uint32_t* codes = NULL
 
     for i in range(52):
         r = i >> 2
@@ -305,102 +443,137 @@ cdef int _build_tables() except -1:
         CARD_KEY[i] = 0
         CARD_BIT[i] = INVALID_BITS
 
-    # The 7,462 classes: every five-card rank multiset without a flush, plus
-    # every five distinct ranks as a flush.
-    all_codes = <uint32_t*>malloc(8192 * sizeof(uint32_t))
-    keys = <uint64_t*>malloc(80000 * sizeof(uint64_t))
-    codes = <uint32_t*>malloc(80000 * sizeof(uint32_t))
-    if all_codes == NULL or keys == NULL or codes == NULL:
-        raise MemoryError()
-    memset(counts, 0, sizeof(counts))
-    n = _collect_multisets(12, 5, counts, 0, keys, codes, 0, 5)
-    k = 0
-    for i in range(n):
-        all_codes[k] = codes[i]
-        k += 1
-    for m in range(8192):
-        if pr_popcount64(m) == 5:
-            all_codes[k] = _flush_code(m)
+    try:
+        all_codes = <uint32_t*>malloc(8192 * sizeof(uint32_t))
+        keys = <uint64_t*>malloc(50000 * sizeof(uint64_t))
+        codes = <uint32_t*>malloc(50000 * sizeof(uint32_t))
+        if all_codes == NULL or keys == NULL or codes == NULL:
+            raise MemoryError()
+        # The 7,462 classes: every five-card rank multiset without a flush, plus
+        # every five distinct ranks as a flush.
+        memset(counts, 0, sizeof(counts))
+        n = _collect_multisets(12, 5, counts, 0, keys, codes, 0, 5)
+        k = 0
+        for i in range(n):
+            all_codes[k] = codes[i]
             k += 1
-    qsort(all_codes, k, sizeof(uint32_t), _cmp_u32)
-    if k != NUM_CLASSES:
-        raise RuntimeError(f"evaluator tables: {k} classes, expected 7462")
-    for i in range(NUM_CLASSES):
-        if i and all_codes[i] == all_codes[i - 1]:
-            raise RuntimeError("evaluator tables: duplicate class")
-        CLASS_STRENGTH[i + 1] = all_codes[i]
-    CLASS_STRENGTH[0] = 0
-
-    for m in range(8192):
-        FLUSH_VALUE[m] = _value_of_code(all_codes, _flush_code(m)) if pr_popcount64(m) >= 5 else 0
-
-    # Every 5-, 6- and 7-card rank multiset into the perfect hash.
-    memset(counts, 0, sizeof(counts))
-    n = _collect_multisets(12, 7, counts, 0, keys, codes, 0, 5)
-    bucket_of = <int*>malloc(n * sizeof(int))
-    start = <int*>calloc(NUM_BUCKETS + 1, sizeof(int))
-    order = <int*>malloc(NUM_BUCKETS * sizeof(int))
-    members = <int*>malloc(n * sizeof(int))
-    used = <uint8_t*>calloc(TABLE_SIZE, 1)
-    if bucket_of == NULL or start == NULL or order == NULL or members == NULL or used == NULL:
-        raise MemoryError()
-    for i in range(n):
-        bucket_of[i] = <int>((keys[i] * HASH_MUL) >> (64 - BUCKET_BITS))
-        start[bucket_of[i] + 1] += 1
-    for b in range(NUM_BUCKETS):
-        start[b + 1] += start[b]
-    for b in range(NUM_BUCKETS):
-        order[b] = 0
-    for i in range(n):           # counting sort of keys by bucket
-        members[start[bucket_of[i]] + order[bucket_of[i]]] = i
-        order[bucket_of[i]] += 1
-    # place the fullest buckets first
-    k = 0
-    for size in range(63, 0, -1):
-        for b in range(NUM_BUCKETS):
-            if start[b + 1] - start[b] == size:
-                order[k] = b
+        for m in range(8192):
+            if pr_popcount64(m) == 5:
+                all_codes[k] = _flush_code(m)
                 k += 1
-    placed = 0
-    for i in range(k):
-        b = order[i]
-        size = start[b + 1] - start[b]
-        for d in range(65536):
-            ok = 1
-            for s in range(size):
-                slots[s] = _slot_with(keys[members[start[b] + s]], d)
-                if used[slots[s]]:
-                    ok = 0
-                    break
-                for r in range(s):
-                    if slots[r] == slots[s]:
+        qsort(all_codes, k, sizeof(uint32_t), _cmp_u32)
+        if k != NUM_CLASSES:
+            raise RuntimeError(f"evaluator tables: {k} classes, expected 7462")
+        for i in range(NUM_CLASSES):
+            if i and all_codes[i] == all_codes[i - 1]:
+                raise RuntimeError("evaluator tables: duplicate class")
+            CLASS_STRENGTH[i + 1] = all_codes[i]
+        CLASS_STRENGTH[0] = 0
+
+        for m in range(8192):
+            FLUSH_VALUE[m] = _value_of_code(all_codes, _flush_code(m)) if pr_popcount64(m) >= 5 else 0
+
+        # Every 5-, 6- and 7-card rank multiset into the perfect hash of its size.
+        memset(counts, 0, sizeof(counts))
+        n = _collect_multisets(12, 5, counts, 0, keys, codes, 0, 5)
+        _build_hash(keys, codes, n, 6175, all_codes,
+                    RANK5_VALUE, RANK5_LINES, RANK5_DISPLACEMENT, RANK5_BUCKET_BITS)
+        memset(counts, 0, sizeof(counts))
+        n = _collect_multisets(12, 6, counts, 0, keys, codes, 0, 6)
+        _build_hash(keys, codes, n, 18395, all_codes,
+                    RANK6_VALUE, RANK6_LINES, RANK6_DISPLACEMENT, RANK6_BUCKET_BITS)
+        memset(counts, 0, sizeof(counts))
+        n = _collect_multisets(12, 7, counts, 0, keys, codes, 0, 7)
+        _build_hash(keys, codes, n, 49205, all_codes,
+                    RANK7_VALUE, RANK7_LINES, RANK7_DISPLACEMENT, RANK7_BUCKET_BITS)
+    finally:
+        free(keys)
+        free(codes)
+        free(all_codes)
+    return 0
+
+
+cdef int _build_hash(const uint64_t* keys, const uint32_t* codes, int n, int expected,
+                     const uint32_t* all_codes, uint16_t* values, uint32_t lines,
+                     uint16_t* displacement, int bucket_bits) except -1:
+    """Hash-and-displace: place each bucket of keys, fullest first, at the first
+    displacement that sends all of them to distinct free slots of their windows."""
+    cdef int i, b, k, d, s, r, ok, bucket_size, placed = 0
+    cdef int buckets = 1 << bucket_bits
+    cdef int* bucket_of = NULL
+    cdef int* start = NULL
+    cdef int* order = NULL
+    cdef int* members = NULL
+    cdef uint8_t* used = NULL
+    cdef uint64_t h
+    cdef uint32_t slots[64]
+    if n != expected:
+        raise RuntimeError(f"evaluator tables: {n} rank multisets, expected {expected}")
+    try:
+        bucket_of = <int*>malloc(n * sizeof(int))
+        start = <int*>calloc(buckets + 1, sizeof(int))
+        order = <int*>malloc(buckets * sizeof(int))
+        members = <int*>malloc(n * sizeof(int))
+        used = <uint8_t*>calloc((lines + 1) * SLOTS_PER_LINE, 1)
+        if bucket_of == NULL or start == NULL or order == NULL or members == NULL or used == NULL:
+            raise MemoryError()
+        for i in range(n):
+            bucket_of[i] = <int>((keys[i] * HASH_MUL) >> (64 - bucket_bits))
+            start[bucket_of[i] + 1] += 1
+        for b in range(buckets):
+            start[b + 1] += start[b]
+            order[b] = 0
+        for i in range(n):           # counting sort of keys by bucket
+            members[start[bucket_of[i]] + order[bucket_of[i]]] = i
+            order[bucket_of[i]] += 1
+        k = 0
+        for bucket_size in range(63, 0, -1):
+            for b in range(buckets):
+                if start[b + 1] - start[b] == bucket_size:
+                    order[k] = b
+                    k += 1
+        for i in range(k):
+            b = order[i]
+            bucket_size = start[b + 1] - start[b]
+            for d in range(65536):
+                ok = 1
+                for s in range(bucket_size):
+                    h = keys[members[start[b] + s]] * HASH_MUL
+                    slots[s] = _window(h, lines) + _offset(h, d)
+                    if used[slots[s]]:
                         ok = 0
                         break
-                if not ok:
+                    for r in range(s):
+                        if slots[r] == slots[s]:
+                            ok = 0
+                            break
+                    if not ok:
+                        break
+                if ok:
+                    displacement[b] = d
+                    for s in range(bucket_size):
+                        used[slots[s]] = 1
+                        values[slots[s]] = _value_of_code(all_codes, codes[members[start[b] + s]])
+                    placed += bucket_size
                     break
-            if ok:
-                DISPLACEMENT[b] = d
-                for s in range(size):
-                    used[slots[s]] = 1
-                    RANK_VALUE[slots[s]] = _value_of_code(all_codes, codes[members[start[b] + s]])
-                placed += size
-                break
-        else:
-            raise RuntimeError("evaluator tables: perfect hash did not converge")
-    free(bucket_of); free(start); free(order); free(members); free(used)
-    free(keys); free(codes); free(all_codes)
-    if placed != 73775:
-        raise RuntimeError(f"evaluator tables: {placed} rank multisets placed, expected 73775")
+            else:
+                raise RuntimeError("evaluator tables: perfect hash did not converge")
+    finally:
+        free(bucket_of); free(start); free(order); free(members); free(used)
+    if placed != n:
+        raise RuntimeError(f"evaluator tables: {placed} rank multisets placed, expected {n}")
     return 0
 
 
 _build_tables()
 
-# Every value as a ready int object: a single-hand call returns one of these
-# instead of allocating, which is a measurable share of a ~60 ns call.
-cdef list VALUES = list(range(NUM_CLASSES + 1))
+# Every value as a ready int object (see pr_make_values): a single-hand call
+# returns one of these instead of allocating.
+pr_make_values()
 
-TABLE_BYTES = sizeof(RANK_VALUE) + sizeof(DISPLACEMENT) + sizeof(FLUSH_VALUE) + sizeof(CLASS_STRENGTH)
+TABLE_BYTES = (sizeof(RANK5_VALUE) + sizeof(RANK5_DISPLACEMENT) + sizeof(RANK6_VALUE)
+               + sizeof(RANK6_DISPLACEMENT) + sizeof(RANK7_VALUE) + sizeof(RANK7_DISPLACEMENT)
+               + sizeof(FLUSH_VALUE) + sizeof(CLASS_STRENGTH))
 
 
 # ---------------------------------------------------------------------------
@@ -468,9 +641,10 @@ def evaluate(cards):
     cdef Hand hand
     cdef Py_ssize_t i, n
     cdef unsigned long c, worst = 0
+    cdef uint64_t bit_sum = 0
     cdef PyObject** items
     cdef PyObject* item
-    if PyList_CheckExact(cards) or PyTuple_CheckExact(cards):
+    if PyTuple_CheckExact(cards) or PyList_CheckExact(cards):
         n = PySequence_Fast_GET_SIZE(cards)
         if 5 <= n <= 7:
             # Straight-line path: no branch per card. Anything odd (not an
@@ -485,15 +659,25 @@ def evaluate(cards):
                 worst |= c
                 c &= 63
                 hand.mask |= CARD_BIT[c]
+                bit_sum += CARD_BIT[c]
                 hand.key += CARD_KEY[c]
-            if worst < 64 and pr_popcount64(hand.mask) == n and not hand.mask & INVALID_BITS:
-                return <object>PyList_GET_ITEM(VALUES, _value(hand.key, hand.mask))
+            # Every card an int 0..51 (worst < 64 and no padding entry's bit),
+            # none twice: one-bit masks add up to their OR only when no bit repeats.
+            if ((worst >> 6) | (bit_sum ^ hand.mask) | (hand.mask & INVALID_BITS)) == 0:
+                return pr_value_object(_value(hand.key, hand.mask, n, True))
+    return _evaluate_slow(cards)
+
+
+cdef object _evaluate_slow(object cards):
+    """Any other input to ``evaluate``: card text, other iterables, or a problem to name."""
+    cdef Hand hand
+    cdef int n
     cdef uint64_t keys[7]
     cdef uint64_t masks[7]
     hand.key = SUIT_START
     hand.mask = 0
-    _split(&hand, cards, 5, 7, "a hand", keys, masks)
-    return PyLong_FromLong(_value(hand.key, hand.mask))
+    n = _split(&hand, cards, 5, 7, "a hand", keys, masks)
+    return pr_value_object(_value(hand.key, hand.mask, n, True))
 
 
 cdef int _omaha_value(const uint64_t* hole_key, const uint64_t* hole_mask, int nhole,
@@ -515,7 +699,7 @@ cdef int _omaha_value(const uint64_t* hole_key, const uint64_t* hole_mask, int n
             pk = SUIT_START + hole_key[i] + hole_key[j]
             pm = hole_mask[i] | hole_mask[j]
             for a in range(nt):
-                v = _value(pk + tk[a], pm | tm[a])
+                v = _value(pk + tk[a], pm | tm[a], 5, False)
                 if v > best:
                     best = v
     return best
@@ -646,14 +830,13 @@ def showdown(board, holes, omaha=None):
         if omaha:
             v = _omaha_value(hk, hm, nh, bk, bm, nb)
         else:
-            v = _value(SUIT_START + table.key + hk[0] + hk[1], table.mask | hm[0] | hm[1])
-        Py_INCREF(<object>PyList_GET_ITEM(VALUES, v))
-        PyList_SET_ITEM(out, i, <object>PyList_GET_ITEM(VALUES, v))
+            v = _value(SUIT_START + table.key + hk[0] + hk[1], table.mask | hm[0] | hm[1], nb + 2, True)
+        pr_list_set_value(out, i, v)
     return out
 
 
-cdef Py_ssize_t _batch_block(const uint8_t* cards, int width, int32_t* out,
-                             Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+cdef inline Py_ssize_t _batch_rows(const uint8_t* cards, int width, int32_t* out,
+                                   Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """Evaluate rows lo..hi; a bad row gets 0. Returns how many were bad."""
     cdef Py_ssize_t i, bad = 0
     cdef const uint8_t* row
@@ -672,11 +855,22 @@ cdef Py_ssize_t _batch_block(const uint8_t* cards, int width, int32_t* out,
             key += CARD_KEY[c]
             mask |= CARD_BIT[c]
         if ok:
-            out[i] = _value(key, mask)
+            out[i] = _value(key, mask, width, False)
         else:
             out[i] = 0
             bad += 1
     return bad
+
+
+cdef Py_ssize_t _batch_block(const uint8_t* cards, int width, int32_t* out,
+                             Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    # one loop per width, each with a constant width: the card loop unrolls
+    # and each uses its own table without a test per hand
+    if width == 7:
+        return _batch_rows(cards, 7, out, lo, hi)
+    if width == 6:
+        return _batch_rows(cards, 6, out, lo, hi)
+    return _batch_rows(cards, 5, out, lo, hi)
 
 
 def evaluate_batch(hands):
@@ -714,21 +908,39 @@ def evaluate_batch(hands):
     return out
 
 
-cdef void _enumerate_level(int start, int left, uint64_t key, uint64_t mask,
+cdef inline void _last_card(int start, uint64_t key, uint64_t mask, int cards,
+                            int64_t* histogram) noexcept nogil:
+    cdef int c, r
+    if (key + NEXT_CARD_ALL_SUITS) & FLUSH_BITS:
+        for c in range(start, 52):
+            histogram[_value(key + CARD_KEY[c], mask | CARD_BIT[c], cards, False)] += 1
+    else:
+        # No suit has four cards, so the last card cannot make a flush and
+        # the value depends on its rank alone: one lookup per rank, counted
+        # once for each card of that rank still to come (cards run in rank
+        # order, and none of them is in the hand yet).
+        key &= RANK_BITS
+        r = start >> 2
+        if r < 13:
+            histogram[_rank_value(key + (CARD_KEY[start] & RANK_BITS), cards, False)] += 4 - (start & 3)
+        for r in range(r + 1, 13):
+            histogram[_rank_value(key + (CARD_KEY[4 * r] & RANK_BITS), cards, False)] += 4
+
+
+cdef void _enumerate_level(int start, int left, int cards, uint64_t key, uint64_t mask,
                            int64_t* histogram) noexcept nogil:
     cdef int c
-    cdef uint64_t k
     if left == 1:
-        if (key + NEXT_CARD_ALL_SUITS) & FLUSH_BITS:
-            for c in range(start, 52):
-                histogram[_value(key + CARD_KEY[c], mask | CARD_BIT[c])] += 1
-        else:                   # no suit has four cards: the last card cannot make a flush
-            key &= RANK_BITS
-            for c in range(start, 52):
-                histogram[RANK_VALUE[_rank_slot(key + CARD_KEY[c] & RANK_BITS)]] += 1
+        # constant sizes, so each loop uses its own table without a test per card
+        if cards == 7:
+            _last_card(start, key, mask, 7, histogram)
+        elif cards == 6:
+            _last_card(start, key, mask, 6, histogram)
+        else:
+            _last_card(start, key, mask, 5, histogram)
         return
     for c in range(start, 53 - left):
-        _enumerate_level(c + 1, left - 1, key + CARD_KEY[c], mask | CARD_BIT[c], histogram)
+        _enumerate_level(c + 1, left - 1, cards, key + CARD_KEY[c], mask | CARD_BIT[c], histogram)
 
 
 def enumerate_all(size):
@@ -746,7 +958,7 @@ def enumerate_all(size):
     with nogil, parallel(num_threads=threads):
         tid = threadid()
         for first in prange(53 - cards, schedule="dynamic", chunksize=1):
-            _enumerate_level(first + 1, cards - 1, SUIT_START + CARD_KEY[first], CARD_BIT[first],
+            _enumerate_level(first + 1, cards - 1, cards, SUIT_START + CARD_KEY[first], CARD_BIT[first],
                              &local[tid, 0])
     return np.asarray(local).sum(axis=0)
 
@@ -777,7 +989,7 @@ cdef inline void _score_board(const Contest* ct, const uint64_t* bk, const uint6
         if ct.omaha:
             v = _omaha_value(ct.hole_key[p], ct.hole_mask[p], ct.nhole, bk, bm, 5)
         else:
-            v = _value(board_sum + ct.hand_key[p], board_or | ct.hand_mask[p])
+            v = _value(board_sum + ct.hand_key[p], board_or | ct.hand_mask[p], 7, False)
         values[p] = v
         if v > best:
             best = v
@@ -912,16 +1124,16 @@ cdef void _holdem_last_card(const Contest* ct, int start, uint64_t bs, uint64_t 
         suit = c & 3
         if r != last_rank:
             last_rank = r
-            rank_v0 = RANK_VALUE[_rank_slot(rk0 + (CARD_KEY[c] & RANK_BITS))]
-            rank_v1 = RANK_VALUE[_rank_slot(rk1 + (CARD_KEY[c] & RANK_BITS))]
+            rank_v0 = _rank_value(rk0 + (CARD_KEY[c] & RANK_BITS), 7, False)
+            rank_v1 = _rank_value(rk1 + (CARD_KEY[c] & RANK_BITS), 7, False)
         if flush0 == -1 or (flush0 >= 0 and suit != flush0):
             v0 = rank_v0
         else:
-            v0 = _value(bs + CARD_KEY[c] + hk0, bo | CARD_BIT[c] | hm0)
+            v0 = _value(bs + CARD_KEY[c] + hk0, bo | CARD_BIT[c] | hm0, 7, False)
         if flush1 == -1 or (flush1 >= 0 and suit != flush1):
             v1 = rank_v1
         else:
-            v1 = _value(bs + CARD_KEY[c] + hk1, bo | CARD_BIT[c] | hm1)
+            v1 = _value(bs + CARD_KEY[c] + hk1, bo | CARD_BIT[c] | hm1, 7, False)
         w0 += v0 > v1
         w1 += v1 > v0
         ties += v0 == v1

@@ -4,6 +4,7 @@ showdown, batch and bad input (HR-TIE-1, HR-TIE-2)."""
 import itertools
 import multiprocessing
 import os
+import pickle
 import threading
 from concurrent.futures import ProcessPoolExecutor
 
@@ -355,6 +356,35 @@ def test_a_list_emptied_while_it_is_read_is_not_read_past_its_end():
 def test_odd_card_objects_are_refused_with_value_error(cards):
     with pytest.raises(ValueError, match="not a card"):
         evaluate(cards)
+
+
+def test_every_repeated_card_is_refused_in_every_size_and_place():
+    # the single-hand fast path spots repeats arithmetically, not card by card
+    for size in (5, 6, 7):
+        for card in range(52):
+            others = [c for c in (0, 13, 26, 39, 51, 7, 20) if c != card][: size - 2]
+            for cards in ([card, card, *others], [*others, card, card], [card, *others, card]):
+                for container in (list, tuple):
+                    with pytest.raises(ValueError, match="duplicate card"):
+                        evaluate(container(cards))
+
+
+def test_int_subclasses_take_the_slow_path_and_agree():
+    class Card(int):
+        pass
+
+    hand = parse("AsKdQh7c2d9s2c")
+    assert evaluate([Card(c) for c in hand]) == evaluate(hand)
+    assert evaluate(tuple(Card(c) for c in hand[:5])) == evaluate(hand[:5])
+
+
+def test_values_are_plain_ints():
+    for hand in (parse("AsKsQsJsTs"), parse("7c5d4h3s2c"), parse("AsKdQh7c2d9s2c"), (0, 1, 2, 3, 4)):
+        value = evaluate(hand)
+        assert type(value) is int
+        assert value == int(str(value)) and hash(value) == hash(int(str(value)))
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert value + 0 == value and -value < 0
 
 
 @pytest.mark.parametrize("holes", [[None], [5], 5, "AsKd", [iter([3, 4])]])
