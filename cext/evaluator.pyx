@@ -100,12 +100,12 @@ cdef extern from *:
     static inline long pr_card_of(PyObject* o) {
         /* Branch-free (card 0 is the one int of size 0, so a branch on the
            size would be mispredicted in one hand in eight): size 1 gives its
-           digit, size 0 zero, any other size 64, which is no card. An int
-           always has room for one digit, so the read is safe; the digit only
-           counts when the size is 1. */
+           digit, size 0 zero (the digit masked off), and any other size sets
+           bit 6 or above, so the result is no card. An int always has room
+           for one digit, so the read is safe. */
         Py_ssize_t size = Py_SIZE(o);
         unsigned long digit = ((PyLongObject*)o)->ob_digit[0];
-        return (long)((digit & (0UL - (unsigned long)(size == 1))) | ((unsigned long)((size_t)size > 1) << 6));
+        return (long)((digit & (0UL - (unsigned long)size)) | ((unsigned long)(size >> 1) << 6));
     }
     #endif
     """
@@ -630,6 +630,29 @@ def _card_text(c):
     return "23456789TJQKA"[c >> 2] + "cdhs"[c & 3]
 
 
+cdef inline bint _read_cards(PyObject** items, int n, Hand* hand) noexcept:
+    """Key and mask of n exact-int items, branch-free; False if any is not a
+    card 0..51 or a card repeats (then the slow path names the problem)."""
+    cdef int i
+    cdef unsigned long c, worst = 0
+    cdef uint64_t bit, bit_sum = 0, key = SUIT_START, mask = 0
+    cdef PyObject* item
+    for i in range(n):
+        item = items[i]
+        c = <unsigned long>pr_card_of(item) if PyLong_CheckExact(item) else 64
+        worst |= c
+        c &= 63         # anything past 51 reads a padding entry
+        bit = CARD_BIT[c]
+        mask |= bit
+        bit_sum += bit
+        key += CARD_KEY[c]
+    hand.key = key
+    hand.mask = mask
+    # Every card an int 0..51 (worst < 64 and no padding entry's bit), none
+    # twice: one-bit masks add up to their OR only when no bit repeats.
+    return ((worst >> 6) | (bit_sum ^ mask) | (mask & INVALID_BITS)) == 0
+
+
 @cython.binding(False)
 @cython.always_allow_keywords(False)
 def evaluate(cards):
@@ -639,32 +662,20 @@ def evaluate(cards):
     text like ``"AsKdQh7c2d"``. Values are 1..7462, one per class of hands.
     """
     cdef Hand hand
-    cdef Py_ssize_t i, n
-    cdef unsigned long c, worst = 0
-    cdef uint64_t bit_sum = 0
-    cdef PyObject** items
-    cdef PyObject* item
+    cdef Py_ssize_t n
     if PyTuple_CheckExact(cards) or PyList_CheckExact(cards):
+        # Straight-line path for each size (the card loop unrolls): no branch
+        # per card. Anything odd falls through to the slow path.
         n = PySequence_Fast_GET_SIZE(cards)
-        if 5 <= n <= 7:
-            # Straight-line path: no branch per card. Anything odd (not an
-            # exact int, out of range, a duplicate) falls through to the slow
-            # path, which names the problem.
-            items = PySequence_Fast_ITEMS(cards)
-            hand.key = SUIT_START
-            hand.mask = 0
-            for i in range(n):
-                item = items[i]
-                c = <unsigned long>pr_card_of(item) if PyLong_CheckExact(item) else 64
-                worst |= c
-                c &= 63
-                hand.mask |= CARD_BIT[c]
-                bit_sum += CARD_BIT[c]
-                hand.key += CARD_KEY[c]
-            # Every card an int 0..51 (worst < 64 and no padding entry's bit),
-            # none twice: one-bit masks add up to their OR only when no bit repeats.
-            if ((worst >> 6) | (bit_sum ^ hand.mask) | (hand.mask & INVALID_BITS)) == 0:
-                return pr_value_object(_value(hand.key, hand.mask, n, True))
+        if n == 7:
+            if _read_cards(PySequence_Fast_ITEMS(cards), 7, &hand):
+                return pr_value_object(_value(hand.key, hand.mask, 7, True))
+        elif n == 6:
+            if _read_cards(PySequence_Fast_ITEMS(cards), 6, &hand):
+                return pr_value_object(_value(hand.key, hand.mask, 6, True))
+        elif n == 5:
+            if _read_cards(PySequence_Fast_ITEMS(cards), 5, &hand):
+                return pr_value_object(_value(hand.key, hand.mask, 5, True))
     return _evaluate_slow(cards)
 
 
