@@ -117,7 +117,8 @@ class Bot:
     def act(self, legal: dict) -> None:
         if self.client is not None:
             self.actions += 1
-            self.client.request("act", table=self.table, **choose(legal, self.rng))
+            d = self.client.request("act", table=self.table, **choose(legal, self.rng))
+            d.addErrback(lambda failure: None)          # the connection closed under it: nothing to do
 
     @defer.inlineCallbacks
     def back(self) -> Any:

@@ -66,7 +66,7 @@ class RoomProtocol(WebSocketServerProtocol):
 
     def onOpen(self) -> None:
         self.factory.open_connections += 1
-        self.bucket = TokenBucket(RATE, BURST, self.factory.reactor.seconds())
+        self.bucket = TokenBucket(self.factory.rate, self.factory.burst, self.factory.reactor.seconds())
         self.bad = 0
         self.session: Session | None = self.factory.room.connected(self)
 
@@ -74,7 +74,7 @@ class RoomProtocol(WebSocketServerProtocol):
         if self.session is None:
             return
         if not self.bucket.take(self.factory.reactor.seconds()):
-            self._bad(error("error", None, "rate_limited", f"at most {RATE:g} messages a second"))
+            self._bad(error("error", None, "rate_limited", f"at most {self.factory.rate:g} messages a second"))
             return
         kind, rid = "error", None
         try:
@@ -101,7 +101,7 @@ class RoomProtocol(WebSocketServerProtocol):
         self.bad += 1
         self.send(message)
         if self.bad > MAX_BAD:
-            self.close(1008, "too many bad messages")
+            self.close(4008, "too many bad messages")
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:   # noqa: N803
         session = getattr(self, "session", None)
@@ -125,16 +125,17 @@ class RoomFactory(WebSocketServerFactory):
     protocol = RoomProtocol
 
     def __init__(self, room: Room, url: str | None, *, max_connections: int = 10_000,
-                 allowed_origins: tuple[str, ...] = ()) -> None:
+                 allowed_origins: tuple[str, ...] = (), rate: float = RATE, burst: float = BURST) -> None:
         super().__init__(url, protocols=list(SUBPROTOCOLS))
         self.room = room
         self.reactor = room.reactor
         self.max_connections = max_connections
         self.allowed_origins = allowed_origins
         self.open_connections = 0
+        self.rate, self.burst = rate, burst
         self.setProtocolOptions(maxFramePayloadSize=MAX_FRAME, maxMessagePayloadSize=MAX_FRAME,
                                 autoPingInterval=20, autoPingTimeout=20, openHandshakeTimeout=10,
-                                closeHandshakeTimeout=5)
+                                closeHandshakeTimeout=5, failByDrop=False)   # too big: close 1009 with a reason
 
     def origin_allowed(self, origin: str, host: str) -> bool:
         """Browsers may connect from the room's own pages, or origins the operator lists."""

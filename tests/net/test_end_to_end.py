@@ -117,3 +117,12 @@ def test_a_malformed_frame_gets_an_error_and_the_connection_keeps_working(server
     assert (answer["rid"], answer["error"]["code"]) == (5, "bad_field")
     assert p.request("join", table="t1", buy_in=500)["error"]["code"] == "not_logged_in"
     assert p.request("lobby_list")["ok"]
+
+
+def test_a_flood_is_rate_limited_with_an_error_not_served(server):
+    p = Player(server.url)
+    for rid in range(1, 61):
+        p.send_raw(msgpack.packb({"type": "lobby_list", "rid": rid}))
+    answers = [p.receive() for _ in range(60)]
+    limited = [a for a in answers if not a["ok"] and a["error"]["code"] == "rate_limited"]
+    assert 0 < len(limited) < 60 and sum(a["ok"] for a in answers) >= 40      # the burst is served, then refused

@@ -1,0 +1,90 @@
+"""One 500-hand bot run on a real port, with fuzzers throwing garbage at it, checked two ways.
+
+* Leak (HR-RNG-2, SEC-2): every frame the server sent to every client is
+  recorded; against the stored truth of each hand, no frame carries another
+  player's hole cards before they are shown, nor any deck order.
+* Fuzz: thousands of malformed and hostile frames from several connections get
+  error answers (or a close with a reason), the bots keep playing, and the
+  ledger -- in memory and in the database -- still balances.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pokerroom.store.db import make_engine, sqlite_url
+from pokerroom.store.room_store import RoomStore
+
+HANDS = 500
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bot_run")
+    subprocess.run([sys.executable, "-m", "tests.net.bot_run", str(out), "--hands", str(HANDS), "--fuzzers", "4"],
+                   check=True, timeout=300, capture_output=True)
+    return out
+
+
+def cards_in(value, found: list[int]) -> list[int]:
+    """Every card listed under a "cards" key anywhere in a message."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "cards" and isinstance(item, list):
+                found.extend(item)
+            else:
+                cards_in(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            cards_in(item, found)
+    return found
+
+
+def test_HR_RNG_2_SEC_2_no_frame_shows_anyone_elses_hole_cards_or_the_deck(run):
+    store = RoomStore(make_engine(sqlite_url(run)))
+    truth = {}                                      # hand id -> (player -> seat, seat -> hole cards)
+    for player in json.loads((run / "summary.json").read_text())["players"]:
+        for hand in store.hands_of(player, 10_000):
+            if hand.events is None:
+                continue                            # still running when the run stopped: no truth to check against
+            seats = {e["player_id"]: e["seat"] for e in hand.events if e["type"] == "seat_dealt_in"}
+            holes = {e["seat"]: set(e["cards"]) for e in hand.events if e["type"] == "hole_cards_dealt"}
+            truth[hand.hand_id] = (seats, holes)
+    assert len(truth) >= HANDS
+    allowed: dict[tuple[str, str], set[int]] = {}   # (player, hand) -> cards they may see
+    checked = 0
+    for line in (run / "frames.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        player, message = record["to"], record["message"]
+        assert "deck" not in json.dumps(message), f"a deck order reached {player}"
+        if message.get("type") != "table_event" or message["event"]["type"] != "hand_event" or player is None:
+            continue
+        hand_id, event = message["event"]["hand_id"], message["event"]["event"]
+        if hand_id not in truth:
+            continue
+        seats, holes = truth[hand_id]
+        key = (player, hand_id)
+        if key not in allowed:
+            allowed[key] = set(holes.get(seats.get(player), ()))
+        if event["type"] in ("hand_shown", "cards_exposed", "board_dealt"):
+            allowed[key] |= set(cards_in(event, []))        # shown, exposed or on the board: public now
+        leaked = set(cards_in(event, [])) - allowed[key]
+        assert not leaked, f"{player} saw {sorted(leaked)} in {event['type']} of {hand_id}"
+        checked += 1
+    assert checked > HANDS * 20
+
+
+def test_hostile_frames_get_errors_while_bots_keep_playing_and_the_ledger_balances(run):
+    summary = json.loads((run / "summary.json").read_text())
+    fuzz = summary["fuzz"]
+    assert summary["hands"] >= HANDS and summary["bot_actions"] > HANDS
+    assert fuzz["sent"] >= 1_000 and fuzz["errors"] >= fuzz["sent"] // 2
+    assert fuzz["ok"] == 0
+    assert set(reason.split()[0] for reason in fuzz.get("reasons", {})) <= {"1009", "4008"}
+    assert summary["ledger_ok"]
+    store = RoomStore(make_engine(sqlite_url(run)))
+    assert store.ledger_check() and store.load_ledger().check()
