@@ -65,6 +65,29 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         from pokerroom.client import start_bots
 
         start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.runners))
-        print(f"{bots} bots are playing; connect a client to watch", flush=True)
+        print(f"{bots} bots are playing; connect a client to {actual} to join them (docs/protocol.md)", flush=True)
+    if demo:
+        narrate(room, next(iter(room.runners)))
     reactor.run()
     return 0
+
+
+def narrate(room: Room, table_id: str) -> None:
+    """Print one table's play to the terminal, as ``pokerroom demo`` does, with the bots' real hands redacted."""
+    from pokerroom.demo import Narrator
+    from pokerroom.poker.redact import Viewer
+    from pokerroom.table.events import redact
+
+    narrator = Narrator(room.runners[table_id].table.rules.currency)
+    print(f"watching {table_id} (as an observer: hole cards stay hidden until shown)", flush=True)
+
+    def show(table: str, events: list) -> None:
+        if table != table_id:
+            return
+        for event in events:
+            seen = redact(event, Viewer.observer())
+            text = narrator.line(seen) if seen is not None else None
+            if text:
+                print(text, flush=True)
+
+    room.listeners.append(show)

@@ -131,6 +131,7 @@ class Room:
         self._writer = writer
         self._writes: defer.Deferred = defer.succeed(None)
         self.connections: set[Session] = set()
+        self.listeners: list[Callable[[str, list], None]] = []     # (table id, events): e.g. the demo's narrator
         self.recovery = None
         self.runners: dict[str, TableRunner] = {}
         for rules in tables:
@@ -557,6 +558,8 @@ class Room:
         for session in self._watchers(table_id):
             for event in events:
                 self._push(session, runner, event)
+        for listener in self.listeners:
+            listener(table_id, events)
 
     def _hand_event(self, runner: TableRunner, event: he.Event, now: float) -> None:
         if isinstance(event, he.HandStarted):
