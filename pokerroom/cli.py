@@ -62,6 +62,21 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.config or None, args.database or None, args.data_dir, args.demo, bots)
 
 
+def _bots(args: argparse.Namespace) -> int:
+    from twisted.internet import reactor
+
+    from pokerroom.client import start_bots
+
+    tables = [t for t in args.tables.split(",") if t]
+    if not tables:
+        raise ValueError("name at least one table, e.g. --tables nl-aldebaran")
+    start_bots(reactor, args.url, args.count, tables, think=(args.think / 2, args.think * 1.5),
+               strategy=args.strategy, prefix=args.prefix)
+    print(f"{args.count} {args.strategy} bots playing at {', '.join(tables)} on {args.url}; Ctrl-C stops them")
+    reactor.run()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pokerroom", description="pokerroom: an online poker room server.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -95,6 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--demo", action="store_true", help="play money for everyone, and bots at the tables")
     serve.add_argument("--bots", type=int, default=None, help="bots to start (demo: 6)")
     serve.set_defaults(run=_serve)
+
+    from pokerroom.client import STRATEGIES
+
+    bots = commands.add_parser("bots", help="bot players for a running room")
+    bots.add_argument("--url", required=True, help="the room, e.g. ws://127.0.0.1:8765/ws")
+    bots.add_argument("--count", type=int, default=3)
+    bots.add_argument("--tables", default="nl-aldebaran", help="comma-separated table ids; three bots a table")
+    bots.add_argument("--strategy", choices=sorted(STRATEGIES), default="loose")
+    bots.add_argument("--think", type=float, default=1.0, help="average seconds before acting")
+    bots.add_argument("--prefix", default="bot", help="bots are named PREFIX001, PREFIX002, ...")
+    bots.set_defaults(run=_bots)
     return parser
 
 

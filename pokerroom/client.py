@@ -63,18 +63,26 @@ def connect(reactor: Any, url: str, subprotocol: str = MSGPACK) -> defer.Deferre
     return factory.opened
 
 
-def choose(legal: dict, rng: random.Random) -> dict:
-    """A loose bot's action from the server's legal actions: mostly check/call, some bets and folds."""
+STRATEGIES = {            # (bet when checked to, raise when bet into, call when bet into)
+    "loose": (0.25, 0.08, 0.70),
+    "tight": (0.15, 0.05, 0.35),
+    "calling-station": (0.0, 0.0, 1.0),
+}
+
+
+def choose(legal: dict, rng: random.Random, strategy: str = "loose") -> dict:
+    """A bot's action from the server's legal actions, by a strategy of :data:`STRATEGIES`."""
+    bet, raise_, call = STRATEGIES[strategy]
     if legal["run_it_twice"]:
         return {"action": "run_it_twice", "agree": rng.random() < 0.5}
     r = rng.random()
-    if legal["can_bet"] and r < 0.25:
+    if legal["can_bet"] and r < bet:
         return {"action": "bet", "amount": legal["min_to"]}
-    if legal["can_raise"] and r < 0.08:
+    if legal["can_raise"] and r < raise_:
         return {"action": "raise", "amount": legal["min_to"]}
     if legal["can_check"]:
         return {"action": "check"}
-    return {"action": "call"} if r < 0.7 else {"action": "fold"}
+    return {"action": "call"} if r < call else {"action": "fold"}
 
 
 class Bot:
@@ -83,8 +91,9 @@ class Bot:
     log = Logger()
 
     def __init__(self, reactor: Any, url: str, name: str, table: str, *, think: tuple[float, float] = (0.3, 1.5),
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, strategy: str = "loose") -> None:
         self.reactor, self.url, self.name, self.table = reactor, url, name, table
+        self.strategy = strategy
         self.think = think
         self.rng = random.Random(seed)
         self.client: RoomClient | None = None
@@ -117,7 +126,7 @@ class Bot:
     def act(self, legal: dict) -> None:
         if self.client is not None:
             self.actions += 1
-            d = self.client.request("act", table=self.table, **choose(legal, self.rng))
+            d = self.client.request("act", table=self.table, **choose(legal, self.rng, self.strategy))
             d.addErrback(lambda failure: None)          # the connection closed under it: nothing to do
 
     @defer.inlineCallbacks
@@ -128,12 +137,12 @@ class Bot:
             yield self.client.request("sit_in", table=self.table)
 
 
-def start_bots(reactor: Any, url: str, count: int, tables: list[str], think: tuple[float, float] = (0.3, 1.5)) \
-        -> list[Bot]:
+def start_bots(reactor: Any, url: str, count: int, tables: list[str], think: tuple[float, float] = (0.3, 1.5),
+               strategy: str = "loose", prefix: str = "bot") -> list[Bot]:
     bots = []
     busy = tables[:max(1, count // 3)]              # three to a table, so every table they sit at plays
     for i in range(count):
-        bot = Bot(reactor, url, f"bot{i + 1:03d}", busy[i % len(busy)], think=think, seed=i)
+        bot = Bot(reactor, url, f"{prefix}{i + 1:03d}", busy[i % len(busy)], think=think, seed=i, strategy=strategy)
         bot.start().addErrback(lambda failure, b=bot: b.log.failure("bot {name}", failure, name=b.name))
         bots.append(bot)
     return bots

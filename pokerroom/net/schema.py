@@ -92,6 +92,9 @@ REQUESTS: dict[str, dict[str, Field]] = {
                 "sit_out_next_hand": Bool(optional=True), "sit_out_next_big_blind": Bool(optional=True)},
     "waiting_list": {"table": TABLE, "on": Bool()},
     "chat": {"table": TABLE, "text": Str(1, MAX_CHAT)},
+    "self_exclude": {"days": Int(1, 3650, nullable=True)},            # null: permanently (AC-5)
+    "deposit_limit": {"amount": Int(1, MAX_AMOUNT, nullable=True)},   # per 24 hours; null: none (AC-5)
+    "session_reminder": {"minutes": Int(5, 600, nullable=True)},      # null: off (AC-5)
     "hand_history": {"limit": Int(1, 100, optional=True)},
     "bet_history": {"limit": Int(1, 100, optional=True)},
 }

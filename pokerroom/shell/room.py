@@ -35,6 +35,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -79,6 +80,9 @@ class Session:
     client_type: str = "desktop"
     country: str = ""
     excluded_until: float | None = None
+    deposit_limit: int | None = None
+    logged_in_at: float = 0.0
+    reminder: Any = None                                    # the pending session-time reminder (AC-5)
     tables: set[str] = field(default_factory=set)          # observing or seated
     lobby: bool = False
     chat_at: float = 0.0
@@ -195,7 +199,19 @@ class Room:
         self._write(self.store.save_transfers, list(transfers))
 
     def deposit(self, player_id: str, amount: int) -> Transfer:
-        t = self.ledger.move(WORLD, cash(player_id), amount, "deposit", player_id, self.reactor.seconds())
+        """Money in from outside (the cashier; play money in a demo room), within the player's limits (AC-5)."""
+        now = self.reactor.seconds()
+        session = self.by_player.get(player_id)
+        if session is not None:
+            if session.excluded_until is not None and now < session.excluded_until:
+                raise RuleViolation("self_excluded", "you have excluded yourself: no deposits", "AC-5")
+            if session.deposit_limit is not None:
+                recent = sum(t.size for t in self.ledger.transfers
+                             if t.reason == "deposit" and t.reference == player_id and t.at > now - 86_400)
+                if recent + amount > session.deposit_limit:
+                    raise RuleViolation("deposit_limit", f"your deposit limit is {session.deposit_limit} a day; "
+                                                         f"{recent} deposited in the last 24 hours", "AC-5")
+        t = self.ledger.move(WORLD, cash(player_id), amount, "deposit", player_id, now)
         self._money(t)
         return t
 
@@ -294,6 +310,7 @@ class Room:
                 self._drop_session(old)
             session.player_id, session.role, session.client_type = account.nickname, account.role, client
             session.country, session.excluded_until = account.country, account.excluded_until
+            session.deposit_limit, session.logged_in_at = account.deposit_limit, self.reactor.seconds()
             session.token = players.new_session_token()
             self.sessions[session.token] = session
             self.by_player[account.nickname] = session
@@ -476,6 +493,37 @@ class Room:
         message = {"type": "chat", "table": table, "player": session.player_id, "text": text, "at": now}
         for watcher in self._watchers(table):
             watcher.push(message)
+        return ok(request)
+
+    # responsible gaming (AC-5)
+
+    def _on_self_exclude(self, session: Session, request: Request, days: int | None) -> defer.Deferred:
+        now = self.reactor.seconds()
+        until = float("inf") if days is None else now + days * 86_400.0
+        until = max(until, session.excluded_until or 0.0)             # it cannot be shortened or undone
+        session.excluded_until = until
+        d = self._write(partial(self.store.update_account, players.nickname_key(session.player_id),
+                                excluded_until=until), quiet=False)
+        return d.addCallback(lambda _: ok(request, until=None if days is None else until))
+
+    def _on_deposit_limit(self, session: Session, request: Request, amount: int | None) -> defer.Deferred:
+        session.deposit_limit = amount
+        d = self._write(partial(self.store.update_account, players.nickname_key(session.player_id),
+                                deposit_limit=amount), quiet=False)
+        return d.addCallback(lambda _: ok(request))
+
+    def _on_session_reminder(self, session: Session, request: Request, minutes: int | None) -> dict:
+        if session.reminder is not None and session.reminder.active():
+            session.reminder.cancel()
+        session.reminder = None
+        if minutes is not None:
+            def remind() -> None:
+                played = (self.reactor.seconds() - session.logged_in_at) / 60
+                session.push({"type": "reminder", "minutes_played": round(played)})
+                if session.connection is not None:
+                    session.reminder = self.reactor.callLater(minutes * 60, remind)
+
+            session.reminder = self.reactor.callLater(minutes * 60, remind)
         return ok(request)
 
     def _on_hand_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:

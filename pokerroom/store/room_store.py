@@ -69,6 +69,10 @@ class RoomStore:
         except IntegrityError:
             raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3") from None
 
+    def update_account(self, key: str, **fields: object) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(Account).where(Account.nickname_key == key).values(**fields))
+
     def find_account(self, key: str) -> Account | None:
         with self.sessions() as session:
             return session.scalar(select(Account).where(Account.nickname_key == key))

@@ -126,3 +126,48 @@ def test_a_flood_is_rate_limited_with_an_error_not_served(server):
     answers = [p.receive() for _ in range(60)]
     limited = [a for a in answers if not a["ok"] and a["error"]["code"] == "rate_limited"]
     assert 0 < len(limited) < 60 and sum(a["ok"] for a in answers) >= 40      # the burst is served, then refused
+
+
+def test_health_and_metrics_are_served_on_the_same_port(server):
+    import json as _json
+    from urllib.request import urlopen
+
+    base = server.url.replace("ws://", "http://").rsplit("/ws", 1)[0]
+    health = _json.loads(urlopen(base + "/health", timeout=10).read())
+    assert health["status"] == "ok" and health["tables"] == 1
+    p, _ = sign_up(server.url, "ana")
+    metrics = urlopen(base + "/metrics", timeout=10).read().decode()
+    assert "pokerroom_connections 1.0" in metrics and "pokerroom_action_seconds_bucket" in metrics
+    p.close()
+
+
+def test_a_handshake_without_our_subprotocol_or_from_a_foreign_origin_is_refused(server):
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with pytest.raises(InvalidStatus) as no_protocol:
+        connect(server.url, subprotocols=["chat"], open_timeout=10)
+    assert no_protocol.value.response.status_code == 400
+    with pytest.raises(InvalidStatus) as foreign:
+        connect(server.url, subprotocols=["pokerroom.v1.json"], origin="https://evil.example", open_timeout=10)
+    assert foreign.value.response.status_code == 403
+    host = server.url.split("/")[2]
+    with connect(server.url, subprotocols=["pokerroom.v1.json"], origin=f"http://{host}", open_timeout=10) as ws:
+        ws.send('{"type": "lobby_list", "rid": 1}')
+        assert '"ok":true' in ws.recv(timeout=10)
+
+
+def test_AC_5_self_exclusion_refuses_play_at_once_and_survives_a_new_login(server):
+    ana, _ = sign_up(server.url, "ana")
+    assert ana.request("deposit_limit", amount=5_000)["ok"]
+    assert ana.request("session_reminder", minutes=30)["ok"]
+    assert ana.request("session_reminder", minutes=1)["error"]["code"] == "bad_field"
+    assert ana.request("self_exclude", days=7)["ok"]
+    refused = ana.request("join", table="t1", buy_in=1_000)
+    assert (refused["error"]["code"], refused["error"]["rule"]) == ("self_excluded", "AC-5")
+    assert ana.request("self_exclude", days=1)["ok"]                  # asking for less changes nothing
+    again = Player(server.url)
+    assert again.request("login", nickname="ana", password=PASSWORD)["ok"]
+    assert again.request("join", table="t1", buy_in=1_000)["error"]["rule"] == "AC-5"
+    assert again.request("self_exclude", days=None)["ok"]             # permanently
+    assert again.request("join", table="t1", buy_in=1_000)["error"]["rule"] == "AC-5"
