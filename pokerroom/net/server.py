@@ -68,7 +68,9 @@ class RoomProtocol(WebSocketServerProtocol):
         self.factory.open_connections += 1
         self.bucket = TokenBucket(self.factory.rate, self.factory.burst, self.factory.reactor.seconds())
         self.bad = 0
-        self.session: Session | None = self.factory.room.connected(self)
+        peer = getattr(self, "peer_address", "") or ""
+        ip = peer.split(":")[1] if peer.count(":") >= 2 else peer
+        self.session: Session | None = self.factory.room.connected(self, ip)
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:        # noqa: N803 - Autobahn's name
         if self.session is None:

@@ -83,6 +83,8 @@ class Session:
     deposit_limit: int | None = None
     logged_in_at: float = 0.0
     reminder: Any = None                                    # the pending session-time reminder (AC-5)
+    ip: str = ""
+    connection_record: Any = None                           # Deferred of the stored connection's id
     tables: set[str] = field(default_factory=set)          # observing or seated
     lobby: bool = False
     chat_at: float = 0.0
@@ -217,9 +219,9 @@ class Room:
 
     # ------------------------------------------------------------------ connections
 
-    def connected(self, connection: Connection) -> Session:
+    def connected(self, connection: Connection, ip: str = "") -> Session:
         self.metrics.connections.inc()
-        session = Session(connection)
+        session = Session(connection, ip=ip)
         self.connections.add(session)
         return session
 
@@ -227,6 +229,12 @@ class Room:
         self.metrics.connections.dec()
         self.connections.discard(session)
         session.connection = None
+        if session.reminder is not None and session.reminder.active():
+            session.reminder.cancel()
+        if session.connection_record is not None:
+            now = self.reactor.seconds()
+            session.connection_record.addCallback(lambda record: self._write(self.store.connection_closed, record,
+                                                                             now))
         if self.by_player.get(session.player_id or "") is not session:
             return
         if session.player_id is None:
@@ -311,6 +319,8 @@ class Room:
             session.player_id, session.role, session.client_type = account.nickname, account.role, client
             session.country, session.excluded_until = account.country, account.excluded_until
             session.deposit_limit, session.logged_in_at = account.deposit_limit, self.reactor.seconds()
+            session.connection_record = self._write(self.store.connection_opened, account.nickname, session.ip,
+                                                    None, session.logged_in_at)
             session.token = players.new_session_token()
             self.sessions[session.token] = session
             self.by_player[account.nickname] = session

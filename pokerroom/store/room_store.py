@@ -30,6 +30,7 @@ from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
 from pokerroom.store.models import (
     Account,
     ChatLine,
+    ConnectionRecord,
     DepartureRecord,
     HandPlayer,
     HandRecord,
@@ -76,6 +77,24 @@ class RoomStore:
     def find_account(self, key: str) -> Account | None:
         with self.sessions() as session:
             return session.scalar(select(Account).where(Account.nickname_key == key))
+
+    def connection_opened(self, player_id: str, ip: str, device_id: str | None, at: float) -> int:
+        """Who connected from where and when: what the security team matches across accounts (SEC)."""
+        with self.sessions.begin() as session:
+            record = ConnectionRecord(player_id=player_id, ip=ip, device_id=device_id, connected_at=at)
+            session.add(record)
+            session.flush()
+            return record.id
+
+    def connection_closed(self, record_id: int, at: float) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(ConnectionRecord).where(ConnectionRecord.id == record_id)
+                            .values(disconnected_at=at))
+
+    def connections_of(self, player_id: str) -> list[ConnectionRecord]:
+        with self.sessions() as session:
+            return list(session.scalars(select(ConnectionRecord).where(ConnectionRecord.player_id == player_id)
+                                        .order_by(ConnectionRecord.id)))
 
     def save_chat(self, table_id: str, hand_id: str | None, player_id: str, text: str, at: float,
                   blocked: bool) -> None:

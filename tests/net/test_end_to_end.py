@@ -171,3 +171,16 @@ def test_AC_5_self_exclusion_refuses_play_at_once_and_survives_a_new_login(serve
     assert again.request("join", table="t1", buy_in=1_000)["error"]["rule"] == "AC-5"
     assert again.request("self_exclude", days=None)["ok"]             # permanently
     assert again.request("join", table="t1", buy_in=1_000)["error"]["rule"] == "AC-5"
+
+
+def test_a_login_is_recorded_with_the_address_it_came_from(server):
+    from pokerroom.store.db import make_engine, sqlite_url
+    from pokerroom.store.room_store import RoomStore
+
+    sign_up(server.url, "ana")
+    store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
+    deadline = time.monotonic() + 10
+    while not store.connections_of("ana") and time.monotonic() < deadline:     # written off the reactor
+        time.sleep(0.05)
+    (record,) = store.connections_of("ana")
+    assert record.ip == "127.0.0.1" and record.disconnected_at is None

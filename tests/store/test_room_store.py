@@ -96,3 +96,10 @@ def test_HR_CHAT_1_every_chat_line_is_kept_even_when_blocked(store):
     store.save_chat("t1", None, "bo", "www.spam.example", 6.0, True)
     assert [(c.player_id, c.hand_id, c.blocked) for c in store.chat_of("t1")] == [("ana", "t1-3", False),
                                                                                   ("bo", None, True)]
+
+
+def test_connections_are_kept_with_ip_and_times(store):
+    record = store.connection_opened("ana", "10.0.0.7", "device-1", 10.0)
+    store.connection_closed(record, 25.0)
+    (c,) = store.connections_of("ana")
+    assert (c.ip, c.device_id, c.connected_at, c.disconnected_at) == ("10.0.0.7", "device-1", 10.0, 25.0)
