@@ -52,6 +52,7 @@ from pokerroom.net.schema import Request, error, ok
 from pokerroom.poker import Bet, Call, Check, Fold, Raise, RunItTwice
 from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
+from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import CashTable, InMemorySeatingHistory, TableRules
@@ -546,7 +547,7 @@ class Room:
                 seat = next((e.seat for e in events if isinstance(e, he.SeatDealtIn) and e.player_id == player),
                             None)
                 viewer = Viewer.player(seat) if seat is not None else Viewer.observer()
-                shown = [redact(e, viewer, hand_ended=True) for e in events]
+                shown = [redact_hand_event(e, viewer, hand_ended=True) for e in events]
                 out.append({"hand_id": h.hand_id, "table": h.table_id, "started_at": h.started_at,
                             "ended_at": h.ended_at, "void": h.void, "start": h.start_stacks.get(player),
                             "end": (h.end_stacks or {}).get(player),

@@ -244,4 +244,9 @@ def redact(event: TableEvent, viewer: Viewer, *, hand_ended: bool = False) -> Ta
         if inner is None:
             return None
         return event if inner is event.event else HandEvent(event.seq, event.hand_id, inner)
+    if isinstance(event, _ENGINE_EVENTS):           # an engine event on its own (a stored hand history)
+        return redact_hand_event(event, viewer, hand_ended=hand_ended)
     return event
+
+
+_ENGINE_EVENTS = tuple(hand_events.EVENT_TYPES.values())

@@ -184,3 +184,23 @@ def test_a_login_is_recorded_with_the_address_it_came_from(server):
         time.sleep(0.05)
     (record,) = store.connections_of("ana")
     assert record.ip == "127.0.0.1" and record.disconnected_at is None
+
+
+def test_own_hand_history_shows_own_cards_and_others_only_when_shown(server):
+    ana, _ = sign_up(server.url, "ana")
+    bob, _ = sign_up(server.url, "bob")
+    ana.request("join", table="t1", buy_in=1_000, seat=1)
+    bob.request("join", table="t1", buy_in=1_000, seat=2)
+    play({"ana": ana, "bob": bob}, 2)
+    history = ana.request("hand_history", limit=10)
+    finished = [h for h in history["hands"] if h["ended_at"] is not None]      # the newest may still run
+    assert history["ok"] and len(finished) >= 2
+    for hand in finished:
+        events = hand["events"]
+        dealt = {e["seat"]: e["cards"] for e in events if e["type"] == "hole_cards_dealt"}
+        shown = {e["seat"] for e in events if e["type"] == "hand_shown"}
+        assert len(dealt[1]) == 2
+        assert dealt[2] == [] and not any(e["type"] == "deck_revealed" for e in events)
+        assert hand["start"] == 1_000 or hand["start"] is not None and hand["end"] is not None
+        assert 2 in shown or all(e.get("seat") != 2 or not e.get("cards") for e in events
+                                 if e["type"] in ("hand_mucked", "hole_cards_dealt"))

@@ -67,3 +67,11 @@ def test_a_bad_table_in_the_config_is_refused_with_its_name(change, message):
     with pytest.raises(ValueError, match=message) as error:
         tables_from_config({"tables": [table | change]})
     assert "'x'" in str(error.value)
+
+
+def test_SEC_2_the_table_redaction_also_guards_engine_events_passed_on_their_own():
+    game = a_played_hand()
+    dealt = [e.event for e in game.log if isinstance(e, te.HandEvent) and isinstance(e.event, he.HoleCardsDealt)]
+    assert all(redact(e, Viewer.player(9)).cards == () for e in dealt)
+    deck = [e.event for e in game.log if isinstance(e, te.HandEvent) and isinstance(e.event, he.DeckRevealed)]
+    assert redact(deck[0], Viewer.player(1)) is None
