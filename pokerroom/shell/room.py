@@ -336,9 +336,15 @@ class Room:
             session.connection.close(4000, "logged in elsewhere")
 
     def _on_logout(self, session: Session, request: Request) -> dict:
+        """End the session; at tables the player is treated as disconnected (HR-DC-1)."""
+        for table_id in list(session.tables):
+            runner = self.runners[table_id]
+            if runner.table.seat_of(session.player_id) is not None:
+                self._command(runner, "disconnect", session.player_id)
         self.sessions.pop(session.token or "", None)
         self.by_player.pop(session.player_id or "", None)
         session.player_id = session.token = None
+        session.tables = set()
         return ok(request)
 
     def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int]) -> dict:

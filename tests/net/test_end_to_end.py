@@ -204,3 +204,15 @@ def test_own_hand_history_shows_own_cards_and_others_only_when_shown(server):
         assert hand["start"] == 1_000 or hand["start"] is not None and hand["end"] is not None
         assert 2 in shown or all(e.get("seat") != 2 or not e.get("cards") for e in events
                                  if e["type"] in ("hand_mucked", "hole_cards_dealt"))
+
+
+def test_logout_ends_the_token_and_counts_as_a_disconnect_at_the_table(server):
+    ana, token = sign_up(server.url, "ana")
+    bob, _ = sign_up(server.url, "bob")
+    ana.request("join", table="t1", buy_in=1_000, seat=1)
+    bob.request("join", table="t1", buy_in=1_000, seat=2)
+    assert ana.request("logout")["ok"]
+    bob.wait_for(lambda p: event_type(p) == "player_disconnected" and p["event"]["seat"] == 1)
+    assert ana.request("join", table="t1", buy_in=1_000)["error"]["code"] == "not_logged_in"
+    again = Player(server.url)
+    assert again.request("resume", token=token, tables={})["error"]["code"] == "bad_token"
