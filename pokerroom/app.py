@@ -47,7 +47,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
 
 
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
-          bots: int) -> int:
+          bots: int, max_rate: float = 20.0) -> int:
     level = LogLevel.levelWithName(os.environ.get("POKERROOM_LOG_LEVEL", "info"))
     observer = FilteringLogObserver(textFileLogObserver(sys.stderr), [LogLevelFilterPredicate(level)])
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
@@ -55,7 +55,7 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     room, writer = build_room(config, database, data_dir, reactor, demo=demo)
     writer.start()
     reactor.addSystemEventTrigger("before", "shutdown", writer.stop)
-    site = build_site(room, None)
+    site = build_site(room, None, rate=max_rate, burst=max(40.0, 2 * max_rate))
     listening = reactor.listenTCP(port, site, interface=host)
     actual = listening.getHost().port
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",

@@ -7,6 +7,7 @@ CPU-heavy step, and the server runs it off the reactor thread.
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -19,7 +20,10 @@ from pokerroom.errors import RuleViolation
 
 ROLES = ("player", "director", "security", "admin")
 _NICKNAME = re.compile(r"[A-Za-z0-9_\-]{3,20}")
-_HASHER = PasswordHasher()          # argon2id with the library's recommended cost
+# argon2id with the library's recommended cost. POKERROOM_ARGON2=bench makes it cheap, for load benchmarks
+# that log in thousands of bots; never set it in a real room.
+_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1) \
+    if os.environ.get("POKERROOM_ARGON2") == "bench" else PasswordHasher()
 
 
 @dataclass

@@ -1,0 +1,373 @@
+"""Load on the room server against a bare Autobahn echo server, in one run.
+
+    .venv/bin/python bench/load.py [--clients 1000] [--seconds 20] [--client-processes 2]
+
+What it does, in order:
+
+1. **Ours.** Starts ``pokerroom serve`` (SQLite, one 6-max No-Limit table per
+   six clients, fast house-rule timings) and ``--client-processes`` client
+   processes that together open ``--clients`` WebSocket connections. Each
+   client registers, logs in, sits down and acts the moment the server says it
+   is its turn, timing each action from request to answer. After everyone is
+   seated the server is measured for ``--seconds``: actions/s (from its
+   /metrics), p50/p99 action round trip, server CPU per action (from
+   /proc), memory per connection (server RSS growth / clients).
+2. **Echo.** Starts a bare Autobahn echo server and the same number of client
+   connections, each sending a message of the same size at the per-client rate
+   ours reached (so both run at the same message rate), and measures the same.
+3. **Resume.** Every client of ours drops its connection and resumes on a new
+   one with its token; the time until all are back is printed.
+
+Every number is printed with its ratio to the echo baseline of the same run
+(the machine is shared: absolute times mean little). Goals (issue #5): 5,000
+seated clients in one process; >= 2,000 actions/s; p99 within 3x echo; CPU per
+action within 3x echo; memory per connection within 4x echo; resume of all
+clients within 10 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.request import urlopen
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------------------- server-side helpers
+
+def proc_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def metric(base: str, name: str) -> float:
+    for line in urlopen(base + "/metrics", timeout=10).read().decode().splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
+def start(command: list[str], env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=dict(os.environ, **(env or {})))
+    line = process.stdout.readline()
+    return process, line
+
+
+# ---------------------------------------------------------------------------- child roles
+
+def echo_server() -> None:
+    from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
+    from twisted.internet import reactor
+
+    class Echo(WebSocketServerProtocol):
+        def onConnect(self, request):
+            return request.protocols[0] if request.protocols else None
+
+        def onMessage(self, payload, isBinary):
+            self.sendMessage(payload, isBinary)
+
+    factory = WebSocketServerFactory()
+    factory.protocol = Echo
+    factory.setProtocolOptions(autoPingInterval=20, autoPingTimeout=20)
+    port = reactor.listenTCP(0, factory, backlog=4096, interface="127.0.0.1")
+    print(f"echo on ws://127.0.0.1:{port.getHost().port}/", flush=True)
+    reactor.run()
+
+
+def clients(args: argparse.Namespace) -> None:
+    """Run ``--count`` clients; wait for commands on stdin ("go", "resume", "stop"); report JSON lines."""
+    import msgpack
+    from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol, connectWS
+    from twisted.internet import reactor, stdio
+    from twisted.protocols.basic import LineReceiver
+
+    rtts: list[float] = []
+    state = {"ready": 0, "resumed": 0, "measuring": False}
+    tokens: dict[str, str] = {}
+    seqs: dict[str, int] = {}
+    out = sys.stdout
+
+    def report(**data) -> None:
+        out.write(json.dumps(data) + "\n")
+        out.flush()
+
+    class Client(WebSocketClientProtocol):
+        def onOpen(self):
+            self.rid = 0
+            self.sent: dict[int, tuple[float, str]] = {}
+            self.name = self.factory.name
+            if args.mode == "echo":
+                self.ping()
+            elif self.factory.resume:
+                table = f"t{self.factory.table}"
+                self.request("resume", token=tokens[self.name], tables={table: seqs.get(self.name, 0)})
+            else:
+                self.request("register", nickname=self.name, password="load-test-pass", birth_date="1990-01-01",
+                             country="NL")
+
+        def request(self, kind, **fields):
+            self.rid += 1
+            self.sent[self.rid] = (time.perf_counter(), kind)
+            self.sendMessage(msgpack.packb({"type": kind, "rid": self.rid, **fields}), isBinary=True)
+
+        def ping(self):
+            self.rid += 1
+            self.sent[self.rid] = (time.perf_counter(), "echo")
+            self.sendMessage(msgpack.packb({"type": "act", "rid": self.rid, "table": "t1", "action": "call"}),
+                             isBinary=True)
+
+        def onMessage(self, payload, isBinary):
+            message = msgpack.unpackb(payload, raw=False, strict_map_key=False)
+            rid = message.get("rid")
+            if rid in self.sent and ("ok" in message or args.mode == "echo"):
+                started, kind = self.sent.pop(rid)
+                self.answered(kind, message, time.perf_counter() - started)
+            elif message.get("type") == "table_event":
+                seqs[self.name] = message["seq"]
+                if "legal" in message:
+                    legal = message["legal"]
+                    self.request("act", table=f"t{self.factory.table}",
+                                 action="check" if legal["can_check"] else "call")
+
+        def answered(self, kind, message, rtt):
+            if kind == "echo":
+                if state["measuring"]:
+                    rtts.append(rtt)
+                reactor.callLater(random.expovariate(args.rate) if args.rate else 0, self.ping)
+            elif kind == "act":
+                if state["measuring"]:
+                    rtts.append(rtt)
+            elif kind == "register":
+                self.request("login", nickname=self.name, password="load-test-pass")
+            elif kind == "login":
+                tokens[self.name] = message["token"]
+                self.request("join", table=f"t{self.factory.table}", buy_in=1_000,
+                             seat=self.factory.seat)
+            elif kind == "join":
+                state["ready"] += 1
+                if not message["ok"]:
+                    report(error=message["error"], name=self.name)
+                if state["ready"] == args.count:
+                    report(ready=args.count)
+            elif kind == "resume":
+                state["resumed"] += 1
+                if state["resumed"] == args.count:
+                    report(resumed=args.count, at=time.time())
+
+    connections: list = []
+
+    def open_all(resume: bool) -> None:
+        for i in range(args.count):
+            number = args.first + i
+            factory = WebSocketClientFactory(args.url, protocols=["pokerroom.v1.msgpack"])
+            factory.protocol = Client
+            factory.name = f"load{number:05d}"
+            factory.table, factory.seat = number // 6 + 1, number % 6 + 1
+            factory.resume = resume
+            connections.append(connectWS(factory))
+        if args.mode == "echo":
+            reactor.callLater(1.0, lambda: report(ready=args.count))
+
+    class Commands(LineReceiver):
+        delimiter = b"\n"
+
+        def lineReceived(self, line):
+            command = line.decode().strip()
+            if command == "go":
+                rtts.clear()
+                state["measuring"] = True
+            elif command == "report":
+                state["measuring"] = False
+                report(rtts=rtts)
+            elif command == "resume":
+                for connector in connections:
+                    connector.disconnect()
+                connections.clear()
+                state["resumed"] = 0
+                reactor.callLater(0.5, open_all, True)
+            elif command == "stop":
+                reactor.stop()
+
+    stdio.StandardIO(Commands())
+    open_all(False)
+    reactor.run()
+
+
+# ---------------------------------------------------------------------------- orchestration
+
+class ClientPool:
+    def __init__(self, url: str, total: int, processes: int, mode: str, rate: float = 0.0) -> None:
+        self.procs = []
+        share = -(-total // processes)
+        for k in range(processes):
+            count = min(share, total - k * share)
+            if count <= 0:
+                continue
+            self.procs.append(subprocess.Popen(
+                [sys.executable, __file__, "--role", "clients", "--url", url, "--count", str(count),
+                 "--first", str(k * share), "--mode", mode, "--rate", str(rate)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
+
+    def wait_for(self, key: str, timeout: float) -> list[dict]:
+        answers = []
+        deadline = time.monotonic() + timeout
+        for p in self.procs:
+            while time.monotonic() < deadline:
+                line = p.stdout.readline()
+                if not line:
+                    break
+                data = json.loads(line)
+                if key in data:
+                    answers.append(data)
+                    break
+        if len(answers) != len(self.procs):
+            raise RuntimeError(f"clients did not report {key!r} in {timeout:.0f} s")
+        return answers
+
+    def send(self, command: str) -> None:
+        for p in self.procs:
+            p.stdin.write(command + "\n")
+            p.stdin.flush()
+
+    def stop(self) -> None:
+        for p in self.procs:
+            try:
+                self.send("stop")
+            except (BrokenPipeError, OSError):
+                pass
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def measure(pid: int, pool: ClientPool, seconds: float, actions) -> dict:
+    cpu0, actions0 = proc_cpu(pid), actions()
+    pool.send("go")
+    time.sleep(seconds)                       # a benchmark's measuring window, not a test's timing
+    pool.send("report")
+    cpu1, actions1 = proc_cpu(pid), actions()
+    rtts = sorted(r for answer in pool.wait_for("rtts", 60) for r in answer["rtts"])
+    done = actions1 - actions0 if actions1 > actions0 else len(rtts)
+    return {"per_second": done / seconds, "cpu_per_action": (cpu1 - cpu0) / max(done, 1),
+            "p50": statistics.median(rtts) if rtts else float("nan"),
+            "p99": rtts[int(len(rtts) * 0.99)] if rtts else float("nan"), "samples": len(rtts)}
+
+
+def room_config(clients: int) -> str:
+    tables = -(-clients // 6)
+    lines = ["[house_rules]", "between_hands_seconds = 0.05", "reconnect_seconds = 0",
+             "[house_rules.decision_seconds]", "default = { preflop = 10, flop = 10, turn = 10, river = 10 }"]
+    for t in range(1, tables + 1):
+        lines += ["[[tables]]", f'id = "t{t}"', 'variant = "NLHE"', "small_blind = 5", "big_blind = 10",
+                  "min_buy_in = 400", "max_buy_in = 1000", "seats = 6"]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--role", default="main", choices=["main", "echo-server", "clients"])
+    parser.add_argument("--clients", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--url", default="")
+    parser.add_argument("--count", type=int, default=0)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--mode", default="room")
+    parser.add_argument("--rate", type=float, default=0.0)
+    args = parser.parse_args()
+    if args.role == "echo-server":
+        return echo_server()
+    if args.role == "clients":
+        return clients(args)
+
+    n = args.clients
+    tmp = Path(tempfile.mkdtemp(prefix="pokerroom-load-"))
+    (tmp / "room.toml").write_text(room_config(n))
+    print(f"load: {n} clients in {args.client_processes} processes, {args.seconds:g} s windows; load average "
+          f"{os.getloadavg()[0]:.2f}", flush=True)
+
+    server, line = start([sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir",
+                          str(tmp / "data"), "--config", str(tmp / "room.toml"), "--demo", "--bots", "0",
+                          "--max-rate", "1000"], env={"POKERROOM_ARGON2": "bench", "POKERROOM_LOG_LEVEL": "error"})
+    url = line.split()[4]
+    base = url.replace("ws://", "http://").rsplit("/ws", 1)[0]
+    rss0 = proc_rss(server.pid)
+    started = time.monotonic()
+    pool = ClientPool(url, n, args.client_processes, "room")
+    try:
+        pool.wait_for("ready", 600)
+        seated_in = time.monotonic() - started
+        rss_ours = (proc_rss(server.pid) - rss0) / n
+        ours = measure(server.pid, pool, args.seconds, lambda: metric(base, "pokerroom_actions_total"))
+        t0 = time.time()
+        pool.send("resume")
+        resumed = pool.wait_for("resumed", 120)
+        resume_seconds = max(r["at"] for r in resumed) - t0 - 0.5
+    finally:
+        pool.stop()
+        server.terminate()
+        server.wait(10)
+
+    echo, line = start([sys.executable, __file__, "--role", "echo-server"])
+    echo_url = line.split()[2]
+    rss0 = proc_rss(echo.pid)
+    per_client = ours["per_second"] / n
+    pool = ClientPool(echo_url, n, args.client_processes, "echo", rate=per_client)
+    try:
+        pool.wait_for("ready", 600)
+        time.sleep(2)                          # let every echo connection open before measuring memory
+        rss_echo = (proc_rss(echo.pid) - rss0) / n
+        base_line = measure(echo.pid, pool, args.seconds, lambda: 0)
+    finally:
+        pool.stop()
+        echo.terminate()
+        echo.wait(10)
+
+    def ratio(a: float, b: float) -> str:
+        return f"{a / b:.2f}x" if b else "n/a"
+
+    print(f"seated {n} clients in {seated_in:.1f} s")
+    print(f"actions/s: ours {ours['per_second']:.0f}; echo messages/s at the same per-client rate "
+          f"{base_line['per_second']:.0f}")
+    print(f"p50 round trip: ours {ours['p50'] * 1e3:.2f} ms, echo {base_line['p50'] * 1e3:.2f} ms   "
+          f"ratio ours/echo: {ratio(ours['p50'], base_line['p50'])}")
+    print(f"p99 round trip: ours {ours['p99'] * 1e3:.2f} ms, echo {base_line['p99'] * 1e3:.2f} ms   "
+          f"ratio ours/echo: {ratio(ours['p99'], base_line['p99'])}")
+    print(f"server CPU per action: ours {ours['cpu_per_action'] * 1e6:.0f} us, echo "
+          f"{base_line['cpu_per_action'] * 1e6:.0f} us   ratio ours/echo: "
+          f"{ratio(ours['cpu_per_action'], base_line['cpu_per_action'])}")
+    print(f"memory per connection: ours {rss_ours / 1024:.1f} KiB, echo {rss_echo / 1024:.1f} KiB   "
+          f"ratio ours/echo: {ratio(rss_ours, rss_echo)}")
+    print(f"resume of all {n} clients: {resume_seconds:.2f} s")
+    print("goals")
+    checks = [(n >= 5000, f"5,000 seated clients in one process: {n}"),
+              (ours["per_second"] >= 2000, f">= 2,000 actions/s: {ours['per_second']:.0f}"),
+              (ours["p99"] <= 3 * base_line["p99"], f"p99 within 3x echo: {ratio(ours['p99'], base_line['p99'])}"),
+              (ours["cpu_per_action"] <= 3 * base_line["cpu_per_action"],
+               f"CPU per action within 3x echo: {ratio(ours['cpu_per_action'], base_line['cpu_per_action'])}"),
+              (rss_ours <= 4 * rss_echo, f"memory per connection within 4x echo: {ratio(rss_ours, rss_echo)}"),
+              (resume_seconds <= 10, f"resume within 10 s: {resume_seconds:.2f} s")]
+    for passed, text in checks:
+        print(f"  {'PASS' if passed else 'FAIL'}  {text}")
+
+
+if __name__ == "__main__":
+    main()
