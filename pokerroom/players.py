@@ -19,6 +19,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from pokerroom.errors import RuleViolation
 
 ROLES = ("player", "director", "security", "admin")
+RESERVED = frozenset({"world", "rake", "fees", "house", "bank", "system"})     # names of the room's own accounts
 _NICKNAME = re.compile(r"[A-Za-z0-9_\-]{3,20}")
 # argon2id with the library's recommended cost. POKERROOM_ARGON2=bench makes it cheap, for load benchmarks
 # that log in thousands of bots; never set it in a real room.
@@ -48,7 +49,7 @@ def check_registration(nickname: str, birth_date: str, country: str, rules: Acco
     if not _NICKNAME.fullmatch(nickname):
         raise RuleViolation("bad_nickname", "a nickname is 3 to 20 letters, digits, '_' or '-'", "AC-3")
     key = nickname_key(nickname)
-    if any(word in key for word in rules.banned_words):
+    if key in RESERVED or any(word in key for word in rules.banned_words):
         raise RuleViolation("nickname_refused", "that nickname is not allowed here; choose another", "AC-3")
     try:
         born = date.fromisoformat(birth_date)

@@ -74,3 +74,8 @@ def test_passwords_are_argon2id_and_tokens_are_long_and_random():
     assert not password_matches("not a hash", "x")
     tokens = {new_session_token() for _ in range(100)}
     assert len(tokens) == 100 and all(len(t) >= 32 for t in tokens)
+
+
+def test_AC_3_nicknames_of_the_rooms_own_accounts_are_refused():
+    for name in ("rake", "Fees", "house", "world"):
+        assert refused(name, "1990-01-01", "NL").code == "nickname_refused"

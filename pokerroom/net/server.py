@@ -24,7 +24,7 @@ from twisted.logger import Logger
 from twisted.web.resource import Resource
 from twisted.web.server import Site
 
-from pokerroom.net.codec import JSON, MAX_FRAME, SUBPROTOCOLS, Codec
+from pokerroom.net.codec import MAX_FRAME, SUBPROTOCOLS, Codec
 from pokerroom.net.schema import ProtocolError, error, parse_request
 from pokerroom.shell.room import Room, Session
 
@@ -57,8 +57,8 @@ class RoomProtocol(WebSocketServerProtocol):
         chosen = next((p for p in request.protocols if p in SUBPROTOCOLS), None)
         if chosen is None:
             raise ConnectionDeny(400, f"ask for one of the subprotocols {', '.join(SUBPROTOCOLS)}")
-        origin = request.headers.get("origin")
-        if chosen == JSON and origin and not factory.origin_allowed(origin, request.headers.get("host", "")):
+        origin = request.headers.get("origin")           # browsers send it, whichever subprotocol they pick
+        if origin and not factory.origin_allowed(origin, request.headers.get("host", "")):
             raise ConnectionDeny(403, f"origin {origin} may not use this room")
         self.codec = Codec(chosen)
         self.peer_address = request.peer
@@ -68,13 +68,13 @@ class RoomProtocol(WebSocketServerProtocol):
         self.factory.open_connections += 1
         self.bucket = TokenBucket(self.factory.rate, self.factory.burst, self.factory.reactor.seconds())
         self.bad = 0
-        peer = getattr(self, "peer_address", "") or ""
-        ip = peer.split(":")[1] if peer.count(":") >= 2 else peer
+        peer = getattr(self, "peer_address", "") or ""          # "tcp4:1.2.3.4:5678", "tcp6:[::1]:5678"
+        ip = peer.split(":", 1)[-1].rsplit(":", 1)[0].strip("[]")
         self.session: Session | None = self.factory.room.connected(self, ip)
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:        # noqa: N803 - Autobahn's name
-        if self.session is None:
-            return
+        if self.session is None or self.state != WebSocketServerProtocol.STATE_OPEN:
+            return                                          # closing: nothing it says counts any more
         if not self.bucket.take(self.factory.reactor.seconds()):
             self._bad(error("error", None, "rate_limited", f"at most {self.factory.rate:g} messages a second"))
             return

@@ -107,6 +107,7 @@ class TableRunner:
     hand_end: tuple[dict[str, int], int] = ({}, 0)
     start_written: bool = False
     decision_seq: int = 0                   # the DecisionStarted the table's clock is running for
+    dealt_by_hand: dict[str, dict[int, str]] = field(default_factory=dict)   # hand -> seat -> player
     pots: deque = field(default_factory=lambda: deque(maxlen=50))
 
 
@@ -236,9 +237,7 @@ class Room:
             now = self.reactor.seconds()
             session.connection_record.addCallback(lambda record: self._write(self.store.connection_closed, record,
                                                                              now))
-        if self.by_player.get(session.player_id or "") is not session:
-            return
-        if session.player_id is None:
+        if session.player_id is None or self.by_player.get(session.player_id) is not session:
             return
         for table_id in list(session.tables):
             runner = self.runners[table_id]
@@ -314,37 +313,68 @@ class Room:
                 raise RuleViolation("bad_login", "that nickname and password do not match")
             if account.closed:
                 raise RuleViolation("account_closed", "this account is closed", "AC-1")
+            if session.connection is None:
+                raise RuleViolation("connection_closed", "the connection closed while logging in")
+            if session.player_id is not None and session.player_id != account.nickname:
+                self._end_identity(session)                 # this connection was someone else until now
             old = self.by_player.get(account.nickname)
             if old is not None and old is not session:
-                self._drop_session(old)
+                self.sessions.pop(old.token or "", None)    # a new login ends the old token
+                self._take_over(session, old, 4000, "logged in elsewhere")
             session.player_id, session.role, session.client_type = account.nickname, account.role, client
             session.country, session.excluded_until = account.country, account.excluded_until
             session.deposit_limit, session.logged_in_at = account.deposit_limit, self.reactor.seconds()
             session.connection_record = self._write(self.store.connection_opened, account.nickname, session.ip,
                                                     None, session.logged_in_at)
+            if session.token:
+                self.sessions.pop(session.token, None)
             session.token = players.new_session_token()
             self.sessions[session.token] = session
             self.by_player[account.nickname] = session
+            self._reconnect_seats(session)
             return ok(request, token=session.token, nickname=account.nickname,
                       balance=self.ledger.balance(cash(account.nickname)))
 
         return d.addCallback(found).addCallback(checked)
 
-    def _drop_session(self, session: Session) -> None:
-        self.sessions.pop(session.token or "", None)
-        if session.connection is not None:
-            session.connection.close(4000, "logged in elsewhere")
+    _IDENTITY = ("player_id", "token", "role", "client_type", "country", "excluded_until", "deposit_limit",
+                 "logged_in_at", "lobby")
 
-    def _on_logout(self, session: Session, request: Request) -> dict:
-        """End the session; at tables the player is treated as disconnected (HR-DC-1)."""
+    def _take_over(self, session: Session, old: Session, code: int, reason: str) -> None:
+        """``session`` becomes the player ``old`` was; ``old`` is nobody from now on, and is closed."""
+        for name in self._IDENTITY:
+            setattr(session, name, getattr(old, name))
+        session.tables = set(old.tables)
+        if old.reminder is not None and old.reminder.active():
+            old.reminder.cancel()
+        old.player_id = old.token = None
+        old.tables = set()
+        if old.connection is not None:
+            old.connection.close(code, reason)
+
+    def _end_identity(self, session: Session) -> None:
+        """The player leaves this connection: disconnected at their tables (HR-DC-1), token ended."""
         for table_id in list(session.tables):
             runner = self.runners[table_id]
             if runner.table.seat_of(session.player_id) is not None:
                 self._command(runner, "disconnect", session.player_id)
         self.sessions.pop(session.token or "", None)
-        self.by_player.pop(session.player_id or "", None)
+        if self.by_player.get(session.player_id or "") is session:
+            del self.by_player[session.player_id]
+        if session.reminder is not None and session.reminder.active():
+            session.reminder.cancel()
         session.player_id = session.token = None
         session.tables = set()
+
+    def _reconnect_seats(self, session: Session) -> None:
+        for table_id in sorted(session.tables):
+            runner = self.runners[table_id]
+            if runner.table.seat_of(session.player_id) is not None:
+                self._command(runner, "reconnect", session.player_id)
+
+    def _on_logout(self, session: Session, request: Request) -> dict:
+        """End the session; at tables the player is treated as disconnected (HR-DC-1)."""
+        self._end_identity(session)
         return ok(request)
 
     def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int]) -> dict:
@@ -353,20 +383,17 @@ class Room:
         if old is None:
             raise RuleViolation("bad_token", "that session has ended; log in again")
         if old is not session:
-            for name in ("player_id", "token", "role", "client_type", "country", "excluded_until", "lobby"):
-                setattr(session, name, getattr(old, name))
-            session.tables = set(old.tables)
-            old.tables.clear()
-            if old.connection is not None:
-                old.connection.close(4001, "resumed elsewhere")
+            if session.player_id is not None:
+                self._end_identity(session)                 # this connection was someone until now
+            self._take_over(session, old, 4001, "resumed elsewhere")
+            session.connection_record = self._write(self.store.connection_opened, session.player_id, session.ip,
+                                                    None, self.reactor.seconds())
         self.sessions[token] = session
         self.by_player[session.player_id] = session
         caught_up = {}
         for table_id in sorted(session.tables):
-            runner = self.runners[table_id]
-            caught_up[table_id] = self._catch_up(session, runner, tables.get(table_id, 0))
-            if runner.table.seat_of(session.player_id) is not None:
-                self._command(runner, "reconnect", session.player_id)     # pushed after the catch-up
+            caught_up[table_id] = self._catch_up(session, self.runners[table_id], tables.get(table_id, 0))
+        self._reconnect_seats(session)                      # pushed after the catch-up
         return ok(request, nickname=session.player_id, tables=caught_up)
 
     def _catch_up(self, session: Session, runner: TableRunner, last_seq: int) -> str:
@@ -468,6 +495,7 @@ class Room:
 
     def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> dict:
         runner = self._seated(session, table)
+        self._may_play(session)
         self._funds(session, amount)
         self._command(runner, "add_chips", session.player_id, amount)
         return ok(request)
@@ -496,7 +524,12 @@ class Room:
 
     def _on_chat(self, session: Session, request: Request, table: str, text: str) -> dict:
         runner = self._runner(table)
+        if table not in session.tables:
+            raise RuleViolation("not_at_table", f"watch or sit at {table} to chat there")
         now = self.reactor.seconds()
+        if now - session.chat_at < 1.0:
+            raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
+        session.chat_at = now
         hand = runner.table.hand
         lowered = text.casefold()
         blocked = bool(_LINK.search(text)) or any(w in lowered for w in self.account_rules.banned_words)
@@ -504,9 +537,6 @@ class Room:
                     blocked)
         if blocked:
             raise RuleViolation("chat_blocked", "links and abusive words are not allowed in chat", "HR-CHAT-2")
-        if now - session.chat_at < 1.0:
-            raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
-        session.chat_at = now
         message = {"type": "chat", "table": table, "player": session.player_id, "text": text, "at": now}
         for watcher in self._watchers(table):
             watcher.push(message)
@@ -564,13 +594,15 @@ class Room:
 
     def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> dict:
         player = session.player_id
+        wallet = cash(player)
+        escrows = {table_escrow(table_id, player) for table_id in self.runners}
         mine = []
         for t in reversed(self.ledger.transfers):
-            amounts = [p.amount for p in t.postings
-                       if p.account == cash(player) or p.account.endswith(f":{player}")]
-            if amounts:
+            in_wallet = sum(p.amount for p in t.postings if p.account == wallet)
+            at_tables = sum(p.amount for p in t.postings if p.account in escrows)
+            if any(p.account == wallet or p.account in escrows for p in t.postings):
                 mine.append({"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
-                             "amount": sum(amounts)})
+                             "wallet": in_wallet, "tables": at_tables})
                 if len(mine) == limit:
                     break
         return ok(request, transfers=mine, balance=self.ledger.balance(cash(player)))
@@ -581,7 +613,15 @@ class Room:
         return [s for s in self.connections if table_id in s.tables]
 
     def _push(self, session: Session, runner: TableRunner, event: te.TableEvent) -> None:
-        viewer = runner.table.viewer(session.player_id) if session.player_id else Viewer.observer()
+        viewer = Viewer.observer()
+        if session.player_id is not None:
+            if isinstance(event, te.HandEvent):
+                # A seat's cards go to whoever was dealt that seat in that hand -- not to a later occupant.
+                dealt = runner.dealt_by_hand.get(event.hand_id, {})
+                seat = next((s for s, p in dealt.items() if p == session.player_id), None)
+                viewer = Viewer.player(seat) if seat is not None else viewer
+            else:
+                viewer = runner.table.viewer(session.player_id)
         shown = redact(event, viewer)
         if shown is None:
             return
@@ -635,6 +675,9 @@ class Room:
         if isinstance(event, he.SeatDealtIn):
             runner.hand_players[event.seat] = event.player_id
             runner.hand_start[event.player_id] = event.stack
+            runner.dealt_by_hand.setdefault(runner.hand_id, {})[event.seat] = event.player_id
+            while len(runner.dealt_by_hand) > 200:                  # the log holds fewer hands than this
+                runner.dealt_by_hand.pop(next(iter(runner.dealt_by_hand)))
         elif not runner.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
             runner.start_written = True             # every seat is known: store the start before any card
             self._write(self.store.hand_started, runner.hand_id, runner.table.table_id, now,

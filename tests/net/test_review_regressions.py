@@ -1,0 +1,86 @@
+"""Server defects a review found, each pinned by the scenario that showed it (real sockets)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+from pokerroom.store.db import make_engine, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from tests.net.server_process import Player, Server
+from tests.net.test_end_to_end import PASSWORD, event_type, play, sign_up
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path).start()
+    yield s
+    s.stop()
+
+
+def test_SEC_2_resume_never_replays_cards_dealt_to_an_earlier_occupant_of_the_seat(server):
+    alice, _ = sign_up(server.url, "alice")
+    carol, _ = sign_up(server.url, "carol")
+    alice.request("join", table="t1", buy_in=1_000, seat=1)
+    carol.request("join", table="t1", buy_in=1_000, seat=2)
+    play({"alice": alice, "carol": carol}, 2)
+    assert alice.request("leave", table="t1")["ok"]
+    alice.wait_for(lambda p: event_type(p) == "player_left")
+    bob, token = sign_up(server.url, "bob")
+    assert bob.request("join", table="t1", buy_in=1_000, seat=1)["ok"]
+    bob.close()
+    again = Player(server.url)
+    assert again.request("resume", token=token, tables={"t1": 0})["ok"]
+    dealt_to_bob = set()
+    for push in again.pushes:
+        if event_type(push) == "hand_event":
+            e = push["event"]["event"]
+            if e["type"] == "seat_dealt_in" and e["player_id"] == "bob":
+                dealt_to_bob.add(push["event"]["hand_id"])
+            if e["type"] == "hole_cards_dealt" and e["seat"] == 1 and e["cards"]:
+                assert push["event"]["hand_id"] in dealt_to_bob, "an earlier occupant's cards were replayed"
+
+
+def test_a_second_login_takes_over_the_seat_with_its_pushes_and_closes_the_old_connection(server):
+    alice, _ = sign_up(server.url, "alice")
+    carol, _ = sign_up(server.url, "carol")
+    alice.request("join", table="t1", buy_in=1_000, seat=1)
+    carol.request("join", table="t1", buy_in=1_000, seat=2)
+    second = Player(server.url)
+    assert second.request("login", nickname="alice", password=PASSWORD)["ok"]
+    with pytest.raises(ConnectionClosed) as closed:     # the old connection is closed
+        for _ in range(200):
+            alice.receive(timeout=5)
+    assert closed.value.rcvd.code == 4000
+    play({"alice": second, "carol": carol}, 2)          # the new connection gets the turns, and plays them
+
+
+def test_a_resume_is_recorded_as_a_connection(server):
+    alice, token = sign_up(server.url, "alice")
+    alice.close()
+    again = Player(server.url)
+    assert again.request("resume", token=token, tables={})["ok"]
+    store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
+    deadline = time.monotonic() + 10
+    while len(store.connections_of("alice")) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(store.connections_of("alice")) == 2
+
+
+def test_a_foreign_origin_is_refused_on_the_binary_subprotocol_too(server):
+    with pytest.raises(InvalidStatus) as refused:
+        connect(server.url, subprotocols=["pokerroom.v1.msgpack"], origin="https://evil.example", open_timeout=10)
+    assert refused.value.response.status_code == 403
+
+
+def test_bet_history_shows_what_each_movement_did_to_wallet_and_tables(server):
+    alice, _ = sign_up(server.url, "alice")
+    alice.request("join", table="t1", buy_in=1_000, seat=1)
+    history = alice.request("bet_history")
+    buy_in = next(t for t in history["transfers"] if t["reason"] == "buy_in")
+    assert (buy_in["wallet"], buy_in["tables"]) == (-1_000, 1_000)
+    assert history["balance"] == 99_000
+    assert alice.request("chat", table="t2", text="hi")["error"]["code"] in ("no_such_table", "not_at_table")
