@@ -118,6 +118,15 @@ class RoomProtocol(WebSocketServerProtocol):
         if self.state == WebSocketServerProtocol.STATE_OPEN:
             self.sendMessage(self.codec.encode(message), isBinary=self.codec.binary)
 
+    def send_shared(self, shared: dict[str, Any]) -> None:
+        """Send a message many connections get, encoding it once per subprotocol (cached in ``shared``)."""
+        if self.state == WebSocketServerProtocol.STATE_OPEN:
+            key = self.codec.subprotocol
+            payload = shared.get(key)
+            if payload is None:
+                payload = shared[key] = self.codec.encode(shared["message"])
+            self.sendMessage(payload, isBinary=self.codec.binary)
+
     def close(self, code: int, reason: str) -> None:
         if self.state == WebSocketServerProtocol.STATE_OPEN:
             self.sendClose(code, reason)

@@ -94,6 +94,15 @@ class Session:
         if self.connection is not None:
             self.connection.send(message)
 
+    def push_shared(self, shared: dict[str, Any]) -> None:
+        """Send ``shared["message"]``, encoded once per subprotocol for everyone it goes to."""
+        if self.connection is not None:
+            send_shared = getattr(self.connection, "send_shared", None)
+            if send_shared is None:
+                self.connection.send(shared["message"])
+            else:
+                send_shared(shared)
+
 
 @dataclass(eq=False)
 class TableRunner:
@@ -612,7 +621,14 @@ class Room:
     def _watchers(self, table_id: str) -> list[Session]:
         return [s for s in self.connections if table_id in s.tables]
 
-    def _push(self, session: Session, runner: TableRunner, event: te.TableEvent) -> None:
+    def _push(self, session: Session, runner: TableRunner, event: te.TableEvent,
+              shared: dict | None = None) -> None:
+        """Send one table event to one watcher, as that watcher may see it.
+
+        ``shared`` caches, per event, the message everyone may see and its
+        encodings: a public event is built and encoded once per subprotocol,
+        not once per watcher.
+        """
         viewer = Viewer.observer()
         if session.player_id is not None:
             if isinstance(event, te.HandEvent):
@@ -625,14 +641,24 @@ class Room:
         shown = redact(event, viewer)
         if shown is None:
             return
-        message = {"type": "table_event", "table": runner.table.table_id, "seq": event.seq,
-                   "event": table_event_to_dict(shown)}
+        legal = None
         if isinstance(event, te.DecisionStarted) and viewer.seat == event.seat and event.seq == runner.decision_seq \
                 and runner.table.clock is not None and runner.table.clock.seat == event.seat:
             legal = runner.table.legal_actions(session.player_id)
-            if legal is not None:
-                message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
+        if shown is event and legal is None and shared is not None:
+            if "message" not in shared:
+                shared["message"] = self._event_message(runner, event)
+            session.push_shared(shared)
+            return
+        message = self._event_message(runner, shown)
+        if legal is not None:
+            message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
         session.push(message)
+
+    @staticmethod
+    def _event_message(runner: TableRunner, event: te.TableEvent) -> dict:
+        return {"type": "table_event", "table": runner.table.table_id, "seq": event.seq,
+                "event": table_event_to_dict(event)}
 
     def _table_events(self, runner: TableRunner, events: list) -> None:
         table = runner.table
@@ -660,9 +686,11 @@ class Room:
                     self._write(self.store.record_departure, event.player_id, table.rules.game_key, left[-1])
             elif isinstance(event, te.HandEvent):
                 self._hand_event(runner, event.event, now)
-        for session in self._watchers(table_id):
-            for event in events:
-                self._push(session, runner, event)
+        watchers = self._watchers(table_id)
+        for event in events:
+            shared: dict = {}
+            for session in watchers:
+                self._push(session, runner, event, shared)
         for listener in self.listeners:
             listener(table_id, events)
 

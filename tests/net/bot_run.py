@@ -46,6 +46,9 @@ class RecordingProtocol(RoomProtocol):
                                                        "message": message}) + "\n")
         super().send(message)
 
+    def send_shared(self, shared):
+        self.send(shared["message"])                        # record it like any other frame
+
 
 class Fuzzer(WebSocketClientProtocol):
     """Sends garbage and near-miss requests; counts what comes back."""
