@@ -599,7 +599,8 @@ class Room:
                             "events": [he.event_to_dict(e) for e in shown if e is not None]})
             return ok(request, hands=out)
 
-        return self._read(self.store.hands_of, player, limit).addCallback(shape)
+        # Through the writer's queue: a hand that has just ended is stored before it is read back.
+        return self._write(self.store.hands_of, player, limit, quiet=False).addCallback(shape)
 
     def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> dict:
         player = session.player_id
