@@ -55,7 +55,7 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.store.room_store import RoomStore
-from pokerroom.table import CashTable, InMemorySeatingHistory, TableRules
+from pokerroom.table import CashTable, Departure, InMemorySeatingHistory, TableRules
 from pokerroom.table import events as te
 from pokerroom.table.events import redact, table_event_to_dict
 
@@ -120,6 +120,34 @@ class TableRunner:
     pots: deque = field(default_factory=lambda: deque(maxlen=50))
 
 
+class StoredSeatingHistory(InMemorySeatingHistory):
+    """The tables' seating-history port: kept in memory, each new refusal and departure also stored.
+
+    Tables read it on the reactor thread without touching the database; the
+    store gets the same records through the room's writer queue, and a restart
+    reads them back (:meth:`restore`).
+    """
+
+    def __init__(self, write: Callable, store: RoomStore) -> None:
+        super().__init__()
+        self._write_through = write
+        self._store = store
+
+    def restore(self, refusals: list, departures: list) -> None:
+        for player, level, at in refusals:
+            super().record_refusal(player, level, at)
+        for player, game, departure in departures:
+            super().record_departure(player, game, departure)
+
+    def record_refusal(self, player_id: str, blind_level: str, at: float) -> None:
+        super().record_refusal(player_id, blind_level, at)
+        self._write_through(self._store.record_refusal, player_id, blind_level, at)
+
+    def record_departure(self, player_id: str, game_key: str, departure: Departure) -> None:
+        super().record_departure(player_id, game_key, departure)
+        self._write_through(self._store.record_departure, player_id, game_key, departure)
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -143,7 +171,7 @@ class Room:
         self.metrics = Metrics()
         self.sessions: dict[str, Session] = {}                 # token -> session
         self.by_player: dict[str, Session] = {}
-        self.history = InMemorySeatingHistory()
+        self.history = StoredSeatingHistory(self._write, store)
         self.ledger = Ledger()
         self._writer = writer
         self._writes: defer.Deferred = defer.succeed(None)
@@ -165,10 +193,8 @@ class Room:
         now = self.reactor.seconds()
         self.ledger = self.store.load_ledger()
         self.recovery = self.store.recover(self.ledger, now)
-        for player, level, at in self.store.refusals_since(now - 2 * 12 * 3600):
-            self.history.record_refusal(player, level, at)
-        for player, game, departure in self.store.departures_since(now - 24 * 3600):
-            self.history.record_departure(player, game, departure)
+        self.history.restore(self.store.refusals_since(now - 2 * 12 * 3600),
+                             self.store.departures_since(now - 24 * 3600))
         return self.recovery
 
     def _write(self, function: Callable, *args: Any, quiet: bool = True) -> defer.Deferred:
@@ -680,11 +706,6 @@ class Room:
                 if event.stack:
                     self._money(self.ledger.move(table_escrow(table_id, event.player_id),
                                                  cash(event.player_id), event.stack, "cash_out", table_id, now))
-                if event.refusal:
-                    self._write(self.store.record_refusal, event.player_id, table.rules.blind_level, now)
-                left = self.history.departures(event.player_id, table.rules.game_key, now)
-                if left:
-                    self._write(self.store.record_departure, event.player_id, table.rules.game_key, left[-1])
             elif isinstance(event, te.HandEvent):
                 self._hand_event(runner, event.event, now)
         watchers = self._watchers(table_id)

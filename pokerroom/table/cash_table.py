@@ -237,9 +237,9 @@ class CashTable:
         seats = tuple(SeatState(s, p.player_id, stack, p.sitting_out, p.connected, p.owes, p.time_bank)
                       for s, stack in sorted(self.stacks().items()) if (p := self.players[s]))
         hand_events: tuple = ()
-        if viewer.kind == "player" and (self.players.get(viewer.seat) is None
-                                        or self._dealt.get(viewer.seat) is not self.players[viewer.seat]):
-            viewer = Viewer.observer()          # a seat taken since the deal: not the cards dealt to it
+        if viewer.kind == "player":             # a seat taken since the deal does not see the cards dealt to it
+            occupant = self.players.get(viewer.seat)
+            viewer = self.viewer(occupant.player_id if occupant else None)
         if self.hand is not None:
             hand_events = tuple(e for e in (redact_hand_event(x, viewer) for x in self.hand.events)
                                 if e is not None)
