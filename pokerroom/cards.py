@@ -111,15 +111,44 @@ def new_deck() -> list[int]:
     return list(range(DECK_SIZE))
 
 
+class RandomDraws:
+    """Unbiased whole numbers below ``n`` from the OS CSPRNG, 512 bits fetched at a time.
+
+    The same rejection sampling as ``secrets.randbelow`` (draw ``n.bit_length()``
+    bits, try again while the number is ``n`` or more), but the bits come from
+    one ``secrets.token_bytes`` call for a whole deck rather than a system call
+    for every card. Bits are never reused: a draw takes them off the pool.
+    """
+
+    __slots__ = ("pool", "bits")
+
+    def __init__(self) -> None:
+        self.pool = self.bits = 0
+
+    def below(self, n: int) -> int:
+        if n < 1:
+            raise ValueError("draws are below a positive bound")
+        k = n.bit_length()
+        while True:
+            if self.bits < k:
+                self.pool, self.bits = int.from_bytes(secrets.token_bytes(64), "little"), 512
+            r = self.pool & ((1 << k) - 1)
+            self.pool >>= k
+            self.bits -= k
+            if r < n:
+                return r
+
+
 def shuffled_deck(cards: Sequence[int] | None = None) -> list[int]:
     """A Fisher–Yates shuffle driven by the OS CSPRNG (HR-RNG-1).
 
-    ``secrets.randbelow`` is unbiased (rejection sampling), so every order is
-    equally likely.
+    Each draw is unbiased (rejection sampling, :class:`RandomDraws`), so every
+    order is equally likely.
     """
     deck = new_deck() if cards is None else list(cards)
+    below = RandomDraws().below
     for i in range(len(deck) - 1, 0, -1):
-        j = secrets.randbelow(i + 1)
+        j = below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 

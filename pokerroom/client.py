@@ -21,8 +21,6 @@ from pokerroom.net.codec import MSGPACK, Codec
 
 
 class RoomClient(WebSocketClientProtocol):
-    log = Logger()
-
     def onOpen(self) -> None:
         self.codec = Codec(self.factory.subprotocol)
         self.rid = 0
@@ -97,6 +95,7 @@ class Bot:
         self.think = think
         self.rng = random.Random(seed)
         self.client: RoomClient | None = None
+        self.seat: int | None = None
         self.actions = 0
 
     @defer.inlineCallbacks
@@ -111,16 +110,17 @@ class Bot:
         lobby = yield self.client.request("lobby_list")
         table = next(t for t in lobby["tables"] if t["table"] == self.table)
         joined = yield self.client.request("join", table=self.table, buy_in=table["max_buy_in"])
+        self.seat = joined.get("seat")
         return joined
 
     def pushed(self, message: dict) -> None:
-        if message.get("type") != "table_event":
+        if message.get("type") != "table_events":
             return
-        event = message["event"]
         if "legal" in message:
             delay = self.rng.uniform(*self.think) if self.think[1] else 0
             self.reactor.callLater(delay, self.act, message["legal"])
-        elif event["type"] == "player_sat_out" and self.client is not None:
+        if self.client is not None and any(e["type"] == "player_sat_out" and e["seat"] == self.seat
+                                           for e in message["events"]):
             self.reactor.callLater(1.0, self.back)
 
     def act(self, legal: dict) -> None:

@@ -57,17 +57,23 @@ def test_masks_round_trip():
 
 
 def test_HR_RNG_1_shuffle_is_a_permutation_drawn_from_secrets(monkeypatch):
-    calls = []
-    real = secrets.randbelow
+    calls, fetched = [], []
+    real_below, real_bytes = cards.RandomDraws.below, secrets.token_bytes
 
-    def spy(n):
+    def spy(self, n):
         calls.append(n)
-        return real(n)
+        return real_below(self, n)
 
-    monkeypatch.setattr(cards.secrets, "randbelow", spy)
+    def token_bytes(n):
+        fetched.append(n)
+        return real_bytes(n)
+
+    monkeypatch.setattr(cards.RandomDraws, "below", spy)
+    monkeypatch.setattr(cards.secrets, "token_bytes", token_bytes)
     deck = cards.shuffled_deck()
     assert sorted(deck) == list(range(52))
     assert calls == list(range(52, 1, -1))  # one draw per position, Fisher-Yates
+    assert 1 <= len(fetched) <= 3           # the OS's bits, a block at a time
 
 
 def test_HR_RNG_1_fisher_yates_is_unbiased(monkeypatch):
@@ -77,9 +83,36 @@ def test_HR_RNG_1_fisher_yates_is_unbiased(monkeypatch):
     seen = set()
     for draws in itertools.product(*[range(i + 1) for i in range(n - 1, 0, -1)]):
         it = iter(draws)
-        monkeypatch.setattr(cards.secrets, "randbelow", lambda bound, it=it: next(it))
+        monkeypatch.setattr(cards.RandomDraws, "below", lambda self, bound, it=it: next(it))
         seen.add(tuple(cards.shuffled_deck(list(range(n)))))
     assert len(seen) == 120
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 8, 13, 52])
+def test_HR_RNG_1_each_draw_is_uniform_by_rejection(monkeypatch, n):
+    # Offer every k-bit pattern once as the only bits in the pool: the accepted
+    # ones give exactly 0..n-1, each once; a pattern of n or more is thrown away
+    # (never folded back into range, which would bias) and fresh bits fetched.
+    class Refetched(Exception):
+        pass
+
+    def token_bytes(size):
+        raise Refetched
+
+    monkeypatch.setattr(cards.secrets, "token_bytes", token_bytes)
+    k = n.bit_length()
+    accepted, rejected = [], 0
+    for pattern in range(1 << k):
+        draws = cards.RandomDraws()
+        draws.pool, draws.bits = pattern, k
+        try:
+            accepted.append(draws.below(n))
+        except Refetched:
+            rejected += 1
+    assert sorted(accepted) == list(range(n))
+    assert rejected == (1 << k) - n
+    with pytest.raises(ValueError):
+        cards.RandomDraws().below(0)
 
 
 def test_HR_RNG_2_deck_commitment_hides_and_binds_the_order():

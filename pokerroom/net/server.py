@@ -47,7 +47,8 @@ class TokenBucket:
 
 
 class RoomProtocol(WebSocketServerProtocol):
-    log = Logger()
+    # Not ``log``: that is Autobahn's own txaio logger, whose debug calls cost nothing unless enabled.
+    room_log = Logger()
     factory: RoomFactory
 
     def onConnect(self, request: Any) -> str:
@@ -91,11 +92,11 @@ class RoomProtocol(WebSocketServerProtocol):
         try:
             answer = self.factory.room.handle(self.session, request)
         except Exception:                               # a bug must not reach the reactor
-            self.log.failure("handling {type}", type=request.type)
+            self.room_log.failure("handling {type}", type=request.type)
             answer = error(request.type, request.rid, "server_error", "the server could not do that")
         if isinstance(answer, defer.Deferred):
             answer.addCallback(self.send)
-            answer.addErrback(lambda failure: self.log.failure("answering", failure))
+            answer.addErrback(lambda failure: self.room_log.failure("answering", failure))
         else:
             self.send(answer)
 
@@ -119,13 +120,18 @@ class RoomProtocol(WebSocketServerProtocol):
             self.sendMessage(self.codec.encode(message), isBinary=self.codec.binary)
 
     def send_shared(self, shared: dict[str, Any]) -> None:
-        """Send a message many connections get, encoding it once per subprotocol (cached in ``shared``)."""
+        """Send a message many connections get: encoded and framed once per subprotocol (cached in ``shared``).
+
+        A server's frames are not masked, so the same bytes serve every
+        connection of the subprotocol; each send is then one write.
+        """
         if self.state == WebSocketServerProtocol.STATE_OPEN:
             key = self.codec.subprotocol
-            payload = shared.get(key)
-            if payload is None:
-                payload = shared[key] = self.codec.encode(shared["message"])
-            self.sendMessage(payload, isBinary=self.codec.binary)
+            prepared = shared.get(key)
+            if prepared is None:
+                payload = self.codec.encode(shared["message"])
+                prepared = shared[key] = self.factory.prepareMessage(payload, self.codec.binary)
+            self.sendPreparedMessage(prepared)
 
     def close(self, code: int, reason: str) -> None:
         if self.state == WebSocketServerProtocol.STATE_OPEN:

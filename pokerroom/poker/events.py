@@ -350,11 +350,19 @@ def event_type(event: Event) -> str:
     return _TYPE_NAMES[type(event)]
 
 
+def field_names(cls: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(cls))
+
+
+_FIELD_NAMES = {cls: field_names(cls) for cls in EVENT_TYPES.values()}
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """``{"type": "action_taken", "seq": 7, ...}``: ready for msgpack or JSON."""
-    out: dict[str, Any] = {"type": event_type(event)}
-    for field in dataclasses.fields(event):
-        out[field.name] = getattr(event, field.name)
+    cls = type(event)
+    out: dict[str, Any] = {"type": _TYPE_NAMES[cls]}
+    for name in _FIELD_NAMES[cls]:                  # every event on every table passes here: no fields() call
+        out[name] = getattr(event, name)
     return out
 
 

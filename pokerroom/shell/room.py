@@ -59,8 +59,11 @@ from pokerroom.table import CashTable, Departure, InMemorySeatingHistory, TableR
 from pokerroom.table import events as te
 from pokerroom.table.events import redact, table_event_to_dict
 
-LOG_SIZE = 2000                     # table events kept for clients that resume
+LOG_SIZE = 400                      # table events kept for clients that resume: a few hands; older, a snapshot
+LOG_HANDS = 32                      # hands whose seating is kept for redacting the log (more than it holds)
+BATCH = 32                          # table events in one frame at most
 _LINK = re.compile(r"(https?://|www\.|\.(com|net|org|io)\b)", re.IGNORECASE)
+OBSERVER = Viewer.observer()
 _ACTIONS = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
 
 
@@ -95,7 +98,7 @@ class Session:
             self.connection.send(message)
 
     def push_shared(self, shared: dict[str, Any]) -> None:
-        """Send ``shared["message"]``, encoded once per subprotocol for everyone it goes to."""
+        """Send ``shared["message"]``, encoded and framed once per subprotocol for everyone it goes to."""
         if self.connection is not None:
             send_shared = getattr(self.connection, "send_shared", None)
             if send_shared is None:
@@ -184,6 +187,7 @@ class Room:
             runner = TableRunner(CashTable(rules, self.history, **kwargs))
             runner.timer = TableTimer(runner.table, reactor, lambda events, r=runner: self._table_events(r, events))
             self.runners[rules.table_id] = runner
+        self.watching: dict[str, dict[Session, None]] = {table_id: {} for table_id in self.runners}
         self.metrics.tables.set(len(self.runners))
 
     # ------------------------------------------------------------------ start and storage
@@ -266,6 +270,8 @@ class Room:
         self.metrics.connections.dec()
         self.connections.discard(session)
         session.connection = None
+        for table_id in session.tables:                 # still theirs to resume; nobody to send to meanwhile
+            self.watching[table_id].pop(session, None)
         if session.reminder is not None and session.reminder.active():
             session.reminder.cancel()
         if session.connection_record is not None:
@@ -379,11 +385,13 @@ class Room:
         """``session`` becomes the player ``old`` was; ``old`` is nobody from now on, and is closed."""
         for name in self._IDENTITY:
             setattr(session, name, getattr(old, name))
-        session.tables = set(old.tables)
+        self._unwatch_all(session)
+        for table_id in old.tables:
+            self._watch(session, table_id)
         if old.reminder is not None and old.reminder.active():
             old.reminder.cancel()
         old.player_id = old.token = None
-        old.tables = set()
+        self._unwatch_all(old)
         if old.connection is not None:
             old.connection.close(code, reason)
 
@@ -399,7 +407,7 @@ class Room:
         if session.reminder is not None and session.reminder.active():
             session.reminder.cancel()
         session.player_id = session.token = None
-        session.tables = set()
+        self._unwatch_all(session)
 
     def _reconnect_seats(self, session: Session) -> None:
         for table_id in sorted(session.tables):
@@ -434,9 +442,7 @@ class Room:
     def _catch_up(self, session: Session, runner: TableRunner, last_seq: int) -> str:
         log = runner.log
         if log and log[0].seq <= last_seq + 1:
-            for event in log:
-                if event.seq > last_seq:
-                    self._push(session, runner, event)
+            self._fan_out(runner, [event for event in log if event.seq > last_seq], (session,))
             return "events"
         session.push(self._snapshot(session, runner))
         return "snapshot"
@@ -472,10 +478,10 @@ class Room:
     def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> dict:
         runner = self._runner(table)
         if on:
-            session.tables.add(table)
+            self._watch(session, table)
             session.push(self._snapshot(session, runner))
         elif runner.table.seat_of(session.player_id or "") is None:
-            session.tables.discard(table)
+            self._unwatch(session, table)
         return ok(request)
 
     # playing
@@ -500,7 +506,7 @@ class Room:
         runner = self._runner(table)
         self._may_play(session)
         self._funds(session, buy_in)
-        session.tables.add(table)
+        self._watch(session, table)
         self._command(runner, "sit", session.player_id, seat, buy_in, client_type=session.client_type,
                       wait_for_big_blind=wait_for_big_blind)
         return ok(request, seat=runner.table.seat_of(session.player_id))
@@ -554,7 +560,7 @@ class Room:
     def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> dict:
         runner = self._runner(table)
         self._command(runner, "join_waiting_list" if on else "leave_waiting_list", session.player_id)
-        session.tables.add(table)
+        self._watch(session, table)
         return ok(request)
 
     def _on_chat(self, session: Session, request: Request, table: str, text: str) -> dict:
@@ -573,8 +579,9 @@ class Room:
         if blocked:
             raise RuleViolation("chat_blocked", "links and abusive words are not allowed in chat", "HR-CHAT-2")
         message = {"type": "chat", "table": table, "player": session.player_id, "text": text, "at": now}
-        for watcher in self._watchers(table):
-            watcher.push(message)
+        shared = {"message": message}
+        for watcher in self.watching[table]:
+            watcher.push_shared(shared)
         return ok(request)
 
     # responsible gaming (AC-5)
@@ -645,47 +652,71 @@ class Room:
 
     # ------------------------------------------------------------------ table events
 
-    def _watchers(self, table_id: str) -> list[Session]:
-        return [s for s in self.connections if table_id in s.tables]
+    def _watch(self, session: Session, table_id: str) -> None:
+        session.tables.add(table_id)
+        if session.connection is not None:
+            self.watching[table_id][session] = None
 
-    def _push(self, session: Session, runner: TableRunner, event: te.TableEvent,
-              shared: dict | None = None) -> None:
-        """Send one table event to one watcher, as that watcher may see it.
+    def _unwatch(self, session: Session, table_id: str) -> None:
+        session.tables.discard(table_id)
+        self.watching[table_id].pop(session, None)
 
-        ``shared`` caches, per event, the message everyone may see and its
-        encodings: a public event is built and encoded once per subprotocol,
-        not once per watcher.
+    def _unwatch_all(self, session: Session) -> None:
+        for table_id in session.tables:
+            self.watching[table_id].pop(session, None)
+        session.tables = set()
+
+    def _fan_out(self, runner: TableRunner, events: list, watchers: Any) -> None:
+        """Send ``events`` to each watcher as one ``table_events`` frame, as that watcher may see them.
+
+        Every event passes the one redaction function as an observer sees it;
+        that public batch is built and encoded once and goes to everyone,
+        except to a player whose own hole cards are in it (their seat's cards
+        go only to whoever was dealt that seat in that hand -- not to a later
+        occupant) or whose decision it starts (it carries their ``legal``
+        actions): they get a frame of their own.
         """
-        viewer = Viewer.observer()
-        if session.player_id is not None:
-            if isinstance(event, te.HandEvent):
-                # A seat's cards go to whoever was dealt that seat in that hand -- not to a later occupant.
-                dealt = runner.dealt_by_hand.get(event.hand_id, {})
-                seat = next((s for s, p in dealt.items() if p == session.player_id), None)
-                viewer = Viewer.player(seat) if seat is not None else viewer
-            else:
-                viewer = runner.table.viewer(session.player_id)
-        shown = redact(event, viewer)
-        if shown is None:
+        if not watchers:
             return
-        legal = None
-        if isinstance(event, te.DecisionStarted) and viewer.seat == event.seat and event.seq == runner.decision_seq \
-                and runner.table.clock is not None and runner.table.clock.seat == event.seat:
-            legal = runner.table.legal_actions(session.player_id)
-        if shown is event and legal is None and shared is not None:
-            if "message" not in shared:
-                shared["message"] = self._event_message(runner, event)
-            session.push_shared(shared)
-            return
-        message = self._event_message(runner, shown)
-        if legal is not None:
-            message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
-        session.push(message)
+        for start in range(0, len(events), BATCH):          # a resume's catch-up can be long: frames stay small
+            self._fan_out_batch(runner, events[start:start + BATCH], watchers)
 
-    @staticmethod
-    def _event_message(runner: TableRunner, event: te.TableEvent) -> dict:
-        return {"type": "table_event", "table": runner.table.table_id, "seq": event.seq,
-                "event": table_event_to_dict(event)}
+    def _fan_out_batch(self, runner: TableRunner, events: list, watchers: Any) -> None:
+        table_id = runner.table.table_id
+        public: list[dict] = []
+        own: dict[str, dict[int, dict]] = {}            # player -> position in the batch -> their own view
+        decision = None
+        for event in events:
+            shown = redact(event, OBSERVER)
+            if shown is None:
+                continue
+            if shown is not event:                      # hole cards: their owner sees them
+                owner = runner.dealt_by_hand.get(event.hand_id, {}).get(event.event.seat)
+                if owner is not None:
+                    own.setdefault(owner, {})[len(public)] = table_event_to_dict(event)
+            elif isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
+                decision = event
+            public.append(table_event_to_dict(shown))
+        if not public:
+            return
+        legal_for, legal = None, None
+        clock = runner.table.clock
+        if decision is not None and clock is not None and clock.seat == decision.seat:
+            seated = runner.table.players.get(decision.seat)
+            legal_for = seated.player_id if seated is not None else None
+            legal = runner.table.legal_actions(legal_for) if legal_for is not None else None
+        shared = {"message": {"type": "table_events", "table": table_id, "seq": events[-1].seq, "events": public}}
+        for session in watchers:
+            player = session.player_id
+            mine = own.get(player) if player is not None else None
+            if mine is None and (legal is None or player != legal_for):
+                session.push_shared(shared)
+                continue
+            batch = public if mine is None else [mine.get(i, e) for i, e in enumerate(public)]
+            message = dict(shared["message"], events=batch)
+            if legal is not None and player == legal_for:
+                message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
+            session.push(message)
 
     def _table_events(self, runner: TableRunner, events: list) -> None:
         table = runner.table
@@ -708,11 +739,7 @@ class Room:
                                                  cash(event.player_id), event.stack, "cash_out", table_id, now))
             elif isinstance(event, te.HandEvent):
                 self._hand_event(runner, event.event, now)
-        watchers = self._watchers(table_id)
-        for event in events:
-            shared: dict = {}
-            for session in watchers:
-                self._push(session, runner, event, shared)
+        self._fan_out(runner, events, self.watching[table_id])
         for listener in self.listeners:
             listener(table_id, events)
 
@@ -726,7 +753,7 @@ class Room:
             runner.hand_players[event.seat] = event.player_id
             runner.hand_start[event.player_id] = event.stack
             runner.dealt_by_hand.setdefault(runner.hand_id, {})[event.seat] = event.player_id
-            while len(runner.dealt_by_hand) > 200:                  # the log holds fewer hands than this
+            while len(runner.dealt_by_hand) > LOG_HANDS:
                 runner.dealt_by_hand.pop(next(iter(runner.dealt_by_hand)))
         elif not runner.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
             runner.start_written = True             # every seat is known: store the start before any card

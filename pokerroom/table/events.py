@@ -13,7 +13,6 @@ money is whole chips.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,12 +217,19 @@ TABLE_EVENT_TYPES: dict[str, type] = {
 }
 
 
+_TABLE_TYPE_NAMES = {cls: name for name, cls in TABLE_EVENT_TYPES.items()}
+_FIELD_NAMES = {cls: hand_events.field_names(cls) for cls in TABLE_EVENT_TYPES.values()}
+
+
 def table_event_to_dict(event: TableEvent) -> dict[str, Any]:
     """``{"type": "player_seated", "seq": 3, ...}``; a hand event nests as ``event``."""
-    out: dict[str, Any] = {"type": hand_events.wire_name(type(event))}
-    for field in dataclasses.fields(event):
-        value = getattr(event, field.name)
-        out[field.name] = hand_events.event_to_dict(value) if field.name == "event" else value
+    cls = type(event)
+    if cls is HandEvent:
+        return {"type": "hand_event", "seq": event.seq, "hand_id": event.hand_id,
+                "event": hand_events.event_to_dict(event.event)}
+    out: dict[str, Any] = {"type": _TABLE_TYPE_NAMES[cls]}
+    for name in _FIELD_NAMES[cls]:
+        out[name] = getattr(event, name)
     return out
 
 

@@ -37,17 +37,23 @@ TABLES = {
 
 
 class RecordingProtocol(RoomProtocol):
+    """Records every frame's payload as sent, decoded back from the bytes that went out."""
+
     record = None
 
-    def send(self, message):
+    def sendMessage(self, payload, isBinary=False, *args, **kwargs):  # noqa: N802, N803 - Autobahn's names
+        self._record(payload)
+        super().sendMessage(payload, isBinary, *args, **kwargs)
+
+    def sendPreparedMessage(self, prepared):                            # noqa: N802
+        self._record(prepared.payload)
+        super().sendPreparedMessage(prepared)
+
+    def _record(self, payload):
         session = getattr(self, "session", None)
         if not RecordingProtocol.record.closed:
             RecordingProtocol.record.write(json.dumps({"to": session.player_id if session else None,
-                                                       "message": message}) + "\n")
-        super().send(message)
-
-    def send_shared(self, shared):
-        self.send(shared["message"])                        # record it like any other frame
+                                                       "message": self.codec.decode_from_server(payload)}) + "\n")
 
 
 class Fuzzer(WebSocketClientProtocol):
@@ -56,7 +62,7 @@ class Fuzzer(WebSocketClientProtocol):
     def onOpen(self):
         self.rng = random.Random(self.factory.seed)
         self.loop = task.LoopingCall(self.send_garbage)
-        self.loop.start(0.08, now=False)
+        self.loop.start(0.04, now=False)
 
     def send_garbage(self):
         stats = self.factory.stats
@@ -109,6 +115,7 @@ def main() -> None:
     parser.add_argument("dir")
     parser.add_argument("--hands", type=int, default=500)
     parser.add_argument("--fuzzers", type=int, default=0)
+    parser.add_argument("--fuzz-frames", type=int, default=0, help="keep playing until the fuzzers sent this many")
     args = parser.parse_args()
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -132,7 +139,7 @@ def main() -> None:
         connectWS(factory)
 
     def check() -> None:
-        if room.metrics.hands._value.get() >= args.hands:
+        if room.metrics.hands._value.get() >= args.hands and stats["sent"] >= args.fuzz_frames:
             poll.stop()
             room.flushed().addBoth(finish)
 

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 import msgpack
@@ -74,6 +75,19 @@ class Server:
                 self.kill()
 
 
+def unbatch(message: dict) -> list[dict]:
+    """A ``table_events`` push as one message per event (``legal`` goes with the decision it is for)."""
+    if message.get("type") != "table_events":
+        return [message]
+    out = []
+    for event in message["events"]:
+        one = {"type": "table_event", "table": message["table"], "seq": event["seq"], "event": event}
+        if "legal" in message and event["type"] == "decision_started" and event["seat"] == message["legal"]["seat"]:
+            one["legal"] = message["legal"]
+        out.append(one)
+    return out
+
+
 class Player:
     """One connection speaking msgpack (binary) or JSON (text)."""
 
@@ -84,14 +98,19 @@ class Player:
         self.rid = 0
         self.pushes: list[dict] = []
         self.frames: list[bytes | str] = []
+        self.inbox: deque[dict] = deque()
 
     def send_raw(self, data: bytes | str) -> None:
         self.ws.send(data)
 
     def receive(self, timeout: float = 10) -> dict:
-        frame = self.ws.recv(timeout=timeout)
-        self.frames.append(frame)
-        return msgpack.unpackb(frame, raw=False, strict_map_key=False) if self.binary else json.loads(frame)
+        """The next message; a ``table_events`` frame is taken apart into one ``table_event`` per event."""
+        if not self.inbox:
+            frame = self.ws.recv(timeout=timeout)
+            self.frames.append(frame)
+            message = msgpack.unpackb(frame, raw=False, strict_map_key=False) if self.binary else json.loads(frame)
+            self.inbox.extend(unbatch(message))
+        return self.inbox.popleft()
 
     def request(self, kind: str, **fields) -> dict:
         self.rid += 1

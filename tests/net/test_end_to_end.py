@@ -85,7 +85,7 @@ def test_a_whole_session_over_real_sockets_in_both_encodings(server):
     ana.close()
     ana2 = Player(server.url)
     resumed = ana2.request("resume", token=ana_token, tables={"t1": 0})
-    assert resumed["ok"] and resumed["tables"]["t1"] in ("events", "snapshot")
+    assert resumed["ok"] and resumed["tables"]["t1"] in ("events", "snapshot"), resumed
     replayed = ana2.pushes                      # the catch-up arrives before the answer
     dealt = [p["event"]["event"] for p in replayed
              if event_type(p) == "hand_event" and p["event"]["event"]["type"] == "hole_cards_dealt"]

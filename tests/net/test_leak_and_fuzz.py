@@ -25,7 +25,8 @@ HANDS = 500
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("bot_run")
-    subprocess.run([sys.executable, "-m", "tests.net.bot_run", str(out), "--hands", str(HANDS), "--fuzzers", "4"],
+    subprocess.run([sys.executable, "-m", "tests.net.bot_run", str(out), "--hands", str(HANDS), "--fuzzers", "4",
+                    "--fuzz-frames", "2000"],
                    check=True, timeout=300, capture_output=True)
     return out
 
@@ -61,20 +62,21 @@ def test_HR_RNG_2_SEC_2_no_frame_shows_anyone_elses_hole_cards_or_the_deck(run):
         record = json.loads(line)
         player, message = record["to"], record["message"]
         assert "deck" not in json.dumps(message), f"a deck order reached {player}"
-        if message.get("type") != "table_event" or message["event"]["type"] != "hand_event" or player is None:
+        if message.get("type") != "table_events" or player is None:
             continue
-        hand_id, event = message["event"]["hand_id"], message["event"]["event"]
-        if hand_id not in truth:
-            continue
-        seats, holes = truth[hand_id]
-        key = (player, hand_id)
-        if key not in allowed:
-            allowed[key] = set(holes.get(seats.get(player), ()))
-        if event["type"] in ("hand_shown", "cards_exposed", "board_dealt"):
-            allowed[key] |= set(cards_in(event, []))        # shown, exposed or on the board: public now
-        leaked = set(cards_in(event, [])) - allowed[key]
-        assert not leaked, f"{player} saw {sorted(leaked)} in {event['type']} of {hand_id}"
-        checked += 1
+        for table_event in message["events"]:
+            if table_event["type"] != "hand_event" or table_event["hand_id"] not in truth:
+                continue
+            hand_id, event = table_event["hand_id"], table_event["event"]
+            seats, holes = truth[hand_id]
+            key = (player, hand_id)
+            if key not in allowed:
+                allowed[key] = set(holes.get(seats.get(player), ()))
+            if event["type"] in ("hand_shown", "cards_exposed", "board_dealt"):
+                allowed[key] |= set(cards_in(event, []))        # shown, exposed or on the board: public now
+            leaked = set(cards_in(event, [])) - allowed[key]
+            assert not leaked, f"{player} saw {sorted(leaked)} in {event['type']} of {hand_id}"
+            checked += 1
     assert checked > HANDS * 20
 
 
