@@ -30,6 +30,7 @@ records what caused them.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -88,11 +89,34 @@ def check_postings(postings: Iterable[Posting]) -> tuple[Posting, ...]:
 
 
 class Ledger:
-    """Transfers in order, with every account's balance cached."""
+    """Every account's balance, and the most recent transfers.
 
-    def __init__(self) -> None:
-        self.transfers: list[Transfer] = []
+    ``keep`` bounds the transfers held in memory (None: all of them); the
+    store holds every one. What older transfers did is folded into
+    ``opening`` -- the balances before the oldest transfer kept -- so
+    :meth:`check` still proves, exactly, that the kept transfers lead from
+    ``opening`` to the cached balances and that everything sums to zero.
+    """
+
+    def __init__(self, keep: int | None = None) -> None:
+        self.transfers: deque[Transfer] = deque(maxlen=keep)
         self.balances: dict[str, int] = {}
+        self.opening: dict[str, int] = {}
+        self.count = 0                          # transfers ever made; the next one is number count + 1
+
+    @classmethod
+    def restore(cls, balances: Mapping[str, int], recent: Iterable[Transfer], count: int,
+                keep: int | None = None) -> Ledger:
+        """A ledger from stored balances and the most recent transfers (oldest first)."""
+        ledger = cls(keep)
+        ledger.balances = {a: v for a, v in balances.items() if v}
+        ledger.transfers.extend(recent)
+        ledger.count = count
+        ledger.opening = dict(ledger.balances)
+        for t in ledger.transfers:
+            for p in t.postings:
+                ledger.opening[p.account] = ledger.opening.get(p.account, 0) - p.amount
+        return ledger
 
     def balance(self, account: str) -> int:
         return self.balances.get(account, 0)
@@ -104,8 +128,8 @@ class Ledger:
             if p.account != WORLD and self.balance(p.account) + p.amount < 0:
                 raise RuleViolation("insufficient_funds",
                                     f"{p.account} holds {self.balance(p.account)}, cannot pay {-p.amount}")
-        t = Transfer(len(self.transfers) + 1, merged, reason, reference, at)
-        self.transfers.append(t)
+        t = Transfer(self.count + 1, merged, reason, reference, at)
+        self._keep(t)
         for p in merged:
             self.balances[p.account] = self.balance(p.account) + p.amount
         return t
@@ -128,9 +152,17 @@ class Ledger:
             return None
         return self.transfer(postings, "hand", hand_id, at)
 
+    def _keep(self, t: Transfer) -> None:
+        transfers = self.transfers
+        if transfers.maxlen is not None and len(transfers) == transfers.maxlen:
+            for p in transfers[0].postings:                 # about to drop out of memory: fold it in
+                self.opening[p.account] = self.opening.get(p.account, 0) + p.amount
+        transfers.append(t)
+        self.count = t.number
+
     def check(self) -> bool:
-        """Every balance equals the sum of its postings, and all balances sum to zero."""
-        replay: dict[str, int] = {}
+        """Every balance equals its opening plus its postings since, and all balances sum to zero."""
+        replay: dict[str, int] = dict(self.opening)
         for t in self.transfers:
             if sum(p.amount for p in t.postings) != 0:
                 return False

@@ -61,6 +61,8 @@ from pokerroom.table.events import redact, table_event_to_dict
 
 LOG_SIZE = 400                      # table events kept for clients that resume: a few hands; older, a snapshot
 LOG_HANDS = 32                      # hands whose seating is kept for redacting the log (more than it holds)
+LEDGER_KEEP = 10_000                # transfers kept in memory; the store has them all
+DAY = 86_400.0
 BATCH = 32                          # table events in one frame at most
 _LINK = re.compile(r"(https?://|www\.|\.(com|net|org|io)\b)", re.IGNORECASE)
 OBSERVER = Viewer.observer()
@@ -175,7 +177,8 @@ class Room:
         self.sessions: dict[str, Session] = {}                 # token -> session
         self.by_player: dict[str, Session] = {}
         self.history = StoredSeatingHistory(self._write, store)
-        self.ledger = Ledger()
+        self.ledger = Ledger(LEDGER_KEEP)
+        self.deposits: dict[str, deque] = {}                    # player -> (at, amount) of the last day (AC-5)
         self._writer = writer
         self._writes: defer.Deferred = defer.succeed(None)
         self.connections: set[Session] = set()
@@ -195,8 +198,10 @@ class Room:
     def start(self) -> Any:
         """Recover from any crash, then load the ledger and the seating memory (blocking; before listening)."""
         now = self.reactor.seconds()
-        self.ledger = self.store.load_ledger()
+        self.ledger = self.store.load_ledger(LEDGER_KEEP)
         self.recovery = self.store.recover(self.ledger, now)
+        for player, amount, at in self.store.deposits_since(now - DAY):
+            self._remember_deposit(player, amount, at)
         self.history.restore(self.store.refusals_since(now - 2 * 12 * 3600),
                              self.store.departures_since(now - 24 * 3600))
         return self.recovery
@@ -249,14 +254,20 @@ class Room:
             if session.excluded_until is not None and now < session.excluded_until:
                 raise RuleViolation("self_excluded", "you have excluded yourself: no deposits", "AC-5")
             if session.deposit_limit is not None:
-                recent = sum(t.size for t in self.ledger.transfers
-                             if t.reason == "deposit" and t.reference == player_id and t.at > now - 86_400)
+                recent = sum(size for at, size in self.deposits.get(player_id, ()) if at > now - DAY)
                 if recent + amount > session.deposit_limit:
                     raise RuleViolation("deposit_limit", f"your deposit limit is {session.deposit_limit} a day; "
                                                          f"{recent} deposited in the last 24 hours", "AC-5")
         t = self.ledger.move(WORLD, cash(player_id), amount, "deposit", player_id, now)
+        self._remember_deposit(player_id, amount, now)
         self._money(t)
         return t
+
+    def _remember_deposit(self, player_id: str, amount: int, at: float) -> None:
+        recent = self.deposits.setdefault(player_id, deque())
+        recent.append((at, amount))
+        while recent and recent[0][0] <= at - DAY:
+            recent.popleft()
 
     # ------------------------------------------------------------------ connections
 
@@ -588,7 +599,7 @@ class Room:
 
     def _on_self_exclude(self, session: Session, request: Request, days: int | None) -> defer.Deferred:
         now = self.reactor.seconds()
-        until = float("inf") if days is None else now + days * 86_400.0
+        until = float("inf") if days is None else now + days * DAY
         until = max(until, session.excluded_until or 0.0)             # it cannot be shortened or undone
         session.excluded_until = until
         d = self._write(partial(self.store.update_account, players.nickname_key(session.player_id),
@@ -635,20 +646,20 @@ class Room:
         # Through the writer's queue: a hand that has just ended is stored before it is read back.
         return self._write(self.store.hands_of, player, limit, quiet=False).addCallback(shape)
 
-    def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> dict:
+    def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:
         player = session.player_id
         wallet = cash(player)
         escrows = {table_escrow(table_id, player) for table_id in self.runners}
-        mine = []
-        for t in reversed(self.ledger.transfers):
-            in_wallet = sum(p.amount for p in t.postings if p.account == wallet)
-            at_tables = sum(p.amount for p in t.postings if p.account in escrows)
-            if any(p.account == wallet or p.account in escrows for p in t.postings):
-                mine.append({"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
-                             "wallet": in_wallet, "tables": at_tables})
-                if len(mine) == limit:
-                    break
-        return ok(request, transfers=mine, balance=self.ledger.balance(cash(player)))
+
+        def shape(transfers: list[Transfer]) -> dict:
+            mine = [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
+                     "wallet": sum(p.amount for p in t.postings if p.account == wallet),
+                     "tables": sum(p.amount for p in t.postings if p.account in escrows)} for t in transfers]
+            return ok(request, transfers=mine, balance=self.ledger.balance(wallet))
+
+        # Through the writer's queue: every transfer made so far is stored before it is read back.
+        return self._write(self.store.transfers_touching, [wallet, *sorted(escrows)], limit,
+                           quiet=False).addCallback(shape)
 
     # ------------------------------------------------------------------ table events
 

@@ -130,23 +130,48 @@ class RoomStore:
                     balance.balance += p.amount
             session.flush()
 
-    def load_ledger(self) -> Ledger:
-        """The ledger as stored, replayed transfer by transfer (``ValueError`` if it does not add up)."""
-        ledger = Ledger()
+    def load_ledger(self, keep: int | None = None) -> Ledger:
+        """The ledger as stored: every balance, and the last ``keep`` transfers (None: all).
+
+        Balances are the sums of all stored postings, computed in the database
+        and checked against the cached balance rows; ``ValueError`` if anything
+        does not add up.
+        """
         with self.sessions() as session:
-            rows = session.scalars(select(LedgerTransfer).order_by(LedgerTransfer.number)).all()
-            for row in rows:
-                postings = [Posting(p.account, p.amount) for p in row.postings]
-                t = Transfer(row.number, tuple(postings), row.reason, row.reference, row.at)
-                ledger.transfers.append(t)
-                for p in t.postings:
-                    ledger.balances[p.account] = ledger.balance(p.account) + p.amount
+            sums = {a: int(v) for a, v in session.execute(
+                select(LedgerPosting.account, func.sum(LedgerPosting.amount)).group_by(LedgerPosting.account))}
             stored = {b.account: b.balance for b in session.scalars(select(LedgerBalance))}
-        if {a: v for a, v in stored.items() if v} != {a: v for a, v in ledger.balances.items() if v}:
+            count = session.scalar(select(func.coalesce(func.max(LedgerTransfer.number), 0)))
+            query = select(LedgerTransfer).order_by(LedgerTransfer.number.desc())
+            if keep is not None:
+                query = query.limit(keep)
+            rows = session.scalars(query).all()
+            recent = [_transfer(row) for row in reversed(rows)]
+        balances = {a: v for a, v in sums.items() if v}
+        if {a: v for a, v in stored.items() if v} != balances:
             raise ValueError("the stored balances do not match the stored postings")
+        ledger = Ledger.restore(balances, recent, int(count), keep)
         if not ledger.check():
             raise ValueError("the stored ledger does not balance")
         return ledger
+
+    def transfers_touching(self, accounts: Sequence[str], limit: int) -> list[Transfer]:
+        """The newest ``limit`` transfers with a posting to any of ``accounts``, newest first."""
+        with self.sessions() as session:
+            numbers = select(LedgerTransfer.id).join(LedgerPosting).where(LedgerPosting.account.in_(accounts))
+            rows = session.scalars(select(LedgerTransfer).where(LedgerTransfer.id.in_(numbers))
+                                   .order_by(LedgerTransfer.number.desc()).limit(limit)).all()
+            return [_transfer(row) for row in rows]
+
+    def deposits_since(self, since: float) -> list[tuple[str, int, float]]:
+        """(player, amount, at) of every deposit since ``since``: the deposit limit's memory (AC-5)."""
+        with self.sessions() as session:
+            rows = session.execute(select(LedgerTransfer.reference, LedgerPosting.amount, LedgerTransfer.at)
+                                   .join(LedgerPosting)
+                                   .where(LedgerTransfer.reason == "deposit", LedgerTransfer.at >= since,
+                                          LedgerPosting.amount > 0)
+                                   .order_by(LedgerTransfer.number)).all()
+            return [(player, int(amount), at) for player, amount, at in rows]
 
     def ledger_check(self) -> bool:
         """In the database itself: postings sum to zero, and every cached balance is its postings' sum."""
@@ -238,3 +263,8 @@ class RoomStore:
             rows = session.scalars(select(DepartureRecord).where(DepartureRecord.at >= since)
                                    .order_by(DepartureRecord.at))
             return [(r.player_id, r.game_key, Departure(r.table_id, r.stack, r.at)) for r in rows]
+
+
+def _transfer(row: LedgerTransfer) -> Transfer:
+    return Transfer(row.number, tuple(Posting(p.account, p.amount) for p in row.postings), row.reason,
+                    row.reference, row.at)

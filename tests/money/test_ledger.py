@@ -77,3 +77,20 @@ def test_money_is_conserved_whatever_is_tried(moves):
         assert all(v >= 0 for a, v in ledger.balances.items() if a != WORLD)
         assert sum(ledger.balances.values()) == 0
     assert ledger.check()
+
+
+def test_AC_6_a_ledger_that_keeps_few_transfers_still_checks_exactly():
+    # A long-running room keeps only recent transfers in memory; what older ones
+    # did is folded into the opening balances, so the check stays exact.
+    bounded, full = Ledger(keep=3), Ledger()
+    for ledger in (bounded, full):
+        ledger.move(WORLD, cash("ana"), 10_000, "deposit", "d1", 1.0)
+        for i in range(10):
+            ledger.move(cash("ana"), table_escrow("t1", "ana"), 100, "buy_in", "t1", 2.0 + i)
+    assert len(bounded.transfers) == 3 and [t.number for t in bounded.transfers] == [9, 10, 11]
+    assert bounded.balances == full.balances and bounded.count == full.count == 11
+    assert bounded.check()
+    bounded.balances[cash("ana")] += 1                      # a balance that no transfer explains
+    assert not bounded.check()
+    restored = Ledger.restore(full.balances, list(full.transfers)[-2:], full.count, keep=2)
+    assert restored.check() and restored.move(cash("ana"), cash("bo"), 5, "x", "y", 20.0).number == 12

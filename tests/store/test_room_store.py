@@ -103,3 +103,17 @@ def test_connections_are_kept_with_ip_and_times(store):
     store.connection_closed(record, 25.0)
     (c,) = store.connections_of("ana")
     assert (c.ip, c.device_id, c.connected_at, c.disconnected_at) == ("10.0.0.7", "device-1", 10.0, 25.0)
+
+
+def test_AC_6_the_ledger_reloads_its_balances_and_only_its_recent_transfers(store):
+    ledger = Ledger()
+    transfers = [ledger.move(WORLD, cash("ana"), 10_000, "deposit", "ana", 1.0),
+                 ledger.move(WORLD, cash("bo"), 500, "deposit", "bo", 2.0)]
+    transfers += [ledger.move(cash("ana"), table_escrow("t1", "ana"), 100, "buy_in", "t1", 3.0 + i) for i in range(5)]
+    store.save_transfers(transfers)
+    loaded = store.load_ledger(keep=2)
+    assert loaded.balances == ledger.balances and loaded.count == 7
+    assert [t.number for t in loaded.transfers] == [6, 7] and loaded.check()
+    assert [t.number for t in store.transfers_touching([cash("bo")], 10)] == [2]
+    assert [t.number for t in store.transfers_touching([cash("ana"), table_escrow("t1", "ana")], 3)] == [7, 6, 5]
+    assert store.deposits_since(1.5) == [("bo", 500, 2.0)]           # the deposit limit's memory (AC-5)
