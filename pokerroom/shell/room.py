@@ -180,7 +180,8 @@ class Room:
         self.ledger = Ledger(LEDGER_KEEP)
         self.deposits: dict[str, deque] = {}                    # player -> (at, amount) of the last day (AC-5)
         self._writer = writer
-        self._writes: defer.Deferred = defer.succeed(None)
+        self._queued: list[tuple[Callable, tuple, defer.Deferred]] = []
+        self._writing = False
         self.connections: set[Session] = set()
         self.listeners: list[Callable[[str, list], None]] = []     # (table id, events): e.g. the demo's narrator
         self.recovery = None
@@ -209,30 +210,46 @@ class Room:
     def _write(self, function: Callable, *args: Any, quiet: bool = True) -> defer.Deferred:
         """Run a store call on the writer thread after every earlier one; a Deferred of its result.
 
+        Calls queue up while the writer is busy and then go to the store as one
+        batch, one transaction (:meth:`~pokerroom.store.room_store.RoomStore.batch`):
+        a busy room commits once per batch, not once per write. Reads that must
+        see every earlier write (a player's hands, their bets) queue here too.
         ``quiet`` writes have nobody waiting: a failure is logged (and the room
         goes on) instead of being handed back.
         """
         out: defer.Deferred = defer.Deferred()
-
-        def run(_: object) -> defer.Deferred:
-            return self._read(function, *args)
-
-        def settle(result: Any) -> None:
-            if isinstance(result, Failure):
-                out.errback(result)
-            else:
-                out.callback(result)
-
-        self._writes = self._writes.addCallback(run)
-        self._writes.addBoth(settle)
         if quiet:
             out.addErrback(lambda failure: self.log.failure("a store write failed", failure))
+        self._queued.append((function, args, out))
+        if not self._writing:
+            self._write_queued()
         return out
 
-    def _read(self, function: Callable, *args: Any) -> defer.Deferred:
-        if self._writer is None:
-            return defer.maybeDeferred(function, *args)
-        return threads.deferToThreadPool(self.reactor, self._writer, function, *args)
+    def _write_queued(self) -> None:
+        self._writing = True
+        while self._queued:
+            batch, self._queued = self._queued, []
+            calls = [(function, args) for function, args, _ in batch]
+            if self._writer is not None:
+                d = threads.deferToThreadPool(self.reactor, self._writer, self.store.batch, calls)
+                d.addBoth(self._written, batch)
+                return
+            self._settle(batch, self.store.batch(calls))
+        self._writing = False
+
+    def _written(self, results: Any, batch: list) -> None:
+        if isinstance(results, Failure):
+            results = [(False, results.value)] * len(batch)
+        self._settle(batch, results)
+        self._write_queued()
+
+    @staticmethod
+    def _settle(batch: list, results: list) -> None:
+        for (_, _, d), (done, value) in zip(batch, results, strict=True):
+            if done:
+                d.callback(value)
+            else:
+                d.errback(Failure(value, type(value), value.__traceback__))
 
     def flushed(self) -> defer.Deferred:
         """Fires when every write asked for so far has landed."""
@@ -352,7 +369,7 @@ class Room:
 
     def _on_login(self, session: Session, request: Request, nickname: str, password: str,
                   client: str = "desktop") -> defer.Deferred:
-        d = self._read(self.store.find_account, players.nickname_key(nickname))
+        d = self._write(self.store.find_account, players.nickname_key(nickname), quiet=False)
 
         def found(account: Any) -> defer.Deferred:
             if account is None:

@@ -18,8 +18,11 @@ returns each affected player's escrow to their wallet.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Engine, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -51,9 +54,63 @@ class Recovery:
 
 
 class RoomStore:
+    """The room's database. Every method is one transaction -- or one step of a :meth:`batch`."""
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self._batch = threading.local()
+
+    # ------------------------------------------------------------------ transactions
+
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        session = getattr(self._batch, "session", None)
+        if session is None:
+            with self.sessions.begin() as session:
+                yield session
+        else:
+            yield session
+            session.flush()                     # a step's error surfaces in that step
+
+    @contextmanager
+    def _reading(self) -> Iterator[Session]:
+        session = getattr(self._batch, "session", None)
+        if session is None:
+            with self.sessions() as session:
+                yield session
+        else:
+            yield session
+
+    def batch(self, calls: Sequence[tuple[Callable, tuple]]) -> list[tuple[bool, Any]]:
+        """Run store calls in order as one transaction (group commit): ``(True, result)`` or ``(False, error)`` each.
+
+        The room's writer hands over everything queued since its last batch, so
+        a busy room commits once per batch instead of once per write. If any
+        step fails the whole transaction is rolled back and the steps run again
+        one by one, each in its own transaction, so one bad write (a nickname
+        taken, say) fails alone.
+        """
+        if len(calls) > 1:
+            results = []
+            try:
+                with self.sessions.begin() as session:
+                    self._batch.session = session
+                    try:
+                        for function, args in calls:
+                            results.append((True, function(*args)))
+                    finally:
+                        self._batch.session = None
+                return results
+            except Exception:                                   # noqa: BLE001 - retried one by one below
+                pass
+        out = []
+        for function, args in calls:
+            try:
+                out.append((True, function(*args)))
+            except Exception as e:                              # noqa: BLE001 - handed back to the caller
+                out.append((False, e))
+        return out
 
     # ------------------------------------------------------------------ accounts
 
@@ -61,7 +118,7 @@ class RoomStore:
                        at: float, role: str = "player") -> Account:
         """A new account; a nickname already taken in any letter case is refused (AC-3)."""
         try:
-            with self.sessions.begin() as session:
+            with self._writing() as session:
                 account = Account(nickname=nickname, nickname_key=key, password_hash=password_hash,
                                   birth_date=birth_date, country=country, role=role, created_at=at,
                                   closed=False)
@@ -71,40 +128,40 @@ class RoomStore:
             raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3") from None
 
     def update_account(self, key: str, **fields: object) -> None:
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             session.execute(update(Account).where(Account.nickname_key == key).values(**fields))
 
     def find_account(self, key: str) -> Account | None:
-        with self.sessions() as session:
+        with self._reading() as session:
             return session.scalar(select(Account).where(Account.nickname_key == key))
 
     def connection_opened(self, player_id: str, ip: str, device_id: str | None, at: float) -> int:
         """Who connected from where and when: what the security team matches across accounts (SEC)."""
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             record = ConnectionRecord(player_id=player_id, ip=ip, device_id=device_id, connected_at=at)
             session.add(record)
             session.flush()
             return record.id
 
     def connection_closed(self, record_id: int, at: float) -> None:
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             session.execute(update(ConnectionRecord).where(ConnectionRecord.id == record_id)
                             .values(disconnected_at=at))
 
     def connections_of(self, player_id: str) -> list[ConnectionRecord]:
-        with self.sessions() as session:
+        with self._reading() as session:
             return list(session.scalars(select(ConnectionRecord).where(ConnectionRecord.player_id == player_id)
                                         .order_by(ConnectionRecord.id)))
 
     def save_chat(self, table_id: str, hand_id: str | None, player_id: str, text: str, at: float,
                   blocked: bool) -> None:
         """Every chat line is kept, shown or not (HR-CHAT-1)."""
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             session.add(ChatLine(table_id=table_id, hand_id=hand_id, player_id=player_id, text=text, at=at,
                                  blocked=blocked))
 
     def chat_of(self, table_id: str) -> list[ChatLine]:
-        with self.sessions() as session:
+        with self._reading() as session:
             return list(session.scalars(select(ChatLine).where(ChatLine.table_id == table_id)
                                         .order_by(ChatLine.id)))
 
@@ -112,7 +169,7 @@ class RoomStore:
 
     def save_transfers(self, transfers: Iterable[Transfer]) -> None:
         """Write transfers and their effect on the cached balances, all in one transaction."""
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             self._save(session, transfers)
 
     @staticmethod
@@ -137,7 +194,7 @@ class RoomStore:
         and checked against the cached balance rows; ``ValueError`` if anything
         does not add up.
         """
-        with self.sessions() as session:
+        with self._reading() as session:
             sums = {a: int(v) for a, v in session.execute(
                 select(LedgerPosting.account, func.sum(LedgerPosting.amount)).group_by(LedgerPosting.account))}
             stored = {b.account: b.balance for b in session.scalars(select(LedgerBalance))}
@@ -157,7 +214,7 @@ class RoomStore:
 
     def transfers_touching(self, accounts: Sequence[str], limit: int) -> list[Transfer]:
         """The newest ``limit`` transfers with a posting to any of ``accounts``, newest first."""
-        with self.sessions() as session:
+        with self._reading() as session:
             numbers = select(LedgerTransfer.id).join(LedgerPosting).where(LedgerPosting.account.in_(accounts))
             rows = session.scalars(select(LedgerTransfer).where(LedgerTransfer.id.in_(numbers))
                                    .order_by(LedgerTransfer.number.desc()).limit(limit)).all()
@@ -165,7 +222,7 @@ class RoomStore:
 
     def deposits_since(self, since: float) -> list[tuple[str, int, float]]:
         """(player, amount, at) of every deposit since ``since``: the deposit limit's memory (AC-5)."""
-        with self.sessions() as session:
+        with self._reading() as session:
             rows = session.execute(select(LedgerTransfer.reference, LedgerPosting.amount, LedgerTransfer.at)
                                    .join(LedgerPosting)
                                    .where(LedgerTransfer.reason == "deposit", LedgerTransfer.at >= since,
@@ -175,7 +232,7 @@ class RoomStore:
 
     def ledger_check(self) -> bool:
         """In the database itself: postings sum to zero, and every cached balance is its postings' sum."""
-        with self.sessions() as session:
+        with self._reading() as session:
             total = session.scalar(select(func.coalesce(func.sum(LedgerPosting.amount), 0)))
             sums = dict(session.execute(select(LedgerPosting.account, func.sum(LedgerPosting.amount))
                                         .group_by(LedgerPosting.account)).all())
@@ -187,7 +244,7 @@ class RoomStore:
 
     def hand_started(self, hand_id: str, table_id: str, at: float, start_stacks: Mapping[str, int]) -> None:
         """Store the start-of-hand stacks before the first card (what a restart returns to)."""
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             session.add(HandRecord(hand_id=hand_id, table_id=table_id, started_at=at,
                                    start_stacks=dict(start_stacks), rake=0))
             session.flush()
@@ -196,7 +253,7 @@ class RoomStore:
     def hand_ended(self, hand_id: str, at: float, end_stacks: Mapping[str, int], rake: int,
                    events: Sequence[dict], settlement: Transfer | None) -> None:
         """The hand's end, its events and the transfer settling it: one transaction."""
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             done = session.execute(update(HandRecord)
                                    .where(HandRecord.hand_id == hand_id, HandRecord.ended_at.is_(None))
                                    .values(ended_at=at, end_stacks=dict(end_stacks), rake=rake,
@@ -207,12 +264,12 @@ class RoomStore:
                 self._save(session, [settlement])
 
     def open_hands(self) -> list[HandRecord]:
-        with self.sessions() as session:
+        with self._reading() as session:
             return list(session.scalars(select(HandRecord).where(HandRecord.ended_at.is_(None))))
 
     def hands_of(self, player_id: str, limit: int) -> list[HandRecord]:
         """A player's most recent hands, newest first (their own hand history)."""
-        with self.sessions() as session:
+        with self._reading() as session:
             query = (select(HandRecord).join(HandPlayer, HandPlayer.hand_id == HandRecord.hand_id)
                      .where(HandPlayer.player_id == player_id).order_by(HandRecord.id.desc()).limit(limit))
             return list(session.scalars(query))
@@ -226,7 +283,7 @@ class RoomStore:
         are applied to it and stored.
         """
         voided = []
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             for hand in session.scalars(select(HandRecord).where(HandRecord.ended_at.is_(None))):
                 hand.void = True
                 hand.ended_at = at
@@ -244,22 +301,22 @@ class RoomStore:
     # ------------------------------------------------------------------ seating memory (HR-HNR, HR-STAKE-3)
 
     def record_refusal(self, player_id: str, blind_level: str, at: float) -> None:
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             session.add(Refusal(player_id=player_id, blind_level=blind_level, at=at))
 
     def refusals_since(self, since: float) -> list[tuple[str, str, float]]:
-        with self.sessions() as session:
+        with self._reading() as session:
             rows = session.execute(select(Refusal.player_id, Refusal.blind_level, Refusal.at)
                                    .where(Refusal.at >= since).order_by(Refusal.at))
             return [tuple(r) for r in rows]
 
     def record_departure(self, player_id: str, game_key: str, departure: Departure) -> None:
-        with self.sessions.begin() as session:
+        with self._writing() as session:
             session.add(DepartureRecord(player_id=player_id, game_key=game_key, table_id=departure.table_id,
                                         stack=departure.stack, at=departure.at))
 
     def departures_since(self, since: float) -> list[tuple[str, str, Departure]]:
-        with self.sessions() as session:
+        with self._reading() as session:
             rows = session.scalars(select(DepartureRecord).where(DepartureRecord.at >= since)
                                    .order_by(DepartureRecord.at))
             return [(r.player_id, r.game_key, Departure(r.table_id, r.stack, r.at)) for r in rows]

@@ -117,3 +117,18 @@ def test_AC_6_the_ledger_reloads_its_balances_and_only_its_recent_transfers(stor
     assert [t.number for t in store.transfers_touching([cash("bo")], 10)] == [2]
     assert [t.number for t in store.transfers_touching([cash("ana"), table_escrow("t1", "ana")], 3)] == [7, 6, 5]
     assert store.deposits_since(1.5) == [("bo", 500, 2.0)]           # the deposit limit's memory (AC-5)
+
+
+def test_a_batch_is_one_transaction_and_a_failing_step_fails_alone(store):
+    ledger = Ledger()
+    deposit = ledger.move(WORLD, cash("ana"), 100, "deposit", "ana", 1.0)
+    calls = [(store.create_account, ("Ana", "ana", "hash", "1990-01-01", "NL", 1.0)),
+             (store.save_transfers, ([deposit],)),
+             (store.create_account, ("ANA", "ana", "hash", "1990-01-01", "NL", 2.0)),    # taken (AC-3)
+             (store.find_account, ("ana",))]
+    results = store.batch(calls)
+    assert [done for done, _ in results] == [True, True, False, True]
+    assert results[2][1].code == "nickname_taken" and results[3][1].nickname == "Ana"
+    assert store.load_ledger().balances == ledger.balances and store.ledger_check()
+    results = store.batch([(store.find_account, ("ana",)), (store.hands_of, ("Ana", 5))])
+    assert results[0][0] and results[0][1].nickname == "Ana" and results[1] == (True, [])
