@@ -117,13 +117,14 @@ class RoomProtocol(WebSocketServerProtocol):
 
     def send(self, message: dict[str, Any]) -> None:
         if self.state == WebSocketServerProtocol.STATE_OPEN:
-            self.sendMessage(self.codec.encode(message), isBinary=self.codec.binary)
+            payload = self.codec.encode(message)
+            self._write(payload, self.factory.prepareMessage(payload, self.codec.binary).payloadHybi)
 
     def send_shared(self, shared: dict[str, Any]) -> None:
         """Send a message many connections get: encoded and framed once per subprotocol (cached in ``shared``).
 
         A server's frames are not masked, so the same bytes serve every
-        connection of the subprotocol; each send is then one write.
+        connection of the subprotocol.
         """
         if self.state == WebSocketServerProtocol.STATE_OPEN:
             key = self.codec.subprotocol
@@ -131,7 +132,32 @@ class RoomProtocol(WebSocketServerProtocol):
             if prepared is None:
                 payload = self.codec.encode(shared["message"])
                 prepared = shared[key] = self.factory.prepareMessage(payload, self.codec.binary)
-            self.sendPreparedMessage(prepared)
+            self._write(prepared.payload, prepared.payloadHybi)
+
+    def _write(self, payload: bytes, frame: bytes) -> None:
+        """Put a whole frame on the socket now when nothing waits before it; else queue it behind the rest.
+
+        Twisted's ``write`` always buffers and asks the reactor to watch the
+        socket for writability, which costs two ``epoll_ctl`` calls and a
+        reactor turn per frame; a table event goes to every watcher, so the
+        room sends straight away when the connection's buffer is empty (the
+        usual case) and hands Twisted only what the kernel did not take.
+        """
+        transport = self.transport
+        sock = getattr(transport, "socket", None)
+        if (sock is None or not transport.connected or transport.disconnecting or transport._tempDataLen
+                or len(transport.dataBuffer) > transport.offset or self.send_queue):
+            transport.write(frame)
+            return
+        try:
+            sent = sock.send(frame)
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            transport.write(frame)                  # Twisted notices the broken connection and closes it
+            return
+        if sent < len(frame):
+            transport.write(frame[sent:])
 
     def close(self, code: int, reason: str) -> None:
         if self.state == WebSocketServerProtocol.STATE_OPEN:

@@ -24,7 +24,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -174,18 +176,25 @@ class RoomStore:
 
     @staticmethod
     def _save(session: Session, transfers: Iterable[Transfer]) -> None:
+        """Bulk statements, not one ORM object per row: every hand's settlement passes here."""
+        transfers = list(transfers)
+        if not transfers:
+            return
+        ids = session.execute(
+            insert(LedgerTransfer).returning(LedgerTransfer.id, sort_by_parameter_order=True),
+            [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at} for t in transfers],
+        ).scalars().all()
+        session.execute(insert(LedgerPosting), [{"transfer_id": row_id, "account": p.account, "amount": p.amount}
+                                                for row_id, t in zip(ids, transfers, strict=True)
+                                                for p in t.postings])
+        deltas: dict[str, int] = {}
         for t in transfers:
-            postings = [LedgerPosting(account=p.account, amount=p.amount) for p in t.postings]
-            row = LedgerTransfer(number=t.number, reason=t.reason, reference=t.reference, at=t.at,
-                                 postings=postings)
-            session.add(row)
             for p in t.postings:
-                balance = session.get(LedgerBalance, p.account, with_for_update=True)
-                if balance is None:
-                    session.add(LedgerBalance(account=p.account, balance=p.amount))
-                else:
-                    balance.balance += p.amount
-            session.flush()
+                deltas[p.account] = deltas.get(p.account, 0) + p.amount
+        upsert = (postgresql_insert if session.bind.dialect.name == "postgresql" else sqlite_insert)(LedgerBalance)
+        session.execute(upsert.on_conflict_do_update(index_elements=[LedgerBalance.account],
+                                                     set_={"balance": LedgerBalance.balance + upsert.excluded.balance}),
+                        [{"account": account, "balance": delta} for account, delta in deltas.items()])
 
     def load_ledger(self, keep: int | None = None) -> Ledger:
         """The ledger as stored: every balance, and the last ``keep`` transfers (None: all).
@@ -245,10 +254,9 @@ class RoomStore:
     def hand_started(self, hand_id: str, table_id: str, at: float, start_stacks: Mapping[str, int]) -> None:
         """Store the start-of-hand stacks before the first card (what a restart returns to)."""
         with self._writing() as session:
-            session.add(HandRecord(hand_id=hand_id, table_id=table_id, started_at=at,
-                                   start_stacks=dict(start_stacks), rake=0))
-            session.flush()
-            session.add_all(HandPlayer(hand_id=hand_id, player_id=p) for p in start_stacks)
+            session.execute(insert(HandRecord), [{"hand_id": hand_id, "table_id": table_id, "started_at": at,
+                                                  "start_stacks": dict(start_stacks), "rake": 0, "void": False}])
+            session.execute(insert(HandPlayer), [{"hand_id": hand_id, "player_id": p} for p in start_stacks])
 
     def hand_ended(self, hand_id: str, at: float, end_stacks: Mapping[str, int], rake: int,
                    events: Sequence[dict], settlement: Transfer | None) -> None:

@@ -41,19 +41,12 @@ class RecordingProtocol(RoomProtocol):
 
     record = None
 
-    def sendMessage(self, payload, isBinary=False, *args, **kwargs):  # noqa: N802, N803 - Autobahn's names
-        self._record(payload)
-        super().sendMessage(payload, isBinary, *args, **kwargs)
-
-    def sendPreparedMessage(self, prepared):                            # noqa: N802
-        self._record(prepared.payload)
-        super().sendPreparedMessage(prepared)
-
-    def _record(self, payload):
+    def _write(self, payload, frame):
         session = getattr(self, "session", None)
         if not RecordingProtocol.record.closed:
             RecordingProtocol.record.write(json.dumps({"to": session.player_id if session else None,
                                                        "message": self.codec.decode_from_server(payload)}) + "\n")
+        super()._write(payload, frame)
 
 
 class Fuzzer(WebSocketClientProtocol):
