@@ -21,10 +21,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -55,6 +55,22 @@ class Recovery:
     returned: tuple[Transfer, ...]
 
 
+@dataclass
+class _Rows:
+    """Rows waiting for a bulk write, in the order the tables must take them."""
+
+    started: list[dict] = field(default_factory=list)
+    players: list[dict] = field(default_factory=list)
+    ended: list[dict] = field(default_factory=list)
+    transfers: list[Transfer] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.started or self.ended or self.transfers)
+
+    def clear(self) -> None:
+        self.started, self.players, self.ended, self.transfers = [], [], [], []
+
+
 class RoomStore:
     """The room's database. Every method is one transaction -- or one step of a :meth:`batch`."""
 
@@ -72,6 +88,7 @@ class RoomStore:
             with self.sessions.begin() as session:
                 yield session
         else:
+            self._flush_rows(session)           # earlier steps' rows first: steps land in order
             yield session
             session.flush()                     # a step's error surfaces in that step
 
@@ -82,27 +99,42 @@ class RoomStore:
             with self.sessions() as session:
                 yield session
         else:
+            self._flush_rows(session)           # a read sees every earlier step
             yield session
+
+    @contextmanager
+    def _rows(self) -> Iterator[_Rows]:
+        """Rows for the busy tables (hands, transfers): gathered across a batch, written in bulk."""
+        rows = getattr(self._batch, "rows", None)
+        if rows is not None:
+            yield rows
+            return
+        rows = _Rows()
+        yield rows
+        with self.sessions.begin() as session:
+            self._flush_rows(session, rows)
 
     def batch(self, calls: Sequence[tuple[Callable, tuple]]) -> list[tuple[bool, Any]]:
         """Run store calls in order as one transaction (group commit): ``(True, result)`` or ``(False, error)`` each.
 
         The room's writer hands over everything queued since its last batch, so
-        a busy room commits once per batch instead of once per write. If any
-        step fails the whole transaction is rolled back and the steps run again
-        one by one, each in its own transaction, so one bad write (a nickname
-        taken, say) fails alone.
+        a busy room commits once per batch instead of once per write, and the
+        rows of its hands and transfers go in one bulk statement per table. If
+        any step fails the whole transaction is rolled back and the steps run
+        again one by one, each in its own transaction, so one bad write (a
+        nickname taken, say) fails alone.
         """
         if len(calls) > 1:
             results = []
             try:
                 with self.sessions.begin() as session:
-                    self._batch.session = session
+                    self._batch.session, self._batch.rows = session, _Rows()
                     try:
                         for function, args in calls:
                             results.append((True, function(*args)))
+                        self._flush_rows(session)
                     finally:
-                        self._batch.session = None
+                        self._batch.session = self._batch.rows = None
                 return results
             except Exception:                                   # noqa: BLE001 - retried one by one below
                 pass
@@ -113,6 +145,30 @@ class RoomStore:
             except Exception as e:                              # noqa: BLE001 - handed back to the caller
                 out.append((False, e))
         return out
+
+    def _flush_rows(self, session: Session, rows: _Rows | None = None) -> None:
+        """Write gathered rows: Core bulk statements, a handful per batch rather than several per hand."""
+        rows = rows if rows is not None else getattr(self._batch, "rows", None)
+        if rows is None or rows.empty():
+            return
+        connection = session.connection()
+        hands = HandRecord.__table__
+        if rows.started:
+            connection.execute(insert(hands), rows.started)
+            connection.execute(insert(HandPlayer.__table__), rows.players)
+        if rows.ended:
+            ids = [row["b_hand_id"] for row in rows.ended]
+            still_open = set(connection.scalars(select(hands.c.hand_id)
+                                                .where(hands.c.hand_id.in_(ids), hands.c.ended_at.is_(None))))
+            if len(still_open) != len(ids):
+                closed = sorted(set(ids) - still_open) or sorted(ids)
+                raise ValueError(f"hand {closed[0]} is not open")
+            connection.execute(update(hands).where(hands.c.hand_id == bindparam("b_hand_id"))
+                               .values(ended_at=bindparam("ended_at"), end_stacks=bindparam("end_stacks"),
+                                       rake=bindparam("rake"), events=bindparam("events")), rows.ended)
+        if rows.transfers:
+            self._save(connection, rows.transfers)
+        rows.clear()
 
     # ------------------------------------------------------------------ accounts
 
@@ -171,30 +227,28 @@ class RoomStore:
 
     def save_transfers(self, transfers: Iterable[Transfer]) -> None:
         """Write transfers and their effect on the cached balances, all in one transaction."""
-        with self._writing() as session:
-            self._save(session, transfers)
+        with self._rows() as rows:
+            rows.transfers.extend(transfers)
 
     @staticmethod
-    def _save(session: Session, transfers: Iterable[Transfer]) -> None:
-        """Bulk statements, not one ORM object per row: every hand's settlement passes here."""
-        transfers = list(transfers)
-        if not transfers:
-            return
-        ids = session.execute(
-            insert(LedgerTransfer).returning(LedgerTransfer.id, sort_by_parameter_order=True),
+    def _save(connection: Connection, transfers: list[Transfer]) -> None:
+        ledger_transfers = LedgerTransfer.__table__
+        ids = connection.execute(
+            insert(ledger_transfers).returning(ledger_transfers.c.id, sort_by_parameter_order=True),
             [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at} for t in transfers],
         ).scalars().all()
-        session.execute(insert(LedgerPosting), [{"transfer_id": row_id, "account": p.account, "amount": p.amount}
-                                                for row_id, t in zip(ids, transfers, strict=True)
-                                                for p in t.postings])
+        connection.execute(insert(LedgerPosting.__table__),
+                           [{"transfer_id": row_id, "account": p.account, "amount": p.amount}
+                            for row_id, t in zip(ids, transfers, strict=True) for p in t.postings])
         deltas: dict[str, int] = {}
         for t in transfers:
             for p in t.postings:
                 deltas[p.account] = deltas.get(p.account, 0) + p.amount
-        upsert = (postgresql_insert if session.bind.dialect.name == "postgresql" else sqlite_insert)(LedgerBalance)
-        session.execute(upsert.on_conflict_do_update(index_elements=[LedgerBalance.account],
-                                                     set_={"balance": LedgerBalance.balance + upsert.excluded.balance}),
-                        [{"account": account, "balance": delta} for account, delta in deltas.items()])
+        balances = LedgerBalance.__table__
+        upsert = (postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert)(balances)
+        connection.execute(upsert.on_conflict_do_update(index_elements=[balances.c.account],
+                                                        set_={"balance": balances.c.balance + upsert.excluded.balance}),
+                           [{"account": account, "balance": delta} for account, delta in deltas.items()])
 
     def load_ledger(self, keep: int | None = None) -> Ledger:
         """The ledger as stored: every balance, and the last ``keep`` transfers (None: all).
@@ -253,23 +307,19 @@ class RoomStore:
 
     def hand_started(self, hand_id: str, table_id: str, at: float, start_stacks: Mapping[str, int]) -> None:
         """Store the start-of-hand stacks before the first card (what a restart returns to)."""
-        with self._writing() as session:
-            session.execute(insert(HandRecord), [{"hand_id": hand_id, "table_id": table_id, "started_at": at,
-                                                  "start_stacks": dict(start_stacks), "rake": 0, "void": False}])
-            session.execute(insert(HandPlayer), [{"hand_id": hand_id, "player_id": p} for p in start_stacks])
+        with self._rows() as rows:
+            rows.started.append({"hand_id": hand_id, "table_id": table_id, "started_at": at,
+                                 "start_stacks": dict(start_stacks), "rake": 0, "void": False})
+            rows.players.extend({"hand_id": hand_id, "player_id": p} for p in start_stacks)
 
     def hand_ended(self, hand_id: str, at: float, end_stacks: Mapping[str, int], rake: int,
                    events: Sequence[dict], settlement: Transfer | None) -> None:
         """The hand's end, its events and the transfer settling it: one transaction."""
-        with self._writing() as session:
-            done = session.execute(update(HandRecord)
-                                   .where(HandRecord.hand_id == hand_id, HandRecord.ended_at.is_(None))
-                                   .values(ended_at=at, end_stacks=dict(end_stacks), rake=rake,
-                                           events=list(events)))
-            if done.rowcount != 1:
-                raise ValueError(f"hand {hand_id} is not open")
+        with self._rows() as rows:
+            rows.ended.append({"b_hand_id": hand_id, "ended_at": at, "end_stacks": dict(end_stacks), "rake": rake,
+                               "events": list(events)})
             if settlement is not None:
-                self._save(session, [settlement])
+                rows.transfers.append(settlement)
 
     def open_hands(self) -> list[HandRecord]:
         with self._reading() as session:
