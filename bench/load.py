@@ -1,28 +1,32 @@
 """Load on the room server against a bare Autobahn echo server, in one run.
 
-    .venv/bin/python bench/load.py [--clients 1000] [--seconds 20] [--client-processes 2]
+    .venv/bin/python bench/load.py [--clients 5000] [--seconds 20] [--target 2500] [--client-processes 2]
 
 What it does, in order:
 
 1. **Ours.** Starts ``pokerroom serve`` (SQLite, one 6-max No-Limit table per
    six clients, fast house-rule timings) and ``--client-processes`` client
    processes that together open ``--clients`` WebSocket connections. Each
-   client registers, logs in, sits down and acts the moment the server says it
-   is its turn, timing each action from request to answer. After everyone is
-   seated the server is measured for ``--seconds``: actions/s (from its
-   /metrics), p50/p99 action round trip, server CPU per action (from
-   /proc), memory per connection (server RSS growth / clients).
+   client registers, logs in and sits down; when the server says it is its
+   turn it thinks for a while (on average tables / ``--target`` seconds, so
+   the room as a whole aims at ``--target`` actions a second, as people
+   would) and acts, timing each action from request to answer. After everyone
+   is seated the server is measured for ``--seconds``: actions/s (from its
+   /metrics), p50/p99 action round trip, server CPU per action (from /proc,
+   every thread: game, fan-out and storing hands), memory per connection
+   (server RSS growth / clients).
 2. **Echo.** Starts a bare Autobahn echo server and the same number of client
    connections, each sending a message of the same size at the per-client rate
    ours reached (so both run at the same message rate), and measures the same.
 3. **Resume.** Every client of ours drops its connection and resumes on a new
    one with its token; the time until all are back is printed.
 
-Every number is printed with its ratio to the echo baseline of the same run
-(the machine is shared: absolute times mean little). Goals (issue #5): 5,000
-seated clients in one process; >= 2,000 actions/s; p99 within 3x echo; CPU per
-action within 3x echo; memory per connection within 4x echo; resume of all
-clients within 10 s.
+The clients are lean (:class:`LeanWebSocket`): two cores must carry the
+server and 5,000 clients at once. Every number is printed with its ratio to
+the echo baseline of the same run (the machine is shared: absolute times mean
+little). Goals (issue #5): 5,000 seated clients in one process; >= 2,000
+actions/s; p99 within 3x echo; CPU per action within 3x echo; memory per
+connection within 4x echo; resume of all clients within 10 s.
 """
 
 from __future__ import annotations
@@ -221,8 +225,15 @@ def clients(args: argparse.Namespace) -> None:
                 seqs[self.name] = message["seq"]
                 if "legal" in message:
                     legal = message["legal"]
-                    self.request("act", table=f"t{self.factory.table}",
-                                 action="check" if legal["can_check"] else "call")
+                    action = "check" if legal["can_check"] else "call"
+                    if args.think:
+                        reactor.callLater(random.uniform(0.5, 1.5) * args.think, self.act, action)
+                    else:
+                        self.act(action)
+
+        def act(self, action):
+            if self.transport.connected:
+                self.request("act", table=f"t{self.factory.table}", action=action)
 
         def answered(self, kind, message, rtt):
             if kind == "echo":
@@ -291,7 +302,8 @@ def clients(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------------------- orchestration
 
 class ClientPool:
-    def __init__(self, url: str, total: int, processes: int, mode: str, rate: float = 0.0) -> None:
+    def __init__(self, url: str, total: int, processes: int, mode: str, rate: float = 0.0,
+                 think: float = 0.0) -> None:
         self.procs = []
         share = -(-total // processes)
         for k in range(processes):
@@ -300,7 +312,7 @@ class ClientPool:
                 continue
             self.procs.append(subprocess.Popen(
                 [sys.executable, __file__, "--role", "clients", "--url", url, "--count", str(count),
-                 "--first", str(k * share), "--mode", mode, "--rate", str(rate)],
+                 "--first", str(k * share), "--mode", mode, "--rate", str(rate), "--think", str(think)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
 
     def wait_for(self, key: str, timeout: float) -> list[dict]:
@@ -362,7 +374,7 @@ def room_config(clients: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--role", default="main", choices=["main", "echo-server", "clients"])
-    parser.add_argument("--clients", type=int, default=1000)
+    parser.add_argument("--clients", type=int, default=5000)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--client-processes", type=int, default=2)
     parser.add_argument("--url", default="")
@@ -370,6 +382,10 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--mode", default="room")
     parser.add_argument("--rate", type=float, default=0.0)
+    parser.add_argument("--think", type=float, default=0.0)
+    parser.add_argument("--target", type=float, default=2500,
+                        help="actions/s the players aim at: each thinks (tables / target) seconds on average; 0: "
+                             "no thinking, as fast as the server answers")
     args = parser.parse_args()
     if args.role == "echo-server":
         return echo_server()
@@ -379,8 +395,8 @@ def main() -> None:
     n = args.clients
     tmp = Path(tempfile.mkdtemp(prefix="pokerroom-load-"))
     (tmp / "room.toml").write_text(room_config(n))
-    print(f"load: {n} clients in {args.client_processes} processes, {args.seconds:g} s windows; load average "
-          f"{os.getloadavg()[0]:.2f}", flush=True)
+    print(f"load: {n} clients in {args.client_processes} processes, {args.seconds:g} s windows, players aiming at "
+          f"{args.target:g} actions/s; load average {os.getloadavg()[0]:.2f}", flush=True)
 
     server, line = start([sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir",
                           str(tmp / "data"), "--config", str(tmp / "room.toml"), "--demo", "--bots", "0",
@@ -389,7 +405,8 @@ def main() -> None:
     base = url.replace("ws://", "http://").rsplit("/ws", 1)[0]
     rss0 = proc_rss(server.pid)
     started = time.monotonic()
-    pool = ClientPool(url, n, args.client_processes, "room")
+    think = -(-n // 6) / args.target if args.target else 0.0
+    pool = ClientPool(url, n, args.client_processes, "room", think=think)
     try:
         pool.wait_for("ready", 600)
         seated_in = time.monotonic() - started

@@ -63,6 +63,7 @@ LOG_SIZE = 400                      # table events kept for clients that resume:
 LOG_HANDS = 32                      # hands whose seating is kept for redacting the log (more than it holds)
 LEDGER_KEEP = 10_000                # transfers kept in memory; the store has them all
 DAY = 86_400.0
+WRITE_GATHER = 0.01                 # seconds a busy writer waits for its next batch to fill
 BATCH = 32                          # table events in one frame at most
 _LINK = re.compile(r"(https?://|www\.|\.(com|net|org|io)\b)", re.IGNORECASE)
 OBSERVER = Viewer.observer()
@@ -241,7 +242,9 @@ class Room:
         if isinstance(results, Failure):
             results = [(False, results.value)] * len(batch)
         self._settle(batch, results)
-        self._write_queued()
+        # A write that finds the writer idle goes at once; while the room is busy, the next batch
+        # gathers for a moment, so many hands share one transaction.
+        self.reactor.callLater(WRITE_GATHER, self._write_queued)
 
     @staticmethod
     def _settle(batch: list, results: list) -> None:
