@@ -89,6 +89,15 @@ class RoomProtocol(WebSocketServerProtocol):
         except ProtocolError as e:
             self._bad(error(kind[:40], rid, e.code, e.message))
             return
+        self._corked = []                               # what the request makes us send to this client...
+        try:
+            self._answer(request)
+        finally:
+            corked, self._corked = self._corked, None   # ...goes out in one write with its answer
+            if corked:
+                self._write_now(b"".join(corked))
+
+    def _answer(self, request: Any) -> None:
         try:
             answer = self.factory.room.handle(self.session, request)
         except Exception:                               # a bug must not reach the reactor
@@ -134,8 +143,16 @@ class RoomProtocol(WebSocketServerProtocol):
                 prepared = shared[key] = self.factory.prepareMessage(payload, self.codec.binary)
             self._write(prepared.payload, prepared.payloadHybi)
 
+    _corked: list[bytes] | None = None
+
     def _write(self, payload: bytes, frame: bytes) -> None:
-        """Put a whole frame on the socket now when nothing waits before it; else queue it behind the rest.
+        if self._corked is not None:
+            self._corked.append(frame)
+        else:
+            self._write_now(frame)
+
+    def _write_now(self, frame: bytes) -> None:
+        """Put frames on the socket now when nothing waits before them; else queue them behind the rest.
 
         Twisted's ``write`` always buffers and asks the reactor to watch the
         socket for writability, which costs two ``epoll_ctl`` calls and a
