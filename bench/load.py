@@ -262,10 +262,16 @@ def clients(args: argparse.Namespace) -> None:
 
     connections: list = []
 
+    class Retrying(ClientFactory):
+        protocol = Client
+
+        def clientConnectionFailed(self, connector, reason):      # noqa: N802 - Twisted's name
+            reactor.callLater(random.uniform(0.2, 1.0), connector.connect)   # a full backlog: try again
+
     def open_all(resume: bool) -> None:
         for i in range(args.count):
             number = args.first + i
-            factory = ClientFactory.forProtocol(Client)
+            factory = Retrying()
             factory.name = f"load{number:05d}"
             factory.table, factory.seat = number // 6 + 1, number % 6 + 1
             factory.resume = resume
@@ -363,7 +369,8 @@ def measure(pid: int, pool: ClientPool, seconds: float, actions) -> dict:
 
 def room_config(clients: int) -> str:
     tables = -(-clients // 6)
-    lines = ["[house_rules]", "between_hands_seconds = 0.05", "reconnect_seconds = 0",
+    lines = ["[accounts]", "password_attempts_per_minute = 1e9", "password_attempts_burst = 1e9",
+             "[house_rules]", "between_hands_seconds = 0.05", "reconnect_seconds = 0",
              "[house_rules.decision_seconds]", "default = { preflop = 10, flop = 10, turn = 10, river = 10 }"]
     for t in range(1, tables + 1):
         lines += ["[[tables]]", f'id = "t{t}"', 'variant = "NLHE"', "small_blind = 5", "big_blind = 10",

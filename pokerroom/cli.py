@@ -60,7 +60,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     bots = args.bots if args.bots is not None else (6 if args.demo else 0)
     return serve(args.host, args.port, args.config or None, args.database or None, args.data_dir, args.demo, bots,
-                 args.max_rate)
+                 args.max_rate, args.max_connections)
 
 
 def _bots(args: argparse.Namespace) -> int:
@@ -111,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--demo", action="store_true", help="play money for everyone, and bots at the tables")
     serve.add_argument("--bots", type=int, default=None, help="bots to start (demo: 6)")
     serve.add_argument("--max-rate", type=float, default=20.0, help="messages a second per connection")
+    serve.add_argument("--max-connections", type=int, default=10_000,
+                       help="WebSocket connections at once; more are refused with 503 at the handshake")
     serve.set_defaults(run=_serve)
 
     from pokerroom.client import STRATEGIES

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 
 from argon2 import PasswordHasher
@@ -36,6 +36,22 @@ class AccountRules:
     banned_words: tuple[str, ...] = ("admin", "support", "dealer", "fuck", "shit")
     aml_threshold: int = 1_000_000           # minor units: a transfer this large raises an AML flag (AC-6)
     welcome_balance: int = 0                 # play money given at registration (demo rooms)
+    password_attempts_per_minute: float = 30.0   # per IP address: each costs an argon2id hash
+    password_attempts_burst: float = 20.0
+
+    @classmethod
+    def from_config(cls, data: dict) -> AccountRules:
+        """The ``[accounts]`` section of the room config (every key optional); ``ValueError`` names a bad key."""
+        section = dict(data.get("accounts", {}))
+        known = {f.name for f in fields(cls)}
+        unknown = set(section) - known
+        if unknown:
+            raise ValueError(f"[accounts] has no setting {sorted(unknown)[0]!r}")
+        if "countries" in section:
+            section["countries"] = set(section["countries"])
+        if "banned_words" in section:
+            section["banned_words"] = tuple(section["banned_words"])
+        return cls(**section)
 
 
 def nickname_key(nickname: str) -> str:

@@ -79,3 +79,12 @@ def test_passwords_are_argon2id_and_tokens_are_long_and_random():
 def test_AC_3_nicknames_of_the_rooms_own_accounts_are_refused():
     for name in ("rake", "Fees", "house", "world"):
         assert refused(name, "1990-01-01", "NL").code == "nickname_refused"
+
+
+def test_AC_2_account_rules_come_from_the_config_and_a_misspelt_key_is_refused():
+    rules = AccountRules.from_config({"accounts": {"countries": ["NL", "TR"], "min_age": 21,
+                                                   "password_attempts_per_minute": 5}})
+    assert rules.countries == {"NL", "TR"} and rules.min_age == 21 and rules.password_attempts_per_minute == 5
+    assert AccountRules.from_config({}) == AccountRules()
+    with pytest.raises(ValueError, match="min_agee"):
+        AccountRules.from_config({"accounts": {"min_agee": 21}})

@@ -67,14 +67,16 @@ def Choice(*choices: str, **kw: bool) -> Field:            # noqa: N802
 
 TABLE = Str(1, MAX_NAME)
 AMOUNT = Int(1, MAX_AMOUNT)
+DEVICE = Str(1, 128, optional=True)     # the client's own device id, kept with the connection for security (SEC-1)
 
 REQUESTS: dict[str, dict[str, Field]] = {
     "register": {"nickname": Str(3, 20), "password": Str(8, 128), "birth_date": Str(10, 10),
                  "country": Str(2, 2)},
     "login": {"nickname": Str(3, 20), "password": Str(1, 128),
-              "client": Choice(*CLIENT_TYPES, optional=True)},
+              "client": Choice(*CLIENT_TYPES, optional=True), "device": DEVICE},
     "logout": {},
-    "resume": {"token": Str(16, MAX_TOKEN), "tables": Field("map", max_items=64, low=0, high=2**62)},
+    "resume": {"token": Str(16, MAX_TOKEN), "tables": Field("map", max_items=64, low=0, high=2**62),
+               "device": DEVICE},
     "lobby_list": {},
     "lobby_subscribe": {"on": Bool()},
     "observe": {"table": TABLE, "on": Bool()},

@@ -27,23 +27,11 @@ from twisted.web.server import Site
 from pokerroom.net.codec import MAX_FRAME, SUBPROTOCOLS, Codec
 from pokerroom.net.schema import ProtocolError, error, parse_request
 from pokerroom.shell.room import Room, Session
+from pokerroom.shell.throttle import TokenBucket
 
 RATE = 20.0                 # messages a second, sustained
 BURST = 40.0
 MAX_BAD = 50                # malformed or refused-for-rate messages before the connection is closed
-
-
-class TokenBucket:
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, now
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class RoomProtocol(WebSocketServerProtocol):
@@ -53,8 +41,8 @@ class RoomProtocol(WebSocketServerProtocol):
 
     def onConnect(self, request: Any) -> str:
         factory = self.factory
-        if factory.open_connections >= factory.max_connections:
-            raise ConnectionDeny(503, "the room is full; try again soon")
+        if factory.open_connections >= factory.max_connections:     # counted from the handshake, so a
+            raise ConnectionDeny(503, "the room is full; try again soon")   # burst of them cannot overshoot
         chosen = next((p for p in request.protocols if p in SUBPROTOCOLS), None)
         if chosen is None:
             raise ConnectionDeny(400, f"ask for one of the subprotocols {', '.join(SUBPROTOCOLS)}")
@@ -63,10 +51,11 @@ class RoomProtocol(WebSocketServerProtocol):
             raise ConnectionDeny(403, f"origin {origin} may not use this room")
         self.codec = Codec(chosen)
         self.peer_address = request.peer
+        factory.open_connections += 1
+        self.counted = True
         return chosen
 
     def onOpen(self) -> None:
-        self.factory.open_connections += 1
         self.bucket = TokenBucket(self.factory.rate, self.factory.burst, self.factory.reactor.seconds())
         self.bad = 0
         peer = getattr(self, "peer_address", "") or ""          # "tcp4:1.2.3.4:5678", "tcp6:[::1]:5678"
@@ -116,10 +105,12 @@ class RoomProtocol(WebSocketServerProtocol):
             self.close(4008, "too many bad messages")
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:   # noqa: N803
+        if getattr(self, "counted", False):
+            self.counted = False
+            self.factory.open_connections -= 1
         session = getattr(self, "session", None)
         if session is not None:
             self.session = None
-            self.factory.open_connections -= 1
             self.factory.room.disconnected(session)
 
     # the room's view of a connection
@@ -228,10 +219,29 @@ class Metrics(Resource):
         return generate_latest(self.room.metrics.registry)
 
 
+class RoomResource(WebSocketResource):
+    """``/ws``: Autobahn takes the connection over from ``twisted.web``.
+
+    The HTTP channel it leaves behind still has its idle timer running (12
+    hours) and is still the transport's producer, which would keep the
+    channel, its request and their headers alive for every connection;
+    letting go of both lets them go.
+    """
+
+    def render(self, request: Any) -> Any:
+        channel, transport = request.channel, request.channel.transport
+        answer = super().render(request)
+        if channel.transport is None:                   # taken over
+            channel.setTimeout(None)
+            if getattr(transport, "producer", None) is channel:
+                transport.unregisterProducer()          # nor does the transport need it as its producer
+        return answer
+
+
 def build_site(room: Room, url: str | None = None, **factory_options: Any) -> Site:
     factory = RoomFactory(room, url, **factory_options)
     root = Resource()
-    root.putChild(b"ws", WebSocketResource(factory))
+    root.putChild(b"ws", RoomResource(factory))
     root.putChild(b"health", Health(room))
     root.putChild(b"metrics", Metrics(room))
     site = Site(root)

@@ -54,19 +54,22 @@ from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.shell.table_timer import TableTimer
+from pokerroom.shell.throttle import BucketsByKey
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import CashTable, Departure, InMemorySeatingHistory, TableRules
 from pokerroom.table import events as te
 from pokerroom.table.events import redact, table_event_to_dict
 
-LOG_SIZE = 400                      # table events kept for clients that resume: a few hands; older, a snapshot
-LOG_HANDS = 32                      # hands whose seating is kept for redacting the log (more than it holds)
-LEDGER_KEEP = 10_000                # transfers kept in memory; the store has them all
+LOG_SIZE = 160                      # table events kept for clients that resume: two hands or so; older, a snapshot
+LOG_HANDS = 16                      # hands whose seating is kept for redacting the log (more than it holds)
+LEDGER_KEEP = 1_000                 # transfers kept in memory; the store has them all
 DAY = 86_400.0
+LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
 WRITE_GATHER = 0.01                 # seconds a busy writer waits for its next batch to fill
 BATCH = 32                          # table events in one frame at most
 _LINK = re.compile(r"(https?://|www\.|\.(com|net|org|io)\b)", re.IGNORECASE)
 OBSERVER = Viewer.observer()
+_LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
 _ACTIONS = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
 
 
@@ -91,6 +94,7 @@ class Session:
     logged_in_at: float = 0.0
     reminder: Any = None                                    # the pending session-time reminder (AC-5)
     ip: str = ""
+    device: str | None = None                               # the client's own device id, if it sends one
     connection_record: Any = None                           # Deferred of the stored connection's id
     tables: set[str] = field(default_factory=set)          # observing or seated
     lobby: bool = False
@@ -180,6 +184,10 @@ class Room:
         self.history = StoredSeatingHistory(self._write, store)
         self.ledger = Ledger(LEDGER_KEEP)
         self.deposits: dict[str, deque] = {}                    # player -> (at, amount) of the last day (AC-5)
+        self._lobby_dirty: set[str] = set()
+        self._lobby_call: Any = None
+        self.password_attempts = BucketsByKey(self.account_rules.password_attempts_per_minute / 60,
+                                              self.account_rules.password_attempts_burst)
         self._writer = writer
         self._queued: list[tuple[Callable, tuple, defer.Deferred]] = []
         self._writing = False
@@ -260,11 +268,14 @@ class Room:
 
     def _money(self, *transfers: Transfer) -> None:
         """Store transfers already made in the ledger, in ledger order; flag large ones (AC-6)."""
+        self._write(self.store.save_transfers, list(transfers))
         for t in transfers:
             if players.aml_flag(t.size, self.account_rules):
                 self.log.warn("AML flag: transfer {number} of {size} ({reason} {reference})", number=t.number,
                               size=t.size, reason=t.reason, reference=t.reference)
-        self._write(self.store.save_transfers, list(transfers))
+                self._write(self.store.audit, "aml_flag", {
+                    "transfer": t.number, "size": t.size, "reason": t.reason, "reference": t.reference,
+                    "postings": [[p.account, p.amount] for p in t.postings]}, t.at)
 
     def deposit(self, player_id: str, amount: int) -> Transfer:
         """Money in from outside (the cashier; play money in a demo room), within the player's limits (AC-5)."""
@@ -358,6 +369,7 @@ class Room:
         now = self.reactor.seconds()
         today = datetime.fromtimestamp(now, UTC).date()
         players.check_registration(nickname, birth_date, country, self.account_rules, today)
+        self._password_attempt(session)
         d = threads.deferToThread(players.hash_password, password)
         d.addCallback(lambda digest: self._write(self.store.create_account, nickname,
                                                  players.nickname_key(nickname), digest, birth_date, country, now,
@@ -370,8 +382,15 @@ class Room:
 
         return d.addCallback(created)
 
+    def _password_attempt(self, session: Session) -> None:
+        """Each attempt costs an argon2id hash: an address gets a few a minute, not the reactor's thread pool."""
+        if not self.password_attempts.take(session.ip, self.reactor.seconds()):
+            raise RuleViolation("too_many_attempts", "too many log-in and registration attempts from your "
+                                                     "address; wait a minute and try again")
+
     def _on_login(self, session: Session, request: Request, nickname: str, password: str,
-                  client: str = "desktop") -> defer.Deferred:
+                  client: str = "desktop", device: str | None = None) -> defer.Deferred:
+        self._password_attempt(session)
         d = self._write(self.store.find_account, players.nickname_key(nickname), quiet=False)
 
         def found(account: Any) -> defer.Deferred:
@@ -396,8 +415,9 @@ class Room:
             session.player_id, session.role, session.client_type = account.nickname, account.role, client
             session.country, session.excluded_until = account.country, account.excluded_until
             session.deposit_limit, session.logged_in_at = account.deposit_limit, self.reactor.seconds()
+            session.device = device
             session.connection_record = self._write(self.store.connection_opened, account.nickname, session.ip,
-                                                    None, session.logged_in_at)
+                                                    device, session.logged_in_at)
             if session.token:
                 self.sessions.pop(session.token, None)
             session.token = players.new_session_token()
@@ -451,7 +471,8 @@ class Room:
         self._end_identity(session)
         return ok(request)
 
-    def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int]) -> dict:
+    def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int],
+                   device: str | None = None) -> dict:
         """A reconnecting client: same session, the events it missed or a snapshot (HR-DC-2)."""
         old = self.sessions.get(token)
         if old is None:
@@ -460,8 +481,9 @@ class Room:
             if session.player_id is not None:
                 self._end_identity(session)                 # this connection was someone until now
             self._take_over(session, old, 4001, "resumed elsewhere")
+            session.device = device
             session.connection_record = self._write(self.store.connection_opened, session.player_id, session.ip,
-                                                    None, self.reactor.seconds())
+                                                    device, self.reactor.seconds())
         self.sessions[token] = session
         self.by_player[session.player_id] = session
         caught_up = {}
@@ -493,8 +515,22 @@ class Room:
         return ok(request, tables=[self._summary(r) for r in self.runners.values()])
 
     def _on_lobby_subscribe(self, session: Session, request: Request, on: bool) -> dict:
+        """Lobby subscribers get a ``lobby_update`` of the tables that changed, at most once a second."""
         session.lobby = on
         return ok(request)
+
+    def _lobby_changed(self, table_id: str) -> None:
+        self._lobby_dirty.add(table_id)
+        if self._lobby_call is None:
+            self._lobby_call = self.reactor.callLater(LOBBY_EVERY, self._lobby_update)
+
+    def _lobby_update(self) -> None:
+        self._lobby_call = None
+        changed, self._lobby_dirty = sorted(self._lobby_dirty), set()
+        shared = {"message": {"type": "lobby_update", "tables": [self._summary(self.runners[t]) for t in changed]}}
+        for session in self.connections:
+            if session.lobby:
+                session.push_shared(shared)
 
     def _snapshot(self, session: Session, runner: TableRunner) -> dict:
         table = runner.table
@@ -771,6 +807,9 @@ class Room:
             elif isinstance(event, te.HandEvent):
                 self._hand_event(runner, event.event, now)
         self._fan_out(runner, events, self.watching[table_id])
+        if any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
+               for e in events):
+            self._lobby_changed(table_id)
         for listener in self.listeners:
             listener(table_id, events)
 

@@ -18,6 +18,8 @@ returns each affected player's escrow to their wallet.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,6 +36,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
 from pokerroom.store.models import (
     Account,
+    AuditRecord,
     ChatLine,
     ConnectionRecord,
     DepartureRecord,
@@ -69,6 +72,14 @@ class _Rows:
 
     def clear(self) -> None:
         self.started, self.players, self.ended, self.transfers = [], [], [], []
+
+
+GENESIS = "0" * 64
+
+
+def audit_hash(previous: str, kind: str, data: Mapping[str, Any], at: float) -> str:
+    body = json.dumps([previous, kind, data, repr(float(at))], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 class RoomStore:
@@ -355,6 +366,36 @@ class RoomStore:
         if returned:
             self.save_transfers(returned)
         return Recovery(tuple(voided), tuple(returned))
+
+    # ------------------------------------------------------------------ audit (AC-6, SEC-5)
+
+    def audit(self, kind: str, data: Mapping[str, Any], at: float) -> str:
+        """Append an audit record chained to the one before it by SHA-256; its hash.
+
+        Each record's hash covers the previous record's hash, so changing or
+        removing any record breaks every hash after it (:meth:`audit_chain_intact`).
+        """
+        with self._writing() as session:
+            last = session.scalar(select(AuditRecord.hash).order_by(AuditRecord.id.desc()).limit(1)) or GENESIS
+            digest = audit_hash(last, kind, data, at)
+            session.add(AuditRecord(kind=kind, data=dict(data), at=at, previous_hash=last, hash=digest))
+            return digest
+
+    def audit_records(self, kind: str | None = None) -> list[AuditRecord]:
+        with self._reading() as session:
+            query = select(AuditRecord).order_by(AuditRecord.id)
+            if kind is not None:
+                query = query.where(AuditRecord.kind == kind)
+            return list(session.scalars(query))
+
+    def audit_chain_intact(self) -> bool:
+        previous = GENESIS
+        for record in self.audit_records():
+            if record.previous_hash != previous or record.hash != audit_hash(previous, record.kind, record.data,
+                                                                              record.at):
+                return False
+            previous = record.hash
+        return True
 
     # ------------------------------------------------------------------ seating memory (HR-HNR, HR-STAKE-3)
 

@@ -23,17 +23,21 @@ def default_path() -> Path:
     return DEFAULT_PATH if DEFAULT_PATH.exists() else Path.cwd() / "config" / "room.toml"
 
 
-def load_tables(path: str | Path | None = None) -> list[TableRules]:
-    """Every ``[[tables]]`` entry of the file as :class:`TableRules`."""
+def load_config(path: str | Path | None = None) -> dict[str, Any]:
+    """The whole room config file as data."""
     path = Path(path) if path else default_path()
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except FileNotFoundError:
         raise ValueError(f"no room config at {path}") from None
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"the room config {path} is not valid TOML: {e}") from None
-    return tables_from_config(data)
+
+
+def load_tables(path: str | Path | None = None) -> list[TableRules]:
+    """Every ``[[tables]]`` entry of the file as :class:`TableRules`."""
+    return tables_from_config(load_config(path))
 
 
 def tables_from_config(data: dict[str, Any]) -> list[TableRules]:

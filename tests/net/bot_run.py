@@ -116,8 +116,9 @@ def main() -> None:
     migrate(engine)
     writer = ThreadPool(minthreads=1, maxthreads=1)
     writer.start()
-    room = Room(tables_from_config(TABLES), RoomStore(engine), reactor,
-                account_rules=AccountRules(welcome_balance=1_000_000, aml_threshold=10**12), writer=writer)
+    rules = AccountRules(welcome_balance=1_000_000, aml_threshold=10**12, password_attempts_per_minute=6000,
+                         password_attempts_burst=1000)
+    room = Room(tables_from_config(TABLES), RoomStore(engine), reactor, account_rules=rules, writer=writer)
     room.start()
     RecordingProtocol.record = open(out / "frames.jsonl", "w")
     site = build_site(room, rate=1000, burst=1000)      # bots that never think act faster than people

@@ -19,6 +19,9 @@ import msgpack
 from websockets.sync.client import connect
 
 FAST_ROOM = """
+[accounts]
+password_attempts_per_minute = 600
+password_attempts_burst = 100
 [house_rules]
 between_hands_seconds = 0.2
 reconnect_seconds = 0

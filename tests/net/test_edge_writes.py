@@ -10,7 +10,8 @@ from autobahn.twisted.websocket import WebSocketServerFactory
 from twisted.internet.task import Clock
 
 from pokerroom.net.codec import MSGPACK, Codec
-from pokerroom.net.server import RoomProtocol, TokenBucket
+from pokerroom.net.server import RoomProtocol
+from pokerroom.shell.throttle import TokenBucket
 
 
 class BufferingTransport:

@@ -58,16 +58,20 @@ def test_a_second_login_takes_over_the_seat_with_its_pushes_and_closes_the_old_c
     play({"alice": second, "carol": carol}, 2)          # the new connection gets the turns, and plays them
 
 
-def test_a_resume_is_recorded_as_a_connection(server):
+def test_a_resume_is_recorded_as_a_connection_with_the_clients_device_id(server):
     alice, token = sign_up(server.url, "alice")
     alice.close()
     again = Player(server.url)
-    assert again.request("resume", token=token, tables={})["ok"]
+    assert again.request("resume", token=token, tables={}, device="phone-42")["ok"]
+    third = Player(server.url)
+    assert third.request("login", nickname="alice", password=PASSWORD, device="laptop-7")["ok"]
     store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
-    deadline = time.monotonic() + 10
-    while len(store.connections_of("alice")) < 2 and time.monotonic() < deadline:
+    deadline = time.monotonic() + 10                # written off the reactor, by another process
+    while len(store.connections_of("alice")) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(store.connections_of("alice")) == 2
+    records = store.connections_of("alice")
+    assert [r.device_id for r in records] == [None, "phone-42", "laptop-7"]
+    assert all(r.ip == "127.0.0.1" for r in records)
 
 
 def test_a_foreign_origin_is_refused_on_the_binary_subprotocol_too(server):
@@ -84,3 +88,24 @@ def test_bet_history_shows_what_each_movement_did_to_wallet_and_tables(server):
     assert (buy_in["wallet"], buy_in["tables"]) == (-1_000, 1_000)
     assert history["balance"] == 99_000
     assert alice.request("chat", table="t2", text="hi")["error"]["code"] in ("no_such_table", "not_at_table")
+
+
+def test_the_connection_cap_counts_from_the_handshake_and_frees_a_place_on_close(tmp_path):
+    server = Server(tmp_path, "--max-connections", "2").start()
+    try:
+        first, second = Player(server.url), Player(server.url)
+        with pytest.raises(InvalidStatus) as refused:
+            connect(server.url, subprotocols=["pokerroom.v1.msgpack"], open_timeout=10)
+        assert refused.value.response.status_code == 503
+        assert "full" in refused.value.response.reason_phrase
+        first.close()
+        deadline = time.monotonic() + 10            # the server sees the close on its own time
+        while time.monotonic() < deadline:
+            try:
+                third = Player(server.url)
+                break
+            except InvalidStatus:
+                time.sleep(0.05)
+        assert third.request("lobby_list")["ok"] and second.request("lobby_list")["ok"]
+    finally:
+        server.stop()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import inspect, update
 
 from pokerroom.money import HOUSE_RAKE, WORLD, Ledger, cash, table_escrow
 from pokerroom.store.db import migrate
+from pokerroom.store.models import AuditRecord
 from pokerroom.table.seating_history import Departure
 
 
@@ -132,3 +133,14 @@ def test_a_batch_is_one_transaction_and_a_failing_step_fails_alone(store):
     assert store.load_ledger().balances == ledger.balances and store.ledger_check()
     results = store.batch([(store.find_account, ("ana",)), (store.hands_of, ("Ana", 5))])
     assert results[0][0] and results[0][1].nickname == "Ana" and results[1] == (True, [])
+
+
+def test_SEC_5_audit_records_chain_and_any_edit_breaks_the_chain(store):
+    first = store.audit("aml_flag", {"transfer": 1, "size": 2_000_000}, 5.0)
+    second = store.audit("nickname_reset", {"player": "Ana", "reason": "bumhunted"}, 6.0)
+    records = store.audit_records()
+    assert [r.hash for r in records] == [first, second] and records[1].previous_hash == first
+    assert store.audit_chain_intact() and [r.kind for r in store.audit_records("aml_flag")] == ["aml_flag"]
+    with store.sessions.begin() as session:                 # someone edits history behind the room's back
+        session.execute(update(AuditRecord).where(AuditRecord.hash == first).values(data={"transfer": 1, "size": 1}))
+    assert not store.audit_chain_intact()

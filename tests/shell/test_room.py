@@ -1,0 +1,124 @@
+"""The room in process, on a Clock: money rules that need no socket (AC-5, AC-6) and the password-attempt limit."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.task import Clock
+
+from pokerroom.money import cash
+from pokerroom.net.schema import parse_request
+from pokerroom.players import AccountRules
+from pokerroom.shell.room import Room
+from pokerroom.store.db import make_engine, migrate, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table.config import tables_from_config
+
+TABLES = {"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10, "min_buy_in": 400,
+                      "max_buy_in": 1000, "seats": 6}]}
+
+
+class Connection:
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send(self, message: dict) -> None:
+        self.sent.append(message)
+
+    def close(self, code: int, reason: str) -> None:
+        self.sent.append({"closed": code})
+
+
+@pytest.fixture
+def store(tmp_path):
+    engine = make_engine(sqlite_url(tmp_path))
+    migrate(engine)
+    yield RoomStore(engine)
+    engine.dispose()
+
+
+def make_room(store: RoomStore, clock: Clock, **rules) -> Room:
+    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(**rules))
+    room.start()
+    return room
+
+
+def test_AC_6_a_transfer_over_the_threshold_is_flagged_for_the_security_team(store):
+    room = make_room(store, Clock(), aml_threshold=50_000)
+    room.deposit("ana", 49_999)
+    assert store.audit_records("aml_flag") == []
+    big = room.deposit("ana", 50_000)
+    flags = store.audit_records("aml_flag")
+    assert [f.data["transfer"] for f in flags] == [big.number]
+    assert flags[0].data["postings"] == [["world", -50_000], [cash("ana"), 50_000]]
+    assert store.audit_chain_intact()
+
+
+def test_AC_5_the_deposit_limit_counts_the_last_day_even_across_a_restart(store):
+    clock = Clock()
+    clock.advance(1_000_000)
+    room = make_room(store, clock)
+    session = room.connected(Connection(), "10.0.0.1")
+    session.player_id, session.deposit_limit = "ana", 1_000
+    room.by_player["ana"] = session
+    room.deposit("ana", 600)
+    clock.advance(3600)
+    again = make_room(store, clock)                         # the room restarts: it remembers the deposit
+    again.by_player["ana"] = session
+    with pytest.raises(Exception, match="deposit limit is 1000") as refused:
+        again.deposit("ana", 500)
+    assert refused.value.rule_id == "AC-5"
+    assert again.deposit("ana", 400).size == 400
+    clock.advance(86_400)                                   # a day after the first deposit: room again
+    assert again.deposit("ana", 600).size == 600
+
+
+def test_an_address_may_only_make_the_room_hash_a_few_passwords_a_minute(store):
+    clock = Clock()
+    room = make_room(store, clock, password_attempts_per_minute=6, password_attempts_burst=2)
+    near, far = room.connected(Connection(), "10.0.0.1"), room.connected(Connection(), "10.0.0.2")
+
+    def login(session, rid):
+        request = parse_request({"type": "login", "rid": rid, "nickname": "nobody", "password": "x" * 8})
+        return room.handle(session, request)
+
+    attempts = [login(near, i) for i in range(3)]
+    refused = attempts[2]
+    assert isinstance(refused, dict) and refused["error"]["code"] == "too_many_attempts"
+    assert "wait a minute" in refused["error"]["message"]
+    assert not isinstance(login(far, 9), dict)               # another address is not held back
+    clock.advance(10)                                       # one attempt back every ten seconds
+    assert not isinstance(login(near, 4), dict)              # (the hashes themselves never run on this Clock)
+
+
+def request(room: Room, session, kind: str, rid: int = 1, **fields):
+    return room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
+
+
+def player(room: Room, name: str, ip: str = "10.0.0.9"):
+    connection = Connection()
+    session = room.connected(connection, ip)
+    session.player_id, session.country = name, "NL"
+    room.by_player[name] = session
+    room.deposit(name, 10_000)
+    return session, connection
+
+
+def test_lobby_subscribers_get_the_tables_that_changed_at_most_once_a_second(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    watcher = room.connected(Connection(), "10.0.0.3")
+    assert request(room, watcher, "lobby_subscribe", on=True)["ok"]
+    ana, _ = player(room, "ana")
+    bo, _ = player(room, "bo")
+    assert request(room, ana, "join", table="t1", buy_in=1_000, seat=1)["ok"]
+    assert request(room, bo, "join", table="t1", buy_in=800, seat=2)["ok"]
+    updates = [m for m in watcher.connection.sent if m.get("type") == "lobby_update"]
+    assert updates == []                                     # not yet: changes are gathered for a second
+    clock.advance(1.0)
+    updates = [m for m in watcher.connection.sent if m.get("type") == "lobby_update"]
+    assert len(updates) == 1 and [t["table"] for t in updates[0]["tables"]] == ["t1"]
+    assert updates[0]["tables"][0]["taken"] == 2
+    assert request(room, watcher, "lobby_subscribe", on=False)["ok"]
+    assert request(room, bo, "leave", table="t1")["ok"]
+    clock.advance(5.0)
+    assert len([m for m in watcher.connection.sent if m.get("type") == "lobby_update"]) == 1   # unsubscribed
