@@ -29,6 +29,7 @@ crash recovery (:meth:`~pokerroom.store.room_store.RoomStore.recover`).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import time
 from collections import deque
@@ -38,6 +39,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Protocol
 
+import msgpack
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from twisted.internet import defer, threads
 from twisted.internet.interfaces import IReactorTime
@@ -58,7 +60,7 @@ from pokerroom.shell.throttle import BucketsByKey
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import CashTable, Departure, InMemorySeatingHistory, TableRules
 from pokerroom.table import events as te
-from pokerroom.table.events import redact, table_event_to_dict
+from pokerroom.table.events import redact, table_event_from_dict, table_event_to_dict
 
 LOG_SIZE = 160                      # table events kept for clients that resume: two hands or so; older, a snapshot
 LOG_HANDS = 16                      # hands whose seating is kept for redacting the log (more than it holds)
@@ -118,7 +120,8 @@ class Session:
 class TableRunner:
     table: CashTable
     timer: TableTimer | None = None
-    log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
+    log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))   # packed events, oldest first
+    log_seq: int = 0                        # the seq of the newest event in the log
     hand_players: dict[int, str] = field(default_factory=dict)     # seat -> player in the running hand
     hand_start: dict[str, int] = field(default_factory=dict)
     hand_events: list[dict] = field(default_factory=list)
@@ -494,8 +497,11 @@ class Room:
 
     def _catch_up(self, session: Session, runner: TableRunner, last_seq: int) -> str:
         log = runner.log
-        if log and log[0].seq <= last_seq + 1:
-            self._fan_out(runner, [event for event in log if event.seq > last_seq], (session,))
+        first = runner.log_seq - len(log) + 1
+        if log and first <= last_seq + 1:
+            missed = [table_event_from_dict(msgpack.unpackb(packed, strict_map_key=False))
+                      for packed in itertools.islice(log, max(0, last_seq + 1 - first), None)]
+            self._fan_out(runner, missed, (session,))
             return "events"
         session.push(self._snapshot(session, runner))
         return "snapshot"
@@ -733,7 +739,7 @@ class Room:
             self.watching[table_id].pop(session, None)
         session.tables = set()
 
-    def _fan_out(self, runner: TableRunner, events: list, watchers: Any) -> None:
+    def _fan_out(self, runner: TableRunner, events: list, watchers: Any, dicts: list | None = None) -> None:
         """Send ``events`` to each watcher as one ``table_events`` frame, as that watcher may see them.
 
         Every event passes the one redaction function as an observer sees it;
@@ -745,25 +751,28 @@ class Room:
         """
         if not watchers:
             return
+        if dicts is None:
+            dicts = [table_event_to_dict(event) for event in events]
         for start in range(0, len(events), BATCH):          # a resume's catch-up can be long: frames stay small
-            self._fan_out_batch(runner, events[start:start + BATCH], watchers)
+            self._fan_out_batch(runner, events[start:start + BATCH], watchers, dicts[start:start + BATCH])
 
-    def _fan_out_batch(self, runner: TableRunner, events: list, watchers: Any) -> None:
+    def _fan_out_batch(self, runner: TableRunner, events: list, watchers: Any, dicts: list) -> None:
         table_id = runner.table.table_id
         public: list[dict] = []
         own: dict[str, dict[int, dict]] = {}            # player -> position in the batch -> their own view
         decision = None
-        for event in events:
+        for event, as_dict in zip(events, dicts, strict=True):
             shown = redact(event, OBSERVER)
             if shown is None:
                 continue
             if shown is not event:                      # hole cards: their owner sees them
                 owner = runner.dealt_by_hand.get(event.hand_id, {}).get(event.event.seat)
                 if owner is not None:
-                    own.setdefault(owner, {})[len(public)] = table_event_to_dict(event)
+                    own.setdefault(owner, {})[len(public)] = as_dict
+                as_dict = table_event_to_dict(shown)
             elif isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
                 decision = event
-            public.append(table_event_to_dict(shown))
+            public.append(as_dict)
         if not public:
             return
         legal_for, legal = None, None
@@ -789,8 +798,11 @@ class Room:
         table = runner.table
         table_id = table.table_id
         now = self.reactor.seconds()
-        for event in events:
-            runner.log.append(event)
+        dicts = [table_event_to_dict(event) for event in events]
+        for event, as_dict in zip(events, dicts, strict=True):
+            # The log keeps events packed: bytes are nothing for the garbage collector to scan.
+            runner.log.append(msgpack.packb(as_dict))
+            runner.log_seq = event.seq
             if isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
             elif isinstance(event, te.PlayerSeated):
@@ -805,20 +817,20 @@ class Room:
                     self._money(self.ledger.move(table_escrow(table_id, event.player_id),
                                                  cash(event.player_id), event.stack, "cash_out", table_id, now))
             elif isinstance(event, te.HandEvent):
-                self._hand_event(runner, event.event, now)
-        self._fan_out(runner, events, self.watching[table_id])
+                self._hand_event(runner, event.event, now, as_dict["event"])
+        self._fan_out(runner, events, self.watching[table_id], dicts)
         if any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
                for e in events):
             self._lobby_changed(table_id)
         for listener in self.listeners:
             listener(table_id, events)
 
-    def _hand_event(self, runner: TableRunner, event: he.Event, now: float) -> None:
+    def _hand_event(self, runner: TableRunner, event: he.Event, now: float, as_dict: dict) -> None:
         if isinstance(event, he.HandStarted):
             runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
             runner.hand_events = []
             runner.start_written = False
-        runner.hand_events.append(he.event_to_dict(event))
+        runner.hand_events.append(as_dict)
         if isinstance(event, he.SeatDealtIn):
             runner.hand_players[event.seat] = event.player_id
             runner.hand_start[event.player_id] = event.stack

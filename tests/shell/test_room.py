@@ -122,3 +122,34 @@ def test_lobby_subscribers_get_the_tables_that_changed_at_most_once_a_second(sto
     assert request(room, bo, "leave", table="t1")["ok"]
     clock.advance(5.0)
     assert len([m for m in watcher.connection.sent if m.get("type") == "lobby_update"]) == 1   # unsubscribed
+
+
+def test_HR_DC_2_a_resume_replays_exactly_the_missed_events_from_the_packed_log(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    ana, _ = player(room, "ana")
+    bo, _ = player(room, "bo")
+    stays, gone = player(room, "cy"), player(room, "di")        # two observers: they may see the same things
+    for session, _ in (stays, gone):
+        assert request(room, session, "observe", table="t1", on=True)["ok"]
+    assert request(room, ana, "join", table="t1", buy_in=1_000, seat=1)["ok"]
+    assert request(room, bo, "join", table="t1", buy_in=1_000, seat=2)["ok"]
+
+    def events(connection):
+        return [e for m in connection.sent if m.get("type") == "table_events" for e in m["events"]]
+
+    clock.advance(1.0)
+    last_seen = events(gone[1])[-1]["seq"]
+    gone_session = gone[0]
+    gone_session.token = "di-token-0123456789"
+    room.sessions[gone_session.token] = gone_session
+    room.disconnected(gone_session)
+    for _ in range(3):                                      # the hand goes on without her: timeouts act
+        clock.advance(20.0)
+    back = Connection()
+    fresh = room.connected(back, "10.0.0.4")
+    answer = request(room, fresh, "resume", token="di-token-0123456789", tables={"t1": last_seen})
+    assert answer["ok"] and answer["tables"]["t1"] == "events"
+    missed = [e for e in events(stays[1]) if e["seq"] > last_seen]
+    assert missed and events(back) == missed
+    assert not any(e.get("event", {}).get("type") == "deck_revealed" for e in events(back))
