@@ -68,6 +68,17 @@ def metric(base: str, name: str) -> float:
     return 0.0
 
 
+def collector_pauses(base: str) -> dict[str, tuple[float, float]]:
+    """Per generation: (collections, seconds stopped) so far, from the server's /metrics."""
+    counts: dict[str, list[float]] = {}
+    for line in urlopen(base + "/metrics", timeout=10).read().decode().splitlines():
+        for suffix, slot in (("_count", 0), ("_sum", 1)):
+            if line.startswith("pokerroom_gc_pause_seconds" + suffix + "{"):
+                generation = line.split('generation="', 1)[1].split('"', 1)[0]
+                counts.setdefault(generation, [0.0, 0.0])[slot] = float(line.rsplit(" ", 1)[1])
+    return {g: (c[0], c[1]) for g, c in counts.items()}
+
+
 def start(command: list[str], env: dict | None = None) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env=dict(os.environ, **(env or {})))
@@ -418,7 +429,10 @@ def main() -> None:
         pool.wait_for("ready", 600)
         seated_in = time.monotonic() - started
         rss_ours = (proc_rss(server.pid) - rss0) / n
+        pauses0 = collector_pauses(base)
         ours = measure(server.pid, pool, args.seconds, lambda: metric(base, "pokerroom_actions_total"))
+        pauses = {g: (c - pauses0.get(g, (0, 0))[0], s - pauses0.get(g, (0, 0))[1])
+                  for g, (c, s) in collector_pauses(base).items()}
         t0 = time.time()
         pool.send("resume")
         resumed = pool.wait_for("resumed", 120)
@@ -458,6 +472,8 @@ def main() -> None:
           f"{ratio(ours['cpu_per_action'], base_line['cpu_per_action'])}")
     print(f"memory per connection: ours {rss_ours / 1024:.1f} KiB, echo {rss_echo / 1024:.1f} KiB   "
           f"ratio ours/echo: {ratio(rss_ours, rss_echo)}")
+    print("garbage collector in our window: " + ", ".join(
+        f"generation {g}: {c:.0f} pauses, {s * 1e3:.0f} ms" for g, (c, s) in sorted(pauses.items())))
     print(f"resume of all {n} clients: {resume_seconds:.2f} s")
     print("goals")
     checks = [(n >= 5000, f"5,000 seated clients in one process: {n}"),

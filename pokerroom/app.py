@@ -7,7 +7,6 @@ every layer.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import os
 import sys
 from pathlib import Path
@@ -25,6 +24,7 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom.net.server import build_site
 from pokerroom.players import AccountRules
+from pokerroom.shell.collector import CollectorPacer, CollectorWatch
 from pokerroom.shell.room import Room
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
@@ -54,21 +54,6 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     return room, writer
 
 
-def tune_garbage_collector() -> None:
-    """Fewer, cheaper collections: every collection stops every table.
-
-    What exists once the room is built (modules, tables, config) lives as long
-    as the process, so it is frozen out of the collector's scans; and the
-    youngest generation waits for 10,000 new objects instead of 700, so the
-    many objects of a hand that die within it are freed by reference counting
-    before a collection ever sees them, and fewer reach the old generation
-    whose full scans are the long pauses.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
-
-
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
           bots: int, max_rate: float = 20.0, max_connections: int = 10_000) -> int:
     level = LogLevel.levelWithName(os.environ.get("POKERROOM_LOG_LEVEL", "info"))
@@ -79,7 +64,9 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     writer.start()
     reactor.addSystemEventTrigger("before", "shutdown", writer.stop)
     site = build_site(room, None, rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections)
-    tune_garbage_collector()
+    CollectorWatch(room.metrics.registry).install()
+    pacer = CollectorPacer(reactor)
+    pacer.start()
     listening = reactor.listenTCP(port, site, interface=host, backlog=1024)   # a crowd reconnecting at once
     actual = listening.getHost().port
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",

@@ -17,10 +17,11 @@ from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientPr
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from pokerroom.net.closing import FreedOnClose
 from pokerroom.net.codec import MSGPACK, Codec
 
 
-class RoomClient(WebSocketClientProtocol):
+class RoomClient(FreedOnClose, WebSocketClientProtocol):
     def onOpen(self) -> None:
         self.codec = Codec(self.factory.subprotocol)
         self.rid = 0

@@ -24,6 +24,7 @@ from twisted.logger import Logger
 from twisted.web.resource import Resource
 from twisted.web.server import Site
 
+from pokerroom.net.closing import FreedOnClose
 from pokerroom.net.codec import MAX_FRAME, SUBPROTOCOLS, Codec
 from pokerroom.net.schema import ProtocolError, error, parse_request
 from pokerroom.shell.room import Room, Session
@@ -34,7 +35,7 @@ BURST = 40.0
 MAX_BAD = 50                # malformed or refused-for-rate messages before the connection is closed
 
 
-class RoomProtocol(WebSocketServerProtocol):
+class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
     # Not ``log``: that is Autobahn's own txaio logger, whose debug calls cost nothing unless enabled.
     room_log = Logger()
     factory: RoomFactory
