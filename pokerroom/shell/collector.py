@@ -35,7 +35,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 
-PACE_EVERY = 5.0                 # seconds between collect-and-freeze steps
+PACE_EVERY = 10.0                # seconds between collect-and-freeze steps
 SWEEP_EVERY = 900.0              # seconds between full collections of everything
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
@@ -22,10 +23,16 @@ def sqlite_url(data_dir: str | Path) -> str:
     return f"sqlite:///{path / 'room.db'}"
 
 
+def _json(value: object) -> str:
+    """JSON columns (every hand's events) through orjson: the writer thread shares the GIL with every table."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
+    json_options = {"json_serializer": _json, "json_deserializer": orjson.loads}
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **json_options)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection, _record) -> None:        # noqa: ANN001 - DB-API objects
@@ -38,7 +45,7 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, **json_options)
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
