@@ -206,16 +206,16 @@ class RoomStore:
 
     def connection_opened(self, player_id: str, ip: str, device_id: str | None, at: float) -> int:
         """Who connected from where and when: what the security team matches across accounts (SEC)."""
+        table = ConnectionRecord.__table__              # Core, not the ORM: a reconnecting crowd makes thousands
         with self._writing() as session:
-            record = ConnectionRecord(player_id=player_id, ip=ip, device_id=device_id, connected_at=at)
-            session.add(record)
-            session.flush()
-            return record.id
+            return session.connection().execute(
+                insert(table).values(player_id=player_id, ip=ip, device_id=device_id, connected_at=at)
+                .returning(table.c.id)).scalar_one()
 
     def connection_closed(self, record_id: int, at: float) -> None:
+        table = ConnectionRecord.__table__
         with self._writing() as session:
-            session.execute(update(ConnectionRecord).where(ConnectionRecord.id == record_id)
-                            .values(disconnected_at=at))
+            session.connection().execute(update(table).where(table.c.id == record_id).values(disconnected_at=at))
 
     def connections_of(self, player_id: str) -> list[ConnectionRecord]:
         with self._reading() as session:

@@ -88,3 +88,32 @@ def test_a_request_and_the_pushes_it_causes_leave_as_one_write():
     assert frames == sends[0] and frames.index(b"table_events") < frames.index(b"ok")
     protocol.send({"type": "chat", "table": "t1", "player": "ana", "text": "hi", "at": 1.0})
     assert len(sends) == 2                                   # outside a request: at once
+
+
+def test_autobahns_per_connection_debug_line_is_formatted_only_if_written():
+    from pprint import pformat
+
+    from autobahn.websocket import protocol as autobahn_protocol
+    from twisted.internet.testing import StringTransport
+
+    from pokerroom.net.server import FormattedIfLogged
+
+    lines = []
+
+    class Log:
+        def debug(self, text, **fields):
+            lines.append(fields)
+
+        def __getattr__(self, name):
+            return lambda *args, **fields: None
+
+    factory = WebSocketServerFactory()
+    factory.protocol = RoomProtocol
+    protocol = factory.buildProtocol(None)
+    protocol.log = Log()
+    protocol.makeConnection(StringTransport())
+    options = [fields["attrs"] for fields in lines if "attrs" in fields]
+    assert len(options) == 1 and isinstance(options[0], FormattedIfLogged)   # not formatted yet...
+    assert "openHandshakeTimeout" in f"{options[0]}"                         # ...but whole when written
+    assert f"{options[0]}" == pformat(options[0].value)
+    assert autobahn_protocol.pformat is pformat                               # Autobahn's own, given back
