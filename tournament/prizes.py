@@ -1,0 +1,105 @@
+"""Prize pool and payouts of a tournament (TR-PRIZE-1..3), in minor units.
+
+A payout table has brackets by number of entries, each a list of percentages
+of the pool for places 1.. (``config/payouts/*.toml``). The director looks the
+bracket up once registration and rebuys have closed (TR-PRIZE-1): until then
+the prizes shown are provisional. The pool is what entries paid in; a
+guarantee only tops it up when it is not reached (TR-PRIZE-2). Every prize is
+rounded down to the minor unit once; what rounding leaves goes to the rounding
+account or, if the tournament says so, onto the first prize (TR-PRIZE-3).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import floor
+from pathlib import Path
+
+
+class PayoutError(ValueError):
+    """A payout table or a request of it that does not make sense, in a sentence."""
+
+    rule = "TR-PRIZE-1"
+
+
+@dataclass(frozen=True)
+class Bracket:
+    least: int
+    most: int
+    shares: tuple[Fraction, ...]        # percent of the pool for places 1..
+
+
+@dataclass(frozen=True)
+class PayoutTable:
+    name: str
+    brackets: tuple[Bracket, ...]
+
+    @classmethod
+    def from_dict(cls, data: dict) -> PayoutTable:
+        brackets = []
+        for raw in data.get("brackets", []):
+            least, most = raw["entries"]
+            shares = tuple(Fraction(str(p)) for p in raw["percent"])
+            if not 1 <= least <= most:
+                raise PayoutError(f"a bracket's entries run from at least 1 upwards, not {least}..{most}")
+            if sum(shares) != 100 or any(s <= 0 for s in shares):
+                raise PayoutError(f"the shares for {least}..{most} entries must be positive and add up to 100")
+            if list(shares) != sorted(shares, reverse=True):
+                raise PayoutError(f"the shares for {least}..{most} entries must not grow with the place")
+            if len(shares) > least:
+                raise PayoutError(f"{len(shares)} paid places cannot be filled by {least} entries")
+            brackets.append(Bracket(least, most, shares))
+        brackets.sort(key=lambda b: b.least)
+        for a, b in zip(brackets, brackets[1:], strict=False):
+            if b.least != a.most + 1:
+                raise PayoutError(f"the brackets leave a gap or overlap between {a.most} and {b.least} entries")
+        if not brackets:
+            raise PayoutError("a payout table needs at least one bracket")
+        return cls(str(data.get("name", "")), tuple(brackets))
+
+    @classmethod
+    def load(cls, path: str | Path) -> PayoutTable:
+        with open(path, "rb") as f:
+            return cls.from_dict(tomllib.load(f))
+
+    def shares_for(self, entries: int) -> tuple[Fraction, ...]:
+        for bracket in self.brackets:
+            if bracket.least <= entries <= bracket.most:
+                return bracket.shares
+        raise PayoutError(f"the payout table {self.name!r} has no prizes for {entries} entries")
+
+
+@dataclass(frozen=True)
+class PrizePool:
+    collected: int                # from entries, re-entries, rebuys and add-ons
+    overlay: int                  # what the room adds to reach the guarantee
+
+    @property
+    def total(self) -> int:
+        return self.collected + self.overlay
+
+
+def prize_pool(collected: int, guarantee: int = 0) -> PrizePool:
+    """TR-PRIZE-2: the guarantee tops the pool up only when entries did not reach it."""
+    if collected < 0 or guarantee < 0:
+        raise PayoutError("money collected and guaranteed is zero or more")
+    return PrizePool(collected, max(0, guarantee - collected))
+
+
+@dataclass(frozen=True)
+class Prizes:
+    amounts: tuple[int, ...]      # places 1..
+    remainder: int                # to the rounding account (0 if it went onto the first prize)
+
+
+def prizes(shares: Sequence[Fraction], pool: int, *, remainder_to_top: bool = False) -> Prizes:
+    """TR-PRIZE-3: each place's share of ``pool`` rounded down once; the rest recorded or onto the first."""
+    amounts = [floor(pool * share / 100) for share in shares]
+    remainder = pool - sum(amounts)
+    if remainder_to_top and amounts:
+        amounts[0] += remainder
+        remainder = 0
+    return Prizes(tuple(amounts), remainder)
