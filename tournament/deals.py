@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import floor
 
 from tournament.icm import equities
+from tournament.prizes import descending, round_down
 
 KINDS = ("icm", "chip_chop")
 
@@ -53,7 +53,7 @@ class DealOffer:
 def remaining_prizes(payouts: Sequence[int], players: int) -> list[int]:
     """The prizes of places 1..players (places beyond the paid ones pay nothing), best first."""
     prizes = list(payouts[:players]) + [0] * max(0, players - len(payouts))
-    if any(a < b for a, b in zip(prizes, prizes[1:], strict=False)):
+    if not descending(prizes):
         raise DealError("prizes must not grow with the place", "TR-PRIZE-1")
     return prizes
 
@@ -76,8 +76,7 @@ def offer(kind: str, stacks: Sequence[int], payouts: Sequence[int], *, left_to_p
     prizes[0] -= left_to_play_for
     exact = (equities(stacks, prizes, exact=True) if kind == "icm"
              else _chip_chop(stacks, prizes))
-    amounts = [floor(x) for x in exact]
-    remainder = sum(prizes) - sum(amounts)
+    amounts, remainder = round_down(exact, sum(prizes))
     if remainder_to_top and remainder:
         top = max(range(len(amounts)), key=lambda i: (stacks[i], -i))
         given = min(remainder, prizes[0] - amounts[top])   # never above the first prize: the rest stays

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import permutations
 from math import comb
 
 import numpy as np
@@ -95,6 +96,20 @@ def equities(stacks: Sequence[int | float | Fraction], payouts: Sequence[int | f
                         grown[key] = q
                         grown_left[key] = rest - chips[i]
         chance, left = grown, grown_left
+    return result
+
+
+def enumerated_equities(stacks: Sequence[int], payouts: Sequence[int], *, exact: bool = False) -> list:
+    """The model by brute force, over every finishing order: the reference :func:`equities` is checked against."""
+    number = Fraction if exact else float
+    result = [number(0)] * len(stacks)
+    for order in permutations(range(len(stacks))):
+        chance, left = number(1), number(sum(stacks))
+        for player in order:
+            chance *= number(stacks[player]) / left
+            left -= stacks[player]
+        for place, player in enumerate(order[:len(payouts)]):
+            result[player] += chance * payouts[place]
     return result
 
 

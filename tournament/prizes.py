@@ -19,6 +19,17 @@ from math import floor
 from pathlib import Path
 
 
+def descending(values: Sequence) -> bool:
+    """Never growing with the place: what every prize list, share list and deal must be."""
+    return all(a >= b for a, b in zip(values, values[1:], strict=False))
+
+
+def round_down(exact: Sequence, owed: int) -> tuple[list[int], int]:
+    """TR-PRIZE-3: each award rounded down to the minor unit, once; the remainder is what is owed beyond them."""
+    amounts = [floor(x) for x in exact]
+    return amounts, owed - sum(amounts)
+
+
 class PayoutError(ValueError):
     """A payout table or a request of it that does not make sense, in a sentence."""
 
@@ -47,7 +58,7 @@ class PayoutTable:
                 raise PayoutError(f"a bracket's entries run from at least 1 upwards, not {least}..{most}")
             if sum(shares) != 100 or any(s <= 0 for s in shares):
                 raise PayoutError(f"the shares for {least}..{most} entries must be positive and add up to 100")
-            if list(shares) != sorted(shares, reverse=True):
+            if not descending(shares):
                 raise PayoutError(f"the shares for {least}..{most} entries must not grow with the place")
             if len(shares) > least:
                 raise PayoutError(f"{len(shares)} paid places cannot be filled by {least} entries")
@@ -97,8 +108,7 @@ class Prizes:
 
 def prizes(shares: Sequence[Fraction], pool: int, *, remainder_to_top: bool = False) -> Prizes:
     """TR-PRIZE-3: each place's share of ``pool`` rounded down once; the rest recorded or onto the first."""
-    amounts = [floor(pool * share / 100) for share in shares]
-    remainder = pool - sum(amounts)
+    amounts, remainder = round_down([pool * share / 100 for share in shares], pool)
     if remainder_to_top and amounts:
         amounts[0] += remainder
         remainder = 0

@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import floor
+
+from tournament.prizes import descending, round_down
 
 NOT_STARTED, BEFORE_THE_MONEY, IN_THE_MONEY = "TR-REFUND-2", "TR-REFUND-3", "TR-REFUND-4"
 
@@ -80,11 +81,10 @@ def after_the_start(remaining: Sequence[Remaining], prize_pool: int, prizes: Seq
         half = Fraction(prize_pool, 2)
         shares = {r.player: half / k + half * r.chips / chips for r in remaining}
         case, shared = BEFORE_THE_MONEY, prize_pool
-    amounts = {}
-    for r in remaining:                                      # one award per player: rounded down once
-        amounts[r.player] = floor(shares[r.player] + r.fee + r.bounty_held + r.own_bounty)
     owed = shared + sum(r.fee + r.bounty_held + r.own_bounty for r in remaining)
-    return Refund(case, amounts, owed - sum(amounts.values()))
+    amounts, remainder = round_down([shares[r.player] + r.fee + r.bounty_held + r.own_bounty for r in remaining],
+                                    owed)                   # one award per player: rounded down once
+    return Refund(case, {r.player: a for r, a in zip(remaining, amounts, strict=True)}, remainder)
 
 
 def _check(remaining: Sequence[Remaining], prize_pool: int, prizes: Sequence[int]) -> None:
@@ -102,5 +102,5 @@ def _check(remaining: Sequence[Remaining], prize_pool: int, prizes: Sequence[int
     if sum(prizes) > prize_pool:
         raise RefundError("the prizes pay more than was collected: only collected money is shared "
                           "(TR-REFUND-5)")
-    if any(a < b for a, b in zip(prizes, prizes[1:], strict=False)):
+    if not descending(prizes):
         raise RefundError("prizes must not grow with the place")

@@ -103,6 +103,22 @@ class Fuzzer(WebSocketClientProtocol):
         reactor.callLater(0.05, connectWS, self.factory)          # and again, on a new connection
 
 
+def serve_room(data: Path, protocol: type[RoomProtocol]) -> tuple[Room, ThreadPool, str]:
+    """A room on SQLite in ``data`` with ``TABLES``, listening on a free local port with ``protocol``."""
+    engine = make_engine(sqlite_url(data))
+    migrate(engine)
+    writer = ThreadPool(minthreads=1, maxthreads=1)
+    writer.start()
+    rules = AccountRules(welcome_balance=1_000_000, aml_threshold=10**12, password_attempts_per_minute=6000,
+                         password_attempts_burst=1000)
+    room = Room(tables_from_config(TABLES), RoomStore(engine), reactor, account_rules=rules, writer=writer)
+    room.start()
+    site = build_site(room, rate=1000, burst=1000)      # bots that never think act faster than people
+    site.resource.children[b"ws"]._factory.protocol = protocol
+    port = reactor.listenTCP(0, site, interface="127.0.0.1")
+    return room, writer, f"ws://127.0.0.1:{port.getHost().port}/ws"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("dir")
@@ -112,19 +128,8 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
-    engine = make_engine(sqlite_url(out))
-    migrate(engine)
-    writer = ThreadPool(minthreads=1, maxthreads=1)
-    writer.start()
-    rules = AccountRules(welcome_balance=1_000_000, aml_threshold=10**12, password_attempts_per_minute=6000,
-                         password_attempts_burst=1000)
-    room = Room(tables_from_config(TABLES), RoomStore(engine), reactor, account_rules=rules, writer=writer)
-    room.start()
     RecordingProtocol.record = open(out / "frames.jsonl", "w")
-    site = build_site(room, rate=1000, burst=1000)      # bots that never think act faster than people
-    site.resource.children[b"ws"]._factory.protocol = RecordingProtocol
-    port = reactor.listenTCP(0, site, interface="127.0.0.1")
-    url = f"ws://127.0.0.1:{port.getHost().port}/ws"
+    room, writer, url = serve_room(out, RecordingProtocol)
     bots = start_bots(reactor, url, 9, list(room.runners), think=(0.0, 0.0))
     stats = {"sent": 0, "errors": 0, "ok": 0, "closed": 0}
     for i in range(args.fuzzers):

@@ -17,30 +17,16 @@ import weakref
 from pathlib import Path
 
 from twisted.internet import defer, reactor, task
-from twisted.python.threadpool import ThreadPool
 
 from pokerroom.client import connect
-from pokerroom.net.server import RoomProtocol, build_site
-from pokerroom.players import AccountRules
-from pokerroom.shell.room import Room
-from pokerroom.store.db import make_engine, migrate, sqlite_url
-from pokerroom.store.room_store import RoomStore
-from pokerroom.table.config import tables_from_config
-from tests.net.bot_run import TABLES
+from pokerroom.net.server import RoomProtocol
+from tests.net.bot_run import serve_room
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=12)
     args = parser.parse_args()
-    data = Path(tempfile.mkdtemp(prefix="pokerroom-closed-"))
-    engine = make_engine(sqlite_url(data))
-    migrate(engine)
-    writer = ThreadPool(minthreads=1, maxthreads=1)
-    writer.start()
-    rules = AccountRules(welcome_balance=100_000, password_attempts_per_minute=6000, password_attempts_burst=1000)
-    room = Room(tables_from_config(TABLES), RoomStore(engine), reactor, account_rules=rules, writer=writer)
-    room.start()
     server_side: list[weakref.ref] = []
 
     class Watched(RoomProtocol):
@@ -48,9 +34,7 @@ def main() -> None:
             server_side.append(weakref.ref(self))
             super().onOpen()
 
-    site = build_site(room, rate=1000, burst=1000)
-    site.resource.children[b"ws"]._factory.protocol = Watched
-    url = f"ws://127.0.0.1:{reactor.listenTCP(0, site, interface='127.0.0.1').getHost().port}/ws"
+    room, writer, url = serve_room(Path(tempfile.mkdtemp(prefix="pokerroom-closed-")), Watched)
     report: dict = {}
 
     @defer.inlineCallbacks
