@@ -78,6 +78,12 @@ def _bots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate_tournament(args: argparse.Namespace) -> int:
+    from tournament.simulate import main as simulate
+
+    return simulate(args.players, seed=args.seed, structure=args.structure)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pokerroom", description="pokerroom: an online poker room server.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -125,6 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--think", type=float, default=1.0, help="average seconds before acting")
     bots.add_argument("--prefix", default="bot", help="bots are named PREFIX001, PREFIX002, ...")
     bots.set_defaults(run=_bots)
+
+    sim = commands.add_parser("simulate-tournament",
+                              help="a whole tournament with bots in one process, checked after every hand")
+    sim.add_argument("--players", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=1, help="the same seed plays the same tournament")
+    sim.add_argument("--structure", default="", help="a config/structures name (default: daily, re-sized)")
+    sim.set_defaults(run=_simulate_tournament)
     return parser
 
 

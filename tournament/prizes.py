@@ -38,9 +38,25 @@ class PayoutError(ValueError):
 
 @dataclass(frozen=True)
 class Bracket:
+    """Entries ``least..most`` pay ``shares`` (percent for places 1..), or a curve over ``paid`` percent of the field.
+
+    A curve (large fields) pays place ``k`` in proportion to ``1 / (k + flatness)``, in whole millionths so
+    the shares stay exact fractions adding up to 100.
+    """
+
     least: int
     most: int
-    shares: tuple[Fraction, ...]        # percent of the pool for places 1..
+    shares: tuple[Fraction, ...] = ()
+    paid: Fraction = Fraction(0)
+    flatness: int = 0
+
+    def shares_for(self, entries: int) -> tuple[Fraction, ...]:
+        if self.shares:
+            return self.shares
+        places = max(1, -(-entries * self.paid.numerator // (100 * self.paid.denominator)))
+        weights = [1_000_000 // (k + self.flatness) for k in range(1, places + 1)]
+        total = sum(weights)
+        return tuple(Fraction(100 * w, total) for w in weights)
 
 
 @dataclass(frozen=True)
@@ -53,6 +69,13 @@ class PayoutTable:
         brackets = []
         for raw in data.get("brackets", []):
             least, most = raw["entries"]
+            if "paid_percent" in raw:
+                paid = Fraction(str(raw["paid_percent"]))
+                if not 0 < paid <= 50 or least < 1:
+                    raise PayoutError(f"a curve for {least}..{most} entries pays more than 0 and at most 50% "
+                                      f"of the field")
+                brackets.append(Bracket(least, most, paid=paid, flatness=int(raw.get("flatness", 0))))
+                continue
             shares = tuple(Fraction(str(p)) for p in raw["percent"])
             if not 1 <= least <= most:
                 raise PayoutError(f"a bracket's entries run from at least 1 upwards, not {least}..{most}")
@@ -79,7 +102,7 @@ class PayoutTable:
     def shares_for(self, entries: int) -> tuple[Fraction, ...]:
         for bracket in self.brackets:
             if bracket.least <= entries <= bracket.most:
-                return bracket.shares
+                return bracket.shares_for(entries)
         raise PayoutError(f"the payout table {self.name!r} has no prizes for {entries} entries")
 
 

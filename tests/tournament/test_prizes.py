@@ -19,8 +19,19 @@ def test_TR_PRIZE_1_the_payout_structure_depends_on_the_number_of_entries():
     assert table.shares_for(3) == (100,)
     assert table.shares_for(9) == (50, 30, 20)
     assert len(table.shares_for(100)) == 14 and table.shares_for(60)[0] == Fraction(55, 2)
-    with pytest.raises(PayoutError, match="no prizes for 101 entries"):
-        table.shares_for(101)
+    with pytest.raises(PayoutError, match="no prizes for 1 entries"):
+        table.shares_for(1)
+
+
+def test_TR_PRIZE_1_large_fields_pay_fifteen_percent_on_a_curve_of_exact_shares():
+    table = PayoutTable.load(STANDARD)
+    for entries, places in ((101, 16), (1000, 150), (10_000, 1500)):
+        shares = table.shares_for(entries)
+        assert len(shares) == places and sum(shares) == 100
+        assert all(a >= b for a, b in zip(shares, shares[1:], strict=False))
+    # place k weighs 1,000,000 // (k + 2): the first two of 1,000 entries weigh 333,333 and 250,000
+    shares = table.shares_for(1000)
+    assert shares[0] / shares[1] == Fraction(333_333, 250_000)
 
 
 def test_TR_PRIZE_1_a_table_that_does_not_add_up_or_leaves_gaps_is_refused():

@@ -1,0 +1,109 @@
+"""Building small tournaments for tests and steering their hands with stacked decks."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+from pokerroom.money.ledger import WORLD, Ledger, cash
+from pokerroom.poker.actions import Call, Check, Fold, Raise
+from pokerroom.table.blinds import SeatView, plan_hand
+from tests.poker.engine_drivers import stacked_deck
+from tournament import director as td
+from tournament.prizes import PayoutTable
+from tournament.structure import Level, TournamentSpec
+
+PAYOUTS = PayoutTable.load(Path(__file__).resolve().parents[2] / "config" / "payouts" / "standard.toml")
+LEVELS = (Level(50, 100, seconds=600), Level(100, 200, seconds=600), Level(200, 400, seconds=600),
+          Level(400, 800, seconds=600))
+
+
+def spec(**fields) -> TournamentSpec:
+    base = dict(id="t", name="Test", buy_in=900, fee=100, starting_stack=1000, levels=LEVELS, table_size=6,
+                min_players=2, max_players=100)
+    base.update(fields)
+    return TournamentSpec(**base)
+
+
+class Room:
+    """A director and a ledger that posts its payments, as the shell does."""
+
+    def __init__(self, tournament: TournamentSpec, seed: int = 7, money: int = 100_000, **options) -> None:
+        self.director = td.Director(tournament, PAYOUTS, random.Random(seed), **options)
+        self.ledger = Ledger()
+        self.money = money
+        self.events: list = []
+
+    def fund(self, player: str, amount: int | None = None) -> None:
+        self.ledger.move(WORLD, cash(player), self.money if amount is None else amount, "deposit", "test", 0.0)
+
+    def apply(self, events: list) -> list:
+        for e in events:
+            if isinstance(e, td.Payment):
+                self.ledger.move(e.source, e.target, e.amount, e.reason, self.director.spec.id, 0.0)
+        self.events += events
+        return events
+
+    def register(self, *players: str, **options) -> list:
+        out = []
+        for p in players:
+            if self.ledger.balance(cash(p)) == 0 and not options.get("source"):
+                self.fund(p)
+            funds = self.ledger.balance(options.get("source") or cash(p))
+            out += self.apply(self.director.register(p, funds, **options))
+        return out
+
+    def cash(self, player: str) -> int:
+        return self.ledger.balance(cash(player))
+
+    def of(self, kind: type) -> list:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def dealing_order(self, table_id: str) -> list[str]:
+        """Who the next hand at ``table_id`` deals to, first left of the button first (the draw replayed)."""
+        d = self.director
+        table = d.tables[table_id]
+        state = d.rng.getstate()
+        views = [SeatView(s, table.stacks[p]) for s, p in sorted(table.seats.items()) if table.stacks[p] > 0]
+        plan = plan_hand(views, max_seats=table.size, stakes=d.spec.level(d.level).stakes(),
+                         previous=table.positions, draw=table.draw)
+        d.rng.setstate(state)
+        return [table.seats[s] for s in sorted(plan.dealt, key=lambda s: (s <= plan.button, s))]
+
+    def deal(self, table_id: str, holes: dict[str, str] | None = None, board: str = "AhKdQs8c3d") -> list:
+        """Deal the next hand; ``holes`` gives named players their cards (others get low ones)."""
+        order = self.dealing_order(table_id)
+        spare = iter(["2s4h", "2h5c", "4c6d", "5d7s", "6h7c", "2d4s", "5s6c", "4d7h", "6s9c"])
+        given = holes or {}
+        cards = [given.get(p) or next(spare) for p in order]
+        return self.apply(self.director.deal(table_id, stacked_deck(cards, board)))
+
+    def shove_all(self, table_id: str, only: Sequence[str] | None = None) -> None:
+        """Everyone to act (or everyone in ``only``) goes all in or calls; the others fold. Until the hand ends."""
+        d = self.director
+        while (table := d.tables.get(table_id)) is not None and (turn := table.to_act()) is not None:
+            player, legal = turn
+            if only is not None and player not in only:
+                action = Check(legal.seat) if legal.can_check else Fold(legal.seat)
+            else:
+                action = (Raise(legal.seat, legal.max_to) if legal.can_raise else
+                          Call(legal.seat) if legal.call_amount else Check(legal.seat))
+            self.apply(d.act(player, action))
+
+    def check_down(self, table_id: str) -> None:
+        """Everyone calls or checks until the hand ends."""
+        d = self.director
+        while (table := d.tables.get(table_id)) is not None and (turn := table.to_act()) is not None:
+            player, legal = turn
+            self.apply(d.act(player, Call(legal.seat) if legal.call_amount else Check(legal.seat)))
+
+    def only_table(self) -> str:
+        (table_id,) = self.director.tables
+        return table_id
+
+
+def winning(players: Sequence[str]) -> dict[str, str]:
+    """Hole cards making ``players`` win in that order (on the default board: trips A, K, Q, then JJ, TT)."""
+    strong = ["AcAd", "KcKh", "QcQh", "JcJd", "TcTd"]
+    return dict(zip(players, strong, strict=False))
