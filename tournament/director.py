@@ -1077,7 +1077,7 @@ class Director:
                 for stake in entry.stakes:                   # nothing was played: backers get their money back
                     self._pay(stakes_account(spec.id), cash(stake.backer), stake.price, why)
             else:
-                self._pay(HOUSE_FEES, cash(player), entry.fee, why)
+                self._pay_player(entry, HOUSE_FEES, entry.fee, why)       # backers share the fee back too
                 self._pay_player(entry, self.pool, from_pool, why)
                 self._pay_player(entry, bounties, bounty, why)
                 self._release_stakes(entry)

@@ -142,7 +142,7 @@ class TournamentTable:
         return list(self.hand.events)
 
     def act(self, player: str, action: Action) -> list[ev.Event]:
-        hand = self._verify_turn(player, action.seat)
+        hand = self._verify_turn(player, getattr(action, "seat", None))
         return hand.apply(action)
 
     def timeout(self, player: str) -> list[ev.Event]:

@@ -1,0 +1,193 @@
+"""The director running play: levels, breaks, dealing in, balancing, places and prizes (TR-PLAY, TR-PRIZE)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pokerroom.errors import RuleViolation
+from pokerroom.poker import events as ev
+from tests.tournament.director_drivers import Room, spec, winning
+from tournament import director as td
+from tournament.structure import Break, Level
+
+
+def started(players, **fields) -> Room:
+    room = Room(spec(**fields))
+    room.register(*players)
+    room.apply(room.director.start())
+    return room
+
+
+def test_TR_PLAY_1_levels_advance_on_the_clock_and_the_next_hand_uses_the_new_blinds():
+    room = started(["a", "b", "c"])
+    d = room.director
+    assert d.schedule() == ("level_up", 600)
+    table = room.only_table()
+    posted = [e for e in room.deal(table)[0].events if isinstance(e, ev.Posted)]
+    assert sorted(p.amount for p in posted) == [50, 100]
+    room.check_down(table)
+    room.apply(d.level_up())
+    assert room.of(td.LevelStarted)[-1].big_blind == 200
+    posted = [e for e in room.deal(table)[0].events if isinstance(e, ev.Posted)]
+    assert sorted(p.amount for p in posted) == [100, 200]
+
+
+def test_TR_PLAY_2_a_break_stops_new_hands_while_the_hand_in_play_finishes():
+    room = started([f"p{i}" for i in range(8)], breaks=(Break(1, 300),))
+    d = room.director
+    assert d.schedule() == ("start_break", 600)
+    first, second = sorted(d.tables)
+    room.deal(first)
+    room.apply(d.start_break())
+    assert d.ready_tables() == [] and d.tables[first].in_hand
+    with pytest.raises(RuleViolation) as e:
+        d.deal(second, list(range(52)))
+    assert e.value.code == "table_waiting" and e.value.rule_id == "TR-PLAY-2"
+    room.check_down(first)                                  # the hand in play is played out
+    assert not d.tables[first].in_hand
+    assert d.schedule() == ("end_break", 300)
+    room.apply(d.end_break())
+    assert d.level == 2 and sorted(d.ready_tables()) == [first, second]
+
+
+def test_TR_PLAY_2_hand_for_hand_on_the_bubble_each_table_waits_for_the_others():
+    # 14 players, 11-20 entries pay 5: hand-for-hand starts with 6 left, on two tables of four seats.
+    room = started([f"p{i:02d}" for i in range(14)], table_size=4)
+    d = room.director
+    while len(d.entries) > 6:
+        table = d.ready_tables()[0]
+        order = room.dealing_order(table)
+        room.deal(table, winning(order[:1]))
+        room.shove_all(table, only=order[:2])
+    assert d.hand_for_hand and room.of(td.HandForHand)[-1].on
+    tables = d.ready_tables()
+    assert len(tables) == 2
+    room.deal(tables[0])
+    room.check_down(tables[0])
+    assert d.ready_tables() == [tables[1]]                  # the first table waits for the second
+    room.deal(tables[1])
+    room.check_down(tables[1])
+    assert sorted(d.ready_tables()) == sorted(tables)       # the round is over: both deal again
+
+
+def test_TR_PLAY_3_two_busted_in_one_hand_finish_by_starting_stack():
+    room = started(["a", "b", "c", "d"])
+    d = room.director
+    table = room.only_table()
+    order = room.dealing_order(table)
+    # the first hand: everyone all in; the winner takes all, the others finish by stacks (all equal: order)
+    room.deal(table, winning(order))
+    room.shove_all(table)
+    finished = room.of(td.Eliminated)
+    places = {p: e.places for e in finished for p in e.players}
+    assert places[order[0]] == (1,)
+    assert [places[p] for p in order[1:]] == [(2,), (3,), (4,)]     # equal stacks: dealing order
+    assert d.state == td.FINISHED and d.winner == order[0]
+
+
+def test_TR_PLAY_7_a_late_registrant_is_dealt_in_at_once_without_posting():
+    room = started(["a", "b", "c"], late_registration_levels=2)
+    table = room.only_table()
+    room.deal(table)
+    room.check_down(table)
+    room.register("late")
+    hand = room.deal(table)[0].events
+    dealt = [e.player_id for e in hand if isinstance(e, ev.SeatDealtIn)]
+    posts = [e for e in hand if isinstance(e, ev.Posted) and e.kind not in (ev.POST_SMALL_BLIND, ev.POST_BIG_BLIND)]
+    assert "late" in dealt and posts == []
+
+
+def test_TR_PLAY_5_an_away_player_keeps_posting_and_is_checked_or_folded_on_time():
+    room = started(["a", "b", "c"])
+    d = room.director
+    table = room.only_table()
+    room.deal(table)
+    player, legal = d.tables[table].to_act()
+    events = room.apply(d.timeout(player))[0].events
+    taken = [e for e in events if isinstance(e, ev.ActionTaken)]
+    assert taken[0].action == (ev.CHECK if legal.can_check else ev.FOLD) and taken[0].timed_out
+
+
+def test_TR_PLAY_4_players_move_only_between_hands_and_tables_stay_within_one():
+    room = started([f"p{i:02d}" for i in range(13)], table_size=6)   # 5, 4, 4
+    d = room.director
+    while len(d.tables) > 2:
+        table = d.ready_tables()[0]
+        order = room.dealing_order(table)
+        room.deal(table, winning(order[:1]))
+        room.shove_all(table, only=order[:2])
+        for e in room.events:
+            if isinstance(e, td.Seated) and e.reason in ("break", "balance"):
+                assert not d.tables[e.table].in_hand
+        sizes = [len(t.seats) for t in d.tables.values() if not t.in_hand]
+        assert max(sizes) - min(sizes) <= 1 or any(t.in_hand for t in d.tables.values())
+    assert room.of(td.TableClosed)
+    with pytest.raises(RuleViolation) as e:
+        d.tables[d.ready_tables()[0]].seat("x", 99, 10)
+    assert e.value.rule_id == "TR-PLAY-4"
+
+
+def test_TR_PRIZE_1_prizes_are_fixed_when_registration_closes_and_paid_by_place():
+    room = started(["a", "b", "c", "d", "e"], late_registration_levels=1)
+    d = room.director
+    assert d.prizes is None and d.provisional_prizes() == (2925, 1575)   # 4,500: 65% / 35%
+    room.register("f")
+    room.apply(d.level_up())
+    fixed = room.of(td.PrizesFixed)[-1]
+    assert fixed.entries == 6 and fixed.prizes == (3510, 1890) and d.prizes == (3510, 1890)
+
+
+def test_TR_PRIZE_2_a_guarantee_tops_the_pool_up_only_when_entries_do_not_reach_it():
+    room = started(["a", "b", "c"], guarantee=5000)
+    fixed = room.of(td.PrizesFixed)[-1]
+    assert fixed.collected == 2700 and fixed.overlay == 2300 and sum(fixed.prizes) == 5000
+    room = started(["a", "b", "c"], guarantee=1000)
+    assert room.of(td.PrizesFixed)[-1].overlay == 0
+
+
+def test_TR_PRIZE_3_rounding_is_recorded_in_the_rounding_account():
+    room = started(["a", "b", "c", "d", "e"], buy_in=901, fee=99)     # 4,505 at 65/35: 2928.25 and 1576.75
+    fixed = room.of(td.PrizesFixed)[-1]
+    assert fixed.prizes == (2928, 1576) and fixed.remainder == 1
+    assert room.ledger.balance(td.ROUNDING) == 1
+
+
+def test_TR_PRIZE_3_the_first_prize_can_take_the_rounding_instead():
+    room = started(["a", "b", "c", "d", "e"], buy_in=901, fee=99, remainder_to_top=True)
+    assert room.of(td.PrizesFixed)[-1].prizes == (2929, 1576)
+
+
+def test_a_whole_tournament_pays_every_place_once_and_empties_its_accounts():
+    room = started(["a", "b", "c", "d", "e", "f", "g"])
+    d = room.director
+    while d.state == td.RUNNING:
+        table = d.ready_tables()[0]
+        order = room.dealing_order(table)
+        room.deal(table, winning(order[:1]))
+        room.shove_all(table, only=order[:2])
+    places = sorted(p for e in room.of(td.Eliminated) for p in e.places)
+    assert places == list(range(1, 8))
+    prizes = {p: e.prize for e in room.of(td.Eliminated) for p in e.players}
+    assert sorted(prizes.values(), reverse=True)[:3] == list(d.prizes)
+    assert room.ledger.balance(td.pool_account("t")) == 0 and room.ledger.check()
+    assert room.cash(d.winner) == 100_000 - 1000 + d.prizes[0]
+
+
+def test_director_commands_out_of_turn_change_nothing():
+    room = started(["a", "b", "c"])
+    d = room.director
+    with pytest.raises(RuleViolation) as e:
+        d.end_break()
+    assert e.value.rule_id == "TR-PLAY-2"
+    with pytest.raises(RuleViolation):
+        d.act("a", object())
+    with pytest.raises(RuleViolation):
+        room.register("a")
+    assert d.level == 1 and len(d.entries) == 3
+
+
+def test_levels_past_the_structure_repeat_the_last():
+    room = started(["a", "b"], levels=(Level(10, 20, seconds=60),))
+    d = room.director
+    room.apply(d.level_up())
+    assert room.of(td.LevelStarted)[-1].big_blind == 20 and d.level == 2
