@@ -54,6 +54,7 @@ from tournament.table import HandResult, TournamentTable
 
 REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
 ROUNDING = "house:rounding"
+PACKAGES = "house:packages"       # substituted prizes the room delivers (TR-PRIZE-4)
 
 
 def pool_account(tournament: str) -> str:
@@ -231,6 +232,24 @@ class BubbleBurst:
 
 
 @dataclass(frozen=True)
+class PrizeSubstituted:
+    place: int
+    description: str
+    value: int
+    by: str
+
+
+@dataclass(frozen=True)
+class PackageAwarded:
+    """A substituted prize (TR-PRIZE-4) was won: the room delivers ``description`` worth ``value``."""
+
+    player: str
+    place: int
+    description: str
+    value: int
+
+
+@dataclass(frozen=True)
 class SeatWon:
     player: str
     target: str
@@ -341,6 +360,7 @@ class Director:
         self.unplaced: list[tuple[list[Bust], dict[str, Entry]]] = []   # busted in late registration
         self.pool_balance = 0                        # what the prize pool account holds, by our own book
         self.prizes_paid = 0                         # places' prizes paid out of the pool so far
+        self.substitutes: dict[int, tuple[str, int]] = {}   # place -> (description, value): TR-PRIZE-4
         self.entries_total = 0
         self.collected = 0
         self.level = 0
@@ -700,6 +720,21 @@ class Director:
             return Prizes(tuple([spec.satellite_seat_value] * seats + ([left] if left else [])), 0)
         return prizes(self.payouts.shares_for(max(entries, 2)), pool.total, remainder_to_top=spec.remainder_to_top)
 
+    def substitute_prize(self, place: int, description: str, value: int, by: str) -> list:
+        """TR-PRIZE-4: the room may replace a fixed prize not yet won by one of equal or greater value."""
+        prizes_ = self.prizes
+        if prizes_ is None or not 1 <= place <= len(prizes_):
+            raise _refuse("bad_substitute", f"place {place} has no fixed prize to substitute", "TR-PRIZE-4")
+        if place > len(self.entries) or place in self.substitutes:
+            raise _refuse("bad_substitute", f"the prize of place {place} is already won or substituted",
+                          "TR-PRIZE-4")
+        if type(value) is not int or value < prizes_[place - 1]:
+            raise _refuse("bad_substitute", f"a substitute is worth at least the prize it replaces "
+                          f"({prizes_[place - 1]})", "TR-PRIZE-4")
+        self.substitutes[place] = (description, value)
+        self._emit(PrizeSubstituted(place, description, value, by))
+        return self._flush()
+
     def _fix_prizes_if_closed(self) -> None:
         if self.prizes is not None or self.late_open or self.rebuys_open or self.state != RUNNING:
             return
@@ -833,13 +868,20 @@ class Director:
             for player in finish.players:
                 entry = entries[player]
                 entry.place = finish.places
-                self._award_prize(entry, amounts[player])
+                self._award_prize(entry, amounts[player], finish.places)
             self._pay(self.pool, ROUNDING, remainder, "prize rounding (tied places)")
             self._emit(Eliminated(finish.players, finish.places, amounts[finish.players[0]]))
 
-    def _award_prize(self, entry: Entry, amount: int) -> None:
+    def _award_prize(self, entry: Entry, amount: int, places: tuple[int, ...] = ()) -> None:
         spec = self.spec
         self.prizes_paid += amount
+        if len(places) == 1 and places[0] in self.substitutes:      # TR-PRIZE-4: a package, not cash
+            description, value = self.substitutes[places[0]]
+            self._pay(self.pool, PACKAGES, amount, "prize substituted")
+            self._pay(WORLD, PACKAGES, value - amount, "substituted prize above the cash prize")
+            self._emit(PackageAwarded(entry.player, places[0], description, value))
+            self._release_stakes(entry)
+            return
         if spec.satellite_target and amount == spec.satellite_seat_value:
             as_money = self.holds_target_seat(entry.player)
             self._emit(SeatWon(entry.player, spec.satellite_target, as_money))
@@ -908,7 +950,7 @@ class Director:
             prize = self.prizes[place - 1] if self.prizes and place <= len(self.prizes) else 0
             self._pay_player(entry, bounty_account(self.spec.id), entry.own_bounty + entry.held, "own bounty")
             entry.own_bounty = entry.held = 0
-            self._award_prize(entry, prize)
+            self._award_prize(entry, prize, (place,))
             self.busted.append(entry)
             self._emit(Eliminated((entry.player,), (place,), prize))
         self.entries = {}

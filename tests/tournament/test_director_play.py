@@ -97,7 +97,7 @@ def test_TR_PLAY_7_a_late_registrant_is_dealt_in_at_once_without_posting():
     assert "late" in dealt and posts == []
 
 
-def test_TR_PLAY_5_an_away_player_keeps_posting_and_is_checked_or_folded_on_time():
+def test_TR_PLAY_5_HR_DC_3_an_away_player_keeps_posting_and_is_checked_or_folded_on_time():
     room = started(["a", "b", "c"])
     d = room.director
     table = room.only_table()
@@ -191,3 +191,21 @@ def test_levels_past_the_structure_repeat_the_last():
     d = room.director
     room.apply(d.level_up())
     assert room.of(td.LevelStarted)[-1].big_blind == 20 and d.level == 2
+
+
+def test_TR_PRIZE_4_the_room_may_substitute_a_prize_of_equal_or_greater_value():
+    room = started(["a", "b", "c", "d", "e", "f", "g"])        # 3,150 / 1,890 / 1,260
+    d = room.director
+    with pytest.raises(RuleViolation) as e:
+        d.substitute_prize(1, "a seat at the festival", 3000, by="td")
+    assert e.value.code == "bad_substitute" and e.value.rule_id == "TR-PRIZE-4"
+    room.apply(d.substitute_prize(1, "a seat at the festival", 3500, by="td"))
+    while d.state == td.RUNNING:
+        table = d.ready_tables()[0]
+        order = room.dealing_order(table)
+        room.deal(table, winning(order[:1]))
+        room.shove_all(table, only=order[:2])
+    package = room.of(td.PackageAwarded)[-1]
+    assert package.player == d.winner and package.value == 3500
+    assert room.ledger.balance(td.PACKAGES) == 3500 and room.ledger.balance(td.pool_account("t")) == 0
+    assert room.cash(d.winner) == 100_000 - 1000
