@@ -29,6 +29,7 @@ from pokerroom.shell.room import Room
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import load_config, tables_from_config
+from tournament.hall import TournamentHall
 
 log = Logger()
 
@@ -51,6 +52,13 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     recovery = room.start()
     if recovery.voided_hands:
         log.warn("recovered from a crash: voided {hands}", hands=", ".join(recovery.voided_hands))
+    settings = data.get("tournaments", {})
+    hall = TournamentHall(room, decision_seconds=float(settings.get("decision_seconds", 20)),
+                          between_hands=float(settings.get("between_hands_seconds", 1)),
+                          clock_scale=float(settings.get("clock_scale", 1)))
+    hall.install()
+    hall.recover()                  # tournaments the server stopped during are refunded (TR-REFUND)
+    room.hall = hall
     return room, writer
 
 

@@ -84,6 +84,24 @@ def _simulate_tournament(args: argparse.Namespace) -> int:
     return simulate(args.players, seed=args.seed, structure=args.structure)
 
 
+def _role(args: argparse.Namespace) -> int:
+    import os
+
+    from pokerroom.players import nickname_key
+    from pokerroom.store.db import make_engine, migrate, sqlite_url
+    from pokerroom.store.room_store import RoomStore
+
+    engine = make_engine(args.database or os.environ.get("POKERROOM_DATABASE") or sqlite_url(args.data_dir))
+    migrate(engine)
+    store = RoomStore(engine)
+    if store.find_account(nickname_key(args.nickname)) is None:
+        raise ValueError(f"there is no account {args.nickname!r}")
+    store.update_account(nickname_key(args.nickname), role=args.role)
+    store.audit("role_granted", {"nickname": args.nickname, "role": args.role, "by": "operator"}, time.time())
+    print(f"{args.nickname} is now {args.role}; it takes effect at their next login")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pokerroom", description="pokerroom: an online poker room server.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -131,6 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--think", type=float, default=1.0, help="average seconds before acting")
     bots.add_argument("--prefix", default="bot", help="bots are named PREFIX001, PREFIX002, ...")
     bots.set_defaults(run=_bots)
+
+    role = commands.add_parser("role", help="give an account a role: player, director (tournaments), admin")
+    role.add_argument("nickname")
+    role.add_argument("role", choices=["player", "director", "admin"])
+    role.add_argument("--database", default="", help="SQLAlchemy URL (default: SQLite in --data-dir)")
+    role.add_argument("--data-dir", default="data")
+    role.set_defaults(run=_role)
 
     sim = commands.add_parser("simulate-tournament",
                               help="a whole tournament with bots in one process, checked after every hand")

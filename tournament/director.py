@@ -340,6 +340,10 @@ class Deal:
     accepted: set[str] = field(default_factory=set)
 
 
+def _holds_nothing(player: str) -> bool:
+    return False
+
+
 def _refuse(code: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(code, message, rule)
 
@@ -348,11 +352,11 @@ class Director:
     """One tournament. ``rng`` is the tournament's seeded generator for draws (TR-PLAY-4, TR-REG-3)."""
 
     def __init__(self, spec: TournamentSpec, payouts: PayoutTable, rng: random.Random, *,
-                 holds_target_seat: Callable[[str], bool] = lambda player: False) -> None:
+                 holds_target_seat: Callable[[str], bool] | None = None) -> None:
         self.spec = spec
         self.payouts = payouts
         self.rng = rng
-        self.holds_target_seat = holds_target_seat
+        self.holds_target_seat = holds_target_seat or _holds_nothing
         self.state = REGISTERING
         self.entries: dict[str, Entry] = {}          # live (and, before the start, registered) entries
         self.used_entries: dict[str, int] = {}       # player -> entries so far, busted ones included
@@ -382,6 +386,15 @@ class Director:
         self.table_count = 0
         self._events: list = []
         self._provisional: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["holds_target_seat"]              # the shell's question; given again after a restore
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.holds_target_seat = _holds_nothing
 
     # ------------------------------------------------------------------ accounts and queries
 
@@ -507,6 +520,20 @@ class Director:
         for stake in entry.stakes:                           # TR-STAKE-2: backers get it all back
             self._pay(stakes_account(spec.id), cash(stake.backer), stake.price, "stake returned: unregistered")
         return self._flush()
+
+    def remove(self, player: str) -> list:
+        """A director takes a registrant out before the start, whatever the unregistering rules: all paid back."""
+        entry = self.entries.get(player)
+        if self.state != REGISTERING or entry is None:
+            raise _refuse("not_registered", f"{player} can be removed only while registering, and is not "
+                          f"registered", "TR-REG-5")
+        saved = self.spec
+        self.spec = saved.edited(unregister_until=0, start_at=None)
+        entry.ticket = False
+        try:
+            return self.unregister(player, 0.0)
+        finally:
+            self.spec = saved
 
     def sell_shares(self, seller: str, backer: str, percent: Fraction, markup: Fraction, funds: int) -> list:
         """TR-STAKE-1: after registering, before the start; the backer pays into the stakes escrow."""
@@ -1004,6 +1031,29 @@ class Director:
         del source.seats[source_seat]
         target.seats[seat] = player
         self._move(Move(player, source.id, source_seat, target.id, seat, "director"))
+        return self._flush()
+
+    def break_table(self, table_id: str) -> list:
+        """A director breaks a table between hands: its players go to random empty seats at the emptiest tables."""
+        table = self.tables.get(table_id)
+        others = [t for t in self.tables.values() if t is not table]
+        if table is None or not others:
+            raise _refuse("bad_break", f"table {table_id} cannot be broken: it is not here or is the last",
+                          "TR-PLAY-4")
+        if table.in_hand or any(t.in_hand for t in others):
+            raise _refuse("hand_running", "tables break between hands", "TR-PLAY-4")
+        if sum(len(t.layout.empty_seats()) for t in others) < len(table.seats):
+            raise _refuse("bad_break", f"the other tables have no room for the players of {table_id}", "TR-PLAY-4")
+        for seat in sorted(table.seats):
+            player = table.seats.pop(seat)
+            open_ = [t for t in others if t.layout.empty_seats()]
+            least = min(len(t.seats) for t in open_)
+            target = self.rng.choice([t for t in open_ if len(t.seats) == least])
+            to_seat = self.rng.choice(target.layout.empty_seats())
+            target.seats[to_seat] = player
+            self._move(Move(player, table.id, seat, target.id, to_seat, "break"))
+        self._close_table(table_id)
+        self._balance()
         return self._flush()
 
     # ------------------------------------------------------------------ deals (TR-DEAL)

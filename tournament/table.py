@@ -67,6 +67,16 @@ class TournamentTable:
         self._start: dict[str, int] = {}
         self._order: tuple[str, ...] = ()
 
+    def __getstate__(self) -> dict:
+        """Between hands, always: a stored table keeps the stacks of the hand in play's start, never its deck."""
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["hand"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     # ------------------------------------------------------------------ queries
 
     @property

@@ -66,6 +66,8 @@ def Choice(*choices: str, **kw: bool) -> Field:            # noqa: N802
 
 
 TABLE = Str(1, MAX_NAME)
+TOURNAMENT = Str(1, 32)
+REASON = Str(1, 200)
 AMOUNT = Int(1, MAX_AMOUNT)
 DEVICE = Str(1, 128, optional=True)     # the client's own device id, kept with the connection for security (SEC-1)
 
@@ -99,6 +101,34 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "session_reminder": {"minutes": Int(5, 600, nullable=True)},      # null: off (AC-5)
     "hand_history": {"limit": Int(1, 100, optional=True)},
     "bet_history": {"limit": Int(1, 100, optional=True)},
+    # tournaments (docs/protocol.md, "Tournaments"): players
+    "tournament_list": {},
+    "tournament_details": {"tournament": TOURNAMENT},
+    "tournament_subscribe": {"tournament": TOURNAMENT, "on": Bool()},
+    "tournament_register": {"tournament": TOURNAMENT},
+    "tournament_unregister": {"tournament": TOURNAMENT},
+    "tournament_rebuy": {"tournament": TOURNAMENT},
+    "tournament_add_on": {"tournament": TOURNAMENT},
+    "tournament_act": {"tournament": TOURNAMENT, "action": Choice("fold", "check", "call", "bet", "raise"),
+                       "amount": Int(1, MAX_AMOUNT, optional=True)},
+    "stake_offer": {"tournament": TOURNAMENT, "percent": Int(1, 100), "markup_percent": Int(100, 200)},
+    "stake_buy": {"tournament": TOURNAMENT, "seller": Str(3, 20), "percent": Int(1, 100)},
+    "deal_propose": {"tournament": TOURNAMENT, "kind": Choice("icm", "chip_chop"),
+                     "left_to_play_for": Int(0, MAX_AMOUNT, optional=True)},
+    "deal_answer": {"tournament": TOURNAMENT, "accept": Bool()},
+    # tournaments: directors (role director or admin); every command is recorded with who, when and why
+    "director_create": {"template": Str(1, MAX_NAME), "id": Str(1, 32), "name": Str(1, MAX_NAME),
+                        "start_in": Int(0, 7 * 86_400, nullable=True),
+                        "settings": Field("map", optional=True, max_items=32, low=0, high=MAX_AMOUNT)},
+    "director_edit": {"tournament": TOURNAMENT, "settings": Field("map", max_items=32, low=0, high=MAX_AMOUNT)},
+    "director_start": {"tournament": TOURNAMENT},
+    "director_pause": {"tournament": TOURNAMENT, "reason": REASON},
+    "director_resume": {"tournament": TOURNAMENT},
+    "director_cancel": {"tournament": TOURNAMENT, "reason": REASON, "confirm": Bool()},
+    "director_add_player": {"tournament": TOURNAMENT, "player": Str(3, 20), "reason": REASON},
+    "director_remove_player": {"tournament": TOURNAMENT, "player": Str(3, 20), "reason": REASON},
+    "director_move_player": {"tournament": TOURNAMENT, "player": Str(3, 20), "table": TABLE, "reason": REASON},
+    "director_break_table": {"tournament": TOURNAMENT, "table": TABLE, "reason": REASON},
 }
 
 

@@ -72,6 +72,8 @@ BATCH = 32                          # table events in one frame at most
 _LINK = re.compile(r"(https?://|www\.|\.(com|net|org|io)\b)", re.IGNORECASE)
 OBSERVER = Viewer.observer()
 _LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
+PUBLIC_REQUESTS = frozenset({"register", "login", "resume", "lobby_list", "lobby_subscribe", "observe",
+                             "tournament_list", "tournament_details", "tournament_subscribe"})
 _ACTIONS = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
 
 
@@ -196,6 +198,8 @@ class Room:
         self._writing = False
         self.connections: set[Session] = set()
         self.listeners: list[Callable[[str, list], None]] = []     # (table id, events): e.g. the demo's narrator
+        self.handlers: dict[str, Callable[..., Any]] = {}            # request type -> handler of a composed service
+        self.on_disconnect: list[Callable[[Session], None]] = []
         self.recovery = None
         self.runners: dict[str, TableRunner] = {}
         for rules in tables:
@@ -317,6 +321,8 @@ class Room:
         session.connection = None
         for table_id in session.tables:                 # still theirs to resume; nobody to send to meanwhile
             self.watching[table_id].pop(session, None)
+        for forget in self.on_disconnect:
+            forget(session)
         if session.reminder is not None and session.reminder.active():
             session.reminder.cancel()
         if session.connection_record is not None:
@@ -336,9 +342,8 @@ class Room:
         """The answer to one request (a dict or a Deferred of one); never raises."""
         started = time.perf_counter()
         try:
-            handler = getattr(self, f"_on_{request.type}")
-            if request.type not in ("register", "login", "resume", "lobby_list", "lobby_subscribe", "observe") \
-                    and session.player_id is None:
+            handler = self.handlers.get(request.type) or getattr(self, f"_on_{request.type}")
+            if request.type not in PUBLIC_REQUESTS and session.player_id is None:
                 raise RuleViolation("not_logged_in", "log in first")
             answer = handler(session, request, **request.fields)
         except RuleViolation as refusal:

@@ -21,7 +21,7 @@ PostgreSQL.
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -51,7 +51,7 @@ class LedgerTransfer(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     number: Mapped[int] = mapped_column(BigInteger, unique=True)
-    reason: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(String(120))
     reference: Mapped[str] = mapped_column(String(100), index=True)
     at: Mapped[float] = mapped_column(Float)
     postings: Mapped[list[LedgerPosting]] = relationship(back_populates="transfer",
@@ -153,3 +153,20 @@ class AuditRecord(Base):
     at: Mapped[float] = mapped_column(Float)
     previous_hash: Mapped[str] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class TournamentRecord(Base):
+    """A tournament's director as of its last change, for recovery after a crash (TR-REFUND).
+
+    ``snapshot`` is the pickled director with every table between hands: the
+    stacks at the start of the hands in play, never a deck (HR-RNG-2). It is
+    written in the same transaction as the ledger transfers of the same step.
+    """
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(16), index=True)
+    snapshot: Mapped[bytes] = mapped_column(LargeBinary)
+    created_by: Mapped[str] = mapped_column(String(20))
+    updated_at: Mapped[float] = mapped_column(Float)

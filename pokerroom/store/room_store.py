@@ -46,6 +46,7 @@ from pokerroom.store.models import (
     LedgerPosting,
     LedgerTransfer,
     Refusal,
+    TournamentRecord,
 )
 from pokerroom.table.seating_history import Departure
 
@@ -366,6 +367,31 @@ class RoomStore:
         if returned:
             self.save_transfers(returned)
         return Recovery(tuple(voided), tuple(returned))
+
+    # ------------------------------------------------------------------ tournaments
+
+    def save_tournament(self, tournament_id: str, name: str, state: str, snapshot: bytes, created_by: str,
+                        transfers: Sequence[Transfer], at: float) -> None:
+        """A tournament step: its ledger transfers and the director after them, in one transaction."""
+        with self._writing() as session:
+            if transfers:
+                self._save(session.connection(), list(transfers))
+            row = session.get(TournamentRecord, tournament_id)
+            if row is None:
+                session.add(TournamentRecord(id=tournament_id, name=name, state=state, snapshot=snapshot,
+                                             created_by=created_by, updated_at=at))
+            else:
+                row.state, row.snapshot, row.updated_at = state, snapshot, at
+
+    def unfinished_tournaments(self) -> list[TournamentRecord]:
+        """Tournaments that were registering or running when the server stopped."""
+        with self._reading() as session:
+            return list(session.scalars(select(TournamentRecord).where(
+                TournamentRecord.state.in_(("registering", "running"))).order_by(TournamentRecord.id)))
+
+    def tournament(self, tournament_id: str) -> TournamentRecord | None:
+        with self._reading() as session:
+            return session.get(TournamentRecord, tournament_id)
 
     # ------------------------------------------------------------------ audit (AC-6, SEC-5)
 

@@ -115,7 +115,7 @@ class Player:
             self.inbox.extend(unbatch(message))
         return self.inbox.popleft()
 
-    def request(self, kind: str, **fields) -> dict:
+    def request(self, kind: str, /, **fields) -> dict:
         self.rid += 1
         message = {"type": kind, "rid": self.rid, **fields}
         self.ws.send(msgpack.packb(message) if self.binary else json.dumps(message))

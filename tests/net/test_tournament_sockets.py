@@ -1,0 +1,226 @@
+"""Tournaments over real sockets (issue #6): a 30-player knockout with late registration, a rebuy, bounties,
+a break and a deal runs to completion with bots; a director cancels another mid-way and every refund is
+checked by hand against TR-REFUND; and a SIGKILL during a tournament is refunded on restart."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from fractions import Fraction
+
+import pytest
+
+from pokerroom.money.ledger import cash
+from pokerroom.store.db import make_engine, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from tests.net.server_process import FAST_ROOM, Player, Server
+from tests.net.tournament_bots import PASSWORD, TournamentBot, sign_up
+from tournament.director import bounty_account, pool_account
+
+FAST_TOURNAMENTS = FAST_ROOM + """
+[tournaments]
+decision_seconds = 1
+between_hands_seconds = 0.02
+clock_scale = 0.0008
+"""
+
+
+@pytest.fixture
+def server(tmp_path):
+    (tmp_path / "room.toml").write_text(FAST_TOURNAMENTS)
+    s = Server(tmp_path, "--max-rate", "500").start()      # bots act at once, hand after hand
+    yield s
+    s.stop()
+
+
+def director(server: Server, tmp_path) -> Player:
+    sign_up(server.url, "tdir").close()
+    subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", "tdir", "director", "--data-dir",
+                    str(tmp_path / "data")], check=True, capture_output=True)
+    td = Player(server.url)
+    assert td.request("login", nickname="tdir", password=PASSWORD)["ok"]
+    return td
+
+
+def entered(server: Server, tournament: str, prefix: str, count: int) -> tuple[list[str], list[TournamentBot]]:
+    """``count`` new players registered for ``tournament``, each played by a bot."""
+    names = [f"{prefix}{i:02d}" for i in range(count)]
+    bots = []
+    for i, name in enumerate(names):
+        p = sign_up(server.url, name)
+        assert p.request("tournament_register", tournament=tournament)["ok"]
+        bots.append(TournamentBot(p, name, tournament, seed=i))
+    for bot in bots:
+        bot.start()
+    return names, bots
+
+
+def wait(predicate, timeout: float = 120.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def events_of(bots, kind: str) -> list[dict]:
+    seen, out = set(), []
+    for bot in bots:
+        for e in bot.events:
+            key = repr(sorted(e.items()))
+            if e["type"] == kind and key not in seen:
+                seen.add(key)
+                out.append(e)
+    return out
+
+
+def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_sockets(server, tmp_path):
+    td = director(server, tmp_path)
+    settings = {"starting_stack": 800, "late_registration_levels": 2, "rebuy_levels": 2, "deals": 1,
+                "break_after_level": 1, "break_seconds": 300,
+                "table_size": 6}
+    created = td.request("director_create", template="knockout", id="pko", name="PKO test", start_in=None,
+                         settings=settings)
+    assert created["ok"], created
+    eliminated: set[str] = set()
+    proposed: list[str] = []
+
+    lock = threading.Lock()
+
+    def react(bot: TournamentBot, event: dict) -> None:
+        if event["type"] == "eliminated":
+            with lock:                          # the first bot left to see fourth place go proposes a deal
+                eliminated.update(event["players"])
+                propose = min(event["places"]) == 4 and bot.name_ not in eliminated and not proposed
+                if propose:
+                    proposed.append(bot.name_)
+            if propose:
+                bot.ask("deal_propose", tournament="pko", kind="icm")
+        if event["type"] == "started" and bot.name_ == "p00":
+            bot.ask("tournament_rebuy", tournament="pko")
+
+    names = [f"p{i:02d}" for i in range(30)]
+    bots = []
+    for i, name in enumerate(names[:27]):
+        p = sign_up(server.url, name)
+        assert p.request("tournament_register", tournament="pko")["ok"]
+        assert p.request("tournament_subscribe", tournament="pko", on=True)["ok"]
+        bots.append(TournamentBot(p, name, "pko", seed=i, on_event=react))
+    late = [sign_up(server.url, name) for name in names[27:]]
+    for bot in bots:
+        bot.start()
+    assert td.request("director_start", tournament="pko")["ok"]
+    for (i, name), p in zip(enumerate(names[27:], 27), late, strict=True):   # late registration (TR-REG-4, -PLAY-7)
+        answer = p.request("tournament_register", tournament="pko")
+        assert answer["ok"], answer
+        assert p.request("tournament_subscribe", tournament="pko", on=True)["ok"]
+        bot = TournamentBot(p, name, "pko", seed=i, on_event=react)
+        bots.append(bot)
+        bot.start()
+    try:
+        wait(lambda: all(b.finished.is_set() for b in bots), timeout=240, what="the tournament to finish")
+    except AssertionError:
+        details = td.request("tournament_details", tournament="pko")
+        raise AssertionError(f"{details['tournament']}, {details['tables']}, "
+                             f"{[(b.name_, b.is_alive(), b.errors[-2:], repr(b.failure)) for b in bots]}") from None
+    for bot in bots:
+        bot.stop.set()
+    details = td.request("tournament_details", tournament="pko")
+    assert details["tournament"]["state"] == "finished"
+    places = sorted(p for f in details["finished"] for p in f["places"])
+    assert places == list(range(1, details["tournament"]["entries"] + 1))
+    assert details["tournament"]["entries"] == 30
+    assert any(e["kind"] == "rebuy" for e in events_of(bots, "chips_added"))
+    assert [e for e in events_of(bots, "seated") if e["reason"] == "late"]
+    assert events_of(bots, "bounty_won") and events_of(bots, "break_started")
+    assert events_of(bots, "deal_made") and proposed
+    store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
+    deadline = time.monotonic() + 10
+    while store.tournament("pko").state != "finished" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    ledger = store.load_ledger()
+    assert ledger.check() and store.ledger_check()
+    assert ledger.balance(pool_account("pko")) == 0 and ledger.balance(bounty_account("pko")) == 0
+
+
+def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rule(server, tmp_path):
+    td = director(server, tmp_path)
+    created = td.request("director_create", template="daily", id="daily", name="Daily test", start_in=None,
+                         settings={"guarantee": 0, "late_registration_levels": 10, "table_size": 4})
+    assert created["ok"], created
+    names, bots = entered(server, "daily", "c", 8)
+    plain = sign_up(server.url, "plain")
+    forbidden = plain.request("director_pause", tournament="daily", reason="no")
+    assert not forbidden["ok"] and forbidden["error"]["code"] == "forbidden"
+    assert td.request("director_start", tournament="daily")["ok"]
+    wait(lambda: any(e["type"] == "busted" for b in bots for e in b.events), timeout=120, what="a bust")
+    assert td.request("director_pause", tournament="daily", reason="checking the refunds")["ok"]
+
+    def idle() -> dict:
+        d = td.request("tournament_details", tournament="daily")
+        return d if not any(t["in_hand"] for t in d["tables"].values()) else {}
+
+    wait(lambda: bool(idle()), timeout=30, what="the hands in play to finish")
+    details = idle()
+    preview = td.request("director_cancel", tournament="daily", reason="server maintenance", confirm=False)
+    assert preview["ok"] and preview["case"] == "TR-REFUND-3"
+    # By hand (TR-REFUND-3): 8 entries x 1,000 = 8,000 in the pool; half evenly among the k left, half by chips;
+    # plus each one's fee of 100; each rounded down once.
+    stacks = {s["player"]: s["chips"] for s in details["standings"]}
+    k, chips = len(stacks), sum(stacks.values())
+    expected = {p: int(Fraction(4000, k) + Fraction(4000) * c / chips + 100) for p, c in stacks.items()}
+    assert preview["refunds"] == expected
+    done = td.request("director_cancel", tournament="daily", reason="server maintenance", confirm=True)
+    assert done["ok"] and done["refunds"] == expected
+    wait(lambda: all(b.finished.is_set() for b in bots), timeout=20, what="the cancellation to reach everyone")
+    for bot in bots:
+        bot.stop.set()
+    store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
+    deadline = time.monotonic() + 10
+    while store.tournament("daily").state != "cancelled" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    ledger = store.load_ledger()
+    for name in names:
+        assert ledger.balance(cash(name)) == 100_000 - 1100 + expected.get(name, 0)
+    assert ledger.balance(pool_account("daily")) == 0 and ledger.check() and store.ledger_check()
+    audit = [r.data["command"] for r in store.audit_records("director_command")]
+    assert {"create", "start now", "pause", "cancel"} <= set(audit)
+
+
+def test_TR_REFUND_3_a_killed_server_refunds_the_running_tournament_on_restart(tmp_path):
+    (tmp_path / "room.toml").write_text(FAST_TOURNAMENTS)
+    server = Server(tmp_path, "--max-rate", "500").start()
+    td = director(server, tmp_path)
+    assert td.request("director_create", template="daily", id="crash", name="Crash test", start_in=None,
+                      settings={"guarantee": 0, "table_size": 4})["ok"]
+    names, bots = entered(server, "crash", "k", 6)
+    assert td.request("director_start", tournament="crash")["ok"]
+    wait(lambda: sum(1 for b in bots for e in b.events if e["type"] == "level_started") >= 6, timeout=60,
+         what="play to begin")
+    store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
+    wait(lambda: store.tournament("crash") is not None and store.tournament("crash").state == "running",
+         timeout=10, what="the running tournament to be stored")
+    server.kill()                                                  # SIGKILL mid-tournament
+    for bot in bots:
+        bot.stop.set()
+    import pickle
+    stored = pickle.loads(store.tournament("crash").snapshot)      # the state the refunds must follow
+    stacks = stored.stacks()
+    left = [p for p, e in stored.entries.items() if e.table]
+    server = Server(tmp_path, "--max-rate", "500").start()         # recovery runs before listening
+    try:
+        record = store.tournament("crash")
+        assert record.state == "cancelled"
+        ledger = store.load_ledger()
+        assert ledger.check() and store.ledger_check()
+        pool = stored.collected
+        chips = sum(stacks[p] for p in left)
+        for name in names:
+            refund = (int(Fraction(pool, 2) / len(left) + Fraction(pool, 2) * stacks[name] / chips + 100)
+                      if name in left else 0)
+            assert ledger.balance(cash(name)) == 100_000 - 1100 + refund
+        assert ledger.balance(pool_account("crash")) == 0
+    finally:
+        server.stop()

@@ -1,0 +1,543 @@
+"""The tournament hall: directors on the room's reactor -- clock, timers, decks, ledger, store and fan-out.
+
+Theory of operation
+-------------------
+The :class:`~tournament.director.Director` is pure; the hall is its thin
+Twisted shell, composed into the room by :mod:`pokerroom.app`. Every command,
+from a client or from a timer, goes through :meth:`TournamentHall._run`, which
+
+1. posts the director's :class:`~tournament.director.Payment` s to the room's
+   ledger, in order (money moves nowhere else);
+2. writes those transfers and the director's snapshot in one store call, so
+   after a crash the store holds a director that agrees with the ledger. A
+   snapshot never holds a hand: each table's stacks are those at the start of
+   its hand in play, which is what TR-REFUND refunds from (and no deck is
+   stored, HR-RNG-2);
+3. pushes the events: tournament events to subscribers and entrants, hand
+   events to the players of that table, each hand event passed through the one
+   redaction function as the viewer they are;
+4. sets the timers the director's state asks for: the level clock
+   (:meth:`~tournament.director.Director.schedule`), the next hand at each
+   table that may deal, the decision of the player to act (a player who is
+   away is checked or folded when it runs out, HR-DC-3), and a deal's limit.
+
+On start, :meth:`recover` refunds every tournament the store says was
+registering or running (the server stopped without finishing it), per
+TR-REFUND, through the ledger with the case as the reason.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import fields, is_dataclass
+from fractions import Fraction
+from random import Random
+from typing import Any
+
+from twisted.logger import Logger
+
+from pokerroom.cards import shuffled_deck
+from pokerroom.errors import RuleViolation
+from pokerroom.money.ledger import cash
+from pokerroom.net.schema import Request, ok
+from pokerroom.poker.actions import Bet, Call, Check, Fold, Raise
+from pokerroom.poker.events import event_to_dict
+from pokerroom.poker.redact import Viewer, redact
+from tournament import director as td
+from tournament.prizes import PayoutTable
+from tournament.structure import PAYOUTS, STRUCTURES, StructureError, TournamentSpec
+
+DIRECTOR_ROLES = frozenset({"director", "admin"})
+_ACTIONS = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
+_WORDS = re.compile(r"(?<!^)(?=[A-Z])")
+_QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
+
+
+def event_name(event: object) -> str:
+    return _WORDS.sub("_", type(event).__name__).lower()
+
+
+def wire(value: Any) -> Any:
+    """An event's fields as msgpack/JSON-friendly data."""
+    if is_dataclass(value):
+        return {f.name: wire(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [wire(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): wire(v) for k, v in value.items()}
+    return value
+
+
+class TournamentHall:
+    log = Logger()
+
+    def __init__(self, room: Any, *, decision_seconds: float = 20.0, between_hands: float = 1.0,
+                 clock_scale: float = 1.0, shuffle: Callable[[], list[int]] = shuffled_deck) -> None:
+        self.room = room
+        self.reactor = room.reactor
+        self.store = room.store
+        self.decision_seconds = decision_seconds
+        self.between_hands = between_hands
+        self.clock_scale = clock_scale              # a test room runs its levels faster; 1.0 in production
+        self.shuffle = shuffle
+        self.directors: dict[str, td.Director] = {}
+        self.created_by: dict[str, str] = {}
+        self.watchers: dict[str, dict[Any, None]] = {}
+        self.entrants: dict[str, set[str]] = {}
+        self.offers: dict[tuple[str, str], tuple[int, int]] = {}    # (tournament, seller) -> (percent, markup %)
+        self.clock: dict[str, tuple[str, Any]] = {}                  # tournament -> (command, delayed call)
+        self.paused_left: dict[str, tuple[str, float]] = {}
+        self.next_hand: dict[tuple[str, str], Any] = {}
+        self.decisions: dict[tuple[str, str], tuple[str, int, Any]] = {}   # (t, table) -> (player, seq, call)
+        self.deal_call: dict[str, Any] = {}
+        self.start_call: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ composition
+
+    def install(self) -> None:
+        """Register the hall's requests with the room."""
+        for name in dir(self):
+            if name.startswith("_on_"):
+                self.room.handlers[name[4:]] = getattr(self, name)
+        self.room.on_disconnect.append(self._forget)
+
+    def recover(self) -> dict[str, td.Cancelled]:
+        """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""
+        refunded = {}
+        for record in self.store.unfinished_tournaments():
+            director: td.Director = pickle.loads(record.snapshot)
+            self.directors[record.id] = director
+            self.created_by[record.id] = record.created_by
+            events = director.cancel("the server stopped during the tournament; refunded on restart")
+            self._post_and_store(director, events, sync=True)
+            refunded[record.id] = next(e for e in events if isinstance(e, td.Cancelled))
+            self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id,
+                          case=refunded[record.id].case)
+        return refunded
+
+    def create(self, spec: TournamentSpec, by: str) -> td.Director:
+        if spec.id in self.directors or self.store.tournament(spec.id) is not None:
+            raise RuleViolation("tournament_exists", f"a tournament {spec.id!r} already exists", "TR-REG-1")
+        payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
+        seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded
+        director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec))
+        self.directors[spec.id] = director
+        self.created_by[spec.id] = by
+        self.room._write(self.store.audit, "tournament_created",
+                         {"tournament": spec.id, "by": by, "seed": seed, "spec": wire(spec)}, self.reactor.seconds())
+        self._run(director, [])
+        if spec.start_at is not None:
+            delay = max(0.0, spec.start_at - self.reactor.seconds())
+            self.start_call[spec.id] = self.reactor.callLater(delay, self._start_due, spec.id)
+        return director
+
+    def _holds_seat(self, spec: TournamentSpec) -> Callable[[str], bool]:
+        target = spec.satellite_target
+
+        def holds(player: str) -> bool:         # TR-PRIZE-5: already in the target, or out of its entries
+            d = self.directors.get(target)
+            return d is not None and (player in d.entries or d.used_entries.get(player, 0) > d.spec.re_entries)
+
+        return holds
+
+    def _start_due(self, tournament: str) -> None:
+        self.start_call.pop(tournament, None)
+        d = self.directors[tournament]
+        if d.state != td.REGISTERING:
+            return
+        if len(d.entries) < d.spec.min_players:                  # TR-REG-1: the room cancels it
+            self._run(d, d.cancel(f"fewer than {d.spec.min_players} players registered"))
+        else:
+            self._run(d, d.start())
+
+    # ------------------------------------------------------------------ the one path of every command
+
+    def _run(self, d: td.Director, events: list) -> list:
+        self._post_and_store(d, events)
+        self._fan_out(d, events)
+        self._set_timers(d, events)
+        return events
+
+    def _post_and_store(self, d: td.Director, events: list, sync: bool = False) -> None:
+        now = self.reactor.seconds()
+        transfers = [self.room.ledger.move(e.source, e.target, e.amount, e.reason, d.spec.id, now)
+                     for e in events if isinstance(e, td.Payment)]
+        if events and all(isinstance(e, _QUIET) for e in events) and not any(
+                t.hand is None for t in d.tables.values() if t.id in {e.table for e in events}):
+            return                                          # mid-hand: nothing a snapshot keeps has changed
+        args = (d.spec.id, d.spec.name, d.state, pickle.dumps(d), self.created_by.get(d.spec.id, ""),
+                transfers, now)
+        if sync:
+            self.store.save_tournament(*args)
+        else:
+            self.room._write(self.store.save_tournament, *args)
+
+    def _fan_out(self, d: td.Director, events: list) -> None:
+        tid = d.spec.id
+        entrants = self.entrants.setdefault(tid, set())
+        for e in events:
+            if isinstance(e, td.Registered):
+                entrants.add(e.player)
+            elif isinstance(e, td.Unregistered):
+                entrants.discard(e.player)
+        audience = None
+        for e in events:
+            if isinstance(e, td.HandDealt | td.HandPlayed):
+                self._hand_events(d, e)
+            elif not isinstance(e, td.Payment):
+                if audience is None:
+                    audience = self._audience(tid)
+                message = {"type": "tournament_event", "tournament": tid, "event": {"type": event_name(e),
+                                                                                   **wire(e)}}
+                for session in audience:
+                    session.push(message)
+
+    def _audience(self, tid: str) -> list:
+        """Subscribers and everyone who entered (busted players too: they see how it ends)."""
+        seen = dict(self.watchers.get(tid, {}))
+        for player in self.entrants.get(tid, ()):
+            session = self.room.by_player.get(player)
+            if session is not None and session.connection is not None:
+                seen[session] = None
+        return list(seen)
+
+    def _hand_events(self, d: td.Director, e: td.HandDealt | td.HandPlayed) -> None:
+        table = d.tables.get(e.table)
+        if table is None:
+            return
+        seats = dict(table.seats)
+        turn = table.to_act()
+        for seat, player in seats.items():
+            session = self.room.by_player.get(player)
+            if session is None or session.connection is None:
+                continue
+            viewer = Viewer.player(seat)
+            shown = [event_to_dict(x) for x in (redact(ev, viewer) for ev in e.events) if x is not None]
+            message = {"type": "tournament_table_events", "tournament": d.spec.id, "table": e.table,
+                       "seat": seat, "events": shown}
+            if turn is not None and turn[0] == player:
+                legal = turn[1]
+                message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
+            session.push(message)
+
+    # ------------------------------------------------------------------ timers
+
+    def _set_timers(self, d: td.Director, events: list) -> None:
+        tid = d.spec.id
+        if d.state in (td.FINISHED, td.CANCELLED):
+            self._stop_timers(tid)
+            return
+        self._set_clock(d, events)
+        for table_id, table in d.tables.items():
+            key = (tid, table_id)
+            if table.hand is not None:
+                self._set_decision(d, table_id)
+            elif d.can_deal(table_id) and key not in self.next_hand:
+                self.next_hand[key] = self.reactor.callLater(self.between_hands, self._deal, tid, table_id)
+        if any(isinstance(e, td.DealOffered) for e in events):
+            self.deal_call[tid] = self.reactor.callLater(d.spec.deal_seconds, self._deal_expired, tid)
+        if any(isinstance(e, td.DealMade | td.DealFailed) for e in events):
+            call = self.deal_call.pop(tid, None)
+            if call is not None and call.active():
+                call.cancel()
+
+    def _set_clock(self, d: td.Director, events: list) -> None:
+        tid = d.spec.id
+        if d.paused:
+            return
+        step = d.schedule()
+        current = self.clock.get(tid)
+        moved = any(isinstance(e, td.LevelStarted | td.BreakStarted | td.BreakEnded | td.Started | td.Resumed)
+                    for e in events)
+        if step is None or (current is not None and not moved):
+            return
+        if current is not None and current[1].active():
+            current[1].cancel()
+        command, seconds = step
+        left = self.paused_left.pop(tid, (command, seconds * self.clock_scale))
+        self.clock[tid] = (command, self.reactor.callLater(left[1], self._tick, tid, command))
+
+    def _tick(self, tid: str, command: str) -> None:
+        self.clock.pop(tid, None)
+        d = self.directors[tid]
+        try:
+            self._run(d, getattr(d, command)())
+        except RuleViolation as refusal:
+            self.log.warn("tournament {id}: the clock's {command} was refused: {why}", id=tid, command=command,
+                          why=refusal.message)
+
+    def _deal(self, tid: str, table_id: str) -> None:
+        self.next_hand.pop((tid, table_id), None)
+        d = self.directors[tid]
+        if d.can_deal(table_id):
+            self._run(d, d.deal(table_id, self.shuffle()))
+
+    def _set_decision(self, d: td.Director, table_id: str) -> None:
+        tid = d.spec.id
+        key = (tid, table_id)
+        table = d.tables[table_id]
+        turn = table.to_act()
+        current = self.decisions.get(key)
+        if turn is None:
+            return
+        marker = len(table.hand.events)
+        if current is not None and current[0] == turn[0] and current[1] == marker:
+            return
+        if current is not None and current[2].active():
+            current[2].cancel()
+        call = self.reactor.callLater(self.decision_seconds, self._timed_out, tid, table_id, turn[0], marker)
+        self.decisions[key] = (turn[0], marker, call)
+
+    def _timed_out(self, tid: str, table_id: str, player: str, marker: int) -> None:
+        self.decisions.pop((tid, table_id), None)
+        d = self.directors[tid]
+        table = d.tables.get(table_id)
+        if table is None or table.hand is None or len(table.hand.events) != marker:
+            return
+        self._run(d, d.timeout(player))                 # HR-DC-1, TR-PLAY-5: check, else fold
+
+    def _deal_expired(self, tid: str) -> None:
+        self.deal_call.pop(tid, None)
+        d = self.directors[tid]
+        if d.pending_deal is not None:
+            self._run(d, d.deal_expired())
+
+    def _stop_timers(self, tid: str) -> None:
+        calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None)]
+        calls += [self.next_hand.pop(k) for k in [k for k in self.next_hand if k[0] == tid]]
+        calls += [self.decisions.pop(k)[2] for k in [k for k in self.decisions if k[0] == tid]]
+        for call in calls:
+            if call is not None and call.active():
+                call.cancel()
+
+    def _forget(self, session: Any) -> None:
+        for watchers in self.watchers.values():
+            watchers.pop(session, None)
+
+    # ------------------------------------------------------------------ players' requests
+
+    def _director(self, tournament: str) -> td.Director:
+        d = self.directors.get(tournament)
+        if d is None:
+            raise RuleViolation("unknown_tournament", f"there is no tournament {tournament!r}")
+        return d
+
+    def _funds(self, player: str) -> int:
+        return self.room.ledger.balance(cash(player))
+
+    def summary(self, d: td.Director) -> dict:
+        spec = d.spec
+        step = d.schedule()
+        return {"id": spec.id, "name": spec.name, "game": spec.game, "state": d.state,
+                "buy_in": spec.buy_in, "bounty": spec.bounty, "fee": spec.fee, "entrants": len(d.entries),
+                "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
+                "level": d.level, "paused": d.paused, "on_break": d.on_break, "late_registration": d.late_open,
+                "start_at": spec.start_at, "next": list(step) if step else None}
+
+    def _on_tournament_list(self, session: Any, request: Request) -> dict:
+        return ok(request, tournaments=[self.summary(d) for d in self.directors.values()])
+
+    def _on_tournament_details(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self._director(tournament)
+        spec = d.spec
+        stacks = d.stacks() if d.state == td.RUNNING else {}
+        standings = sorted(({"player": p, "chips": stacks.get(p, spec.starting_stack), "table": e.table}
+                            for p, e in d.entries.items()), key=lambda s: -s["chips"])
+        finished = [{"player": e.player, "places": list(e.place)} for e in d.busted if e.place]
+        return ok(request, tournament=self.summary(d), structure={
+            "levels": wire(spec.levels), "breaks": wire(spec.breaks), "starting_stack": spec.starting_stack,
+            "table_size": spec.table_size, "late_registration_levels": spec.late_registration_levels,
+            "re_entries": spec.re_entries, "rebuys": spec.rebuys, "add_on_stack": spec.add_on_stack,
+            "deals": spec.deals, "satellite_target": spec.satellite_target},
+            prizes=list(d.provisional_prizes()), prizes_fixed=d.prizes is not None, standings=standings,
+            finished=finished, tables={t.id: {"seats": {str(s): p for s, p in t.seats.items()}, "in_hand": t.in_hand}
+                                       for t in d.tables.values()})
+
+    def _on_tournament_subscribe(self, session: Any, request: Request, tournament: str, on: bool) -> dict:
+        self._director(tournament)
+        watchers = self.watchers.setdefault(tournament, {})
+        if on:
+            watchers[session] = None
+        else:
+            watchers.pop(session, None)
+        return ok(request)
+
+    def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self._director(tournament)
+        player = session.player_id
+        ticket = f"ticket:{tournament}:{player}"
+        if self.room.ledger.balance(ticket) >= d.spec.entry_cost:       # a seat won in a satellite
+            self._run(d, d.register(player, self.room.ledger.balance(ticket), source=ticket, ticket=True))
+        else:
+            self._run(d, d.register(player, self._funds(player)))
+        return ok(request, balance=self._funds(player))
+
+    def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self._director(tournament)
+        self._run(d, d.unregister(session.player_id, self.reactor.seconds()))
+        return ok(request, balance=self._funds(session.player_id))
+
+    def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self._director(tournament)
+        self._run(d, d.rebuy(session.player_id, self._funds(session.player_id)))
+        return ok(request, balance=self._funds(session.player_id))
+
+    def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self._director(tournament)
+        self._run(d, d.add_on(session.player_id, self._funds(session.player_id)))
+        return ok(request, balance=self._funds(session.player_id))
+
+    def _on_tournament_act(self, session: Any, request: Request, tournament: str, action: str,
+                           amount: int | None = None) -> dict:
+        d = self._director(tournament)
+        player = session.player_id
+        seat = d.table_of(player).seat_of(player)
+        kind = _ACTIONS[action]
+        if kind in (Bet, Raise):
+            if amount is None:
+                raise RuleViolation("missing_amount", f"a {action} says how much (the total bet)", "BET-1")
+            command = kind(seat, amount)
+        else:
+            command = kind(seat)
+        self._run(d, d.act(player, command))
+        return ok(request)
+
+    def _on_stake_offer(self, session: Any, request: Request, tournament: str, percent: int,
+                        markup_percent: int) -> dict:
+        d = self._director(tournament)
+        if session.player_id not in d.entries or d.state != td.REGISTERING:
+            raise RuleViolation("not_registered", "shares are offered after registering, before the start",
+                                "TR-STAKE-1")
+        self.offers[(tournament, session.player_id)] = (percent, markup_percent)
+        self._run(d, [])
+        return ok(request)
+
+    def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> dict:
+        d = self._director(tournament)
+        offered = self.offers.get((tournament, seller))
+        if offered is None or percent > offered[0]:
+            raise RuleViolation("no_offer", f"{seller} does not offer {percent}% of their action", "TR-STAKE-1")
+        self._run(d, d.sell_shares(seller, session.player_id, Fraction(percent), Fraction(offered[1], 100),
+                                   self._funds(session.player_id)))
+        self.offers[(tournament, seller)] = (offered[0] - percent, offered[1])
+        return ok(request, balance=self._funds(session.player_id))
+
+    def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
+                         left_to_play_for: int = 0) -> dict:
+        d = self._director(tournament)
+        self._run(d, d.propose_deal(session.player_id, kind, left_to_play_for))
+        return ok(request)
+
+    def _on_deal_answer(self, session: Any, request: Request, tournament: str, accept: bool) -> dict:
+        d = self._director(tournament)
+        self._run(d, d.answer_deal(session.player_id, accept))
+        return ok(request)
+
+    # ------------------------------------------------------------------ directors' commands
+
+    def _as_director(self, session: Any, command: str, tournament: str, **details: Any) -> str:
+        """Refuse anyone without the role; record the command with who, when and why."""
+        if session.role not in DIRECTOR_ROLES:
+            raise RuleViolation("forbidden", "only a tournament director can do that")
+        self.room._write(self.store.audit, "director_command",
+                         {"command": command, "tournament": tournament, "by": session.player_id, **details},
+                         self.reactor.seconds())
+        return session.player_id
+
+    def _on_director_create(self, session: Any, request: Request, template: str, id: str,  # noqa: A002
+                            name: str, start_in: int | None, settings: dict | None = None) -> dict:
+        by = self._as_director(session, "create", id, template=template, settings=settings or {})
+        path = STRUCTURES / f"{template}.toml"
+        if not re.fullmatch(r"[a-z0-9_]+", template) or not path.exists():
+            raise RuleViolation("unknown_template", f"there is no structure template {template!r}")
+        start_at = None if start_in is None else self.reactor.seconds() + start_in
+        settings = dict(settings or {})
+        if "break_after_level" in settings:            # one break in place of the template's (TR-PLAY-2)
+            settings["breaks"] = [{"after_level": settings.pop("break_after_level"),
+                                   "seconds": settings.pop("break_seconds", 300)}]
+        try:
+            spec = TournamentSpec.load(path, id=id, name=name, start_at=start_at, **settings)
+        except StructureError as e:
+            raise RuleViolation("bad_structure", str(e), e.rule) from None
+        d = self.create(spec, by)
+        return ok(request, tournament=self.summary(d))
+
+    def _on_director_edit(self, session: Any, request: Request, tournament: str, settings: dict) -> dict:
+        d = self._director(tournament)
+        self._as_director(session, "edit", tournament, settings=settings)
+        if d.state != td.REGISTERING or d.entries:
+            raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
+        try:
+            d.spec = d.spec.edited(**settings)
+        except StructureError as e:
+            raise RuleViolation("bad_structure", str(e), e.rule) from None
+        self._run(d, [])
+        return ok(request, tournament=self.summary(d))
+
+    def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self._director(tournament)
+        self._as_director(session, "start now", tournament)
+        self._run(d, d.start())
+        call = self.start_call.pop(tournament, None)
+        if call is not None and call.active():
+            call.cancel()
+        return ok(request)
+
+    def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
+        d = self._director(tournament)
+        by = self._as_director(session, "pause", tournament, reason=reason)
+        self._run(d, d.pause(by, reason))
+        current = self.clock.pop(tournament, None)
+        if current is not None and current[1].active():             # the clock stops with play
+            self.paused_left[tournament] = (current[0], current[1].getTime() - self.reactor.seconds())
+            current[1].cancel()
+        return ok(request)
+
+    def _on_director_resume(self, session: Any, request: Request, tournament: str) -> dict:
+        return self._directed(session, request, tournament, "resume", lambda d, by: d.resume(by))
+
+    def _on_director_cancel(self, session: Any, request: Request, tournament: str, reason: str,
+                            confirm: bool) -> dict:
+        d = self._director(tournament)
+        preview = d.refund_preview()
+        if not confirm:                                 # the preview a director sees before confirming
+            if session.role not in DIRECTOR_ROLES:
+                raise RuleViolation("forbidden", "only a tournament director can do that")
+            return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
+        self._as_director(session, "cancel", tournament, reason=reason, case=preview.case)
+        self._run(d, d.cancel(reason))
+        return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
+
+    def _directed(self, session: Any, request: Request, tournament: str, command: str,
+                  act: Callable[[td.Director, str], list], **details: Any) -> dict:
+        """A director command on one tournament: role checked, recorded, run."""
+        d = self._director(tournament)
+        by = self._as_director(session, command, tournament, **details)
+        self._run(d, act(d, by))
+        return ok(request)
+
+    def _on_director_add_player(self, session: Any, request: Request, tournament: str, player: str,
+                                reason: str) -> dict:
+        return self._directed(session, request, tournament, "add player",
+                              lambda d, by: d.register(player, self._funds(player)), player=player, reason=reason)
+
+    def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
+                                   reason: str) -> dict:
+        return self._directed(session, request, tournament, "remove player", lambda d, by: d.remove(player),
+                              player=player, reason=reason)
+
+    def _on_director_move_player(self, session: Any, request: Request, tournament: str, player: str, table: str,
+                                 reason: str) -> dict:
+        return self._directed(session, request, tournament, "move player",
+                              lambda d, by: d.move_player(player, table, by), player=player, table=table,
+                              reason=reason)
+
+    def _on_director_break_table(self, session: Any, request: Request, tournament: str, table: str,
+                                 reason: str) -> dict:
+        return self._directed(session, request, tournament, "break table", lambda d, by: d.break_table(table),
+                              table=table, reason=reason)
