@@ -93,7 +93,9 @@ class TournamentHall:
         self.clock: dict[str, tuple[str, Any]] = {}                  # tournament -> (command, delayed call)
         self.paused_left: dict[str, tuple[str, float]] = {}
         self.next_hand: dict[tuple[str, str], Any] = {}
-        self.decisions: dict[tuple[str, str], tuple[str, int, Any]] = {}   # (t, table) -> (player, seq, call)
+        # (tournament, table) -> (player to act, events so far, timer, when their time bank started or None)
+        self.decisions: dict[tuple[str, str], tuple[str, int, Any, float | None]] = {}
+        self.banks: dict[tuple[str, str], float] = {}               # (tournament, player) -> time bank left
         self.deal_call: dict[str, Any] = {}
         self.start_call: dict[str, Any] = {}
 
@@ -183,6 +185,7 @@ class TournamentHall:
         for e in events:
             if isinstance(e, td.Registered):
                 entrants.add(e.player)
+                self.banks[(tid, e.player)] = float(d.spec.time_bank)     # a time bank per entry
             elif isinstance(e, td.Unregistered):
                 entrants.discard(e.player)
         audience = None
@@ -233,6 +236,11 @@ class TournamentHall:
             self._stop_timers(tid)
             return
         self._set_clock(d, events)
+        for key in [k for k in self.decisions if k[0] == tid and (k[1] not in d.tables
+                                                                     or d.tables[k[1]].hand is None)]:
+            call = self.decisions.pop(key)[2]                    # the hand ended: its decision timer goes
+            if call.active():
+                call.cancel()
         for table_id, table in d.tables.items():
             key = (tid, table_id)
             if table.hand is not None:
@@ -291,15 +299,35 @@ class TournamentHall:
         if current is not None and current[2].active():
             current[2].cancel()
         call = self.reactor.callLater(self.decision_seconds, self._timed_out, tid, table_id, turn[0], marker)
-        self.decisions[key] = (turn[0], marker, call)
+        self.decisions[key] = (turn[0], marker, call, None)
 
     def _timed_out(self, tid: str, table_id: str, player: str, marker: int) -> None:
-        self.decisions.pop((tid, table_id), None)
+        key = (tid, table_id)
         d = self.directors[tid]
         table = d.tables.get(table_id)
-        if table is None or table.hand is None or len(table.hand.events) != marker:
+        current = self.decisions.get(key)
+        if table is None or table.hand is None or len(table.hand.events) != marker or current is None:
             return
+        bank = self.banks.get((tid, player), 0.0)
+        if current[3] is None and bank > 0:             # the decision's time is up: the time bank runs
+            call = self.reactor.callLater(bank, self._timed_out, tid, table_id, player, marker)
+            self.decisions[key] = (player, marker, call, self.reactor.seconds())
+            session = self.room.by_player.get(player)
+            if session is not None and session.connection is not None:
+                session.push({"type": "tournament_event", "tournament": tid,
+                              "event": {"type": "time_bank_started", "player": player, "seconds": bank}})
+            return
+        if current[3] is not None:
+            self.banks[(tid, player)] = 0.0
+        self.decisions.pop(key)
         self._run(d, d.timeout(player))                 # HR-DC-1, TR-PLAY-5: check, else fold
+
+    def _used_bank(self, tid: str, table_id: str, player: str) -> None:
+        """A player acting on their time bank keeps what is left of it for later decisions."""
+        current = self.decisions.get((tid, table_id))
+        if current is not None and current[0] == player and current[3] is not None:
+            left = self.banks.get((tid, player), 0.0) - (self.reactor.seconds() - current[3])
+            self.banks[(tid, player)] = max(0.0, left)
 
     def _deal_expired(self, tid: str) -> None:
         self.deal_call.pop(tid, None)
@@ -330,10 +358,30 @@ class TournamentHall:
     def _funds(self, player: str) -> int:
         return self.room.ledger.balance(cash(player))
 
+    def next_break_in(self, d: td.Director) -> float | None:
+        """Seconds of play until the next scheduled break (TR-PLAY-2), as the lobby shows it."""
+        if d.state != td.RUNNING or not d.spec.breaks:
+            return None
+        if d.on_break:
+            return 0.0
+        current = self.clock.get(d.spec.id)
+        if current is not None and current[1].active():
+            left = current[1].getTime() - self.reactor.seconds()
+        else:
+            left = self.paused_left.get(d.spec.id, ("", d.spec.level(d.level).seconds * self.clock_scale))[1]
+        level = d.level
+        while d.spec.break_after(level) is None:
+            level += 1
+            if level > len(d.spec.levels):
+                return None
+            left += d.spec.level(level).seconds * self.clock_scale
+        return left
+
     def summary(self, d: td.Director) -> dict:
         spec = d.spec
         step = d.schedule()
         return {"id": spec.id, "name": spec.name, "game": spec.game, "state": d.state,
+                "next_break_in": self.next_break_in(d),
                 "buy_in": spec.buy_in, "bounty": spec.bounty, "fee": spec.fee, "entrants": len(d.entries),
                 "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
                 "level": d.level, "paused": d.paused, "on_break": d.on_break, "late_registration": d.late_open,
@@ -396,7 +444,8 @@ class TournamentHall:
                            amount: int | None = None) -> dict:
         d = self._director(tournament)
         player = session.player_id
-        seat = d.table_of(player).seat_of(player)
+        table = d.table_of(player)
+        seat = table.seat_of(player)
         kind = _ACTIONS[action]
         if kind in (Bet, Raise):
             if amount is None:
@@ -404,7 +453,9 @@ class TournamentHall:
             command = kind(seat, amount)
         else:
             command = kind(seat)
-        self._run(d, d.act(player, command))
+        events = d.act(player, command)
+        self._used_bank(tournament, table.id, player)
+        self._run(d, events)
         return ok(request)
 
     def _on_stake_offer(self, session: Any, request: Request, tournament: str, percent: int,

@@ -209,3 +209,31 @@ def test_TR_PRIZE_4_the_room_may_substitute_a_prize_of_equal_or_greater_value():
     assert package.player == d.winner and package.value == 3500
     assert room.ledger.balance(td.PACKAGES) == 3500 and room.ledger.balance(td.pool_account("t")) == 0
     assert room.cash(d.winner) == 100_000 - 1000
+
+
+def test_TR_PLAY_4_a_director_breaks_a_table_and_moves_a_player_between_hands_only():
+    room = started([f"p{i:02d}" for i in range(12)], table_size=6)          # two full tables
+    d = room.director
+    first, second = sorted(d.tables)
+    room.deal(first)
+    with pytest.raises(RuleViolation) as e:
+        d.break_table(second)
+    assert e.value.code == "hand_running" and e.value.rule_id == "TR-PLAY-4"
+    room.check_down(first)
+    with pytest.raises(RuleViolation) as e:
+        d.break_table(second)                                               # no room for six more
+    assert e.value.code == "bad_break"
+    player = next(iter(d.tables[first].seats.values()))
+    with pytest.raises(RuleViolation):
+        d.move_player(player, second, by="td")                              # the other table is full
+    with pytest.raises(RuleViolation) as e:
+        d.break_table("no-such-table")
+    assert e.value.code == "bad_break"
+
+
+def test_TR_REG_5_a_director_removes_a_registrant_whatever_the_unregistering_rules():
+    room = Room(spec(unregister_until=None))
+    room.register("a", "b")
+    room.apply(room.director.remove("a"))
+    assert room.cash("a") == 100_000 and "a" not in room.director.entries
+    assert room.director.spec.unregister_until is None                     # the rules are unchanged

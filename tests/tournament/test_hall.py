@@ -1,0 +1,162 @@
+"""The tournament hall on a Clock: the level clock, decisions and time banks, deals' time limit, director
+commands with their role check and audit, staking over the protocol (TR-PLAY-1/2, HR-DC-3, TR-DEAL-1, TR-STAKE-1)."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.task import Clock
+
+from pokerroom.money.ledger import cash
+from pokerroom.net.schema import parse_request
+from pokerroom.players import AccountRules
+from pokerroom.shell.room import Room
+from pokerroom.store.db import make_engine, migrate, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from tests.shell.test_room import Connection
+from tournament import director as td
+from tournament.hall import TournamentHall
+
+
+@pytest.fixture
+def store(tmp_path):
+    engine = make_engine(sqlite_url(tmp_path))
+    migrate(engine)
+    yield RoomStore(engine)
+    engine.dispose()
+
+
+class Lobby:
+    def __init__(self, store: RoomStore) -> None:
+        self.clock = Clock()
+        self.room = Room([], store, self.clock, account_rules=AccountRules())
+        self.room.start()
+        self.hall = TournamentHall(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
+        self.hall.install()
+        self.rid = 0
+        self.people: dict[str, tuple] = {}
+
+    def person(self, name: str, role: str = "player"):
+        connection = Connection()
+        session = self.room.connected(connection, "10.0.0.1")
+        session.player_id, session.country, session.role = name, "NL", role
+        self.room.by_player[name] = session
+        self.room.deposit(name, 100_000)
+        self.people[name] = (session, connection)
+        return session
+
+    def ask(self, who: str, kind: str, /, **fields) -> dict:
+        self.rid += 1
+        return self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid, **fields}))
+
+    def pushes(self, name: str, kind: str) -> list[dict]:
+        return [m["event"] for m in self.people[name][1].sent
+                if m.get("type") == "tournament_event" and m["event"]["type"] == kind]
+
+    def create(self, **settings) -> str:
+        self.person("boss", role="director")
+        answer = self.ask("boss", "director_create", template="sit_and_go", id="sng", name="SNG", start_in=None,
+                          settings={"min_players": 3, "max_players": 3, **settings})
+        assert answer["ok"], answer
+        return "sng"
+
+
+def test_TR_PLAY_1_the_level_clock_runs_on_the_reactor_and_stops_while_paused(store):
+    lobby = Lobby(store)
+    lobby.create()
+    for name in ("ana", "bo", "cy"):
+        lobby.person(name)
+        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
+    d = lobby.hall.directors["sng"]
+    assert d.state == td.RUNNING and d.level == 1                    # a sit & go starts when full
+    lobby.clock.advance(200)
+    assert lobby.ask("boss", "director_pause", tournament="sng", reason="a dispute")["ok"]
+    lobby.clock.advance(1000)                                        # paused: the clock does not run
+    assert d.level == 1
+    assert lobby.ask("boss", "director_resume", tournament="sng")["ok"]
+    lobby.clock.advance(99)
+    assert d.level == 1
+    lobby.clock.advance(2)                                           # 300 s of play in all
+    assert d.level == 2 and lobby.pushes("ana", "level_started")[-1]["level"] == 2
+
+
+def test_HR_DC_3_an_absent_player_uses_their_time_bank_then_is_checked_or_folded(store):
+    lobby = Lobby(store)
+    lobby.create(time_bank=20)
+    for name in ("ana", "bo", "cy"):
+        lobby.person(name)
+        lobby.ask(name, "tournament_register", tournament="sng")
+    d = lobby.hall.directors["sng"]
+    lobby.clock.advance(1)                                           # the first hand is dealt
+    (table,) = d.tables.values()
+    player, _ = table.to_act()
+    lobby.clock.advance(10)                                          # the decision's 10 s: the bank starts
+    assert table.to_act()[0] == player
+    assert lobby.pushes(player, "time_bank_started")[-1]["seconds"] == 20
+    lobby.clock.advance(20)                                          # the bank runs out too
+    assert table.hand is None or table.to_act() is None or table.to_act()[0] != player
+    assert lobby.hall.banks[("sng", player)] == 0
+
+
+def test_TR_DEAL_1_a_deal_not_accepted_in_time_lapses_and_play_resumes(store):
+    lobby = Lobby(store)
+    lobby.create(deals=1, deal_seconds=60)
+    for name in ("ana", "bo", "cy"):
+        lobby.person(name)
+        lobby.ask(name, "tournament_register", tournament="sng")
+    d = lobby.hall.directors["sng"]
+    d.in_money = True                                                # as if the bubble had burst
+    table = next(iter(d.tables.values()))
+    lobby.clock.advance(1)
+    while table.hand is not None:                                    # let the timers play the hand out
+        lobby.clock.advance(10)
+    assert lobby.ask("ana", "deal_propose", tournament="sng", kind="chip_chop")["ok"]
+    assert lobby.pushes("bo", "deal_offered")
+    lobby.clock.advance(59)
+    assert d.pending_deal is not None
+    lobby.clock.advance(2)
+    assert d.pending_deal is None and lobby.pushes("cy", "deal_failed")[-1]["reason"] == "time ran out"
+
+
+def test_director_commands_need_the_role_and_are_recorded_with_who_and_why(store):
+    lobby = Lobby(store)
+    lobby.person("ana")
+    refused = lobby.ask("ana", "director_create", template="sit_and_go", id="x", name="X", start_in=None)
+    assert not refused["ok"] and refused["error"]["code"] == "forbidden"
+    lobby.create()
+    assert lobby.ask("boss", "director_edit", tournament="sng", settings={"starting_stack": 3000})["ok"]
+    assert lobby.hall.directors["sng"].spec.starting_stack == 3000
+    lobby.person("bob")
+    assert lobby.ask("boss", "director_add_player", tournament="sng", player="bob", reason="a promotion")["ok"]
+    assert lobby.ask("boss", "director_remove_player", tournament="sng", player="bob", reason="wrong event")["ok"]
+    assert lobby.room.ledger.balance(cash("bob")) == 100_000
+    edited = lobby.ask("boss", "director_edit", tournament="sng", settings={"no_such_field": 1})
+    assert not edited["ok"] and edited["error"]["code"] == "bad_structure"
+    lobby.room.flushed()
+    commands = [(r.data["command"], r.data["by"], r.data.get("reason"))
+                for r in store.audit_records("director_command")]
+    assert ("add player", "boss", "a promotion") in commands and ("remove player", "boss", "wrong event") in commands
+
+
+def test_TR_STAKE_1_shares_are_offered_and_bought_over_the_protocol(store):
+    lobby = Lobby(store)
+    lobby.create(min_players=4, max_players=4)
+    lobby.person("ana")
+    lobby.person("backer")
+    assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
+    assert lobby.ask("ana", "stake_offer", tournament="sng", percent=50, markup_percent=110)["ok"]
+    bought = lobby.ask("backer", "stake_buy", tournament="sng", seller="ana", percent=30)
+    assert bought["ok"] and bought["balance"] == 100_000 - 165           # 30% of 500 at 1.1
+    too_much = lobby.ask("backer", "stake_buy", tournament="sng", seller="ana", percent=30)
+    assert not too_much["ok"] and too_much["error"]["rule"] == "TR-STAKE-1"
+
+
+def test_TR_PLAY_2_the_lobby_shows_the_time_to_the_next_break(store):
+    lobby = Lobby(store)
+    lobby.create(break_after_level=2, break_seconds=120)
+    for name in ("ana", "bo", "cy"):
+        lobby.person(name)
+        lobby.ask(name, "tournament_register", tournament="sng")
+    summary = lobby.ask("ana", "tournament_list")["tournaments"][0]
+    assert summary["next_break_in"] == 600                               # two 300 s levels
+    lobby.clock.advance(100)
+    assert lobby.ask("ana", "tournament_details", tournament="sng")["tournament"]["next_break_in"] == 500
