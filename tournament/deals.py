@@ -5,7 +5,10 @@ play for (which goes to whoever then wins; it comes off the first prize). Two
 kinds are offered:
 
 - **ICM** (TR-DEAL-2): each player's Malmuth–Harville equity, in exact
-  fractions, over the prizes of the remaining places.
+  fractions, over the prizes of the remaining places, for up to ten players;
+  beyond that by the integral method (float, precise to about 1e-12 of the
+  pool), each equity shaded by a millionth of a unit so rounding down never
+  pays more than the prizes hold.
 - **Chip-chop**: everyone gets the lowest prize still unpaid and the rest is
   shared by chips; what that would pay a player above the first prize goes to
   the others, again by chips, until nobody is above it.
@@ -24,10 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tournament.icm import equities
+from tournament.icm import equities, integral_equities
 from tournament.prizes import descending, round_down
 
 KINDS = ("icm", "chip_chop")
+EXACT_PLAYERS = 10      # TR-DEAL-2: exact fractions up to here; beyond, exact subsets would stall the room
 
 
 class DealError(ValueError):
@@ -74,8 +78,13 @@ def offer(kind: str, stacks: Sequence[int], payouts: Sequence[int], *, left_to_p
         raise DealError("the amount left to play for comes off the first prize and may not take it below "
                         f"the second: between 0 and {prizes[0] - prizes[1]}")
     prizes[0] -= left_to_play_for
-    exact = (equities(stacks, prizes, exact=True) if kind == "icm"
-             else _chip_chop(stacks, prizes))
+    if kind == "chip_chop":
+        exact = _chip_chop(stacks, prizes)
+    elif len(stacks) <= EXACT_PLAYERS:
+        exact = equities(stacks, prizes, exact=True)
+    else:                                       # past 10 players: the integral method, precise to ~1e-12
+        exact = [max(Fraction(prizes[-1]), Fraction(x) - Fraction(1, 10**6))
+                 for x in integral_equities(stacks, prizes)]
     amounts, remainder = round_down(exact, sum(prizes))
     if remainder_to_top and remainder:
         top = max(range(len(amounts)), key=lambda i: (stacks[i], -i))

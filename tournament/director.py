@@ -46,6 +46,7 @@ from pokerroom.poker.actions import Action
 from pokerroom.poker.variants import VARIANTS
 from tournament import deals, refunds, staking
 from tournament.bounties import knockout
+from tournament.icm import ICMError
 from tournament.places import Bust, Finish, awards, finishing_places
 from tournament.prizes import PayoutTable, Prizes, prize_pool, prizes
 from tournament.seating import Move, break_order, draw_seats, rebalance
@@ -365,6 +366,7 @@ class Director:
         self.pool_balance = 0                        # what the prize pool account holds, by our own book
         self.prizes_paid = 0                         # places' prizes paid out of the pool so far
         self.substitutes: dict[int, tuple[str, int]] = {}   # place -> (description, value): TR-PRIZE-4
+        self.deal_made = False
         self.entries_total = 0
         self.collected = 0
         self.level = 0
@@ -380,7 +382,6 @@ class Director:
         self.round_busts: list[Bust] = []
         self.tables: dict[str, TournamentTable] = {}
         self.break_order: list[str] = []
-        self.pending_chips: dict[str, int] = {}
         self.pending_deal: Deal | None = None
         self.winner = ""
         self.table_count = 0
@@ -410,6 +411,7 @@ class Director:
         """Chips per remaining player now (between hands) or at the start of the hand in play."""
         stacks: dict[str, int] = {}
         for table in self.tables.values():
+            stacks.update(table.stacks)                 # players seated after the hand began: as seated
             stacks.update(table.start_stacks())
         return stacks
 
@@ -430,6 +432,8 @@ class Director:
             return False
         table = self.tables.get(table_id)
         if table is None or table.in_hand or (self.hand_for_hand and table_id in self.round_played):
+            return False
+        if self._satellite_done():                # TR-PRIZE-6: it ends once the hands in play are over
             return False
         stacks = table.stacks
         return sum(1 for p in table.seats.values() if stacks[p] > 0) >= 2
@@ -491,8 +495,11 @@ class Director:
         if len(self.entries) >= spec.max_players:
             if self.state == RUNNING:
                 self._close_registration("full")
+                self._fix_prizes_if_closed()
             elif spec.sit_and_go:
                 self._start()
+        if self.state == RUNNING:
+            self._check_money()                   # TR-REG-4: an entry can make the next bust paid
         return self._flush()
 
     def unregister(self, player: str, now: float) -> list:
@@ -596,6 +603,8 @@ class Director:
     def _seat_late(self, entry: Entry) -> None:
         """TR-PLAY-7: a late registrant sits at the emptiest table (a new one if all are full), dealt in at once."""
         open_tables = [t for t in self.tables.values() if len(t.seats) < t.size]
+        idle = [t for t in open_tables if not t.in_hand]
+        open_tables = idle or open_tables              # between hands if possible; else dealt in at the next
         if open_tables:
             least = min(len(t.seats) for t in open_tables)
             table = self.rng.choice([t for t in open_tables if len(t.seats) == least])
@@ -611,7 +620,7 @@ class Director:
     def rebuy(self, player: str, funds: int) -> list:
         spec = self.spec
         entry = self._live_entry(player)
-        if not self.rebuys_open or spec.rebuys == 0:
+        if not self.rebuys_open or spec.rebuys == 0 or self.prizes is not None:
             raise _refuse("rebuys_closed", f"rebuys in {spec.name} are closed", "TR-REG-6")
         if entry.rebuys >= spec.rebuys:
             raise _refuse("no_rebuys_left", f"{player} has used all {spec.rebuys} rebuys", "TR-REG-6")
@@ -627,7 +636,7 @@ class Director:
         spec = self.spec
         entry = self._live_entry(player)
         open_ = self.rebuys_open or (self.on_break and self.level == spec.rebuy_levels)
-        if not spec.add_on_stack or not open_:
+        if not spec.add_on_stack or not open_ or self.prizes is not None:      # TR-PRIZE-1: prizes are fixed
             raise _refuse("add_on_closed", f"the add-on of {spec.name} is not open", "TR-REG-6")
         if entry.add_on:
             raise _refuse("no_add_on_left", f"{player} has already taken the add-on", "TR-REG-6")
@@ -639,13 +648,12 @@ class Director:
         if funds < cost:
             raise _refuse("insufficient_funds", f"the {kind.replace('_', '-')} costs {cost}; "
                           f"{entry.player} has {funds}", "TR-REG-6")
+        table = self.tables[entry.table]
+        if table.in_hand:                         # HR-STAKE-2: chips come between hands
+            raise _refuse("hand_running", f"a {kind.replace('_', '-')} is bought between hands", "TR-REG-6")
         entry.paid_pool += cost
         self.collected += cost
-        table = self.tables[entry.table]
-        if table.in_hand:
-            self.pending_chips[entry.player] = self.pending_chips.get(entry.player, 0) + chips
-        else:
-            table.add_chips(entry.player, chips)
+        table.add_chips(entry.player, chips)
         self._emit(ChipsAdded(entry.player, chips, kind))
         self._pay(cash(entry.player), self.pool, cost, f"tournament {kind.replace('_', '-')}")
 
@@ -657,7 +665,7 @@ class Director:
 
     def _chips(self, player: str) -> int:
         table = self.table_of(player)
-        return table.stacks[player] + self.pending_chips.get(player, 0)
+        return table.stacks[player]
 
     # ------------------------------------------------------------------ the clock (TR-PLAY-1/2, TR-REG-4)
 
@@ -821,8 +829,6 @@ class Director:
         if not self.can_deal(table_id):
             raise _refuse("table_waiting", f"table {table_id} may not deal now", "TR-PLAY-2")
         table = self.tables[table_id]
-        for player in [p for p in self.pending_chips if p in table.stacks]:
-            table.add_chips(player, self.pending_chips.pop(player))
         stakes = self.spec.level(self.level).stakes()
         events = table.start_hand(stakes, deck, label=f"{self.spec.name} table {table_id}")
         if self.hand_for_hand:
@@ -852,8 +858,6 @@ class Director:
 
     def _hand_over(self, result: HandResult) -> None:
         table = self.tables[result.table_id]
-        for player in [p for p in self.pending_chips if p in table.stacks]:
-            table.add_chips(player, self.pending_chips.pop(player))
         busts = []
         for player in result.busted:
             entry = self.entries[player]
@@ -870,6 +874,8 @@ class Director:
             busts, self.round_busts = self.round_busts + busts, []
         if busts:
             self._eliminate(busts)
+        if self.state == RUNNING and self._satellite_done() and not any(t.in_hand for t in self.tables.values()):
+            self._finish()
         if self.state == RUNNING:
             self._balance()
             self._offer_deal_if_ready()
@@ -886,7 +892,7 @@ class Director:
         else:
             self._award(finishing_places(busts, remaining_before), entries)
         self._check_money()
-        if len(self.entries) == 1 or self._satellite_done():
+        if len(self.entries) == 1:
             self._finish()
 
     def _award(self, finishes: Iterable[Finish], entries: dict[str, Entry]) -> None:
@@ -1067,6 +1073,9 @@ class Director:
             raise _refuse("deal_pending", "a deal is already on the table", "TR-DEAL-1")
         if not self.in_money:
             raise _refuse("deal_before_money", "deals are made in the money", "TR-DEAL-1")
+        if any(place <= len(self.entries) for place in self.substitutes):
+            raise _refuse("deal_with_package", "a substituted prize is still to be won: it cannot be shared in a "
+                          "deal", "TR-PRIZE-4")
         if kind not in deals.KINDS:
             raise _refuse("bad_deal", f"a deal is {' or '.join(deals.KINDS)}, not {kind!r}", "TR-DEAL-1")
         self.pending_deal = Deal(kind, left_to_play_for, player)
@@ -1084,7 +1093,7 @@ class Director:
         try:
             deal.offer = deals.offer(deal.kind, stacks, unpaid, left_to_play_for=deal.left_to_play_for,
                                      remainder_to_top=self.spec.remainder_to_top)
-        except deals.DealError as e:
+        except (deals.DealError, ICMError) as e:
             self.pending_deal = None
             self._emit(DealFailed(str(e)))
             return
@@ -1095,7 +1104,7 @@ class Director:
 
     def answer_deal(self, player: str, accept: bool) -> list:
         deal = self.pending_deal
-        if deal is None or deal.offer is None or player not in deal.players:
+        if self.state != RUNNING or deal is None or deal.offer is None or player not in deal.players:
             raise _refuse("no_deal", f"there is no deal offered to {player}", "TR-DEAL-1")
         self._emit(DealAnswered(player, accept))
         if not accept:
@@ -1109,7 +1118,7 @@ class Director:
 
     def deal_expired(self) -> list:
         """TR-DEAL-1: not everyone accepted in time; play resumes."""
-        if self.pending_deal is None:
+        if self.state != RUNNING or self.pending_deal is None:
             raise _refuse("no_deal", "there is no deal pending", "TR-DEAL-1")
         self.pending_deal = None
         self._emit(DealFailed("time ran out"))
@@ -1121,10 +1130,12 @@ class Director:
         self.pending_deal = None
         self._emit(DealMade(amounts, offer.left_to_play_for))
         for player, amount in amounts.items():
+            self.prizes_paid += amount
             self._pay_player(self.entries[player], self.pool, amount, "tournament deal")
         self._pay(self.pool, ROUNDING, offer.remainder, "deal rounding")
         k = len(deal.players)
         self.prizes = (offer.left_to_play_for,) + (0,) * (k - 1) + (self.prizes or ())[k:]
+        self.deal_made = True
         if not offer.left_to_play_for:
             self._finish()
 
@@ -1138,15 +1149,20 @@ class Director:
         if self.state != RUNNING:
             raise _refuse("not_running", f"{spec.name} has nothing to refund", "TR-REFUND-7")
         stacks = self.stacks()
-        remaining = [refunds.Remaining(p, stacks[p] + self.pending_chips.get(p, 0), e.fee, e.held, e.own_bounty)
+        remaining = [refunds.Remaining(p, stacks[p], e.fee, e.held, e.own_bounty)
                      for p, e in self.entries.items() if e.table]
         k = len(remaining)
         unpaid: tuple[int, ...] = ()
-        collected = self.collected - self.prizes_paid
-        if self.prizes is not None and k <= self.paid_places:       # TR-REFUND-5: the collected pool's prizes
-            unpaid = self._prizes_for(self.entries_total, self.collected, guarantee=0).amounts[:k]
-            collected = max(collected, sum(unpaid))
-        return refunds.after_the_start(remaining, collected, unpaid)
+        # TR-REFUND-5: only money collected is shared -- what of it the pool still holds (a guarantee's
+        # overlay is not paid, and what rounding already took is not in the pool)
+        shareable = min(self.collected - self.prizes_paid, self.pool_balance)
+        if self.prizes is not None and k <= self.paid_places:
+            if self.deal_made or prize_pool(self.collected, spec.guarantee).overlay == 0:
+                unpaid = tuple(self.prizes[:k])                       # the prizes as fixed (or as a deal left them)
+            else:
+                unpaid = self._prizes_for(self.entries_total, self.collected, guarantee=0).amounts[:k]
+            shareable = max(shareable, sum(unpaid))
+        return refunds.after_the_start(remaining, max(0, shareable), unpaid)
 
     def cancel(self, reason: str) -> list:
         """TR-REG-1, TR-REFUND-2..7: everyone still in is refunded through the ledger with the case as reason."""
@@ -1173,12 +1189,15 @@ class Director:
                 self._pay_player(entry, self.pool, from_pool, why)
                 self._pay_player(entry, bounties, bounty, why)
                 self._release_stakes(entry)
-        for entry in self.busted:                            # TR-PLAY-6: held bounties go to their holders
+        out = [e for e in self.entries.values() if not e.table and not registering]   # busted, round unfinished
+        for entry in self.busted + out:                      # TR-PLAY-6: held bounties go to their holders
             self._pay_player(entry, bounties, entry.held, f"{why}: bounty held")
+            entry.held = 0
             self._release_stakes(entry)
         self._pay(self.pool, ROUNDING, refund.remainder, f"{why}: rounding")
         self._pay(self.pool, WORLD, self.pool_balance, "guarantee not met: the overlay goes back (TR-REFUND-5)")
         self.state = CANCELLED
+        self.pending_deal = None
         self.entries = {}
         for table_id in list(self.tables):
             self._close_table(table_id)

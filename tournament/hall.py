@@ -51,6 +51,8 @@ from tournament.prizes import PayoutTable
 from tournament.structure import PAYOUTS, STRUCTURES, StructureError, TournamentSpec
 
 DIRECTOR_ROLES = frozenset({"director", "admin"})
+FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
+                          "satellite_target", "progressive_share"})    # not a whole-number setting
 _ACTIONS = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
 _WORDS = re.compile(r"(?<!^)(?=[A-Z])")
 _QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
@@ -89,6 +91,7 @@ class TournamentHall:
         self.created_by: dict[str, str] = {}
         self.watchers: dict[str, dict[Any, None]] = {}
         self.entrants: dict[str, set[str]] = {}
+        self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
         self.offers: dict[tuple[str, str], tuple[int, int]] = {}    # (tournament, seller) -> (percent, markup %)
         self.clock: dict[str, tuple[str, Any]] = {}                  # tournament -> (command, delayed call)
         self.paused_left: dict[str, tuple[str, float]] = {}
@@ -210,11 +213,14 @@ class TournamentHall:
         return list(seen)
 
     def _hand_events(self, d: td.Director, e: td.HandDealt | td.HandPlayed) -> None:
+        """Each player dealt into the hand gets its events as their seat may see them -- its end included,
+        even when they have since busted, moved, or their table broke."""
+        key = (d.spec.id, e.table)
         table = d.tables.get(e.table)
-        if table is None:
-            return
-        seats = dict(table.seats)
-        turn = table.to_act()
+        if isinstance(e, td.HandDealt) and table is not None:
+            self.dealt[key] = dict(table.seats)
+        seats = self.dealt.get(key, {})
+        turn = table.to_act() if table is not None else None
         for seat, player in seats.items():
             session = self.room.by_player.get(player)
             if session is None or session.connection is None:
@@ -256,7 +262,13 @@ class TournamentHall:
 
     def _set_clock(self, d: td.Director, events: list) -> None:
         tid = d.spec.id
-        if d.paused:
+        if any(isinstance(e, td.DealProposed) for e in events):
+            self._hold_clock(tid)                         # TR-DEAL-1: play pauses, and so does the clock
+        if d.paused or d.pending_deal is not None:
+            return
+        if any(isinstance(e, td.DealMade | td.DealFailed) for e in events) and tid in self.paused_left:
+            command, left = self.paused_left.pop(tid)
+            self.clock[tid] = (command, self.reactor.callLater(left, self._tick, tid, command))
             return
         step = d.schedule()
         current = self.clock.get(tid)
@@ -418,9 +430,12 @@ class TournamentHall:
     def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
         player = session.player_id
-        ticket = f"ticket:{tournament}:{player}"
+        ticket = td.ticket_account(tournament, player)
+        money = td.tournament_money(player)
         if self.room.ledger.balance(ticket) >= d.spec.entry_cost:       # a seat won in a satellite
             self._run(d, d.register(player, self.room.ledger.balance(ticket), source=ticket, ticket=True))
+        elif self.room.ledger.balance(money) >= d.spec.entry_cost:      # T$ (TR-PRIZE-5) before cash
+            self._run(d, d.register(player, self.room.ledger.balance(money), source=money))
         else:
             self._run(d, d.register(player, self._funds(player)))
         return ok(request, balance=self._funds(player))
@@ -500,6 +515,14 @@ class TournamentHall:
                          self.reactor.seconds())
         return session.player_id
 
+    @staticmethod
+    def _settings(settings: dict) -> dict:
+        fixed = sorted(set(settings) & FIXED_FIELDS)
+        if fixed:
+            raise RuleViolation("bad_structure", f"{fixed[0]} is not a setting a director can change here",
+                                "TR-PLAY-1")
+        return dict(settings)
+
     def _on_director_create(self, session: Any, request: Request, template: str, id: str,  # noqa: A002
                             name: str, start_in: int | None, settings: dict | None = None) -> dict:
         by = self._as_director(session, "create", id, template=template, settings=settings or {})
@@ -507,14 +530,15 @@ class TournamentHall:
         if not re.fullmatch(r"[a-z0-9_]+", template) or not path.exists():
             raise RuleViolation("unknown_template", f"there is no structure template {template!r}")
         start_at = None if start_in is None else self.reactor.seconds() + start_in
-        settings = dict(settings or {})
+        settings = self._settings(settings or {})
         if "break_after_level" in settings:            # one break in place of the template's (TR-PLAY-2)
             settings["breaks"] = [{"after_level": settings.pop("break_after_level"),
                                    "seconds": settings.pop("break_seconds", 300)}]
         try:
             spec = TournamentSpec.load(path, id=id, name=name, start_at=start_at, **settings)
-        except StructureError as e:
-            raise RuleViolation("bad_structure", str(e), e.rule) from None
+        except (StructureError, TypeError, ValueError) as e:
+            raise RuleViolation("bad_structure", f"the settings do not make a tournament: {e}", "TR-PLAY-1") \
+                from None
         d = self.create(spec, by)
         return ok(request, tournament=self.summary(d))
 
@@ -524,9 +548,10 @@ class TournamentHall:
         if d.state != td.REGISTERING or d.entries:
             raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
         try:
-            d.spec = d.spec.edited(**settings)
-        except StructureError as e:
-            raise RuleViolation("bad_structure", str(e), e.rule) from None
+            d.spec = d.spec.edited(**self._settings(settings))
+        except (StructureError, TypeError, ValueError) as e:
+            raise RuleViolation("bad_structure", f"the settings do not make a tournament: {e}", "TR-PLAY-1") \
+                from None
         self._run(d, [])
         return ok(request, tournament=self.summary(d))
 
@@ -543,11 +568,14 @@ class TournamentHall:
         d = self._director(tournament)
         by = self._as_director(session, "pause", tournament, reason=reason)
         self._run(d, d.pause(by, reason))
-        current = self.clock.pop(tournament, None)
-        if current is not None and current[1].active():             # the clock stops with play
-            self.paused_left[tournament] = (current[0], current[1].getTime() - self.reactor.seconds())
-            current[1].cancel()
+        self._hold_clock(tournament)                                 # the clock stops with play
         return ok(request)
+
+    def _hold_clock(self, tid: str) -> None:
+        current = self.clock.pop(tid, None)
+        if current is not None and current[1].active():
+            self.paused_left[tid] = (current[0], current[1].getTime() - self.reactor.seconds())
+            current[1].cancel()
 
     def _on_director_resume(self, session: Any, request: Request, tournament: str) -> dict:
         return self._directed(session, request, tournament, "resume", lambda d, by: d.resume(by))

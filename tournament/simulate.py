@@ -244,9 +244,8 @@ class _Run:
         if d.state != td.RUNNING:
             return
         chips = sum(sum(t.stacks.values()) + (t.hand.pot_total if t.hand else 0) for t in d.tables.values())
-        chips += sum(d.pending_chips.values())
         if any(t.hand is not None for t in d.tables.values()):
-            chips = sum(sum(t.start_stacks().values()) for t in d.tables.values()) + sum(d.pending_chips.values())
+            chips = sum(d.stacks().values())
         if chips != self.chips_issued:
             raise SimulationError(f"after hand {self.hands} at {table_id} the tables hold {chips} chips; "
                                   f"{self.chips_issued} were issued")

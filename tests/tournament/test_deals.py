@@ -77,3 +77,20 @@ def test_TR_DEAL_1_offers_that_cannot_be_made_are_refused_with_a_sentence_and_th
     with pytest.raises(DealError, match="must not grow") as refused:
         offer("icm", [5, 5], [5, 10])
     assert refused.value.rule == "TR-PRIZE-1"
+
+
+def test_TR_DEAL_2_TR_DEAL_3_an_icm_deal_for_more_than_ten_players_stays_within_the_bounds():
+    import random as _random
+
+    from tournament.deals import EXACT_PLAYERS, offer
+    from tournament.icm import equities
+    rng = _random.Random(5)
+    for players in (EXACT_PLAYERS + 1, 13):
+        stacks = [rng.randint(1, 10**6) for _ in range(players)] + [1]
+        prizes = sorted((rng.randint(100, 10_000) for _ in range(players + 1)), reverse=True)
+        deal = offer("icm", stacks, prizes)
+        assert sum(deal.amounts) + deal.remainder == sum(prizes) and deal.remainder >= 0
+        assert min(deal.amounts) >= prizes[-1] and max(deal.amounts) <= prizes[0]
+    stacks, prizes = [5, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1], [50, 30, 20, 10, 9, 8, 7, 6, 5, 4, 3]
+    exact = equities(stacks, prizes, exact=True)
+    assert all(abs(a - float(e)) <= 1 for a, e in zip(offer("icm", stacks, prizes).amounts, exact, strict=True))

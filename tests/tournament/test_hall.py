@@ -97,18 +97,24 @@ def test_HR_DC_3_an_absent_player_uses_their_time_bank_then_is_checked_or_folded
     assert lobby.hall.banks[("sng", player)] == 0
 
 
-def test_TR_DEAL_1_a_deal_not_accepted_in_time_lapses_and_play_resumes(store):
+def between_hands_in_the_money(store, **settings) -> tuple[Lobby, td.Director]:
+    """A three-player sit & go allowing deals, as if the bubble had burst, after its first hand."""
     lobby = Lobby(store)
-    lobby.create(deals=1, deal_seconds=60)
+    lobby.create(deals=1, **settings)
     for name in ("ana", "bo", "cy"):
         lobby.person(name)
         lobby.ask(name, "tournament_register", tournament="sng")
     d = lobby.hall.directors["sng"]
-    d.in_money = True                                                # as if the bubble had burst
+    d.in_money = True
     table = next(iter(d.tables.values()))
     lobby.clock.advance(1)
     while table.hand is not None:                                    # let the timers play the hand out
         lobby.clock.advance(10)
+    return lobby, d
+
+
+def test_TR_DEAL_1_a_deal_not_accepted_in_time_lapses_and_play_resumes(store):
+    lobby, d = between_hands_in_the_money(store, deal_seconds=60)
     assert lobby.ask("ana", "deal_propose", tournament="sng", kind="chip_chop")["ok"]
     assert lobby.pushes("bo", "deal_offered")
     lobby.clock.advance(59)
@@ -160,3 +166,26 @@ def test_TR_PLAY_2_the_lobby_shows_the_time_to_the_next_break(store):
     assert summary["next_break_in"] == 600                               # two 300 s levels
     lobby.clock.advance(100)
     assert lobby.ask("ana", "tournament_details", tournament="sng")["tournament"]["next_break_in"] == 500
+
+
+def test_bad_director_settings_are_refused_with_a_sentence_not_a_server_error(store):
+    lobby = Lobby(store)
+    lobby.create()
+    for settings in ({"levels": 5}, {"id": 1}, {"payouts": 3}, {"table_size": 40}):
+        answer = lobby.ask("boss", "director_edit", tournament="sng", settings=settings)
+        assert not answer["ok"] and answer["error"]["code"] == "bad_structure" and answer["error"]["message"]
+    answer = lobby.ask("boss", "director_create", template="daily", id="d2", name="D2", start_in=None,
+                       settings={"id": 1})
+    assert not answer["ok"] and answer["error"]["code"] == "bad_structure"
+
+
+def test_TR_DEAL_1_the_level_clock_stops_while_a_deal_is_on_the_table(store):
+    lobby, d = between_hands_in_the_money(store, deal_seconds=600)
+    level = d.level
+    assert lobby.ask("ana", "deal_propose", tournament="sng", kind="icm")["ok"]
+    lobby.clock.advance(590)                                          # past the level's end: no level up
+    assert d.level == level and d.pending_deal is not None
+    lobby.ask("bo", "deal_answer", tournament="sng", accept=False)
+    assert d.pending_deal is None
+    lobby.clock.advance(400)
+    assert d.level == level + 1                                       # the clock ran on after the deal failed
