@@ -448,6 +448,12 @@ class Director:
         kind = "start_break" if self.spec.break_after(self.level) else "level_up"
         return (kind, self.spec.level(self.level).seconds)
 
+    def _places(self) -> int:
+        """Places the entries so far would pay (TR-REG-4 asks at every bust and late entry)."""
+        if self.spec.satellite_target:
+            return len(self.provisional_prizes())
+        return self.payouts.places_for(max(self.entries_total, len(self.entries), 2))
+
     def provisional_prizes(self) -> tuple[int, ...]:
         """The prizes for the entries so far (TR-PRIZE-1): the lobby shows them until they are fixed."""
         if self.prizes is not None:
@@ -793,8 +799,7 @@ class Director:
 
     def _check_money(self) -> None:
         """Close what must close when the next bust would be paid (TR-REG-4); burst the bubble when it has."""
-        provisional = len(self.provisional_prizes())
-        if self.prizes is None and len(self.entries) <= provisional:
+        if self.prizes is None and len(self.entries) <= self._places():
             if self.late_open:
                 self._close_registration("in the money")
             if self.rebuys_open:
@@ -815,7 +820,7 @@ class Director:
 
     def _set_hand_for_hand(self) -> None:
         live = sum(1 for t in self.tables.values() if t.seats)
-        places = self.paid_places if self.prizes is not None else len(self.provisional_prizes())
+        places = self.paid_places if self.prizes is not None else self._places()
         on = not self.in_money and live > 1 and len(self.entries) == places + 1
         if on != self.hand_for_hand:
             self.hand_for_hand = on

@@ -50,10 +50,15 @@ class Bracket:
     paid: Fraction = Fraction(0)
     flatness: int = 0
 
+    def places_for(self, entries: int) -> int:
+        if self.shares:
+            return len(self.shares)
+        return max(1, -(-entries * self.paid.numerator // (100 * self.paid.denominator)))
+
     def shares_for(self, entries: int) -> tuple[Fraction, ...]:
         if self.shares:
             return self.shares
-        places = max(1, -(-entries * self.paid.numerator // (100 * self.paid.denominator)))
+        places = self.places_for(entries)
         weights = [1_000_000 // (k + self.flatness) for k in range(1, places + 1)]
         total = sum(weights)
         return tuple(Fraction(100 * w, total) for w in weights)
@@ -98,6 +103,13 @@ class PayoutTable:
     def load(cls, path: str | Path) -> PayoutTable:
         with open(path, "rb") as f:
             return cls.from_dict(tomllib.load(f))
+
+    def places_for(self, entries: int) -> int:
+        """How many places ``entries`` pay, without working out the shares."""
+        for bracket in self.brackets:
+            if bracket.least <= entries <= bracket.most:
+                return bracket.places_for(entries)
+        raise PayoutError(f"the payout table {self.name!r} has no prizes for {entries} entries")
 
     def shares_for(self, entries: int) -> tuple[Fraction, ...]:
         for bracket in self.brackets:
