@@ -58,7 +58,6 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
                           clock_scale=float(settings.get("clock_scale", 1)))
     hall.install()
     hall.recover()                  # tournaments the server stopped during are refunded (TR-REFUND)
-    room.hall = hall
     return room, writer
 
 

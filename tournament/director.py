@@ -41,11 +41,45 @@ from fractions import Fraction
 
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import HOUSE_FEES, WORLD, cash
-from pokerroom.poker import events as hand_events
 from pokerroom.poker.actions import Action
 from pokerroom.poker.variants import VARIANTS
 from tournament import deals, refunds, staking
 from tournament.bounties import knockout
+from tournament.events import (
+    BountyWon,
+    BreakEnded,
+    BreakStarted,
+    BubbleBurst,
+    Busted,
+    Cancelled,
+    ChipsAdded,
+    DealAnswered,
+    DealFailed,
+    DealMade,
+    DealOffered,
+    DealProposed,
+    Eliminated,
+    Finished,
+    HandDealt,
+    HandForHand,
+    HandPlayed,
+    LevelStarted,
+    PackageAwarded,
+    Paused,
+    Payment,
+    PrizesFixed,
+    PrizeSubstituted,
+    RebuysClosed,
+    Registered,
+    RegistrationClosed,
+    Resumed,
+    Seated,
+    SeatWon,
+    SharesSold,
+    Started,
+    TableClosed,
+    Unregistered,
+)
 from tournament.icm import ICMError
 from tournament.places import Bust, Finish, awards, finishing_places
 from tournament.prizes import PayoutTable, Prizes, prize_pool, prizes
@@ -78,236 +112,6 @@ def ticket_account(target: str, player: str) -> str:
 def tournament_money(player: str) -> str:
     """T$: money only for tournament entries (TR-PRIZE-5)."""
     return f"tdollars:{player}"
-
-
-# ---------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True)
-class Payment:
-    """Money the shell moves through the ledger, in order, with ``reason`` as the transfer's reason."""
-
-    source: str
-    target: str
-    amount: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class Registered:
-    player: str
-    entry: int                   # 1 for the first entry, 2.. for re-entries
-
-
-@dataclass(frozen=True)
-class Unregistered:
-    player: str
-
-
-@dataclass(frozen=True)
-class Started:
-    players: int
-    tables: int
-
-
-@dataclass(frozen=True)
-class Seated:
-    """A player placed at a table: drawn at the start, registering late, or moved (``move``)."""
-
-    player: str
-    table: str
-    seat: int
-    chips: int
-    reason: str                  # "draw", "late", "break", "balance", "director"
-    source: str = ""             # the table a moved player came from
-
-
-@dataclass(frozen=True)
-class TableClosed:
-    table: str
-
-
-@dataclass(frozen=True)
-class HandDealt:
-    table: str
-    events: tuple                # the hand engine's events; the shell redacts them per viewer
-
-
-@dataclass(frozen=True)
-class HandPlayed:
-    table: str
-    events: tuple
-
-
-@dataclass(frozen=True)
-class ChipsAdded:
-    player: str
-    chips: int
-    kind: str                    # "rebuy" or "add_on"
-
-
-@dataclass(frozen=True)
-class LevelStarted:
-    level: int
-    small_blind: int
-    big_blind: int
-    ante: int
-    big_blind_ante: bool
-    seconds: int
-
-
-@dataclass(frozen=True)
-class BreakStarted:
-    seconds: int
-
-
-@dataclass(frozen=True)
-class BreakEnded:
-    pass
-
-
-@dataclass(frozen=True)
-class Paused:
-    by: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Resumed:
-    by: str
-
-
-@dataclass(frozen=True)
-class RegistrationClosed:
-    entries: int
-    reason: str                  # "levels", "full", "in the money", "director"
-
-
-@dataclass(frozen=True)
-class RebuysClosed:
-    pass
-
-
-@dataclass(frozen=True)
-class PrizesFixed:
-    entries: int
-    collected: int
-    overlay: int
-    prizes: tuple[int, ...]
-    remainder: int
-
-
-@dataclass(frozen=True)
-class HandForHand:
-    on: bool
-
-
-@dataclass(frozen=True)
-class Eliminated:
-    players: tuple[str, ...]     # more than one: tied across tables (TR-PLAY-3)
-    places: tuple[int, ...]
-    prize: int                   # each
-
-
-@dataclass(frozen=True)
-class Busted:
-    """A player is out of chips; their place follows at once, or when late registration closes."""
-
-    player: str
-    table: str
-    can_re_enter: bool
-
-
-@dataclass(frozen=True)
-class BountyWon:
-    busted: str
-    winner: str
-    cash: int
-    onto_head: int
-    held: bool                   # before the money: in escrow until the bubble bursts
-
-
-@dataclass(frozen=True)
-class BubbleBurst:
-    held_bounties_paid: int
-
-
-@dataclass(frozen=True)
-class PrizeSubstituted:
-    place: int
-    description: str
-    value: int
-    by: str
-
-
-@dataclass(frozen=True)
-class PackageAwarded:
-    """A substituted prize (TR-PRIZE-4) was won: the room delivers ``description`` worth ``value``."""
-
-    player: str
-    place: int
-    description: str
-    value: int
-
-
-@dataclass(frozen=True)
-class SeatWon:
-    player: str
-    target: str
-    as_tournament_money: bool    # already registered or out of entries there (TR-PRIZE-5)
-
-
-@dataclass(frozen=True)
-class DealProposed:
-    by: str
-    kind: str
-    left_to_play_for: int
-
-
-@dataclass(frozen=True)
-class DealOffered:
-    kind: str
-    amounts: dict[str, int]
-    left_to_play_for: int
-    remainder: int
-    seconds: int
-
-
-@dataclass(frozen=True)
-class DealAnswered:
-    player: str
-    accept: bool
-
-
-@dataclass(frozen=True)
-class DealMade:
-    amounts: dict[str, int]
-    left_to_play_for: int
-
-
-@dataclass(frozen=True)
-class DealFailed:
-    reason: str
-
-
-@dataclass(frozen=True)
-class SharesSold:
-    seller: str
-    backer: str
-    percent: Fraction
-    price: int
-
-
-@dataclass(frozen=True)
-class Finished:
-    winner: str
-
-
-@dataclass(frozen=True)
-class Cancelled:
-    case: str                    # the TR-REFUND rule the refunds follow
-    reason: str
-    refunds: dict[str, int]      # player -> what they got back, before backers' parts
 
 
 # ---------------------------------------------------------------------- state
@@ -343,10 +147,6 @@ class Deal:
 
 def _holds_nothing(player: str) -> bool:
     return False
-
-
-def _refuse(code: str, message: str, rule: str) -> RuleViolation:
-    return RuleViolation(code, message, rule)
 
 
 class Director:
@@ -418,7 +218,7 @@ class Director:
     def table_of(self, player: str) -> TournamentTable:
         entry = self.entries.get(player)
         if entry is None or not entry.table:
-            raise _refuse("not_playing", f"{player} is not playing in {self.spec.name}", "TR-PLAY-4")
+            raise RuleViolation("not_playing", f"{player} is not playing in {self.spec.name}", "TR-PLAY-4")
         return self.tables[entry.table]
 
     def ready_tables(self) -> list[str]:
@@ -473,19 +273,20 @@ class Director:
         elif self.state == RUNNING and self.late_open:
             pass
         else:
-            raise _refuse("registration_closed", f"registration for {spec.name} is closed", "TR-REG-4")
+            raise RuleViolation("registration_closed", f"registration for {spec.name} is closed", "TR-REG-4")
         if player in self.entries:
-            raise _refuse("already_registered", f"{player} is already in {spec.name}", "TR-REG-6")
+            raise RuleViolation("already_registered", f"{player} is already in {spec.name}", "TR-REG-6")
         used = self.used_entries.get(player, 0)
         if used > spec.re_entries:
-            raise _refuse("no_entries_left", f"{player} has used all {spec.re_entries + 1} entries of {spec.name}",
-                          "TR-REG-6")
+            raise RuleViolation("no_entries_left",
+                                f"{player} has used all {spec.re_entries + 1} entries of {spec.name}",
+                                "TR-REG-6")
         if len(self.entries) >= spec.max_players:
-            raise _refuse("tournament_full", f"{spec.name} is full ({spec.max_players} players)", "TR-REG-4")
+            raise RuleViolation("tournament_full", f"{spec.name} is full ({spec.max_players} players)", "TR-REG-4")
         source = source or cash(player)
         if funds < spec.entry_cost:
-            raise _refuse("insufficient_funds", f"the entry costs {spec.entry_cost}; {player} has {funds}",
-                          "TR-REG-6")
+            raise RuleViolation("insufficient_funds", f"the entry costs {spec.entry_cost}; {player} has {funds}",
+                                "TR-REG-6")
         entry = Entry(player, used + 1, spec.fee, spec.buy_in, spec.bounty, own_bounty=spec.bounty,
                       source=source, ticket=ticket)
         self.entries[player] = entry
@@ -513,15 +314,22 @@ class Director:
         spec = self.spec
         entry = self.entries.get(player)
         if self.state != REGISTERING or entry is None:
-            raise _refuse("not_registered", f"{player} is not registered for {spec.name}", "TR-REG-5")
+            raise RuleViolation("not_registered", f"{player} is not registered for {spec.name}", "TR-REG-5")
         if spec.unregister_until is None:
-            raise _refuse("unregister_forbidden", f"{spec.name} does not allow unregistering", "TR-REG-5")
+            raise RuleViolation("unregister_forbidden", f"{spec.name} does not allow unregistering", "TR-REG-5")
         if entry.ticket:
-            raise _refuse("unregister_forbidden", "a seat won through a satellite or giveaway cannot be "
-                          "unregistered", "TR-REG-5")
+            raise RuleViolation("unregister_forbidden", "a seat won through a satellite or giveaway cannot be "
+                                "unregistered", "TR-REG-5")
         if spec.start_at is not None and now > spec.start_at - spec.unregister_until:
-            raise _refuse("unregister_closed", f"unregistering closed {spec.unregister_until} s before the start",
-                          "TR-REG-5")
+            raise RuleViolation("unregister_closed", f"unregistering closed {spec.unregister_until} s before the start",
+                                "TR-REG-5")
+        self._withdraw(entry)
+        return self._flush()
+
+    def _withdraw(self, entry: Entry) -> None:
+        """An entry taken back before the start: everything it paid returns, its backers' stakes too."""
+        spec = self.spec
+        player = entry.player
         del self.entries[player]
         self.used_entries[player] -= 1
         self.entries_total -= 1
@@ -532,33 +340,28 @@ class Director:
         self._pay(HOUSE_FEES, entry.source, entry.fee, "tournament unregistered")
         for stake in entry.stakes:                           # TR-STAKE-2: backers get it all back
             self._pay(stakes_account(spec.id), cash(stake.backer), stake.price, "stake returned: unregistered")
-        return self._flush()
 
     def remove(self, player: str) -> list:
         """A director takes a registrant out before the start, whatever the unregistering rules: all paid back."""
         entry = self.entries.get(player)
         if self.state != REGISTERING or entry is None:
-            raise _refuse("not_registered", f"{player} can be removed only while registering, and is not "
-                          f"registered", "TR-REG-5")
-        saved = self.spec
-        self.spec = saved.edited(unregister_until=0, start_at=None)
-        entry.ticket = False
-        try:
-            return self.unregister(player, 0.0)
-        finally:
-            self.spec = saved
+            raise RuleViolation("not_registered", f"{player} can be removed only while registering, and is not "
+                                f"registered", "TR-REG-5")
+        self._withdraw(entry)
+        return self._flush()
 
     def sell_shares(self, seller: str, backer: str, percent: Fraction, markup: Fraction, funds: int) -> list:
         """TR-STAKE-1: after registering, before the start; the backer pays into the stakes escrow."""
         entry = self.entries.get(seller)
         if self.state != REGISTERING or entry is None:
-            raise _refuse("not_registered", "shares are sold after registering and before the start", "TR-STAKE-1")
+            raise RuleViolation("not_registered", "shares are sold after registering and before the start",
+                                "TR-STAKE-1")
         if backer == seller:
-            raise _refuse("bad_backer", "a player cannot back themselves", "TR-STAKE-1")
+            raise RuleViolation("bad_backer", "a player cannot back themselves", "TR-STAKE-1")
         staking.verify_sale(entry.stakes, percent, markup)
         price = staking.price(self.spec.entry_cost, percent, markup)
         if funds < price:
-            raise _refuse("insufficient_funds", f"the share costs {price}; {backer} has {funds}", "TR-STAKE-1")
+            raise RuleViolation("insufficient_funds", f"the share costs {price}; {backer} has {funds}", "TR-STAKE-1")
         entry.stakes.append(staking.Stake(backer, percent, price))
         self._emit(SharesSold(seller, backer, percent, price))
         self._pay(cash(backer), stakes_account(self.spec.id), price, "stake bought")
@@ -567,10 +370,10 @@ class Director:
     def start(self) -> list:
         """TR-REG-1: the scheduled time came (or a director said start now)."""
         if self.state != REGISTERING:
-            raise _refuse("already_started", f"{self.spec.name} has already started", "TR-REG-1")
+            raise RuleViolation("already_started", f"{self.spec.name} has already started", "TR-REG-1")
         if len(self.entries) < self.spec.min_players:
-            raise _refuse("too_few_players", f"{self.spec.name} needs {self.spec.min_players} players to start; "
-                          f"{len(self.entries)} registered", "TR-REG-1")
+            raise RuleViolation("too_few_players", f"{self.spec.name} needs {self.spec.min_players} players to start; "
+                                f"{len(self.entries)} registered", "TR-REG-1")
         self._start()
         return self._flush()
 
@@ -627,13 +430,13 @@ class Director:
         spec = self.spec
         entry = self._live_entry(player)
         if not self.rebuys_open or spec.rebuys == 0 or self.prizes is not None:
-            raise _refuse("rebuys_closed", f"rebuys in {spec.name} are closed", "TR-REG-6")
+            raise RuleViolation("rebuys_closed", f"rebuys in {spec.name} are closed", "TR-REG-6")
         if entry.rebuys >= spec.rebuys:
-            raise _refuse("no_rebuys_left", f"{player} has used all {spec.rebuys} rebuys", "TR-REG-6")
+            raise RuleViolation("no_rebuys_left", f"{player} has used all {spec.rebuys} rebuys", "TR-REG-6")
         chips = self._chips(player)
         if chips > spec.starting_stack:
-            raise _refuse("too_many_chips", f"a rebuy is allowed at or below the starting stack "
-                          f"({spec.starting_stack}); {player} has {chips}", "TR-REG-6")
+            raise RuleViolation("too_many_chips", f"a rebuy is allowed at or below the starting stack "
+                                f"({spec.starting_stack}); {player} has {chips}", "TR-REG-6")
         self._buy_chips(entry, funds, spec.buy_in, spec.starting_stack, "rebuy")
         entry.rebuys += 1
         return self._flush()
@@ -643,20 +446,20 @@ class Director:
         entry = self._live_entry(player)
         open_ = self.rebuys_open or (self.on_break and self.level == spec.rebuy_levels)
         if not spec.add_on_stack or not open_ or self.prizes is not None:      # TR-PRIZE-1: prizes are fixed
-            raise _refuse("add_on_closed", f"the add-on of {spec.name} is not open", "TR-REG-6")
+            raise RuleViolation("add_on_closed", f"the add-on of {spec.name} is not open", "TR-REG-6")
         if entry.add_on:
-            raise _refuse("no_add_on_left", f"{player} has already taken the add-on", "TR-REG-6")
+            raise RuleViolation("no_add_on_left", f"{player} has already taken the add-on", "TR-REG-6")
         self._buy_chips(entry, funds, spec.add_on_cost, spec.add_on_stack, "add_on")
         entry.add_on = True
         return self._flush()
 
     def _buy_chips(self, entry: Entry, funds: int, cost: int, chips: int, kind: str) -> None:
         if funds < cost:
-            raise _refuse("insufficient_funds", f"the {kind.replace('_', '-')} costs {cost}; "
-                          f"{entry.player} has {funds}", "TR-REG-6")
+            raise RuleViolation("insufficient_funds", f"the {kind.replace('_', '-')} costs {cost}; "
+                                f"{entry.player} has {funds}", "TR-REG-6")
         table = self.tables[entry.table]
         if table.in_hand:                         # HR-STAKE-2: chips come between hands
-            raise _refuse("hand_running", f"a {kind.replace('_', '-')} is bought between hands", "TR-REG-6")
+            raise RuleViolation("hand_running", f"a {kind.replace('_', '-')} is bought between hands", "TR-REG-6")
         entry.paid_pool += cost
         self.collected += cost
         table.add_chips(entry.player, chips)
@@ -666,7 +469,7 @@ class Director:
     def _live_entry(self, player: str) -> Entry:
         entry = self.entries.get(player)
         if self.state != RUNNING or entry is None:
-            raise _refuse("not_playing", f"{player} is not playing in {self.spec.name}", "TR-REG-6")
+            raise RuleViolation("not_playing", f"{player} is not playing in {self.spec.name}", "TR-REG-6")
         return entry
 
     def _chips(self, player: str) -> int:
@@ -678,7 +481,7 @@ class Director:
     def level_up(self) -> list:
         self._verify_running()
         if self.on_break:
-            raise _refuse("on_break", "the break must end before the next level", "TR-PLAY-2")
+            raise RuleViolation("on_break", "the break must end before the next level", "TR-PLAY-2")
         self._next_level()
         return self._flush()
 
@@ -686,7 +489,7 @@ class Director:
         """Synchronised break: no new hands; hands in play finish (TR-PLAY-2)."""
         self._verify_running()
         if self.on_break:
-            raise _refuse("on_break", "the tournament is already on a break", "TR-PLAY-2")
+            raise RuleViolation("on_break", "the tournament is already on a break", "TR-PLAY-2")
         brk = self.spec.break_after(self.level)
         self.on_break = True
         self._emit(BreakStarted(brk.seconds if brk else 0))
@@ -695,7 +498,7 @@ class Director:
     def end_break(self) -> list:
         self._verify_running()
         if not self.on_break:
-            raise _refuse("not_on_break", "the tournament is not on a break", "TR-PLAY-2")
+            raise RuleViolation("not_on_break", "the tournament is not on a break", "TR-PLAY-2")
         self.on_break = False
         self._emit(BreakEnded())
         self._next_level()
@@ -720,7 +523,7 @@ class Director:
         """A director closes late registration now."""
         self._verify_running()
         if not self.late_open:
-            raise _refuse("registration_closed", "late registration is already closed", "TR-REG-4")
+            raise RuleViolation("registration_closed", "late registration is already closed", "TR-REG-4")
         self._close_registration("director")
         self._fix_prizes_if_closed()
         return self._flush()
@@ -732,7 +535,7 @@ class Director:
     def pause(self, by: str, reason: str) -> list:
         self._verify_running()
         if self.paused:
-            raise _refuse("paused", "the tournament is already paused", "TR-REG-1")
+            raise RuleViolation("paused", "the tournament is already paused", "TR-REG-1")
         self.paused = True
         self._emit(Paused(by, reason))
         return self._flush()
@@ -740,14 +543,14 @@ class Director:
     def resume(self, by: str) -> list:
         self._verify_running()
         if not self.paused:
-            raise _refuse("not_paused", "the tournament is not paused", "TR-REG-1")
+            raise RuleViolation("not_paused", "the tournament is not paused", "TR-REG-1")
         self.paused = False
         self._emit(Resumed(by))
         return self._flush()
 
     def _verify_running(self) -> None:
         if self.state != RUNNING:
-            raise _refuse("not_running", f"{self.spec.name} is not running", "TR-REG-1")
+            raise RuleViolation("not_running", f"{self.spec.name} is not running", "TR-REG-1")
 
     # ------------------------------------------------------------------ prizes (TR-PRIZE)
 
@@ -765,13 +568,13 @@ class Director:
         """TR-PRIZE-4: the room may replace a fixed prize not yet won by one of equal or greater value."""
         prizes_ = self.prizes
         if prizes_ is None or not 1 <= place <= len(prizes_):
-            raise _refuse("bad_substitute", f"place {place} has no fixed prize to substitute", "TR-PRIZE-4")
+            raise RuleViolation("bad_substitute", f"place {place} has no fixed prize to substitute", "TR-PRIZE-4")
         if place > len(self.entries) or place in self.substitutes:
-            raise _refuse("bad_substitute", f"the prize of place {place} is already won or substituted",
-                          "TR-PRIZE-4")
+            raise RuleViolation("bad_substitute", f"the prize of place {place} is already won or substituted",
+                                "TR-PRIZE-4")
         if type(value) is not int or value < prizes_[place - 1]:
-            raise _refuse("bad_substitute", f"a substitute is worth at least the prize it replaces "
-                          f"({prizes_[place - 1]})", "TR-PRIZE-4")
+            raise RuleViolation("bad_substitute", f"a substitute is worth at least the prize it replaces "
+                                f"({prizes_[place - 1]})", "TR-PRIZE-4")
         self.substitutes[place] = (description, value)
         self._emit(PrizeSubstituted(place, description, value, by))
         return self._flush()
@@ -832,7 +635,7 @@ class Director:
     def deal(self, table_id: str, deck: Sequence[int]) -> list:
         """Deal the next hand at ``table_id`` if it may (see :meth:`ready_tables`)."""
         if not self.can_deal(table_id):
-            raise _refuse("table_waiting", f"table {table_id} may not deal now", "TR-PLAY-2")
+            raise RuleViolation("table_waiting", f"table {table_id} may not deal now", "TR-PLAY-2")
         table = self.tables[table_id]
         stakes = self.spec.level(self.level).stakes()
         events = table.start_hand(stakes, deck, label=f"{self.spec.name} table {table_id}")
@@ -1034,9 +837,9 @@ class Director:
         source = self.table_of(player)
         target = self.tables.get(table_id)
         if target is None or target is source or not target.layout.empty_seats():
-            raise _refuse("bad_move", f"table {table_id} has no empty seat for {player}", "TR-PLAY-4")
+            raise RuleViolation("bad_move", f"table {table_id} has no empty seat for {player}", "TR-PLAY-4")
         if source.in_hand or target.in_hand:
-            raise _refuse("hand_running", "players move between hands", "TR-PLAY-4")
+            raise RuleViolation("hand_running", "players move between hands", "TR-PLAY-4")
         seat = self.rng.choice(target.layout.empty_seats())
         source_seat = source.seat_of(player)
         del source.seats[source_seat]
@@ -1049,12 +852,13 @@ class Director:
         table = self.tables.get(table_id)
         others = [t for t in self.tables.values() if t is not table]
         if table is None or not others:
-            raise _refuse("bad_break", f"table {table_id} cannot be broken: it is not here or is the last",
-                          "TR-PLAY-4")
+            raise RuleViolation("bad_break", f"table {table_id} cannot be broken: it is not here or is the last",
+                                "TR-PLAY-4")
         if table.in_hand or any(t.in_hand for t in others):
-            raise _refuse("hand_running", "tables break between hands", "TR-PLAY-4")
+            raise RuleViolation("hand_running", "tables break between hands", "TR-PLAY-4")
         if sum(len(t.layout.empty_seats()) for t in others) < len(table.seats):
-            raise _refuse("bad_break", f"the other tables have no room for the players of {table_id}", "TR-PLAY-4")
+            raise RuleViolation("bad_break", f"the other tables have no room for the players of {table_id}",
+                                "TR-PLAY-4")
         for seat in sorted(table.seats):
             player = table.seats.pop(seat)
             open_ = [t for t in others if t.layout.empty_seats()]
@@ -1072,17 +876,17 @@ class Director:
     def propose_deal(self, player: str, kind: str, left_to_play_for: int = 0) -> list:
         """TR-DEAL-1: any remaining player; play pauses; the offer goes out once every table is between hands."""
         if not self.spec.deals:
-            raise _refuse("deals_not_allowed", f"{self.spec.name} does not allow deals", "TR-DEAL-1")
+            raise RuleViolation("deals_not_allowed", f"{self.spec.name} does not allow deals", "TR-DEAL-1")
         self._live_entry(player)
         if self.pending_deal is not None:
-            raise _refuse("deal_pending", "a deal is already on the table", "TR-DEAL-1")
+            raise RuleViolation("deal_pending", "a deal is already on the table", "TR-DEAL-1")
         if not self.in_money:
-            raise _refuse("deal_before_money", "deals are made in the money", "TR-DEAL-1")
+            raise RuleViolation("deal_before_money", "deals are made in the money", "TR-DEAL-1")
         if any(place <= len(self.entries) for place in self.substitutes):
-            raise _refuse("deal_with_package", "a substituted prize is still to be won: it cannot be shared in a "
-                          "deal", "TR-PRIZE-4")
+            raise RuleViolation("deal_with_package", "a substituted prize is still to be won: it cannot be shared in a "
+                                "deal", "TR-PRIZE-4")
         if kind not in deals.KINDS:
-            raise _refuse("bad_deal", f"a deal is {' or '.join(deals.KINDS)}, not {kind!r}", "TR-DEAL-1")
+            raise RuleViolation("bad_deal", f"a deal is {' or '.join(deals.KINDS)}, not {kind!r}", "TR-DEAL-1")
         self.pending_deal = Deal(kind, left_to_play_for, player)
         self._emit(DealProposed(player, kind, left_to_play_for))
         self._offer_deal_if_ready()
@@ -1110,7 +914,7 @@ class Director:
     def answer_deal(self, player: str, accept: bool) -> list:
         deal = self.pending_deal
         if self.state != RUNNING or deal is None or deal.offer is None or player not in deal.players:
-            raise _refuse("no_deal", f"there is no deal offered to {player}", "TR-DEAL-1")
+            raise RuleViolation("no_deal", f"there is no deal offered to {player}", "TR-DEAL-1")
         self._emit(DealAnswered(player, accept))
         if not accept:
             self.pending_deal = None
@@ -1124,7 +928,7 @@ class Director:
     def deal_expired(self) -> list:
         """TR-DEAL-1: not everyone accepted in time; play resumes."""
         if self.state != RUNNING or self.pending_deal is None:
-            raise _refuse("no_deal", "there is no deal pending", "TR-DEAL-1")
+            raise RuleViolation("no_deal", "there is no deal pending", "TR-DEAL-1")
         self.pending_deal = None
         self._emit(DealFailed("time ran out"))
         return self._flush()
@@ -1152,7 +956,7 @@ class Director:
         if self.state == REGISTERING:
             return refunds.before_the_start({p: (e.paid_pool + e.paid_bounty, e.fee) for p, e in self.entries.items()})
         if self.state != RUNNING:
-            raise _refuse("not_running", f"{spec.name} has nothing to refund", "TR-REFUND-7")
+            raise RuleViolation("not_running", f"{spec.name} has nothing to refund", "TR-REFUND-7")
         stacks = self.stacks()
         remaining = [refunds.Remaining(p, stacks[p], e.fee, e.held, e.own_bounty)
                      for p, e in self.entries.items() if e.table]
@@ -1172,7 +976,7 @@ class Director:
     def cancel(self, reason: str) -> list:
         """TR-REG-1, TR-REFUND-2..7: everyone still in is refunded through the ledger with the case as reason."""
         if self.state not in (REGISTERING, RUNNING):
-            raise _refuse("not_running", f"{self.spec.name} cannot be cancelled now", "TR-REFUND-7")
+            raise RuleViolation("not_running", f"{self.spec.name} cannot be cancelled now", "TR-REFUND-7")
         spec = self.spec
         refund = self.refund_preview()
         registering = self.state == REGISTERING
@@ -1224,8 +1028,3 @@ class Director:
     def _flush(self) -> list:
         events, self._events = self._events, []
         return events
-
-
-__all__ = ["Director", "Payment", "Entry", "REGISTERING", "RUNNING", "FINISHED", "CANCELLED", "ROUNDING",
-           "pool_account", "bounty_account", "stakes_account", "ticket_account", "tournament_money",
-           "hand_events"]

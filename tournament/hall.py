@@ -43,8 +43,8 @@ from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import cash
 from pokerroom.net.schema import Request, ok
-from pokerroom.poker.actions import Bet, Call, Check, Fold, Raise
-from pokerroom.poker.events import event_to_dict
+from pokerroom.poker.actions import action_named
+from pokerroom.poker.events import event_to_dict, wire_name
 from pokerroom.poker.redact import Viewer, redact
 from tournament import director as td
 from tournament.prizes import PayoutTable
@@ -53,13 +53,7 @@ from tournament.structure import PAYOUTS, STRUCTURES, StructureError, Tournament
 DIRECTOR_ROLES = frozenset({"director", "admin"})
 FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
                           "satellite_target", "progressive_share"})    # not a whole-number setting
-_ACTIONS = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
-_WORDS = re.compile(r"(?<!^)(?=[A-Z])")
 _QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
-
-
-def event_name(event: object) -> str:
-    return _WORDS.sub("_", type(event).__name__).lower()
 
 
 def wire(value: Any) -> Any:
@@ -109,6 +103,7 @@ class TournamentHall:
         for name in dir(self):
             if name.startswith("_on_"):
                 self.room.handlers[name[4:]] = getattr(self, name)
+        self.room.public_requests |= {"tournament_list", "tournament_details", "tournament_subscribe"}
         self.room.on_disconnect.append(self._forget)
 
     def recover(self) -> dict[str, td.Cancelled]:
@@ -172,9 +167,10 @@ class TournamentHall:
         now = self.reactor.seconds()
         transfers = [self.room.ledger.move(e.source, e.target, e.amount, e.reason, d.spec.id, now)
                      for e in events if isinstance(e, td.Payment)]
-        if events and all(isinstance(e, _QUIET) for e in events) and not any(
-                t.hand is None for t in d.tables.values() if t.id in {e.table for e in events}):
-            return                                          # mid-hand: nothing a snapshot keeps has changed
+        if events and all(isinstance(e, _QUIET) for e in events):
+            tables = [d.tables.get(table_id) for table_id in {e.table for e in events}]
+            if all(t is not None and t.hand is not None for t in tables):
+                return                                      # mid-hand: nothing a snapshot keeps has changed
         args = (d.spec.id, d.spec.name, d.state, pickle.dumps(d), self.created_by.get(d.spec.id, ""),
                 transfers, now)
         if sync:
@@ -198,7 +194,7 @@ class TournamentHall:
             elif not isinstance(e, td.Payment):
                 if audience is None:
                     audience = self._audience(tid)
-                message = {"type": "tournament_event", "tournament": tid, "event": {"type": event_name(e),
+                message = {"type": "tournament_event", "tournament": tid, "event": {"type": wire_name(type(e)),
                                                                                    **wire(e)}}
                 for session in audience:
                     session.push(message)
@@ -460,15 +456,7 @@ class TournamentHall:
         d = self._director(tournament)
         player = session.player_id
         table = d.table_of(player)
-        seat = table.seat_of(player)
-        kind = _ACTIONS[action]
-        if kind in (Bet, Raise):
-            if amount is None:
-                raise RuleViolation("missing_amount", f"a {action} says how much (the total bet)", "BET-1")
-            command = kind(seat, amount)
-        else:
-            command = kind(seat)
-        events = d.act(player, command)
+        events = d.act(player, action_named(table.seat_of(player), action, amount))
         self._used_bank(tournament, table.id, player)
         self._run(d, events)
         return ok(request)

@@ -123,7 +123,8 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
             run.apply(director.register(name, run.funds(name)))
         if director.late_open:
             for name in [p for p in run.busted_now if rng.random() < re_enter]:
-                run.apply(director.register(name, run.funds(name)))
+                if director.late_open:            # an entry can put the field in the money and close it
+                    run.apply(director.register(name, run.funds(name)))
         run.busted_now = []
         if director.rebuys_open:
             run.rebuys(rng)
@@ -243,9 +244,8 @@ class _Run:
         d = self.director
         if d.state != td.RUNNING:
             return
-        chips = sum(sum(t.stacks.values()) + (t.hand.pot_total if t.hand else 0) for t in d.tables.values())
-        if any(t.hand is not None for t in d.tables.values()):
-            chips = sum(d.stacks().values())
+        # a table's stacks change only when a hand ends: during one they are the stacks it began with
+        chips = sum(sum(t.stacks.values()) for t in d.tables.values())
         if chips != self.chips_issued:
             raise SimulationError(f"after hand {self.hands} at {table_id} the tables hold {chips} chips; "
                                   f"{self.chips_issued} were issued")

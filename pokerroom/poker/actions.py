@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pokerroom.errors import RuleViolation
 from pokerroom.poker.quick_init import quick_init
 
 
@@ -74,3 +75,17 @@ class LegalActions:
     min_to: int
     max_to: int
     run_it_twice: bool
+
+
+_BY_NAME = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
+
+
+def action_named(seat: int, action: str, amount: int | None = None, agree: bool | None = None) -> Action:
+    """The command a client's ``act`` names (``fold`` .. ``raise``, ``run_it_twice``) for ``seat``."""
+    if action == "run_it_twice":
+        return RunItTwice(seat, bool(agree))
+    if action in ("bet", "raise"):
+        if amount is None:
+            raise RuleViolation("bad_amount", f"say how much to {action} to", "BET-3")
+        return _BY_NAME[action](seat, amount)
+    return _BY_NAME[action](seat)

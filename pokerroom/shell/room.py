@@ -51,8 +51,8 @@ from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import WORLD, Ledger, Transfer, cash, table_escrow
 from pokerroom.net.schema import Request, error, ok
-from pokerroom.poker import Bet, Call, Check, Fold, Raise, RunItTwice
 from pokerroom.poker import events as he
+from pokerroom.poker.actions import action_named
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.shell.table_timer import TableTimer
@@ -72,9 +72,7 @@ BATCH = 32                          # table events in one frame at most
 _LINK = re.compile(r"(https?://|www\.|\.(com|net|org|io)\b)", re.IGNORECASE)
 OBSERVER = Viewer.observer()
 _LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
-PUBLIC_REQUESTS = frozenset({"register", "login", "resume", "lobby_list", "lobby_subscribe", "observe",
-                             "tournament_list", "tournament_details", "tournament_subscribe"})
-_ACTIONS = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
+PUBLIC_REQUESTS = frozenset({"register", "login", "resume", "lobby_list", "lobby_subscribe", "observe"})
 
 
 class Connection(Protocol):
@@ -199,6 +197,7 @@ class Room:
         self.connections: set[Session] = set()
         self.listeners: list[Callable[[str, list], None]] = []     # (table id, events): e.g. the demo's narrator
         self.handlers: dict[str, Callable[..., Any]] = {}            # request type -> handler of a composed service
+        self.public_requests = set(PUBLIC_REQUESTS)                  # answered without a login
         self.on_disconnect: list[Callable[[Session], None]] = []
         self.recovery = None
         self.runners: dict[str, TableRunner] = {}
@@ -343,7 +342,7 @@ class Room:
         started = time.perf_counter()
         try:
             handler = self.handlers.get(request.type) or getattr(self, f"_on_{request.type}")
-            if request.type not in PUBLIC_REQUESTS and session.player_id is None:
+            if request.type not in self.public_requests and session.player_id is None:
                 raise RuleViolation("not_logged_in", "log in first")
             answer = handler(session, request, **request.fields)
         except RuleViolation as refusal:
@@ -622,15 +621,7 @@ class Room:
     def _on_act(self, session: Session, request: Request, table: str, action: str, amount: int | None = None,
                 agree: bool | None = None) -> dict:
         runner = self._seated(session, table)
-        seat = runner.table.seat_of(session.player_id)
-        if action == "run_it_twice":
-            command = RunItTwice(seat, bool(agree))
-        elif action in ("bet", "raise"):
-            if amount is None:
-                raise RuleViolation("bad_amount", f"say how much to {action} to", "BET-3")
-            command = _ACTIONS[action](seat, amount)
-        else:
-            command = _ACTIONS[action](seat)
+        command = action_named(runner.table.seat_of(session.player_id), action, amount, agree)
         self._command(runner, "act", session.player_id, command)
         self.metrics.actions.inc()
         return ok(request)

@@ -16,7 +16,8 @@ from pokerroom.money.ledger import cash
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import FAST_ROOM, Player, Server
-from tests.net.tournament_bots import PASSWORD, TournamentBot, sign_up
+from tests.net.test_end_to_end import PASSWORD, sign_up
+from tests.net.tournament_bots import TournamentBot
 from tournament.director import bounty_account, pool_account
 
 FAST_TOURNAMENTS = FAST_ROOM + """
@@ -36,7 +37,7 @@ def server(tmp_path):
 
 
 def director(server: Server, tmp_path) -> Player:
-    sign_up(server.url, "tdir").close()
+    sign_up(server.url, "tdir")[0].close()
     subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", "tdir", "director", "--data-dir",
                     str(tmp_path / "data")], check=True, capture_output=True)
     td = Player(server.url)
@@ -49,7 +50,7 @@ def entered(server: Server, tournament: str, prefix: str, count: int) -> tuple[l
     names = [f"{prefix}{i:02d}" for i in range(count)]
     bots = []
     for i, name in enumerate(names):
-        p = sign_up(server.url, name)
+        p = sign_up(server.url, name)[0]
         assert p.request("tournament_register", tournament=tournament)["ok"]
         bots.append(TournamentBot(p, name, tournament, seed=i))
     for bot in bots:
@@ -104,11 +105,11 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
     names = [f"p{i:02d}" for i in range(30)]
     bots = []
     for i, name in enumerate(names[:27]):
-        p = sign_up(server.url, name)
+        p = sign_up(server.url, name)[0]
         assert p.request("tournament_register", tournament="pko")["ok"]
         assert p.request("tournament_subscribe", tournament="pko", on=True)["ok"]
         bots.append(TournamentBot(p, name, "pko", seed=i, on_event=react))
-    late = [sign_up(server.url, name) for name in names[27:]]
+    late = [sign_up(server.url, name)[0] for name in names[27:]]
     for bot in bots:
         bot.start()
     assert td.request("director_start", tournament="pko")["ok"]
@@ -129,8 +130,10 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
         bot.stop.set()
     details = td.request("tournament_details", tournament="pko")
     assert details["tournament"]["state"] == "finished"
-    places = sorted(p for f in details["finished"] for p in f["places"])
+    # every place awarded once; players tied across tables in hand-for-hand share one award (TR-PLAY-3)
+    places = sorted(p for e in events_of(bots, "eliminated") for p in e["places"])
     assert places == list(range(1, details["tournament"]["entries"] + 1))
+    assert sorted(f["player"] for f in details["finished"]) == sorted(names)
     assert details["tournament"]["entries"] == 30
     assert any(e["kind"] == "rebuy" for e in events_of(bots, "chips_added"))
     assert [e for e in events_of(bots, "seated") if e["reason"] == "late"]
@@ -151,7 +154,7 @@ def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rul
                          settings={"guarantee": 0, "late_registration_levels": 10, "table_size": 4})
     assert created["ok"], created
     names, bots = entered(server, "daily", "c", 8)
-    plain = sign_up(server.url, "plain")
+    plain = sign_up(server.url, "plain")[0]
     forbidden = plain.request("director_pause", tournament="daily", reason="no")
     assert not forbidden["ok"] and forbidden["error"]["code"] == "forbidden"
     assert td.request("director_start", tournament="daily")["ok"]

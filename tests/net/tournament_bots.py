@@ -8,15 +8,6 @@ from collections.abc import Callable
 
 from tests.net.server_process import Player
 
-PASSWORD = "secret-pass-1"
-
-
-def sign_up(url: str, name: str) -> Player:
-    p = Player(url)
-    assert p.request("register", nickname=name, password=PASSWORD, birth_date="1990-01-01", country="NL")["ok"]
-    assert p.request("login", nickname=name, password=PASSWORD)["ok"]
-    return p
-
 
 class TournamentBot(threading.Thread):
     """Plays every decision of one tournament (loose, with all-ins), accepts deals, and records the events.

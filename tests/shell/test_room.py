@@ -9,7 +9,6 @@ from pokerroom.money import cash
 from pokerroom.net.schema import parse_request
 from pokerroom.players import AccountRules
 from pokerroom.shell.room import Room
-from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
 
@@ -26,14 +25,6 @@ class Connection:
 
     def close(self, code: int, reason: str) -> None:
         self.sent.append({"closed": code})
-
-
-@pytest.fixture
-def store(tmp_path):
-    engine = make_engine(sqlite_url(tmp_path))
-    migrate(engine)
-    yield RoomStore(engine)
-    engine.dispose()
 
 
 def make_room(store: RoomStore, clock: Clock, **rules) -> Room:

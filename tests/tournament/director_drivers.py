@@ -103,6 +103,26 @@ class Room:
         return table_id
 
 
+def started(players: Sequence[str], seed: int = 7, **fields) -> Room:
+    """A tournament of ``spec(**fields)`` with ``players`` registered and started."""
+    room = Room(spec(**fields), seed=seed)
+    room.register(*players)
+    room.apply(room.director.start())
+    return room
+
+
+def bust_one(room: Room, winner: str | None = None) -> list[str]:
+    """A hand in which two players go all in (``winner`` with the best cards, if named) and the others fold,
+    at ``winner``'s table or the first that may deal; the dealing order it had."""
+    d = room.director
+    table = d.table_of(winner).id if winner else d.ready_tables()[0]
+    order = room.dealing_order(table)
+    shovers = [winner, next(p for p in order if p != winner)] if winner else order[:2]
+    room.deal(table, winning(shovers))
+    room.shove_all(table, only=shovers)
+    return order
+
+
 def winning(players: Sequence[str]) -> dict[str, str]:
     """Hole cards making ``players`` win in that order (on the default board: trips A, K, Q, then JJ, TT)."""
     strong = ["AcAd", "KcKh", "QcQh", "JcJd", "TcTd"]

@@ -12,27 +12,9 @@ import pytest
 
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import HOUSE_FEES
-from tests.tournament.director_drivers import Room, spec, winning
+from tests.tournament.director_drivers import Room, bust_one, spec, started, winning
 from tournament import director as td
 from tournament.refunds import BEFORE_THE_MONEY, IN_THE_MONEY, NOT_STARTED
-
-
-def started(players, seed=7, **fields) -> Room:
-    room = Room(spec(**fields), seed=seed)
-    room.register(*players)
-    room.apply(room.director.start())
-    return room
-
-
-def bust_one(room: Room, winner: str | None = None) -> list[str]:
-    """Play a hand at the first ready table in which two players go all in; return the dealing order."""
-    d = room.director
-    table = d.tables[d.table_of(winner).id].id if winner else d.ready_tables()[0]
-    order = room.dealing_order(table)
-    shovers = [winner, next(p for p in order if p != winner)] if winner else order[:2]
-    room.deal(table, winning(shovers))
-    room.shove_all(table, only=shovers)
-    return order
 
 
 def test_TR_PLAY_6_a_bounty_won_before_the_money_is_held_until_the_bubble_bursts():

@@ -6,16 +6,9 @@ import pytest
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker import events as ev
-from tests.tournament.director_drivers import Room, spec, winning
+from tests.tournament.director_drivers import Room, bust_one, spec, started, winning
 from tournament import director as td
 from tournament.structure import Break, Level
-
-
-def started(players, **fields) -> Room:
-    room = Room(spec(**fields))
-    room.register(*players)
-    room.apply(room.director.start())
-    return room
 
 
 def test_TR_PLAY_1_levels_advance_on_the_clock_and_the_next_hand_uses_the_new_blinds():
@@ -55,10 +48,7 @@ def test_TR_PLAY_2_hand_for_hand_on_the_bubble_each_table_waits_for_the_others()
     room = started([f"p{i:02d}" for i in range(14)], table_size=4)
     d = room.director
     while len(d.entries) > 6:
-        table = d.ready_tables()[0]
-        order = room.dealing_order(table)
-        room.deal(table, winning(order[:1]))
-        room.shove_all(table, only=order[:2])
+        bust_one(room)
     assert d.hand_for_hand and room.of(td.HandForHand)[-1].on
     tables = d.ready_tables()
     assert len(tables) == 2
@@ -112,10 +102,7 @@ def test_TR_PLAY_4_players_move_only_between_hands_and_tables_stay_within_one():
     room = started([f"p{i:02d}" for i in range(13)], table_size=6)   # 5, 4, 4
     d = room.director
     while len(d.tables) > 2:
-        table = d.ready_tables()[0]
-        order = room.dealing_order(table)
-        room.deal(table, winning(order[:1]))
-        room.shove_all(table, only=order[:2])
+        bust_one(room)
         for e in room.events:
             if isinstance(e, td.Seated) and e.reason in ("break", "balance"):
                 assert not d.tables[e.table].in_hand
@@ -161,10 +148,7 @@ def test_a_whole_tournament_pays_every_place_once_and_empties_its_accounts():
     room = started(["a", "b", "c", "d", "e", "f", "g"])
     d = room.director
     while d.state == td.RUNNING:
-        table = d.ready_tables()[0]
-        order = room.dealing_order(table)
-        room.deal(table, winning(order[:1]))
-        room.shove_all(table, only=order[:2])
+        bust_one(room)
     places = sorted(p for e in room.of(td.Eliminated) for p in e.places)
     assert places == list(range(1, 8))
     prizes = {p: e.prize for e in room.of(td.Eliminated) for p in e.players}
@@ -201,10 +185,7 @@ def test_TR_PRIZE_4_the_room_may_substitute_a_prize_of_equal_or_greater_value():
     assert e.value.code == "bad_substitute" and e.value.rule_id == "TR-PRIZE-4"
     room.apply(d.substitute_prize(1, "a seat at the festival", 3500, by="td"))
     while d.state == td.RUNNING:
-        table = d.ready_tables()[0]
-        order = room.dealing_order(table)
-        room.deal(table, winning(order[:1]))
-        room.shove_all(table, only=order[:2])
+        bust_one(room)
     package = room.of(td.PackageAwarded)[-1]
     assert package.player == d.winner and package.value == 3500
     assert room.ledger.balance(td.PACKAGES) == 3500 and room.ledger.balance(td.pool_account("t")) == 0

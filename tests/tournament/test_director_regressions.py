@@ -7,24 +7,8 @@ import random
 import pytest
 
 from pokerroom.errors import RuleViolation
-from tests.tournament.director_drivers import Room, spec, winning
+from tests.tournament.director_drivers import Room, bust_one, started, winning
 from tournament import director as td
-
-
-def started(players, seed=7, **fields) -> Room:
-    room = Room(spec(**fields), seed=seed)
-    room.register(*players)
-    room.apply(room.director.start())
-    return room
-
-
-def bust_one(room: Room, winner: str | None = None) -> None:
-    d = room.director
-    table = d.table_of(winner).id if winner else d.ready_tables()[0]
-    order = room.dealing_order(table)
-    shovers = [winner, next(p for p in order if p != winner)] if winner else order[:2]
-    room.deal(table, winning(shovers))
-    room.shove_all(table, only=shovers)
 
 
 def emptied(room: Room) -> None:

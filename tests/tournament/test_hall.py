@@ -3,26 +3,16 @@ commands with their role check and audit, staking over the protocol (TR-PLAY-1/2
 
 from __future__ import annotations
 
-import pytest
 from twisted.internet.task import Clock
 
 from pokerroom.money.ledger import cash
 from pokerroom.net.schema import parse_request
 from pokerroom.players import AccountRules
 from pokerroom.shell.room import Room
-from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.shell.test_room import Connection
 from tournament import director as td
 from tournament.hall import TournamentHall
-
-
-@pytest.fixture
-def store(tmp_path):
-    engine = make_engine(sqlite_url(tmp_path))
-    migrate(engine)
-    yield RoomStore(engine)
-    engine.dispose()
 
 
 class Lobby:

@@ -1,0 +1,239 @@
+"""What a tournament director says happened: small frozen records, one per kind (see ``tournament.director``).
+
+The hall pushes them to clients as ``tournament_event`` (the class name in
+snake case, with the fields), except :class:`Payment`, which it posts to the
+ledger, and the hand events inside :class:`HandDealt` / :class:`HandPlayed`,
+which it redacts per seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class Payment:
+    """Money the shell moves through the ledger, in order, with ``reason`` as the transfer's reason."""
+
+    source: str
+    target: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Registered:
+    player: str
+    entry: int                   # 1 for the first entry, 2.. for re-entries
+
+
+@dataclass(frozen=True)
+class Unregistered:
+    player: str
+
+
+@dataclass(frozen=True)
+class Started:
+    players: int
+    tables: int
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A player placed at a table: drawn at the start, registering late, or moved (``move``)."""
+
+    player: str
+    table: str
+    seat: int
+    chips: int
+    reason: str                  # "draw", "late", "break", "balance", "director"
+    source: str = ""             # the table a moved player came from
+
+
+@dataclass(frozen=True)
+class TableClosed:
+    table: str
+
+
+@dataclass(frozen=True)
+class HandDealt:
+    table: str
+    events: tuple                # the hand engine's events; the shell redacts them per viewer
+
+
+@dataclass(frozen=True)
+class HandPlayed:
+    table: str
+    events: tuple
+
+
+@dataclass(frozen=True)
+class ChipsAdded:
+    player: str
+    chips: int
+    kind: str                    # "rebuy" or "add_on"
+
+
+@dataclass(frozen=True)
+class LevelStarted:
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: bool
+    seconds: int
+
+
+@dataclass(frozen=True)
+class BreakStarted:
+    seconds: int
+
+
+@dataclass(frozen=True)
+class BreakEnded:
+    pass
+
+
+@dataclass(frozen=True)
+class Paused:
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Resumed:
+    by: str
+
+
+@dataclass(frozen=True)
+class RegistrationClosed:
+    entries: int
+    reason: str                  # "levels", "full", "in the money", "director"
+
+
+@dataclass(frozen=True)
+class RebuysClosed:
+    pass
+
+
+@dataclass(frozen=True)
+class PrizesFixed:
+    entries: int
+    collected: int
+    overlay: int
+    prizes: tuple[int, ...]
+    remainder: int
+
+
+@dataclass(frozen=True)
+class HandForHand:
+    on: bool
+
+
+@dataclass(frozen=True)
+class Eliminated:
+    players: tuple[str, ...]     # more than one: tied across tables (TR-PLAY-3)
+    places: tuple[int, ...]
+    prize: int                   # each
+
+
+@dataclass(frozen=True)
+class Busted:
+    """A player is out of chips; their place follows at once, or when late registration closes."""
+
+    player: str
+    table: str
+    can_re_enter: bool
+
+
+@dataclass(frozen=True)
+class BountyWon:
+    busted: str
+    winner: str
+    cash: int
+    onto_head: int
+    held: bool                   # before the money: in escrow until the bubble bursts
+
+
+@dataclass(frozen=True)
+class BubbleBurst:
+    held_bounties_paid: int
+
+
+@dataclass(frozen=True)
+class PrizeSubstituted:
+    place: int
+    description: str
+    value: int
+    by: str
+
+
+@dataclass(frozen=True)
+class PackageAwarded:
+    """A substituted prize (TR-PRIZE-4) was won: the room delivers ``description`` worth ``value``."""
+
+    player: str
+    place: int
+    description: str
+    value: int
+
+
+@dataclass(frozen=True)
+class SeatWon:
+    player: str
+    target: str
+    as_tournament_money: bool    # already registered or out of entries there (TR-PRIZE-5)
+
+
+@dataclass(frozen=True)
+class DealProposed:
+    by: str
+    kind: str
+    left_to_play_for: int
+
+
+@dataclass(frozen=True)
+class DealOffered:
+    kind: str
+    amounts: dict[str, int]
+    left_to_play_for: int
+    remainder: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class DealAnswered:
+    player: str
+    accept: bool
+
+
+@dataclass(frozen=True)
+class DealMade:
+    amounts: dict[str, int]
+    left_to_play_for: int
+
+
+@dataclass(frozen=True)
+class DealFailed:
+    reason: str
+
+
+@dataclass(frozen=True)
+class SharesSold:
+    seller: str
+    backer: str
+    percent: Fraction
+    price: int
+
+
+@dataclass(frozen=True)
+class Finished:
+    winner: str
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    case: str                    # the TR-REFUND rule the refunds follow
+    reason: str
+    refunds: dict[str, int]      # player -> what they got back, before backers' parts
