@@ -22,8 +22,10 @@ from twisted.logger import (
 )
 from twisted.python.threadpool import ThreadPool
 
+from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.net.server import build_site
 from pokerroom.players import AccountRules
+from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
 from pokerroom.shell.room import Room
 from pokerroom.store.db import make_engine, migrate, sqlite_url
@@ -35,8 +37,11 @@ log = Logger()
 
 
 def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
-               *, demo: bool = False) -> tuple[Room, ThreadPool]:
-    """Migrate the database, recover from any crash, and build the room (blocking: before listening)."""
+               *, demo: bool = False, casino_clock=None) -> tuple[Room, ThreadPool]:  # noqa: ANN001
+    """Migrate the database, recover from any crash, and build the room (blocking: before listening).
+
+    ``casino_clock`` runs the casino tables' timers on another clock than the reactor (a test's ``Clock``).
+    """
     url = database or os.environ.get("POKERROOM_DATABASE") or sqlite_url(data_dir)
     engine = make_engine(url)
     migrate(engine)
@@ -58,6 +63,9 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
                           clock_scale=float(settings.get("clock_scale", 1)))
     hall.install()
     hall.recover()                  # tournaments the server stopped during are refunded (TR-REFUND)
+    floor = CasinoFloor(room, casino_tables(data), casino_clock)   # stakes a crash left were refunded by start()
+    floor.install()
+    floor.start()
     return room, writer
 
 

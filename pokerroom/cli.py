@@ -84,6 +84,12 @@ def _simulate_tournament(args: argparse.Namespace) -> int:
     return simulate(args.players, seed=args.seed, structure=args.structure)
 
 
+def _simulate_casino(args: argparse.Namespace) -> int:
+    from pokerroom.casino.simulate import main as simulate
+
+    return simulate(args.game, args.rounds, players=args.players, seed=args.seed)
+
+
 def _role(args: argparse.Namespace) -> int:
     import os
 
@@ -163,6 +169,18 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, help="the same seed plays the same tournament")
     sim.add_argument("--structure", default="", help="a config/structures name (default: daily, re-sized)")
     sim.set_defaults(run=_simulate_tournament)
+
+    from pokerroom.casino.config import GAMES
+
+    casino = commands.add_parser("simulate-casino",
+                                 help="bots at a live casino table, every chip through a ledger checked each round; "
+                                      "measured RTP against the exact")
+    casino.add_argument("--game", required=True, choices=sorted(GAMES))
+    casino.add_argument("--rounds", type=int, default=1000)
+    casino.add_argument("--players", type=int, default=1, help="bots at the table (live blackjack: at most 7)")
+    casino.add_argument("--seed", type=int, default=None,
+                        help="a seeded shoe/wheel, simulation only, to repeat a run (default: the secure RNG)")
+    casino.set_defaults(run=_simulate_casino)
     return parser
 
 

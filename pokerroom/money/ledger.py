@@ -14,10 +14,14 @@ Accounts are named by what they hold::
     cash:<player>               a player's wallet
     table:<table>:<player>      a player's chips at a cash table (escrow), between hands = their stack
     house:rake, house:fees      the house's income
+    casino:<table>:<player>     a player's stakes on the round in play at a casino table
+    house:casino                the casino games' result: stakes lost to the house less winnings paid
     ...                         tournaments add pool, fee, bounty and rounding accounts
 
-Only ``world`` may go below zero (it is the room's debt to the outside: minus
-everything deposited and not withdrawn). A transfer that would overdraw any
+Only ``world`` and ``house:casino`` may go below zero: ``world`` is the room's
+debt to the outside (minus everything deposited and not withdrawn), and
+``house:casino`` is below zero whenever the players are ahead of the casino
+(the house banks its games; its bankroll is outside the ledger). A transfer that would overdraw any
 other account is refused with a :class:`~pokerroom.errors.RuleViolation` and
 changes nothing. A hand settles once, at its end, in one transfer: each
 player's escrow moves by (end stack - start stack) and the rake goes to the
@@ -39,6 +43,8 @@ from pokerroom.errors import RuleViolation
 WORLD = "world"
 HOUSE_RAKE = "house:rake"
 HOUSE_FEES = "house:fees"
+HOUSE_CASINO = "house:casino"
+MAY_OWE = frozenset({WORLD, HOUSE_CASINO})
 
 
 def cash(player_id: str) -> str:
@@ -47,6 +53,10 @@ def cash(player_id: str) -> str:
 
 def table_escrow(table_id: str, player_id: str) -> str:
     return f"table:{table_id}:{player_id}"
+
+
+def casino_escrow(table_id: str, player_id: str) -> str:
+    return f"casino:{table_id}:{player_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +135,7 @@ class Ledger:
         """Record a balanced transfer, or refuse it (overdraft) and change nothing."""
         merged = check_postings(postings)
         for p in merged:
-            if p.account != WORLD and self.balance(p.account) + p.amount < 0:
+            if p.account not in MAY_OWE and self.balance(p.account) + p.amount < 0:
                 raise RuleViolation("insufficient_funds",
                                     f"{p.account} holds {self.balance(p.account)}, cannot pay {-p.amount}")
         t = Transfer(self.count + 1, merged, reason, reference, at)
@@ -139,7 +149,19 @@ class Ledger:
         if type(amount) is not int or amount <= 0:
             raise RuleViolation("bad_amount",
                                 f"an amount is a positive whole number of minor units, not {amount!r}")
-        return self.transfer((Posting(source, -amount), Posting(target, amount)), reason, reference, at)
+        postings = (Posting(source, -amount), Posting(target, amount))
+        if source == target or type(source) is not str or type(target) is not str or not source or not target:
+            return self.transfer(postings, reason, reference, at)      # let transfer() refuse or merge it
+        # Two distinct accounts and a positive amount: balanced and already merged, so only the overdraft is left
+        # to check (what transfer() would do, without check_postings' merge: casino rounds make thousands).
+        balances = self.balances
+        if source not in MAY_OWE and balances.get(source, 0) < amount:
+            raise RuleViolation("insufficient_funds", f"{source} holds {balances.get(source, 0)}, cannot pay {amount}")
+        t = Transfer(self.count + 1, postings, reason, reference, at)
+        self._keep(t)
+        balances[source] = balances.get(source, 0) - amount
+        balances[target] = balances.get(target, 0) + amount
+        return t
 
     def settle_hand(self, table_id: str, hand_id: str, start: Mapping[str, int], end: Mapping[str, int],
                     rake: int, at: float) -> Transfer | None:

@@ -27,6 +27,7 @@ MAX_CHAT = 280
 MAX_TOKEN = 128
 ACTIONS = ("fold", "check", "call", "bet", "raise", "run_it_twice")
 CLIENT_TYPES = ("desktop", "mobile", "browser")
+CASINO_MOVES = ("hit", "stand", "double", "split", "surrender", "insurance", "no_insurance")
 
 
 class ProtocolError(Exception):
@@ -129,6 +130,18 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "director_remove_player": {"tournament": TOURNAMENT, "player": Str(3, 20), "reason": REASON},
     "director_move_player": {"tournament": TOURNAMENT, "player": Str(3, 20), "table": TABLE, "reason": REASON},
     "director_break_table": {"tournament": TOURNAMENT, "table": TABLE, "reason": REASON},
+    # casino tables (docs/protocol.md, "Casino")
+    "casino_list": {},
+    "casino_rules": {"table": TABLE},
+    "casino_history": {"table": TABLE},
+    "casino_join": {"table": TABLE, "seat": Int(1, 7, optional=True, nullable=True)},
+    "casino_leave": {"table": TABLE},
+    "casino_bet": {"table": TABLE, "market": Str(1, 40), "amount": AMOUNT,
+                   "seat": Int(1, 7, optional=True, nullable=True)},
+    "casino_decide": {"table": TABLE, "move": Choice(*CASINO_MOVES), "hand": Int(0, 1, optional=True)},
+    "casino_bets": {"limit": Int(1, 100, optional=True)},
+    "casino_claim": {"table": TABLE, "round": Int(1, 2**31 - 1), "text": Str(1, MAX_CHAT)},
+    "casino_void": {"table": TABLE, "reason": REASON},
 }
 
 

@@ -199,6 +199,8 @@ class Room:
         self.handlers: dict[str, Callable[..., Any]] = {}            # request type -> handler of a composed service
         self.public_requests = set(PUBLIC_REQUESTS)                  # answered without a login
         self.on_disconnect: list[Callable[[Session], None]] = []
+        self.on_login: list[Callable[[Session], None]] = []          # a player (re)connected: login or resume
+        self.lobby_sections: dict[str, Callable[[], list]] = {}      # more of the lobby: e.g. the casino tables
         self.recovery = None
         self.runners: dict[str, TableRunner] = {}
         for rules in tables:
@@ -472,6 +474,8 @@ class Room:
             runner = self.runners[table_id]
             if runner.table.seat_of(session.player_id) is not None:
                 self._command(runner, "reconnect", session.player_id)
+        for back in self.on_login:
+            back(session)
 
     def _on_logout(self, session: Session, request: Request) -> dict:
         """End the session; at tables the player is treated as disconnected (HR-DC-1)."""
@@ -522,7 +526,8 @@ class Room:
                 "min_buy_in": rules.min_buy_in, "max_buy_in": rules.max_buy_in}
 
     def _on_lobby_list(self, session: Session, request: Request) -> dict:
-        return ok(request, tables=[self._summary(r) for r in self.runners.values()])
+        return ok(request, tables=[self._summary(r) for r in self.runners.values()],
+                  **{name: section() for name, section in self.lobby_sections.items()})
 
     def _on_lobby_subscribe(self, session: Session, request: Request, on: bool) -> dict:
         """Lobby subscribers get a ``lobby_update`` of the tables that changed, at most once a second."""

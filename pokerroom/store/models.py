@@ -170,3 +170,34 @@ class TournamentRecord(Base):
     snapshot: Mapped[bytes] = mapped_column(LargeBinary)
     created_by: Mapped[str] = mapped_column(String(20))
     updated_at: Mapped[float] = mapped_column(Float)
+
+
+class CasinoRound(Base):
+    """A casino round's result once settled or voided: results history (CR-7) and claims (BOB-6)."""
+
+    __tablename__ = "casino_rounds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(32))
+    result: Mapped[str] = mapped_column(String(200))
+    void: Mapped[bool] = mapped_column(Boolean, default=False)
+    cards: Mapped[list] = mapped_column(JSON)               # every card dealt, in order, after the round
+    at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_casino_rounds_table_number", "table_id", "number", unique=True),)
+
+
+class CasinoBet(Base):
+    """One player's bet on one market of a round, with what it handed back: their bet history (CR-7)."""
+
+    __tablename__ = "casino_bets"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str] = mapped_column(String(20), index=True)
+    market: Mapped[str] = mapped_column(String(40))
+    staked: Mapped[int] = mapped_column(BigInteger)
+    returned: Mapped[int] = mapped_column(BigInteger)
+    detail: Mapped[str] = mapped_column(String(60))
+    at: Mapped[float] = mapped_column(Float)

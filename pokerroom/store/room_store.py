@@ -37,6 +37,8 @@ from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
 from pokerroom.store.models import (
     Account,
     AuditRecord,
+    CasinoBet,
+    CasinoRound,
     ChatLine,
     ConnectionRecord,
     DepartureRecord,
@@ -361,7 +363,7 @@ class RoomStore:
                 voided.append(hand.hand_id)
         returned = []
         for account, balance in sorted(ledger.balances.items()):
-            if account.startswith("table:") and balance > 0:
+            if account.startswith(("table:", "casino:")) and balance > 0:    # cash and casino tables (CR-5)
                 player = account.rsplit(":", 1)[1]
                 returned.append(ledger.move(account, cash(player), balance, "recovery", account, at))
         if returned:
@@ -392,6 +394,37 @@ class RoomStore:
     def tournament(self, tournament_id: str) -> TournamentRecord | None:
         with self._reading() as session:
             return session.get(TournamentRecord, tournament_id)
+
+    # ------------------------------------------------------------------ casino
+
+    def save_casino_round(self, table_id: str, number: int, game: str, result: str, void: bool,
+                          cards: Sequence[int], bets: Sequence[tuple[str, str, int, int, str]],
+                          transfers: Sequence[Transfer], at: float) -> None:
+        """A casino round's end: its result, every bet ``(player, market, staked, returned, detail)`` and the
+        transfer that settled or refunded them, in one transaction."""
+        with self._writing() as session:
+            connection = session.connection()
+            if transfers:
+                self._save(connection, list(transfers))
+            connection.execute(insert(CasinoRound.__table__), [{
+                "table_id": table_id, "number": number, "game": game, "result": result[:200], "void": void,
+                "cards": list(cards), "at": at}])
+            if bets:
+                connection.execute(insert(CasinoBet.__table__), [
+                    {"table_id": table_id, "number": number, "player_id": player, "market": market,
+                     "staked": staked, "returned": returned, "detail": detail[:60], "at": at}
+                    for player, market, staked, returned, detail in bets])
+
+    def casino_round(self, table_id: str, number: int) -> CasinoRound | None:
+        with self._reading() as session:
+            return session.scalar(select(CasinoRound).where(CasinoRound.table_id == table_id,
+                                                            CasinoRound.number == number))
+
+    def casino_bets_of(self, player_id: str, limit: int) -> list[CasinoBet]:
+        """A player's newest casino bets, newest first (CR-7)."""
+        with self._reading() as session:
+            return list(session.scalars(select(CasinoBet).where(CasinoBet.player_id == player_id)
+                                        .order_by(CasinoBet.id.desc()).limit(limit)))
 
     # ------------------------------------------------------------------ audit (AC-6, SEC-5)
 

@@ -1,0 +1,273 @@
+"""The casino floor: every casino table on the room's reactor -- timers, ledger, store and fan-out.
+
+Theory of operation
+-------------------
+Casino tables (:mod:`pokerroom.casino`) are pure. The floor is their thin
+shell, composed into the room by :mod:`pokerroom.app`. Every command -- a
+player's bet or decision, a timer, an operator's void -- goes through
+:meth:`CasinoFloor._run`, which
+
+1. moves the money the events name, through the room's ledger only:
+   :class:`~pokerroom.casino.events.Staked` from the wallet to the player's
+   stake account at the table (``casino:<table>:<player>``); a settled round
+   in one transfer (stakes off the table, what each bet hands back to the
+   wallets, the difference to ``house:casino``, CR-4); a voided round in one
+   refund (CR-5). After a crash, stakes still on a table are refunded by the
+   room's recovery: the round they were on never finished;
+2. stores a finished round's result, cards and every bet (results history,
+   bet history: CR-7; claims: BOB-6);
+3. sends the events: public ones to everyone at the table, a player's own
+   stakes, bets and decisions to that player only, and a settled round's
+   payouts to each player as their own;
+4. sets the one timer the table's :meth:`~pokerroom.casino.table.CasinoTable.due`
+   asks for (betting, a decision, the pause between rounds, or the 24 hours
+   a round waits for a disconnected player, CR-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from twisted.logger import Logger
+
+from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
+from pokerroom.casino.money import casino_transfers
+from pokerroom.casino.table import CasinoTable
+from pokerroom.errors import RuleViolation
+from pokerroom.money.ledger import cash
+from pokerroom.net.schema import Request, ok
+
+CLAIM_DAYS = 30                         # BOB-6
+STAFF = frozenset({"admin"})            # who may void a round for a malfunction
+
+
+class CasinoFloor:
+    log = Logger()
+
+    def __init__(self, room: Any, tables: Iterable[CasinoTable], clock: Any = None) -> None:
+        self.room = room
+        self.reactor = clock or room.reactor        # the casino's timers: the room's reactor, or a test's Clock
+        self.store = room.store
+        self.tables: dict[str, CasinoTable] = {t.table_id: t for t in tables}
+        self.watchers: dict[str, dict[Any, None]] = {t: {} for t in self.tables}
+        self.members: dict[str, set[str]] = {t: set() for t in self.tables}    # players who joined
+        self.timers: dict[str, tuple[Any, Any]] = {}                           # table -> (key, delayed call)
+
+    # ------------------------------------------------------------------ composition
+
+    def install(self) -> None:
+        for name in dir(self):
+            if name.startswith("_on_"):
+                self.room.handlers[name[4:]] = getattr(self, name)
+        self.room.public_requests |= {"casino_list", "casino_rules", "casino_history"}
+        self.room.on_disconnect.append(self._disconnected)
+        self.room.on_login.append(self._reconnected)
+        self.room.lobby_sections["casino"] = self.listing
+
+    def start(self) -> None:
+        """Open every table's first round."""
+        for table in self.tables.values():
+            self._set_timer(table)
+
+    def listing(self) -> list[dict]:
+        return [t.summary() for t in self.tables.values()]
+
+    # ------------------------------------------------------------------ the one path of every command
+
+    def _run(self, table: CasinoTable, events: list) -> list:
+        transfers = casino_transfers(self.room.ledger, events, self.reactor.seconds())
+        if transfers:
+            self.room._money(*transfers)
+        for e in events:
+            if isinstance(e, RoundSettled | RoundVoided):
+                self._store_round(table, e)
+        self._fan_out(table, events)
+        self._set_timer(table)
+        return events
+
+    def _store_round(self, table: CasinoTable, e: RoundSettled | RoundVoided) -> None:
+        if isinstance(e, RoundSettled):
+            bets = [(p.player, p.market, p.staked, p.returned, p.detail) for p in e.payouts]
+            result, void = e.result, False
+        else:
+            bets = [(player, "refund", amount, amount, e.reason) for player, amount in e.refunds]
+            result, void = f"void: {e.reason}", True
+        self.room._write(self.store.save_casino_round, table.table_id, e.round, table.game, result, void,
+                         list(table.dealt), bets, [], self.reactor.seconds())
+
+    def _fan_out(self, table: CasinoTable, events: list) -> None:
+        public: list[dict] = []
+        private: dict[str, list[dict]] = {}
+        for e in events:
+            if isinstance(e, PRIVATE):
+                private.setdefault(e.player, []).append(event_to_dict(e))
+            elif isinstance(e, RoundSettled):
+                public.append({"type": "round_settled", "table": e.table, "round": e.round, "result": e.result})
+                for p in e.payouts:
+                    private.setdefault(p.player, []).append({"type": "payout", "round": e.round, "market": p.market,
+                                                             "staked": p.staked, "returned": p.returned,
+                                                             "detail": p.detail})
+            else:
+                public.append(event_to_dict(e))
+        shared = {"message": {"type": "casino_events", "table": table.table_id, "events": public}}
+        by_player = self.room.by_player
+        for session in list(self.watchers[table.table_id]):
+            mine = private.pop(session.player_id, None) if session.player_id else None
+            if mine:
+                session.push({"type": "casino_events", "table": table.table_id, "events": public + mine})
+            elif public:
+                session.push_shared(shared)
+        for player, mine in private.items():        # a player who bet and no longer watches still hears of it
+            session = by_player.get(player)
+            if session is not None:
+                session.push({"type": "casino_events", "table": table.table_id, "events": mine})
+
+    # ------------------------------------------------------------------ timers
+
+    def _set_timer(self, table: CasinoTable) -> None:
+        due = table.due()
+        current = self.timers.get(table.table_id)
+        if current is not None and current[0] == due.key and current[1].active():
+            return
+        if current is not None and current[1].active():
+            current[1].cancel()
+        delay = due.after if due.after is not None else max(0.0, due.at - self.reactor.seconds())
+        call = self.reactor.callLater(delay, self._expire, table.table_id, due.key)
+        self.timers[table.table_id] = (due.key, call)
+
+    def _expire(self, table_id: str, key: tuple) -> None:
+        table = self.tables[table_id]
+        self.timers.pop(table_id, None)
+        if table.due().key != key:                  # moved on since the timer was set
+            self._set_timer(table)
+            return
+        try:
+            self._run(table, table.expire())
+        except Exception:                           # a bug must not stop the table: void the round, go on
+            self.log.failure("casino table {table} failed; voiding its round", table=table_id)
+            try:
+                self._run(table, table.void("a technical fault at the table"))
+            except RuleViolation:
+                self._set_timer(table)
+
+    # ------------------------------------------------------------------ connections
+
+    def _disconnected(self, session: Any) -> None:
+        for watchers in self.watchers.values():
+            watchers.pop(session, None)
+        player = session.player_id
+        if player is None or self.room.by_player.get(player) is not session:
+            return
+        now = self.reactor.seconds()
+        for table_id, members in self.members.items():
+            if player in members:
+                table = self.tables[table_id]
+                self._run(table, table.disconnect(player, now))
+
+    def _reconnected(self, session: Any) -> None:
+        """A player back after a disconnection resumes where they left (CR-6)."""
+        player = session.player_id
+        for table_id, members in self.members.items():
+            if player in members:
+                table = self.tables[table_id]
+                self.watchers[table_id][session] = None
+                self._run(table, table.reconnect(player))
+                session.push({"type": "casino_state", **table.view(player)})
+
+    # ------------------------------------------------------------------ requests
+
+    def _table(self, table: str) -> CasinoTable:
+        found = self.tables.get(table)
+        if found is None:
+            raise RuleViolation("unknown_table", f"there is no casino table {table!r}")
+        return found
+
+    def _funds(self, player: str) -> int:
+        return self.room.ledger.balance(cash(player))
+
+    def _on_casino_list(self, session: Any, request: Request) -> dict:
+        return ok(request, tables=self.listing())
+
+    def _on_casino_rules(self, session: Any, request: Request, table: str) -> dict:
+        return ok(request, **self._table(table).describe())
+
+    def _on_casino_history(self, session: Any, request: Request, table: str) -> dict:
+        t = self._table(table)
+        return ok(request, table=table, results=[list(r) for r in t.results], statistics=t.statistics())
+
+    def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> dict:
+        t = self._table(table)
+        self.room._may_play(session)
+        events = t.join(session.player_id, seat)
+        self.watchers[table][session] = None
+        self.members[table].add(session.player_id)
+        self._run(t, events)
+        return ok(request, **t.view(session.player_id))
+
+    def _on_casino_leave(self, session: Any, request: Request, table: str) -> dict:
+        t = self._table(table)
+        events = t.leave(session.player_id)
+        self.watchers[table].pop(session, None)
+        self.members[table].discard(session.player_id)
+        self._run(t, events)
+        return ok(request)
+
+    def _member(self, session: Any, table: str) -> CasinoTable:
+        t = self._table(table)
+        if session.player_id not in self.members[table]:
+            raise RuleViolation("not_at_table", f"join {table} first")
+        return t
+
+    def _on_casino_bet(self, session: Any, request: Request, table: str, market: str, amount: int,
+                       seat: int | None = None) -> dict:
+        t = self._member(session, table)
+        self.room._may_play(session)
+        events = t.bet(session.player_id, market, amount, self._funds(session.player_id), seat)
+        self._run(t, events)
+        placed = events[0]
+        return ok(request, round=t.number, market=placed.market, amount=placed.amount, odds=placed.odds,
+                  balance=self._funds(session.player_id))
+
+    def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> dict:
+        t = self._member(session, table)
+        self._run(t, t.decide(session.player_id, move, hand, self._funds(session.player_id)))
+        return ok(request)
+
+    def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:
+        """The player's own bet history (CR-7), read through the writer's queue so the newest round is in it."""
+        def shape(rows: list) -> dict:
+            return ok(request, bets=[{"table": r.table_id, "round": r.number, "market": r.market,
+                                      "staked": r.staked, "returned": r.returned, "detail": r.detail, "at": r.at}
+                                     for r in rows])
+
+        return self.room._write(self.store.casino_bets_of, session.player_id, limit, quiet=False).addCallback(shape)
+
+    def _on_casino_claim(self, session: Any, request: Request, table: str, round: int, text: str) -> Any:  # noqa: A002
+        """A claim about a result, for the security team; taken up to 30 days after the draw (BOB-6)."""
+        self._table(table)
+        now = self.reactor.seconds()
+
+        def check(record: Any) -> Any:
+            if record is None:
+                raise RuleViolation("unknown_round", f"{table} has no finished round {round}")
+            if now - record.at > CLAIM_DAYS * 86_400:
+                raise RuleViolation("claim_too_late", f"claims are accepted up to {CLAIM_DAYS} days after the draw; "
+                                                      f"round {round} was {int((now - record.at) // 86_400)} days ago",
+                                    "BOB-6")
+            return self.room._write(self.store.audit, "casino_claim", {
+                "table": table, "round": round, "player": session.player_id, "text": text, "result": record.result},
+                now, quiet=False).addCallback(lambda _: ok(request, table=table, round=round))
+
+        return self.room._write(self.store.casino_round, table, round, quiet=False).addCallback(check)
+
+    def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> dict:
+        """An operator voids the round in play for a malfunction (CR-5, BOB-5, IB-12)."""
+        if session.role not in STAFF:
+            raise RuleViolation("not_staff", "only the room's staff may void a round")
+        t = self._table(table)
+        number = t.number
+        self._run(t, t.void(reason))
+        self.room._write(self.store.audit, "casino_void", {"table": table, "round": number, "by": session.player_id,
+                                                           "reason": reason}, self.reactor.seconds())
+        return ok(request, round=number)
