@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import best_of  # noqa: E402
 from pokerroom.cards import parse  # noqa: E402
 from pokerroom.casino import baccarat  # noqa: E402
 from pokerroom.casino import bet_on_baccarat as bob  # noqa: E402
@@ -46,15 +47,6 @@ PRICE_GOAL = 0.020
 # IB-2 burn: 2c shown, two cards burned; player 8h, dealer 6s, player 8s, dealer's hole Td (16); then the sequence.
 IB_SHOE = parse("2c 3c 3d 8h 6s 8s Td") + parse("3h Ts 2d 5c 9h 4s 7d Kc 2s 6d Qh 4c 9s 3s")
 SIDES = (("pairs", 2), ("bust_bonus", 3), ("lucky_trio", 4), ("poker_trio", 5))     # bet by every n-th player
-
-
-def cpu_best(runs: int, work) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 # --------------------------------------------------------------------------- (a) Infinite Blackjack
@@ -109,13 +101,8 @@ def ib_round(players: int):
 
 
 def timed_round(players: int, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        play = ib_round(players)
-        started = time.process_time()
-        play()
-        best = min(best, time.process_time() - started)
-    return best
+    """CPU time of the best of ``runs`` rounds, each set up afresh (untimed)."""
+    return min(best_of(1, ib_round(players), time.process_time) for _ in range(runs))
 
 
 def ledger_moves(count: int):
@@ -134,9 +121,7 @@ def ledger_moves(count: int):
 def bench_ib() -> None:
     big = timed_round(10_000, 3)
     small = timed_round(100, 20)
-    moves = float("inf")
-    for _ in range(3):
-        moves = min(moves, cpu_best(1, ledger_moves(10_000)))
+    moves = min(best_of(1, ledger_moves(10_000), time.process_time) for _ in range(3))
     print(f"infinite blackjack, one round, 10,000 players (bets, decisions, deal, settlement, ledger): "
           f"{big:.3f} s CPU  (goal <= {IB_GOAL:.1f} s: {'PASS' if big <= IB_GOAL else 'FAIL'})")
     print(f"  ratio vs baseline 'the same round with 100 players x 100' ({small * 1e3:.2f} ms x 100 = "
@@ -224,8 +209,8 @@ def bench_bob() -> None:
     results = []
     for number, (shown, pool) in enumerate(windows, start=1):
         baccarat._grid.cache_clear()
-        cold = cpu_best(1, lambda pool=pool, shown=shown: bob.price(pool, shown, margin))
-        warm = cpu_best(20, lambda pool=pool, shown=shown: bob.price(pool, shown, margin))
+        cold = best_of(1, lambda pool=pool, shown=shown: bob.price(pool, shown, margin), time.process_time)
+        warm = best_of(20, lambda pool=pool, shown=shown: bob.price(pool, shown, margin), time.process_time)
         values = [0] * 10
         for card, count in enumerate(pool):
             values[baccarat.point_value(card)] += count

@@ -20,16 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import best_of  # noqa: E402
 from tournament.icm import enumerated_equities, equities, integral_equities, sampled_equities  # noqa: E402
-
-
-def best_of(runs: int, work) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def main() -> None:

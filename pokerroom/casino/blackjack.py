@@ -206,6 +206,12 @@ class DealerTable(CasinoTable):
     def _next_decision(self) -> list:
         raise NotImplementedError
 
+    def _decision_needed(self, box: Box, who: str) -> DecisionNeeded:
+        """The play decision due on the box's active hand, with the moves it may make (BJ-4, IB-4)."""
+        moves = bj.legal_moves(box.hands[box.active], self.dealer[0], self.house, not box.moved, len(box.hands))
+        return DecisionNeeded(self.table_id, self.number, who, PLAY, self.rules.decision_seconds, box.active,
+                              tuple(sorted(moves)))
+
     def _turn(self) -> tuple:
         return (self.step,)
 
@@ -313,12 +319,8 @@ class BlackjackTable(DealerTable):
             box.advance()
             if box.done:
                 continue
-            hand = box.hands[box.active]
             self.turn = (box.main.seat, box.active)
-            moves = tuple(sorted(bj.legal_moves(hand, self.dealer[0], self.house, not box.moved, len(box.hands))))
-            events = [DecisionNeeded(self.table_id, self.number, box.player, PLAY, self.rules.decision_seconds,
-                                     box.active, moves)]
-            return events + self._waiting_check()
+            return [self._decision_needed(box, box.player)] + self._waiting_check()
         self.turn = None
         return self._finish()
 
@@ -366,11 +368,7 @@ class BlackjackTable(DealerTable):
             self.phase = DECIDING
             box = self.boxes[self.seats_in_round[self.turn[0]]]    # the hand waited for: its clock runs now
             if not box.done:
-                hand = box.hands[box.active]
-                moves = tuple(sorted(bj.legal_moves(hand, self.dealer[0], self.house, not box.moved,
-                                                    len(box.hands))))
-                return [DecisionNeeded(self.table_id, self.number, box.player, PLAY, self.rules.decision_seconds,
-                                       box.active, moves)]
+                return [self._decision_needed(box, box.player)]
         return []
 
     def view(self, player: str | None) -> dict:
@@ -379,9 +377,17 @@ class BlackjackTable(DealerTable):
         if self.dealer:
             out["dealer"] = [self.dealer[0]] + ([None] if len(self.dealer) > 1 else [])
         out["hands"] = {p: [list(h.cards) for h in b.hands] for p, b in self.boxes.items()}
-        if self.turn is not None and self.phase != BETTING:
+        if self.turn is not None and self.phase in (DECIDING, WAITING) and self.step == PLAY:
             out["to_act"] = self.seats_in_round.get(self.turn[0])
         return out
+
+    def open_round(self) -> list:
+        self.turn = None
+        return super().open_round()
+
+    def _void_round(self, reason: str) -> list:
+        self.turn = None
+        return super()._void_round(reason)
 
 
 def _hand_text(hand: bj.PlayerHand) -> str:

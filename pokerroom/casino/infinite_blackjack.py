@@ -26,7 +26,7 @@ from pokerroom.casino import blackjack_rules as bj
 from pokerroom.casino import side_bets
 from pokerroom.casino.betting import Bet
 from pokerroom.casino.blackjack import PLAY, Box, DealerTable
-from pokerroom.casino.events import CardDealt, DecisionNeeded, ShoeShuffled
+from pokerroom.casino.events import CardDealt, ShoeShuffled
 from pokerroom.casino.shoe import Shoe, burn_by_first_card
 from pokerroom.casino.table import DECIDING, WAITING, CasinoRules
 from pokerroom.errors import RuleViolation
@@ -128,9 +128,7 @@ class InfiniteBlackjackTable(DealerTable):
         self.undecided = len(self.playing)
         if not self.playing:
             return self._finish()
-        hand = self.playing[0].hands[0]
-        moves = tuple(sorted(bj.legal_moves(hand, self.dealer[0], self.house, True, 1)))
-        return [DecisionNeeded(self.table_id, self.number, "", PLAY, self.rules.decision_seconds, 0, moves)]
+        return [self._decision_needed(self.playing[0], "")]      # everyone holds the same two cards
 
     def _dealer_plays(self) -> bool:
         return True                         # IB-7 has no exception: the bust bonus needs the dealer's whole hand

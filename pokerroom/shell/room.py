@@ -461,6 +461,8 @@ class Room:
             runner = self.runners[table_id]
             if runner.table.seat_of(session.player_id) is not None:
                 self._command(runner, "disconnect", session.player_id)
+        for forget in self.on_disconnect:               # the composed services treat it as a disconnection too
+            forget(session)
         self.sessions.pop(session.token or "", None)
         if self.by_player.get(session.player_id or "") is session:
             del self.by_player[session.player_id]

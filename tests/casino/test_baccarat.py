@@ -13,6 +13,7 @@ from pokerroom.cards import parse, parse_card
 from pokerroom.casino import baccarat as bac
 from pokerroom.casino.baccarat import Coup, deal_coup, finish_coup
 from pokerroom.errors import RuleViolation
+from tests.casino.drivers import every_coup
 
 # One card of each point value 0..9 (suits varied so nothing here depends on them).
 CARD_OF_VALUE = parse("Kc As 2d 3h 4s 5c 6d 7h 8s 9c")
@@ -222,38 +223,12 @@ def test_BA_4_a_pool_too_small_to_finish_a_coup_is_refused():
         bac.exact_outcomes([5, 0, 0, 0, 0, 0, 0, 0, 0, 0])
 
 
-class _NeedCard(Exception):
-    pass
-
-
 def dealt_every_way(pool: Counter[int], dealt: tuple[int, ...] = ()) -> Counter[str]:
     """Brute force: deal every card sequence from ``pool`` through :func:`deal_coup`; P(winner) and P(4 cards)."""
-    total = sum(pool.values())
     out: Counter[str] = Counter()
-
-    def explore(seq: tuple[int, ...], ways: int, unknown: int) -> None:
-        it = iter(seq)
-
-        def draw() -> int:
-            card = next(it, None)
-            if card is None:
-                raise _NeedCard
-            return card
-
-        try:
-            result = deal_coup(draw)
-        except _NeedCard:
-            for card, k in list(pool.items()):
-                if k:
-                    pool[card] -= 1
-                    explore(seq + (card,), ways * k, unknown + 1)
-                    pool[card] += 1
-            return
-        p = Fraction(ways, bac._falling(total, unknown))
+    for result, p in every_coup(pool, dealt):
         out[result.winner] += p
         out["four"] += p * (result.cards_dealt == 4)
-
-    explore(dealt, 1, 0)
     return out
 
 

@@ -13,6 +13,7 @@ from pokerroom.cards import parse_card
 from pokerroom.casino import bet_on_baccarat as bob
 from pokerroom.casino.baccarat import Coup, deal_coup, finish_coup
 from pokerroom.errors import RuleViolation
+from tests.casino.drivers import every_coup
 
 MARGIN = Fraction(3, 100)
 
@@ -210,41 +211,13 @@ def test_BOB_2_bad_pools_are_refused():
 PALETTE = cards("As Ad 9c 9h 5s 2h Kd 7c")
 
 
-class _NeedCard(Exception):
-    pass
-
-
 def every_market_by_brute_force(pool: Counter[int], shown: tuple[int, ...]) -> dict[str, Fraction]:
     """Deal every card sequence from ``pool`` after ``shown`` through deal_coup; P(win) of each market."""
-    total = sum(pool.values())
     won: Counter[str] = Counter()
-
-    def explore(seq: tuple[int, ...], ways: int, depth: int) -> None:
-        it = iter(seq)
-
-        def draw() -> int:
-            card = next(it, None)
-            if card is None:
-                raise _NeedCard
-            return card
-
-        try:
-            dealt = deal_coup(draw)
-        except _NeedCard:
-            for card, k in list(pool.items()):
-                if k:
-                    pool[card] -= 1
-                    explore(seq + (card,), ways * k, depth + 1)
-                    pool[card] += 1
-            return
-        sequences = 1
-        for i in range(depth):
-            sequences *= total - i
+    for dealt, p in every_coup(pool, shown):
         for market in bob.MARKETS:
             if bob.outcome(market, dealt) == "win":
-                won[market] += Fraction(ways, sequences)
-
-    explore(shown, 1, 0)
+                won[market] += p
     return {market: won[market] for market in bob.MARKETS}
 
 

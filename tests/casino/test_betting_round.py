@@ -125,21 +125,16 @@ def test_CR_2_a_settle_straight_from_open_is_refused():
 # ---------------------------------------------------------------------------------------------- CR-3
 
 
-def test_CR_3_below_the_minimum_is_refused_with_its_own_reason_and_nothing_changes():
+@pytest.mark.parametrize(("code", "market", "amount", "message"), [
+    ("below_minimum", "player", 99, "the minimum bet on player is 100; 99 is below it"),
+    ("above_maximum", "tie", 10_001, "the maximum bet on tie is 10000; 10001 is above it"),
+])
+def test_CR_3_outside_the_limits_is_refused_with_its_own_reason_and_nothing_changes(code, market, amount, message):
     rnd = BettingRound("t1", 1)
     before = book(rnd)
-    error = refused("below_minimum", rnd.place, "ann", "player", 99, LIMITS, RICH)
+    error = refused(code, rnd.place, "ann", market, amount, LIMITS, RICH)
     assert error.rule_id == "CR-3"
-    assert error.message == "the minimum bet on player is 100; 99 is below it"
-    assert book(rnd) == before
-
-
-def test_CR_3_above_the_maximum_is_refused_with_its_own_reason_and_nothing_changes():
-    rnd = BettingRound("t1", 1)
-    before = book(rnd)
-    error = refused("above_maximum", rnd.place, "ann", "tie", 10_001, LIMITS, RICH)
-    assert error.rule_id == "CR-3"
-    assert error.message == "the maximum bet on tie is 10000; 10001 is above it"
+    assert error.message == message
     assert book(rnd) == before
 
 

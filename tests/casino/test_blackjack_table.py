@@ -11,7 +11,6 @@ from collections import Counter
 
 import pytest
 
-from pokerroom.cards import parse_card
 from pokerroom.casino.betting import Limits
 from pokerroom.casino.blackjack import BlackjackTable
 from pokerroom.casino.events import (
@@ -29,18 +28,11 @@ from pokerroom.casino.events import (
 from pokerroom.casino.shoe import stacked
 from pokerroom.casino.table import DAY, CasinoRules
 from pokerroom.errors import RuleViolation
+from tests.casino import drivers
+from tests.casino.drivers import c, card, dealer_draws, of, paid, settled
 
 RICH = 10_000_000
 BET = 100
-
-
-def c(text: str) -> list[int]:
-    """Cards in shoe order; unlike ``cards.parse`` a shoe may repeat a card (eight decks)."""
-    return [parse_card(t) for t in text.split()]
-
-
-def card(text: str) -> int:
-    return parse_card(text)
 
 
 def table(shoe: str, **rules) -> BlackjackTable:
@@ -58,27 +50,6 @@ def start(shoe: str, seats: dict[int, str] | None = None, bet: int = BET, **rule
     return t, t.expire()
 
 
-def of(events: list, kind: type) -> list:
-    return [e for e in events if isinstance(e, kind)]
-
-
-def settled(events: list) -> RoundSettled:
-    found = of(events, RoundSettled)
-    assert len(found) == 1, events
-    return found[0]
-
-
-def paid(events: list) -> dict[tuple[str, str], tuple[int, int]]:
-    """(player, market) -> (staked, returned) from the round's one RoundSettled."""
-    return {(p.player, p.market): (p.staked, p.returned) for p in settled(events).payouts}
-
-
-def dealer_draws(events: list) -> list[int]:
-    """The dealer's cards turned after the hole card (BJ-10)."""
-    i = next(i for i, e in enumerate(events) if isinstance(e, HoleCardRevealed))
-    return [e.card for e in events[i:] if isinstance(e, CardDealt) and e.to == "dealer"]
-
-
 def state(t: BlackjackTable) -> tuple:
     """Everything a refused command must leave as it was."""
     bets = [(b.player, b.market, b.amount, b.extra, b.seat) for b in t.round.bets] if t.round else []
@@ -88,12 +59,9 @@ def state(t: BlackjackTable) -> tuple:
 
 
 def refused(t: BlackjackTable, code: str, rule: str, command, *args) -> RuleViolation:   # noqa: ANN001
-    before = state(t)
-    with pytest.raises(RuleViolation) as err:
-        command(*args)
-    assert (err.value.code, err.value.rule_id) == (code, rule)
-    assert state(t) == before
-    return err.value
+    error = drivers.refused(state, t, command, *args)
+    assert (error.code, error.rule_id) == (code, rule)
+    return error
 
 
 # BJ-2 ---------------------------------------------------------------------------------------------------------------

@@ -192,3 +192,13 @@ def test_BOB_6_claims_are_taken_for_30_days_after_the_draw(store):
     late = f.ask("ana", "casino_claim", table="rou", round=1, text="again")
     assert late["error"]["code"] == "claim_too_late" and late["error"]["rule"] == "BOB-6"
     assert f.ask("ana", "casino_claim", table="rou", round=10**6, text="?")["error"]["code"] == "unknown_round"
+
+
+def test_CR_6_logging_out_leaves_the_casino_table_like_a_disconnection(store):
+    f = Floor(store, build_table(rules("bac", "baccarat")))
+    f.person("ana")
+    f.ask("ana", "casino_join", table="bac")
+    assert f.ask("ana", "logout")["ok"]
+    before = len(f.people["ana"][1].sent)
+    f.clock.advance(30)                                             # rounds go on; the connection is nobody's now
+    assert not [m for m in f.people["ana"][1].sent[before:] if m.get("type") == "casino_events"]
