@@ -149,11 +149,11 @@ class BettingRound:
         """Every bet at once (CR-4): ``returned(bet)`` is what it hands back (stake included) and why."""
         if self.state != DEALING:
             self._move(DEALING)
-        self._move(SETTLED)
         payouts = []
-        for bet in self.bets:
+        for bet in self.bets:                       # first: a fault here leaves the round to be voided (CR-5)
             back, detail = returned(bet)
             payouts.append(Payout(bet.player, bet.market, bet.amount + bet.extra, back, detail))
+        self._move(SETTLED)
         return RoundSettled(self.table, self.number, result, tuple(payouts))
 
     def void(self, reason: str) -> RoundVoided:

@@ -257,6 +257,8 @@ class BlackjackTable(DealerTable):
         if seat in self.seats:
             raise RuleViolation("seat_taken", f"seat {seat} is taken", "BJ-3")
         self.seats[seat] = player
+        if self.phase == WAITING:                   # someone wants to play: BJ-4's clock runs again
+            self.phase = DECIDING
         return []
 
     def leave(self, player: str) -> list:
@@ -355,10 +357,11 @@ class BlackjackTable(DealerTable):
         if self.phase not in (DECIDING, WAITING) or self.step != PLAY or self.turn is None:
             return []
         player = self.seats_in_round[self.turn[0]]
-        if player in self.away and all(p in self.away for p in self.boxes):
+        alone = all(p in self.away for p in self.boxes) and all(p in self.away for p in self.seats.values())
+        if player in self.away and alone:           # nobody connected shares the round or waits for a seat
             if self.phase != WAITING:
                 self.phase = WAITING
-                self.wait_until = self.away[player] + DAY
+                self.wait_until = self.round_away[player] + DAY
                 return [RoundWaiting(self.table_id, self.number, player, self.wait_until)]
         return []
 
@@ -383,6 +386,9 @@ class BlackjackTable(DealerTable):
 
     def open_round(self) -> list:
         self.turn = None
+        for seat, player in list(self.seats.items()):   # a seat is not kept for someone gone since the last round
+            if player in self.away:
+                del self.seats[seat]
         return super().open_round()
 
     def _void_round(self, reason: str) -> list:

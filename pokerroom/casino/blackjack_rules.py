@@ -41,6 +41,9 @@ def card_value(card: int) -> int:
 
 
 _VALUE = tuple(card_value(c) for c in range(DECK_SIZE))    # card_value of every card, for the hot paths
+# Totals of hands seen lately: at Infinite Blackjack thousands of players hold the same cards (IB-1).
+_TOTALS: dict[tuple[int, ...], tuple[int, bool]] = {}
+_TOTALS_KEPT = 65_536
 
 
 def is_ace(card: int) -> bool:
@@ -57,14 +60,20 @@ def total(cards: Iterable[int]) -> tuple[int, bool]:
     At most one ace can count 11 (two would make 22), so the best total is the
     hard total plus 10 when there is an ace and that does not bust.
     """
+    known = _TOTALS.get(cards) if type(cards) is tuple else None
+    if known is not None:
+        return known
     hard, ace = 0, False
     for c in cards:
         v = _VALUE[c] if type(c) is int and 0 <= c < DECK_SIZE else card_value(c)   # card_value raises
         hard += v
         ace = ace or v == 1
-    if ace and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
+    found = (hard + 10, True) if ace and hard + 10 <= 21 else (hard, False)
+    if type(cards) is tuple:
+        if len(_TOTALS) >= _TOTALS_KEPT:
+            _TOTALS.clear()
+        _TOTALS[cards] = found
+    return found
 
 
 def is_blackjack(cards: Sequence[int], split: bool = False) -> bool:

@@ -191,8 +191,10 @@ class InfiniteBlackjackTable(DealerTable):
         return super()._returned(bet)
 
     def _finish(self) -> list:
+        """The common sequence is shown once nobody can still act on it, then the dealer's hand."""
         self.playing = []
-        return super()._finish()
+        shown = [CardDealt(self.table_id, self.number, "sequence", c, index=i) for i, c in enumerate(self.sequence)]
+        return shown + super()._finish()
 
     def view(self, player: str | None) -> dict:
         out = super().view(player)

@@ -99,6 +99,7 @@ class CasinoTable:
         self.stats: Counter[str] = Counter()
         self.away: dict[str, float] = {}            # disconnected player -> when (CR-6)
         self.wait_until: float | None = None        # CR-6: when the round waited on an absent player is cancelled
+        self.round_away: dict[str, float] = {}      # first disconnection of each player during the round in play
         self.last_round = False
         self.dealt: list[int] = []                  # the round's cards in the order drawn (stored at its end)
         self._announce: list = []
@@ -113,6 +114,7 @@ class CasinoTable:
             events += self._new_shoe()
         self.number += 1
         self.round = BettingRound(self.table_id, self.number)
+        self.round_away = {}
         self.phase = BETTING
         self.last_round = False
         self.dealt = []
@@ -147,8 +149,8 @@ class CasinoTable:
         if self.phase == BETTING:
             events = self.round.close()
             if not self.round.bets and not self.deals_without_bets:
-                self.phase = SETTLED
-                return events + [self._settle("no bets", "no bets")]
+                self.phase = SETTLED                                # nothing dealt: not in the history (CR-7)
+                return events + [self.round.settle(self._returned, "no bets")]
             return events + self._dealt(self._deal)
         if self.phase == WAITING:
             return self._void_round("the round was not completed within 24 hours of a disconnection; "
@@ -172,6 +174,7 @@ class CasinoTable:
 
     def disconnect(self, player: str, at: float) -> list:
         self.away.setdefault(player, at)
+        self.round_away.setdefault(player, at)      # a reconnect does not restart the 24 hours of this round
         return self._waiting_check()
 
     def reconnect(self, player: str) -> list:

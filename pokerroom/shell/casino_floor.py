@@ -66,8 +66,9 @@ class CasinoFloor:
         self.room.lobby_sections["casino"] = self.listing
 
     def start(self) -> None:
-        """Open every table's first round."""
+        """Open every table's first round, numbered on from the last one stored (CR-7: numbers are never reused)."""
         for table in self.tables.values():
+            table.number = self.store.last_casino_round(table.table_id)
             self._set_timer(table)
 
     def listing(self) -> list[dict]:
@@ -80,7 +81,7 @@ class CasinoFloor:
         if transfers:
             self.room._money(*transfers)
         for e in events:
-            if isinstance(e, RoundSettled | RoundVoided):
+            if isinstance(e, RoundVoided) or (isinstance(e, RoundSettled) and (e.payouts or table.deals_without_bets)):
                 self._store_round(table, e)
         self._fan_out(table, events)
         self._set_timer(table)
@@ -102,6 +103,10 @@ class CasinoFloor:
         for e in events:
             if isinstance(e, PRIVATE):
                 private.setdefault(e.player, []).append(event_to_dict(e))
+            elif isinstance(e, RoundVoided):        # who had what on the table is each player's own business
+                public.append({"type": "round_voided", "table": e.table, "round": e.round, "reason": e.reason})
+                for player, amount in e.refunds:
+                    private.setdefault(player, []).append({"type": "refund", "round": e.round, "amount": amount})
             elif isinstance(e, RoundSettled):
                 public.append({"type": "round_settled", "table": e.table, "round": e.round, "result": e.result})
                 for p in e.payouts:

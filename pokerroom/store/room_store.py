@@ -400,8 +400,8 @@ class RoomStore:
     def save_casino_round(self, table_id: str, number: int, game: str, result: str, void: bool,
                           cards: Sequence[int], bets: Sequence[tuple[str, str, int, int, str]],
                           transfers: Sequence[Transfer], at: float) -> None:
-        """A casino round's end: its result, every bet ``(player, market, staked, returned, detail)`` and the
-        transfer that settled or refunded them, in one transaction."""
+        """A casino round's end: its result and every bet ``(player, market, staked, returned, detail)``, with
+        any ``transfers`` given, in one transaction."""
         with self._writing() as session:
             connection = session.connection()
             if transfers:
@@ -414,6 +414,11 @@ class RoomStore:
                     {"table_id": table_id, "number": number, "player_id": player, "market": market,
                      "staked": staked, "returned": returned, "detail": detail[:60], "at": at}
                     for player, market, staked, returned, detail in bets])
+
+    def last_casino_round(self, table_id: str) -> int:
+        with self._reading() as session:
+            return int(session.scalar(select(func.coalesce(func.max(CasinoRound.number), 0))
+                                      .where(CasinoRound.table_id == table_id)))
 
     def casino_round(self, table_id: str, number: int) -> CasinoRound | None:
         with self._reading() as session:

@@ -743,7 +743,7 @@ def test_CR_6_a_lone_blackjack_round_waits_24_hours_then_is_cancelled_and_refund
     live.advance(86_400)                                      # a day since the disconnection: cancelled
     eye.sync()
     voided = eye.one(since, "round_voided", BJ, round=number)
-    assert voided["refunds"] == [["lone", 1_000]] and "24 hours" in voided["reason"]
+    assert "refunds" not in voided and "24 hours" in voided["reason"]      # who staked what is not public
     assert not eye.events(since, "round_settled", BJ, round=number)
     back, login = log_in(live, "lone")
     assert login["balance"] == balance + 1_000                # the wallet as before the bet
