@@ -62,6 +62,17 @@ class Floor:
         return self.room.ledger.balance(cash(who))
 
 
+def alone_at_blackjack(store):
+    """Ana alone at a blackjack table, 1,000 bet, dealt Ts 6d (16) against the dealer's 9c: her decision is due."""
+    table = build_table(rules("bj", "blackjack"), source=stacked(parse("Ts 9c 6d 7h")))
+    f = Floor(store, table)
+    ana = f.person("ana")
+    f.ask("ana", "casino_join", table="bj", seat=1)
+    f.ask("ana", "casino_bet", table="bj", market="main", amount=1_000)
+    f.clock.advance(10)
+    return f, table, ana
+
+
 def test_CR_4_a_baccarat_round_settles_every_bet_at_once_through_the_ledger(store):
     # player 9 (As 8d) against banker 0 (Kc Qh): a natural; player pays 1:1, banker loses, tie loses
     table = build_table(rules("bac", "baccarat"), source=stacked(parse("As Kc 8d Qh")))
@@ -127,14 +138,8 @@ def test_CR_1_rules_and_the_lobby_list_every_casino_table_without_a_login(store)
 
 
 def test_CR_6_a_lone_blackjack_player_who_disconnects_is_waited_for_24_hours_then_refunded(store):
-    # seat 1 gets Ts 6d (16) against the dealer's 9c up: a decision is due
-    table = build_table(rules("bj", "blackjack"), source=stacked(parse("Ts 9c 6d 7h")))
-    f = Floor(store, table)
-    ana = f.person("ana")
-    assert f.ask("ana", "casino_join", table="bj", seat=1)["ok"]
-    assert f.ask("ana", "casino_bet", table="bj", market="main", amount=1_000)["ok"]
-    f.clock.advance(10)                                             # dealt; ana to act
-    assert table.phase == "deciding"
+    f, table, ana = alone_at_blackjack(store)
+    assert table.phase == "deciding" and f.balance("ana") == 99_000
     f.room.disconnected(ana)
     assert table.phase == "waiting"
     f.clock.advance(23 * 3600)                                      # a day has not passed: still waiting
@@ -145,12 +150,7 @@ def test_CR_6_a_lone_blackjack_player_who_disconnects_is_waited_for_24_hours_the
 
 
 def test_CR_6_a_player_back_within_24_hours_resumes_the_decision(store):
-    table = build_table(rules("bj", "blackjack"), source=stacked(parse("Ts 9c 6d 7h")))
-    f = Floor(store, table)
-    ana = f.person("ana")
-    f.ask("ana", "casino_join", table="bj", seat=1)
-    f.ask("ana", "casino_bet", table="bj", market="main", amount=1_000)
-    f.clock.advance(10)
+    f, table, ana = alone_at_blackjack(store)
     f.room.disconnected(ana)
     f.clock.advance(5 * 3600)
     back = f.person("ana", money=0)                                 # logs in again
@@ -214,12 +214,7 @@ def test_CR_7_round_numbers_go_on_after_a_restart(store):
 
 
 def test_CR_6_coming_back_and_leaving_again_does_not_restart_the_24_hours(store):
-    table = build_table(rules("bj", "blackjack"), source=stacked(parse("Ts 9c 6d 7h")))
-    f = Floor(store, table)
-    ana = f.person("ana")
-    f.ask("ana", "casino_join", table="bj", seat=1)
-    f.ask("ana", "casino_bet", table="bj", market="main", amount=1_000)
-    f.clock.advance(10)
+    f, table, ana = alone_at_blackjack(store)
     f.room.disconnected(ana)                                        # at t = 10
     first = table.wait_until
     table.reconnect("ana")
