@@ -87,6 +87,9 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
           flush=True)
     print(f"tables: {', '.join(room.runners)}; data in {Path(data_dir).resolve()}", flush=True)
+    casino = [t["table"] for t in room.lobby_sections["casino"]()]
+    if casino:
+        print(f"casino tables: {', '.join(casino)} (docs/casino.md)", flush=True)
     if bots:
         from pokerroom.client import start_bots
 
