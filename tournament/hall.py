@@ -100,10 +100,7 @@ class TournamentHall:
 
     def install(self) -> None:
         """Register the hall's requests with the room."""
-        for name in dir(self):
-            if name.startswith("_on_"):
-                self.room.handlers[name[4:]] = getattr(self, name)
-        self.room.public_requests |= {"tournament_list", "tournament_details", "tournament_subscribe"}
+        self.room.serve(self, {"tournament_list", "tournament_details", "tournament_subscribe"})
         self.room.on_disconnect.append(self._forget)
 
     def recover(self) -> dict[str, td.Cancelled]:

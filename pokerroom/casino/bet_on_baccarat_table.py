@@ -21,8 +21,8 @@ from pokerroom.casino import bet_on_baccarat as bob
 from pokerroom.casino.betting import Bet
 from pokerroom.casino.events import CardDealt, RoundOpened, ShoeShuffled
 from pokerroom.casino.punto_banco import coup_events, coup_result
-from pokerroom.casino.shoe import Shoe, burn_random
-from pokerroom.casino.table import CasinoTable
+from pokerroom.casino.shoe import Shoe, ShoeSource, burn_random
+from pokerroom.casino.table import CasinoRules, CasinoTable
 from pokerroom.errors import RuleViolation
 
 REPLACE_BELOW = 40                      # BOB-4
@@ -46,8 +46,9 @@ class BetOnBaccaratTable(CasinoTable):
     )
     paytable = tuple((m, "decimal odds, priced each betting round") for m in bob.MARKETS)
 
-    def __init__(self, rules, source=None, burn: Callable[[], int] | None = None) -> None:   # noqa: ANN001
-        super().__init__(rules, *(() if source is None else (source,)))
+    def __init__(self, rules: CasinoRules, source: ShoeSource | None = None,
+                 burn: Callable[[], int] | None = None) -> None:
+        super().__init__(rules, source)
         self.burn = burn
         self.prices: dict[str, int | None] = {}
         self.shown: list[int] = []

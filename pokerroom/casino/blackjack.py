@@ -34,6 +34,7 @@ from pokerroom.cards import format as show
 from pokerroom.casino import blackjack_rules as bj
 from pokerroom.casino.betting import Bet
 from pokerroom.casino.events import CardDealt, Decided, DecisionNeeded, HoleCardRevealed, RoundWaiting
+from pokerroom.casino.shoe import ShoeSource
 from pokerroom.casino.table import BETTING, DAY, DECIDING, WAITING, CasinoRules, CasinoTable
 from pokerroom.errors import RuleViolation
 
@@ -68,8 +69,8 @@ class DealerTable(CasinoTable):
     rule = "BJ"
     deals_without_bets = False
 
-    def __init__(self, rules: CasinoRules, source=None) -> None:   # noqa: ANN001
-        super().__init__(rules, *(() if source is None else (source,)))
+    def __init__(self, rules: CasinoRules, source: ShoeSource | None = None) -> None:
+        super().__init__(rules, source)
         self.house = replace(self.house, lose_all_on_dealer_blackjack=rules.lose_all_on_dealer_blackjack,
                              double_after_split=rules.double_after_split or self.house.double_after_split)
         self.boxes: dict[str, Box] = {}
@@ -147,20 +148,17 @@ class DealerTable(CasinoTable):
         return bj.dealer_must_play(h for b in self.boxes.values() for h in b.hands)
 
     def _returned(self, bet: Bet) -> tuple[int, str]:
-        box = self.boxes[bet.player] if bet.seat is None else self._box_at(bet.seat)
         if bet.market == "insurance":
             back = bj.insurance_returned(bet.amount, self.dealer)
             return back, "dealer blackjack" if back else "no dealer blackjack"
         if bet.market == "main":
-            back = sum(bj.settle(h, self.dealer, self.house) for h in box.hands)
-            return back, " / ".join(_hand_text(h) for h in box.hands)
-        return self._side_returned(bet, box)
+            hands = self.boxes[bet.player].hands               # one box a player: a seat each at the live table
+            back = sum(bj.settle(h, self.dealer, self.house) for h in hands)
+            return back, " / ".join(_hand_text(h) for h in hands)
+        return self._side_returned(bet)
 
-    def _side_returned(self, bet: Bet, box: Box) -> tuple[int, str]:
+    def _side_returned(self, bet: Bet) -> tuple[int, str]:
         raise AssertionError(bet.market)
-
-    def _box_at(self, seat: int) -> Box:
-        raise NotImplementedError
 
     # ------------------------------------------------------------------ a move on a hand
 
@@ -239,7 +237,7 @@ class BlackjackTable(DealerTable):
     )
     paytable = (("blackjack", "3:2"), ("win", "1:1"), ("insurance", "2:1"), ("push", "stake returned"))
 
-    def __init__(self, rules: CasinoRules, source=None) -> None:   # noqa: ANN001
+    def __init__(self, rules: CasinoRules, source: ShoeSource | None = None) -> None:
         super().__init__(rules, source)
         self.seats: dict[int, str] = {}
         self.turn: tuple[int, int] | None = None        # (seat, hand) whose decision the clock runs for
@@ -284,9 +282,6 @@ class BlackjackTable(DealerTable):
     def _place(self, player: str, market: str, amount: int, funds: int, seat: int | None) -> list:
         return self.round.place(player, market, amount, self.rules.limits_for(market), funds,
                                 seat=self.seat_of(player))
-
-    def _box_at(self, seat: int) -> Box:
-        return self.boxes[self.seats_in_round[seat]]
 
     def _deal(self) -> list:
         self._to_dealing()

@@ -169,11 +169,15 @@ EVENT_TYPES = {wire_name(cls): cls for cls in (
     DecisionNeeded, Decided, LastRound, RoundSettled, RoundVoided, RoundWaiting)}
 
 
+_WIRE = {cls: (name, tuple(f.name for f in dataclasses.fields(cls))) for name, cls in EVENT_TYPES.items()}
+
+
 def event_to_dict(event: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": wire_name(type(event))}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        if f.name == "payouts":
-            value = [dataclasses.asdict(p) for p in value]
-        out[f.name] = value
+    """``{"type": "card_dealt", ...}``; the names are worked out once per class (Infinite Blackjack sends thousands)."""
+    name, fields = _WIRE[type(event)]
+    out: dict[str, Any] = {"type": name}
+    for field in fields:
+        out[field] = getattr(event, field)
+    if "payouts" in out:
+        out["payouts"] = [dataclasses.asdict(p) for p in out["payouts"]]
     return out

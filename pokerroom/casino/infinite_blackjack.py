@@ -27,7 +27,7 @@ from pokerroom.casino import side_bets
 from pokerroom.casino.betting import Bet
 from pokerroom.casino.blackjack import PLAY, Box, DealerTable
 from pokerroom.casino.events import CardDealt, ShoeShuffled
-from pokerroom.casino.shoe import Shoe, burn_by_first_card
+from pokerroom.casino.shoe import Shoe, ShoeSource, burn_by_first_card
 from pokerroom.casino.table import DECIDING, WAITING, CasinoRules
 from pokerroom.errors import RuleViolation
 
@@ -57,7 +57,7 @@ class InfiniteBlackjackTable(DealerTable):
                 *((f"lucky trio: {k}", f"{v}:1") for k, v in side_bets.LUCKY_TRIO_PAYS.items()),
                 *((f"poker trio: {k}", f"{v}:1") for k, v in side_bets.POKER_TRIO_PAYS.items()))
 
-    def __init__(self, rules: CasinoRules, source=None) -> None:   # noqa: ANN001
+    def __init__(self, rules: CasinoRules, source: ShoeSource | None = None) -> None:
         super().__init__(rules, source)
         self.shoe_rounds = 0                 # rounds dealt from this shoe (IB-10)
         self.first_two: tuple[int, int] = (0, 0)
@@ -90,12 +90,9 @@ class InfiniteBlackjackTable(DealerTable):
     def _market(self, market: str, player: str, seat: int | None) -> str:
         if market not in MARKETS:
             raise RuleViolation("unknown_market", f"no market {market!r}: bet on {', '.join(MARKETS)}", "IB-9")
-        if seat is not None:                # a seated bet would settle through _box_at, which has no seats
+        if seat is not None:                # everyone plays the same hand: there is no seat to take
             raise RuleViolation("no_seats", "infinite blackjack has no seats to choose", "IB-1")
         return market
-
-    def _box_at(self, seat: int) -> Box:
-        raise AssertionError("infinite blackjack has no seats")
 
     # ------------------------------------------------------------------ the deal
 
@@ -180,15 +177,10 @@ class InfiniteBlackjackTable(DealerTable):
 
     # ------------------------------------------------------------------ settlement
 
-    def _side_returned(self, bet: Bet, box: Box | None) -> tuple[int, str]:
+    def _side_returned(self, bet: Bet) -> tuple[int, str]:
         found = side_bets.outcome(bet.market, self.first_two, self.dealer)
         back = 0 if found is None else bet.amount * (found[1] + 1)
         return back, found[0] if found else "lost"
-
-    def _returned(self, bet: Bet) -> tuple[int, str]:
-        if bet.market in side_bets.ROUND_LIMITS:
-            return self._side_returned(bet, None)
-        return super()._returned(bet)
 
     def _finish(self) -> list:
         """The common sequence is shown once nobody can still act on it, then the dealer's hand."""

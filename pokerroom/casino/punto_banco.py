@@ -12,7 +12,8 @@ from __future__ import annotations
 from pokerroom.casino import baccarat
 from pokerroom.casino.betting import Bet
 from pokerroom.casino.events import CardDealt
-from pokerroom.casino.table import CasinoTable
+from pokerroom.casino.shoe import ShoeSource
+from pokerroom.casino.table import CasinoRules, CasinoTable
 from pokerroom.errors import RuleViolation
 
 
@@ -42,8 +43,8 @@ class BaccaratTable(CasinoTable):
     )
     paytable = (("player", "1:1"), ("banker", "1:1 less 5% commission on the win"), ("tie", "8:1"))
 
-    def __init__(self, rules, source=None) -> None:     # noqa: ANN001
-        super().__init__(rules, *(() if source is None else (source,)))
+    def __init__(self, rules: CasinoRules, source: ShoeSource | None = None) -> None:
+        super().__init__(rules, source)
         self.coup: baccarat.Coup | None = None
 
     def _market(self, market: str, player: str, seat: int | None) -> str:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pokerroom.casino.betting import DEALING, OPEN, Bet, BettingRound, Limits
-from pokerroom.casino.events import LastRound, RoundOpened, RoundSettled, RoundVoided, RoundWaiting, ShoeShuffled
+from pokerroom.casino.events import LastRound, RoundOpened, RoundSettled, RoundVoided, ShoeShuffled
 from pokerroom.casino.shoe import Shoe, ShoeEmpty, ShoeSource, secure_shoe
 from pokerroom.errors import RuleViolation
 
@@ -85,12 +85,12 @@ class CasinoTable:
     paytable: tuple[tuple[str, str], ...] = ()
     deals_without_bets = True           # baccarat deals and the wheel spins for the history; blackjack waits
 
-    def __init__(self, rules: CasinoRules, source: ShoeSource = secure_shoe) -> None:
+    def __init__(self, rules: CasinoRules, source: ShoeSource | None = None) -> None:
         if rules.game != self.game:
             raise ValueError(f"table {rules.table_id} is configured for {rules.game}, not {self.game}")
         self.rules = rules
         self.table_id = rules.table_id
-        self.source = source
+        self.source = source or secure_shoe
         self.shoe: Shoe | None = None
         self.number = 0
         self.round: BettingRound | None = None
@@ -306,4 +306,4 @@ class CasinoTable:
             self.round.dealing()
 
 
-__all__ = ["CasinoRules", "CasinoTable", "Due", "RoundWaiting", "PHASES"]
+__all__ = ["CasinoRules", "CasinoTable", "Due", "PHASES"]

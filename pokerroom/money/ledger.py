@@ -133,15 +133,19 @@ class Ledger:
 
     def transfer(self, postings: Iterable[Posting], reason: str, reference: str, at: float) -> Transfer:
         """Record a balanced transfer, or refuse it (overdraft) and change nothing."""
-        merged = check_postings(postings)
+        return self._record(check_postings(postings), reason, reference, at)
+
+    def _record(self, merged: tuple[Posting, ...], reason: str, reference: str, at: float) -> Transfer:
+        """Postings already balanced and merged: refuse an overdraft, else keep the transfer and its balances."""
+        balances = self.balances
         for p in merged:
-            if p.account not in MAY_OWE and self.balance(p.account) + p.amount < 0:
+            if p.account not in MAY_OWE and balances.get(p.account, 0) + p.amount < 0:
                 raise RuleViolation("insufficient_funds",
-                                    f"{p.account} holds {self.balance(p.account)}, cannot pay {-p.amount}")
+                                    f"{p.account} holds {balances.get(p.account, 0)}, cannot pay {-p.amount}")
         t = Transfer(self.count + 1, merged, reason, reference, at)
         self._keep(t)
         for p in merged:
-            self.balances[p.account] = self.balance(p.account) + p.amount
+            balances[p.account] = balances.get(p.account, 0) + p.amount
         return t
 
     def move(self, source: str, target: str, amount: int, reason: str, reference: str, at: float) -> Transfer:
@@ -151,17 +155,8 @@ class Ledger:
                                 f"an amount is a positive whole number of minor units, not {amount!r}")
         postings = (Posting(source, -amount), Posting(target, amount))
         if source == target or type(source) is not str or type(target) is not str or not source or not target:
-            return self.transfer(postings, reason, reference, at)      # let transfer() refuse or merge it
-        # Two distinct accounts and a positive amount: balanced and already merged, so only the overdraft is left
-        # to check (what transfer() would do, without check_postings' merge: casino rounds make thousands).
-        balances = self.balances
-        if source not in MAY_OWE and balances.get(source, 0) < amount:
-            raise RuleViolation("insufficient_funds", f"{source} holds {balances.get(source, 0)}, cannot pay {amount}")
-        t = Transfer(self.count + 1, postings, reason, reference, at)
-        self._keep(t)
-        balances[source] = balances.get(source, 0) - amount
-        balances[target] = balances.get(target, 0) + amount
-        return t
+            return self.transfer(postings, reason, reference, at)      # let check_postings refuse or merge it
+        return self._record(postings, reason, reference, at)           # balanced and merged already: a hot path
 
     def settle_hand(self, table_id: str, hand_id: str, start: Mapping[str, int], end: Mapping[str, int],
                     rake: int, at: float) -> Transfer | None:

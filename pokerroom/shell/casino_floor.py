@@ -57,10 +57,8 @@ class CasinoFloor:
     # ------------------------------------------------------------------ composition
 
     def install(self) -> None:
-        for name in dir(self):
-            if name.startswith("_on_"):
-                self.room.handlers[name[4:]] = getattr(self, name)
-        self.room.public_requests |= {"casino_list", "casino_rules", "casino_history"}
+        """Register the floor's requests, its connection hooks and its lobby section with the room."""
+        self.room.serve(self, {"casino_list", "casino_rules", "casino_history"})
         self.room.on_disconnect.append(self._disconnected)
         self.room.on_login.append(self._reconnected)
         self.room.lobby_sections["casino"] = self.listing

@@ -211,6 +211,13 @@ class Room:
         self.watching: dict[str, dict[Session, None]] = {table_id: {} for table_id in self.runners}
         self.metrics.tables.set(len(self.runners))
 
+    def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None:
+        """Answer a composed service's requests: each ``_on_<type>`` method; ``public`` ones without a login."""
+        for name in dir(service):
+            if name.startswith("_on_"):
+                self.handlers[name[4:]] = getattr(service, name)
+        self.public_requests |= set(public)
+
     # ------------------------------------------------------------------ start and storage
 
     def start(self) -> Any:
