@@ -1,7 +1,8 @@
 """The WebSocket edge: Autobahn protocol and factory, and the ``twisted.web`` site around them.
 
-One port serves ``/ws`` (the game protocol), ``/health`` and ``/metrics``
-(Prometheus text). Each connection picks its encoding by subprotocol
+One port serves ``/ws`` (the game protocol), ``/health``, ``/metrics``
+(Prometheus text) and the web lobbies (``/`` and ``/admin``, :mod:`lobby.site`).
+Each connection picks its encoding by subprotocol
 (``pokerroom.v1.msgpack`` binary frames, ``pokerroom.v1.json`` text frames)
 and gets the same messages. Everything a client sends passes the frame limits,
 the codec's limits, a per-connection rate limit and the schema before the room
@@ -26,6 +27,7 @@ from twisted.logger import Logger
 from twisted.web.resource import Resource
 from twisted.web.server import Site
 
+from lobby.site import add_pages
 from pokerroom.net.closing import FreedOnClose
 from pokerroom.net.codec import MAX_FRAME, SUBPROTOCOLS, Codec
 from pokerroom.net.schema import ProtocolError, error, parse_request
@@ -269,6 +271,7 @@ def build_site(room: Room, url: str | None = None, **factory_options: Any) -> Si
     root.putChild(b"ws", RoomResource(factory))
     root.putChild(b"health", Health(room))
     root.putChild(b"metrics", Metrics(room))
+    add_pages(root)                                 # the web lobbies: / and /admin, speaking JSON over /ws
     site = Site(root)
     site.noisy = False
     return site

@@ -440,7 +440,7 @@ class Room:
             self.sessions[session.token] = session
             self.by_player[account.nickname] = session
             self._reconnect_seats(session)
-            return ok(request, token=session.token, nickname=account.nickname,
+            return ok(request, token=session.token, nickname=account.nickname, role=account.role,
                       balance=self.ledger.balance(cash(account.nickname)))
 
         return d.addCallback(found).addCallback(checked)
