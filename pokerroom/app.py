@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+import time
+from functools import partial
 from pathlib import Path
 
 from twisted.internet import reactor as default_reactor
@@ -22,15 +24,17 @@ from twisted.logger import (
 )
 from twisted.python.threadpool import ThreadPool
 
+from pokerroom import players
 from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.net.server import build_site
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
 from pokerroom.shell.room import Room
+from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
-from pokerroom.table.config import load_config, tables_from_config
+from pokerroom.table.config import load_config, table_from_entry, tables_from_config
 from tournament.hall import TournamentHall
 
 log = Logger()
@@ -63,6 +67,9 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
                           clock_scale=float(settings.get("clock_scale", 1)))
     hall.install()
     hall.recover()                  # tournaments the server stopped during are refunded (TR-REFUND)
+    desk = TableDesk(room, partial(table_from_entry, data))
+    desk.install()
+    desk.restore()                  # the cash tables directors opened and have not closed
     floor = CasinoFloor(room, casino_tables(data), casino_clock)   # stakes a crash left were refunded by start()
     floor.install()
     floor.start()
@@ -87,6 +94,11 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
           flush=True)
     print(f"tables: {', '.join(room.runners)}; data in {Path(data_dir).resolve()}", flush=True)
+    print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin", flush=True)
+    if demo:
+        nickname, password = demo_director(room)
+        print(f"demo tournament director: nickname {nickname}, password {password} (play money; this machine)",
+              flush=True)
     casino = [t["table"] for t in room.lobby_sections["casino"]()]
     if casino:
         print(f"casino tables: {', '.join(casino)} (docs/casino.md)", flush=True)
@@ -99,6 +111,23 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         narrate(room, next(iter(room.runners)))
     reactor.run()
     return 0
+
+
+DEMO_DIRECTOR = ("director", "director-demo")
+
+
+def demo_director(room: Room) -> tuple[str, str]:
+    """The demo room's tournament director, made (or reset to the printed password) at every demo start."""
+    nickname, password = DEMO_DIRECTOR
+    key = players.nickname_key(nickname)
+    hashed = players.hash_password(password)
+    now = time.time()
+    if room.store.find_account(key) is None:
+        room.store.create_account(nickname, key, hashed, "1980-01-01", "NL", now, role="director")
+    else:
+        room.store.update_account(key, password_hash=hashed, role="director", closed=False)
+    room.store.audit("role_granted", {"nickname": nickname, "role": "director", "by": "demo"}, now)
+    return nickname, password
 
 
 def narrate(room: Room, table_id: str) -> None:

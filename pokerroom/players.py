@@ -26,6 +26,8 @@ _NICKNAME = re.compile(r"[A-Za-z0-9_\-]{3,20}")
 _HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1) \
     if os.environ.get("POKERROOM_ARGON2") == "bench" else PasswordHasher()
 
+DIRECTOR_ROLES = frozenset({"director", "admin"})      # may run tournaments and cash tables
+
 
 @dataclass
 class AccountRules:

@@ -49,11 +49,13 @@ from tournament.events import (
     BountyWon,
     BreakEnded,
     BreakStarted,
+    Broadcast,
     BubbleBurst,
     Busted,
     Cancelled,
     ChipsAdded,
     DealAnswered,
+    DealAwaitingApproval,
     DealFailed,
     DealMade,
     DealOffered,
@@ -832,6 +834,21 @@ class Director:
             self.break_order.remove(table_id)
         self._emit(TableClosed(table_id))
 
+    def balance_now(self) -> list:
+        """A director balances the tables now (TR-PLAY-4), moving players from tables between hands."""
+        if self.state != RUNNING:
+            raise RuleViolation("not_running", f"{self.spec.name} is not running", "TR-PLAY-4")
+        self._balance()
+        return self._flush()
+
+    def broadcast(self, text: str, by: str) -> list:
+        self._emit(Broadcast(text, by))
+        return self._flush()
+
+    def prize_preview(self, entrants: int) -> tuple[int, ...]:
+        """The prizes ``entrants`` single entries would pay (the director's payout preview)."""
+        return self._prizes_for(entrants, entrants * self.spec.buy_in).amounts
+
     def move_player(self, player: str, table_id: str, by: str) -> list:
         """A director moves a player between hands to an empty seat at another table."""
         source = self.table_of(player)
@@ -922,12 +939,32 @@ class Director:
             return self._flush()
         deal.accepted.add(player)
         if len(deal.accepted) == len(deal.players):
+            if self.spec.director_approves_deals:
+                self._emit(DealAwaitingApproval(dict(zip(deal.players, deal.offer.amounts, strict=True)),
+                                                deal.left_to_play_for))
+            else:
+                self._make_deal(deal)
+        return self._flush()
+
+    def decide_deal(self, approve: bool, by: str, reason: str) -> list:
+        """The director approves a deal every player accepted, or cancels a deal at any point; play resumes."""
+        deal = self.pending_deal
+        if self.state != RUNNING or deal is None:
+            raise RuleViolation("no_deal", "there is no deal to approve or cancel", "TR-DEAL-1")
+        if not approve:
+            self.pending_deal = None
+            self._emit(DealFailed(f"cancelled by {by}: {reason}"))
+        elif deal.offer is None or len(deal.accepted) < len(deal.players):
+            raise RuleViolation("deal_not_agreed", "a deal is approved once every remaining player has accepted it",
+                                "TR-DEAL-1")
+        else:
             self._make_deal(deal)
         return self._flush()
 
     def deal_expired(self) -> list:
         """TR-DEAL-1: not everyone accepted in time; play resumes."""
-        if self.state != RUNNING or self.pending_deal is None:
+        deal = self.pending_deal
+        if self.state != RUNNING or deal is None or (deal.players and len(deal.accepted) == len(deal.players)):
             raise RuleViolation("no_deal", "there is no deal pending", "TR-DEAL-1")
         self.pending_deal = None
         self._emit(DealFailed("time ran out"))

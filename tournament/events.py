@@ -220,6 +220,22 @@ class DealFailed:
 
 
 @dataclass(frozen=True)
+class DealAwaitingApproval:
+    """Every player accepted; the tournament's director approves or cancels the deal before it is paid."""
+
+    amounts: dict[str, int]
+    left_to_play_for: int
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """A director's message to everyone in and watching a tournament."""
+
+    text: str
+    by: str
+
+
+@dataclass(frozen=True)
 class SharesSold:
     seller: str
     backer: str

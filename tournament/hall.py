@@ -31,8 +31,9 @@ from __future__ import annotations
 import pickle
 import re
 import secrets
-from collections.abc import Callable
-from dataclasses import fields, is_dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import fields, is_dataclass, replace
 from fractions import Fraction
 from random import Random
 from typing import Any
@@ -46,14 +47,26 @@ from pokerroom.net.schema import Request, ok
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.events import event_to_dict, wire_name
 from pokerroom.poker.redact import Viewer, redact
+from pokerroom.poker.variants import VARIANTS
 from tournament import director as td
 from tournament.prizes import PayoutTable
-from tournament.structure import PAYOUTS, STRUCTURES, StructureError, TournamentSpec
+from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
 
-DIRECTOR_ROLES = frozenset({"director", "admin"})
 FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
-                          "satellite_target", "progressive_share"})    # not a whole-number setting
+                          "satellite_target", "progressive_share", "satellite_seat_value", "satellite_seat_fee"})
+BOOL_SETTINGS = frozenset({"deals", "director_approves_deals", "remainder_to_top"})
+# whole-number settings a director may give (beyond the TournamentSpec fields): see TournamentHall._changes
+EXTRA_SETTINGS = ("level_seconds", "pko_percent", "break_after_level", "break_seconds")
 _QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
+
+
+@contextmanager
+def _structure_errors() -> Iterator[None]:
+    """A definition that cannot be run is the director's error to fix, in a sentence (TR-PLAY-1)."""
+    try:
+        yield
+    except (StructureError, TypeError, ValueError) as e:
+        raise RuleViolation("bad_structure", f"the settings do not make a tournament: {e}", "TR-PLAY-1") from None
 
 
 def wire(value: Any) -> Any:
@@ -248,8 +261,8 @@ class TournamentHall:
                 self.next_hand[key] = self.reactor.callLater(self.between_hands, self._deal, tid, table_id)
         if any(isinstance(e, td.DealOffered) for e in events):
             self.deal_call[tid] = self.reactor.callLater(d.spec.deal_seconds, self._deal_expired, tid)
-        if any(isinstance(e, td.DealMade | td.DealFailed) for e in events):
-            call = self.deal_call.pop(tid, None)
+        if any(isinstance(e, td.DealMade | td.DealFailed | td.DealAwaitingApproval) for e in events):
+            call = self.deal_call.pop(tid, None)        # decided, or waiting for the director: no more time limit
             if call is not None and call.active():
                 call.cancel()
 
@@ -492,38 +505,51 @@ class TournamentHall:
     # ------------------------------------------------------------------ directors' commands
 
     def _as_director(self, session: Any, command: str, tournament: str, **details: Any) -> str:
-        """Refuse anyone without the role; record the command with who, when and why."""
-        if session.role not in DIRECTOR_ROLES:
-            raise RuleViolation("forbidden", "only a tournament director can do that")
-        self.room._write(self.store.audit, "director_command",
-                         {"command": command, "tournament": tournament, "by": session.player_id, **details},
-                         self.reactor.seconds())
-        return session.player_id
+        return self.room.directed(session, command, tournament, **details)
 
-    @staticmethod
-    def _settings(settings: dict) -> dict:
+    def _changes(self, spec: TournamentSpec, settings: dict, game: str | None = None,
+                 satellite_target: str | None = None) -> dict:
+        """A director's settings as changes to ``spec``: whole numbers, and the few that stand for more."""
         fixed = sorted(set(settings) & FIXED_FIELDS)
         if fixed:
             raise RuleViolation("bad_structure", f"{fixed[0]} is not a setting a director can change here",
                                 "TR-PLAY-1")
-        return dict(settings)
+        changes: dict[str, Any] = dict(settings)
+        if "break_after_level" in changes:             # one break in place of the template's (TR-PLAY-2)
+            changes["breaks"] = (Break(changes.pop("break_after_level"), changes.pop("break_seconds", 300)),)
+        if "level_seconds" in changes:                 # every level this long: a short event, or a test's
+            seconds = changes.pop("level_seconds")
+            changes["levels"] = tuple(replace(level, seconds=seconds) for level in spec.levels)
+        if "pko_percent" in changes:                   # of a bounty won, the share paid at once (PKO < 100)
+            percent = changes.pop("pko_percent")
+            if percent > 100:
+                raise RuleViolation("bad_structure", "the knockout share is a percentage from 0 to 100", "TR-PLAY-6")
+            changes["progressive_share"] = Fraction(percent, 100)
+        for name in BOOL_SETTINGS & set(changes):
+            changes[name] = bool(changes[name])
+        if game is not None:
+            changes["game"] = game
+        if satellite_target is not None:              # TR-PRIZE-5: its seats are worth the target's entry
+            target = self._director(satellite_target).spec
+            changes.update(satellite_target=satellite_target, satellite_seat_value=target.entry_cost,
+                           satellite_seat_fee=target.fee, currency=target.currency)
+        return changes
 
-    def _on_director_create(self, session: Any, request: Request, template: str, id: str,  # noqa: A002
-                            name: str, start_in: int | None, settings: dict | None = None) -> dict:
-        by = self._as_director(session, "create", id, template=template, settings=settings or {})
+    def _spec(self, template: str, **fields: Any) -> TournamentSpec:
         path = STRUCTURES / f"{template}.toml"
         if not re.fullmatch(r"[a-z0-9_]+", template) or not path.exists():
             raise RuleViolation("unknown_template", f"there is no structure template {template!r}")
+        return TournamentSpec.load(path, **fields)
+
+    def _on_director_create(self, session: Any, request: Request, template: str, id: str,  # noqa: A002
+                            name: str, start_in: int | None, settings: dict | None = None, game: str | None = None,
+                            satellite_target: str | None = None) -> dict:
+        by = self._as_director(session, "create", id, template=template, settings=settings or {},
+                               game=game, satellite_target=satellite_target)
         start_at = None if start_in is None else self.reactor.seconds() + start_in
-        settings = self._settings(settings or {})
-        if "break_after_level" in settings:            # one break in place of the template's (TR-PLAY-2)
-            settings["breaks"] = [{"after_level": settings.pop("break_after_level"),
-                                   "seconds": settings.pop("break_seconds", 300)}]
-        try:
-            spec = TournamentSpec.load(path, id=id, name=name, start_at=start_at, **settings)
-        except (StructureError, TypeError, ValueError) as e:
-            raise RuleViolation("bad_structure", f"the settings do not make a tournament: {e}", "TR-PLAY-1") \
-                from None
+        with _structure_errors():
+            spec = self._spec(template, id=id, name=name, start_at=start_at)
+            spec = spec.edited(**self._changes(spec, settings or {}, game, satellite_target))
         d = self.create(spec, by)
         return ok(request, tournament=self.summary(d))
 
@@ -532,11 +558,8 @@ class TournamentHall:
         self._as_director(session, "edit", tournament, settings=settings)
         if d.state != td.REGISTERING or d.entries:
             raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
-        try:
-            d.spec = d.spec.edited(**self._settings(settings))
-        except (StructureError, TypeError, ValueError) as e:
-            raise RuleViolation("bad_structure", f"the settings do not make a tournament: {e}", "TR-PLAY-1") \
-                from None
+        with _structure_errors():
+            d.spec = d.spec.edited(**self._changes(d.spec, settings))
         self._run(d, [])
         return ok(request, tournament=self.summary(d))
 
@@ -570,8 +593,7 @@ class TournamentHall:
         d = self._director(tournament)
         preview = d.refund_preview()
         if not confirm:                                 # the preview a director sees before confirming
-            if session.role not in DIRECTOR_ROLES:
-                raise RuleViolation("forbidden", "only a tournament director can do that")
+            self._may_direct(session)
             return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
         self._as_director(session, "cancel", tournament, reason=reason, case=preview.case)
         self._run(d, d.cancel(reason))
@@ -605,3 +627,62 @@ class TournamentHall:
                                  reason: str) -> dict:
         return self._directed(session, request, tournament, "break table", lambda d, by: d.break_table(table),
                               table=table, reason=reason)
+
+    def _on_director_balance(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
+        return self._directed(session, request, tournament, "balance now", lambda d, by: d.balance_now(),
+                              reason=reason)
+
+    def _on_director_deal(self, session: Any, request: Request, tournament: str, decision: str, reason: str) -> dict:
+        return self._directed(session, request, tournament, f"{decision} deal",
+                              lambda d, by: d.decide_deal(decision == "approve", by, reason), reason=reason)
+
+    def _on_director_broadcast(self, session: Any, request: Request, tournament: str, text: str) -> dict:
+        return self._directed(session, request, tournament, "broadcast", lambda d, by: d.broadcast(text, by),
+                              reason=text)
+
+    def _on_director_templates(self, session: Any, request: Request) -> dict:
+        self._may_direct(session)
+        templates = []
+        for path in sorted(STRUCTURES.glob("*.toml")):
+            spec = TournamentSpec.load(path, id=path.stem, name=path.stem)
+            templates.append(self._described(spec, path.stem))
+        settings = sorted({f.name for f in fields(TournamentSpec)} - FIXED_FIELDS | set(EXTRA_SETTINGS))
+        return ok(request, templates=templates, games=sorted(VARIANTS), settings=settings)
+
+    @staticmethod
+    def _described(spec: TournamentSpec, template: str) -> dict:
+        described = {f.name: wire(getattr(spec, f.name)) for f in fields(spec)
+                     if f.name not in ("id", "progressive_share", "start_at")}
+        return {**described, "template": template, "pko_percent": int(spec.progressive_share * 100)}
+
+    def _on_director_preview(self, session: Any, request: Request, template: str, entrants: int,
+                             settings: dict | None = None) -> dict:
+        """The structure and the prizes ``entrants`` would play for, before creating anything."""
+        self._may_direct(session)
+        with _structure_errors():
+            spec = self._spec(template, id="preview", name="preview")
+            spec = spec.edited(**self._changes(spec, settings or {}))
+        payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
+        preview = td.Director(spec, payouts, Random(0))
+        amounts = preview.prize_preview(entrants)
+        return ok(request, entry_cost=spec.entry_cost, prize_pool=sum(amounts), payouts=list(amounts),
+                  structure=self._described(spec, template))
+
+    def _on_director_activity(self, session: Any, request: Request, limit: int = 100,
+                              tournament: str | None = None) -> Any:
+        """The director commands of the audit log, newest first: who, when, what and why."""
+        self._may_direct(session)
+
+        def shape(records: list) -> dict:
+            rows = []
+            for record in records:
+                data = dict(record.data)
+                rows.append({"at": record.at, "by": data.pop("by", ""), "command": data.pop("command", record.kind),
+                             "tournament": data.pop("tournament", ""), "table": data.pop("table", ""),
+                             "reason": data.pop("reason", ""), "details": data})
+            return ok(request, records=rows)
+
+        return self.room._write(self.store.director_activity, limit, tournament, quiet=False).addCallback(shape)
+
+    def _may_direct(self, session: Any) -> None:
+        self.room.verify_director(session)

@@ -77,6 +77,7 @@ class TournamentSpec:
     remainder_to_top: bool = False      # TR-PRIZE-3: rounding onto the first prize rather than recorded
     time_bank: int = 30                 # seconds per entry
     deals: bool = False                 # TR-DEAL-1
+    director_approves_deals: bool = False   # a deal every player accepted waits for the director's approval
     deal_seconds: int = 120             # the time every player has to accept a deal
     satellite_target: str = ""          # TR-PRIZE-5: seats to this tournament instead of cash
     satellite_seat_value: int = 0       # the target's buy-in plus fee

@@ -27,6 +27,8 @@ MAX_CHAT = 280
 MAX_TOKEN = 128
 ACTIONS = ("fold", "check", "call", "bet", "raise", "run_it_twice")
 CLIENT_TYPES = ("desktop", "mobile", "browser")
+GAMES = ("NLHE", "PLO", "PLO5", "FLHE")       # pokerroom.poker.variants.VARIANTS
+CASH_GAMES = ("NLHE", "PLO", "FLHE")
 CASINO_MOVES = ("hit", "stand", "double", "split", "surrender", "insurance", "no_insurance")
 
 
@@ -120,7 +122,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
     # tournaments: directors (role director or admin); every command is recorded with who, when and why
     "director_create": {"template": Str(1, MAX_NAME), "id": Str(1, 32), "name": Str(1, MAX_NAME),
                         "start_in": Int(0, 7 * 86_400, nullable=True),
-                        "settings": Field("map", optional=True, max_items=32, low=0, high=MAX_AMOUNT)},
+                        "settings": Field("map", optional=True, max_items=32, low=0, high=MAX_AMOUNT),
+                        "game": Choice(*GAMES, optional=True), "satellite_target": Str(1, 32, optional=True)},
     "director_edit": {"tournament": TOURNAMENT, "settings": Field("map", max_items=32, low=0, high=MAX_AMOUNT)},
     "director_start": {"tournament": TOURNAMENT},
     "director_pause": {"tournament": TOURNAMENT, "reason": REASON},
@@ -130,6 +133,19 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "director_remove_player": {"tournament": TOURNAMENT, "player": Str(3, 20), "reason": REASON},
     "director_move_player": {"tournament": TOURNAMENT, "player": Str(3, 20), "table": TABLE, "reason": REASON},
     "director_break_table": {"tournament": TOURNAMENT, "table": TABLE, "reason": REASON},
+    "director_balance": {"tournament": TOURNAMENT, "reason": REASON},
+    "director_deal": {"tournament": TOURNAMENT, "decision": Choice("approve", "cancel"), "reason": REASON},
+    "director_broadcast": {"tournament": TOURNAMENT, "text": Str(1, MAX_CHAT)},
+    "director_templates": {},
+    "director_preview": {"template": Str(1, MAX_NAME), "entrants": Int(2, 100_000),
+                         "settings": Field("map", optional=True, max_items=32, low=0, high=MAX_AMOUNT)},
+    "director_activity": {"limit": Int(1, 500, optional=True), "tournament": Str(1, 32, optional=True)},
+    # cash tables, run from the admin lobby (roles director and admin)
+    "director_tables": {},
+    "director_open_table": {"id": Str(1, 32), "name": Str(1, MAX_NAME), "game": Choice(*CASH_GAMES),
+                            "small_blind": AMOUNT, "big_blind": AMOUNT, "min_buy_in": AMOUNT, "max_buy_in": AMOUNT,
+                            "seats": Int(2, 10), "reason": REASON},
+    "director_close_table": {"table": TABLE, "reason": REASON},
     # casino tables (docs/protocol.md, "Casino")
     "casino_list": {},
     "casino_rules": {"table": TABLE},

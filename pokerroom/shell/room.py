@@ -203,13 +203,47 @@ class Room:
         self.lobby_sections: dict[str, Callable[[], list]] = {}      # more of the lobby: e.g. the casino tables
         self.recovery = None
         self.runners: dict[str, TableRunner] = {}
+        self.watching: dict[str, dict[Session, None]] = {}
+        self.on_table_closed: list[Callable[[str], None]] = []       # a closed table has left the room
+        self._shuffle = shuffle
         for rules in tables:
-            kwargs = {"shuffle": shuffle} if shuffle else {}
-            runner = TableRunner(CashTable(rules, self.history, **kwargs))
-            runner.timer = TableTimer(runner.table, reactor, lambda events, r=runner: self._table_events(r, events))
-            self.runners[rules.table_id] = runner
-        self.watching: dict[str, dict[Session, None]] = {table_id: {} for table_id in self.runners}
+            self.add_table(rules, announce=False)
+
+    def add_table(self, rules: TableRules, *, announce: bool = True) -> TableRunner:
+        """Open a cash table (at start from the config; later, a director's) and show it in the lobby."""
+        if rules.table_id in self.runners:
+            raise RuleViolation("table_exists", f"there is already a table {rules.table_id}")
+        kwargs = {"shuffle": self._shuffle} if self._shuffle else {}
+        runner = TableRunner(CashTable(rules, self.history, **kwargs))
+        runner.timer = TableTimer(runner.table, self.reactor, lambda events: self._table_events(runner, events))
+        self.runners[rules.table_id] = runner
+        self.watching[rules.table_id] = {}
         self.metrics.tables.set(len(self.runners))
+        if announce:
+            self._lobby_changed(rules.table_id)
+        return runner
+
+    def close_table(self, table_id: str) -> list:
+        """Close a cash table: no new hand; everyone stands up with their chips once no hand is running.
+
+        When the last player is up the table leaves the room (:meth:`_retire`).
+        """
+        runner = self._runner(table_id)
+        return self._command(runner, "close")
+
+    def _retire(self, runner: TableRunner) -> None:
+        table_id = runner.table.table_id
+        runner.timer.stop()
+        del self.runners[table_id]
+        watchers = self.watching.pop(table_id)
+        for session in self.connections:
+            session.tables.discard(table_id)
+        for session in watchers:
+            session.push({"type": "table_closed", "table": table_id})
+        self.metrics.tables.set(len(self.runners))
+        self._lobby_changed(table_id)
+        for listener in self.on_table_closed:
+            listener(table_id)
 
     def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None:
         """Answer a composed service's requests: each ``_on_<type>`` method; ``public`` ones without a login."""
@@ -368,6 +402,21 @@ class Room:
             return error(request.type, request.rid, r.code, r.message, r.rule_id)
         self.log.failure("request {type} failed", failure, type=request.type)
         return error(request.type, request.rid, "server_error", "the server could not do that; try again")
+
+    # directors (tournaments and cash tables): one role check and one record for every command
+
+    @staticmethod
+    def verify_director(session: Session) -> None:
+        if session.role not in players.DIRECTOR_ROLES:
+            raise RuleViolation("forbidden", "only a tournament director can do that")
+
+    def directed(self, session: Session, command: str, tournament: str = "", **details: Any) -> str:
+        """Refuse anyone without the role; record the command in the audit log with who, when and why."""
+        self.verify_director(session)
+        self._write(self.store.audit, "director_command",
+                    {"command": command, "tournament": tournament, "by": session.player_id, **details},
+                    self.reactor.seconds())
+        return session.player_id
 
     def _runner(self, table_id: str) -> TableRunner:
         runner = self.runners.get(table_id)
@@ -532,7 +581,7 @@ class Room:
                 "small_blind": rules.stakes.small_blind, "big_blind": rules.stakes.big_blind,
                 "currency": rules.currency, "seats": rules.max_seats, "taken": len(table.players),
                 "waiting": len(table.waiting_list), "average_pot": sum(pots) // len(pots) if pots else 0,
-                "min_buy_in": rules.min_buy_in, "max_buy_in": rules.max_buy_in}
+                "min_buy_in": rules.min_buy_in, "max_buy_in": rules.max_buy_in, "closing": table.closing}
 
     def _on_lobby_list(self, session: Session, request: Request) -> dict:
         return ok(request, tables=[self._summary(r) for r in self.runners.values()],
@@ -551,7 +600,12 @@ class Room:
     def _lobby_update(self) -> None:
         self._lobby_call = None
         changed, self._lobby_dirty = sorted(self._lobby_dirty), set()
-        shared = {"message": {"type": "lobby_update", "tables": [self._summary(self.runners[t]) for t in changed]}}
+        message = {"type": "lobby_update", "tables": [self._summary(self.runners[t]) for t in changed
+                                                      if t in self.runners]}
+        closed = [t for t in changed if t not in self.runners]
+        if closed:
+            message["closed"] = closed                  # tables that left the room since the last update
+        shared = {"message": message}
         for session in self.connections:
             if session.lobby:
                 session.push_shared(shared)
@@ -834,6 +888,8 @@ class Room:
             self._lobby_changed(table_id)
         for listener in self.listeners:
             listener(table_id, events)
+        if table.closing and not table.players and table.hand is None and table_id in self.runners:
+            self._retire(runner)
 
     def _hand_event(self, runner: TableRunner, event: he.Event, now: float, as_dict: dict) -> None:
         if isinstance(event, he.HandStarted):

@@ -201,3 +201,14 @@ class CasinoBet(Base):
     returned: Mapped[int] = mapped_column(BigInteger)
     detail: Mapped[str] = mapped_column(String(60))
     at: Mapped[float] = mapped_column(Float)
+
+
+class CashTableRecord(Base):
+    """A cash table a director opened at run time (config tables live in the config): reopened on restart."""
+
+    __tablename__ = "cash_tables"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    definition: Mapped[dict] = mapped_column(JSON)           # the table's entry, as in config/room.toml
+    opened_by: Mapped[str] = mapped_column(String(20))
+    opened_at: Mapped[float] = mapped_column(Float)
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -37,6 +37,7 @@ from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
 from pokerroom.store.models import (
     Account,
     AuditRecord,
+    CashTableRecord,
     CasinoBet,
     CasinoRound,
     ChatLine,
@@ -451,6 +452,40 @@ class RoomStore:
             if kind is not None:
                 query = query.where(AuditRecord.kind == kind)
             return list(session.scalars(query))
+
+    def save_cash_table(self, table_id: str, definition: Mapping[str, Any], by: str, at: float) -> None:
+        with self._writing() as session:
+            session.add(CashTableRecord(id=table_id, definition=dict(definition), opened_by=by, opened_at=at))
+
+    def cash_table_closed(self, table_id: str, at: float) -> None:
+        with self._writing() as session:
+            record = session.get(CashTableRecord, table_id)
+            if record is not None:
+                record.closed_at = at
+
+    def open_cash_tables(self) -> list[CashTableRecord]:
+        """The tables directors opened and did not close, oldest first."""
+        with self._reading() as session:
+            return list(session.scalars(select(CashTableRecord).where(CashTableRecord.closed_at.is_(None))
+                                        .order_by(CashTableRecord.opened_at)))
+
+    def cash_table_ids(self) -> set[str]:
+        """Every id a director's table ever had: an id is never reused, so its history stays its own."""
+        with self._reading() as session:
+            return set(session.scalars(select(CashTableRecord.id)))
+
+    def director_activity(self, limit: int, tournament: str | None = None) -> list[AuditRecord]:
+        """The newest ``limit`` director commands (of one tournament, if named), newest first."""
+        with self._reading() as session:
+            query = (select(AuditRecord).where(AuditRecord.kind == "director_command")
+                     .order_by(AuditRecord.id.desc()).execution_options(yield_per=500))
+            found = []
+            for record in session.scalars(query):
+                if tournament is None or record.data.get("tournament") == tournament:
+                    found.append(record)
+                    if len(found) == limit:
+                        break
+            return found
 
     def audit_chain_intact(self) -> bool:
         previous = GENESIS

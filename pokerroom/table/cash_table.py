@@ -158,6 +158,7 @@ class CashTable:
         self.seq = 0
         self.chips_in = 0
         self.chips_out = 0
+        self.closing = False            # the room is closing the table: no new hand, everyone stands up
         self.rake = 0
         self._out: list[ev.TableEvent] = []
 
@@ -276,6 +277,8 @@ class CashTable:
         """Take ``seat`` (None: the first free one) with ``buy_in`` chips."""
         rules = self.rules
         _check_player_id(player_id)
+        if self.closing:
+            raise RuleViolation("table_closing", "this table is closing: choose another")
         if self.seat_of(player_id) is not None:
             raise RuleViolation("already_seated", "you already have a seat at this table")
         seat = self._verify_seat(player_id, seat)
@@ -379,6 +382,34 @@ class CashTable:
         self._remove(p, now, ev.LEFT, refusal)
         return self._done(now)
 
+    def close(self, now: float) -> list[ev.TableEvent]:
+        """The room closes the table: no new hand; when none is running, everyone stands up with their chips.
+
+        A closed table is not a player's choice to leave, so nobody's leaving
+        counts for hit-and-run or bring-back-what-you-left (HR-HNR, HR-STAKE-3).
+        """
+        if self.closing:
+            raise RuleViolation("table_closing", "this table is already closing")
+        self.closing = True
+        self.next_hand_at = None
+        for player_id, (seat, _) in list(self.offers.items()):
+            del self.offers[player_id]
+            self._emit(ev.SeatOfferExpired, seat, player_id)
+        if self.waiting_list:
+            self.waiting_list.clear()
+            self._emit(ev.WaitingListChanged, ())
+        if self.hand is None:
+            self._stand_everyone_up(now)
+        return self._done(now)
+
+    def _stand_everyone_up(self, now: float) -> None:
+        for p in list(self.players.values()):
+            del self.players[p.seat]
+            self.chips_out += p.stack
+            self.history.record_unseated(p.player_id, self.table_id)
+            self._emit(ev.PlayerLeft, p.seat, p.player_id, p.stack, ev.TABLE_CLOSED, 0, 0.0)
+        self.positions = None
+
     def _refusal_if_leaving(self, p: SeatedPlayer, now: float) -> tuple[int, float]:
         """Record a hit-and-run refusal for a leave now, if it is one; (refusal number, seconds blocked)."""
         rules = self.rules
@@ -409,6 +440,8 @@ class CashTable:
 
     def join_waiting_list(self, player_id: str, now: float) -> list[ev.TableEvent]:
         _check_player_id(player_id)
+        if self.closing:
+            raise RuleViolation("table_closing", "this table is closing: choose another")
         if self.seat_of(player_id) is not None:
             raise RuleViolation("already_seated", "you already have a seat at this table")
         if player_id in self.waiting_list:
@@ -709,6 +742,8 @@ class CashTable:
                 self._sit_out(p, now, ev.DISCONNECTED)
             elif p.stack == 0 and not p.sitting_out:
                 self._sit_out(p, now, ev.NO_CHIPS)
+        if self.closing:
+            self._stand_everyone_up(now)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -730,7 +765,7 @@ class CashTable:
             self._out.append(ev.HandEvent(self.seq, hand_id, e))
 
     def _can_deal(self) -> bool:
-        return sum(1 for p in self.players.values() if not p.sitting_out and p.stack > 0) >= 2
+        return not self.closing and sum(1 for p in self.players.values() if not p.sitting_out and p.stack > 0) >= 2
 
     def _done(self, now: float) -> list[ev.TableEvent]:
         """Close a command: schedule the next hand when one may be dealt, return the events."""

@@ -58,6 +58,19 @@ def tables_from_config(data: dict[str, Any]) -> list[TableRules]:
     return tables
 
 
+def table_from_entry(data: dict[str, Any], entry: dict[str, Any]) -> TableRules:
+    """One table from an entry shaped like ``[[tables]]``, under the config's house rules and rake schedules.
+
+    A director opening a table at run time gets exactly what the config would
+    have given the same entry; a bad entry is a ``ValueError`` in a sentence.
+    """
+    rakes = {name: _rake(name, e) for name, e in data.get("rake", {}).items()}
+    try:
+        return _table(entry, data.get("house_rules", {}), rakes)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"table {entry.get('id', '?')!r}: {e}") from e
+
+
 def _rake(name: str, entry: dict[str, Any]) -> RakeSchedule:
     try:
         caps = tuple(tuple(c) for c in entry.get("caps", ()))

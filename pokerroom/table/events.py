@@ -30,6 +30,7 @@ NO_CHIPS = "no_chips"                   # busted; add chips to play on
 # Why a player leaves (PlayerLeft.reason).
 LEFT = "left"
 SAT_OUT_TOO_LONG = "sat_out_too_long"   # removed for a waiting list
+TABLE_CLOSED = "table_closed"           # the room closed the table: not the player's choice (no HR-HNR departure)
 
 # Why a seated, sitting-in player is not dealt in (WaitingToPlay.reason).
 WAITING_FOR_BIG_BLIND = "waiting_for_big_blind"     # HR-POST-1, HR-MB-4

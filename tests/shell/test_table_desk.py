@@ -1,0 +1,123 @@
+"""The directors' desk for cash tables, on a Clock: open a table (the config's rules, stored, back after a
+restart), see its seats and waiting list, close it (the hand in play ends, everyone stands up with their chips
+through the ledger, and nobody's leaving counts for hit-and-run: HR-HNR-1, HR-STAKE-3, HR-STAKE-4)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from twisted.internet.task import Clock
+
+from pokerroom.money import cash
+from pokerroom.money.ledger import table_escrow
+from pokerroom.shell.table_desk import TableDesk
+from pokerroom.table.config import table_from_entry
+from tests.shell.test_room import TABLES, make_room, player, request
+from tests.tournament.test_hall_admin import answer
+
+NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_blind": 20, "min_buy_in": 800,
+       "max_buy_in": 2000, "seats": 6, "reason": "the room is busy"}
+
+
+def desk_room(store, clock: Clock):                                   # noqa: ANN001
+    room = make_room(store, clock)
+    desk = TableDesk(room, partial(table_from_entry, TABLES))
+    desk.install()
+    desk.restore()
+    boss, boss_connection = player(room, "boss")
+    boss.role = "director"
+    return room, desk, boss, boss_connection
+
+
+def test_a_director_opens_a_table_players_join_and_it_is_back_after_a_restart(store):
+    clock = Clock()
+    room, desk, boss, _ = desk_room(store, clock)
+    opened = answer(request(room, boss, "director_open_table", **NEW))
+    assert opened["ok"], opened
+    assert opened["table"]["table"] == "nl-new" and opened["table"]["players"] == []
+    lobby = request(room, boss, "lobby_list")
+    assert "nl-new" in {t["table"] for t in lobby["tables"]}
+    ana, _ = player(room, "ana")
+    assert request(room, ana, "join", table="nl-new", buy_in=1000)["ok"]
+    tables = request(room, boss, "director_tables")
+    row = next(t for t in tables["tables"] if t["table"] == "nl-new")
+    assert row["players"] == [{"seat": 1, "player": "ana", "stack": 1000, "sitting_out": False, "connected": True}]
+    assert row["opened_by_director"] and row["big_blind"] == 20
+    room.flushed()
+    record = next(r for r in store.audit_records("director_command") if r.data["command"] == "open table")
+    assert record.data["by"] == "boss" and record.data["reason"] == "the room is busy"
+    again, _, _, _ = desk_room(store, Clock())                        # a restart: the table is open again
+    assert "nl-new" in again.runners and again.runners["nl-new"].table.rules.stakes.big_blind == 20
+
+
+def test_HR_STAKE_4_a_table_that_could_not_run_or_an_id_in_use_is_refused_with_a_sentence(store):
+    room, _, boss, _ = desk_room(store, Clock())
+    for changes, code in [({"small_blind": 20}, "bad_table"), ({"min_buy_in": 10}, "bad_table"),
+                          ({"max_buy_in": 500}, "bad_table"), ({"id": "t1"}, "table_exists")]:
+        refused = answer(request(room, boss, "director_open_table", **{**NEW, **changes}))
+        assert not refused["ok"] and refused["error"]["code"] == code, changes
+        assert refused["error"]["message"]
+    ana, _ = player(room, "ana")
+    for kind, fields in [("director_open_table", NEW), ("director_tables", {}),
+                         ("director_close_table", {"table": "t1", "reason": "x"})]:
+        refused = answer(request(room, ana, kind, **fields))
+        assert not refused["ok"] and refused["error"]["code"] == "forbidden"
+    assert set(room.runners) == {"t1"} and not room.runners["t1"].table.closing
+
+
+def test_HR_HNR_1_closing_a_table_ends_the_hand_in_play_then_stands_everyone_up_with_their_chips(store):
+    clock = Clock()
+    room, desk, boss, _ = desk_room(store, clock)
+    assert answer(request(room, boss, "director_open_table", **{**NEW, "seats": 3}))["ok"]
+    seated = {}
+    for name in ("ana", "bob", "cyd"):
+        session, connection = player(room, name)
+        session.role = "player"
+        room.deposit(name, 10_000)
+        assert request(room, session, "join", table="nl-new", buy_in=1000)["ok"]
+        seated[name] = (session, connection)
+    dan, _ = player(room, "dan")
+    room.deposit("dan", 10_000)
+    assert request(room, dan, "waiting_list", table="nl-new", on=True)["ok"]
+    assert request(room, boss, "director_tables")["tables"][-1]["waiting_list"] == ["dan"]
+    watcher, watcher_connection = player(room, "eve")
+    assert request(room, watcher, "observe", table="nl-new", on=True)["ok"]
+    total = sum(room.ledger.balance(cash(p)) for p in seated) + 3 * 1000
+    table = room.runners["nl-new"].table
+    clock.advance(5)                                                  # the first hand is dealt
+    assert table.hand is not None
+    closed = answer(request(room, boss, "director_close_table", table="nl-new", reason="too quiet"))
+    assert closed == {**closed, "ok": True, "closed": False}          # a hand is running: it plays out first
+    assert room.runners["nl-new"].table.waiting_list == []            # nobody waits for a closing table
+    refused = request(room, dan, "waiting_list", table="nl-new", on=True)
+    assert not refused["ok"] and refused["error"]["code"] == "table_closing"
+    for _ in range(200):                                               # everyone times out: the hand ends
+        if "nl-new" not in room.runners:
+            break
+        clock.advance(1)
+    assert "nl-new" not in room.runners
+    assert {"type": "table_closed", "table": "nl-new"} in watcher_connection.sent
+    assert sum(room.ledger.balance(cash(p)) for p in seated) == total - table.rake     # every chip back
+    assert all(room.ledger.balance(table_escrow("nl-new", p)) == 0 for p in seated)
+    for name in seated:                                               # not a departure of theirs: no HR-HNR,
+        assert room.history.departures(name, table.rules.game_key, 0) == []   # no HR-STAKE-3 minimum
+        assert room.history.tables_seated(name) == 0
+    lobby = request(room, boss, "lobby_list")
+    assert "nl-new" not in {t["table"] for t in lobby["tables"]}
+    again, _, again_boss, _ = desk_room(store, Clock())               # closed for good, and the id stays used
+    assert "nl-new" not in again.runners
+    reused = answer(request(again, again_boss, "director_open_table", **NEW))
+    assert not reused["ok"] and reused["error"]["code"] == "table_exists"
+
+
+def test_closing_an_empty_config_table_removes_it_at_once_and_lobby_subscribers_are_told(store):
+    clock = Clock()
+    room, _, boss, boss_connection = desk_room(store, clock)
+    assert request(room, boss, "lobby_subscribe", on=True)["ok"]
+    closed = answer(request(room, boss, "director_close_table", table="t1", reason="maintenance"))
+    assert closed["ok"] and closed["closed"] is True and "t1" not in room.runners
+    clock.advance(1.0)
+    update = [m for m in boss_connection.sent if m.get("type") == "lobby_update"][-1]
+    assert update["closed"] == ["t1"]
+    missing = answer(request(room, boss, "director_close_table", table="t1", reason="again"))
+    assert not missing["ok"] and missing["error"]["code"] == "no_such_table"
