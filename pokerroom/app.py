@@ -95,10 +95,10 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
           flush=True)
     print(f"tables: {', '.join(room.runners)}; data in {Path(data_dir).resolve()}", flush=True)
     print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin", flush=True)
-    if demo:
-        nickname, password = demo_director(room)
-        print(f"demo tournament director: nickname {nickname}, password {password} (play money; this machine)",
-              flush=True)
+    director = demo_director(room) if demo else None
+    if director:
+        print(f"demo tournament director: nickname {director[0]}, password {director[1]} "
+              "(play money; this machine)", flush=True)
     casino = [t["table"] for t in room.lobby_sections["casino"]()]
     if casino:
         print(f"casino tables: {', '.join(casino)} (docs/casino.md)", flush=True)
@@ -107,6 +107,13 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
 
         start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.runners))
         print(f"{bots} bots are playing; connect a client to {actual} to join them (docs/protocol.md)", flush=True)
+        if director:
+            from pokerroom.client import start_demo_tournament
+
+            start_demo_tournament(reactor, f"ws://{host}:{actual}/ws", director, 8).addErrback(
+                lambda failure: log.failure("the demo tournament", failure))
+            print("8 bots are registered for the demo tournament; it starts in 10 minutes, or when the director "
+                  "starts it at /admin", flush=True)
     if demo:
         narrate(room, next(iter(room.runners)))
     reactor.run()

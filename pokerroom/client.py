@@ -100,7 +100,8 @@ class Bot:
         self.actions = 0
 
     @defer.inlineCallbacks
-    def start(self) -> Any:
+    def log_in(self) -> Any:
+        """Connect, register (an account that exists already is fine) and log in."""
         self.client = yield connect(self.reactor, self.url)
         self.client.on_push = self.pushed
         yield self.client.request("register", nickname=self.name, password="bot-password-" + self.name,
@@ -108,6 +109,11 @@ class Bot:
         answer = yield self.client.request("login", nickname=self.name, password="bot-password-" + self.name)
         if not answer["ok"]:
             raise RuntimeError(f"bot {self.name} could not log in: {answer['error']}")
+        return answer
+
+    @defer.inlineCallbacks
+    def start(self) -> Any:
+        yield self.log_in()
         lobby = yield self.client.request("lobby_list")
         table = next(t for t in lobby["tables"] if t["table"] == self.table)
         joined = yield self.client.request("join", table=self.table, buy_in=table["max_buy_in"])
@@ -136,6 +142,59 @@ class Bot:
         if not answer["ok"] and answer["error"]["code"] == "no_chips":
             yield self.client.request("add_chips", table=self.table, amount=10_000)
             yield self.client.request("sit_in", table=self.table)
+
+
+class TournamentBot(Bot):
+    """A bot that registers for ``tournament`` and plays its decisions there (the demo's tournament field)."""
+
+    def __init__(self, reactor: Any, url: str, name: str, tournament: str, **options: Any) -> None:
+        super().__init__(reactor, url, name, "", **options)
+        self.tournament = tournament
+
+    @defer.inlineCallbacks
+    def start(self) -> Any:
+        yield self.log_in()
+        answer = yield self.client.request("tournament_register", tournament=self.tournament)
+        return answer
+
+    def pushed(self, message: dict) -> None:
+        if message.get("type") == "tournament_table_events" and "legal" in message:
+            delay = self.rng.uniform(*self.think) if self.think[1] else 0
+            self.reactor.callLater(delay, self.act, message["legal"])
+
+    def act(self, legal: dict) -> None:
+        if self.client is not None:
+            self.actions += 1
+            choice = choose({**legal, "run_it_twice": False}, self.rng, self.strategy)
+            d = self.client.request("tournament_act", tournament=self.tournament, **choice)
+            d.addErrback(lambda failure: None)
+
+
+@defer.inlineCallbacks
+def start_demo_tournament(reactor: Any, url: str, director: tuple[str, str], players: int,
+                          start_in: int = 600) -> Any:
+    """The demo's tournament: the demo director creates it over the protocol and ``players`` bots enter it.
+
+    It starts in ``start_in`` seconds (or when the director starts it from the admin lobby) with short levels,
+    so a newcomer sees the admin lobby's live view move. Its id carries the time: a restart makes a new one.
+    """
+    client = yield connect(reactor, url)
+    login = yield client.request("login", nickname=director[0], password=director[1])
+    if not login["ok"]:
+        raise RuntimeError(f"the demo director could not log in: {login['error']}")
+    tournament = f"demo-{int(reactor.seconds()) % 1_000_000}"
+    created = yield client.request("director_create", template="daily", id=tournament, name="Demo Daily",
+                                   start_in=start_in, settings={"level_seconds": 120, "starting_stack": 5000,
+                                                                "buy_in": 1000, "fee": 100, "table_size": 6,
+                                                                "guarantee": 10_000})
+    if not created["ok"]:
+        raise RuntimeError(f"the demo tournament was refused: {created['error']}")
+    bots = [TournamentBot(reactor, url, f"tbot{i + 1:03d}", tournament, think=(0.5, 2.0), seed=100 + i)
+            for i in range(players)]
+    for bot in bots:
+        bot.start().addErrback(lambda failure, b=bot: b.log.failure("tournament bot {name}", failure, name=b.name))
+    client.sendClose()
+    return tournament, bots
 
 
 def start_bots(reactor: Any, url: str, count: int, tables: list[str], think: tuple[float, float] = (0.3, 1.5),

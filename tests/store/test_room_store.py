@@ -144,3 +144,22 @@ def test_SEC_5_audit_records_chain_and_any_edit_breaks_the_chain(store):
     with store.sessions.begin() as session:                 # someone edits history behind the room's back
         session.execute(update(AuditRecord).where(AuditRecord.hash == first).values(data={"transfer": 1, "size": 1}))
     assert not store.audit_chain_intact()
+
+
+def test_directors_tables_are_kept_until_closed_and_their_ids_stay_used(store):
+    store.save_cash_table("nl-a", {"id": "nl-a", "variant": "NLHE", "small_blind": 5}, "boss", 10.0)
+    store.save_cash_table("nl-b", {"id": "nl-b", "variant": "PLO", "small_blind": 10}, "boss", 20.0)
+    assert [(r.id, r.definition["variant"], r.opened_by) for r in store.open_cash_tables()] == \
+        [("nl-a", "NLHE", "boss"), ("nl-b", "PLO", "boss")]
+    store.cash_table_closed("nl-a", 30.0)
+    assert [r.id for r in store.open_cash_tables()] == ["nl-b"]
+    assert store.cash_table_ids() == {"nl-a", "nl-b"}
+
+
+def test_director_activity_is_the_newest_director_commands_of_one_tournament_or_all(store):
+    for i, tournament in enumerate(["a", "b", "a", "c", "a"]):
+        store.audit("director_command", {"command": f"c{i}", "tournament": tournament, "by": "boss"}, float(i))
+        store.audit("chat", {"text": "not a command"}, float(i))
+    assert [r.data["command"] for r in store.director_activity(10)] == ["c4", "c3", "c2", "c1", "c0"]
+    assert [r.data["command"] for r in store.director_activity(2, "a")] == ["c4", "c2"]
+    assert store.director_activity(5, "nowhere") == []

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
+from tests.net.server_process import Player
 from tests.web.conftest import http_url
 
 
@@ -36,3 +38,23 @@ def test_no_listing_no_escape_and_missing_files_are_not_found(web_server, path):
     status, _, body = fetch(http_url(web_server) + path)
     assert status == 404
     assert b"app.py" not in body and b"room.js" not in body
+
+
+def test_serve_demo_prints_both_lobbies_and_demo_director_credentials_that_work(web_server):
+    lines = [web_server.process.stdout.readline() for _ in range(3)]
+    base = http_url(web_server)
+    assert f"player client: {base}/" in lines[1] and f"admin lobby: {base}/admin" in lines[1]
+    words = lines[2].replace(",", "").split()
+    nickname, password = words[words.index("nickname") + 1], words[words.index("password") + 1]
+    director = Player(web_server.url, "pokerroom.v1.json")
+    login = director.request("login", nickname=nickname, password=password)
+    assert login["ok"] and login["role"] == "director"
+    assert director.request("director_templates")["ok"]
+    director.close()
+
+
+def test_the_readme_test_command_is_what_ci_runs():
+    root = Path(__file__).resolve().parents[2]
+    ci = [line for line in (root / ".ci" / "run").read_text().splitlines()
+          if line and not line.startswith(("#", "set", "cd"))]
+    assert len(ci) == 1 and f"    {ci[0]}\n" in (root / "README.md").read_text()
