@@ -49,7 +49,7 @@ from pokerroom.poker.events import event_to_dict, wire_name
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.poker.variants import VARIANTS
 from tournament import director as td
-from tournament.prizes import PayoutTable
+from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
 
 FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
@@ -382,11 +382,9 @@ class TournamentHall:
             return None
         if d.on_break:
             return 0.0
-        current = self.clock.get(d.spec.id)
-        if current is not None and current[1].active():
-            left = current[1].getTime() - self.reactor.seconds()
-        else:
-            left = self.paused_left.get(d.spec.id, ("", d.spec.level(d.level).seconds * self.clock_scale))[1]
+        left = self.clock_left(d)
+        if left is None:
+            left = d.spec.level(d.level).seconds * self.clock_scale
         level = d.level
         while d.spec.break_after(level) is None:
             level += 1
@@ -394,6 +392,14 @@ class TournamentHall:
                 return None
             left += d.spec.level(level).seconds * self.clock_scale
         return left
+
+    def clock_left(self, d: td.Director) -> float | None:
+        """Seconds until the running clock's next step (a level's or a break's end); held while paused."""
+        current = self.clock.get(d.spec.id)
+        if current is not None and current[1].active():
+            return current[1].getTime() - self.reactor.seconds()
+        held = self.paused_left.get(d.spec.id)
+        return None if held is None else held[1]
 
     def summary(self, d: td.Director) -> dict:
         spec = d.spec
@@ -403,7 +409,7 @@ class TournamentHall:
                 "buy_in": spec.buy_in, "bounty": spec.bounty, "fee": spec.fee, "entrants": len(d.entries),
                 "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
                 "level": d.level, "paused": d.paused, "on_break": d.on_break, "late_registration": d.late_open,
-                "start_at": spec.start_at, "next": list(step) if step else None}
+                "start_at": spec.start_at, "next": list(step) if step else None, "clock_left": self.clock_left(d)}
 
     def _on_tournament_list(self, session: Any, request: Request) -> dict:
         return ok(request, tournaments=[self.summary(d) for d in self.directors.values()])
@@ -505,6 +511,7 @@ class TournamentHall:
     # ------------------------------------------------------------------ directors' commands
 
     def _as_director(self, session: Any, command: str, tournament: str, **details: Any) -> str:
+        """Record a director command that succeeded (the role was checked before it ran)."""
         return self.room.directed(session, command, tournament, **details)
 
     def _changes(self, spec: TournamentSpec, settings: dict, game: str | None = None,
@@ -544,29 +551,33 @@ class TournamentHall:
     def _on_director_create(self, session: Any, request: Request, template: str, id: str,  # noqa: A002
                             name: str, start_in: int | None, settings: dict | None = None, game: str | None = None,
                             satellite_target: str | None = None) -> dict:
-        by = self._as_director(session, "create", id, template=template, settings=settings or {},
-                               game=game, satellite_target=satellite_target)
+        self._may_direct(session)
         start_at = None if start_in is None else self.reactor.seconds() + start_in
         with _structure_errors():
             spec = self._spec(template, id=id, name=name, start_at=start_at)
             spec = spec.edited(**self._changes(spec, settings or {}, game, satellite_target))
-        d = self.create(spec, by)
+        d = self.create(spec, session.player_id)
+        self._as_director(session, "create", id, template=template, settings=settings or {}, game=game,
+                          satellite_target=satellite_target)
         return ok(request, tournament=self.summary(d))
 
     def _on_director_edit(self, session: Any, request: Request, tournament: str, settings: dict) -> dict:
         d = self._director(tournament)
-        self._as_director(session, "edit", tournament, settings=settings)
+        self._may_direct(session)
         if d.state != td.REGISTERING or d.entries:
             raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
         with _structure_errors():
             d.spec = d.spec.edited(**self._changes(d.spec, settings))
+        self._as_director(session, "edit", tournament, settings=settings)
         self._run(d, [])
         return ok(request, tournament=self.summary(d))
 
     def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
+        self._may_direct(session)
+        events = d.start()
         self._as_director(session, "start now", tournament)
-        self._run(d, d.start())
+        self._run(d, events)
         call = self.start_call.pop(tournament, None)
         if call is not None and call.active():
             call.cancel()
@@ -574,8 +585,10 @@ class TournamentHall:
 
     def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
         d = self._director(tournament)
-        by = self._as_director(session, "pause", tournament, reason=reason)
-        self._run(d, d.pause(by, reason))
+        self._may_direct(session)
+        events = d.pause(session.player_id, reason)
+        self._as_director(session, "pause", tournament, reason=reason)
+        self._run(d, events)
         self._hold_clock(tournament)                                 # the clock stops with play
         return ok(request)
 
@@ -595,16 +608,20 @@ class TournamentHall:
         if not confirm:                                 # the preview a director sees before confirming
             self._may_direct(session)
             return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
+        self._may_direct(session)
+        events = d.cancel(reason)
         self._as_director(session, "cancel", tournament, reason=reason, case=preview.case)
-        self._run(d, d.cancel(reason))
+        self._run(d, events)
         return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
 
     def _directed(self, session: Any, request: Request, tournament: str, command: str,
                   act: Callable[[td.Director, str], list], **details: Any) -> dict:
-        """A director command on one tournament: role checked, recorded, run."""
+        """A director command on one tournament: role checked, run, recorded once it succeeded."""
         d = self._director(tournament)
-        by = self._as_director(session, command, tournament, **details)
-        self._run(d, act(d, by))
+        self._may_direct(session)
+        events = act(d, session.player_id)
+        self._as_director(session, command, tournament, **details)
+        self._run(d, events)
         return ok(request)
 
     def _on_director_add_player(self, session: Any, request: Request, tournament: str, player: str,
@@ -644,7 +661,7 @@ class TournamentHall:
         self._may_direct(session)
         templates = []
         for path in sorted(STRUCTURES.glob("*.toml")):
-            spec = TournamentSpec.load(path, id=path.stem, name=path.stem)
+            spec = TournamentSpec.load(path, id=path.stem)
             templates.append(self._described(spec, path.stem))
         settings = sorted({f.name for f in fields(TournamentSpec)} - FIXED_FIELDS | set(EXTRA_SETTINGS))
         return ok(request, templates=templates, games=sorted(VARIANTS), settings=settings)
@@ -665,8 +682,9 @@ class TournamentHall:
         payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
         preview = td.Director(spec, payouts, Random(0))
         amounts = preview.prize_preview(entrants)
-        return ok(request, entry_cost=spec.entry_cost, prize_pool=sum(amounts), payouts=list(amounts),
-                  structure=self._described(spec, template))
+        pool = prize_pool(entrants * spec.buy_in, spec.guarantee).total
+        return ok(request, entry_cost=spec.entry_cost, prize_pool=pool, payouts=list(amounts),
+                  remainder=pool - sum(amounts), structure=self._described(spec, template))
 
     def _on_director_activity(self, session: Any, request: Request, limit: int = 100,
                               tournament: str | None = None) -> Any:

@@ -559,7 +559,8 @@ class Room:
         for table_id in sorted(session.tables):
             caught_up[table_id] = self._catch_up(session, self.runners[table_id], tables.get(table_id, 0))
         self._reconnect_seats(session)                      # pushed after the catch-up
-        return ok(request, nickname=session.player_id, tables=caught_up)
+        return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
+                  balance=self.ledger.balance(cash(session.player_id)))
 
     def _catch_up(self, session: Session, runner: TableRunner, last_seq: int) -> str:
         log = runner.log

@@ -34,6 +34,7 @@ def test_templates_describe_every_structure_with_the_games_and_settings_a_direct
     names = {t["template"] for t in got["templates"]}
     assert names == {p.stem for p in STRUCTURES.glob("*.toml")}
     daily = next(t for t in got["templates"] if t["template"] == "daily")
+    assert daily["name"] != "daily"                                 # the template's own name, as in the file
     assert daily["levels"][0]["big_blind"] > daily["levels"][0]["small_blind"] and daily["pko_percent"] == 100
     assert "NLHE" in got["games"] and {"level_seconds", "pko_percent", "buy_in", "guarantee"} <= set(got["settings"])
 
@@ -43,7 +44,8 @@ def test_TR_PRIZE_1_the_payout_preview_is_what_that_many_entrants_are_then_paid(
     lobby.person("boss", role="director")
     preview = lobby.ask("boss", "director_preview", template="sit_and_go", entrants=3,
                         settings={"min_players": 3, "max_players": 3, "buy_in": 500})
-    assert preview["ok"] and preview["prize_pool"] == 3 * 500 and sum(preview["payouts"]) == 1500
+    assert preview["ok"] and preview["prize_pool"] == 3 * 500
+    assert sum(preview["payouts"]) + preview["remainder"] == 1500                  # TR-PRIZE-3
     assert preview["payouts"] == sorted(preview["payouts"], reverse=True)
     lobby.create(buy_in=500)
     for name in ("ana", "bo", "cy"):
@@ -161,3 +163,28 @@ def test_a_broadcast_reaches_entrants_and_watchers_and_every_command_is_in_the_a
     assert [r["command"] for r in only["records"]] == ["create"]
     refused = answer(lobby.ask("ana", "director_activity"))
     assert not refused["ok"] and refused["error"]["code"] == "forbidden"
+
+
+def test_TR_PLAY_1_the_summary_carries_the_time_left_on_the_clock_held_while_paused(store):
+    lobby = Lobby(store)
+    lobby.create(level_seconds=100)
+    for name in ("ana", "bob", "cyd"):
+        lobby.person(name)
+        lobby.ask(name, "tournament_register", tournament="sng")
+    lobby.clock.advance(30)
+    summary = lobby.ask("ana", "tournament_list")["tournaments"][0]
+    assert summary["next"] == ["level_up", 100] and summary["clock_left"] == 70
+    assert lobby.ask("boss", "director_pause", tournament="sng", reason="a dispute")["ok"]
+    lobby.clock.advance(500)
+    assert lobby.ask("ana", "tournament_list")["tournaments"][0]["clock_left"] == 70
+
+
+def test_a_refused_director_command_is_not_in_the_activity_log(store):
+    lobby = Lobby(store)
+    lobby.create()
+    lobby.person("ana")
+    assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
+    refused = lobby.ask("boss", "director_edit", tournament="sng", settings={"starting_stack": 3000})
+    assert not refused["ok"] and refused["error"]["rule"] == "TR-REG-2"
+    log = answer(lobby.ask("boss", "director_activity"))
+    assert [r["command"] for r in log["records"]] == ["create"]
