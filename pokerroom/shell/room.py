@@ -614,12 +614,22 @@ class Room:
     def _snapshot(self, session: Session, runner: TableRunner) -> dict:
         table = runner.table
         snap = table.snapshot(table.viewer(session.player_id))
-        return {"type": "table_snapshot", "table": table.table_id, "seq": snap.seq,
-                "seats": [dataclasses.asdict(s) for s in snap.seats],
-                "hand": [he.event_to_dict(e) for e in snap.hand_events],
-                "to_act": None if snap.clock is None else snap.clock[0],
-                "deadline": None if snap.clock is None else snap.clock[2],
-                "waiting_list": list(snap.waiting_list)}
+        clock = snap.clock
+        message = {"type": "table_snapshot", "table": table.table_id, "seq": snap.seq,
+                   "seats": [dataclasses.asdict(s) for s in snap.seats],
+                   "hand": [he.event_to_dict(e) for e in snap.hand_events],
+                   "to_act": None if clock is None else clock[0],
+                   "deadline": None if clock is None else clock[2],
+                   "phase": None if clock is None else clock[1],
+                   "seconds_left": None if clock is None else max(0.0, clock[2] - self.reactor.seconds()),
+                   "button": None if snap.positions is None else snap.positions.button,
+                   "waiting_list": list(snap.waiting_list)}
+        seated = table.players.get(clock[0]) if clock is not None else None
+        if seated is not None and seated.player_id == session.player_id:
+            legal = table.legal_actions(session.player_id)
+            if legal is not None:                       # your turn: what you may do, as a decision's frame says
+                message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
+        return message
 
     def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> dict:
         runner = self._runner(table)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import deque
 from pathlib import Path
@@ -62,7 +64,18 @@ class Server:
         if "serving on" not in line:
             raise RuntimeError(f"the server did not start: {line!r}; log: {(self.tmp / 'server.log').read_text()}")
         self.url = line.split()[4]
+        # --demo narrates a table on stdout: keep reading it (a full pipe would stall the server), line by line
+        self.output: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._drain, args=(self.process.stdout,), daemon=True).start()
         return self
+
+    def _drain(self, stdout) -> None:                       # noqa: ANN001
+        for line in stdout:
+            self.output.put(line)
+
+    def printed(self, count: int, timeout: float = 10) -> list[str]:
+        """The next ``count`` lines the server printed after its first."""
+        return [self.output.get(timeout=timeout) for _ in range(count)]
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:

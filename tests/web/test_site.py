@@ -41,7 +41,7 @@ def test_no_listing_no_escape_and_missing_files_are_not_found(web_server, path):
 
 
 def test_serve_demo_prints_both_lobbies_and_demo_director_credentials_that_work(web_server):
-    lines = [web_server.process.stdout.readline() for _ in range(3)]
+    lines = web_server.printed(3)                       # tables, the two URLs, the demo director
     base = http_url(web_server)
     assert f"player client: {base}/" in lines[1] and f"admin lobby: {base}/admin" in lines[1]
     words = lines[2].replace(",", "").split()

@@ -1,0 +1,233 @@
+// The player's client: one connection to the room, a session that survives a reload (resume), and four views
+// (log in, lobby, a table, the hand history) chosen by the address's #fragment.
+import { Room, RoomError, forget, remember, remembered } from "/static/common/room.js";
+import { setupAuth } from "./auth.js";
+import { cash } from "./describe.js";
+import { HistoryView } from "./history.js";
+import { Lobby } from "./lobby.js";
+import { TableView } from "./table-view.js";
+import { TournamentTableView } from "./tournament-view.js";
+
+const $ = (id) => document.getElementById(id);
+const VIEWS = ["auth-view", "lobby-view", "table-view", "tournament-view", "history-view"];
+const RETRIES = [500, 1000, 2000, 4000, 8000, 15000];
+
+class App {
+  constructor() {
+    this.room = new Room();
+    this.me = null;                   // {nickname, role, balance}
+    this.token = null;
+    this.lobby = new Lobby(this);
+    this.table = new TableView(this);
+    this.history = new HistoryView(this);
+    this.tournamentTable = new TournamentTableView(this);
+    this.retry = 0;
+    this.reconnecting = false;
+    this.toastTimer = null;
+    this.room.on("table_snapshot", (m) => this.table.onSnapshot(m));
+    this.room.on("table_events", (m) => this.table.onEvents(m));
+    this.room.on("chat", (m) => this.table.onChat(m));
+    this.room.on("lobby_update", (m) => this.lobby.onUpdate(m));
+    this.room.on("tournament_event", (m) => this.lobby.onTournamentEvent(m));
+    this.room.on("tournament_table_events", (m) => this.tournamentTable.onPush(m));
+    this.room.on("reminder", (m) => this.toast(`You have been playing for ${m.minutes_played} minutes.`));
+    this.room.on("error", (m) => this.toast(new RoomError(m.error).text, true));
+    this.room.on("closed", (closed) => this.lost(closed));
+    $("logout").addEventListener("click", () => this.logOut());
+    window.addEventListener("hashchange", () => this.route());
+    setupAuth(this);
+  }
+
+  async start() {
+    try {
+      await this.room.connect();
+    } catch {
+      $("booting").textContent = "The room cannot be reached right now; retrying…";
+      this.reconnectLater();
+      return;
+    }
+    const saved = remembered();
+    if (saved && saved.token) {
+      try {
+        const answer = await this.room.request("resume", { token: saved.token, tables: {} });
+        this.signedIn({ nickname: answer.nickname, token: saved.token, role: saved.role, balance: null });
+        this.refreshBalance();
+      } catch (e) {
+        forget();                       // the session ended (a restart, a log-in elsewhere): log in again
+        $("login-form").querySelector(".error").textContent = `Please log in again: ${e.text || e.message}`;
+      }
+    }
+    $("booting").classList.add("hidden");
+    this.route();
+  }
+
+  signedIn(answer) {
+    this.me = { nickname: answer.nickname, role: answer.role || "player", balance: answer.balance };
+    this.token = answer.token;
+    remember({ token: answer.token, nickname: answer.nickname });
+    $("whoami").textContent = answer.nickname;
+    this.showBalance();
+    $("account").classList.remove("hidden");
+    $("nav").classList.remove("hidden");
+  }
+
+  showBalance() {
+    const balance = this.me && this.me.balance;
+    $("balance").textContent = balance == null ? "" : cash(balance, "USD");
+    $("balance").title = "your wallet";
+  }
+
+  async refreshBalance() {
+    if (!this.me) return;
+    try {
+      const answer = await this.room.request("bet_history", { limit: 1 });
+      this.me.balance = answer.balance;
+      this.showBalance();
+    } catch (e) {
+      this.toast(`Your balance could not be read: ${e.text || e.message}`, true);
+    }
+  }
+
+  async logOut() {
+    try {
+      if (this.room.socket && this.room.socket.readyState === WebSocket.OPEN) await this.room.request("logout");
+    } catch (e) {
+      this.toast(e.text || e.message, true);
+    }
+    forget();
+    this.me = null;
+    this.token = null;
+    this.table.forget();
+    this.tournamentTable.forget();
+    for (const link of document.querySelectorAll("#nav a.tournament-link")) link.remove();
+    $("account").classList.add("hidden");
+    $("nav").classList.add("hidden");
+    if (location.hash && location.hash !== "#login") location.hash = "#login";
+    else this.route();
+  }
+
+  route() {
+    const hash = decodeURIComponent(location.hash.replace(/^#/, ""));
+    if (!this.me) {
+      this.show("auth-view");
+      return;
+    }
+    if (hash.startsWith("table/")) {
+      this.tournamentTable.leaveView();
+      this.show("table-view");
+      this.table.open(hash.slice(6));
+      return;
+    }
+    this.table.leaveView();
+    if (hash.startsWith("tournament/")) {
+      this.show("tournament-view");
+      this.tournamentTable.open(hash.slice(11));
+      return;
+    }
+    this.tournamentTable.leaveView();
+    if (hash === "history") {
+      this.show("history-view");
+      this.history.show();
+    } else {
+      this.show("lobby-view");
+      this.lobby.show();
+      this.refreshBalance();
+    }
+  }
+
+  // A tournament we entered dealt us a table: a link to it in the top bar.
+  tournamentSeated(tid, name) {
+    const testid = `nav-tournament-${tid}`;
+    if (!document.querySelector(`[data-testid="${CSS.escape(testid)}"]`)) {
+      const link = document.createElement("a");
+      link.href = `#tournament/${encodeURIComponent(tid)}`;
+      link.className = "tournament-link";
+      link.dataset.testid = testid;
+      link.textContent = `\u2660 ${name}`;
+      $("nav").append(link);
+    }
+    if (document.body.dataset.view !== "tournament-view") {
+      this.toast(`${name} has started: your table is in the top bar.`);
+    }
+  }
+
+  show(view) {
+    for (const id of VIEWS) $(id).classList.toggle("hidden", id !== view);
+    document.body.dataset.view = view;
+    for (const link of document.querySelectorAll("#nav a")) {
+      const target = link.getAttribute("href").slice(1);
+      link.classList.toggle("active", view.startsWith(target) || decodeURIComponent(location.hash) === `#${target}`);
+    }
+  }
+
+  go(hash) {
+    if (location.hash === hash) this.route();
+    else location.hash = hash;
+  }
+
+  toast(text, bad = false) {
+    const el = $("toast");
+    el.textContent = text;
+    el.classList.toggle("bad", bad);
+    el.classList.remove("hidden");
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => el.classList.add("hidden"), 6000);
+  }
+
+  // ------------------------------------------------------------ the connection
+
+  lost(closed) {
+    const el = $("connection");
+    if (closed.code === 4000 || closed.code === 4001) {        // this account is now used elsewhere
+      el.textContent = `Disconnected: ${closed.reason || "logged in elsewhere"}`;
+      el.classList.remove("hidden");
+      forget();
+      this.me = null;
+      this.route();
+      return;
+    }
+    el.textContent = "Connection lost \u2014 reconnecting\u2026";
+    el.classList.remove("hidden");
+    this.reconnectLater();
+  }
+
+  reconnectLater() {
+    if (this.reconnecting) return;
+    this.reconnecting = true;
+    const wait = RETRIES[Math.min(this.retry, RETRIES.length - 1)];
+    this.retry += 1;
+    setTimeout(() => this.reconnect(), wait);
+  }
+
+  async reconnect() {
+    this.reconnecting = false;
+    try {
+      await this.room.connect();
+    } catch {
+      this.reconnectLater();
+      return;
+    }
+    this.retry = 0;
+    $("connection").classList.add("hidden");
+    if (!this.me || !this.token) {
+      $("booting").classList.add("hidden");
+      this.route();
+      return;
+    }
+    try {
+      const tables = this.table.seenSeqs();
+      await this.room.request("resume", { token: this.token, tables });     // catch-up arrives before the answer
+      if (document.body.dataset.view === "lobby-view") this.lobby.show(true);
+      this.refreshBalance();
+    } catch (e) {
+      this.toast(`Your session could not be resumed (${e.text || e.message}); please log in again.`, true);
+      forget();
+      this.me = null;
+      this.route();
+    }
+  }
+}
+
+const app = new App();
+window.pokerroom = app;               // for a person poking around in the console
+app.start();

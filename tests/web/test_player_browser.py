@@ -1,0 +1,557 @@
+"""The player's client at ``/`` in a real browser (Debian's Chromium, driven by Playwright).
+
+A person registers and logs in through the page, never through Python; sits down at the table where the demo
+bots play, plays hands to a showdown, and reads the result. What the page shows is checked against what the
+server really sent, read by an independent observer connection (the ``websockets`` library). Set
+``POKERROOM_SCREENSHOTS`` to a directory to keep a picture of the table mid-hand (``player-table.png``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+
+from tests.net.server_process import FAST_ROOM, Player, Server
+from tests.web.conftest import grant, http_url
+
+PASSWORD = "correct horse battery"
+RANKS, SUITS = "23456789TJQKA", "cdhs"
+# Two cash tables, so the lobby's filters have something to tell apart; the bots sit at the first.
+BOT_ROOM = """
+[accounts]
+password_attempts_per_minute = 600
+password_attempts_burst = 100
+[house_rules]
+between_hands_seconds = 1.5
+reconnect_seconds = 0
+[house_rules.decision_seconds]
+default = { preflop = 10, flop = 10, turn = 10, river = 10 }
+[house_rules.time_bank]
+initial_seconds = 5
+[[tables]]
+id = "t1"
+name = "Aldebaran"
+variant = "NLHE"
+small_blind = 5
+big_blind = 10
+min_buy_in = 400
+max_buy_in = 1000
+seats = 6
+currency = "USD"
+[[tables]]
+id = "t2"
+name = "Capella"
+variant = "PLO"
+small_blind = 10
+big_blind = 20
+min_buy_in = 800
+max_buy_in = 2000
+seats = 9
+currency = "USD"
+"""
+# Heads-up against a Python player, with short clocks: the decision time runs out, then the time bank.
+CLOCK_ROOM = """
+[accounts]
+password_attempts_per_minute = 600
+password_attempts_burst = 100
+[house_rules]
+between_hands_seconds = 0.5
+reconnect_seconds = 0
+[house_rules.decision_seconds]
+default = { preflop = 4, flop = 4, turn = 4, river = 4 }
+[house_rules.time_bank]
+initial_seconds = 3
+[[tables]]
+id = "t1"
+name = "Test"
+variant = "NLHE"
+small_blind = 5
+big_blind = 10
+min_buy_in = 400
+max_buy_in = 1000
+seats = 6
+currency = "USD"
+"""
+# A tournament hall whose tables deal at once and give a person time to click.
+TOURNAMENT_ROOM = FAST_ROOM + """
+[tournaments]
+decision_seconds = 15
+between_hands_seconds = 0.5
+clock_scale = 1
+"""
+
+
+def start_server(tmp_path: Path, config: str, *extra: str) -> Server:
+    (tmp_path / "room.toml").write_text(config)
+    return Server(tmp_path, "--max-rate", "500", *extra).start()      # it keeps reading what the demo narrates
+
+
+@pytest.fixture
+def bot_room(tmp_path):
+    """The room with three demo bots playing at ``t1``."""
+    server = start_server(tmp_path, BOT_ROOM, "--bots", "3")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def clock_room(tmp_path):
+    server = start_server(tmp_path, CLOCK_ROOM)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def tournament_room(tmp_path):
+    server = start_server(tmp_path, TOURNAMENT_ROOM)
+    yield server
+    server.stop()
+
+
+class Observer:
+    """Watches a table on its own connection and keeps what the server sent, as an independent witness."""
+
+    def __init__(self, url: str, table: str) -> None:
+        self.player = Player(url, "pokerroom.v1.json")
+        assert self.player.request("observe", table=table, on=True)["ok"]
+        self.events: list[dict] = []            # table events in order (hand events carry hand_id)
+        self.changed = threading.Condition()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                message = self.player.receive(timeout=0.3)
+            except TimeoutError:
+                continue
+            except Exception:                   # the connection closed: the test is over
+                return
+            if message.get("type") == "table_event":
+                with self.changed:
+                    self.events.append(message["event"])
+                    self.changed.notify_all()
+
+    def wait_for(self, predicate, timeout: float = 20) -> list[dict]:
+        with self.changed:
+            assert self.changed.wait_for(lambda: predicate(self.events), timeout), "the server never sent it"
+            return list(self.events)
+
+    def hand(self, hand_id: str, timeout: float = 20) -> list[dict]:
+        """The hand's engine events, once it has ended."""
+        events = self.wait_for(lambda es: any(e["type"] == "hand_event" and e["hand_id"] == hand_id
+                                              and e["event"]["type"] == "hand_ended" for e in es), timeout)
+        return [e["event"] for e in events if e["type"] == "hand_event" and e["hand_id"] == hand_id]
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+        self.player.close()
+
+
+def next_push(player: Player, timeout: float) -> dict:
+    """The next push, counting those that arrived while the player waited for an answer."""
+    return player.pushes.pop(0) if player.pushes else player.receive(timeout=timeout)
+
+
+def card_text(card: int) -> str:
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def dollars(cents: int) -> str:
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def register(page, nickname: str, birth_date: str = "1990-04-01", country: str = "NL") -> None:
+    page.get_by_test_id("register-nickname").fill(nickname)
+    page.get_by_test_id("register-password").fill(PASSWORD)
+    page.get_by_test_id("register-birth").fill(birth_date)
+    page.get_by_test_id("register-country").select_option(country)
+    page.get_by_test_id("register-submit").click()
+
+
+def log_in(page, nickname: str, password: str) -> None:
+    page.get_by_test_id("login-nickname").fill(nickname)
+    page.get_by_test_id("login-password").fill(password)
+    page.get_by_test_id("login-submit").click()
+
+
+def sit_down(page, table: str, buy_in: str) -> None:
+    page.get_by_test_id(f"open-{table}").click()
+    view = page.get_by_test_id("table-view")
+    expect(view).to_be_visible()
+    view.get_by_test_id("take-seat").click()
+    view.get_by_test_id("buyin-amount").fill(buy_in)
+    view.get_by_test_id("buyin-submit").click()
+
+
+def screenshot(page) -> bool:
+    folder = os.environ.get("POKERROOM_SCREENSHOTS")
+    if not folder:
+        return False
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(Path(folder) / "player-table.png"))
+    return True
+
+
+SHOWDOWN_WITH_ME = "[data-testid=last-result][data-showdown=true][data-dealt-me=true]"
+MY_TURN = "[data-testid=act-check]:visible, [data-testid=act-call]:visible"
+
+
+def play_until_showdown(page, view, seconds: float = 50) -> bool:
+    """Check or call whenever it is our turn in ``view`` (a table's view), until a hand we were dealt into ends
+    with hands shown.
+
+    Returns whether a screenshot of the table was taken mid-hand (our turn, the flop out, our cards up).
+    """
+    shot = False
+    deadline = time.monotonic() + seconds
+    either = view.locator(f"{MY_TURN}, {SHOWDOWN_WITH_ME}").first
+    while time.monotonic() < deadline:
+        try:
+            either.wait_for(timeout=5_000)
+        except PlaywrightTimeout:
+            continue
+        if view.locator(SHOWDOWN_WITH_ME).count():
+            return shot
+        turn = view.locator(MY_TURN).first
+        if not shot and view.locator("[data-testid=board] .card:not(.slot)").count() >= 3:
+            expect(view.locator(".seat.me [data-testid^=hole-] .card:not(.back)")).to_have_count(2)
+            shot = screenshot(page)
+        try:
+            turn.click(timeout=2_000)
+            view.locator(MY_TURN).first.wait_for(state="hidden", timeout=5_000)
+        except PlaywrightTimeout:
+            pass                                        # the turn passed meanwhile (or came round again)
+    raise AssertionError("no hand reached a showdown in time")
+
+
+def test_registration_and_login_refusals_show_the_servers_sentence_and_rule(web_server, new_page):
+    """AC-1 (adults only) and a wrong password: the page shows the server's own sentence, never a silent failure."""
+    page = new_page()
+    page.goto(http_url(web_server))
+    register(page, "Young_one", birth_date="2015-06-01")
+    expect(page.get_by_test_id("register-error")).to_have_text("you must be at least 18 to play here (AC-1)")
+    expect(page.get_by_test_id("auth-view")).to_be_visible()
+
+    register(page, "Grown_up")
+    expect(page.get_by_test_id("whoami")).to_have_text("Grown_up")
+    expect(page.get_by_test_id("balance")).to_have_text("$1,000.00")              # the demo's welcome money
+    expect(page.get_by_test_id("table-row-t1")).to_be_visible()
+    page.get_by_test_id("logout").click()
+
+    log_in(page, "Grown_up", "not the password")
+    expect(page.get_by_test_id("login-error")).to_have_text("that nickname and password do not match")
+    log_in(page, "Grown_up", PASSWORD)
+    expect(page.get_by_test_id("lobby-view")).to_be_visible()
+    expect(page.get_by_test_id("login-error")).to_be_hidden()
+
+
+def test_a_person_plays_the_bots_to_a_showdown_and_finds_the_hand_in_the_history(bot_room, new_page):
+    """Register, log in (a wrong password shows the server's sentence), filter the lobby, sit with a buy-in
+    (HR-STAKE-4), post to be dealt in (HR-POST-1), check and call to a showdown: the shown hands and who won what
+    are exactly the server's ``hand_shown`` and ``pot_awarded``. A link in chat is refused at the chat box
+    (HR-CHAT-2); the hand is in the hand history; leaving pays the stack back to the wallet."""
+    observer = Observer(bot_room.url, "t1")
+    try:
+        page = new_page()
+        page.goto(http_url(bot_room))
+        register(page, "Ana_web")                       # registering logs the new account in
+        expect(page.get_by_test_id("whoami")).to_have_text("Ana_web")
+        page.get_by_test_id("logout").click()
+        log_in(page, "Ana_web", "wrong password")
+        expect(page.get_by_test_id("login-error")).to_have_text("that nickname and password do not match")
+        log_in(page, "Ana_web", PASSWORD)
+        expect(page.get_by_test_id("whoami")).to_have_text("Ana_web")
+        expect(page.get_by_test_id("balance")).to_have_text("$1,000.00")
+
+        # the lobby: the bots' table, and filters by game and free seats
+        expect(page.get_by_test_id("table-players-t1")).to_have_text(re.compile(r"3/6$"), timeout=20_000)
+        expect(page.get_by_test_id("table-row-t2")).to_contain_text("Pot-limit Omaha")
+        page.get_by_test_id("filter-game").select_option("PLO")
+        expect(page.get_by_test_id("table-row-t1")).to_be_hidden()
+        expect(page.get_by_test_id("table-row-t2")).to_be_visible()
+        page.get_by_test_id("filter-game").select_option("")
+        page.get_by_test_id("filter-seats").fill("4")
+        expect(page.get_by_test_id("table-row-t1")).to_be_hidden()               # 3 of 6 free
+        expect(page.get_by_test_id("table-row-t2")).to_be_visible()
+        page.get_by_test_id("filter-seats").fill("0")
+
+        # sit down with a buy-in; a buy-in over the maximum is refused with the rule
+        page.get_by_test_id("open-t1").click()
+        table = page.get_by_test_id("table-view")
+        expect(table.locator(".seat")).to_have_count(3)
+        expect(table.get_by_test_id("dealer")).to_be_visible(timeout=15_000)      # the bots' game is running
+        table.get_by_test_id("take-seat").click()
+        table.get_by_test_id("buyin-amount").fill("25.00")
+        table.get_by_test_id("buyin-submit").click()
+        expect(table.get_by_test_id("join-error")).to_contain_text("HR-STAKE-4")
+        table.get_by_test_id("buyin-amount").fill("10.00")
+        table.get_by_test_id("buyin-submit").click()
+        me = table.locator('.seat[data-player="Ana_web"]')
+        expect(me).to_be_visible()
+        expect(me.locator("[data-testid^=stack-]")).to_have_text(re.compile(r"^\$\d+\.\d\d$"))
+
+        # chat: a line reaches the table
+        table.get_by_test_id("chat-input").fill("good luck all")
+        table.get_by_test_id("chat-send").click()
+        expect(table.get_by_test_id("chat-list")).to_contain_text("good luck all")
+
+        shot = play_until_showdown(page, table)
+        # the page followed the table's seqs from its one snapshot on, with no gap to fill from a new one
+        expect(table.get_by_test_id("log").get_by_text("Table state received")).to_have_count(1)
+        if os.environ.get("POKERROOM_SCREENSHOTS"):
+            assert shot, "no moment to photograph: our turn after the flop"
+
+        # the page's result is what the server sent
+        result = table.locator(SHOWDOWN_WITH_ME)
+        hand_id = result.get_attribute("data-hand-id")
+        events = observer.hand(hand_id)
+        players = {e["seat"]: e["player_id"] for e in events if e["type"] == "seat_dealt_in"}
+        assert "Ana_web" in players.values()
+        sent_awards = sorted((players[seat], share) for e in events if e["type"] == "pot_awarded"
+                             for seat, share in zip(e["seats"], e["shares"], strict=True))
+        awards = result.get_by_test_id("award")
+        shown_awards = sorted((awards.nth(i).get_attribute("data-player"),
+                               int(awards.nth(i).get_attribute("data-amount"))) for i in range(awards.count()))
+        assert shown_awards == sent_awards
+        for player, share in sent_awards:
+            expect(result).to_contain_text(f"{player} wins {dollars(share)}")
+        sent_shown = sorted((players[e["seat"]], " ".join(card_text(c) for c in e["cards"]))
+                            for e in events if e["type"] == "hand_shown")
+        hands = result.get_by_test_id("shown-hand")
+        page_shown = sorted((hands.nth(i).get_attribute("data-player"), hands.nth(i).get_attribute("data-cards"))
+                            for i in range(hands.count()))
+        assert sent_shown and page_shown == sent_shown
+        expect(hands.first.locator(".card")).to_have_count(2)
+
+        # HR-POST-1: in the first hand Ana was dealt into, she had posted a big blind's worth (entry or big blind)
+        first = next(e["hand_id"] for e in observer.events if e["type"] == "hand_event"
+                     and e["event"]["type"] == "seat_dealt_in" and e["event"]["player_id"] == "Ana_web")
+        mine = next(seat for seat, p in ((e["seat"], e["player_id"]) for e in observer.hand(first)
+                                         if e["type"] == "seat_dealt_in") if p == "Ana_web")
+        posts = [e for e in observer.hand(first) if e["type"] == "posted" and e["seat"] == mine]
+        assert [(p["kind"] in ("entry", "big_blind"), p["amount"]) for p in posts] == [(True, 10)]
+        expect(table.get_by_test_id("log")).to_contain_text("Ana_web posts")
+
+        # a link in chat is refused, with the rule, next to the chat box (seconds after the last line: HR-CHAT-2)
+        table.get_by_test_id("chat-input").fill("see www.example.com")
+        table.get_by_test_id("chat-send").click()
+        expect(table.get_by_test_id("chat-error")).to_have_text("links and abusive words are not allowed in chat "
+                                                               "(HR-CHAT-2)")
+        expect(table.get_by_test_id("chat-input")).to_have_value("see www.example.com")
+
+        # leave: the stack goes back to the wallet
+        table.get_by_test_id("leave").click()
+        expect(me).to_have_count(0, timeout=30_000)
+        left = observer.wait_for(lambda es: any(e["type"] == "player_left" and e["player_id"] == "Ana_web"
+                                                for e in es))
+        stack = next(e["stack"] for e in left if e["type"] == "player_left" and e["player_id"] == "Ana_web")
+        expect(page.get_by_test_id("balance")).to_have_text(dollars(100_000 - 1_000 + stack))
+
+        # the hand history lists the showdown hand, its events readable with the cards drawn
+        page.get_by_test_id("nav-history").click()
+        row = page.get_by_test_id(f"history-hand-{hand_id}")
+        expect(row).to_be_visible()
+        if row.get_attribute("open") is None:
+            row.locator("summary").click()
+        lines = page.get_by_test_id(f"history-events-{hand_id}")
+        expect(lines).to_contain_text("Dealt to Ana_web")
+        expect(lines).to_contain_text(" shows ")
+        for player, share in sent_awards:
+            expect(lines).to_contain_text(f"{player} wins {dollars(share)}")
+        assert lines.locator(".card").count() >= 5 + 2 + 2               # board, our cards, a shown hand
+    finally:
+        observer.close()
+
+
+def test_the_decision_clock_and_time_bank_count_down_and_a_reload_resumes_the_seat(clock_room, new_page):
+    """HR-TIME-1/2: everyone sees the decision clock, then the time bank, counting down (client-side, from the
+    events' seconds); HR-TIME-3: when both run out the table acts (a check or a fold, shown as such);
+    HR-DC-2: after a reload the page resumes the session and shows the seat and our own cards again."""
+    page = new_page()
+    page.goto(http_url(clock_room))
+    register(page, "Clocky")
+    expect(page.get_by_test_id("table-row-t1")).to_be_visible()
+    sit_down(page, "t1", "10.00")
+    table = page.get_by_test_id("table-view")
+    expect(table.locator('.seat[data-player="Clocky"]')).to_be_visible()
+
+    rival = Player(clock_room.url, "pokerroom.v1.json")
+    assert rival.request("register", nickname="Rival", password=PASSWORD, birth_date="1980-01-01",
+                         country="DE")["ok"]
+    assert rival.request("login", nickname="Rival", password=PASSWORD)["ok"]
+    assert rival.request("join", table="t1", buy_in=1_000)["ok"]
+    stopping = threading.Event()
+
+    def rival_plays() -> None:                              # checks or calls at once, whenever it is his turn
+        while not stopping.is_set():
+            try:
+                push = next_push(rival, 0.3)
+            except TimeoutError:
+                continue
+            except Exception:
+                return
+            if "legal" in push:
+                rival.request("act", table="t1", action="check" if push["legal"]["can_check"] else "call")
+
+    thread = threading.Thread(target=rival_plays, daemon=True)
+    thread.start()
+    observer = Observer(clock_room.url, "t1")
+    try:
+        me = table.locator('.seat[data-player="Clocky"]')
+        clock = me.locator("[data-testid^=clock-]")
+        # our decision clock, then our time bank, each counting down while we wait
+        expect(clock).to_have_attribute("data-phase", "thinking", timeout=20_000)
+        expect(clock).to_have_text(re.compile(r"^0:0[1-4] \+3s$"))      # the time bank waits behind the clock
+        expect(table.get_by_test_id("turn")).to_contain_text("Your turn")
+        expect(clock).to_have_attribute("data-phase", "time_bank", timeout=6_000)
+        expect(clock).to_have_text(re.compile(r"^Time bank 0:0[23]$"))
+        expect(clock).to_have_text("Time bank 0:01", timeout=3_000)
+        expect(table.get_by_test_id("turn")).to_contain_text("Your turn \u00b7 time bank 0:0")
+        # both ran out: the table acted for us
+        expect(table.get_by_test_id("log")).to_contain_text(re.compile(r"Clocky (checks|folds) \(time ran out\)"),
+                                                           timeout=5_000)
+
+        # a reload during our next turn: the session resumes with the same hand, our own cards, our turn
+        turn = table.locator(MY_TURN).first
+        expect(turn).to_be_visible(timeout=20_000)
+        hand = table.get_by_test_id("table-info").get_attribute("data-hand")
+        hole = me.locator("[data-testid^=hole-] .card:not(.back)")
+        expect(hole).to_have_count(2)
+        before = [hole.nth(i).get_attribute("data-card") for i in range(2)]
+        page.reload()
+        expect(page.get_by_test_id("whoami")).to_have_text("Clocky")
+        expect(table.get_by_test_id("table-info")).to_have_attribute("data-hand", hand)
+        expect(hole).to_have_count(2)
+        assert [hole.nth(i).get_attribute("data-card") for i in range(2)] == before
+        expect(turn).to_be_visible()
+        seat = int(me.get_attribute("data-testid").removeprefix("seat-"))
+        acted = len(observer.events)
+        turn.click()
+        observer.wait_for(lambda es: any(e["type"] == "hand_event" and e["event"]["type"] == "action_taken"
+                                         and e["event"]["seat"] == seat and not e["event"]["timed_out"]
+                                         for e in es[acted:]), timeout=5)
+        expect(table.get_by_test_id("action-error")).to_be_hidden()
+
+        # sitting out and back in
+        table.get_by_test_id("sit-out").click()
+        expect(me).to_have_class(re.compile(r"\baway\b"), timeout=15_000)
+        expect(table.get_by_test_id("turn")).to_have_text("You are sitting out.", timeout=15_000)
+        table.get_by_test_id("sit-in").click()
+        expect(me).not_to_have_class(re.compile(r"\baway\b"))
+        expect(table.get_by_test_id("sit-out")).to_be_visible()
+
+        # the connection drops: the page reconnects and resumes from the last seq it saw, with no new snapshot
+        page.evaluate("window.pokerroom.room.socket.close()")
+        expect(turn).to_be_visible(timeout=20_000)
+        expect(page.get_by_test_id("connection")).to_be_hidden()
+        expect(table.get_by_test_id("log").get_by_text("Table state received")).to_have_count(1)
+        acted = len(observer.events)
+        turn.click()
+        observer.wait_for(lambda es: any(e["type"] == "hand_event" and e["event"]["type"] == "action_taken"
+                                         and e["event"]["seat"] == seat and not e["event"]["timed_out"]
+                                         for e in es[acted:]), timeout=5)
+    finally:
+        observer.close()
+        stopping.set()
+        thread.join(5)
+        rival.close()
+
+
+def test_a_person_registers_for_a_tournament_in_the_lobby_and_plays_at_their_tournament_table(tournament_room,
+                                                                                             new_page):
+    """TR-REG-2: the lobby lists the tournament with its buy-in and fee, and registering from it takes both from
+    the wallet; once the director starts it the person's table comes up (``tournament_table_events``) and they
+    play it with ``tournament_act``; the result shown is the server's ``pot_awarded``."""
+    url = tournament_room.url
+    setup = Player(url, "pokerroom.v1.json")
+    assert setup.request("register", nickname="tdir", password=PASSWORD, birth_date="1970-01-01", country="NL")["ok"]
+    setup.close()
+    grant(tournament_room, "tdir", "director")
+    director = Player(url, "pokerroom.v1.json")
+    assert director.request("login", nickname="tdir", password=PASSWORD)["ok"]
+    created = director.request("director_create", template="daily", id="cup", name="Browser Cup", start_in=None,
+                               settings={"guarantee": 0, "table_size": 4})
+    assert created["ok"], created
+
+    page = new_page()
+    page.goto(http_url(tournament_room))
+    register(page, "Tina")
+    row = page.get_by_test_id("tournament-row-cup")
+    expect(row).to_contain_text("Browser Cup")
+    expect(row).to_contain_text("$10.00 + $1.00")
+    page.get_by_test_id("register-cup").click()
+    expect(page.get_by_test_id("tournament-note-cup")).to_have_text("You are registered.")
+    expect(page.get_by_test_id("balance")).to_have_text("$989.00")
+    expect(page.get_by_test_id("unregister-cup")).to_be_visible()
+
+    rival = Player(url, "pokerroom.v1.json")
+    assert rival.request("register", nickname="Rival", password=PASSWORD, birth_date="1980-01-01",
+                         country="DE")["ok"]
+    assert rival.request("login", nickname="Rival", password=PASSWORD)["ok"]
+    assert rival.request("tournament_register", tournament="cup")["ok"]
+    hands: dict[str, list[dict]] = {}
+    changed = threading.Condition()
+    stopping = threading.Event()
+
+    def rival_plays() -> None:                              # checks or calls at once; keeps every hand event
+        while not stopping.is_set():
+            try:
+                push = next_push(rival, 0.3)
+            except TimeoutError:
+                continue
+            except Exception:
+                return
+            if push.get("type") != "tournament_table_events":
+                continue
+            with changed:
+                for e in push["events"]:
+                    if e["type"] == "hand_started":
+                        hands[e["hand_id"]] = []
+                    if hands:
+                        list(hands.values())[-1].append(e)
+                changed.notify_all()
+            if "legal" in push:
+                rival.request("tournament_act", tournament="cup",
+                              action="check" if push["legal"]["can_check"] else "call")
+
+    thread = threading.Thread(target=rival_plays, daemon=True)
+    thread.start()
+    try:
+        assert director.request("director_start", tournament="cup")["ok"]
+        page.get_by_test_id("nav-tournament-cup").click()
+        view = page.get_by_test_id("tournament-view")
+        expect(view).to_be_visible()
+        expect(view.get_by_test_id("table-title")).to_have_text("Browser Cup")
+        me = view.locator('.seat[data-player="Tina"]')
+        expect(me).to_be_visible()
+        expect(me.locator("[data-testid^=stack-]")).to_have_text(re.compile(r"^[\d,]+$"))     # chips, not money
+        play_until_showdown(page, view, seconds=50)
+
+        result = view.locator(SHOWDOWN_WITH_ME)
+        hand_id = result.get_attribute("data-hand-id")
+        with changed:
+            assert changed.wait_for(lambda: any(e["type"] == "hand_ended" for e in hands.get(hand_id, [])), 10)
+            events = list(hands[hand_id])
+        players = {e["seat"]: e["player_id"] for e in events if e["type"] == "seat_dealt_in"}
+        sent = sorted((players[seat], share) for e in events if e["type"] == "pot_awarded"
+                      for seat, share in zip(e["seats"], e["shares"], strict=True))
+        awards = result.get_by_test_id("award")
+        shown = sorted((awards.nth(i).get_attribute("data-player"), int(awards.nth(i).get_attribute("data-amount")))
+                       for i in range(awards.count()))
+        assert shown == sent and {p for p, _ in sent} <= {"Tina", "Rival"}
+        expect(view.get_by_test_id("action-error")).to_be_hidden()
+    finally:
+        stopping.set()
+        thread.join(5)
+        rival.close()
+        director.close()
