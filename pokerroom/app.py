@@ -10,7 +10,6 @@ import dataclasses
 import os
 import sys
 import time
-from functools import partial
 from pathlib import Path
 
 from twisted.internet import reactor as default_reactor
@@ -34,7 +33,7 @@ from pokerroom.shell.room import Room
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
-from pokerroom.table.config import load_config, table_from_entry, tables_from_config
+from pokerroom.table.config import load_config, tables_from_config
 from tournament.hall import TournamentHall
 
 log = Logger()
@@ -67,7 +66,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
                           clock_scale=float(settings.get("clock_scale", 1)))
     hall.install()
     hall.recover()                  # tournaments the server stopped during are refunded (TR-REFUND)
-    desk = TableDesk(room, partial(table_from_entry, data))
+    desk = TableDesk(room, data)
     desk.install()
     desk.restore()                  # the cash tables directors opened and have not closed
     floor = CasinoFloor(room, casino_tables(data), casino_clock)   # stakes a crash left were refunded by start()

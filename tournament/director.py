@@ -932,6 +932,8 @@ class Director:
         deal = self.pending_deal
         if self.state != RUNNING or deal is None or deal.offer is None or player not in deal.players:
             raise RuleViolation("no_deal", f"there is no deal offered to {player}", "TR-DEAL-1")
+        if player in deal.accepted:
+            raise RuleViolation("already_answered", f"{player} has already accepted this deal", "TR-DEAL-1")
         self._emit(DealAnswered(player, accept))
         if not accept:
             self.pending_deal = None

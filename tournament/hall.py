@@ -357,6 +357,7 @@ class TournamentHall:
         calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None)]
         calls += [self.next_hand.pop(k) for k in [k for k in self.next_hand if k[0] == tid]]
         calls += [self.decisions.pop(k)[2] for k in [k for k in self.decisions if k[0] == tid]]
+        self.paused_left.pop(tid, None)                 # a finished tournament's clock holds nothing
         for call in calls:
             if call is not None and call.active():
                 call.cancel()
@@ -409,10 +410,25 @@ class TournamentHall:
                 "buy_in": spec.buy_in, "bounty": spec.bounty, "fee": spec.fee, "entrants": len(d.entries),
                 "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
                 "level": d.level, "paused": d.paused, "on_break": d.on_break, "late_registration": d.late_open,
-                "start_at": spec.start_at, "next": list(step) if step else None, "clock_left": self.clock_left(d)}
+                "start_at": spec.start_at, "next": list(step) if step else None, "clock_left": self.clock_left(d),
+                "deal": self._deal_state(d)}
+
+    @staticmethod
+    def _deal_state(d: td.Director) -> dict | None:
+        """The deal on the table, if any (TR-DEAL-1): who proposed it, what it pays, who accepted."""
+        deal = d.pending_deal
+        if deal is None:
+            return None
+        amounts = None if deal.offer is None else dict(zip(deal.players, deal.offer.amounts, strict=True))
+        return {"kind": deal.kind, "by": deal.by, "left_to_play_for": deal.left_to_play_for, "amounts": amounts,
+                "accepted": sorted(deal.accepted),
+                "awaiting_approval": bool(deal.players) and len(deal.accepted) == len(deal.players)}
 
     def _on_tournament_list(self, session: Any, request: Request) -> dict:
-        return ok(request, tournaments=[self.summary(d) for d in self.directors.values()])
+        """Every tournament's summary, with ``registered``: whether the asker has an entry in it now."""
+        player = session.player_id
+        return ok(request, tournaments=[{**self.summary(d), "registered": player in d.entries}
+                                        for d in self.directors.values()])
 
     def _on_tournament_details(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)

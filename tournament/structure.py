@@ -108,6 +108,10 @@ class TournamentSpec:
                 raise StructureError(f"a break after level {b.after_level} for {b.seconds} s is not in the structure")
         if not 2 <= self.table_size <= 10:
             raise StructureError("tables seat 2 to 10 players")
+        cards = self.table_size * VARIANTS[self.game].hole_cards + 5 + 3      # hole cards, board and burns
+        if cards > 52:
+            raise StructureError(f"a full table of {self.table_size} at {self.game} needs {cards} cards; "
+                                 f"seat at most {(52 - 8) // VARIANTS[self.game].hole_cards}")
         if not 2 <= self.min_players <= self.max_players:
             raise StructureError("the field must allow at least two players and no fewer than its minimum")
         if not 0 <= self.progressive_share <= 1:

@@ -144,7 +144,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "director_tables": {},
     "director_open_table": {"id": Str(1, 32), "name": Str(1, MAX_NAME), "game": Choice(*CASH_GAMES),
                             "small_blind": AMOUNT, "big_blind": AMOUNT, "min_buy_in": AMOUNT, "max_buy_in": AMOUNT,
-                            "seats": Int(2, 10), "reason": REASON},
+                            "seats": Int(2, 10), "reason": REASON, "rake": Str(1, 32, optional=True)},
     "director_close_table": {"table": TABLE, "reason": REASON},
     # casino tables (docs/protocol.md, "Casino")
     "casino_list": {},

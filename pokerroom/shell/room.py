@@ -205,6 +205,8 @@ class Room:
         self.runners: dict[str, TableRunner] = {}
         self.watching: dict[str, dict[Session, None]] = {}
         self.on_table_closed: list[Callable[[str], None]] = []       # a closed table has left the room
+        self._hands_played: dict[str, int] = {}                     # table -> its newest stored hand's number
+        self.known_tables: set[str] = set()                         # every cash table id, open or since closed
         self._shuffle = shuffle
         for rules in tables:
             self.add_table(rules, announce=False)
@@ -215,8 +217,10 @@ class Room:
             raise RuleViolation("table_exists", f"there is already a table {rules.table_id}")
         kwargs = {"shuffle": self._shuffle} if self._shuffle else {}
         runner = TableRunner(CashTable(rules, self.history, **kwargs))
+        runner.table.hand_number = self._hands_played.get(rules.table_id, 0)
         runner.timer = TableTimer(runner.table, self.reactor, lambda events: self._table_events(runner, events))
         self.runners[rules.table_id] = runner
+        self.known_tables.add(rules.table_id)
         self.watching[rules.table_id] = {}
         self.metrics.tables.set(len(self.runners))
         if announce:
@@ -229,14 +233,17 @@ class Room:
         When the last player is up the table leaves the room (:meth:`_retire`).
         """
         runner = self._runner(table_id)
-        return self._command(runner, "close")
+        events = self._command(runner, "close")
+        self._lobby_changed(table_id)                   # lobby subscribers see it closing (or gone)
+        return events
 
     def _retire(self, runner: TableRunner) -> None:
         table_id = runner.table.table_id
         runner.timer.stop()
         del self.runners[table_id]
         watchers = self.watching.pop(table_id)
-        for session in self.connections:
+        # every session that knew the table, connected or not: one that resumes later must not look for it
+        for session in {*self.connections, *self.sessions.values(), *self.by_player.values()}:
             session.tables.discard(table_id)
         for session in watchers:
             session.push({"type": "table_closed", "table": table_id})
@@ -259,6 +266,9 @@ class Room:
         now = self.reactor.seconds()
         self.ledger = self.store.load_ledger(LEDGER_KEEP)
         self.recovery = self.store.recover(self.ledger, now)
+        self._hands_played = self.store.last_hand_numbers()   # a hand id is never used twice at a table
+        for table_id, runner in self.runners.items():
+            runner.table.hand_number = self._hands_played.get(table_id, 0)
         for player, amount, at in self.store.deposits_since(now - DAY):
             self._remember_deposit(player, amount, at)
         self.history.restore(self.store.refusals_since(now - 2 * 12 * 3600),
@@ -786,7 +796,7 @@ class Room:
     def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:
         player = session.player_id
         wallet = cash(player)
-        escrows = {table_escrow(table_id, player) for table_id in self.runners}
+        escrows = {table_escrow(table_id, player) for table_id in self.known_tables}   # closed tables too
 
         def shape(transfers: list[Transfer]) -> dict:
             mine = [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,

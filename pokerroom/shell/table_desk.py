@@ -13,21 +13,35 @@ hands stored under it stay its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+
+from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
 from pokerroom.net.schema import Request, ok
 from pokerroom.shell.room import Room, Session, TableRunner
 from pokerroom.table import TableRules
+from pokerroom.table.config import table_from_entry
 
 
 class TableDesk:
-    def __init__(self, room: Room, make_table: Callable[[dict], TableRules]) -> None:
+    log = Logger()
+
+    def __init__(self, room: Room, config: dict) -> None:
         self.room = room
         self.store = room.store
-        self.make_table = make_table
+        self.config = config
+        self.config_ids = {entry.get("id") for entry in config.get("tables", [])}   # the operator's, not ours
         self.opened: set[str] = set()                   # the directors' tables now open
+
+    def make_table(self, entry: dict) -> TableRules:
+        return table_from_entry(self.config, entry)
+
+    def rake_for(self, big_blind: int) -> str | None:
+        """HR-RAKE-1: the rake schedule of the config's stake level at or just below ``big_blind``."""
+        levels = sorted((e["big_blind"], e["rake"]) for e in self.config.get("tables", []) if e.get("rake"))
+        below = [rake for blind, rake in levels if blind <= big_blind]
+        return below[-1] if below else (levels[0][1] if levels else None)
 
     def install(self) -> None:
         self.room.serve(self)
@@ -35,7 +49,12 @@ class TableDesk:
 
     def restore(self) -> list[str]:
         """Open the tables directors opened and did not close (blocking: at start, before listening)."""
+        self.room.known_tables |= self.store.cash_table_ids()      # players' histories include closed ones
         for record in self.store.open_cash_tables():
+            if record.id in self.room.runners:          # the operator has since put a table of that id in the config
+                self.log.warn("the director's table {id} is not opened: the config has a table of that id",
+                              id=record.id)
+                continue
             self.room.add_table(self.make_table(record.definition), announce=False)
             self.opened.add(record.id)
         return sorted(self.opened)
@@ -53,12 +72,16 @@ class TableDesk:
 
     def _on_director_open_table(self, session: Session, request: Request, id: str, name: str,  # noqa: A002
                                 game: str, small_blind: int, big_blind: int, min_buy_in: int, max_buy_in: int,
-                                seats: int, reason: str) -> Any:
-        entry = {"id": id, "name": name, "variant": game, "small_blind": small_blind, "big_blind": big_blind,
-                 "min_buy_in": min_buy_in, "max_buy_in": max_buy_in, "seats": seats, "currency": "USD"}
+                                seats: int, reason: str, rake: str | None = None) -> Any:
         self.room.verify_director(session)
-        if id in self.room.runners or any(t.get("table") == id for section in self.room.lobby_sections.values()
-                                          for t in section()):
+        rake = rake or self.rake_for(big_blind)
+        if rake is not None and rake not in self.config.get("rake", {}):
+            raise RuleViolation("bad_table", f"there is no rake schedule {rake!r}", "HR-RAKE-1")
+        entry = {"id": id, "name": name, "variant": game, "small_blind": small_blind, "big_blind": big_blind,
+                 "min_buy_in": min_buy_in, "max_buy_in": max_buy_in, "seats": seats, "currency": "USD",
+                 **({"rake": rake} if rake else {})}
+        casino = {t.get("table") for section in self.room.lobby_sections.values() for t in section()}
+        if id in self.room.runners or id in self.config_ids or id in casino:
             raise RuleViolation("table_exists", f"there is already a table {id}")
         if not small_blind < big_blind or not big_blind <= min_buy_in <= max_buy_in:
             raise RuleViolation("bad_table", "the small blind is below the big blind, and the buy-in range starts "
@@ -80,6 +103,7 @@ class TableDesk:
         return self.room._write(self.store.cash_table_ids, quiet=False).addCallback(stored)
 
     def _on_director_close_table(self, session: Session, request: Request, table: str, reason: str) -> dict:
+        self.room.verify_director(session)
         runner = self.room._runner(table)
         if runner.table.closing:
             raise RuleViolation("table_closing", f"table {table} is already closing")

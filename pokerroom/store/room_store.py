@@ -336,6 +336,13 @@ class RoomStore:
             if settlement is not None:
                 rows.transfers.append(settlement)
 
+    def last_hand_numbers(self) -> dict[str, int]:
+        """Each table's number of its newest stored hand (``<table>-<n>``): a restarted table counts on from it."""
+        with self._reading() as session:
+            newest = select(func.max(HandRecord.id)).group_by(HandRecord.table_id)
+            rows = session.execute(select(HandRecord.table_id, HandRecord.hand_id).where(HandRecord.id.in_(newest)))
+            return {table_id: int(hand_id.rsplit("-", 1)[1]) for table_id, hand_id in rows}
+
     def open_hands(self) -> list[HandRecord]:
         with self._reading() as session:
             return list(session.scalars(select(HandRecord).where(HandRecord.ended_at.is_(None))))

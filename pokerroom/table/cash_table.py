@@ -366,7 +366,7 @@ class CashTable:
         p = self.player(player_id)
         if p.leaving:
             raise RuleViolation("already_leaving", "you are already leaving after this hand")
-        refusal = self._refusal_if_leaving(p, now)
+        refusal = (0, 0.0) if self.closing else self._refusal_if_leaving(p, now)   # closing: not a hit-and-run
         if self.in_hand(p.seat):
             p.leaving = True
             p.sitting_out = True
@@ -428,8 +428,9 @@ class CashTable:
         del self.players[p.seat]
         self.chips_out += p.stack
         self.history.record_unseated(p.player_id, self.table_id)
-        departure = Departure(self.table_id, p.stack, now)
-        self.history.record_departure(p.player_id, self.rules.game_key, departure)
+        if not self.closing:                # a closing table's players are not leaving by choice (HR-STAKE-3)
+            departure = Departure(self.table_id, p.stack, now)
+            self.history.record_departure(p.player_id, self.rules.game_key, departure)
         self.departed[p.player_id] = (p.owes, p.time_bank, now)
         self._emit(ev.PlayerLeft, p.seat, p.player_id, p.stack, reason, refusal[0], refusal[1])
         if not self.players:

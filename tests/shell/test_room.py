@@ -144,3 +144,26 @@ def test_HR_DC_2_a_resume_replays_exactly_the_missed_events_from_the_packed_log(
     missed = [e for e in events(stays[1]) if e["seq"] > last_seen]
     assert missed and events(back) == missed
     assert not any(e.get("event", {}).get("type") == "deck_revealed" for e in events(back))
+
+
+def test_HR_DC_2_a_snapshot_gives_the_player_to_act_their_legal_actions_and_the_time_left(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    people = {name: player(room, name) for name in ("ana", "bob")}
+    for session, _ in people.values():
+        assert request(room, session, "join", table="t1", buy_in=1000)["ok"]
+    clock.advance(5)                                              # the first hand is dealt
+    table = room.runners["t1"].table
+    seat, phase, deadline = table.snapshot(table.viewer(None)).clock
+    to_act = table.players[seat].player_id
+    clock.advance(2)
+    for name, (session, connection) in people.items():
+        assert request(room, session, "observe", table="t1", on=True)["ok"]
+        snapshot = [m for m in connection.sent if m.get("type") == "table_snapshot"][-1]
+        assert snapshot["to_act"] == seat and snapshot["phase"] == phase == "thinking"
+        assert snapshot["seconds_left"] == deadline - clock.seconds() and snapshot["button"] in (1, 2)
+        if name == to_act:
+            legal = table.legal_actions(name)
+            assert snapshot["legal"] == {k: getattr(legal, k) for k in legal.__slots__}
+        else:
+            assert "legal" not in snapshot

@@ -4,14 +4,13 @@ through the ledger, and nobody's leaving counts for hit-and-run: HR-HNR-1, HR-ST
 
 from __future__ import annotations
 
-from functools import partial
+from fractions import Fraction
 
 from twisted.internet.task import Clock
 
 from pokerroom.money import cash
 from pokerroom.money.ledger import table_escrow
 from pokerroom.shell.table_desk import TableDesk
-from pokerroom.table.config import table_from_entry
 from tests.shell.test_room import TABLES, make_room, player, request
 from tests.tournament.test_hall_admin import answer
 
@@ -21,7 +20,7 @@ NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_bl
 
 def desk_room(store, clock: Clock):                                   # noqa: ANN001
     room = make_room(store, clock)
-    desk = TableDesk(room, partial(table_from_entry, TABLES))
+    desk = TableDesk(room, TABLES)
     desk.install()
     desk.restore()
     boss, boss_connection = player(room, "boss")
@@ -104,8 +103,13 @@ def test_HR_HNR_1_closing_a_table_ends_the_hand_in_play_then_stands_everyone_up_
         assert room.history.tables_seated(name) == 0
     lobby = request(room, boss, "lobby_list")
     assert "nl-new" not in {t["table"] for t in lobby["tables"]}
-    again, _, again_boss, _ = desk_room(store, Clock())               # closed for good, and the id stays used
-    assert "nl-new" not in again.runners
+    again, _, again_boss, _ = desk_room(store, Clock())
+    ana_again, _ = player(again, "ana")                               # her history still shows the closed table
+    history = answer(request(again, ana_again, "bet_history", limit=100))
+    assert {"buy_in", "cash_out"} <= {t["reason"] for t in history["transfers"] if t["reference"] == "nl-new"}
+    hands = [t for t in history["transfers"] if t["reference"].startswith("nl-new-")]
+    assert hands and sum(t["tables"] for t in history["transfers"]) == 0      # the hand's settlement too; all out
+    assert "nl-new" not in again.runners                              # closed for good, and the id stays used
     reused = answer(request(again, again_boss, "director_open_table", **NEW))
     assert not reused["ok"] and reused["error"]["code"] == "table_exists"
 
@@ -121,3 +125,57 @@ def test_closing_an_empty_config_table_removes_it_at_once_and_lobby_subscribers_
     assert update["closed"] == ["t1"]
     missing = answer(request(room, boss, "director_close_table", table="t1", reason="again"))
     assert not missing["ok"] and missing["error"]["code"] == "no_such_table"
+
+
+def test_a_player_who_was_away_when_their_table_closed_resumes_with_their_chips_in_the_wallet(store):
+    clock = Clock()
+    room, _, boss, _ = desk_room(store, clock)
+    ana, _ = player(room, "ana")
+    ana.token = "ana-token-0123456789"
+    room.sessions[ana.token] = ana
+    assert request(room, ana, "join", table="t1", buy_in=1000)["ok"]
+    room.disconnected(ana)                                            # away: the seat and the session stay
+    assert answer(request(room, boss, "director_close_table", table="t1", reason="maintenance"))["closed"]
+    assert room.ledger.balance(cash("ana")) == 10_000 and "t1" not in ana.tables
+    back = room.connected(type(boss.connection)(), "10.0.0.9")
+    resumed = request(room, back, "resume", token=ana.token, tables={"t1": 3})
+    assert resumed["ok"] and resumed["tables"] == {} and resumed["balance"] == 10_000
+    room.disconnected(back)                                           # and leaving again raises nothing
+
+
+def test_HR_RAKE_1_a_directors_table_takes_the_rake_of_its_stake_level_and_config_ids_stay_the_operators(store):
+    config = {"rake": {"micro": {"percent": "5", "caps": [[2, 50]]}, "low": {"percent": "4", "caps": [[2, 100]]}},
+              "tables": [{**TABLES["tables"][0], "rake": "micro"},
+                         {**TABLES["tables"][0], "id": "t2", "small_blind": 25, "big_blind": 50, "min_buy_in": 2000,
+                          "max_buy_in": 5000, "rake": "low"}]}
+    room = make_room(store, Clock())
+    desk = TableDesk(room, config)
+    desk.install()
+    boss, _ = player(room, "boss")
+    boss.role = "admin"
+    assert answer(request(room, boss, "director_open_table", **NEW))["ok"]          # big blind 20: micro
+    assert room.runners["nl-new"].table.rules.rake.rate == Fraction(5, 100)
+    bigger = {**NEW, "id": "nl-big", "small_blind": 50, "big_blind": 100, "min_buy_in": 4000, "max_buy_in": 10000}
+    assert answer(request(room, boss, "director_open_table", **bigger))["ok"]       # big blind 100: low
+    assert room.runners["nl-big"].table.rules.rake.rate == Fraction(4, 100)
+    unknown = answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-x", "rake": "huge"}))
+    assert not unknown["ok"] and unknown["error"]["rule"] == "HR-RAKE-1"
+    assert answer(request(room, boss, "director_close_table", table="t1", reason="quiet"))["ok"]
+    reused = answer(request(room, boss, "director_open_table", **{**NEW, "id": "t1"}))   # closed, still the config's
+    assert not reused["ok"] and reused["error"]["code"] == "table_exists"
+
+
+def test_a_restarted_table_numbers_its_hands_on_from_the_stored_ones(store):
+    clock = Clock()
+    room, _, _, _ = desk_room(store, clock)
+    for name in ("ana", "bob"):
+        session, _ = player(room, name)
+        assert request(room, session, "join", table="t1", buy_in=1000)["ok"]
+    table = room.runners["t1"].table
+    while table.hand_number < 2 or table.hand is not None:            # two hands played out on their timers
+        clock.advance(5)
+    room.flushed()
+    stored = {h.hand_id for h in store.hands_of("ana", 10)}
+    assert {"t1-1", "t1-2"} <= stored
+    again, _, _, _ = desk_room(store, Clock())
+    assert again.runners["t1"].table.hand_number == table.hand_number   # the next hand is t1-3, not t1-1 again

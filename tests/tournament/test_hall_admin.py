@@ -116,8 +116,14 @@ def test_TR_DEAL_1_a_deal_every_player_accepted_waits_for_the_directors_approval
         assert lobby.ask(name, "deal_answer", tournament="sng", accept=True)["ok"]
     waiting = lobby.pushes("bo", "deal_awaiting_approval")
     assert waiting and d.pending_deal is not None and not lobby.pushes("bo", "deal_made")
-    lobby.clock.advance(10_000)                                      # no time limit while the director decides
-    assert d.pending_deal is not None
+    again = lobby.ask("bo", "deal_answer", tournament="sng", accept=True)
+    assert not again["ok"] and again["error"]["code"] == "already_answered"
+    level = d.level
+    lobby.clock.advance(10_000)                                      # no time limit while the director decides,
+    assert d.pending_deal is not None and d.level == level           # and the level clock stays held
+    shown = lobby.ask("boss", "tournament_list")["tournaments"][0]["deal"]
+    assert shown["awaiting_approval"] and shown["amounts"] == waiting[-1]["amounts"]
+    assert shown["accepted"] == sorted(["ana", "bo", "cy"])
     before = {p: lobby.room.ledger.balance(f"cash:{p}") for p in ("ana", "bo", "cy")}
     assert lobby.ask("boss", "director_deal", tournament="sng", decision="approve", reason="looks fair")["ok"]
     made = lobby.pushes("cy", "deal_made")[-1]
@@ -150,8 +156,8 @@ def test_a_broadcast_reaches_entrants_and_watchers_and_every_command_is_in_the_a
     for name in ("ana", "watcher"):
         assert lobby.pushes(name, "broadcast")[-1] == {"type": "broadcast", "text": "Starting in five minutes",
                                                        "by": "boss"}
-    assert lobby.ask("boss", "director_pause", tournament="sng", reason="not yet") is not None
-    lobby.ask("boss", "director_create", template="daily", id="other", name="Other", start_in=60)
+    assert lobby.ask("boss", "director_pause", tournament="sng", reason="not yet")["ok"] is False   # not running
+    assert lobby.ask("boss", "director_create", template="daily", id="other", name="Other", start_in=60)["ok"]
     log = answer(lobby.ask("boss", "director_activity", limit=10))
     assert log["ok"]
     commands = [(r["command"], r["tournament"], r["by"]) for r in log["records"]]
@@ -171,8 +177,11 @@ def test_TR_PLAY_1_the_summary_carries_the_time_left_on_the_clock_held_while_pau
     for name in ("ana", "bob", "cyd"):
         lobby.person(name)
         lobby.ask(name, "tournament_register", tournament="sng")
+    lobby.person("dee")
+    assert [t["registered"] for t in lobby.ask("dee", "tournament_list")["tournaments"]] == [False]
     lobby.clock.advance(30)
     summary = lobby.ask("ana", "tournament_list")["tournaments"][0]
+    assert summary["registered"] is True
     assert summary["next"] == ["level_up", 100] and summary["clock_left"] == 70
     assert lobby.ask("boss", "director_pause", tournament="sng", reason="a dispute")["ok"]
     lobby.clock.advance(500)
@@ -188,3 +197,14 @@ def test_a_refused_director_command_is_not_in_the_activity_log(store):
     assert not refused["ok"] and refused["error"]["rule"] == "TR-REG-2"
     log = answer(lobby.ask("boss", "director_activity"))
     assert [r["command"] for r in log["records"]] == ["create"]
+
+
+def test_TR_PLAY_1_a_table_size_the_deck_cannot_deal_is_refused_before_anyone_registers(store):
+    lobby = Lobby(store)
+    lobby.person("boss", role="director")
+    refused = lobby.ask("boss", "director_create", template="daily", id="plo5", name="PLO5", start_in=60, game="PLO5",
+                        settings={"table_size": 9})
+    assert not refused["ok"] and refused["error"]["code"] == "bad_structure" and "52" not in refused["error"]["message"]
+    assert "seat at most 8" in refused["error"]["message"]
+    assert lobby.ask("boss", "director_create", template="daily", id="plo5", name="PLO5", start_in=60, game="PLO5",
+                     settings={"table_size": 8})["ok"]

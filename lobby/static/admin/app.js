@@ -59,7 +59,13 @@ function route() {
   if (!ctx.me) return;
   const [name = "tournaments", ...rest] = location.hash.replace(/^#\/?/, "").split("/");
   const view = VIEWS[name] ? name : "tournaments";
-  const param = rest.map(decodeURIComponent).join("/");
+  const param = rest.map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;                                   // a malformed escape in the address: taken as it stands
+    }
+  }).join("/");
   if (unmount) unmount();
   unmount = null;
   for (const a of document.querySelectorAll("#nav a")) {

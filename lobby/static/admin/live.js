@@ -206,14 +206,21 @@ export function mount(ctx, container, { param: tid }) {
     feed.replaceChildren(...(items.length ? items : [h("li.empty.muted", {}, "Events appear here as they happen.")]));
   };
 
+  // The deal on the table as the room says (details.tournament.deal), else the last deal event seen here.
   const renderDeal = () => {
+    const deal = details && details.tournament.deal;
     const e = ctx.deals.get(tid);
-    const waiting = e && ["deal_proposed", "deal_offered", "deal_answered", "deal_awaiting_approval"].includes(e.type);
-    dealStatus.textContent = !e ? "No deal on the table."
-      : e.type === "deal_awaiting_approval" ? "Every player accepted: the deal waits for your approval."
-        : waiting ? "A deal is being offered to the players: play and the clock are held."
-          : e.type === "deal_made" ? "The last deal was made." : "The last deal did not happen.";
-    dealStatus.classList.toggle("attention", Boolean(e && e.type === "deal_awaiting_approval"));
+    if (deal) {
+      const asked = deal.amounts ? Object.keys(deal.amounts).length : 0;
+      dealStatus.textContent = deal.awaiting_approval ? "Every player accepted: the deal waits for your approval."
+        : deal.amounts ? `A ${deal.kind.replace("_", " ")} deal proposed by ${deal.by} is offered: `
+          + `${deal.accepted.length} of ${asked} accepted. Play and the clock are held.`
+          : `${deal.by} proposed a deal: it is offered once every table is between hands.`;
+    } else {
+      dealStatus.textContent = !e || !["deal_made", "deal_failed"].includes(e.type) ? "No deal on the table."
+        : e.type === "deal_made" ? "The last deal was made." : `The last deal did not happen: ${e.reason}.`;
+    }
+    dealStatus.classList.toggle("attention", Boolean(deal && deal.awaiting_approval));
   };
 
   const render = () => {
@@ -332,6 +339,7 @@ export function mount(ctx, container, { param: tid }) {
       levelClock = breakClock = null;
       return;
     }
+    held = Boolean(s.deal);                   // the room holds the clock while a deal is on the table
     const running = !s.paused && !held;
     const estimate = clockFromSummary(s, details.structure);
     if (estimate && (!levelClock || estimate.exact || estimate.kind !== clockKind)) {

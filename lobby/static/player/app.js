@@ -26,6 +26,7 @@ class App {
     this.toastTimer = null;
     this.room.on("table_snapshot", (m) => this.table.onSnapshot(m));
     this.room.on("table_events", (m) => this.table.onEvents(m));
+    this.room.on("table_closed", (m) => this.table.onClosed(m));
     this.room.on("chat", (m) => this.table.onChat(m));
     this.room.on("lobby_update", (m) => this.lobby.onUpdate(m));
     this.room.on("tournament_event", (m) => this.lobby.onTournamentEvent(m));
@@ -107,7 +108,7 @@ class App {
   }
 
   route() {
-    const hash = decodeURIComponent(location.hash.replace(/^#/, ""));
+    const hash = fragment();
     if (!this.me) {
       this.show("auth-view");
       return;
@@ -156,7 +157,7 @@ class App {
     document.body.dataset.view = view;
     for (const link of document.querySelectorAll("#nav a")) {
       const target = link.getAttribute("href").slice(1);
-      link.classList.toggle("active", view.startsWith(target) || decodeURIComponent(location.hash) === `#${target}`);
+      link.classList.toggle("active", view.startsWith(target) || `#${fragment()}` === `#${target}`);
     }
   }
 
@@ -231,3 +232,13 @@ class App {
 const app = new App();
 window.pokerroom = app;               // for a person poking around in the console
 app.start();
+
+// The page's address after "#", decoded; a malformed escape is taken as it stands rather than thrown.
+function fragment() {
+  const raw = location.hash.replace(/^#/, "");
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -74,6 +74,7 @@ export class Lobby {
 
   onUpdate(message) {
     for (const t of message.tables) this.tables.set(t.table, t);
+    for (const gone of message.closed || []) this.tables.delete(gone);     // a director closed it
     if (document.body.dataset.view === "lobby-view") this.renderCash();
   }
 
@@ -84,9 +85,16 @@ export class Lobby {
     const quiet = new Set(["registered", "unregistered", "seated", "chips_added", "shares_sold", "hand_for_hand"]);
     if (!quiet.has(e.type) || about.includes(me)) {
       const name = (this.tournaments.find((t) => t.id === message.tournament) || {}).name || message.tournament;
-      this.app.toast(`${name}: ${(e.type || "news").replace(/_/g, " ")}`);
+      const what = e.type === "broadcast" ? `${e.by}: ${e.text}` : (e.type || "news").replace(/_/g, " ");
+      this.app.toast(`${name}: ${what}`);
     }
-    if (document.body.dataset.view === "lobby-view") this.refreshTournaments();
+    // A start seats every entrant at once: one list request for the whole burst, not one per event.
+    if (document.body.dataset.view === "lobby-view" && !this.refreshSoon) {
+      this.refreshSoon = setTimeout(() => {
+        this.refreshSoon = null;
+        this.refreshTournaments();
+      }, 300);
+    }
   }
 
   async refreshTournaments() {
@@ -157,7 +165,7 @@ export class Lobby {
       await this.app.room.request(type, { tournament: t.id });
       this.note(t.id, done, false);
       if (type === "tournament_register") this.registered.add(t.id);
-      if (type === "tournament_unregister") this.registered.delete(t.id);
+      if (type === "tournament_unregister") this.registered.delete(t.id);   // the list's own flag follows
       this.app.refreshBalance();
     } catch (e) {
       this.note(t.id, e.text || e.message, true);
@@ -201,7 +209,7 @@ export class Lobby {
       const bounty = t.bounty ? ` + ${cash(t.bounty)} bounty` : "";
       const guarantee = t.guarantee ? ` (${cash(t.guarantee)} guaranteed)` : "";
       const open = t.state === "registering" || t.state === "announced" || t.late_registration;
-      const mine = this.registered.has(t.id);
+      const mine = t.registered || this.registered.has(t.id);     // the room says so, even after a reload
       const note = this.notes.get(t.id);
       let starts = "Sit & go";
       if (t.start_at) starts = when(t.start_at);

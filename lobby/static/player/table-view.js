@@ -188,6 +188,17 @@ export class TableView {
     this.state = null;
   }
 
+  // A director closed the table and everyone has stood up (chips back in the wallet): back to the lobby.
+  onClosed(message) {
+    if (message.table !== this.tableId) return;
+    const seated = this.state && this.state.mySeat != null;
+    this.forget();
+    const chips = seated ? "; your chips are back in your wallet" : "";
+    this.app.toast(`The table ${message.table} was closed by the room${chips}.`);
+    this.app.refreshBalance();
+    if (this.visible()) this.app.go("#lobby");
+  }
+
   seenSeqs() {
     return this.tableId && this.state && this.state.seq != null ? { [this.tableId]: this.state.seq } : {};
   }
