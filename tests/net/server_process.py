@@ -20,28 +20,32 @@ from pathlib import Path
 import msgpack
 from websockets.sync.client import connect
 
-FAST_ROOM = """
+
+def table_entry(table_id: str = "t1", name: str = "Test", variant: str = "NLHE", small_blind: int = 5,
+                big_blind: int = 10, min_buy_in: int = 400, max_buy_in: int = 1000, seats: int = 6) -> str:
+    """One ``[[tables]]`` entry of a test room's config."""
+    return (f'[[tables]]\nid = "{table_id}"\nname = "{name}"\nvariant = "{variant}"\nsmall_blind = {small_blind}\n'
+            f"big_blind = {big_blind}\nmin_buy_in = {min_buy_in}\nmax_buy_in = {max_buy_in}\nseats = {seats}\n"
+            'currency = "USD"\n')
+
+
+def room_config(*tables: str, between_hands: float = 0.2, decision: float = 3, time_bank: float = 0) -> str:
+    """A test room: many password attempts from one address, no reconnect time, these clocks and ``tables``."""
+    return f"""
 [accounts]
 password_attempts_per_minute = 600
 password_attempts_burst = 100
 [house_rules]
-between_hands_seconds = 0.2
+between_hands_seconds = {between_hands}
 reconnect_seconds = 0
 [house_rules.decision_seconds]
-default = { preflop = 3, flop = 3, turn = 3, river = 3 }
+default = {{ preflop = {decision}, flop = {decision}, turn = {decision}, river = {decision} }}
 [house_rules.time_bank]
-initial_seconds = 0
-[[tables]]
-id = "t1"
-name = "Test"
-variant = "NLHE"
-small_blind = 5
-big_blind = 10
-min_buy_in = 400
-max_buy_in = 1000
-seats = 6
-currency = "USD"
-"""
+initial_seconds = {time_bank}
+""" + "".join(tables or (table_entry(),))
+
+
+FAST_ROOM = room_config()
 
 
 class Server:

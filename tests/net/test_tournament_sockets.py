@@ -92,9 +92,10 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
 
     def react(bot: TournamentBot, event: dict) -> None:
         if event["type"] == "eliminated":
-            with lock:                          # the first bot left to see fourth place go proposes a deal
+            with lock:                          # the first bot left to see fourth place go proposes a deal,
                 eliminated.update(event["players"])
-                propose = min(event["places"]) == 4 and bot.name_ not in eliminated and not proposed
+                # one hand may bust 4th and 5th, or 3rd to 5th at once: two or three left is enough for a deal
+                propose = 3 <= min(event["places"]) <= 4 and bot.name_ not in eliminated and not proposed
                 if propose:
                     proposed.append(bot.name_)
             if propose:

@@ -18,67 +18,17 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.net.server_process import FAST_ROOM, Player, Server
+from tests.net.server_process import FAST_ROOM, Player, Server, room_config, table_entry
 from tests.web.conftest import grant, http_url
 
 PASSWORD = "correct horse battery"
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 # Two cash tables, so the lobby's filters have something to tell apart; the bots sit at the first.
-BOT_ROOM = """
-[accounts]
-password_attempts_per_minute = 600
-password_attempts_burst = 100
-[house_rules]
-between_hands_seconds = 1.5
-reconnect_seconds = 0
-[house_rules.decision_seconds]
-default = { preflop = 10, flop = 10, turn = 10, river = 10 }
-[house_rules.time_bank]
-initial_seconds = 5
-[[tables]]
-id = "t1"
-name = "Aldebaran"
-variant = "NLHE"
-small_blind = 5
-big_blind = 10
-min_buy_in = 400
-max_buy_in = 1000
-seats = 6
-currency = "USD"
-[[tables]]
-id = "t2"
-name = "Capella"
-variant = "PLO"
-small_blind = 10
-big_blind = 20
-min_buy_in = 800
-max_buy_in = 2000
-seats = 9
-currency = "USD"
-"""
+BOT_ROOM = room_config(table_entry("t1", "Aldebaran"),
+                       table_entry("t2", "Capella", "PLO", 10, 20, 800, 2000, seats=9),
+                       between_hands=1.5, decision=10, time_bank=5)
 # Heads-up against a Python player, with short clocks: the decision time runs out, then the time bank.
-CLOCK_ROOM = """
-[accounts]
-password_attempts_per_minute = 600
-password_attempts_burst = 100
-[house_rules]
-between_hands_seconds = 0.5
-reconnect_seconds = 0
-[house_rules.decision_seconds]
-default = { preflop = 4, flop = 4, turn = 4, river = 4 }
-[house_rules.time_bank]
-initial_seconds = 3
-[[tables]]
-id = "t1"
-name = "Test"
-variant = "NLHE"
-small_blind = 5
-big_blind = 10
-min_buy_in = 400
-max_buy_in = 1000
-seats = 6
-currency = "USD"
-"""
+CLOCK_ROOM = room_config(between_hands=0.5, decision=4, time_bank=3)
 # A tournament hall whose tables deal at once and give a person time to click.
 TOURNAMENT_ROOM = FAST_ROOM + """
 [tournaments]
