@@ -104,11 +104,14 @@ def test_HR_HNR_1_closing_a_table_ends_the_hand_in_play_then_stands_everyone_up_
     lobby = request(room, boss, "lobby_list")
     assert "nl-new" not in {t["table"] for t in lobby["tables"]}
     again, _, again_boss, _ = desk_room(store, Clock())
-    ana_again, _ = player(again, "ana")                               # her history still shows the closed table
-    history = answer(request(again, ana_again, "bet_history", limit=100))
-    assert {"buy_in", "cash_out"} <= {t["reason"] for t in history["transfers"] if t["reference"] == "nl-new"}
-    hands = [t for t in history["transfers"] if t["reference"].startswith("nl-new-")]
-    assert hands and sum(t["tables"] for t in history["transfers"]) == 0      # the hand's settlement too; all out
+    settled = []
+    for name in seated:                                               # histories still show the closed table
+        session, _ = player(again, name)
+        history = answer(request(again, session, "bet_history", limit=100))["transfers"]
+        assert {"buy_in", "cash_out"} <= {t["reason"] for t in history if t["reference"] == "nl-new"}
+        assert sum(t["tables"] for t in history) == 0                 # every chip in at the table came out
+        settled += [t for t in history if t["reference"].startswith("nl-new-")]
+    assert settled                                                    # the blinds' hand settlement is there too
     assert "nl-new" not in again.runners                              # closed for good, and the id stays used
     reused = answer(request(again, again_boss, "director_open_table", **NEW))
     assert not reused["ok"] and reused["error"]["code"] == "table_exists"
