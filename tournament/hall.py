@@ -227,6 +227,10 @@ class TournamentHall:
             self.dealt[key] = dict(table.seats)
         seats = self.dealt.get(key, {})
         turn = table.to_act() if table is not None else None
+        clock = None
+        if turn is not None:                # whose turn, and their time: the decision's, then their time bank
+            clock = {"player": turn[0], "seat": table.seat_of(turn[0]), "seconds": self.decision_seconds,
+                     "time_bank": self.banks.get((d.spec.id, turn[0]), 0.0)}
         for seat, player in seats.items():
             session = self.room.by_player.get(player)
             if session is None or session.connection is None:
@@ -235,6 +239,8 @@ class TournamentHall:
             shown = [event_to_dict(x) for x in (redact(ev, viewer) for ev in e.events) if x is not None]
             message = {"type": "tournament_table_events", "tournament": d.spec.id, "table": e.table,
                        "seat": seat, "events": shown}
+            if clock is not None:
+                message["to_act"] = clock
             if turn is not None and turn[0] == player:
                 legal = turn[1]
                 message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}

@@ -208,3 +208,19 @@ def test_TR_PLAY_1_a_table_size_the_deck_cannot_deal_is_refused_before_anyone_re
     assert "seat at most 8" in refused["error"]["message"]
     assert lobby.ask("boss", "director_create", template="daily", id="plo5", name="PLO5", start_in=60, game="PLO5",
                      settings={"table_size": 8})["ok"]
+
+
+def test_HR_TIME_1_everyone_at_a_tournament_table_is_told_whose_turn_it_is_and_their_time(store):
+    lobby = Lobby(store)
+    lobby.create(time_bank=20)
+    for name in ("ana", "bob", "cyd"):
+        lobby.person(name)
+        lobby.ask(name, "tournament_register", tournament="sng")
+    lobby.clock.advance(1)                                           # the first hand is dealt
+    (table,) = lobby.hall.directors["sng"].tables.values()
+    player, _ = table.to_act()
+    for name in ("ana", "bob", "cyd"):
+        frames = [m for m in lobby.people[name][1].sent if m.get("type") == "tournament_table_events"]
+        assert frames[-1]["to_act"] == {"player": player, "seat": table.seat_of(player), "seconds": 10,
+                                        "time_bank": 20.0}
+        assert ("legal" in frames[-1]) == (name == player)

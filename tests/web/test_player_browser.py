@@ -485,6 +485,10 @@ def test_a_person_registers_for_a_tournament_in_the_lobby_and_plays_at_their_tou
         me = view.locator('.seat[data-player="Tina"]')
         expect(me).to_be_visible()
         expect(me.locator("[data-testid^=stack-]")).to_have_text(re.compile(r"^[\d,]+$"))     # chips, not money
+        view.locator(MY_TURN).first.wait_for(timeout=30_000)            # HR-TIME-1: our decision clock runs
+        clock = me.locator("[data-testid^=clock-]")
+        expect(clock).to_have_attribute("data-phase", "thinking")
+        expect(clock).to_have_text(re.compile(r"^0:(1[0-5]|0\d) \+\d+s$"))    # 15 s, the time bank behind it
         play_until_showdown(page, view, seconds=50)
 
         result = view.locator(SHOWDOWN_WITH_ME)

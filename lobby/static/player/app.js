@@ -29,7 +29,10 @@ class App {
     this.room.on("table_closed", (m) => this.table.onClosed(m));
     this.room.on("chat", (m) => this.table.onChat(m));
     this.room.on("lobby_update", (m) => this.lobby.onUpdate(m));
-    this.room.on("tournament_event", (m) => this.lobby.onTournamentEvent(m));
+    this.room.on("tournament_event", (m) => {
+      this.lobby.onTournamentEvent(m);
+      this.tournamentTable.onTournamentEvent(m);
+    });
     this.room.on("tournament_table_events", (m) => this.tournamentTable.onPush(m));
     this.room.on("reminder", (m) => this.toast(`You have been playing for ${m.minutes_played} minutes.`));
     this.room.on("error", (m) => this.toast(new RoomError(m.error).text, true));

@@ -95,10 +95,18 @@ export class TableState {
       if (e.type === "hand_started") this.seats = new Map();
       this.applyHandEvent(e, e.hand_id, false);
     }
-    if (message.legal && message.legal.seat === this.mySeat) {
-      this.legal = { ...message.legal };
-      this.clock = { seat: message.legal.seat, phase: "thinking", endsAt: null, total: null, timeBank: 0 };
-    }
+    const turn = message.to_act;              // whose turn, with the decision's seconds and their time bank
+    this.clock = turn ? { seat: turn.seat, phase: "thinking", endsAt: Date.now() + turn.seconds * 1000,
+                          total: turn.seconds, timeBank: turn.time_bank } : null;
+    if (!turn || turn.seat !== this.mySeat) this.legal = null;
+    if (message.legal && message.legal.seat === this.mySeat) this.legal = { ...message.legal };
+  }
+
+  // The room started this player's time bank at a tournament table (a tournament_event of their own).
+  timeBankStarted(seconds) {
+    if (!this.clock || this.clock.seat !== this.mySeat) return;
+    this.clock = { ...this.clock, phase: "time_bank", endsAt: Date.now() + seconds * 1000, total: seconds,
+                   timeBank: seconds };
   }
 
   // ---------------------------------------------------------------- table events

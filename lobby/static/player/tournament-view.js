@@ -35,6 +35,14 @@ export class TournamentTableView extends TableView {
     }
   }
 
+  // A tournament event of ours: the only one the table view needs is our time bank starting.
+  onTournamentEvent(message) {
+    const entry = this.entries.get(message.tournament);
+    if (!entry || message.event.type !== "time_bank_started") return;
+    entry.state.timeBankStarted(message.event.seconds);
+    if (this.current === message.tournament && this.visible()) this.render();
+  }
+
   async open(tid) {
     this.startTicking();
     const entry = this.entries.get(tid);
