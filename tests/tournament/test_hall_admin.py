@@ -23,6 +23,16 @@ def answer(result) -> dict:                                       # noqa: ANN001
     return result
 
 
+def full_sit_and_go(store, **settings) -> Lobby:                  # noqa: ANN001
+    """A three-player sit & go made by "boss" and filled by ana, bob and cyd: it has started."""
+    lobby = Lobby(store)
+    lobby.create(**settings)
+    for name in ("ana", "bob", "cyd"):
+        lobby.person(name)
+        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
+    return lobby
+
+
 def test_templates_describe_every_structure_with_the_games_and_settings_a_director_may_use(store):
     lobby = Lobby(store)
     lobby.person("boss", role="director")
@@ -172,11 +182,7 @@ def test_a_broadcast_reaches_entrants_and_watchers_and_every_command_is_in_the_a
 
 
 def test_TR_PLAY_1_the_summary_carries_the_time_left_on_the_clock_held_while_paused(store):
-    lobby = Lobby(store)
-    lobby.create(level_seconds=100)
-    for name in ("ana", "bob", "cyd"):
-        lobby.person(name)
-        lobby.ask(name, "tournament_register", tournament="sng")
+    lobby = full_sit_and_go(store, level_seconds=100)
     lobby.person("dee")
     assert [t["registered"] for t in lobby.ask("dee", "tournament_list")["tournaments"]] == [False]
     lobby.clock.advance(30)
@@ -211,11 +217,7 @@ def test_TR_PLAY_1_a_table_size_the_deck_cannot_deal_is_refused_before_anyone_re
 
 
 def test_HR_TIME_1_everyone_at_a_tournament_table_is_told_whose_turn_it_is_and_their_time(store):
-    lobby = Lobby(store)
-    lobby.create(time_bank=20)
-    for name in ("ana", "bob", "cyd"):
-        lobby.person(name)
-        lobby.ask(name, "tournament_register", tournament="sng")
+    lobby = full_sit_and_go(store, time_bank=20)
     lobby.clock.advance(1)                                           # the first hand is dealt
     (table,) = lobby.hall.directors["sng"].tables.values()
     player, _ = table.to_act()
