@@ -133,8 +133,13 @@ class Bot:
     def act(self, legal: dict) -> None:
         if self.client is not None:
             self.actions += 1
-            d = self.client.request("act", table=self.table, **choose(legal, self.rng, self.strategy))
+            kind, where = self.acting_at()
+            d = self.client.request(kind, **where, **choose(legal, self.rng, self.strategy))
             d.addErrback(lambda failure: None)          # the connection closed under it: nothing to do
+
+    def acting_at(self) -> tuple[str, dict]:
+        """The request an action is sent with, and where: ``act`` at the bot's cash table."""
+        return "act", {"table": self.table}
 
     @defer.inlineCallbacks
     def back(self) -> Any:
@@ -162,12 +167,8 @@ class TournamentBot(Bot):
             delay = self.rng.uniform(*self.think) if self.think[1] else 0
             self.reactor.callLater(delay, self.act, message["legal"])
 
-    def act(self, legal: dict) -> None:
-        if self.client is not None:
-            self.actions += 1
-            choice = choose({**legal, "run_it_twice": False}, self.rng, self.strategy)
-            d = self.client.request("tournament_act", tournament=self.tournament, **choice)
-            d.addErrback(lambda failure: None)
+    def acting_at(self) -> tuple[str, dict]:
+        return "tournament_act", {"tournament": self.tournament}
 
 
 @defer.inlineCallbacks

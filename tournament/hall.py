@@ -42,7 +42,6 @@ from twisted.logger import Logger
 
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import cash
 from pokerroom.net.schema import Request, ok
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.events import event_to_dict, wire_name
@@ -243,7 +242,7 @@ class TournamentHall:
                 message["to_act"] = clock
             if turn is not None and turn[0] == player:
                 legal = turn[1]
-                message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
+                message["legal"] = legal.to_wire()
             session.push(message)
 
     # ------------------------------------------------------------------ timers
@@ -380,9 +379,6 @@ class TournamentHall:
             raise RuleViolation("unknown_tournament", f"there is no tournament {tournament!r}")
         return d
 
-    def _funds(self, player: str) -> int:
-        return self.room.ledger.balance(cash(player))
-
     def next_break_in(self, d: td.Director) -> float | None:
         """Seconds of play until the next scheduled break (TR-PLAY-2), as the lobby shows it."""
         if d.state != td.RUNNING or not d.spec.breaks:
@@ -471,23 +467,23 @@ class TournamentHall:
         elif self.room.ledger.balance(money) >= d.spec.entry_cost:      # T$ (TR-PRIZE-5) before cash
             self._run(d, d.register(player, self.room.ledger.balance(money), source=money))
         else:
-            self._run(d, d.register(player, self._funds(player)))
-        return ok(request, balance=self._funds(player))
+            self._run(d, d.register(player, self.room.wallet(player)))
+        return ok(request, balance=self.room.wallet(player))
 
     def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
         self._run(d, d.unregister(session.player_id, self.reactor.seconds()))
-        return ok(request, balance=self._funds(session.player_id))
+        return ok(request, balance=self.room.wallet(session.player_id))
 
     def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
-        self._run(d, d.rebuy(session.player_id, self._funds(session.player_id)))
-        return ok(request, balance=self._funds(session.player_id))
+        self._run(d, d.rebuy(session.player_id, self.room.wallet(session.player_id)))
+        return ok(request, balance=self.room.wallet(session.player_id))
 
     def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
-        self._run(d, d.add_on(session.player_id, self._funds(session.player_id)))
-        return ok(request, balance=self._funds(session.player_id))
+        self._run(d, d.add_on(session.player_id, self.room.wallet(session.player_id)))
+        return ok(request, balance=self.room.wallet(session.player_id))
 
     def _on_tournament_act(self, session: Any, request: Request, tournament: str, action: str,
                            amount: int | None = None) -> dict:
@@ -515,9 +511,9 @@ class TournamentHall:
         if offered is None or percent > offered[0]:
             raise RuleViolation("no_offer", f"{seller} does not offer {percent}% of their action", "TR-STAKE-1")
         self._run(d, d.sell_shares(seller, session.player_id, Fraction(percent), Fraction(offered[1], 100),
-                                   self._funds(session.player_id)))
+                                   self.room.wallet(session.player_id)))
         self.offers[(tournament, seller)] = (offered[0] - percent, offered[1])
-        return ok(request, balance=self._funds(session.player_id))
+        return ok(request, balance=self.room.wallet(session.player_id))
 
     def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
                          left_to_play_for: int = 0) -> dict:
@@ -531,10 +527,6 @@ class TournamentHall:
         return ok(request)
 
     # ------------------------------------------------------------------ directors' commands
-
-    def _as_director(self, session: Any, command: str, tournament: str, **details: Any) -> str:
-        """Record a director command that succeeded (the role was checked before it ran)."""
-        return self.room.directed(session, command, tournament, **details)
 
     def _changes(self, spec: TournamentSpec, settings: dict, game: str | None = None,
                  satellite_target: str | None = None) -> dict:
@@ -573,32 +565,32 @@ class TournamentHall:
     def _on_director_create(self, session: Any, request: Request, template: str, id: str,  # noqa: A002
                             name: str, start_in: int | None, settings: dict | None = None, game: str | None = None,
                             satellite_target: str | None = None) -> dict:
-        self._may_direct(session)
+        self.room.verify_director(session)
         start_at = None if start_in is None else self.reactor.seconds() + start_in
         with _structure_errors():
             spec = self._spec(template, id=id, name=name, start_at=start_at)
             spec = spec.edited(**self._changes(spec, settings or {}, game, satellite_target))
         d = self.create(spec, session.player_id)
-        self._as_director(session, "create", id, template=template, settings=settings or {}, game=game,
+        self.room.directed(session, "create", id, template=template, settings=settings or {}, game=game,
                           satellite_target=satellite_target)
         return ok(request, tournament=self.summary(d))
 
     def _on_director_edit(self, session: Any, request: Request, tournament: str, settings: dict) -> dict:
         d = self._director(tournament)
-        self._may_direct(session)
+        self.room.verify_director(session)
         if d.state != td.REGISTERING or d.entries:
             raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
         with _structure_errors():
             d.spec = d.spec.edited(**self._changes(d.spec, settings))
-        self._as_director(session, "edit", tournament, settings=settings)
+        self.room.directed(session, "edit", tournament, settings=settings)
         self._run(d, [])
         return ok(request, tournament=self.summary(d))
 
     def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
-        self._may_direct(session)
+        self.room.verify_director(session)
         events = d.start()
-        self._as_director(session, "start now", tournament)
+        self.room.directed(session, "start now", tournament)
         self._run(d, events)
         call = self.start_call.pop(tournament, None)
         if call is not None and call.active():
@@ -607,9 +599,9 @@ class TournamentHall:
 
     def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
         d = self._director(tournament)
-        self._may_direct(session)
+        self.room.verify_director(session)
         events = d.pause(session.player_id, reason)
-        self._as_director(session, "pause", tournament, reason=reason)
+        self.room.directed(session, "pause", tournament, reason=reason)
         self._run(d, events)
         self._hold_clock(tournament)                                 # the clock stops with play
         return ok(request)
@@ -626,13 +618,12 @@ class TournamentHall:
     def _on_director_cancel(self, session: Any, request: Request, tournament: str, reason: str,
                             confirm: bool) -> dict:
         d = self._director(tournament)
+        self.room.verify_director(session)
         preview = d.refund_preview()
         if not confirm:                                 # the preview a director sees before confirming
-            self._may_direct(session)
             return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
-        self._may_direct(session)
         events = d.cancel(reason)
-        self._as_director(session, "cancel", tournament, reason=reason, case=preview.case)
+        self.room.directed(session, "cancel", tournament, reason=reason, case=preview.case)
         self._run(d, events)
         return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
 
@@ -640,16 +631,16 @@ class TournamentHall:
                   act: Callable[[td.Director, str], list], **details: Any) -> dict:
         """A director command on one tournament: role checked, run, recorded once it succeeded."""
         d = self._director(tournament)
-        self._may_direct(session)
+        self.room.verify_director(session)
         events = act(d, session.player_id)
-        self._as_director(session, command, tournament, **details)
+        self.room.directed(session, command, tournament, **details)
         self._run(d, events)
         return ok(request)
 
     def _on_director_add_player(self, session: Any, request: Request, tournament: str, player: str,
                                 reason: str) -> dict:
         return self._directed(session, request, tournament, "add player",
-                              lambda d, by: d.register(player, self._funds(player)), player=player, reason=reason)
+                              lambda d, by: d.register(player, self.room.wallet(player)), player=player, reason=reason)
 
     def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
                                    reason: str) -> dict:
@@ -680,7 +671,7 @@ class TournamentHall:
                               reason=text)
 
     def _on_director_templates(self, session: Any, request: Request) -> dict:
-        self._may_direct(session)
+        self.room.verify_director(session)
         templates = []
         for path in sorted(STRUCTURES.glob("*.toml")):
             spec = TournamentSpec.load(path, id=path.stem)
@@ -697,7 +688,7 @@ class TournamentHall:
     def _on_director_preview(self, session: Any, request: Request, template: str, entrants: int,
                              settings: dict | None = None) -> dict:
         """The structure and the prizes ``entrants`` would play for, before creating anything."""
-        self._may_direct(session)
+        self.room.verify_director(session)
         with _structure_errors():
             spec = self._spec(template, id="preview", name="preview")
             spec = spec.edited(**self._changes(spec, settings or {}))
@@ -711,7 +702,7 @@ class TournamentHall:
     def _on_director_activity(self, session: Any, request: Request, limit: int = 100,
                               tournament: str | None = None) -> Any:
         """The director commands of the audit log, newest first: who, when, what and why."""
-        self._may_direct(session)
+        self.room.verify_director(session)
 
         def shape(records: list) -> dict:
             rows = []
@@ -723,6 +714,3 @@ class TournamentHall:
             return ok(request, records=rows)
 
         return self.room._write(self.store.director_activity, limit, tournament, quiet=False).addCallback(shape)
-
-    def _may_direct(self, session: Any) -> None:
-        self.room.verify_director(session)

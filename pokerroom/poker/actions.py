@@ -76,6 +76,10 @@ class LegalActions:
     max_to: int
     run_it_twice: bool
 
+    def to_wire(self) -> dict[str, int | bool]:
+        """The ``legal`` map a client gets with its decision."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
 
 _BY_NAME = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
 

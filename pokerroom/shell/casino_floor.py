@@ -35,7 +35,6 @@ from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to
 from pokerroom.casino.money import casino_transfers
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import cash
 from pokerroom.net.schema import Request, ok
 
 CLAIM_DAYS = 30                         # BOB-6
@@ -186,9 +185,6 @@ class CasinoFloor:
             raise RuleViolation("unknown_table", f"there is no casino table {table!r}")
         return found
 
-    def _funds(self, player: str) -> int:
-        return self.room.ledger.balance(cash(player))
-
     def _on_casino_list(self, session: Any, request: Request) -> dict:
         return ok(request, tables=self.listing())
 
@@ -226,15 +222,15 @@ class CasinoFloor:
                        seat: int | None = None) -> dict:
         t = self._member(session, table)
         self.room._may_play(session)
-        events = t.bet(session.player_id, market, amount, self._funds(session.player_id), seat)
+        events = t.bet(session.player_id, market, amount, self.room.wallet(session.player_id), seat)
         self._run(t, events)
         placed = events[0]
         return ok(request, round=t.number, market=placed.market, amount=placed.amount, odds=placed.odds,
-                  balance=self._funds(session.player_id))
+                  balance=self.room.wallet(session.player_id))
 
     def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> dict:
         t = self._member(session, table)
-        self._run(t, t.decide(session.player_id, move, hand, self._funds(session.player_id)))
+        self._run(t, t.decide(session.player_id, move, hand, self.room.wallet(session.player_id)))
         return ok(request)
 
     def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:

@@ -413,6 +413,10 @@ class Room:
         self.log.failure("request {type} failed", failure, type=request.type)
         return error(request.type, request.rid, "server_error", "the server could not do that; try again")
 
+    def wallet(self, player_id: str) -> int:
+        """A player's cash balance (what the hall and the casino floor check a buy-in or a stake against)."""
+        return self.ledger.balance(cash(player_id))
+
     # directors (tournaments and cash tables): one role check and one record for every command
 
     @staticmethod
@@ -638,7 +642,7 @@ class Room:
         if seated is not None and seated.player_id == session.player_id:
             legal = table.legal_actions(session.player_id)
             if legal is not None:                       # your turn: what you may do, as a decision's frame says
-                message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
+                message["legal"] = legal.to_wire()
         return message
 
     def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> dict:
@@ -876,7 +880,7 @@ class Room:
             batch = public if mine is None else [mine.get(i, e) for i, e in enumerate(public)]
             message = dict(shared["message"], events=batch)
             if legal is not None and player == legal_for:
-                message["legal"] = {name: getattr(legal, name) for name in legal.__slots__}
+                message["legal"] = legal.to_wire()
             session.push(message)
 
     def _table_events(self, runner: TableRunner, events: list) -> None:

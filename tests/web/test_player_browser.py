@@ -112,6 +112,17 @@ def next_push(player: Player, timeout: float) -> dict:
     return player.pushes.pop(0) if player.pushes else player.receive(timeout=timeout)
 
 
+def pushes_until(player: Player, stopping: threading.Event):             # noqa: ANN201
+    """Every push ``player`` gets until ``stopping`` is set (or the connection ends), for a rival's thread."""
+    while not stopping.is_set():
+        try:
+            yield next_push(player, 0.3)
+        except TimeoutError:
+            continue
+        except Exception:
+            return
+
+
 def card_text(card: int) -> str:
     return RANKS[card >> 2] + SUITS[card & 3]
 
@@ -343,13 +354,7 @@ def test_the_decision_clock_and_time_bank_count_down_and_a_reload_resumes_the_se
     stopping = threading.Event()
 
     def rival_plays() -> None:                              # checks or calls at once, whenever it is his turn
-        while not stopping.is_set():
-            try:
-                push = next_push(rival, 0.3)
-            except TimeoutError:
-                continue
-            except Exception:
-                return
+        for push in pushes_until(rival, stopping):
             if "legal" in push:
                 rival.request("act", table="t1", action="check" if push["legal"]["can_check"] else "call")
 
@@ -454,13 +459,7 @@ def test_a_person_registers_for_a_tournament_in_the_lobby_and_plays_at_their_tou
     stopping = threading.Event()
 
     def rival_plays() -> None:                              # checks or calls at once; keeps every hand event
-        while not stopping.is_set():
-            try:
-                push = next_push(rival, 0.3)
-            except TimeoutError:
-                continue
-            except Exception:
-                return
+        for push in pushes_until(rival, stopping):
             if push.get("type") != "tournament_table_events":
                 continue
             with changed:
