@@ -86,21 +86,34 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
                          settings=settings)
     assert created["ok"], created
     eliminated: set[str] = set()
-    proposed: list[str] = []
-
+    proposed: list[str] = []                # every proposal made; the last one open until refused or failed
+    failures: list[str] = []                # proposals refused or deals failed
+    failed_seen: dict[str, int] = {}
+    in_money = threading.Event()
     lock = threading.Lock()
 
     def react(bot: TournamentBot, event: dict) -> None:
-        if event["type"] == "eliminated":
-            with lock:                          # the first bot left to see fourth place go proposes a deal,
+        kind = event["type"]
+        if kind == "bubble_burst":          # from here bots only check or fold, so busts do not race the deal
+            in_money.set()
+            for b in bots:
+                b.passive = True
+        with lock:                          # the first live bot to see an event in the money proposes a deal;
+            if kind == "eliminated":        # when a proposal is refused or the deal fails, the next one does
                 eliminated.update(event["players"])
-                # one hand may bust 4th and 5th, or 3rd to 5th at once: two or three left is enough for a deal
-                propose = 3 <= min(event["places"]) <= 4 and bot.name_ not in eliminated and not proposed
-                if propose:
-                    proposed.append(bot.name_)
+            if kind == "deal_failed":
+                failed_seen[bot.name_] = failed_seen.get(bot.name_, 0) + 1
+                if failed_seen[bot.name_] > len(failures):
+                    failures.append(event["reason"])
+            propose = in_money.is_set() and len(proposed) == len(failures) and bot.name_ not in eliminated
             if propose:
-                bot.ask("deal_propose", tournament="pko", kind="icm")
-        if event["type"] == "started" and bot.name_ == "p00":
+                proposed.append(bot.name_)
+        if propose:
+            answer = bot.ask("deal_propose", tournament="pko", kind="icm")
+            if not answer["ok"]:
+                with lock:
+                    failures.append(answer["error"]["code"])
+        if kind == "started" and bot.name_ == "p00":
             bot.ask("tournament_rebuy", tournament="pko")
 
     names = [f"p{i:02d}" for i in range(30)]
@@ -139,7 +152,7 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
     assert any(e["kind"] == "rebuy" for e in events_of(bots, "chips_added"))
     assert [e for e in events_of(bots, "seated") if e["reason"] == "late"]
     assert events_of(bots, "bounty_won") and events_of(bots, "break_started")
-    assert events_of(bots, "deal_made") and proposed
+    assert events_of(bots, "deal_made") and proposed, (proposed, failures)
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
     deadline = time.monotonic() + 10
     while store.tournament("pko").state != "finished" and time.monotonic() < deadline:

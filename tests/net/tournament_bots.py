@@ -29,6 +29,7 @@ class TournamentBot(threading.Thread):
         self.stop = threading.Event()
         self.finished = threading.Event()
         self.failure: Exception | None = None
+        self.passive = False                # only check or fold
 
     def ask(self, request_type: str, /, **fields) -> dict:
         try:
@@ -71,7 +72,7 @@ class TournamentBot(threading.Thread):
                 self.on_event(self, event)
         elif push["type"] == "tournament_table_events" and "legal" in push:
             legal = push["legal"]
-            r = self.rng.random()
+            r = 1.0 if self.passive else self.rng.random()
             if legal["can_raise"] and r < 0.08:
                 action = {"action": "raise", "amount": legal["max_to"]}
             elif legal["can_bet"] and r < 0.15:
