@@ -30,6 +30,7 @@ from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
 from pokerroom.shell.room import Room
+from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
@@ -72,6 +73,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     floor = CasinoFloor(room, casino_tables(data), casino_clock)   # stakes a crash left were refunded by start()
     floor.install()
     floor.start()
+    room.serve(SecurityDesk(room, hall))                        # the security team's review and actions (SEC)
     return room, writer
 
 
@@ -93,11 +95,14 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
           flush=True)
     print(f"tables: {', '.join(room.runners)}; data in {Path(data_dir).resolve()}", flush=True)
-    print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin", flush=True)
+    print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin   "
+          f"security review: http://{host}:{actual}/security", flush=True)
     director = demo_director(room) if demo else None
     if director:
         print(f"demo tournament director: nickname {director[0]}, password {director[1]} "
               "(play money; this machine)", flush=True)
+        officer = demo_security(room)
+        print(f"demo security officer: nickname {officer[0]}, password {officer[1]} (the review pages)", flush=True)
     casino = [t["table"] for t in room.lobby_sections["casino"]()]
     if casino:
         print(f"casino tables: {', '.join(casino)} (docs/casino.md)", flush=True)
@@ -120,19 +125,29 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
 
 
 DEMO_DIRECTOR = ("director", "director-demo")
+DEMO_SECURITY = ("security", "security-demo")
 
 
 def demo_director(room: Room) -> tuple[str, str]:
     """The demo room's tournament director, made (or reset to the printed password) at every demo start."""
-    nickname, password = DEMO_DIRECTOR
+    return demo_account(room, DEMO_DIRECTOR, "director")
+
+
+def demo_security(room: Room) -> tuple[str, str]:
+    """The demo room's security officer, for the review pages at ``/security``."""
+    return demo_account(room, DEMO_SECURITY, "security")
+
+
+def demo_account(room: Room, account: tuple[str, str], role: str) -> tuple[str, str]:
+    nickname, password = account
     key = players.nickname_key(nickname)
     hashed = players.hash_password(password)
     now = time.time()
     if room.store.find_account(key) is None:
-        room.store.create_account(nickname, key, hashed, "1980-01-01", "NL", now, role="director")
+        room.store.create_account(nickname, key, hashed, "1980-01-01", "NL", now, role=role)
     else:
-        room.store.update_account(key, password_hash=hashed, role="director", closed=False)
-    room.store.audit("role_granted", {"nickname": nickname, "role": "director", "by": "demo"}, now)
+        room.store.update_account(key, password_hash=hashed, role=role, closed=False)
+    room.store.audit("role_granted", {"nickname": nickname, "role": role, "by": "demo"}, now)
     return nickname, password
 
 

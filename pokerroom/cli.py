@@ -13,6 +13,7 @@ import time
 
 from pokerroom import cards
 from pokerroom.evaluator import describe, equity, evaluate, evaluate_omaha
+from pokerroom.players import ROLES
 
 
 def _equity(args: argparse.Namespace) -> int:
@@ -156,9 +157,10 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--prefix", default="bot", help="bots are named PREFIX001, PREFIX002, ...")
     bots.set_defaults(run=_bots)
 
-    role = commands.add_parser("role", help="give an account a role: player, director (tournaments), admin")
+    role = commands.add_parser("role", help="give an account a role: player, director (tournaments), "
+                                            "security (review), admin")
     role.add_argument("nickname")
-    role.add_argument("role", choices=["player", "director", "admin"])
+    role.add_argument("role", choices=list(ROLES))
     role.add_argument("--database", default="", help="SQLAlchemy URL (default: SQLite in --data-dir)")
     role.add_argument("--data-dir", default="data")
     role.set_defaults(run=_role)
@@ -181,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     casino.add_argument("--seed", type=int, default=None,
                         help="a seeded shoe/wheel, simulation only, to repeat a run (default: the secure RNG)")
     casino.set_defaults(run=_simulate_casino)
+
+    from pokerroom.security.console import add_commands
+
+    add_commands(commands)
     return parser
 
 

@@ -27,6 +27,7 @@ _HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1) \
     if os.environ.get("POKERROOM_ARGON2") == "bench" else PasswordHasher()
 
 DIRECTOR_ROLES = frozenset({"director", "admin"})      # may run tournaments and cash tables
+SECURITY_ROLES = frozenset({"security", "admin"})      # may review play and act on accounts (SEC-4)
 
 
 @dataclass
@@ -61,14 +62,19 @@ def nickname_key(nickname: str) -> str:
     return nickname.casefold()
 
 
-def check_registration(nickname: str, birth_date: str, country: str, rules: AccountRules,
-                       today: date) -> None:
-    """Refuse a registration the room's rules do not allow (AC-1, AC-2, AC-3)."""
+def check_nickname(nickname: str, rules: AccountRules) -> None:
+    """AC-3: the shape and the offensive-word filter, at registration and at a security team's reset."""
     if not _NICKNAME.fullmatch(nickname):
         raise RuleViolation("bad_nickname", "a nickname is 3 to 20 letters, digits, '_' or '-'", "AC-3")
     key = nickname_key(nickname)
     if key in RESERVED or any(word in key for word in rules.banned_words):
         raise RuleViolation("nickname_refused", "that nickname is not allowed here; choose another", "AC-3")
+
+
+def check_registration(nickname: str, birth_date: str, country: str, rules: AccountRules,
+                       today: date) -> None:
+    """Refuse a registration the room's rules do not allow (AC-1, AC-2, AC-3)."""
+    check_nickname(nickname, rules)
     try:
         born = date.fromisoformat(birth_date)
     except ValueError:

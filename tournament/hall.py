@@ -43,10 +43,12 @@ from twisted.logger import Logger
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.net.schema import Request, ok
+from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.events import event_to_dict, wire_name
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.poker.variants import VARIANTS
+from pokerroom.security.facts import hand_facts
 from tournament import director as td
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
@@ -98,6 +100,7 @@ class TournamentHall:
         self.watchers: dict[str, dict[Any, None]] = {}
         self.entrants: dict[str, set[str]] = {}
         self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
+        self.hands: dict[tuple[str, str], list] = {}               # (tournament, table) -> its hand's events so far
         self.offers: dict[tuple[str, str], tuple[int, int]] = {}    # (tournament, seller) -> (percent, markup %)
         self.clock: dict[str, tuple[str, Any]] = {}                  # tournament -> (command, delayed call)
         self.paused_left: dict[str, tuple[str, float]] = {}
@@ -224,6 +227,8 @@ class TournamentHall:
         table = d.tables.get(e.table)
         if isinstance(e, td.HandDealt) and table is not None:
             self.dealt[key] = dict(table.seats)
+            self.hands[key] = []
+        self._keep_hand(d, key, e.events)
         seats = self.dealt.get(key, {})
         turn = table.to_act() if table is not None else None
         clock = None
@@ -244,6 +249,30 @@ class TournamentHall:
                 legal = turn[1]
                 message["legal"] = legal.to_wire()
             session.push(message)
+
+    def _keep_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
+        """Store a tournament hand once it has ended, all cards and its facts, as a cash hand is (SEC-1)."""
+        hand = self.hands.get(key)
+        if hand is None:
+            return
+        hand.extend(events)
+        if not any(isinstance(x, he.DeckRevealed) for x in events):
+            return
+        del self.hands[key]
+        started = next(x for x in hand if isinstance(x, he.HandStarted))
+        seats = {x.seat: x.player_id for x in hand if isinstance(x, he.SeatDealtIn)}
+        start = {x.player_id: x.stack for x in hand if isinstance(x, he.SeatDealtIn)}
+        ended = next(x for x in hand if isinstance(x, he.HandEnded))
+        now = self.reactor.seconds()
+        try:
+            facts = hand_facts(hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
+                               tournament=d.spec.id, bounty=d.spec.bounty > 0)
+        except Exception:                                               # noqa: BLE001 - logged, the hand is kept
+            self.log.failure("the facts of hand {hand} could not be worked out", hand=started.hand_id)
+            facts = None
+        self.room._write(self.store.hand_started, started.hand_id, key[1], now, start, d.spec.id)
+        self.room._write(self.store.hand_ended, started.hand_id, now, {seats[s]: c for s, c in ended.stacks},
+                         ended.rake, [event_to_dict(x) for x in hand], None, facts)
 
     # ------------------------------------------------------------------ timers
 
@@ -457,8 +486,13 @@ class TournamentHall:
             watchers.pop(session, None)
         return ok(request)
 
+    def playing(self, player: str) -> bool:
+        """Registered or still in a tournament that has not finished (a nickname reset waits for it: AC-3)."""
+        return any(player in d.entries for d in self.directors.values() if d.state in (td.REGISTERING, td.RUNNING))
+
     def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
+        self.room._may_play(session)                    # AC-5 exclusions, a frozen account (SEC-4)
         player = session.player_id
         ticket = td.ticket_account(tournament, player)
         money = td.tournament_money(player)

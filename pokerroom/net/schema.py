@@ -43,13 +43,13 @@ class ProtocolError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    kind: str                           # "int" | "str" | "bool" | "choice" | "map"
+    kind: str                           # "int" | "str" | "bool" | "choice" | "map" | "list"
     optional: bool = False
     nullable: bool = False
     low: int = 0
     high: int = 0
     choices: tuple[str, ...] = ()
-    max_items: int = 0                  # for "map": at most this many str -> int entries
+    max_items: int = 0                  # for "map": at most this many str -> int entries; "list": of strings
 
 
 def Int(low: int, high: int, **kw: bool) -> Field:         # noqa: N802 - reads like a type in the table
@@ -72,6 +72,12 @@ TABLE = Str(1, MAX_NAME)
 TOURNAMENT = Str(1, 32)
 REASON = Str(1, 200)
 AMOUNT = Int(1, MAX_AMOUNT)
+NICK = Str(3, 20)
+NICK_OPT = Str(3, 20, optional=True)
+HAND = Str(1, 120)
+CASE = Int(1, 2**31 - 1)
+TABLE_OPT = Str(1, MAX_NAME, optional=True)
+PERIOD = {"since": Int(0, 2**40, optional=True), "until": Int(0, 2**40, optional=True)}   # UTC seconds
 DEVICE = Str(1, 128, optional=True)     # the client's own device id, kept with the connection for security (SEC-1)
 
 REQUESTS: dict[str, dict[str, Field]] = {
@@ -158,6 +164,37 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "casino_bets": {"limit": Int(1, 100, optional=True)},
     "casino_claim": {"table": TABLE, "round": Int(1, 2**31 - 1), "text": Str(1, MAX_CHAT)},
     "casino_void": {"table": TABLE, "reason": REASON},
+    # the security team (roles security and admin; docs/protocol.md, "Security review"): every action is audited
+    "security_hands": {"player": NICK_OPT, "table": TABLE_OPT, "tournament": Str(1, 32, optional=True),
+                       **PERIOD, "limit": Int(1, 500, optional=True)},
+    "security_hand": {"hand_id": HAND},
+    "security_chat": {"player": NICK_OPT, "table": TABLE_OPT, "text": Str(1, MAX_CHAT, optional=True),
+                      **PERIOD, "limit": Int(1, 500, optional=True)},
+    "security_pairs": {**PERIOD, "limit": Int(1, 500, optional=True)},
+    "security_pair": {"a": NICK, "b": NICK, **PERIOD},
+    "security_player": {"player": NICK},
+    "security_ledger": {"player": NICK, "limit": Int(1, 500, optional=True)},
+    "security_cases": {"state": Choice("open", "decided", optional=True)},
+    "security_case": {"case": CASE},
+    "security_case_open": {"title": Str(1, 120), "players": Field("list", low=3, high=20, max_items=10),
+                           "reason": REASON},
+    "security_case_note": {"case": CASE, "text": Str(1, 2000)},
+    "security_case_attach": {"case": CASE, "hand_id": HAND},
+    "security_case_decide": {"case": CASE, "decision": Str(1, 200), "reason": REASON},
+    "security_export": {"case": CASE, "format": Choice("pokerstars", "ohh")},
+    "security_mute": {"player": NICK, "table": Str(1, MAX_NAME, optional=True, nullable=True),
+                      "minutes": Int(1, 10 * 365 * 24 * 60, optional=True, nullable=True), "reason": REASON},
+    "security_unmute": {"player": NICK, "reason": REASON},
+    "security_reset_nickname": {"player": NICK, "nickname": NICK, "reason": REASON},
+    "security_void": {"player": NICK, "hands": Field("list", low=1, high=120, max_items=200), "reason": REASON,
+                      "case": Int(1, 2**31 - 1, optional=True)},
+    "security_freeze": {"player": NICK, "on": Bool(), "reason": REASON},
+    "security_ban": {"player": NICK, "reason": REASON},
+    "security_restrict": {"a": NICK, "b": NICK, "reason": REASON},
+    "security_verify_identity": {"player": NICK, "real_name": Str(2, 100), "reason": REASON},
+    "security_audit": {"kind": Str(1, 40, optional=True), "player": NICK_OPT, "limit": Int(1, 500, optional=True)},
+    # AC-4: a verified player shows their real name instead of their nickname, or stops
+    "real_name": {"on": Bool()},
 }
 
 
@@ -211,6 +248,11 @@ def _check(kind: str, name: str, rule: Field, value: object) -> object:
     elif rule.kind == "choice":
         if type(value) is not str or value not in rule.choices:
             raise ProtocolError("bad_field", f"{where} must be one of {', '.join(rule.choices)}")
+    elif rule.kind == "list":
+        if not isinstance(value, list) or not 1 <= len(value) <= rule.max_items or not all(
+                type(v) is str and rule.low <= len(v) <= rule.high and v.isprintable() for v in value):
+            raise ProtocolError("bad_field", f"{where} must be a list of 1 to {rule.max_items} texts of {rule.low} "
+                                             f"to {rule.high} characters")
     elif rule.kind == "map":
         if not isinstance(value, dict) or len(value) > rule.max_items:
             raise ProtocolError("bad_field", f"{where} must be a map of at most {rule.max_items} entries")

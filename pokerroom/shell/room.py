@@ -55,6 +55,8 @@ from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
+from pokerroom.security.facts import hand_facts
+from pokerroom.security.moderation import Moderation
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.throttle import BucketsByKey
 from pokerroom.store.room_store import RoomStore
@@ -126,6 +128,8 @@ class TableRunner:
     hand_start: dict[str, int] = field(default_factory=dict)
     hand_events: list[dict] = field(default_factory=list)
     hand_id: str = ""
+    hand_objects: list = field(default_factory=list)            # the running hand's events, for its facts
+    chatted: set[str] = field(default_factory=set)              # who chatted at the table while it ran
     hand_end: tuple[dict[str, int], int] = ({}, 0)
     start_written: bool = False
     decision_seq: int = 0                   # the DecisionStarted the table's clock is running for
@@ -208,6 +212,8 @@ class Room:
         self._hands_played: dict[str, int] = {}                     # table -> its newest stored hand's number
         self.known_tables: set[str] = set()                         # every cash table id, open or since closed
         self._shuffle = shuffle
+        self.moderation = Moderation()                                # the security team's standing decisions
+        self.display_names: dict[str, str] = {}                      # AC-4: players showing their verified name
         for rules in tables:
             self.add_table(rules, announce=False)
 
@@ -273,7 +279,16 @@ class Room:
             self._remember_deposit(player, amount, at)
         self.history.restore(self.store.refusals_since(now - 2 * 12 * 3600),
                              self.store.departures_since(now - 24 * 3600))
+        for mute in self.store.active_mutes(now):
+            self.moderation.mute(mute.player_id, mute.table_id, mute.until, mute.reason)
+        for restriction in self.store.restrictions():
+            self.moderation.link(restriction.a, restriction.b)
+        self.moderation.frozen = self.store.frozen_accounts()
         return self.recovery
+
+    def audit(self, kind: str, **data: Any) -> None:
+        """Chain a record in the audit log (SEC-1): who did what, when, in the writer's order."""
+        self._write(self.store.audit, kind, data, self.reactor.seconds())
 
     def _write(self, function: Callable, *args: Any, quiet: bool = True) -> defer.Deferred:
         """Run a store call on the writer thread after every earlier one; a Deferred of its result.
@@ -495,8 +510,9 @@ class Room:
             session.country, session.excluded_until = account.country, account.excluded_until
             session.deposit_limit, session.logged_in_at = account.deposit_limit, self.reactor.seconds()
             session.device = device
-            session.connection_record = self._write(self.store.connection_opened, account.nickname, session.ip,
-                                                    device, session.logged_in_at)
+            if account.show_real_name and account.verified_name:
+                self.display_names[account.nickname] = account.verified_name
+            self._connection_opened(session)
             if session.token:
                 self.sessions.pop(session.token, None)
             session.token = players.new_session_token()
@@ -507,6 +523,14 @@ class Room:
                       balance=self.ledger.balance(cash(account.nickname)))
 
         return d.addCallback(found).addCallback(checked)
+
+    def _connection_opened(self, session: Session) -> None:
+        """Where a player connected from (IP, device): stored, and chained in the audit log (SEC-1)."""
+        now = self.reactor.seconds()
+        session.connection_record = self._write(self.store.connection_opened, session.player_id, session.ip,
+                                                session.device, now)
+        self.audit("connection", player=session.player_id, ip=session.ip, device=session.device,
+                   client=session.client_type)
 
     _IDENTITY = ("player_id", "token", "role", "client_type", "country", "excluded_until", "deposit_limit",
                  "logged_in_at", "lobby")
@@ -565,8 +589,7 @@ class Room:
                 self._end_identity(session)                 # this connection was someone until now
             self._take_over(session, old, 4001, "resumed elsewhere")
             session.device = device
-            session.connection_record = self._write(self.store.connection_opened, session.player_id, session.ip,
-                                                    device, self.reactor.seconds())
+            self._connection_opened(session)
         self.sessions[token] = session
         self.by_player[session.player_id] = session
         caught_up = {}
@@ -629,8 +652,11 @@ class Room:
         table = runner.table
         snap = table.snapshot(table.viewer(session.player_id))
         clock = snap.clock
-        message = {"type": "table_snapshot", "table": table.table_id, "seq": snap.seq,
-                   "seats": [dataclasses.asdict(s) for s in snap.seats],
+        seats = [dataclasses.asdict(s) for s in snap.seats]
+        for seat in seats:
+            if seat.get("player_id") in self.display_names:
+                seat["name"] = self.display_names[seat["player_id"]]     # AC-4: the verified real name
+        message = {"type": "table_snapshot", "table": table.table_id, "seq": snap.seq, "seats": seats,
                    "hand": [he.event_to_dict(e) for e in snap.hand_events],
                    "to_act": None if clock is None else clock[0],
                    "deadline": None if clock is None else clock[2],
@@ -665,6 +691,7 @@ class Room:
     def _may_play(self, session: Session) -> None:
         players.check_may_play(session.country, session.excluded_until, False, self.account_rules,
                                self.reactor.seconds())
+        self.moderation.verify_play(session.player_id)
 
     def _funds(self, session: Session, amount: int) -> None:
         have = self.ledger.balance(cash(session.player_id))
@@ -675,6 +702,7 @@ class Room:
                  wait_for_big_blind: bool = False) -> dict:
         runner = self._runner(table)
         self._may_play(session)
+        self.moderation.verify_seat(session.player_id, [p.player_id for p in runner.table.players.values()])
         self._funds(session, buy_in)
         self._watch(session, table)
         self._command(runner, "sit", session.player_id, seat, buy_in, client_type=session.client_type,
@@ -727,20 +755,33 @@ class Room:
 
     def _on_chat(self, session: Session, request: Request, table: str, text: str) -> dict:
         runner = self._runner(table)
+        player = session.player_id
         if table not in session.tables:
             raise RuleViolation("not_at_table", f"watch or sit at {table} to chat there")
         now = self.reactor.seconds()
+        self.moderation.verify_chat(player, table, now)
         if now - session.chat_at < 1.0:
             raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
         session.chat_at = now
         hand = runner.table.hand
         lowered = text.casefold()
-        blocked = bool(_LINK.search(text)) or any(w in lowered for w in self.account_rules.banned_words)
-        self._write(self.store.save_chat, table, hand.hand_id if hand else None, session.player_id, text, now,
-                    blocked)
-        if blocked:
+        abusive = bool(_LINK.search(text)) or any(w in lowered for w in self.account_rules.banned_words)
+        in_hand = hand is not None and player in runner.hand_players.values()
+        blocked = abusive or (in_hand and runner.table.rules.block_chat_in_hand)
+        self._write(self.store.save_chat, table, hand.hand_id if hand else None, player, text, now, blocked)
+        if hand is not None:
+            runner.chatted.add(player)                  # railbirds too: the collusion signals read it (HR-CHAT-4)
+        if in_hand:                                     # chat during one's own hand is flagged for review
+            self.audit("chat_in_hand", player=player, table=table, hand_id=hand.hand_id, text=text,
+                       blocked=blocked)
+        if abusive:
             raise RuleViolation("chat_blocked", "links and abusive words are not allowed in chat", "HR-CHAT-2")
-        message = {"type": "chat", "table": table, "player": session.player_id, "text": text, "at": now}
+        if blocked:
+            raise RuleViolation("chat_in_hand", "chat is closed to players in the hand until it ends at this table",
+                                "HR-CHAT-4")
+        message = {"type": "chat", "table": table, "player": player, "text": text, "at": now}
+        if player in self.display_names:
+            message["name"] = self.display_names[player]                # AC-4
         shared = {"message": message}
         for watcher in self.watching[table]:
             watcher.push_shared(shared)
@@ -897,11 +938,20 @@ class Room:
             elif isinstance(event, te.PlayerSeated):
                 self._money(self.ledger.move(cash(event.player_id), table_escrow(table_id, event.player_id),
                                              event.stack, "buy_in", table_id, now))
+                self.audit("seat", what="joined", table=table_id, player=event.player_id, seat=event.seat,
+                           stack=event.stack)
             elif isinstance(event, te.ChipsAdded):
                 player = table.players[event.seat].player_id
                 self._money(self.ledger.move(cash(player), table_escrow(table_id, player), event.amount,
                                              "add_chips", table_id, now))
+            elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
+                seated = table.players.get(event.seat)
+                self.audit("seat", what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
+                           table=table_id, seat=event.seat, player=seated.player_id if seated else None,
+                           reason=getattr(event, "reason", ""))
             elif isinstance(event, te.PlayerLeft):
+                self.audit("seat", what="left", table=table_id, player=event.player_id, seat=event.seat,
+                           stack=event.stack, reason=event.reason)
                 if event.stack:
                     self._money(self.ledger.move(table_escrow(table_id, event.player_id),
                                                  cash(event.player_id), event.stack, "cash_out", table_id, now))
@@ -919,9 +969,10 @@ class Room:
     def _hand_event(self, runner: TableRunner, event: he.Event, now: float, as_dict: dict) -> None:
         if isinstance(event, he.HandStarted):
             runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
-            runner.hand_events = []
+            runner.hand_events, runner.hand_objects, runner.chatted = [], [], set()
             runner.start_written = False
         runner.hand_events.append(as_dict)
+        runner.hand_objects.append(event)
         if isinstance(event, he.SeatDealtIn):
             runner.hand_players[event.seat] = event.player_id
             runner.hand_start[event.player_id] = event.stack
@@ -941,5 +992,15 @@ class Room:
             settlement = self.ledger.settle_hand(runner.table.table_id, runner.hand_id, runner.hand_start, end,
                                                  rake, now)
             self._write(self.store.hand_ended, runner.hand_id, now, end, rake, list(runner.hand_events),
-                        settlement)
+                        settlement, self._facts(runner, now))
             self.metrics.hands.inc()
+
+    def _facts(self, runner: TableRunner, now: float) -> Any:
+        """What the hand says about pairs of players (SEC-3); a hand is never lost to a fault in working it out."""
+        rules = runner.table.rules
+        try:
+            return hand_facts(runner.hand_objects, table_id=rules.table_id, game_key=rules.game_key, at=now,
+                              chatted=runner.chatted)
+        except Exception:                                               # noqa: BLE001 - logged, the hand goes on
+            self.log.failure("the facts of hand {hand} could not be worked out", hand=runner.hand_id)
+            return None

@@ -12,7 +12,12 @@ What is stored, and why:
   crash is voided on start (TR-REFUND-1).
 * ``chat_lines`` (HR-CHAT-1), ``connections`` (IP, device, times: SEC),
   ``hit_and_run_refusals`` (HR-HNR-2), ``departures`` (HR-STAKE-3),
-  ``audit_records`` (hash-chained, SEC-1).
+  ``audit_records`` (hash-chained, SEC-1, SEC-5).
+* the security team's own (SEC-3, SEC-4): ``hand_facts`` (what each ended
+  hand says about pairs of players, packed small for the collusion signals),
+  ``cases`` with their ``case_hands`` and ``case_notes``, ``mutes``
+  (HR-CHAT-3), ``restrictions`` (linked accounts kept apart) and
+  ``nickname_resets`` (AC-3: the old name stays in the history).
 
 Money columns are ``BigInteger`` minor units; times are UTC seconds as floats
 (the reactor's clock), which sort and compare the same on SQLite and
@@ -44,6 +49,8 @@ class Account(Base):
     excluded_until: Mapped[float | None] = mapped_column(Float, nullable=True)   # AC-5; inf: permanent
     deposit_limit: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     verified_name: Mapped[str | None] = mapped_column(String(100), nullable=True)  # AC-4
+    show_real_name: Mapped[bool] = mapped_column(Boolean, default=False)              # AC-4: the player's choice
+    frozen: Mapped[bool] = mapped_column(Boolean, default=False)                      # SEC-4: no play until thawed
 
 
 class LedgerTransfer(Base):
@@ -82,6 +89,7 @@ class HandRecord(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     hand_id: Mapped[str] = mapped_column(String(120), unique=True)
     table_id: Mapped[str] = mapped_column(String(64), index=True)
+    tournament: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     started_at: Mapped[float] = mapped_column(Float)
     ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     void: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -145,14 +153,105 @@ class DepartureRecord(Base):
 
 
 class AuditRecord(Base):
+    """One link of the audit chain (SEC-5): ``previous_hash`` is unique, so two writers can never fork it."""
+
     __tablename__ = "audit_records"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(40), index=True)
     data: Mapped[dict] = mapped_column(JSON)
     at: Mapped[float] = mapped_column(Float)
-    previous_hash: Mapped[str] = mapped_column(String(64))
+    previous_hash: Mapped[str] = mapped_column(String(64), unique=True)
     hash: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class HandFactsRecord(Base):
+    """What one ended hand says about pairs of players (:mod:`pokerroom.security.facts`), packed with msgpack."""
+
+    __tablename__ = "hand_facts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[str] = mapped_column(String(120), unique=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    tournament: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class Case(Base):
+    __tablename__ = "cases"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(String(120))
+    players: Mapped[list] = mapped_column(JSON)
+    state: Mapped[str] = mapped_column(String(16), index=True)             # "open" | "decided"
+    opened_by: Mapped[str] = mapped_column(String(20))
+    opened_at: Mapped[float] = mapped_column(Float)
+    decision: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    decided_by: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    decided_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class CaseHand(Base):
+    __tablename__ = "case_hands"
+    __table_args__ = (Index("ix_case_hands_case_hand", "case_id", "hand_id", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"))
+    hand_id: Mapped[str] = mapped_column(String(120))
+    by: Mapped[str] = mapped_column(String(20))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class CaseNote(Base):
+    __tablename__ = "case_notes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"), index=True)
+    by: Mapped[str] = mapped_column(String(20))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class Mute(Base):
+    """HR-CHAT-3: a player's chat muted at one table (or room-wide: ``table_id`` None) until ``until`` (None: ever)."""
+
+    __tablename__ = "mutes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(20), index=True)
+    table_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    reason: Mapped[str] = mapped_column(String(200))
+    by: Mapped[str] = mapped_column(String(20))
+    at: Mapped[float] = mapped_column(Float)
+    lifted_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class Restriction(Base):
+    """Linked accounts the security team keeps apart: never at the same cash table."""
+
+    __tablename__ = "restrictions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    a: Mapped[str] = mapped_column(String(20), index=True)
+    b: Mapped[str] = mapped_column(String(20), index=True)
+    reason: Mapped[str] = mapped_column(String(200))
+    by: Mapped[str] = mapped_column(String(20))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class NicknameReset(Base):
+    """AC-3: the security team renamed ``old`` to ``new``; history under the old name stays as it was."""
+
+    __tablename__ = "nickname_resets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    old: Mapped[str] = mapped_column(String(20), index=True)
+    new: Mapped[str] = mapped_column(String(20), index=True)
+    reason: Mapped[str] = mapped_column(String(200))
+    by: Mapped[str] = mapped_column(String(20))
+    at: Mapped[float] = mapped_column(Float)
 
 
 class TournamentRecord(Base):

@@ -18,8 +18,6 @@ returns each affected player's escrow to their wallet.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,6 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
+from pokerroom.security.audit import GENESIS, Anchor, Verdict, record_hash, row_digest, verify_chain
 from pokerroom.store.models import (
     Account,
     AuditRecord,
@@ -43,6 +42,7 @@ from pokerroom.store.models import (
     ChatLine,
     ConnectionRecord,
     DepartureRecord,
+    HandFactsRecord,
     HandPlayer,
     HandRecord,
     LedgerBalance,
@@ -51,6 +51,7 @@ from pokerroom.store.models import (
     Refusal,
     TournamentRecord,
 )
+from pokerroom.store.security_records import SecurityRecords
 from pokerroom.table.seating_history import Departure
 
 
@@ -69,24 +70,27 @@ class _Rows:
     started: list[dict] = field(default_factory=list)
     players: list[dict] = field(default_factory=list)
     ended: list[dict] = field(default_factory=list)
+    facts: list[dict] = field(default_factory=list)
     transfers: list[Transfer] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (self.started or self.ended or self.transfers)
 
     def clear(self) -> None:
-        self.started, self.players, self.ended, self.transfers = [], [], [], []
+        self.started, self.players, self.ended, self.facts, self.transfers = [], [], [], [], []
 
 
-GENESIS = "0" * 64
+def hand_digest(row: Any) -> str:
+    """What the audit chain keeps of a stored hand (SEC-1): every column the security team replays."""
+    return row_digest(row.hand_id, row.table_id, row.tournament, row.started_at, row.start_stacks, row.ended_at,
+                      row.end_stacks, row.rake, row.events, row.void)
 
 
-def audit_hash(previous: str, kind: str, data: Mapping[str, Any], at: float) -> str:
-    body = json.dumps([previous, kind, data, repr(float(at))], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()
+def chat_digest(row: Any) -> str:
+    return row_digest(row.id, row.table_id, row.hand_id, row.player_id, row.text, row.at, row.blocked)
 
 
-class RoomStore:
+class RoomStore(SecurityRecords):
     """The room's database. Every method is one transaction -- or one step of a :meth:`batch`."""
 
     def __init__(self, engine: Engine) -> None:
@@ -181,6 +185,13 @@ class RoomStore:
             connection.execute(update(hands).where(hands.c.hand_id == bindparam("b_hand_id"))
                                .values(ended_at=bindparam("ended_at"), end_stacks=bindparam("end_stacks"),
                                        rake=bindparam("rake"), events=bindparam("events")), rows.ended)
+            # the chain keeps each ended hand's digest (SEC-1): in order, as the hands ended
+            stored = {row.hand_id: row for row in connection.execute(select(hands).where(hands.c.hand_id.in_(ids)))}
+            self._chain(connection, [("hand", {"hand_id": hand_id, "table": stored[hand_id].table_id,
+                                               "digest": hand_digest(stored[hand_id])}, ended["ended_at"])
+                                     for hand_id, ended in zip(ids, rows.ended, strict=True)])
+        if rows.facts:
+            connection.execute(insert(HandFactsRecord.__table__), rows.facts)
         if rows.transfers:
             self._save(connection, rows.transfers)
         rows.clear()
@@ -228,10 +239,14 @@ class RoomStore:
 
     def save_chat(self, table_id: str, hand_id: str | None, player_id: str, text: str, at: float,
                   blocked: bool) -> None:
-        """Every chat line is kept, shown or not (HR-CHAT-1)."""
+        """Every chat line is kept, shown or not (HR-CHAT-1), and chained in the audit log with its digest."""
         with self._writing() as session:
-            session.add(ChatLine(table_id=table_id, hand_id=hand_id, player_id=player_id, text=text, at=at,
-                                 blocked=blocked))
+            line = ChatLine(table_id=table_id, hand_id=hand_id, player_id=player_id, text=text, at=at,
+                            blocked=blocked)
+            session.add(line)
+            session.flush()
+            self._chain(session.connection(), [("chat", {"id": line.id, "table": table_id, "player": player_id,
+                                                         "hand_id": hand_id, "digest": chat_digest(line)}, at)])
 
     def chat_of(self, table_id: str) -> list[ChatLine]:
         with self._reading() as session:
@@ -320,19 +335,24 @@ class RoomStore:
 
     # ------------------------------------------------------------------ hands
 
-    def hand_started(self, hand_id: str, table_id: str, at: float, start_stacks: Mapping[str, int]) -> None:
+    def hand_started(self, hand_id: str, table_id: str, at: float, start_stacks: Mapping[str, int],
+                     tournament: str | None = None) -> None:
         """Store the start-of-hand stacks before the first card (what a restart returns to)."""
         with self._rows() as rows:
-            rows.started.append({"hand_id": hand_id, "table_id": table_id, "started_at": at,
+            rows.started.append({"hand_id": hand_id, "table_id": table_id, "started_at": at, "tournament": tournament,
                                  "start_stacks": dict(start_stacks), "rake": 0, "void": False})
             rows.players.extend({"hand_id": hand_id, "player_id": p} for p in start_stacks)
 
     def hand_ended(self, hand_id: str, at: float, end_stacks: Mapping[str, int], rake: int,
-                   events: Sequence[dict], settlement: Transfer | None) -> None:
-        """The hand's end, its events and the transfer settling it: one transaction."""
+                   events: Sequence[dict], settlement: Transfer | None, facts: Any = None) -> None:
+        """The hand's end, its events, its audit record, its facts for the collusion signals
+        (:class:`~pokerroom.security.facts.HandFacts`) and the transfer settling it: one transaction."""
         with self._rows() as rows:
             rows.ended.append({"b_hand_id": hand_id, "ended_at": at, "end_stacks": dict(end_stacks), "rake": rake,
                                "events": list(events)})
+            if facts is not None:
+                rows.facts.append({"hand_id": hand_id, "table_id": facts.table_id, "tournament": facts.tournament,
+                                   "at": at, "data": facts.pack()})
             if settlement is not None:
                 rows.transfers.append(settlement)
 
@@ -368,7 +388,11 @@ class RoomStore:
                 hand.void = True
                 hand.ended_at = at
                 hand.end_stacks = dict(hand.start_stacks)
-                voided.append(hand.hand_id)
+                voided.append(hand)
+            session.flush()
+            self._chain(session.connection(), [("hand", {"hand_id": h.hand_id, "table": h.table_id, "void": True,
+                                                         "digest": hand_digest(h)}, at) for h in voided])
+            voided = [h.hand_id for h in voided]
         returned = []
         for account, balance in sorted(ledger.balances.items()):
             if account.startswith(("table:", "casino:")) and balance > 0:    # cash and casino tables (CR-5)
@@ -445,13 +469,24 @@ class RoomStore:
         """Append an audit record chained to the one before it by SHA-256; its hash.
 
         Each record's hash covers the previous record's hash, so changing or
-        removing any record breaks every hash after it (:meth:`audit_chain_intact`).
+        removing any record breaks every hash after it (:meth:`verify_audit`).
         """
         with self._writing() as session:
-            last = session.scalar(select(AuditRecord.hash).order_by(AuditRecord.id.desc()).limit(1)) or GENESIS
-            digest = audit_hash(last, kind, data, at)
-            session.add(AuditRecord(kind=kind, data=dict(data), at=at, previous_hash=last, hash=digest))
-            return digest
+            return self._chain(session.connection(), [(kind, data, at)])
+
+    @staticmethod
+    def _chain(connection: Connection, records: Sequence[tuple[str, Mapping[str, Any], float]]) -> str:
+        """Append ``records`` after the newest one, in this transaction; the new head's hash."""
+        table = AuditRecord.__table__
+        last = connection.scalar(select(table.c.hash).order_by(table.c.id.desc()).limit(1)) or GENESIS
+        rows = []
+        for kind, data, at in records:
+            digest = record_hash(last, kind, data, at)
+            rows.append({"kind": kind, "data": dict(data), "at": at, "previous_hash": last, "hash": digest})
+            last = digest
+        if rows:
+            connection.execute(insert(table), rows)
+        return last
 
     def audit_records(self, kind: str | None = None) -> list[AuditRecord]:
         with self._reading() as session:
@@ -495,13 +530,46 @@ class RoomStore:
             return found
 
     def audit_chain_intact(self) -> bool:
-        previous = GENESIS
-        for record in self.audit_records():
-            if record.previous_hash != previous or record.hash != audit_hash(previous, record.kind, record.data,
-                                                                              record.at):
-                return False
-            previous = record.hash
-        return True
+        return self.verify_audit().intact
+
+    def verify_audit(self, anchors: Sequence[Anchor] = ()) -> Verdict:
+        """The chain checked link by link (SEC-5), then every stored hand and chat line against its digest."""
+        with self._reading() as session:
+            records = session.scalars(select(AuditRecord).order_by(AuditRecord.id).execution_options(yield_per=2000))
+            recorded: dict[str, dict[Any, str]] = {"hand": {}, "chat": {}}
+            first_hand_at = None
+
+            def chained() -> Iterator[AuditRecord]:
+                nonlocal first_hand_at
+                for record in records:
+                    if record.kind == "hand":
+                        recorded["hand"][record.data.get("hand_id")] = record.data.get("digest")
+                        first_hand_at = record.at if first_hand_at is None else first_hand_at
+                    elif record.kind == "chat":
+                        recorded["chat"][record.data.get("id")] = record.data.get("digest")
+                    yield record
+
+            verdict = verify_chain(chained(), anchors)
+            hands = session.scalars(select(HandRecord).where(HandRecord.ended_at.is_not(None))
+                                    .order_by(HandRecord.id).execution_options(yield_per=2000))
+            for row in hands:
+                digest = recorded["hand"].pop(row.hand_id, None)
+                if digest is None:
+                    if first_hand_at is not None and row.ended_at >= first_hand_at and not row.void:
+                        verdict.problems.append(f"hand {row.hand_id} has no audit record: it was added afterwards")
+                elif digest != hand_digest(row):
+                    verdict.problems.append(f"hand {row.hand_id} was changed after it ended: it no longer matches "
+                                            f"its audit record")
+            verdict.problems += [f"hand {hand_id} is in the audit log but was removed from the hands"
+                                 for hand_id in recorded["hand"]]
+            for line in session.scalars(select(ChatLine).order_by(ChatLine.id).execution_options(yield_per=2000)):
+                digest = recorded["chat"].pop(line.id, None)
+                if digest is not None and digest != chat_digest(line):
+                    verdict.problems.append(f"chat line {line.id} by {line.player_id} was changed: it no longer "
+                                            f"matches its audit record")
+            verdict.problems += [f"chat line {line_id} is in the audit log but was removed from the chat"
+                                 for line_id in recorded["chat"]]
+        return verdict
 
     # ------------------------------------------------------------------ seating memory (HR-HNR, HR-STAKE-3)
 

@@ -111,6 +111,7 @@ def _table(entry: dict[str, Any], house: dict[str, Any], rakes: dict[str, RakeSc
         seat_offer=float(house.get("seat_offer_seconds", 60)),
         between_hands=float(house.get("between_hands_seconds", 3)),
         run_it_twice=entry.get("run_it_twice", False),
+        block_chat_in_hand=entry.get("block_chat_in_hand", house.get("block_chat_in_hand", False)),
         sit_out_disconnected=house.get("sit_out_disconnected", True),
         max_tables=tuple(sorted(house.get("max_tables", {"desktop": 16, "mobile": 4, "browser": 8}).items())),
     )

@@ -97,6 +97,7 @@ class TableRules:
     between_hands: float = 3.0
     run_it_twice: bool = False
     sit_out_disconnected: bool = True       # a player who lost connection sits out after the hand
+    block_chat_in_hand: bool = False        # HR-CHAT-4: players dealt into the running hand may not chat
     max_tables: tuple[tuple[str, int], ...] = (("desktop", 16), ("mobile", 4), ("browser", 8))   # AC-8
 
     def __post_init__(self) -> None:

@@ -40,17 +40,19 @@ def test_no_listing_no_escape_and_missing_files_are_not_found(web_server, path):
     assert b"app.py" not in body and b"room.js" not in body
 
 
-def test_serve_demo_prints_both_lobbies_and_demo_director_credentials_that_work(web_server):
-    lines = web_server.printed(3)                       # tables, the two URLs, the demo director
+def test_serve_demo_prints_the_pages_and_demo_director_and_security_credentials_that_work(web_server):
+    lines = web_server.printed(4)                       # tables, the page URLs, the demo director and officer
     base = http_url(web_server)
     assert f"player client: {base}/" in lines[1] and f"admin lobby: {base}/admin" in lines[1]
-    words = lines[2].replace(",", "").split()
-    nickname, password = words[words.index("nickname") + 1], words[words.index("password") + 1]
-    director = Player(web_server.url, "pokerroom.v1.json")
-    login = director.request("login", nickname=nickname, password=password)
-    assert login["ok"] and login["role"] == "director"
-    assert director.request("director_templates")["ok"]
-    director.close()
+    assert f"security review: {base}/security" in lines[1]
+    for line, role, request in ((lines[2], "director", "director_templates"), (lines[3], "security", "security_cases")):
+        words = line.replace(",", "").split()
+        nickname, password = words[words.index("nickname") + 1], words[words.index("password") + 1]
+        staff = Player(web_server.url, "pokerroom.v1.json")
+        login = staff.request("login", nickname=nickname, password=password)
+        assert login["ok"] and login["role"] == role
+        assert staff.request(request)["ok"]
+        staff.close()
 
 
 def test_the_readme_test_command_is_what_ci_runs():

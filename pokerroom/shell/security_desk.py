@@ -1,0 +1,488 @@
+"""The security team's desk: review, cases and actions over the protocol (SEC-2..4, HR-CHAT-3, AC-3, AC-4, AC-7).
+
+Theory of operation
+-------------------
+Every ``security_*`` request is refused to anyone without the role
+(:data:`~pokerroom.players.SECURITY_ROLES`). Reads go through the room's
+writer queue, so what was just written is there to read; the collusion
+signals, which read every stored hand of a period, run on a thread of their
+own so the writer is never held up. Every action -- a case opened, a mute, a
+void -- is chained in the audit log with who, why and what it touched, after
+it succeeded. Play history is never edited: a void is a new, reversing ledger
+transfer; a renamed player keeps their old name in every old record.
+
+SEC-2: the security team sees every card, but only of hands that have ended.
+A hand still being played is refused, and searches find only ended hands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet import defer, threads
+
+from pokerroom import players
+from pokerroom.errors import RuleViolation
+from pokerroom.money.ledger import Posting, Transfer, cash, table_escrow
+from pokerroom.net.schema import Request, ok
+from pokerroom.poker import events as he
+from pokerroom.poker.history.ohh import to_ohh
+from pokerroom.poker.history.pokerstars import to_pokerstars
+from pokerroom.security.facts import HandFacts
+from pokerroom.security.signals import PairSignals
+
+SHARED_HANDS = 200
+
+
+def _hand_summary(hand: Any, who: list[str]) -> dict:
+    return {"hand_id": hand.hand_id, "table": hand.table_id, "tournament": hand.tournament,
+            "started_at": hand.started_at, "ended_at": hand.ended_at, "players": who, "void": hand.void}
+
+
+def _chat_line(line: Any) -> dict:
+    return {"id": line.id, "table": line.table_id, "hand_id": line.hand_id, "player": line.player_id,
+            "text": line.text, "at": line.at, "blocked": line.blocked}
+
+
+def _transfer(t: Transfer) -> dict:
+    return {"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
+            "postings": [[p.account, p.amount] for p in t.postings]}
+
+
+def _audit(record: Any) -> dict:
+    return {"id": record.id, "kind": record.kind, "data": record.data, "at": record.at, "hash": record.hash}
+
+
+def void_postings(player: str, start: dict[str, int], end: dict[str, int]) -> list[Posting]:
+    """AC-7 for one hand: what ``player`` won goes back to those who lost it, in proportion to their losses.
+
+    The largest remainders get the odd units, so the postings always balance.
+    """
+    won = end.get(player, 0) - start.get(player, 0)
+    losses = {p: start[p] - end.get(p, 0) for p in start if p != player and start[p] > end.get(p, 0)}
+    if won <= 0 or not losses:
+        return []
+    total = sum(losses.values())
+    back = min(won, total)
+    shares = {p: back * loss // total for p, loss in losses.items()}
+    odd = back - sum(shares.values())
+    for p in sorted(losses, key=lambda p: (-(back * losses[p] % total), p))[:odd]:
+        shares[p] += 1
+    return [Posting(cash(player), -back), *(Posting(cash(p), amount) for p, amount in shares.items() if amount)]
+
+
+class SecurityDesk:
+    def __init__(self, room: Any, hall: Any = None,
+                 in_thread: Callable[..., defer.Deferred] = threads.deferToThread) -> None:
+        self.room = room
+        self.store = room.store
+        self.hall = hall                                    # to know who is in a tournament (a rename waits)
+        self.in_thread = in_thread                          # the signals' own thread (a test runs them in line)
+
+    # ------------------------------------------------------------------ plumbing
+
+    @staticmethod
+    def _verify(session: Any) -> str:
+        if session.role not in players.SECURITY_ROLES:
+            raise RuleViolation("forbidden", "only the security team can do that", "SEC-4")
+        return session.player_id
+
+    def _read(self, function: Callable, *args: Any, **kwargs: Any) -> defer.Deferred:
+        return self.room._write(lambda: function(*args, **kwargs), quiet=False)
+
+    def _acted(self, by: str, action: str, reason: str, **details: Any) -> None:
+        """SEC-4: every action is itself logged, once it has succeeded."""
+        self.room.audit("security_action", action=action, by=by, reason=reason, **details)
+
+    def _now(self) -> float:
+        return self.room.reactor.seconds()
+
+    def _account(self, player: str) -> defer.Deferred:
+        def found(view: dict | None) -> dict:
+            if view is None:
+                raise RuleViolation("no_such_player", f"there is no player {player}", "SEC-4")
+            return view
+        return self._read(self.store.account_view, players.nickname_key(player)).addCallback(found)
+
+    # ------------------------------------------------------------------ review (SEC-4)
+
+    def _on_security_hands(self, session: Any, request: Request, player: str | None = None, table: str | None = None,
+                           tournament: str | None = None, since: int | None = None, until: int | None = None,
+                           limit: int = 50) -> defer.Deferred:
+        self._verify(session)
+        d = self._read(self.store.search_hands, player, table, tournament, since, until, limit)
+        return d.addCallback(lambda found: ok(request, hands=[_hand_summary(h, who) for h, who in found]))
+
+    def _on_security_hand(self, session: Any, request: Request, hand_id: str) -> defer.Deferred:
+        self._verify(session)
+
+        def shape(hand: Any) -> defer.Deferred:
+            if hand is None:
+                raise RuleViolation("no_such_hand", f"there is no hand {hand_id}", "SEC-4")
+            if hand.ended_at is None:
+                raise RuleViolation("hand_in_progress", f"hand {hand_id} is still being played: its cards are "
+                                                        "shown once it ends", "SEC-2")
+            out = {**_hand_summary(hand, list(hand.start_stacks)), "start_stacks": hand.start_stacks,
+                   "end_stacks": hand.end_stacks, "rake": hand.rake, "events": hand.events or []}
+            lines = self._read(self.store.search_chat, hand_id=hand_id, limit=500)
+            return lines.addCallback(lambda chat: ok(request, hand={**out, "chat": [_chat_line(c)
+                                                                                    for c in reversed(chat)]}))
+
+        return self._read(self.store.hand, hand_id).addCallback(shape)
+
+    def _on_security_chat(self, session: Any, request: Request, player: str | None = None, table: str | None = None,
+                          text: str | None = None, since: int | None = None, until: int | None = None,
+                          limit: int = 100) -> defer.Deferred:
+        self._verify(session)
+        d = self._read(self.store.search_chat, player, table, text, since, until, limit)
+        return d.addCallback(lambda lines: ok(request, lines=[_chat_line(c) for c in lines]))
+
+    def _signals(self, since: int | None, until: int | None) -> PairSignals:
+        """Every stored hand of the period through the signals (on a thread of its own: it may take seconds)."""
+        signals = PairSignals()
+        for data in self.store.iter_hand_facts(since, until):
+            signals.add(HandFacts.unpack(data))
+        for player, identities in self.store.identities(since).items():
+            signals.add_identities(player, identities)
+        return signals
+
+    def _on_security_pairs(self, session: Any, request: Request, since: int | None = None,
+                           until: int | None = None, limit: int = 50) -> defer.Deferred:
+        self._verify(session)
+
+        def work() -> dict:
+            signals = self._signals(since, until)
+            entries = signals.rank(limit)
+            return ok(request, pairs=[e.to_wire() for e in entries],
+                      rings=[r.to_wire() for r in signals.rings()])
+
+        return self.in_thread(work)
+
+    def _on_security_pair(self, session: Any, request: Request, a: str, b: str, since: int | None = None,
+                          until: int | None = None) -> defer.Deferred:
+        self._verify(session)
+        pair = tuple(sorted((a, b)))
+
+        def work() -> dict:
+            signals = self._signals(since, until)
+            entry = next((e for e in signals.rank(10**9) if tuple(e.players) == pair), None)
+            identities = self.store.identities(since)
+            mine, theirs = identities.get(a, set()), identities.get(b, set())
+            hands = self.store.hands_together(a, b, SHARED_HANDS)
+            tables = {h.table_id for h in self.store.hands_by_id(hands)}
+            chat = [c for c in self.store.search_chat(players=[a, b], limit=500) if c.table_id in tables]
+            report = {"players": list(pair), "score": entry.score if entry else 0.0,
+                      "signals": entry.to_wire()["signals"] if entry else {}, "shared_hands": hands,
+                      "identities": {a: sorted(mine), b: sorted(theirs), "shared": sorted(mine & theirs)},
+                      "chat": [_chat_line(c) for c in chat]}
+            return ok(request, report=report)
+
+        return self.in_thread(work)
+
+    def _on_security_player(self, session: Any, request: Request, player: str) -> defer.Deferred:
+        self._verify(session)
+        now = self._now()
+
+        def more(view: dict) -> defer.Deferred:
+            name = view["nickname"]
+
+            def gather() -> dict:
+                return {**view, "balance": self.room.wallet(name),
+                        "muted": [{"table": m.table_id, "until": m.until, "reason": m.reason}
+                                  for m in self.store.active_mutes(now, name)],
+                        "restrictions": [{"player": r.b if r.a == name else r.a, "reason": r.reason}
+                                         for r in self.store.restrictions(name)],
+                        "connections": [{"ip": c.ip, "device": c.device_id, "connected_at": c.connected_at,
+                                         "disconnected_at": c.disconnected_at}
+                                        for c in self.store.connections_of(name)[-50:]],
+                        "aliases": self.store.aliases_of(name)}
+
+            return self._read(gather).addCallback(lambda out: ok(request, player=out))
+
+        return self._account(player).addCallback(more)
+
+    def _on_security_ledger(self, session: Any, request: Request, player: str, limit: int = 50) -> defer.Deferred:
+        self._verify(session)
+        accounts = [cash(player), *sorted(table_escrow(t, player) for t in self.room.known_tables)]
+        d = self._read(self.store.transfers_touching, accounts, limit)
+        return d.addCallback(lambda transfers: ok(request, transfers=[_transfer(t) for t in transfers]))
+
+    def _on_security_audit(self, session: Any, request: Request, kind: str | None = None, player: str | None = None,
+                           limit: int = 100) -> defer.Deferred:
+        self._verify(session)
+        d = self._read(self.store.recent_audit, limit, kind, player)
+        return d.addCallback(lambda records: ok(request, records=[_audit(r) for r in records]))
+
+    # ------------------------------------------------------------------ cases (SEC-4)
+
+    def _on_security_cases(self, session: Any, request: Request, state: str | None = None) -> defer.Deferred:
+        self._verify(session)
+        d = self._read(self.store.cases, state)
+        return d.addCallback(lambda cases: ok(request, cases=[self._case(c) for c in cases]))
+
+    @staticmethod
+    def _case(case: Any) -> dict:
+        return {"id": case.id, "title": case.title, "players": case.players, "state": case.state,
+                "opened_by": case.opened_by, "opened_at": case.opened_at, "decision": case.decision,
+                "decided_by": case.decided_by, "decided_at": case.decided_at}
+
+    def _found_case(self, case_id: int) -> defer.Deferred:
+        def check(found: Any) -> Any:
+            if found is None:
+                raise RuleViolation("no_such_case", f"there is no case {case_id}", "SEC-4")
+            return found
+        return self._read(self.store.case, case_id).addCallback(check)
+
+    def _on_security_case(self, session: Any, request: Request, case: int) -> defer.Deferred:
+        self._verify(session)
+
+        def shape(found: Any) -> defer.Deferred:
+            row, hands, notes = found
+            actions = self._read(self.store.recent_audit, 500, "security_action")
+            return actions.addCallback(lambda records: ok(request, case={
+                **self._case(row), "hands": hands,
+                "notes": [{"by": n.by, "text": n.text, "at": n.at} for n in notes],
+                "actions": [_audit(r) for r in records if r.data.get("case") == case]}))
+
+        return self._found_case(case).addCallback(shape)
+
+    def _on_security_case_open(self, session: Any, request: Request, title: str, players: list[str],
+                               reason: str) -> defer.Deferred:
+        by = self._verify(session)
+        d = self._read(self.store.open_case, title, players, by, self._now())
+
+        def opened(case_id: int) -> dict:
+            self._acted(by, "case_open", reason, case=case_id, title=title, players=players)
+            return ok(request, case=case_id)
+
+        return d.addCallback(opened)
+
+    def _on_security_case_note(self, session: Any, request: Request, case: int, text: str) -> defer.Deferred:
+        by = self._verify(session)
+        d = self._read(self.store.note_case, case, by, text, self._now())
+        return d.addCallback(lambda _: self._acted(by, "case_note", "note", case=case, text=text)).addCallback(
+            lambda _: ok(request))
+
+    def _on_security_case_attach(self, session: Any, request: Request, case: int, hand_id: str) -> defer.Deferred:
+        by = self._verify(session)
+        d = self._read(self.store.attach_hand, case, hand_id, by, self._now())
+        return d.addCallback(lambda _: self._acted(by, "case_attach", "evidence", case=case, hand_id=hand_id)) \
+            .addCallback(lambda _: ok(request))
+
+    def _on_security_case_decide(self, session: Any, request: Request, case: int, decision: str,
+                                 reason: str) -> defer.Deferred:
+        by = self._verify(session)
+        d = self._read(self.store.decide_case, case, decision, by, self._now())
+        return d.addCallback(lambda _: self._acted(by, "case_decide", reason, case=case, decision=decision)) \
+            .addCallback(lambda _: ok(request))
+
+    def _on_security_export(self, session: Any, request: Request, case: int, format: str) -> defer.Deferred:  # noqa: A002
+        self._verify(session)
+
+        def export(found: Any) -> defer.Deferred:
+            hand_ids = found[1]
+            return self._read(self.store.hands_by_id, hand_ids).addCallback(shape)
+
+        def shape(hands: list) -> dict:
+            histories = [[he.event_from_dict(e) for e in h.events or []] for h in hands if h.ended_at is not None]
+            if format == "pokerstars":
+                text = "\n\n".join(to_pokerstars(events) for events in histories)
+                name = f"case-{case}.txt"
+            else:
+                text = "\n\n".join(json.dumps(to_ohh(events)) for events in histories)
+                name = f"case-{case}.ohh"
+            return ok(request, text=text, filename=name, hands=len(histories))
+
+        return self._found_case(case).addCallback(export)
+
+    # ------------------------------------------------------------------ actions
+
+    def _on_security_mute(self, session: Any, request: Request, player: str, reason: str, table: str | None = None,
+                          minutes: int | None = None) -> defer.Deferred:
+        """HR-CHAT-3: at one table or room-wide, for a while or for good; logged with its reason."""
+        by = self._verify(session)
+        now = self._now()
+        until = None if minutes is None else now + minutes * 60.0
+
+        def mute(view: dict) -> defer.Deferred:
+            name = view["nickname"]
+            self.room.moderation.mute(name, table, until, reason)
+            self._acted(by, "mute", reason, player=name, table=table, until=until)
+            return self._read(self.store.add_mute, name, table, until, reason, by, now)
+
+        return self._account(player).addCallback(mute).addCallback(lambda _: ok(request))
+
+    def _on_security_unmute(self, session: Any, request: Request, player: str, reason: str) -> defer.Deferred:
+        by = self._verify(session)
+
+        def unmute(view: dict) -> defer.Deferred:
+            self.room.moderation.unmute(view["nickname"])
+            self._acted(by, "unmute", reason, player=view["nickname"])
+            return self._read(self.store.lift_mutes, view["nickname"], self._now())
+
+        return self._account(player).addCallback(unmute).addCallback(lambda _: ok(request))
+
+    def _on_security_freeze(self, session: Any, request: Request, player: str, on: bool,
+                            reason: str) -> defer.Deferred:
+        """No new seat, buy-in or tournament entry while frozen; seats already taken sit out after the hand."""
+        by = self._verify(session)
+
+        def freeze(view: dict) -> defer.Deferred:
+            name = view["nickname"]
+            if on:
+                self.room.moderation.frozen.add(name)
+                self._sit_out_everywhere(name)
+            else:
+                self.room.moderation.frozen.discard(name)
+            self._acted(by, "freeze" if on else "unfreeze", reason, player=name)
+            return self._read(self.store.update_account, players.nickname_key(name), frozen=on)
+
+        return self._account(player).addCallback(freeze).addCallback(lambda _: ok(request))
+
+    def _sit_out_everywhere(self, player: str) -> None:
+        for runner in list(self.room.runners.values()):
+            if runner.table.seat_of(player) is not None:
+                try:
+                    self.room._command(runner, "sit_out", player)
+                except RuleViolation:
+                    pass                                    # already sitting out
+
+    def _on_security_ban(self, session: Any, request: Request, player: str, reason: str) -> defer.Deferred:
+        """The account is closed: its sessions end now and it can never log in again."""
+        by = self._verify(session)
+
+        def ban(view: dict) -> defer.Deferred:
+            name = view["nickname"]
+            self._acted(by, "ban", reason, player=name)
+            self._end_sessions(name, 4003, "account closed")
+            return self._read(self.store.update_account, players.nickname_key(name), closed=True)
+
+        return self._account(player).addCallback(ban).addCallback(lambda _: ok(request))
+
+    def _end_sessions(self, player: str, code: int, reason: str) -> None:
+        session = self.room.by_player.get(player)
+        if session is not None:
+            connection = session.connection
+            self.room._end_identity(session)
+            if connection is not None:
+                connection.close(code, reason)
+
+    def _on_security_restrict(self, session: Any, request: Request, a: str, b: str, reason: str) -> defer.Deferred:
+        by = self._verify(session)
+        if players.nickname_key(a) == players.nickname_key(b):
+            raise RuleViolation("same_player", "a restriction links two different accounts", "SEC-4")
+
+        def restrict(first: str, second: str) -> defer.Deferred:
+            self.room.moderation.link(first, second)
+            self._acted(by, "restrict", reason, players=[first, second])
+            return self._read(self.store.add_restriction, first, second, reason, by, self._now())
+
+        d = self._account(a).addCallback(lambda one: self._account(b).addCallback(
+            lambda other: restrict(one["nickname"], other["nickname"])))
+        return d.addCallback(lambda _: ok(request))
+
+    def _on_security_verify_identity(self, session: Any, request: Request, player: str, real_name: str,
+                                     reason: str) -> defer.Deferred:
+        """AC-4: the player may show this name from now on (``real_name``)."""
+        by = self._verify(session)
+
+        def verify(view: dict) -> defer.Deferred:
+            self._acted(by, "verify_identity", reason, player=view["nickname"], real_name=real_name)
+            return self._read(self.store.update_account, players.nickname_key(view["nickname"]),
+                              verified_name=real_name)
+
+        return self._account(player).addCallback(verify).addCallback(lambda _: ok(request))
+
+    def _on_security_reset_nickname(self, session: Any, request: Request, player: str, nickname: str,
+                                    reason: str) -> defer.Deferred:
+        """AC-3: only the security team renames, and only an account at no table and in no tournament."""
+        by = self._verify(session)
+        players.check_nickname(nickname, self.room.account_rules)
+
+        def rename(view: dict) -> defer.Deferred:
+            old = view["nickname"]
+            busy = [a for a, balance in self.room.ledger.balances.items()
+                    if balance and a.startswith(("table:", "casino:")) and a.rsplit(":", 1)[1] == old]
+            if busy or (self.hall is not None and self.hall.playing(old)):
+                raise RuleViolation("player_busy", f"{old} is playing: rename them once they have left every "
+                                                   "table and tournament (freeze them first)", "AC-3")
+            self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")
+            d = self._read(self.store.rename_account, players.nickname_key(old), nickname,
+                           players.nickname_key(nickname), reason, by, self._now())
+            return d.addCallback(lambda _: renamed(old))
+
+        def renamed(old: str) -> dict:
+            balance = self.room.wallet(old)
+            if balance:
+                self.room._money(self.room.ledger.move(cash(old), cash(nickname), balance, "nickname reset", old,
+                                                       self._now()))
+            self.room.moderation.renamed(old, nickname)
+            self.room.deposits[nickname] = self.room.deposits.pop(old, self.room.deposits.get(nickname))
+            if self.room.deposits[nickname] is None:
+                del self.room.deposits[nickname]
+            self._acted(by, "reset_nickname", reason, player=old, nickname=nickname)
+            return ok(request, nickname=nickname)
+
+        return self._account(player).addCallback(rename)
+
+    def _on_security_void(self, session: Any, request: Request, player: str, hands: list[str], reason: str,
+                          case: int | None = None) -> defer.Deferred:
+        """AC-7: reversing transfers, one per hand, from the player's wallet to those who lost to them."""
+        by = self._verify(session)
+        wanted = list(dict.fromkeys(hands))
+
+        def gather() -> tuple[list, set[str]]:
+            return self.store.hands_by_id(wanted), self.store.voided_hands(wanted)
+
+        def void(found: tuple[list, set[str]]) -> dict:
+            rows, done = found
+            by_id = {h.hand_id: h for h in rows}
+            plans = []
+            for hand_id in wanted:
+                hand = by_id.get(hand_id)
+                if hand is None:
+                    raise RuleViolation("no_such_hand", f"there is no hand {hand_id}", "AC-7")
+                if hand.ended_at is None:
+                    raise RuleViolation("hand_in_progress", f"hand {hand_id} is still being played", "SEC-2")
+                if hand.tournament is not None or hand.void:
+                    raise RuleViolation("not_cash_hand", f"hand {hand_id} moved no money: only cash-game "
+                                                         "winnings are voided", "AC-7")
+                if hand_id in done:
+                    raise RuleViolation("already_void", f"winnings of hand {hand_id} are already void", "AC-7")
+                postings = void_postings(player, hand.start_stacks, hand.end_stacks or {})
+                if postings:
+                    plans.append((hand_id, postings))
+            if not plans:
+                raise RuleViolation("nothing_won", f"{player} won nothing in those hands", "AC-7")
+            owed = sum(-p[1][0].amount for p in plans)
+            have = self.room.wallet(player)
+            if have < owed:
+                raise RuleViolation("void_short", f"{player}'s wallet holds {have} of the {owed} to reverse: "
+                                                  "freeze them and void once their chips are off the tables",
+                                    "AC-7")
+            now = self._now()
+            made = [self.room.ledger.transfer(postings, "void", hand_id, now) for hand_id, postings in plans]
+            self.room._money(*made)
+            self._acted(by, "void", reason, player=player, case=case, hands=[h for h, _ in plans],
+                        transfers=[t.number for t in made], amount=owed)
+            return ok(request, transfers=[_transfer(t) for t in made])
+
+        return self._read(gather).addCallback(void)
+
+    def _on_real_name(self, session: Any, request: Request, on: bool) -> defer.Deferred:
+        """AC-4: a player whose identity the security team verified may show their real name instead."""
+        player = session.player_id
+
+        def switch(view: dict) -> defer.Deferred:
+            if on and not view["verified_name"]:
+                raise RuleViolation("not_verified", "the security team has not verified your identity yet", "AC-4")
+            if on:
+                self.room.display_names[player] = view["verified_name"]
+            else:
+                self.room.display_names.pop(player, None)
+            d = self._read(self.store.update_account, players.nickname_key(player), show_real_name=on)
+            return d.addCallback(lambda _: ok(request, name=view["verified_name"] if on else player))
+
+        return self._account(player).addCallback(switch)
