@@ -100,7 +100,7 @@ class TournamentHall:
         self.watchers: dict[str, dict[Any, None]] = {}
         self.entrants: dict[str, set[str]] = {}
         self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
-        self.hands: dict[tuple[str, str], list] = {}               # (tournament, table) -> its hand's events so far
+        self.hands: dict[tuple[str, str], tuple[list, list]] = {}  # (tournament, table) -> its hand's events, times
         self.offers: dict[tuple[str, str], tuple[int, int]] = {}    # (tournament, seller) -> (percent, markup %)
         self.clock: dict[str, tuple[str, Any]] = {}                  # tournament -> (command, delayed call)
         self.paused_left: dict[str, tuple[str, float]] = {}
@@ -227,7 +227,7 @@ class TournamentHall:
         table = d.tables.get(e.table)
         if isinstance(e, td.HandDealt) and table is not None:
             self.dealt[key] = dict(table.seats)
-            self.hands[key] = []
+            self.hands[key] = ([], [])
         self._keep_hand(d, key, e.events)
         seats = self.dealt.get(key, {})
         turn = table.to_act() if table is not None else None
@@ -252,10 +252,12 @@ class TournamentHall:
 
     def _keep_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
         """Store a tournament hand once it has ended, all cards and its facts, as a cash hand is (SEC-1)."""
-        hand = self.hands.get(key)
-        if hand is None:
+        kept = self.hands.get(key)
+        if kept is None:
             return
+        hand, times = kept
         hand.extend(events)
+        times.extend([self.reactor.seconds()] * len(events))
         if not any(isinstance(x, he.DeckRevealed) for x in events):
             return
         del self.hands[key]
@@ -272,7 +274,7 @@ class TournamentHall:
             facts = None
         self.room._write(self.store.hand_started, started.hand_id, key[1], now, start, d.spec.id)
         self.room._write(self.store.hand_ended, started.hand_id, now, {seats[s]: c for s, c in ended.stacks},
-                         ended.rake, [event_to_dict(x) for x in hand], None, facts)
+                         ended.rake, [event_to_dict(x) for x in hand], None, facts, times)
 
     # ------------------------------------------------------------------ timers
 

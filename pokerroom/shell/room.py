@@ -129,6 +129,7 @@ class TableRunner:
     hand_events: list[dict] = field(default_factory=list)
     hand_id: str = ""
     hand_objects: list = field(default_factory=list)            # the running hand's events, for its facts
+    hand_times: list[float] = field(default_factory=list)       # when each of them happened (SEC-1)
     chatted: set[str] = field(default_factory=set)              # who chatted at the table while it ran
     hand_end: tuple[dict[str, int], int] = ({}, 0)
     start_written: bool = False
@@ -969,10 +970,11 @@ class Room:
     def _hand_event(self, runner: TableRunner, event: he.Event, now: float, as_dict: dict) -> None:
         if isinstance(event, he.HandStarted):
             runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
-            runner.hand_events, runner.hand_objects, runner.chatted = [], [], set()
+            runner.hand_events, runner.hand_objects, runner.hand_times, runner.chatted = [], [], [], set()
             runner.start_written = False
         runner.hand_events.append(as_dict)
         runner.hand_objects.append(event)
+        runner.hand_times.append(now)
         if isinstance(event, he.SeatDealtIn):
             runner.hand_players[event.seat] = event.player_id
             runner.hand_start[event.player_id] = event.stack
@@ -992,7 +994,7 @@ class Room:
             settlement = self.ledger.settle_hand(runner.table.table_id, runner.hand_id, runner.hand_start, end,
                                                  rake, now)
             self._write(self.store.hand_ended, runner.hand_id, now, end, rake, list(runner.hand_events),
-                        settlement, self._facts(runner, now))
+                        settlement, self._facts(runner, now), list(runner.hand_times))
             self.metrics.hands.inc()
 
     def _facts(self, runner: TableRunner, now: float) -> Any:

@@ -89,6 +89,12 @@ class SecurityDesk:
             raise RuleViolation("forbidden", "only the security team can do that", "SEC-4")
         return session.player_id
 
+    def _looked(self, session: Any, what: str, **details: Any) -> None:
+        """SEC-4: searches and replays are logged too -- who looked at which cards, and when."""
+        by = self._verify(session)
+        self.room.audit("security_review", what=what, by=by,
+                        **{k: v for k, v in details.items() if v is not None})
+
     def _read(self, function: Callable, *args: Any, **kwargs: Any) -> defer.Deferred:
         return self.room._write(lambda: function(*args, **kwargs), quiet=False)
 
@@ -111,12 +117,12 @@ class SecurityDesk:
     def _on_security_hands(self, session: Any, request: Request, player: str | None = None, table: str | None = None,
                            tournament: str | None = None, since: int | None = None, until: int | None = None,
                            limit: int = 50) -> defer.Deferred:
-        self._verify(session)
+        self._looked(session, "hands", player=player, table=table, tournament=tournament, since=since, until=until)
         d = self._read(self.store.search_hands, player, table, tournament, since, until, limit)
         return d.addCallback(lambda found: ok(request, hands=[_hand_summary(h, who) for h, who in found]))
 
     def _on_security_hand(self, session: Any, request: Request, hand_id: str) -> defer.Deferred:
-        self._verify(session)
+        self._looked(session, "hand", hand_id=hand_id)
 
         def shape(hand: Any) -> defer.Deferred:
             if hand is None:
@@ -125,7 +131,8 @@ class SecurityDesk:
                 raise RuleViolation("hand_in_progress", f"hand {hand_id} is still being played: its cards are "
                                                         "shown once it ends", "SEC-2")
             out = {**_hand_summary(hand, list(hand.start_stacks)), "start_stacks": hand.start_stacks,
-                   "end_stacks": hand.end_stacks, "rake": hand.rake, "events": hand.events or []}
+                   "end_stacks": hand.end_stacks, "rake": hand.rake, "events": hand.events or [],
+                   "times": hand.event_times or []}
             lines = self._read(self.store.search_chat, hand_id=hand_id, limit=500)
             return lines.addCallback(lambda chat: ok(request, hand={**out, "chat": [_chat_line(c)
                                                                                     for c in reversed(chat)]}))
@@ -135,7 +142,7 @@ class SecurityDesk:
     def _on_security_chat(self, session: Any, request: Request, player: str | None = None, table: str | None = None,
                           text: str | None = None, since: int | None = None, until: int | None = None,
                           limit: int = 100) -> defer.Deferred:
-        self._verify(session)
+        self._looked(session, "chat", player=player, table=table, text=text, since=since, until=until)
         d = self._read(self.store.search_chat, player, table, text, since, until, limit)
         return d.addCallback(lambda lines: ok(request, lines=[_chat_line(c) for c in lines]))
 
@@ -150,7 +157,7 @@ class SecurityDesk:
 
     def _on_security_pairs(self, session: Any, request: Request, since: int | None = None,
                            until: int | None = None, limit: int = 50) -> defer.Deferred:
-        self._verify(session)
+        self._looked(session, "pairs", since=since, until=until)
 
         def work() -> dict:
             signals = self._signals(since, until)
@@ -162,7 +169,7 @@ class SecurityDesk:
 
     def _on_security_pair(self, session: Any, request: Request, a: str, b: str, since: int | None = None,
                           until: int | None = None) -> defer.Deferred:
-        self._verify(session)
+        self._looked(session, "pair", players=[a, b], since=since, until=until)
         pair = tuple(sorted((a, b)))
 
         def work() -> dict:
@@ -182,7 +189,7 @@ class SecurityDesk:
         return self.in_thread(work)
 
     def _on_security_player(self, session: Any, request: Request, player: str) -> defer.Deferred:
-        self._verify(session)
+        self._looked(session, "player", player=player)
         now = self._now()
 
         def more(view: dict) -> defer.Deferred:
@@ -204,7 +211,7 @@ class SecurityDesk:
         return self._account(player).addCallback(more)
 
     def _on_security_ledger(self, session: Any, request: Request, player: str, limit: int = 50) -> defer.Deferred:
-        self._verify(session)
+        self._looked(session, "ledger", player=player)
         accounts = [cash(player), *sorted(table_escrow(t, player) for t in self.room.known_tables)]
         d = self._read(self.store.transfers_touching, accounts, limit)
         return d.addCallback(lambda transfers: ok(request, transfers=[_transfer(t) for t in transfers]))
@@ -279,7 +286,7 @@ class SecurityDesk:
             .addCallback(lambda _: ok(request))
 
     def _on_security_export(self, session: Any, request: Request, case: int, format: str) -> defer.Deferred:  # noqa: A002
-        self._verify(session)
+        self._looked(session, "export", case=case, format=format)
 
         def export(found: Any) -> defer.Deferred:
             hand_ids = found[1]

@@ -97,6 +97,7 @@ class HandRecord(Base):
     end_stacks: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     rake: Mapped[int] = mapped_column(BigInteger, default=0)
     events: Mapped[list | None] = mapped_column(JSON, nullable=True)   # the hand's events as wire dicts
+    event_times: Mapped[list | None] = mapped_column(JSON, nullable=True)   # when each event happened (SEC-1)
 
 
 class HandPlayer(Base):

@@ -83,7 +83,7 @@ class _Rows:
 def hand_digest(row: Any) -> str:
     """What the audit chain keeps of a stored hand (SEC-1): every column the security team replays."""
     return row_digest(row.hand_id, row.table_id, row.tournament, row.started_at, row.start_stacks, row.ended_at,
-                      row.end_stacks, row.rake, row.events, row.void)
+                      row.end_stacks, row.rake, row.events, row.event_times, row.void)
 
 
 def chat_digest(row: Any) -> str:
@@ -184,7 +184,8 @@ class RoomStore(SecurityRecords):
                 raise ValueError(f"hand {closed[0]} is not open")
             connection.execute(update(hands).where(hands.c.hand_id == bindparam("b_hand_id"))
                                .values(ended_at=bindparam("ended_at"), end_stacks=bindparam("end_stacks"),
-                                       rake=bindparam("rake"), events=bindparam("events")), rows.ended)
+                                       rake=bindparam("rake"), events=bindparam("events"),
+                                       event_times=bindparam("event_times")), rows.ended)
             # the chain keeps each ended hand's digest (SEC-1): in order, as the hands ended
             stored = {row.hand_id: row for row in connection.execute(select(hands).where(hands.c.hand_id.in_(ids)))}
             self._chain(connection, [("hand", {"hand_id": hand_id, "table": stored[hand_id].table_id,
@@ -344,12 +345,13 @@ class RoomStore(SecurityRecords):
             rows.players.extend({"hand_id": hand_id, "player_id": p} for p in start_stacks)
 
     def hand_ended(self, hand_id: str, at: float, end_stacks: Mapping[str, int], rake: int,
-                   events: Sequence[dict], settlement: Transfer | None, facts: Any = None) -> None:
+                   events: Sequence[dict], settlement: Transfer | None, facts: Any = None,
+                   times: Sequence[float] | None = None) -> None:
         """The hand's end, its events, its audit record, its facts for the collusion signals
         (:class:`~pokerroom.security.facts.HandFacts`) and the transfer settling it: one transaction."""
         with self._rows() as rows:
             rows.ended.append({"b_hand_id": hand_id, "ended_at": at, "end_stacks": dict(end_stacks), "rake": rake,
-                               "events": list(events)})
+                               "events": list(events), "event_times": None if times is None else list(times)})
             if facts is not None:
                 rows.facts.append({"hand_id": hand_id, "table_id": facts.table_id, "tournament": facts.tournament,
                                    "at": at, "data": facts.pack()})

@@ -79,8 +79,9 @@ def events_of(bots, kind: str) -> list[dict]:
 
 def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_sockets(server, tmp_path):
     td = director(server, tmp_path)
+    # short levels (0.12 s at this clock scale): the break comes long before fast all-in play reaches the money
     settings = {"starting_stack": 800, "late_registration_levels": 2, "rebuy_levels": 2, "deals": 1,
-                "break_after_level": 1, "break_seconds": 300,
+                "break_after_level": 1, "break_seconds": 300, "level_seconds": 150,
                 "table_size": 6}
     created = td.request("director_create", template="knockout", id="pko", name="PKO test", start_in=None,
                          settings=settings)

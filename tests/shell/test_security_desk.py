@@ -84,6 +84,12 @@ def test_SEC_2_a_hand_in_progress_is_refused_and_an_ended_one_shows_every_card(f
     dealt = [e for e in hand["events"] if e["type"] == "hole_cards_dealt"]
     assert len(dealt) == 2 and all(len(e["cards"]) == 2 and None not in e["cards"] for e in dealt)
     assert hand["start_stacks"] == {"ana": 1000, "bob": 1000}
+    times = hand["times"]                                        # SEC-1: every action with its time
+    assert len(times) == len(hand["events"]) and times == sorted(times) and times[-1] > times[0]
+    room.flushed()                                               # SEC-4: every look is logged, with who and what
+    looks = [(r.data["what"], r.data["by"], r.data.get("hand_id")) for r in store.audit_records("security_review")]
+    assert looks == [("hand", "sec", running), ("hands", "sec", None), ("hands", "sec", None),
+                     ("hand", "sec", running)]
     for name in ("ana", "pat"):                                  # players never see any of it
         for kind, fields in [("security_hand", {"hand_id": running}), ("security_hands", {}),
                              ("security_pairs", {}), ("security_cases", {})]:

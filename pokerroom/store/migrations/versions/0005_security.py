@@ -118,6 +118,7 @@ def upgrade() -> None:
 
     with op.batch_alter_table('hands', schema=None) as batch_op:
         batch_op.add_column(sa.Column('tournament', sa.String(length=32), nullable=True))
+        batch_op.add_column(sa.Column('event_times', sa.JSON(), nullable=True))
         batch_op.create_index(batch_op.f('ix_hands_tournament'), ['tournament'], unique=False)
 
 
@@ -125,6 +126,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table('hands', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_hands_tournament'))
+        batch_op.drop_column('event_times')
         batch_op.drop_column('tournament')
 
     with op.batch_alter_table('audit_records', schema=None) as batch_op:
