@@ -1,10 +1,12 @@
-"""The web lobbies: the player client at ``/`` and the directors' admin lobby at ``/admin``.
+"""The web lobbies: the player client at ``/``, the directors' admin lobby at ``/admin`` and the security
+team's review pages at ``/security``.
 
-Both are static pages (HTML, CSS and JavaScript modules in ``lobby/static``)
+All are static pages (HTML, CSS and JavaScript modules in ``lobby/static``)
 that speak the ``pokerroom.v1.json`` subprotocol over ``/ws`` like any other
-client: there is no second API. The pages hold no authority -- the server
-checks the role on every director command -- so serving them to anyone leaks
-nothing; the admin page simply shows a refusal to an account without the role.
+client: there is no second API. The pages hold no authority and no data -- the
+server checks the role on every director and security request -- so serving
+them to anyone leaks nothing; the admin and security pages simply show a
+refusal to an account without the role.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from twisted.web.resource import Resource
 from twisted.web.static import File
 
 STATIC = Path(__file__).resolve().parent / "static"
-PAGES = {b"": "player/index.html", b"admin": "admin/index.html"}
+PAGES = {b"": "player/index.html", b"admin": "admin/index.html", b"security": "security/index.html"}
 # Only our own scripts, styles and images; WebSocket to our own host. No inline script, no framing.
 POLICY = (b"default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
           b"script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
@@ -41,7 +43,8 @@ Guarded.contentTypes = {**File.contentTypes, ".js": "text/javascript", ".mjs": "
 
 
 def add_pages(root: Resource) -> None:
-    """Mount ``/`` (player client), ``/admin`` (admin lobby) and ``/static/…`` (their assets) on ``root``."""
+    """Mount ``/`` (player client), ``/admin`` (admin lobby), ``/security`` (security review) and ``/static/…``
+    (their assets) on ``root``."""
     for path, page in PAGES.items():
         root.putChild(path, Guarded(str(STATIC / page), defaultType="text/html"))
     root.putChild(b"static", Guarded(str(STATIC)))

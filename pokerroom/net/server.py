@@ -1,7 +1,7 @@
 """The WebSocket edge: Autobahn protocol and factory, and the ``twisted.web`` site around them.
 
 One port serves ``/ws`` (the game protocol), ``/health``, ``/metrics``
-(Prometheus text) and the web lobbies (``/`` and ``/admin``, :mod:`lobby.site`).
+(Prometheus text) and the web lobbies (``/``, ``/admin`` and ``/security``, :mod:`lobby.site`).
 Each connection picks its encoding by subprotocol
 (``pokerroom.v1.msgpack`` binary frames, ``pokerroom.v1.json`` text frames)
 and gets the same messages. Everything a client sends passes the frame limits,
@@ -271,7 +271,7 @@ def build_site(room: Room, url: str | None = None, **factory_options: Any) -> Si
     root.putChild(b"ws", RoomResource(factory))
     root.putChild(b"health", Health(room))
     root.putChild(b"metrics", Metrics(room))
-    add_pages(root)                                 # the web lobbies: / and /admin, speaking JSON over /ws
+    add_pages(root)                                 # the web pages: /, /admin, /security; JSON over /ws
     site = Site(root)
     site.noisy = False
     return site

@@ -27,6 +27,7 @@ from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import Posting, Transfer, cash, table_escrow
 from pokerroom.net.schema import Request, ok
+from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
 from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.poker.history.pokerstars import to_pokerstars
@@ -110,7 +111,7 @@ class SecurityDesk:
             if view is None:
                 raise RuleViolation("no_such_player", f"there is no player {player}", "SEC-4")
             return view
-        return self._read(self.store.account_view, players.nickname_key(player)).addCallback(found)
+        return self._read(self.store.account_view, nickname_key(player)).addCallback(found)
 
     # ------------------------------------------------------------------ review (SEC-4)
 
@@ -174,7 +175,10 @@ class SecurityDesk:
 
         def work() -> dict:
             signals = self._signals(since, until)
-            entry = next((e for e in signals.rank(10**9) if tuple(e.players) == pair), None)
+            try:
+                entry = signals.entry(a, b)
+            except KeyError:                                # they never met at a table, nor share anything
+                entry = None
             identities = self.store.identities(since)
             mine, theirs = identities.get(a, set()), identities.get(b, set())
             hands = self.store.hands_together(a, b, SHARED_HANDS)
@@ -258,7 +262,17 @@ class SecurityDesk:
     def _on_security_case_open(self, session: Any, request: Request, title: str, players: list[str],
                                reason: str) -> defer.Deferred:
         by = self._verify(session)
-        d = self._read(self.store.open_case, title, players, by, self._now())
+        names = list(dict.fromkeys(players))
+
+        def known(views: dict) -> defer.Deferred:
+            missing = [name for name in names if views.get(nickname_key(name)) is None]
+            if missing:
+                raise RuleViolation("no_such_player", f"there is no player {missing[0]}", "SEC-4")
+            named = [views[nickname_key(name)]["nickname"] for name in names]
+            return self._read(self.store.open_case, title, named, by, self._now())
+
+        d = self._read(lambda: {nickname_key(n): self.store.account_view(nickname_key(n)) for n in names})
+        d.addCallback(known)
 
         def opened(case_id: int) -> dict:
             self._acted(by, "case_open", reason, case=case_id, title=title, players=players)
@@ -344,7 +358,7 @@ class SecurityDesk:
             else:
                 self.room.moderation.frozen.discard(name)
             self._acted(by, "freeze" if on else "unfreeze", reason, player=name)
-            return self._read(self.store.update_account, players.nickname_key(name), frozen=on)
+            return self._read(self.store.update_account, nickname_key(name), frozen=on)
 
         return self._account(player).addCallback(freeze).addCallback(lambda _: ok(request))
 
@@ -364,7 +378,7 @@ class SecurityDesk:
             name = view["nickname"]
             self._acted(by, "ban", reason, player=name)
             self._end_sessions(name, 4003, "account closed")
-            return self._read(self.store.update_account, players.nickname_key(name), closed=True)
+            return self._read(self.store.update_account, nickname_key(name), closed=True)
 
         return self._account(player).addCallback(ban).addCallback(lambda _: ok(request))
 
@@ -378,7 +392,7 @@ class SecurityDesk:
 
     def _on_security_restrict(self, session: Any, request: Request, a: str, b: str, reason: str) -> defer.Deferred:
         by = self._verify(session)
-        if players.nickname_key(a) == players.nickname_key(b):
+        if nickname_key(a) == nickname_key(b):
             raise RuleViolation("same_player", "a restriction links two different accounts", "SEC-4")
 
         def restrict(first: str, second: str) -> defer.Deferred:
@@ -397,7 +411,7 @@ class SecurityDesk:
 
         def verify(view: dict) -> defer.Deferred:
             self._acted(by, "verify_identity", reason, player=view["nickname"], real_name=real_name)
-            return self._read(self.store.update_account, players.nickname_key(view["nickname"]),
+            return self._read(self.store.update_account, nickname_key(view["nickname"]),
                               verified_name=real_name)
 
         return self._account(player).addCallback(verify).addCallback(lambda _: ok(request))
@@ -416,8 +430,8 @@ class SecurityDesk:
                 raise RuleViolation("player_busy", f"{old} is playing: rename them once they have left every "
                                                    "table and tournament (freeze them first)", "AC-3")
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")
-            d = self._read(self.store.rename_account, players.nickname_key(old), nickname,
-                           players.nickname_key(nickname), reason, by, self._now())
+            d = self._read(self.store.rename_account, nickname_key(old), nickname,
+                           nickname_key(nickname), reason, by, self._now())
             return d.addCallback(lambda _: renamed(old))
 
         def renamed(old: str) -> dict:
@@ -489,7 +503,7 @@ class SecurityDesk:
                 self.room.display_names[player] = view["verified_name"]
             else:
                 self.room.display_names.pop(player, None)
-            d = self._read(self.store.update_account, players.nickname_key(player), show_real_name=on)
+            d = self._read(self.store.update_account, nickname_key(player), show_real_name=on)
             return d.addCallback(lambda _: ok(request, name=view["verified_name"] if on else player))
 
         return self._account(player).addCallback(switch)

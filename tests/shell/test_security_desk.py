@@ -105,6 +105,8 @@ def test_SEC_4_a_case_is_opened_with_hands_and_notes_decided_and_exported_with_e
     opened = ask(room, sec, "security_case_open", title="ana and bob", players=["ana", "bob"],
                  reason="ranked first by soft play")
     case = opened["case"]
+    nobody = ask(room, sec, "security_case_open", title="x", players=["ana", "nobody"], reason="typo")
+    assert nobody["error"]["code"] == "no_such_player"
     for hand_id in hands:
         assert ask(room, sec, "security_case_attach", case=case, hand_id=hand_id)["ok"]
     assert ask(room, sec, "security_case_note", case=case, text="they never raise each other")["ok"]
