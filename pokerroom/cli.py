@@ -184,6 +184,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a seeded shoe/wheel, simulation only, to repeat a run (default: the secure RNG)")
     casino.set_defaults(run=_simulate_casino)
 
+    from pokerroom.security.simulate import add_arguments as collusion_arguments
+    from pokerroom.security.simulate import run_cli as simulate_collusion
+
+    collusion = commands.add_parser("simulate-collusion",
+                                    help="bots at several cash tables, one pair colluding and one sharing an IP "
+                                         "honestly; where the collusion signals rank them (SEC-3)")
+    collusion_arguments(collusion)
+    collusion.set_defaults(run=simulate_collusion)
+
     from pokerroom.security.console import add_commands
 
     add_commands(commands)

@@ -31,8 +31,8 @@ from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
 from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.poker.history.pokerstars import to_pokerstars
-from pokerroom.security.facts import HandFacts
 from pokerroom.security.signals import PairSignals
+from pokerroom.store.security_records import unpack_facts
 
 SHARED_HANDS = 200
 
@@ -151,7 +151,7 @@ class SecurityDesk:
         """Every stored hand of the period through the signals (on a thread of its own: it may take seconds)."""
         signals = PairSignals()
         for data in self.store.iter_hand_facts(since, until):
-            signals.add(HandFacts.unpack(data))
+            signals.add(unpack_facts(data))
         for player, identities in self.store.identities(since).items():
             signals.add_identities(player, identities)
         return signals

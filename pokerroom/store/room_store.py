@@ -51,7 +51,7 @@ from pokerroom.store.models import (
     Refusal,
     TournamentRecord,
 )
-from pokerroom.store.security_records import SecurityRecords
+from pokerroom.store.security_records import SecurityRecords, pack_facts
 from pokerroom.table.seating_history import Departure
 
 
@@ -354,7 +354,7 @@ class RoomStore(SecurityRecords):
                                "events": list(events), "event_times": None if times is None else list(times)})
             if facts is not None:
                 rows.facts.append({"hand_id": hand_id, "table_id": facts.table_id, "tournament": facts.tournament,
-                                   "at": at, "data": facts.pack()})
+                                   "at": at, "data": pack_facts(facts)})
             if settlement is not None:
                 rows.transfers.append(settlement)
 

@@ -12,11 +12,13 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
+import msgpack
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pokerroom.errors import RuleViolation
+from pokerroom.security.facts import HandFacts
 from pokerroom.store.models import (
     Account,
     AuditRecord,
@@ -33,6 +35,15 @@ from pokerroom.store.models import (
     NicknameReset,
     Restriction,
 )
+
+
+def pack_facts(facts: HandFacts) -> bytes:
+    """A hand's facts as stored in ``hand_facts.data``: one msgpack array, a few hundred bytes."""
+    return msgpack.packb(facts.row())
+
+
+def unpack_facts(data: bytes) -> HandFacts:
+    return HandFacts.from_row(msgpack.unpackb(data, use_list=False))
 
 
 class SecurityRecords:
@@ -103,7 +114,7 @@ class SecurityRecords:
                                         .order_by(HandRecord.id.desc()).limit(limit)))
 
     def iter_hand_facts(self, since: float | None = None, until: float | None = None) -> Iterator[bytes]:
-        """Every stored hand's packed facts in the period, oldest first, streamed (a million hands fit no list)."""
+        """Every stored hand's packed facts in the period (:func:`unpack_facts`), oldest first, streamed."""
         with self._reading() as session:
             query = select(HandFactsRecord.data)
             if since is not None:

@@ -15,10 +15,10 @@ from pokerroom.money import cash
 from pokerroom.money.ledger import WORLD
 from pokerroom.net.schema import parse_request
 from pokerroom.players import nickname_key
-from pokerroom.security.facts import HandFacts
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk, void_postings
 from pokerroom.store.room_store import RoomStore
+from pokerroom.store.security_records import unpack_facts
 from pokerroom.table.config import tables_from_config
 from tests.shell.test_room import player, request
 from tests.tournament.test_hall_admin import answer
@@ -223,7 +223,7 @@ def test_HR_CHAT_4_chat_from_a_player_in_the_running_hand_is_flagged_and_refused
     assert [(r.data["player"], r.data["hand_id"], r.data["blocked"]) for r in flagged] == [("ana", hand_id, True)]
     lines = store.search_chat(table="quiet")
     assert {(c.player_id, c.blocked) for c in lines} == {("ana", True), ("pat", False)}     # kept (HR-CHAT-1)
-    facts = HandFacts.unpack(next(store.iter_hand_facts()))
+    facts = unpack_facts(next(store.iter_hand_facts()))
     assert facts.hand_id == hand_id and set(facts.chatted) == {"ana", "pat"}
 
 

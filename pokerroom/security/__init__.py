@@ -1,0 +1,1 @@
+"""The security team's tools (SEC): audit log, moderation, and collusion signals ranked per pair of players."""
