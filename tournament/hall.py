@@ -53,6 +53,7 @@ from tournament import director as td
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
 
+_SEATING = (td.Registered, td.Unregistered, td.Seated, td.Eliminated)
 FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
                           "satellite_target", "progressive_share", "satellite_seat_value", "satellite_seat_fee"})
 BOOL_SETTINGS = frozenset({"deals", "director_approves_deals", "remainder_to_top"})
@@ -201,6 +202,8 @@ class TournamentHall:
                 entrants.discard(e.player)
         audience = None
         for e in events:
+            if isinstance(e, _SEATING):                 # joins, leaves and moves are kept for review (SEC-1)
+                self.room.audit("tournament_seat", tournament=tid, what=wire_name(type(e)), **wire(e))
             if isinstance(e, td.HandDealt | td.HandPlayed):
                 self._hand_events(d, e)
             elif not isinstance(e, td.Payment):
@@ -252,6 +255,13 @@ class TournamentHall:
 
     def _keep_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
         """Store a tournament hand once it has ended, all cards and its facts, as a cash hand is (SEC-1)."""
+        try:
+            self._store_hand(d, key, events)
+        except Exception:                                               # noqa: BLE001 - play goes on; logged
+            self.hands.pop(key, None)
+            self.log.failure("a hand at {table} could not be stored", table=key[1])
+
+    def _store_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
         kept = self.hands.get(key)
         if kept is None:
             return
@@ -489,8 +499,10 @@ class TournamentHall:
         return ok(request)
 
     def playing(self, player: str) -> bool:
-        """Registered or still in a tournament that has not finished (a nickname reset waits for it: AC-3)."""
-        return any(player in d.entries for d in self.directors.values() if d.state in (td.REGISTERING, td.RUNNING))
+        """Registered, still in, or backing an entry in a tournament that has not finished (a nickname reset
+        waits for it: AC-3)."""
+        return any(player in d.entries or any(s.backer == player for e in d.entries.values() for s in e.stakes)
+                   for d in self.directors.values() if d.state in (td.REGISTERING, td.RUNNING))
 
     def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
@@ -513,11 +525,13 @@ class TournamentHall:
 
     def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
+        self.room._may_play(session)
         self._run(d, d.rebuy(session.player_id, self.room.wallet(session.player_id)))
         return ok(request, balance=self.room.wallet(session.player_id))
 
     def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
+        self.room._may_play(session)
         self._run(d, d.add_on(session.player_id, self.room.wallet(session.player_id)))
         return ok(request, balance=self.room.wallet(session.player_id))
 
@@ -675,6 +689,7 @@ class TournamentHall:
 
     def _on_director_add_player(self, session: Any, request: Request, tournament: str, player: str,
                                 reason: str) -> dict:
+        self.room.moderation.verify_play(player)        # a frozen account is not entered by a director either
         return self._directed(session, request, tournament, "add player",
                               lambda d, by: d.register(player, self.room.wallet(player)), player=player, reason=reason)
 

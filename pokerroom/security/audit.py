@@ -23,6 +23,7 @@ This module is pure: records come in, sentences come out.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -39,7 +40,9 @@ def canonical(value: Any) -> bytes:
 
 
 def record_hash(previous: str, kind: str, data: Mapping[str, Any], at: float) -> str:
-    return hashlib.sha256(canonical([previous, kind, data, repr(float(at))])).hexdigest()
+    """A record's hash: the same bytes since the first audit record was written (chains from then still verify)."""
+    body = json.dumps([previous, kind, data, repr(float(at))], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 def row_digest(*values: Any) -> str:

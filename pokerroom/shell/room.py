@@ -131,6 +131,7 @@ class TableRunner:
     hand_objects: list = field(default_factory=list)            # the running hand's events, for its facts
     hand_times: list[float] = field(default_factory=list)       # when each of them happened (SEC-1)
     chatted: set[str] = field(default_factory=set)              # who chatted at the table while it ran
+    seated: dict[int, str] = field(default_factory=dict)        # seat -> player, as the events have told it
     hand_end: tuple[dict[str, int], int] = ({}, 0)
     start_written: bool = False
     decision_seq: int = 0                   # the DecisionStarted the table's clock is running for
@@ -690,6 +691,9 @@ class Room:
         return runner
 
     def _may_play(self, session: Session) -> None:
+        if session.role in players.SECURITY_ROLES:      # they replay every ended hand with all its cards (SEC-2)
+            raise RuleViolation("staff_may_not_play", "security and admin accounts do not play: use a player "
+                                                      "account", "SEC-2")
         players.check_may_play(session.country, session.excluded_until, False, self.account_rules,
                                self.reactor.seconds())
         self.moderation.verify_play(session.player_id)
@@ -750,6 +754,8 @@ class Room:
 
     def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> dict:
         runner = self._runner(table)
+        if on:
+            self._may_play(session)
         self._command(runner, "join_waiting_list" if on else "leave_waiting_list", session.player_id)
         self._watch(session, table)
         return ok(request)
@@ -760,11 +766,15 @@ class Room:
         if table not in session.tables:
             raise RuleViolation("not_at_table", f"watch or sit at {table} to chat there")
         now = self.reactor.seconds()
-        self.moderation.verify_chat(player, table, now)
+        hand = runner.table.hand
+        try:
+            self.moderation.verify_chat(player, table, now)
+        except RuleViolation:                           # kept all the same, never shown (HR-CHAT-1)
+            self._write(self.store.save_chat, table, hand.hand_id if hand else None, player, text, now, True)
+            raise
         if now - session.chat_at < 1.0:
             raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
         session.chat_at = now
-        hand = runner.table.hand
         lowered = text.casefold()
         abusive = bool(_LINK.search(text)) or any(w in lowered for w in self.account_rules.banned_words)
         in_hand = hand is not None and player in runner.hand_players.values()
@@ -939,6 +949,7 @@ class Room:
             elif isinstance(event, te.PlayerSeated):
                 self._money(self.ledger.move(cash(event.player_id), table_escrow(table_id, event.player_id),
                                              event.stack, "buy_in", table_id, now))
+                runner.seated[event.seat] = event.player_id
                 self.audit("seat", what="joined", table=table_id, player=event.player_id, seat=event.seat,
                            stack=event.stack)
             elif isinstance(event, te.ChipsAdded):
@@ -946,11 +957,11 @@ class Room:
                 self._money(self.ledger.move(cash(player), table_escrow(table_id, player), event.amount,
                                              "add_chips", table_id, now))
             elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
-                seated = table.players.get(event.seat)
                 self.audit("seat", what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
-                           table=table_id, seat=event.seat, player=seated.player_id if seated else None,
+                           table=table_id, seat=event.seat, player=runner.seated.get(event.seat),
                            reason=getattr(event, "reason", ""))
             elif isinstance(event, te.PlayerLeft):
+                runner.seated.pop(event.seat, None)
                 self.audit("seat", what="left", table=table_id, player=event.player_id, seat=event.seat,
                            stack=event.stack, reason=event.reason)
                 if event.stack:

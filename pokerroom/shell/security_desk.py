@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer, threads
+from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
@@ -76,11 +77,13 @@ def void_postings(player: str, start: dict[str, int], end: dict[str, int]) -> li
 
 class SecurityDesk:
     def __init__(self, room: Any, hall: Any = None,
-                 in_thread: Callable[..., defer.Deferred] = threads.deferToThread) -> None:
+                 in_thread: Callable[..., defer.Deferred] | None = None) -> None:
         self.room = room
         self.store = room.store
         self.hall = hall                                    # to know who is in a tournament (a rename waits)
-        self.in_thread = in_thread                          # the signals' own thread (a test runs them in line)
+        self.in_thread = in_thread or self._signals_thread  # a test runs the signals in line
+        self._pool: ThreadPool | None = None
+        self.voided: set[tuple[str, str]] = set()           # (hand, player) voided since start: a double click
 
     # ------------------------------------------------------------------ plumbing
 
@@ -95,6 +98,15 @@ class SecurityDesk:
         by = self._verify(session)
         self.room.audit("security_review", what=what, by=by,
                         **{k: v for k, v in details.items() if v is not None})
+
+    def _signals_thread(self, work: Callable[[], dict]) -> defer.Deferred:
+        """The signals read every hand of a period: on a thread of their own, one request at a time, never
+        holding up the writer or the logins' password hashing."""
+        if self._pool is None:
+            self._pool = ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-signals")
+            self._pool.start()
+            self.room.reactor.addSystemEventTrigger("before", "shutdown", self._pool.stop)
+        return threads.deferToThreadPool(self.room.reactor, self._pool, work)
 
     def _read(self, function: Callable, *args: Any, **kwargs: Any) -> defer.Deferred:
         return self.room._write(lambda: function(*args, **kwargs), quiet=False)
@@ -418,35 +430,58 @@ class SecurityDesk:
 
     def _on_security_reset_nickname(self, session: Any, request: Request, player: str, nickname: str,
                                     reason: str) -> defer.Deferred:
-        """AC-3: only the security team renames, and only an account at no table and in no tournament."""
+        """AC-3: only the security team renames, and only an account idle everywhere (freeze it first).
+
+        The account, its wallet, its mutes and restrictions move to the new name in one transaction; the old
+        name stays in every hand, chat line and transfer, and is never given to anyone else.
+        """
         by = self._verify(session)
         players.check_nickname(nickname, self.room.account_rules)
+        key = nickname_key(nickname)
+        if key == nickname_key(player):
+            raise RuleViolation("same_nickname", "that is the account's nickname already", "AC-3")
 
-        def rename(view: dict) -> defer.Deferred:
+        def free(view: dict) -> defer.Deferred:
             old = view["nickname"]
-            busy = [a for a, balance in self.room.ledger.balances.items()
-                    if balance and a.startswith(("table:", "casino:")) and a.rsplit(":", 1)[1] == old]
-            if busy or (self.hall is not None and self.hall.playing(old)):
-                raise RuleViolation("player_busy", f"{old} is playing: rename them once they have left every "
-                                                   "table and tournament (freeze them first)", "AC-3")
+            self._verify_idle(old)
+            d = self._read(lambda: self.store.find_account(key) is None and not self.store.name_was_used(key))
+            return d.addCallback(lambda available: rename(old, available))
+
+        def rename(old: str, available: bool) -> defer.Deferred:
+            if not available:
+                raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3")
+            self._verify_idle(old)                          # still idle after the read
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")
-            d = self._read(self.store.rename_account, nickname_key(old), nickname,
-                           nickname_key(nickname), reason, by, self._now())
+            balance = self.room.wallet(old)
+            moved = [self.room.ledger.move(cash(old), cash(nickname), balance, "nickname reset", old,
+                                           self._now())] if balance else []
+            d = self._read(self.store.rename_account, old, nickname, key, reason, by, self._now(), moved)
             return d.addCallback(lambda _: renamed(old))
 
         def renamed(old: str) -> dict:
-            balance = self.room.wallet(old)
-            if balance:
-                self.room._money(self.room.ledger.move(cash(old), cash(nickname), balance, "nickname reset", old,
-                                                       self._now()))
-            self.room.moderation.renamed(old, nickname)
-            self.room.deposits[nickname] = self.room.deposits.pop(old, self.room.deposits.get(nickname))
-            if self.room.deposits[nickname] is None:
-                del self.room.deposits[nickname]
+            room = self.room
+            room.moderation.renamed(old, nickname)
+            room.display_names.pop(old, None)
+            if old in room.deposits:                        # AC-5: the day's deposits still count
+                room.deposits[nickname] = room.deposits.pop(old)
             self._acted(by, "reset_nickname", reason, player=old, nickname=nickname)
             return ok(request, nickname=nickname)
 
-        return self._account(player).addCallback(rename)
+        return self._account(player).addCallback(free)
+
+    def _verify_idle(self, player: str) -> None:
+        """Nothing of the player's may stay behind under the old name: no seat, place in a queue, tournament,
+        or money anywhere but the wallet (table and casino chips, T$, tickets, stakes)."""
+        room = self.room
+        waiting = [t for t, runner in room.runners.items()
+                   if runner.table.seat_of(player) is not None or player in runner.table.waiting_list]
+        money = sorted(a for a, balance in room.ledger.balances.items()
+                       if balance and a != cash(player) and a.rsplit(":", 1)[-1] == player)
+        if waiting or money or (self.hall is not None and self.hall.playing(player)):
+            where = f"at {waiting[0]}" if waiting else f"holds {money[0]}" if money else "is in a tournament"
+            raise RuleViolation("player_busy", f"{player} {where}: rename them once they have left every table "
+                                               "and tournament and hold money only in their wallet (freeze "
+                                               "them first)", "AC-3")
 
     def _on_security_void(self, session: Any, request: Request, player: str, hands: list[str], reason: str,
                           case: int | None = None) -> defer.Deferred:
@@ -454,11 +489,13 @@ class SecurityDesk:
         by = self._verify(session)
         wanted = list(dict.fromkeys(hands))
 
-        def gather() -> tuple[list, set[str]]:
-            return self.store.hands_by_id(wanted), self.store.voided_hands(wanted)
+        def gather() -> tuple[list, set[str], dict[str, str]]:
+            rows = self.store.hands_by_id(wanted)
+            names = sorted({p for h in rows for p in h.start_stacks})
+            return rows, self.store.voided_hands(wanted, cash(player)), self.store.current_names(names)
 
-        def void(found: tuple[list, set[str]]) -> dict:
-            rows, done = found
+        def void(found: tuple[list, set[str], dict[str, str]]) -> dict:
+            rows, done, current = found
             by_id = {h.hand_id: h for h in rows}
             plans = []
             for hand_id in wanted:
@@ -470,14 +507,18 @@ class SecurityDesk:
                 if hand.tournament is not None or hand.void:
                     raise RuleViolation("not_cash_hand", f"hand {hand_id} moved no money: only cash-game "
                                                          "winnings are voided", "AC-7")
-                if hand_id in done:
-                    raise RuleViolation("already_void", f"winnings of hand {hand_id} are already void", "AC-7")
-                postings = void_postings(player, hand.start_stacks, hand.end_stacks or {})
+                if hand_id in done or (hand_id, player) in self.voided:
+                    raise RuleViolation("already_void", f"{player}'s winnings of hand {hand_id} are already "
+                                                        "void", "AC-7")
+                # the hand's names as the accounts are called now (a loser may have been renamed since: AC-3)
+                start = {current.get(p, p): v for p, v in hand.start_stacks.items()}
+                end = {current.get(p, p): v for p, v in (hand.end_stacks or {}).items()}
+                postings = void_postings(player, start, end)
                 if postings:
                     plans.append((hand_id, postings))
             if not plans:
                 raise RuleViolation("nothing_won", f"{player} won nothing in those hands", "AC-7")
-            owed = sum(-p[1][0].amount for p in plans)
+            owed = sum(-postings[0].amount for _, postings in plans)
             have = self.room.wallet(player)
             if have < owed:
                 raise RuleViolation("void_short", f"{player}'s wallet holds {have} of the {owed} to reverse: "
@@ -485,6 +526,7 @@ class SecurityDesk:
                                     "AC-7")
             now = self._now()
             made = [self.room.ledger.transfer(postings, "void", hand_id, now) for hand_id, postings in plans]
+            self.voided.update((hand_id, player) for hand_id, _ in plans)   # before the store has them
             self.room._money(*made)
             self._acted(by, "void", reason, player=player, case=case, hands=[h for h, _ in plans],
                         transfers=[t.number for t in made], amount=owed)

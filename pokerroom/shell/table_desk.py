@@ -13,6 +13,7 @@ hands stored under it stay its own.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from twisted.logger import Logger
@@ -83,6 +84,8 @@ class TableDesk:
         casino = {t.get("table") for section in self.room.lobby_sections.values() for t in section()}
         if id in self.room.runners or id in self.config_ids or id in casino:
             raise RuleViolation("table_exists", f"there is already a table {id}")
+        if re.fullmatch(r".+-t\d+", id):                   # a tournament table's name: hand ids would clash
+            raise RuleViolation("bad_table", f"{id} looks like a tournament table's id; choose another")
         if not small_blind < big_blind or not big_blind <= min_buy_in <= max_buy_in:
             raise RuleViolation("bad_table", "the small blind is below the big blind, and the buy-in range starts "
                                 "at the big blind or more and ends at or above its start", "HR-STAKE-4")

@@ -201,7 +201,9 @@ class RoomStore(SecurityRecords):
 
     def create_account(self, nickname: str, key: str, password_hash: str, birth_date: str, country: str,
                        at: float, role: str = "player") -> Account:
-        """A new account; a nickname already taken in any letter case is refused (AC-3)."""
+        """A new account; a nickname already taken in any letter case, or taken away by a reset, is refused (AC-3)."""
+        if self.name_was_used(key):
+            raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3")
         try:
             with self._writing() as session:
                 account = Account(nickname=nickname, nickname_key=key, password_hash=password_hash,
@@ -535,38 +537,52 @@ class RoomStore(SecurityRecords):
         return self.verify_audit().intact
 
     def verify_audit(self, anchors: Sequence[Anchor] = ()) -> Verdict:
-        """The chain checked link by link (SEC-5), then every stored hand and chat line against its digest."""
+        """The chain checked link by link (SEC-5), then every stored hand and chat line against its digest.
+
+        A room may be writing while this reads: rows that ended after the newest record read are left for the
+        next check. From the first chained hand (or chat line) on, a row without a record was added afterwards.
+        """
         with self._reading() as session:
             records = session.scalars(select(AuditRecord).order_by(AuditRecord.id).execution_options(yield_per=2000))
             recorded: dict[str, dict[Any, str]] = {"hand": {}, "chat": {}}
-            first_hand_at = None
+            first: dict[str, float] = {}
+            last_at = float("-inf")
 
             def chained() -> Iterator[AuditRecord]:
-                nonlocal first_hand_at
+                nonlocal last_at
                 for record in records:
                     if record.kind == "hand":
                         recorded["hand"][record.data.get("hand_id")] = record.data.get("digest")
-                        first_hand_at = record.at if first_hand_at is None else first_hand_at
                     elif record.kind == "chat":
                         recorded["chat"][record.data.get("id")] = record.data.get("digest")
+                    if record.kind in recorded:
+                        first.setdefault(record.kind, record.at)
+                    last_at = max(last_at, record.at)
                     yield record
 
             verdict = verify_chain(chained(), anchors)
-            hands = session.scalars(select(HandRecord).where(HandRecord.ended_at.is_not(None))
+            hands = session.scalars(select(HandRecord).where(HandRecord.ended_at.is_not(None),
+                                                            HandRecord.ended_at <= last_at)
                                     .order_by(HandRecord.id).execution_options(yield_per=2000))
             for row in hands:
                 digest = recorded["hand"].pop(row.hand_id, None)
                 if digest is None:
-                    if first_hand_at is not None and row.ended_at >= first_hand_at and not row.void:
+                    if "hand" in first and row.ended_at >= first["hand"]:
                         verdict.problems.append(f"hand {row.hand_id} has no audit record: it was added afterwards")
                 elif digest != hand_digest(row):
                     verdict.problems.append(f"hand {row.hand_id} was changed after it ended: it no longer matches "
                                             f"its audit record")
             verdict.problems += [f"hand {hand_id} is in the audit log but was removed from the hands"
                                  for hand_id in recorded["hand"]]
-            for line in session.scalars(select(ChatLine).order_by(ChatLine.id).execution_options(yield_per=2000)):
+            lines = session.scalars(select(ChatLine).where(ChatLine.at <= last_at).order_by(ChatLine.id)
+                                    .execution_options(yield_per=2000))
+            for line in lines:
                 digest = recorded["chat"].pop(line.id, None)
-                if digest is not None and digest != chat_digest(line):
+                if digest is None:
+                    if "chat" in first and line.at >= first["chat"]:
+                        verdict.problems.append(f"chat line {line.id} by {line.player_id} has no audit record: it "
+                                                f"was added afterwards")
+                elif digest != chat_digest(line):
                     verdict.problems.append(f"chat line {line.id} by {line.player_id} was changed: it no longer "
                                             f"matches its audit record")
             verdict.problems += [f"chat line {line_id} is in the audit log but was removed from the chat"

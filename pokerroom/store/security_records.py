@@ -13,11 +13,12 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 import msgpack
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from pokerroom.errors import RuleViolation
+from pokerroom.money.ledger import Transfer
 from pokerroom.security.facts import HandFacts
 from pokerroom.store.models import (
     Account,
@@ -30,6 +31,7 @@ from pokerroom.store.models import (
     HandFactsRecord,
     HandPlayer,
     HandRecord,
+    LedgerPosting,
     LedgerTransfer,
     Mute,
     NicknameReset,
@@ -50,6 +52,8 @@ class SecurityRecords:
     if TYPE_CHECKING:                                           # RoomStore's transactions
         def _reading(self) -> AbstractContextManager[Session]: ...
         def _writing(self) -> AbstractContextManager[Session]: ...
+        @staticmethod
+        def _save(connection: Any, transfers: list[Transfer]) -> None: ...
 
     # ------------------------------------------------------------------ search (SEC-4)
 
@@ -238,13 +242,21 @@ class SecurityRecords:
                 query = query.where(or_(Restriction.a == player, Restriction.b == player))
             return list(session.scalars(query.order_by(Restriction.id)))
 
-    def rename_account(self, old_key: str, nickname: str, key: str, reason: str, by: str, at: float) -> None:
-        """AC-3: the account is known as ``nickname`` from now on; the old name stays in every record."""
+    def rename_account(self, old: str, nickname: str, key: str, reason: str, by: str, at: float,
+                       transfers: list[Transfer]) -> None:
+        """AC-3: the account is known as ``nickname`` from now on, with its wallet (``transfers``), its mutes and
+        its restrictions, in one transaction; the old name stays in every record of play."""
         try:
             with self._writing() as session:
-                account = session.scalar(select(Account).where(Account.nickname_key == old_key))
-                session.add(NicknameReset(old=account.nickname, new=nickname, reason=reason, by=by, at=at))
+                account = session.scalar(select(Account).where(Account.nickname == old))
+                session.add(NicknameReset(old=old, new=nickname, reason=reason, by=by, at=at))
                 account.nickname, account.nickname_key = nickname, key
+                session.execute(update(Mute).where(Mute.player_id == old).values(player_id=nickname))
+                session.execute(update(Restriction).where(Restriction.a == old).values(a=nickname))
+                session.execute(update(Restriction).where(Restriction.b == old).values(b=nickname))
+                session.flush()
+                if transfers:
+                    self._save(session.connection(), transfers)
         except IntegrityError:
             raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3") from None
 
@@ -260,11 +272,32 @@ class SecurityRecords:
                 name = old
             return out
 
-    def voided_hands(self, hand_ids: list[str]) -> set[str]:
-        """Which of ``hand_ids`` already have a void transfer (AC-7: winnings are voided once)."""
+    def voided_hands(self, hand_ids: list[str], wallet: str) -> set[str]:
+        """Which of ``hand_ids`` already had winnings voided out of ``wallet`` (AC-7: once per player and hand)."""
         with self._reading() as session:
-            return set(session.scalars(select(LedgerTransfer.reference).where(
-                LedgerTransfer.reason == "void", LedgerTransfer.reference.in_(hand_ids))))
+            return set(session.scalars(select(LedgerTransfer.reference).join(LedgerPosting).where(
+                LedgerTransfer.reason == "void", LedgerTransfer.reference.in_(hand_ids),
+                LedgerPosting.account == wallet, LedgerPosting.amount < 0)))
+
+    def current_names(self, names: list[str]) -> dict[str, str]:
+        """Each name as its account is called now, following nickname resets (AC-3); unknown names as given."""
+        with self._reading() as session:
+            out = {}
+            for name in names:
+                now, seen = name, {name}
+                while (new := session.scalar(select(NicknameReset.new).where(NicknameReset.old == now)
+                                             .order_by(NicknameReset.id.desc()).limit(1))) is not None \
+                        and new not in seen:
+                    seen.add(new)
+                    now = new
+                out[name] = now
+            return out
+
+    def name_was_used(self, key: str) -> bool:
+        """AC-3: a name a reset took away is never given to anyone else (its history stays its own)."""
+        with self._reading() as session:
+            return session.scalar(select(NicknameReset.id).where(func.lower(NicknameReset.old) == key)
+                                  .limit(1)) is not None
 
     def account_view(self, key: str) -> dict[str, Any] | None:
         with self._reading() as session:

@@ -90,6 +90,8 @@ def test_SEC_2_a_hand_in_progress_is_refused_and_an_ended_one_shows_every_card(f
     looks = [(r.data["what"], r.data["by"], r.data.get("hand_id")) for r in store.audit_records("security_review")]
     assert looks == [("hand", "sec", running), ("hands", "sec", None), ("hands", "sec", None),
                      ("hand", "sec", running)]
+    staff = ask(room, sec, "join", table="quiet", buy_in=500)      # and the security team never plays
+    assert staff["error"]["code"] == "staff_may_not_play" and staff["error"]["rule"] == "SEC-2"
     for name in ("ana", "pat"):                                  # players never see any of it
         for kind, fields in [("security_hand", {"hand_id": running}), ("security_hands", {}),
                              ("security_pairs", {}), ("security_cases", {})]:
@@ -236,6 +238,15 @@ def test_AC_3_only_the_security_team_resets_a_nickname_once_the_player_has_left_
     bad = ask(room, sec, "security_reset_nickname", player="bob", nickname="bad nick", reason="bumhunted")
     assert bad["error"]["code"] == "bad_nickname"
     assert request(room, people["bob"], "leave", table="t1")["ok"]
+    room.runners["quiet"].table.waiting_list.append("bob")          # queued for a full table
+    queued = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
+    assert queued["error"]["code"] == "player_busy" and "at quiet" in queued["error"]["message"]
+    room.runners["quiet"].table.waiting_list.remove("bob")
+    room.ledger.move(cash("bob"), "tdollars:bob", 50, "test: T$ won", "t", clock.seconds())
+    tickets = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
+    assert tickets["error"]["code"] == "player_busy" and "tdollars:bob" in tickets["error"]["message"]
+    room.ledger.move("tdollars:bob", cash("bob"), 50, "test: T$ back", "t", clock.seconds())
+    assert ask(room, sec, "security_mute", player="bob", reason="abuse")["ok"]
     wallet = room.wallet("bob")
     connection = people["bob"].connection
     done = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
@@ -246,6 +257,12 @@ def test_AC_3_only_the_security_team_resets_a_nickname_once_the_player_has_left_
     assert store.find_account(nickname_key("bob")) is None and store.find_account("player-7") is not None
     assert store.aliases_of("player-7") == ["bob"]
     assert "bob" in store.hand("t1-1").start_stacks                  # history keeps the name it was played under
+    with pytest.raises(Exception, match="taken") as reused:         # the old name is never anyone else's
+        store.create_account("BOB", "bob", "x", "1990-01-01", "NL", 0.0)
+    assert reused.value.rule_id == "AC-3"
+    again, _ = security_room(store, clock)                           # the mute followed the account
+    assert again.moderation.muted("player-7", "t1", clock.seconds()) and not again.moderation.muted(
+        "bob", "t1", clock.seconds())
     taken = ask(room, sec, "security_reset_nickname", player="ana", nickname="PLAYER-7", reason="x")
     assert taken["error"]["code"] in ("nickname_taken", "player_busy")
     ana = ask(room, people["ana"], "security_reset_nickname", player="ana", nickname="anna", reason="x")
@@ -318,3 +335,15 @@ def test_SEC_1_hands_seats_and_chat_are_chained_in_the_audit_log_and_the_pairs_c
     assert [c["text"] for c in report["chat"]] == ["gl"]
     audit = ask(room, sec, "security_audit", kind="seat", player="ana")["records"]
     assert audit and all(r["kind"] == "seat" and r["data"]["player"] == "ana" for r in audit)
+
+
+def test_AC_7_a_hand_voided_for_one_winner_can_still_be_voided_for_another(store):
+    from pokerroom.money.ledger import Ledger, Posting
+
+    ledger = Ledger()
+    ledger.move("world", cash("a"), 100, "deposit", "a", 0.0)
+    ledger.move("world", cash("b"), 100, "deposit", "b", 0.0)
+    t = ledger.transfer([Posting(cash("a"), -40), Posting(cash("c"), 40)], "void", "t1-9", 1.0)
+    store.save_transfers([t])
+    assert store.voided_hands(["t1-9", "t1-8"], cash("a")) == {"t1-9"}
+    assert store.voided_hands(["t1-9"], cash("b")) == set()

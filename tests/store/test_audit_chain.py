@@ -162,20 +162,25 @@ def test_SEC_1_a_result_changed_a_hand_removed_or_one_added_is_found(played):
     execute(store, "UPDATE hands SET rake = rake + 1 WHERE hand_id = 't1-1'")
     execute(store, "DELETE FROM hand_players WHERE hand_id = 't1-3'")
     execute(store, "DELETE FROM hands WHERE hand_id = 't1-3'")
+    when = store.hand("t1-2").ended_at                               # slipped in among the chained hands
     execute(store, "INSERT INTO hands (hand_id, table_id, started_at, ended_at, void, start_stacks, end_stacks, "
-                   "rake, events) VALUES ('t1-99', 't1', 1e9, 1e9, false, '{}', '{}', 0, '[]')")
+                   "rake, events) VALUES ('t1-99', 't1', :at, :at, true, '{}', '{}', 0, '[]')", at=when)
     assert sorted(problems(store)) == sorted([
         "hand t1-1 was changed after it ended: it no longer matches its audit record",
         "hand t1-3 is in the audit log but was removed from the hands",
         "hand t1-99 has no audit record: it was added afterwards"])
 
 
-def test_HR_CHAT_1_a_chat_line_edited_or_deleted_is_found(played):
+def test_HR_CHAT_1_a_chat_line_edited_deleted_or_forged_is_found(played):
     store = played
     [line] = store.search_chat(table="t1")
     execute(store, "UPDATE chat_lines SET text = 'nothing to see' WHERE id = :id", id=line.id)
     assert problems(store) == [f"chat line {line.id} by ana was changed: it no longer matches its audit record"]
-    execute(store, "DELETE FROM chat_lines WHERE id = :id", id=line.id)
+    execute(store, "INSERT INTO chat_lines (table_id, hand_id, player_id, text, at, blocked) "
+                   "VALUES ('t1', NULL, 'bob', 'forged', :at, false)", at=line.at)
+    forged = max(c.id for c in store.search_chat(table="t1"))
+    assert problems(store)[1:] == [f"chat line {forged} by bob has no audit record: it was added afterwards"]
+    execute(store, "DELETE FROM chat_lines WHERE id IN (:a, :b)", a=line.id, b=forged)
     assert problems(store) == [f"chat line {line.id} is in the audit log but was removed from the chat"]
 
 
@@ -224,3 +229,14 @@ def test_SEC_5_pokerroom_audit_verify_and_anchor_on_the_command_line(tmp_path, c
     execute(store, "UPDATE audit_records SET data = '{}' WHERE id = 2")
     assert main(["audit", "verify", "--data-dir", str(data)]) == 1
     assert "record 2 (role_granted) was edited" in capsys.readouterr().out
+
+
+def test_SEC_5_a_room_writing_while_the_check_reads_is_not_reported(played):
+    store = played
+    chain = store.audit_records()
+    late = chain[-1].at + 10                                          # ended after the newest record read
+    execute(store, "INSERT INTO hands (hand_id, table_id, started_at, ended_at, void, start_stacks, end_stacks, "
+                   "rake, events) VALUES ('t1-50', 't1', :at, :at, false, '{}', '{}', 0, '[]')", at=late)
+    assert problems(store) == []
+    store.audit("note", {"later": True}, late + 1)                     # the next check covers it
+    assert problems(store) == ["hand t1-50 has no audit record: it was added afterwards"]
