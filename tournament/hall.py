@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields, is_dataclass, replace
 from fractions import Fraction
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -276,12 +277,8 @@ class TournamentHall:
         start = {x.player_id: x.stack for x in hand if isinstance(x, he.SeatDealtIn)}
         ended = next(x for x in hand if isinstance(x, he.HandEnded))
         now = self.reactor.seconds()
-        try:
-            facts = hand_facts(hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
-                               tournament=d.spec.id, bounty=d.spec.bounty > 0)
-        except Exception:                                               # noqa: BLE001 - logged, the hand is kept
-            self.log.failure("the facts of hand {hand} could not be worked out", hand=started.hand_id)
-            facts = None
+        facts = partial(hand_facts, hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
+                        tournament=d.spec.id, bounty=d.spec.bounty > 0)      # on the writer's thread
         self.room._write(self.store.hand_started, started.hand_id, key[1], now, start, d.spec.id)
         self.room._write(self.store.hand_ended, started.hand_id, now, {seats[s]: c for s, c in ended.stacks},
                          ended.rake, [event_to_dict(x) for x in hand], None, facts, times)

@@ -1008,12 +1008,9 @@ class Room:
                         settlement, self._facts(runner, now), list(runner.hand_times))
             self.metrics.hands.inc()
 
-    def _facts(self, runner: TableRunner, now: float) -> Any:
-        """What the hand says about pairs of players (SEC-3); a hand is never lost to a fault in working it out."""
+    @staticmethod
+    def _facts(runner: TableRunner, now: float) -> Callable[[], Any]:
+        """What the hand says about pairs of players (SEC-3), worked out on the writer's thread."""
         rules = runner.table.rules
-        try:
-            return hand_facts(runner.hand_objects, table_id=rules.table_id, game_key=rules.game_key, at=now,
-                              chatted=runner.chatted)
-        except Exception:                                               # noqa: BLE001 - logged, the hand goes on
-            self.log.failure("the facts of hand {hand} could not be worked out", hand=runner.hand_id)
-            return None
+        return partial(hand_facts, runner.hand_objects, table_id=rules.table_id, game_key=rules.game_key, at=now,
+                       chatted=frozenset(runner.chatted))

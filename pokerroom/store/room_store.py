@@ -29,6 +29,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
+from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
@@ -78,6 +79,19 @@ class _Rows:
 
     def clear(self) -> None:
         self.started, self.players, self.ended, self.facts, self.transfers = [], [], [], [], []
+
+
+log = Logger()
+
+
+class _EndedHand:
+    """A hand's stored start and the end about to be written, read as :func:`hand_digest` reads a row."""
+
+    def __init__(self, start: Any, end: dict) -> None:
+        self.hand_id, self.table_id, self.tournament = start.hand_id, start.table_id, start.tournament
+        self.started_at, self.start_stacks = start.started_at, start.start_stacks
+        self.ended_at, self.end_stacks, self.rake = end["ended_at"], end["end_stacks"], end["rake"]
+        self.events, self.event_times, self.void = end["events"], end["event_times"], False
 
 
 def hand_digest(row: Any) -> str:
@@ -177,19 +191,21 @@ class RoomStore(SecurityRecords):
             connection.execute(insert(HandPlayer.__table__), rows.players)
         if rows.ended:
             ids = [row["b_hand_id"] for row in rows.ended]
-            still_open = set(connection.scalars(select(hands.c.hand_id)
-                                                .where(hands.c.hand_id.in_(ids), hands.c.ended_at.is_(None))))
-            if len(still_open) != len(ids):
-                closed = sorted(set(ids) - still_open) or sorted(ids)
+            opened = {row.hand_id: row for row in connection.execute(
+                select(hands.c.hand_id, hands.c.table_id, hands.c.tournament, hands.c.started_at,
+                       hands.c.start_stacks).where(hands.c.hand_id.in_(ids), hands.c.ended_at.is_(None)))}
+            if len(opened) != len(ids):
+                closed = sorted(set(ids) - set(opened)) or sorted(ids)
                 raise ValueError(f"hand {closed[0]} is not open")
             connection.execute(update(hands).where(hands.c.hand_id == bindparam("b_hand_id"))
                                .values(ended_at=bindparam("ended_at"), end_stacks=bindparam("end_stacks"),
                                        rake=bindparam("rake"), events=bindparam("events"),
                                        event_times=bindparam("event_times")), rows.ended)
-            # the chain keeps each ended hand's digest (SEC-1): in order, as the hands ended
-            stored = {row.hand_id: row for row in connection.execute(select(hands).where(hands.c.hand_id.in_(ids)))}
-            self._chain(connection, [("hand", {"hand_id": hand_id, "table": stored[hand_id].table_id,
-                                               "digest": hand_digest(stored[hand_id])}, ended["ended_at"])
+            # the chain keeps each ended hand's digest (SEC-1), in the order the hands ended: worked out from the
+            # values just written (the same bytes once read back: canonical() makes tuples lists, sorts keys)
+            self._chain(connection, [("hand", {"hand_id": hand_id, "table": opened[hand_id].table_id,
+                                               "digest": hand_digest(_EndedHand(opened[hand_id], ended))},
+                                      ended["ended_at"])
                                      for hand_id, ended in zip(ids, rows.ended, strict=True)])
         if rows.facts:
             connection.execute(insert(HandFactsRecord.__table__), rows.facts)
@@ -350,7 +366,14 @@ class RoomStore(SecurityRecords):
                    events: Sequence[dict], settlement: Transfer | None, facts: Any = None,
                    times: Sequence[float] | None = None) -> None:
         """The hand's end, its events, its audit record, its facts for the collusion signals
-        (:class:`~pokerroom.security.facts.HandFacts`) and the transfer settling it: one transaction."""
+        (:class:`~pokerroom.security.facts.HandFacts`, or a callable making them) and the transfer settling it:
+        one transaction."""
+        if callable(facts):                     # worked out here, on the writer's thread, not the reactor's
+            try:
+                facts = facts()
+            except Exception:                   # noqa: BLE001 - the hand is stored all the same
+                log.failure("the facts of hand {hand} could not be worked out", hand=hand_id)
+                facts = None
         with self._rows() as rows:
             rows.ended.append({"b_hand_id": hand_id, "ended_at": at, "end_stacks": dict(end_stacks), "rake": rake,
                                "events": list(events), "event_times": None if times is None else list(times)})
