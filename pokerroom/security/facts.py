@@ -50,6 +50,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from pokerroom.evaluator import HandCategory, category, evaluate, evaluate_omaha
 from pokerroom.poker.events import (
@@ -72,10 +73,11 @@ from pokerroom.poker.events import (
     PotAwarded,
     PotFormed,
     SeatDealtIn,
+    event_from_dict,
 )
 from pokerroom.poker.quick_init import quick_init
 
-__all__ = ["DUMP_BIG_BLINDS", "HandFacts", "flows_between", "hand_facts", "is_strong"]
+__all__ = ["DUMP_BIG_BLINDS", "HandFacts", "facts_from_dicts", "flows_between", "hand_facts", "is_strong"]
 
 FORMAT = 1                  # the first element of a packed row; bump when the fields change
 DUMP_BIG_BLINDS = 10        # a fold after putting in this many big blinds (or a third of the stack) is a dump
@@ -190,6 +192,11 @@ def flows_between(net: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
                 row_left[k] -= extra
                 col_left[m] -= extra
     return tuple((losers[k][0], winners[m][0], chips) for (k, m), chips in cells.items() if chips)
+
+
+def facts_from_dicts(events: Sequence[dict], **context: Any) -> HandFacts:
+    """:func:`hand_facts` of a hand as stored (wire dicts): the room keeps only those while a hand runs."""
+    return hand_facts([event_from_dict(e) for e in events], **context)
 
 
 def hand_facts(events: Sequence[Event], *, table_id: str, game_key: str, at: float, tournament: str | None = None,
