@@ -686,6 +686,7 @@ class TournamentHall:
 
     def _on_director_add_player(self, session: Any, request: Request, tournament: str, player: str,
                                 reason: str) -> dict:
+        self.room.verify_director(session)
         self.room.moderation.verify_play(player)        # a frozen account is not entered by a director either
         return self._directed(session, request, tournament, "add player",
                               lambda d, by: d.register(player, self.room.wallet(player)), player=player, reason=reason)

@@ -288,9 +288,9 @@ class Room:
         self.moderation.frozen = self.store.frozen_accounts()
         return self.recovery
 
-    def audit(self, kind: str, **data: Any) -> None:
+    def audit(self, kind: str, at: float | None = None, **data: Any) -> None:
         """Chain a record in the audit log (SEC-1): who did what, when, in the writer's order."""
-        self._write(self.store.audit, kind, data, self.reactor.seconds())
+        self._write(self.store.audit, kind, data, self.reactor.seconds() if at is None else at)
 
     def _write(self, function: Callable, *args: Any, quiet: bool = True) -> defer.Deferred:
         """Run a store call on the writer thread after every earlier one; a Deferred of its result.
@@ -952,19 +952,19 @@ class Room:
                 self._money(self.ledger.move(cash(event.player_id), table_escrow(table_id, event.player_id),
                                              event.stack, "buy_in", table_id, now))
                 runner.seated[event.seat] = event.player_id
-                self.audit("seat", what="joined", table=table_id, player=event.player_id, seat=event.seat,
+                self.audit("seat", now, what="joined", table=table_id, player=event.player_id, seat=event.seat,
                            stack=event.stack)
             elif isinstance(event, te.ChipsAdded):
                 player = table.players[event.seat].player_id
                 self._money(self.ledger.move(cash(player), table_escrow(table_id, player), event.amount,
                                              "add_chips", table_id, now))
             elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
-                self.audit("seat", what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
+                self.audit("seat", now, what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
                            table=table_id, seat=event.seat, player=runner.seated.get(event.seat),
                            reason=getattr(event, "reason", ""))
             elif isinstance(event, te.PlayerLeft):
                 runner.seated.pop(event.seat, None)
-                self.audit("seat", what="left", table=table_id, player=event.player_id, seat=event.seat,
+                self.audit("seat", now, what="left", table=table_id, player=event.player_id, seat=event.seat,
                            stack=event.stack, reason=event.reason)
                 if event.stack:
                     self._money(self.ledger.move(table_escrow(table_id, event.player_id),

@@ -36,6 +36,7 @@ from pokerroom.security.signals import PairSignals
 from pokerroom.store.security_records import unpack_facts
 
 SHARED_HANDS = 200
+_PLAYER_ACCOUNTS = ("table:", "casino:", "ticket:", "tdollars:")   # a player's money besides the wallet
 
 
 def _hand_summary(hand: Any, who: list[str]) -> dict:
@@ -455,11 +456,22 @@ class SecurityDesk:
             balance = self.room.wallet(old)
             moved = [self.room.ledger.move(cash(old), cash(nickname), balance, "nickname reset", old,
                                            self._now())] if balance else []
+
+            def undo(failure: Any) -> Any:                  # not stored: the ledger in memory goes back as it was
+                if moved:
+                    self.room.ledger.move(cash(nickname), cash(old), balance, "nickname reset undone", old,
+                                          self._now())
+                return failure
+
             d = self._read(self.store.rename_account, old, nickname, key, reason, by, self._now(), moved)
-            return d.addCallback(lambda _: renamed(old))
+            return d.addCallbacks(lambda _: renamed(old), undo)
 
         def renamed(old: str) -> dict:
             room = self.room
+            self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")   # a login in flight
+            late = room.wallet(old)                         # money that reached the old name meanwhile follows
+            if late:
+                room._money(room.ledger.move(cash(old), cash(nickname), late, "nickname reset", old, self._now()))
             room.moderation.renamed(old, nickname)
             room.display_names.pop(old, None)
             if old in room.deposits:                        # AC-5: the day's deposits still count
@@ -476,7 +488,7 @@ class SecurityDesk:
         waiting = [t for t, runner in room.runners.items()
                    if runner.table.seat_of(player) is not None or player in runner.table.waiting_list]
         money = sorted(a for a, balance in room.ledger.balances.items()
-                       if balance and a != cash(player) and a.rsplit(":", 1)[-1] == player)
+                       if balance and a.startswith(_PLAYER_ACCOUNTS) and a.rsplit(":", 1)[-1] == player)
         if waiting or money or (self.hall is not None and self.hall.playing(player)):
             where = f"at {waiting[0]}" if waiting else f"holds {money[0]}" if money else "is in a tournament"
             raise RuleViolation("player_busy", f"{player} {where}: rename them once they have left every table "
@@ -491,11 +503,15 @@ class SecurityDesk:
 
         def gather() -> tuple[list, set[str], dict[str, str]]:
             rows = self.store.hands_by_id(wanted)
-            names = sorted({p for h in rows for p in h.start_stacks})
-            return rows, self.store.voided_hands(wanted, cash(player)), self.store.current_names(names)
+            names = sorted({p for h in rows for p in h.start_stacks} | {player})
+            current = self.store.current_names(names)
+            # the winner as the account is called now, and every name it had: a void is once per account
+            wallets = [cash(n) for n in (current[player], *self.store.aliases_of(current[player]))]
+            return rows, self.store.voided_hands(wanted, wallets), current
 
         def void(found: tuple[list, set[str], dict[str, str]]) -> dict:
             rows, done, current = found
+            winner = current[player]
             by_id = {h.hand_id: h for h in rows}
             plans = []
             for hand_id in wanted:
@@ -507,28 +523,28 @@ class SecurityDesk:
                 if hand.tournament is not None or hand.void:
                     raise RuleViolation("not_cash_hand", f"hand {hand_id} moved no money: only cash-game "
                                                          "winnings are voided", "AC-7")
-                if hand_id in done or (hand_id, player) in self.voided:
-                    raise RuleViolation("already_void", f"{player}'s winnings of hand {hand_id} are already "
+                if hand_id in done or (hand_id, winner) in self.voided:
+                    raise RuleViolation("already_void", f"{winner}'s winnings of hand {hand_id} are already "
                                                         "void", "AC-7")
                 # the hand's names as the accounts are called now (a loser may have been renamed since: AC-3)
                 start = {current.get(p, p): v for p, v in hand.start_stacks.items()}
                 end = {current.get(p, p): v for p, v in (hand.end_stacks or {}).items()}
-                postings = void_postings(player, start, end)
+                postings = void_postings(winner, start, end)
                 if postings:
                     plans.append((hand_id, postings))
             if not plans:
-                raise RuleViolation("nothing_won", f"{player} won nothing in those hands", "AC-7")
+                raise RuleViolation("nothing_won", f"{winner} won nothing in those hands", "AC-7")
             owed = sum(-postings[0].amount for _, postings in plans)
-            have = self.room.wallet(player)
+            have = self.room.wallet(winner)
             if have < owed:
-                raise RuleViolation("void_short", f"{player}'s wallet holds {have} of the {owed} to reverse: "
+                raise RuleViolation("void_short", f"{winner}'s wallet holds {have} of the {owed} to reverse: "
                                                   "freeze them and void once their chips are off the tables",
                                     "AC-7")
             now = self._now()
             made = [self.room.ledger.transfer(postings, "void", hand_id, now) for hand_id, postings in plans]
-            self.voided.update((hand_id, player) for hand_id, _ in plans)   # before the store has them
+            self.voided.update((hand_id, winner) for hand_id, _ in plans)   # before the store has them
             self.room._money(*made)
-            self._acted(by, "void", reason, player=player, case=case, hands=[h for h, _ in plans],
+            self._acted(by, "void", reason, player=winner, case=case, hands=[h for h, _ in plans],
                         transfers=[t.number for t in made], amount=owed)
             return ok(request, transfers=[_transfer(t) for t in made])
 

@@ -375,8 +375,9 @@ class RoomStore(SecurityRecords):
                 log.failure("the facts of hand {hand} could not be worked out", hand=hand_id)
                 facts = None
         with self._rows() as rows:
-            rows.ended.append({"b_hand_id": hand_id, "ended_at": at, "end_stacks": dict(end_stacks), "rake": rake,
-                               "events": list(events), "event_times": None if times is None else list(times)})
+            rows.ended.append({"b_hand_id": hand_id, "ended_at": float(at), "end_stacks": dict(end_stacks),
+                               "rake": rake, "events": list(events),     # floats: as the digest reads them back
+                               "event_times": None if times is None else [float(t) for t in times]})
             if facts is not None:
                 rows.facts.append({"hand_id": hand_id, "table_id": facts.table_id, "tournament": facts.tournament,
                                    "at": at, "data": pack_facts(facts)})

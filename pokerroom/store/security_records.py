@@ -272,12 +272,13 @@ class SecurityRecords:
                 name = old
             return out
 
-    def voided_hands(self, hand_ids: list[str], wallet: str) -> set[str]:
-        """Which of ``hand_ids`` already had winnings voided out of ``wallet`` (AC-7: once per player and hand)."""
+    def voided_hands(self, hand_ids: list[str], wallets: list[str]) -> set[str]:
+        """Which of ``hand_ids`` already had winnings voided out of any of ``wallets`` -- one account's, under
+        every name it had (AC-7: once per player and hand)."""
         with self._reading() as session:
             return set(session.scalars(select(LedgerTransfer.reference).join(LedgerPosting).where(
                 LedgerTransfer.reason == "void", LedgerTransfer.reference.in_(hand_ids),
-                LedgerPosting.account == wallet, LedgerPosting.amount < 0)))
+                LedgerPosting.account.in_(wallets), LedgerPosting.amount < 0)))
 
     def current_names(self, names: list[str]) -> dict[str, str]:
         """Each name as its account is called now, following nickname resets (AC-3); unknown names as given."""

@@ -348,5 +348,23 @@ def test_AC_7_a_hand_voided_for_one_winner_can_still_be_voided_for_another(store
     ledger.move("world", cash("b"), 100, "deposit", "b", 0.0)
     t = ledger.transfer([Posting(cash("a"), -40), Posting(cash("c"), 40)], "void", "t1-9", 1.0)
     store.save_transfers([t])
-    assert store.voided_hands(["t1-9", "t1-8"], cash("a")) == {"t1-9"}
-    assert store.voided_hands(["t1-9"], cash("b")) == set()
+    assert store.voided_hands(["t1-9", "t1-8"], [cash("a")]) == {"t1-9"}
+    assert store.voided_hands(["t1-9"], [cash("b")]) == set()
+    assert store.voided_hands(["t1-9"], [cash("b"), cash("a")]) == {"t1-9"}      # a's account, renamed b since
+
+
+def test_AC_7_AC_3_winnings_voided_before_a_rename_are_not_voided_again_under_either_name(floor, store):
+    room, clock, people = floor
+    sec = people["sec"]
+    play_until(room, clock, 1)
+    hand = store.hand("t1-1")
+    winner = max(hand.end_stacks, key=lambda p: hand.end_stacks[p] - hand.start_stacks[p])
+    for name in ("ana", "bob"):
+        assert request(room, people[name], "leave", table="t1")["ok"]
+    assert ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="dumping")["ok"]
+    renamed = ask(room, sec, "security_reset_nickname", player=winner, nickname="renamed1", reason="bumhunted")
+    assert renamed["ok"], renamed
+    for name in ("renamed1", winner):
+        again = ask(room, sec, "security_void", player=name, hands=["t1-1"], reason="twice")
+        assert again["error"]["code"] == "already_void", (name, again)
+    assert room.ledger.check()

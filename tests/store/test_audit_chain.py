@@ -240,3 +240,10 @@ def test_SEC_5_a_room_writing_while_the_check_reads_is_not_reported(played):
     assert problems(store) == []
     store.audit("note", {"later": True}, late + 1)                     # the next check covers it
     assert problems(store) == ["hand t1-50 has no audit record: it was added afterwards"]
+
+
+def test_SEC_5_a_hand_ended_at_a_whole_second_verifies_as_stored(store):
+    store.hand_started("t9-1", "t9", 10, {"ana": 100, "bob": 100})
+    store.hand_ended("t9-1", 20, {"ana": 110, "bob": 90}, 0, [{"type": "hand_started", "seq": 1}], None,
+                     times=[11, 12])
+    assert store.verify_audit().intact                  # int times are stored (and digested) as floats
