@@ -1,6 +1,7 @@
 // Small pieces every view of the admin lobby shares: money and chips, state badges, running an action with its
 // outcome shown next to it, and reading forms.
 
+import { reasonOf as reasonFrom, Refusal } from "../common/actions.js";
 import { h, clock, money, parseMoney } from "../common/format.js";
 
 // Tournament money (buy-ins, pools, prizes, refunds) is in minor units of the room's currency.
@@ -9,63 +10,9 @@ export const CURRENCY = "USD";
 export const cash = (amount, currency = CURRENCY) => money(amount, currency);
 export const chips = (amount) => money(amount, "chips");
 
-export function errorText(error) {
-  if (error && typeof error.text === "string") return error.text;      // RoomError: sentence (RULE-ID)
-  return String((error && error.message) || error);
-}
+export { act, errorText, failed, outcome, Refusal } from "../common/actions.js";
 
-// A refusal made in the page before anything is sent (a missing reason, a number that is not one).
-export class Refusal extends Error {
-  get text() {
-    return this.message;
-  }
-}
-
-// Runs `work` for a button: the button is disabled meanwhile, and `out` (the element next to it) shows either the
-// success sentence or the error answer's sentence with its rule ID. Resolves with the result, or undefined.
-export async function act(button, out, work, success) {
-  if (out) {
-    out.textContent = "";
-    out.classList.remove("error", "notice");
-  }
-  if (button) button.disabled = true;
-  try {
-    const result = await work();
-    if (out && success) {
-      out.textContent = typeof success === "function" ? success(result) : success;
-      out.classList.add("notice");
-    }
-    return result;
-  } catch (error) {
-    if (out) {
-      out.textContent = errorText(error);
-      out.classList.add("error");
-    }
-    return undefined;
-  } finally {
-    if (button) button.disabled = false;
-  }
-}
-
-// Shows an error answer (or a refusal made in the page) in `out`.
-export function failed(out, error) {
-  out.textContent = errorText(error);
-  out.classList.remove("notice");
-  out.classList.add("error");
-}
-
-export function outcome(testid) {
-  return h("span.outcome", { "data-testid": testid, role: "status", "aria-live": "polite" });
-}
-
-export function reasonOf(input) {
-  const reason = input.value.trim();
-  if (!reason) {
-    input.focus();
-    throw new Refusal("Give a reason first: it is written to the activity log with your name.");
-  }
-  return reason;
-}
+export const reasonOf = (input) => reasonFrom(input, "the activity log");
 
 export function wholeNumber(text, what, { low = 0, high = Number.MAX_SAFE_INTEGER } = {}) {
   const clean = String(text).trim().replace(/,/g, "");

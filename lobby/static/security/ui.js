@@ -1,64 +1,16 @@
 // Small pieces every view of the security pages shares: running an action with its outcome shown next to it,
 // reasons, times, links between views, money and ledger postings, and the confirm dialog.
 
+import { Refusal } from "../common/actions.js";
 import { h, money } from "../common/format.js";
 
 export const CURRENCY = "USD";
 export const cash = (amount, currency = CURRENCY) => money(amount, currency);
 
-export function errorText(error) {
-  if (error && typeof error.text === "string") return error.text;      // RoomError: sentence (RULE-ID)
-  return String((error && error.message) || error);
-}
-
-// A refusal made in the page before anything is sent (a missing reason, a time that is not one).
-export class Refusal extends Error {
-  get text() {
-    return this.message;
-  }
-}
-
-// Runs `work` for a button: the button is disabled meanwhile, and `out` shows either the success sentence or the
-// error answer's sentence with its rule ID. Resolves with the result, or undefined when it failed.
-export async function act(button, out, work, success) {
-  if (out) {
-    out.textContent = "";
-    out.classList.remove("error", "notice");
-  }
-  if (button) button.disabled = true;
-  try {
-    const result = await work();
-    if (out && success) {
-      out.textContent = typeof success === "function" ? success(result) : success;
-      out.classList.add("notice");
-    }
-    return result;
-  } catch (error) {
-    if (out) {
-      out.textContent = errorText(error);
-      out.classList.add("error");
-    }
-    return undefined;
-  } finally {
-    if (button) button.disabled = false;
-  }
-}
-
-export function outcome(testid) {
-  return h("span.outcome", { "data-testid": testid, role: "status", "aria-live": "polite" });
-}
+export { act, errorText, failed, outcome, reasonOf, Refusal } from "../common/actions.js";
 
 export function reasonInput(testid, placeholder = "reason (written to the audit log)") {
   return h("input.reason", { maxlength: 200, placeholder, "data-testid": testid, autocomplete: "off" });
-}
-
-export function reasonOf(input) {
-  const reason = input.value.trim();
-  if (!reason) {
-    input.focus();
-    throw new Refusal("Give a reason first: it is written to the audit log with your name.");
-  }
-  return reason;
 }
 
 export function required(input, what) {
