@@ -444,9 +444,7 @@ class Room:
     def directed(self, session: Session, command: str, tournament: str = "", **details: Any) -> str:
         """Refuse anyone without the role; record the command in the audit log with who, when and why."""
         self.verify_director(session)
-        self._write(self.store.audit, "director_command",
-                    {"command": command, "tournament": tournament, "by": session.player_id, **details},
-                    self.reactor.seconds())
+        self.audit("director_command", command=command, tournament=tournament, by=session.player_id, **details)
         return session.player_id
 
     def _runner(self, table_id: str) -> TableRunner:
@@ -851,10 +849,14 @@ class Room:
         # Through the writer's queue: a hand that has just ended is stored before it is read back.
         return self._write(self.store.hands_of, player, limit, quiet=False).addCallback(shape)
 
+    def escrows(self, player: str) -> list[str]:
+        """The player's chip accounts at every cash table the room has known, closed ones too (their history)."""
+        return sorted(table_escrow(table_id, player) for table_id in self.known_tables)
+
     def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:
         player = session.player_id
         wallet = cash(player)
-        escrows = {table_escrow(table_id, player) for table_id in self.known_tables}   # closed tables too
+        escrows = set(self.escrows(player))
 
         def shape(transfers: list[Transfer]) -> dict:
             mine = [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,

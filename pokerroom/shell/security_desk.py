@@ -26,7 +26,7 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import Posting, Transfer, cash, table_escrow
+from pokerroom.money.ledger import Posting, Transfer, cash
 from pokerroom.net.schema import Request, ok
 from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
@@ -229,7 +229,7 @@ class SecurityDesk:
 
     def _on_security_ledger(self, session: Any, request: Request, player: str, limit: int = 50) -> defer.Deferred:
         self._looked(session, "ledger", player=player)
-        accounts = [cash(player), *sorted(table_escrow(t, player) for t in self.room.known_tables)]
+        accounts = [cash(player), *self.room.escrows(player)]
         d = self._read(self.store.transfers_touching, accounts, limit)
         return d.addCallback(lambda transfers: ok(request, transfers=[_transfer(t) for t in transfers]))
 
