@@ -55,6 +55,7 @@ class RoomClient(FreedOnClose, WebSocketClientProtocol):
 def connect(reactor: Any, url: str, subprotocol: str = MSGPACK) -> defer.Deferred:
     """A Deferred of an open :class:`RoomClient`."""
     factory = WebSocketClientFactory(url, protocols=[subprotocol], reactor=reactor)
+    factory.noisy = False           # no "Starting factory" line per bot: the terminal shows the room's own lines
     factory.protocol = RoomClient
     factory.subprotocol = subprotocol
     factory.opened = defer.Deferred()
