@@ -511,6 +511,7 @@ class TournamentHall:
         d = self._director(tournament)
         self.room._may_play(session)                    # the one may-play check (STAFF-2)
         self._enter(d, session.player_id)
+        self.invitations.drop(tournament, session.player_id)        # entered on their own: nothing to answer
         return ok(request, balance=self.room.wallet(session.player_id))
 
     def _enter(self, d: td.Director, player: str) -> None:

@@ -74,7 +74,11 @@ class InvitationBook:
 
     def withdraw_one(self, invitation: Invitation) -> None:
         """Close it without an answer (it no longer says what accepting costs): it may be sent again."""
-        self.open.pop((invitation.tournament, invitation.player), None)
+        self.drop(invitation.tournament, invitation.player)
+
+    def drop(self, tournament: str, player: str) -> None:
+        """Close ``player``'s invitation to ``tournament``, if any, without an answer."""
+        self.open.pop((tournament, player), None)
 
     def withdraw(self, tournament: str) -> list[Invitation]:
         """Close every open invitation to ``tournament`` (it started, finished or was cancelled)."""

@@ -84,3 +84,14 @@ def test_STAFF_2_an_event_that_starts_withdraws_its_invitations(store):
     assert [m["tournament"] for m in withdrawn] == ["sng"]
     late = lobby.ask("dan", "tournament_invitation_answer", tournament="sng", accept=True)
     assert late["error"]["code"] == "no_invitation" and lobby.room.ledger.balance(cash("dan")) == 100_000
+
+
+def test_STAFF_2_a_player_who_registers_on_their_own_pays_once_and_has_nothing_left_to_answer(store):
+    lobby = Lobby(store)
+    lobby.create()
+    lobby.person("eve")
+    assert lobby.ask("boss", "director_add_player", tournament="sng", player="EVE", reason="a promotion")["invited"]
+    paid = lobby.ask("eve", "tournament_register", tournament="sng")
+    assert paid["ok"] and lobby.ask("eve", "tournament_invitations")["invitations"] == []
+    again = lobby.ask("eve", "tournament_invitation_answer", tournament="sng", accept=True)
+    assert again["error"]["code"] == "no_invitation" and lobby.room.ledger.balance(cash("eve")) == paid["balance"]
