@@ -39,7 +39,6 @@ from functools import partial
 from random import Random
 from typing import Any
 
-from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom import players
@@ -53,7 +52,7 @@ from pokerroom.poker.redact import Viewer, redact
 from pokerroom.poker.variants import VARIANTS
 from pokerroom.security.facts import hand_facts
 from tournament import director as td
-from tournament.invitations import Invitation, InvitationBook
+from tournament.invitation_desk import InvitationDesk
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
 
@@ -115,7 +114,7 @@ class TournamentHall:
         self.banks: dict[tuple[str, str], float] = {}               # (tournament, player) -> time bank left
         self.deal_call: dict[str, Any] = {}
         self.start_call: dict[str, Any] = {}
-        self.invitations = InvitationBook()                          # directors' invitations to paid events (STAFF-2)
+        self.invitations = InvitationDesk(self)                      # directors' invitations to paid events (STAFF-2)
 
     # ------------------------------------------------------------------ composition
 
@@ -123,7 +122,7 @@ class TournamentHall:
         """Register the hall's requests with the room."""
         self.room.serve(self, {"tournament_list", "tournament_details", "tournament_subscribe"})
         self.room.on_disconnect.append(self._forget)
-        self.room.on_login.append(self._show_invitations)
+        self.invitations.install()
 
     def recover(self) -> dict[str, td.Cancelled]:
         """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""
@@ -180,7 +179,7 @@ class TournamentHall:
         self._post_and_store(d, events)
         self._fan_out(d, events)
         self._set_timers(d, events)
-        self._close_invitations(d)
+        self.invitations.closed(d)
         return events
 
     def _post_and_store(self, d: td.Director, events: list, sync: bool = False) -> None:
@@ -510,11 +509,11 @@ class TournamentHall:
     def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
         self.room._may_play(session)                    # the one may-play check (STAFF-2)
-        self._enter(d, session.player_id)
-        self.invitations.drop(tournament, session.player_id)        # entered on their own: nothing to answer
+        self.enter(d, session.player_id)
+        self.invitations.book.drop(tournament, session.player_id)   # entered on their own: nothing to answer
         return ok(request, balance=self.room.wallet(session.player_id))
 
-    def _enter(self, d: td.Director, player: str) -> None:
+    def enter(self, d: td.Director, player: str) -> None:
         """Enter ``player`` at their own request (registering, or accepting an invitation): a seat won in a
         satellite pays first, then T$ (TR-PRIZE-5), then cash."""
         ticket = td.ticket_account(d.spec.id, player)
@@ -697,36 +696,9 @@ class TournamentHall:
         self._run(d, events)
         return ok(request)
 
-    def _on_director_add_player(self, session: Any, request: Request, tournament: str, player: str,
-                                reason: str) -> defer.Deferred:
-        """Into a free event the player is entered; into a paid one they are invited, and only their own
-        acceptance pays (STAFF-2). Either way the name is a real account's, which may play."""
-        self._director(tournament)
-        self.room.verify_director(session)
-        return self.room.play_check.named(player).addCallback(
-            lambda standing: self._add_player(session, request, tournament, standing.nickname, reason))
-
-    def _add_player(self, session: Any, request: Request, tournament: str, player: str, reason: str) -> dict:
-        d = self._director(tournament)
-        if player in d.entries:
-            raise RuleViolation("already_registered", f"{player} is already in {d.spec.name}", "TR-REG-6")
-        if not self._taking_entries(d):
-            raise RuleViolation("registration_closed", f"registration for {d.spec.name} is closed", "TR-REG-4")
-        if d.spec.entry_cost == 0:                      # free: nothing of the player's moves
-            events = d.register(player, self.room.wallet(player))
-            self.room.directed(session, "add player", tournament, player=player, reason=reason)
-            self._run(d, events)
-            return ok(request, player=player, entered=True, invited=False)
-        invitation = Invitation(tournament, player, session.player_id, reason, self.reactor.seconds(),
-                                d.spec.entry_cost)
-        self.invitations.add(invitation)
-        self.room.directed(session, "invite player", tournament, player=player, reason=reason,
-                           entry_cost=d.spec.entry_cost)
-        self._push_to(player, {"type": "tournament_invitation", "invitation": invitation.to_wire(d.spec.name)})
-        return ok(request, player=player, entered=False, invited=True)
-
     @staticmethod
-    def _taking_entries(d: td.Director) -> bool:
+    def taking_entries(d: td.Director) -> bool:
+        """Registering, or running with late registration open."""
         return d.state == td.REGISTERING or (d.state == td.RUNNING and d.late_open)
 
     @staticmethod
@@ -736,56 +708,6 @@ class TournamentHall:
             return name
         key = players.nickname_key(name)
         return next((p for p in d.entries if players.nickname_key(p) == key), name)
-
-    def _push_to(self, player: str, message: dict) -> None:
-        session = self.room.by_player.get(player)
-        if session is not None and session.connection is not None:
-            session.push(message)
-
-    def _show_invitations(self, session: Any) -> None:
-        """A player who logs in (or resumes) is shown their open invitations again."""
-        for invitation in self.invitations.of(session.player_id):
-            d = self.directors.get(invitation.tournament)
-            if d is not None:
-                session.push({"type": "tournament_invitation", "invitation": invitation.to_wire(d.spec.name)})
-
-    def _close_invitations(self, d: td.Director) -> None:
-        """An event no longer taking entries withdraws its invitations, and tells their players."""
-        if not self.invitations.open or self._taking_entries(d):
-            return
-        for invitation in self.invitations.withdraw(d.spec.id):
-            self._push_to(invitation.player, {"type": "tournament_invitation_withdrawn", "tournament": d.spec.id,
-                                              "reason": f"{d.spec.name} no longer takes entries"})
-        if d.state in (td.FINISHED, td.CANCELLED):
-            self.invitations.forget(d.spec.id)
-
-    def _on_tournament_invitations(self, session: Any, request: Request) -> dict:
-        """The player's open invitations: what each would cost, from whom and why."""
-        return ok(request, invitations=[i.to_wire(self.directors[i.tournament].spec.name)
-                                        for i in self.invitations.of(session.player_id)
-                                        if i.tournament in self.directors])
-
-    def _on_tournament_invitation_answer(self, session: Any, request: Request, tournament: str,
-                                         accept: bool) -> dict:
-        """The player's own answer: accepting pays the entry as registering does; declining moves nothing."""
-        player = session.player_id
-        invitation = self.invitations.get(tournament, player)
-        d = self._director(tournament)
-        if accept:
-            self.room._may_play(session)
-            if d.spec.entry_cost != invitation.entry_cost:      # edited since: not what the player was told
-                self.invitations.withdraw_one(invitation)
-                raise RuleViolation("invitation_outdated", f"the entry to {d.spec.name} now costs "
-                                    f"{d.spec.entry_cost}, not {invitation.entry_cost}: the invitation is "
-                                    "withdrawn", "STAFF-2")
-            self._enter(d, player)                      # refused (funds, full, closed): the invitation stays
-        self.invitations.answered(invitation, accept)
-        answer = "accepted" if accept else "declined"
-        self.room.audit("tournament_invitation", tournament=tournament, player=player, by=invitation.by,
-                        reason=invitation.reason, answer=answer, entry_cost=invitation.entry_cost)
-        self._push_to(invitation.by, {"type": "tournament_invitation_answered", "tournament": tournament,
-                                      "player": player, "answer": answer})
-        return ok(request, registered=accept, balance=self.room.wallet(player))
 
     def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
                                    reason: str) -> dict:
