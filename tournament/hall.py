@@ -41,6 +41,7 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from pokerroom import players
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.net.schema import Request, ok
@@ -51,6 +52,7 @@ from pokerroom.poker.redact import Viewer, redact
 from pokerroom.poker.variants import VARIANTS
 from pokerroom.security.facts import hand_facts
 from tournament import director as td
+from tournament.invitation_desk import InvitationDesk
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
 
@@ -112,6 +114,7 @@ class TournamentHall:
         self.banks: dict[tuple[str, str], float] = {}               # (tournament, player) -> time bank left
         self.deal_call: dict[str, Any] = {}
         self.start_call: dict[str, Any] = {}
+        self.invitations = InvitationDesk(self)                      # directors' invitations to paid events (STAFF-2)
 
     # ------------------------------------------------------------------ composition
 
@@ -119,6 +122,7 @@ class TournamentHall:
         """Register the hall's requests with the room."""
         self.room.serve(self, {"tournament_list", "tournament_details", "tournament_subscribe"})
         self.room.on_disconnect.append(self._forget)
+        self.invitations.install()
 
     def recover(self) -> dict[str, td.Cancelled]:
         """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""
@@ -175,6 +179,7 @@ class TournamentHall:
         self._post_and_store(d, events)
         self._fan_out(d, events)
         self._set_timers(d, events)
+        self.invitations.closed(d)
         return events
 
     def _post_and_store(self, d: td.Director, events: list, sync: bool = False) -> None:
@@ -503,9 +508,15 @@ class TournamentHall:
 
     def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
-        self.room._may_play(session)                    # AC-5 exclusions, a frozen account (SEC-4)
-        player = session.player_id
-        ticket = td.ticket_account(tournament, player)
+        self.room._may_play(session)                    # the one may-play check (STAFF-2)
+        self.enter(d, session.player_id)
+        self.invitations.book.drop(tournament, session.player_id)   # entered on their own: nothing to answer
+        return ok(request, balance=self.room.wallet(session.player_id))
+
+    def enter(self, d: td.Director, player: str) -> None:
+        """Enter ``player`` at their own request (registering, or accepting an invitation): a seat won in a
+        satellite pays first, then T$ (TR-PRIZE-5), then cash."""
+        ticket = td.ticket_account(d.spec.id, player)
         money = td.tournament_money(player)
         if self.room.ledger.balance(ticket) >= d.spec.entry_cost:       # a seat won in a satellite
             self._run(d, d.register(player, self.room.ledger.balance(ticket), source=ticket, ticket=True))
@@ -513,7 +524,6 @@ class TournamentHall:
             self._run(d, d.register(player, self.room.ledger.balance(money), source=money))
         else:
             self._run(d, d.register(player, self.room.wallet(player)))
-        return ok(request, balance=self.room.wallet(player))
 
     def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
@@ -554,6 +564,8 @@ class TournamentHall:
 
     def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> dict:
         d = self._director(tournament)
+        self.room._may_play(session)                    # buying action is playing too (STAFF-2)
+        seller = self._entrant(d, seller)
         offered = self.offers.get((tournament, seller))
         if offered is None or percent > offered[0]:
             raise RuleViolation("no_offer", f"{seller} does not offer {percent}% of their action", "TR-STAKE-1")
@@ -684,23 +696,29 @@ class TournamentHall:
         self._run(d, events)
         return ok(request)
 
-    def _on_director_add_player(self, session: Any, request: Request, tournament: str, player: str,
-                                reason: str) -> dict:
-        self.room.verify_director(session)
-        self.room.moderation.verify_play(player)        # a frozen account is not entered by a director either
-        return self._directed(session, request, tournament, "add player",
-                              lambda d, by: d.register(player, self.room.wallet(player)), player=player, reason=reason)
+    @staticmethod
+    def taking_entries(d: td.Director) -> bool:
+        """Registering, or running with late registration open."""
+        return d.state == td.REGISTERING or (d.state == td.RUNNING and d.late_open)
+
+    @staticmethod
+    def _entrant(d: td.Director, name: str) -> str:
+        """An entrant's nickname as registered, for ``name`` in any letter case (AC-3); else ``name``."""
+        if name in d.entries:
+            return name
+        key = players.nickname_key(name)
+        return next((p for p in d.entries if players.nickname_key(p) == key), name)
 
     def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
                                    reason: str) -> dict:
-        return self._directed(session, request, tournament, "remove player", lambda d, by: d.remove(player),
-                              player=player, reason=reason)
+        return self._directed(session, request, tournament, "remove player",
+                              lambda d, by: d.remove(self._entrant(d, player)), player=player, reason=reason)
 
     def _on_director_move_player(self, session: Any, request: Request, tournament: str, player: str, table: str,
                                  reason: str) -> dict:
         return self._directed(session, request, tournament, "move player",
-                              lambda d, by: d.move_player(player, table, by), player=player, table=table,
-                              reason=reason)
+                              lambda d, by: d.move_player(self._entrant(d, player), table, by), player=player,
+                              table=table, reason=reason)
 
     def _on_director_break_table(self, session: Any, request: Request, tournament: str, table: str,
                                  reason: str) -> dict:

@@ -125,6 +125,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "deal_propose": {"tournament": TOURNAMENT, "kind": Choice("icm", "chip_chop"),
                      "left_to_play_for": Int(0, MAX_AMOUNT, optional=True)},
     "deal_answer": {"tournament": TOURNAMENT, "accept": Bool()},
+    "tournament_invitations": {},                                      # a director's invitations (STAFF-2)
+    "tournament_invitation_answer": {"tournament": TOURNAMENT, "accept": Bool()},
     # tournaments: directors (role director or admin); every command is recorded with who, when and why
     "director_create": {"template": Str(1, MAX_NAME), "id": Str(1, 32), "name": Str(1, MAX_NAME),
                         "start_in": Int(0, 7 * 86_400, nullable=True),

@@ -57,6 +57,7 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.security.facts import facts_from_dicts
 from pokerroom.security.moderation import Moderation
+from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.throttle import BucketsByKey
 from pokerroom.store.room_store import RoomStore
@@ -215,6 +216,7 @@ class Room:
         self.known_tables: set[str] = set()                         # every cash table id, open or since closed
         self._shuffle = shuffle
         self.moderation = Moderation()                                # the security team's standing decisions
+        self.play_check = PlayCheck(self)                             # who may play, on every path (STAFF-2)
         self.display_names: dict[str, str] = {}                      # AC-4: players showing their verified name
         for rules in tables:
             self.add_table(rules, announce=False)
@@ -689,12 +691,8 @@ class Room:
         return runner
 
     def _may_play(self, session: Session) -> None:
-        if session.role in players.SECURITY_ROLES:      # they replay every ended hand with all its cards (SEC-2)
-            raise RuleViolation("staff_may_not_play", "security and admin accounts do not play: use a player "
-                                                      "account", "SEC-2")
-        players.check_may_play(session.country, session.excluded_until, False, self.account_rules,
-                               self.reactor.seconds())
-        self.moderation.verify_play(session.player_id)
+        """The one may-play check (closed, staff SEC-2, frozen, AC-2, AC-5): :mod:`pokerroom.shell.play_check`."""
+        self.play_check.session(session)
 
     def _funds(self, session: Session, amount: int) -> None:
         have = self.ledger.balance(cash(session.player_id))

@@ -3,6 +3,7 @@ commands with their role check and audit, staking over the protocol (TR-PLAY-1/2
 
 from __future__ import annotations
 
+from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 
 from pokerroom.money.ledger import cash
@@ -30,13 +31,20 @@ class Lobby:
         session = self.room.connected(connection, "10.0.0.1")
         session.player_id, session.country, session.role = name, "NL", role
         self.room.by_player[name] = session
+        if self.room.store.find_account(name.casefold()) is None:         # a director's named player is real
+            self.room.store.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
         self.room.deposit(name, 100_000)
         self.people[name] = (session, connection)
         return session
 
     def ask(self, who: str, kind: str, /, **fields) -> dict:
         self.rid += 1
-        return self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid, **fields}))
+        answer = self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid, **fields}))
+        if isinstance(answer, Deferred):            # no writer thread here: the store answers at once
+            answered: list = []
+            answer.addBoth(answered.append)
+            answer = answered[0]
+        return answer
 
     def pushes(self, name: str, kind: str) -> list[dict]:
         return [m["event"] for m in self.people[name][1].sent
@@ -122,7 +130,10 @@ def test_director_commands_need_the_role_and_are_recorded_with_who_and_why(store
     assert lobby.ask("boss", "director_edit", tournament="sng", settings={"starting_stack": 3000})["ok"]
     assert lobby.hall.directors["sng"].spec.starting_stack == 3000
     lobby.person("bob")
-    assert lobby.ask("boss", "director_add_player", tournament="sng", player="bob", reason="a promotion")["ok"]
+    invited = lobby.ask("boss", "director_add_player", tournament="sng", player="bob", reason="a promotion")
+    assert invited["ok"] and invited["invited"] and lobby.room.ledger.balance(cash("bob")) == 100_000
+    assert lobby.ask("bob", "tournament_invitation_answer", tournament="sng", accept=True)["ok"]
+    assert lobby.room.ledger.balance(cash("bob")) < 100_000
     assert lobby.ask("boss", "director_remove_player", tournament="sng", player="bob", reason="wrong event")["ok"]
     assert lobby.room.ledger.balance(cash("bob")) == 100_000
     edited = lobby.ask("boss", "director_edit", tournament="sng", settings={"no_such_field": 1})
@@ -130,7 +141,7 @@ def test_director_commands_need_the_role_and_are_recorded_with_who_and_why(store
     lobby.room.flushed()
     commands = [(r.data["command"], r.data["by"], r.data.get("reason"))
                 for r in store.audit_records("director_command")]
-    assert ("add player", "boss", "a promotion") in commands and ("remove player", "boss", "wrong event") in commands
+    assert ("invite player", "boss", "a promotion") in commands and ("remove player", "boss", "wrong event") in commands
 
 
 def test_TR_STAKE_1_shares_are_offered_and_bought_over_the_protocol(store):

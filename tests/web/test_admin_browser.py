@@ -228,7 +228,10 @@ def test_TR_REFUND_2_the_refund_preview_in_the_browser_is_exactly_what_the_room_
     page.get_by_test_id("player-name").fill("rf3")
     page.get_by_test_id("player-reason").fill("paid at the desk")
     page.get_by_test_id("add-player").click()
-    expect(page.get_by_test_id("player-outcome")).to_have_text("Player added.")
+    expect(page.get_by_test_id("player-outcome")).to_have_text(       # a paid event: an invitation (STAFF-2)
+        "Invitation sent to rf3: they are entered, and pay, only when they accept.")
+    assert desk.request("bet_history", limit=1)["balance"] == 100_000
+    assert desk.request("tournament_invitation_answer", tournament="web-ko", accept=True)["ok"]
     expect(page.get_by_test_id("standing-row")).to_have_count(4)
     page.get_by_test_id("player-name").fill("rf0")
     page.get_by_test_id("player-reason").fill("asked to leave")
@@ -275,7 +278,7 @@ def test_TR_REFUND_2_the_refund_preview_in_the_browser_is_exactly_what_the_room_
         p.close()
 
     page.get_by_test_id("nav-activity").click()
-    expect(page.locator("[data-testid=activity-row][data-command='add player']")).to_contain_text("paid at the desk")
+    expect(page.locator("[data-testid=activity-row][data-command='invite player']")).to_contain_text("paid at the desk")
     expect(page.locator("[data-testid=activity-row][data-command='remove player']")).to_contain_text("asked to leave")
     cancel = page.locator("[data-testid=activity-row][data-command=cancel]")
     expect(cancel).to_contain_text("web-ko")

@@ -431,7 +431,10 @@ export function mount(ctx, container, { param: tid }) {
   run.balance.addEventListener("click", () => command(run.balance, runOut, "director_balance",
     () => ({ reason: reasonOf(reason) }), "Tables balanced."));
   players.add.addEventListener("click", () => command(players.add, playersOut, "director_add_player",
-    () => ({ player: playerOf(), reason: reasonOf(playerReason) }), "Player added."));
+    () => ({ player: playerOf(), reason: reasonOf(playerReason) }),
+    // STAFF-2: a free event takes the player; a paid one only invites them, and they pay by accepting
+    (answer) => (answer.invited ? `Invitation sent to ${answer.player}: they are entered, and pay, only when `
+      + "they accept." : `${answer.player} added.`)));
   players.remove.addEventListener("click", () => command(players.remove, playersOut, "director_remove_player",
     () => ({ player: playerOf(), reason: reasonOf(playerReason) }), "Player removed; everything paid back."));
   players.move.addEventListener("click", () => command(players.move, playersOut, "director_move_player",
