@@ -585,11 +585,13 @@ class Room:
     # session tokens (STAFF-3): the store holds their hashes and expiry; any process can check one
 
     def _open_token(self, session: Session, account: Any) -> None:
-        session.token = players.new_session_token()
-        self.sessions[session.token] = session
+        """A new login's token. An account banned while the password was checked is shut out when it lands."""
+        token = session.token = players.new_session_token()
+        self.sessions[token] = session
         now = self.reactor.seconds()
-        self._write(self.store.open_token, token_digest(session.token), account.nickname, account.nickname_key,
-                    now, now + self.session_watch.idle)
+        d = self._write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
+                        now, now + self.session_watch.idle)
+        d.addCallback(lambda opened: opened or self.session_watch.shut(session, token))
 
     def _end_token(self, token: str | None, reason: str) -> None:
         """Logout, a newer login, a ban: the token resumes nothing any more, in any process."""

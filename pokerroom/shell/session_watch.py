@@ -93,14 +93,20 @@ class SessionWatch:
         if session is None:
             return
         if account.closed:
-            connection = session.connection
-            room._end_identity(session)
-            if connection is not None:
-                connection.close(ACCOUNT_CLOSED, CLOSED_REASON)
+            self.shut(session, session.token)
             return
         if session.role != account.role:
             was, session.role = session.role, account.role
             session.push({"type": "session_changed", "role": account.role, "was": was})
+
+    def shut(self, session: Any, token: str | None) -> None:
+        """A closed account's session ends and its connection is closed -- if it is still that session."""
+        if session.player_id is None or session.token != token:
+            return
+        connection = session.connection
+        self.room._end_identity(session)
+        if connection is not None:
+            connection.close(ACCOUNT_CLOSED, CLOSED_REASON)
 
     # ------------------------------------------------------------------ the admin's request
 

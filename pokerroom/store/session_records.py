@@ -42,10 +42,15 @@ class SessionRecords:
 
     # ------------------------------------------------------------------ tokens
 
-    def open_token(self, digest: str, nickname: str, key: str, at: float, expires_at: float) -> None:
+    def open_token(self, digest: str, nickname: str, key: str, at: float, expires_at: float) -> bool:
+        """Store a new login's token; False (and nothing stored) if the account was closed meanwhile."""
         with self._writing() as session:
+            if not session.scalar(select(Account.id).where(Account.nickname_key == key,
+                                                           Account.closed.is_(False))):
+                return False
             session.execute(insert(SessionToken).values(token_hash=digest, player_id=nickname, nickname_key=key,
                                                         created_at=at, used_at=at, expires_at=expires_at))
+            return True
 
     def use_token(self, digest: str, at: float, idle: float) -> tuple[str, Account | None]:
         """``(TOKEN_LIVE, account)`` with the account as stored now, the token renewed; or why not, and None."""

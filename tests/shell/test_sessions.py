@@ -183,3 +183,16 @@ def test_STAFF_3_a_ban_written_by_another_process_closes_the_live_session_within
     clock.advance(1.0)
     assert {"closed": 4003} in connection.sent and "pat" not in room.by_player and token not in room.sessions
     assert resume(room, token)[0]["error"]["code"] == "bad_token"
+
+
+def test_STAFF_3_a_login_that_lands_after_the_ban_is_shut_out_when_its_token_is_stored(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    session, connection = player(room, "pat")
+    store.create_account("pat", "pat", "not-a-hash", "1990-01-01", "NL", 0.0)
+    account = store.find_account("pat")                     # the login read the account: not closed yet
+    RoomStore(store.engine).close_account("pat", 1.0)       # the ban lands while the password is checked
+    clock.advance(1.0)                                      # and the room has seen it before the login ends
+    room._open_token(session, account)                      # the login ends
+    assert {"closed": 4003} in connection.sent and session.player_id is None and "pat" not in room.by_player
+    assert store.token_rows("pat") == []
