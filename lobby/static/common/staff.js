@@ -148,8 +148,14 @@ export function startStaffPage({ ctx, roles, views, home, tabs = {}, connected =
       return;
     }
     connected(ctx.room);
+    ctx.room.on("session_changed", ({ role }) => {     // STAFF-3: a role taken away ends the page's powers at once
+      if (!roles.has(role)) {
+        forget();
+        connectionProblem(`Your role is now ${role}: this page is not open to it.`, false);
+      }
+    });
     ctx.room.on("closed", ({ code, reason }) => {
-      if (code === 4000 || code === 4001) {
+      if (code === 4000 || code === 4001 || code === 4003) {
         forget();
         connectionProblem(`Signed out: ${reason || "this account signed in elsewhere"}.`);
       } else {
