@@ -21,6 +21,7 @@ writer queue:
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from twisted.logger import Logger
@@ -33,6 +34,7 @@ from pokerroom.store.session_records import token_digest
 ACCOUNT_CLOSED = 4003               # the close code of a banned account's live connection
 CLOSED_REASON = "your account is closed"
 RENEW_EVERY = 60.0                  # seconds between two renewals of a connected session's token
+LATE_COMMIT = 10.0                  # seconds a change is read again: its id may have been taken before a newer one's
 ADMIN_ROLES = frozenset({"admin"})
 
 
@@ -63,7 +65,7 @@ class SessionWatch:
         if now - self.renewed_at >= RENEW_EVERY:
             self.renewed_at = now
             self._renew(now)
-        d = room._write(room.store.account_changes_since, self.cursor, quiet=False)
+        d = room._write(room.store.account_changes_since, self.cursor, time.time() - LATE_COMMIT, quiet=False)
         d.addCallback(self._changed)
         d.addErrback(lambda failure: self.log.failure("reading the account changes failed", failure))
         d.addBoth(lambda _: room.reactor.callLater(room.account_rules.session_check_seconds, self._tick))

@@ -136,7 +136,7 @@ class AccountChange(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     nickname_key: Mapped[str] = mapped_column(String(20))
     what: Mapped[str] = mapped_column(String(16))                   # "role", "closed"
-    at: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class ChatLine(Base):

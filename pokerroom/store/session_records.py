@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from pokerroom.store.models import Account, AccountChange, SessionToken
@@ -121,13 +121,19 @@ class SessionRecords:
         with self._reading() as session:
             return session.scalar(select(func.coalesce(func.max(AccountChange.id), 0)))
 
-    def account_changes_since(self, after: int) -> tuple[int, list[Account]]:
-        """The newest change's id, and each account changed after ``after`` as it is stored now."""
+    def account_changes_since(self, after: int, recent: float = float("inf")) -> tuple[int, list[Account]]:
+        """The newest change's id, and each account changed after ``after`` (or at ``recent`` or later) as it is
+        stored now.
+
+        ``recent`` catches a change whose id was taken before ``after`` but committed after it was read (two
+        processes writing at once on PostgreSQL): applying an account twice does nothing the second time.
+        """
         with self._reading() as session:
             rows = session.execute(select(AccountChange.id, AccountChange.nickname_key)
-                                   .where(AccountChange.id > after).order_by(AccountChange.id)).all()
+                                   .where(or_(AccountChange.id > after, AccountChange.at >= recent))
+                                   .order_by(AccountChange.id)).all()
             if not rows:
                 return after, []
             keys = sorted({key for _, key in rows})
             accounts = list(session.scalars(select(Account).where(Account.nickname_key.in_(keys))))
-            return rows[-1][0], accounts
+            return max(after, rows[-1][0]), accounts

@@ -64,3 +64,12 @@ def test_STAFF_3_role_changes_and_bans_are_read_after_a_cursor_with_the_account_
     later, only = store.account_changes_since(2)
     assert later == 3 and [a.nickname for a in only] == ["pat"]
     assert store.account_changes_since(3) == (3, [])
+
+
+def test_STAFF_3_a_change_committed_late_is_read_again_while_it_is_recent(store):
+    account(store, "boss", "director")
+    store.set_role("boss", "player", 100.0)
+    cursor, _ = store.account_changes_since(0)
+    again, accounts = store.account_changes_since(cursor, 95.0)         # within the window: read once more
+    assert again == cursor and [(a.nickname, a.role) for a in accounts] == [("boss", "player")]
+    assert store.account_changes_since(cursor, 101.0) == (cursor, [])

@@ -38,9 +38,13 @@ def upgrade() -> None:
     sa.Column('at', sa.Float(), nullable=False),
     sa.PrimaryKeyConstraint('id')
     )
+    with op.batch_alter_table('account_changes', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_account_changes_at'), ['at'], unique=False)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('account_changes', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_account_changes_at'))
     op.drop_table('account_changes')
     with op.batch_alter_table('session_tokens', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_session_tokens_nickname_key'))
