@@ -101,11 +101,12 @@ def _role(args: argparse.Namespace) -> int:
     engine = make_engine(args.database or os.environ.get("POKERROOM_DATABASE") or sqlite_url(args.data_dir))
     migrate(engine)
     store = RoomStore(engine)
-    if store.find_account(nickname_key(args.nickname)) is None:
+    account = store.set_role(nickname_key(args.nickname), args.role, time.time())   # running rooms apply it (STAFF-3)
+    if account is None:
         raise ValueError(f"there is no account {args.nickname!r}")
-    store.update_account(nickname_key(args.nickname), role=args.role)
-    store.audit("role_granted", {"nickname": args.nickname, "role": args.role, "by": "operator"}, time.time())
-    print(f"{args.nickname} is now {args.role}; it takes effect at their next login")
+    store.audit("role_granted", {"nickname": account.nickname, "role": args.role, "by": "operator"}, time.time())
+    print(f"{account.nickname} is now {args.role}; it takes effect at once, on their live sessions too "
+          "(a running room applies it within its session_check_seconds)")
     return 0
 
 

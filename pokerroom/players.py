@@ -39,6 +39,8 @@ class AccountRules:
     banned_words: tuple[str, ...] = ("admin", "support", "dealer", "fuck", "shit")
     aml_threshold: int = 1_000_000           # minor units: a transfer this large raises an AML flag (AC-6)
     welcome_balance: int = 0                 # play money given at registration (demo rooms)
+    session_idle_hours: float = 24.0         # STAFF-3: a session token unused this long expires
+    session_check_seconds: float = 1.0       # STAFF-3: how often the room looks for role changes and bans
     password_attempts_per_minute: float = 30.0   # per IP address: each costs an argon2id hash
     password_attempts_burst: float = 20.0
 

@@ -192,6 +192,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                       "case": Int(1, 2**31 - 1, optional=True)},
     "security_freeze": {"player": NICK, "on": Bool(), "reason": REASON},
     "security_ban": {"player": NICK, "reason": REASON},
+    # STAFF-3: an admin sets an account's role; its live sessions have the new one at once
+    "admin_set_role": {"player": NICK, "role": Choice("player", "director", "security", "admin"), "reason": REASON},
     "security_restrict": {"a": NICK, "b": NICK, "reason": REASON},
     "security_verify_identity": {"player": NICK, "real_name": Str(2, 100), "reason": REASON},
     "security_audit": {"kind": Str(1, 40, optional=True), "player": NICK_OPT, "limit": Int(1, 500, optional=True)},

@@ -58,9 +58,11 @@ from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.security.facts import facts_from_dicts
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.play_check import PlayCheck
+from pokerroom.shell.session_watch import SessionWatch
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.throttle import BucketsByKey
 from pokerroom.store.room_store import RoomStore
+from pokerroom.store.session_records import TOKEN_EXPIRED, TOKEN_LIVE, token_digest
 from pokerroom.table import CashTable, Departure, InMemorySeatingHistory, TableRules
 from pokerroom.table import events as te
 from pokerroom.table.events import redact, table_event_from_dict, table_event_to_dict
@@ -90,7 +92,7 @@ class Session:
 
     connection: Connection | None
     player_id: str | None = None
-    token: str | None = None
+    token: str | None = None                                # in memory only: the store keeps its hash (STAFF-3)
     role: str = "player"
     client_type: str = "desktop"
     country: str = ""
@@ -218,6 +220,8 @@ class Room:
         self.moderation = Moderation()                                # the security team's standing decisions
         self.play_check = PlayCheck(self)                             # who may play, on every path (STAFF-2)
         self.display_names: dict[str, str] = {}                      # AC-4: players showing their verified name
+        self.session_watch = SessionWatch(self)                      # STAFF-3: role changes and bans, at once
+        self.serve(self.session_watch)
         for rules in tables:
             self.add_table(rules, announce=False)
 
@@ -288,6 +292,7 @@ class Room:
         for restriction in self.store.restrictions():
             self.moderation.link(restriction.a, restriction.b)
         self.moderation.frozen = self.store.frozen_accounts()
+        self.session_watch.start()
         return self.recovery
 
     def audit(self, kind: str, at: float | None = None, **data: Any) -> None:
@@ -506,7 +511,7 @@ class Room:
                 self._end_identity(session)                 # this connection was someone else until now
             old = self.by_player.get(account.nickname)
             if old is not None and old is not session:
-                self.sessions.pop(old.token or "", None)    # a new login ends the old token
+                self._end_token(old.token, "logged in elsewhere")   # a new login ends the old token
                 self._take_over(session, old, 4000, "logged in elsewhere")
             session.player_id, session.role, session.client_type = account.nickname, account.role, client
             session.country, session.excluded_until = account.country, account.excluded_until
@@ -515,10 +520,9 @@ class Room:
             if account.show_real_name and account.verified_name:
                 self.display_names[account.nickname] = account.verified_name
             self._connection_opened(session)
-            if session.token:
-                self.sessions.pop(session.token, None)
-            session.token = players.new_session_token()
-            self.sessions[session.token] = session
+            self._account_state(session, account)
+            self._end_token(session.token, "logged in again")
+            self._open_token(session, account)
             self.by_player[account.nickname] = session
             self._reconnect_seats(session)
             return ok(request, token=session.token, nickname=account.nickname, role=account.role,
@@ -559,7 +563,7 @@ class Room:
                 self._command(runner, "disconnect", session.player_id)
         for forget in self.on_disconnect:               # the composed services treat it as a disconnection too
             forget(session)
-        self.sessions.pop(session.token or "", None)
+        self._end_token(session.token, "ended")
         if self.by_player.get(session.player_id or "") is session:
             del self.by_player[session.player_id]
         if session.reminder is not None and session.reminder.active():
@@ -580,18 +584,74 @@ class Room:
         self._end_identity(session)
         return ok(request)
 
+    # session tokens (STAFF-3): the store holds their hashes and expiry; any process can check one
+
+    def _open_token(self, session: Session, account: Any) -> None:
+        """A new login's token. An account banned while the password was checked is shut out when it lands."""
+        token = session.token = players.new_session_token()
+        self.sessions[token] = session
+        now = self.reactor.seconds()
+        d = self._write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
+                        now, now + self.session_watch.idle)
+        d.addCallback(lambda opened: opened or self.session_watch.shut(session, token))
+
+    def _end_token(self, token: str | None, reason: str) -> None:
+        """Logout, a newer login, a ban: the token resumes nothing any more, in any process."""
+        if token is None:
+            return
+        self.sessions.pop(token, None)
+        self._write(self.store.end_token, token_digest(token), self.reactor.seconds(), reason)
+
+    def _account_state(self, session: Session, account: Any) -> None:
+        """What the account may do, as stored now (STAFF-3): never what an older session remembers."""
+        session.role, session.country = account.role, account.country
+        session.excluded_until, session.deposit_limit = account.excluded_until, account.deposit_limit
+        if account.frozen:
+            self.moderation.frozen.add(account.nickname)
+        else:
+            self.moderation.frozen.discard(account.nickname)
+
     def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int],
-                   device: str | None = None) -> dict:
-        """A reconnecting client: same session, the events it missed or a snapshot (HR-DC-2)."""
+                   device: str | None = None) -> defer.Deferred:
+        """A reconnecting client: same session, the events it missed or a snapshot (HR-DC-2).
+
+        The token is checked against the store, not this process's memory (STAFF-3): one that ended, expired
+        or belongs to a closed account resumes nothing; one this process does not know (a restart, another
+        process) resumes its account as it is stored now.
+        """
+        d = self._write(self.store.use_token, token_digest(token), self.reactor.seconds(), self.session_watch.idle,
+                        quiet=False)
+        return d.addCallback(lambda found: self._resumed(session, request, token, tables, device, *found))
+
+    def _resumed(self, session: Session, request: Request, token: str, tables: dict[str, int],
+                 device: str | None, status: str, account: Any) -> dict:
+        if status == TOKEN_EXPIRED:
+            hours = self.account_rules.session_idle_hours
+            raise RuleViolation("session_expired", f"that session expired after {hours:g} hours without use; "
+                                                   "log in again", "STAFF-3")
+        if status != TOKEN_LIVE:
+            raise RuleViolation("bad_token", "that session has ended; log in again", "STAFF-3")
+        if account.closed:
+            raise RuleViolation("account_closed", "this account is closed", "AC-1")
+        if session.connection is None:
+            raise RuleViolation("connection_closed", "the connection closed while resuming")
         old = self.sessions.get(token)
-        if old is None:
-            raise RuleViolation("bad_token", "that session has ended; log in again")
+        if old is None or old.player_id != account.nickname:
+            old = self.by_player.get(account.nickname)      # known here under another token, or not at all
         if old is not session:
             if session.player_id is not None:
                 self._end_identity(session)                 # this connection was someone until now
-            self._take_over(session, old, 4001, "resumed elsewhere")
+            if old is not None:
+                self.sessions.pop(old.token or "", None)
+                self._take_over(session, old, 4001, "resumed elsewhere")
+            else:                                           # a token from before a restart, or another process
+                session.player_id, session.logged_in_at = account.nickname, self.reactor.seconds()
             session.device = device
             self._connection_opened(session)
+        elif session.token not in (None, token):
+            self.sessions.pop(session.token, None)
+        session.token = token
+        self._account_state(session, account)
         self.sessions[token] = session
         self.by_player[session.player_id] = session
         caught_up = {}

@@ -33,6 +33,7 @@ from pokerroom.poker import events as he
 from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.poker.history.pokerstars import to_pokerstars
 from pokerroom.security.signals import PairSignals
+from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
 from pokerroom.store.security_records import unpack_facts
 
 SHARED_HANDS = 200
@@ -384,14 +385,18 @@ class SecurityDesk:
                     pass                                    # already sitting out
 
     def _on_security_ban(self, session: Any, request: Request, player: str, reason: str) -> defer.Deferred:
-        """The account is closed: its sessions end now and it can never log in again."""
+        """The account is closed: its sessions end now, its tokens resume nothing, it can never log in again.
+
+        Sessions of the account in other processes, or logging in meanwhile, end at the rooms' next look at
+        the account changes (STAFF-3).
+        """
         by = self._verify(session)
 
         def ban(view: dict) -> defer.Deferred:
             name = view["nickname"]
             self._acted(by, "ban", reason, player=name)
-            self._end_sessions(name, 4003, "account closed")
-            return self._read(self.store.update_account, nickname_key(name), closed=True)
+            self._end_sessions(name, ACCOUNT_CLOSED, CLOSED_REASON)
+            return self._read(self.store.close_account, nickname_key(name), self._now())
 
         return self._account(player).addCallback(ban).addCallback(lambda _: ok(request))
 

@@ -18,6 +18,8 @@ What is stored, and why:
   ``cases`` with their ``case_hands`` and ``case_notes``, ``mutes``
   (HR-CHAT-3), ``restrictions`` (linked accounts kept apart) and
   ``nickname_resets`` (AC-3: the old name stays in the history).
+* ``session_tokens`` (hashes only, with an idle expiry) and ``account_changes``
+  (role changes and bans that running rooms apply at once): STAFF-3.
 
 Money columns are ``BigInteger`` minor units; times are UTC seconds as floats
 (the reactor's clock), which sort and compare the same on SQLite and
@@ -108,6 +110,33 @@ class HandPlayer(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     hand_id: Mapped[str] = mapped_column(ForeignKey("hands.hand_id"), index=True)
     player_id: Mapped[str] = mapped_column(String(20), index=True)
+
+
+class SessionToken(Base):
+    """A login's token (STAFF-3): only its SHA-256 is stored; idle expiry renewed while in use."""
+
+    __tablename__ = "session_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    player_id: Mapped[str] = mapped_column(String(20))
+    nickname_key: Mapped[str] = mapped_column(String(20), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    used_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)
+    ended_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    end_reason: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class AccountChange(Base):
+    """A role change or a ban, from any process: running rooms poll these to reach live sessions (STAFF-3)."""
+
+    __tablename__ = "account_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    nickname_key: Mapped[str] = mapped_column(String(20))
+    what: Mapped[str] = mapped_column(String(16))                   # "role", "closed"
+    at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class ChatLine(Base):

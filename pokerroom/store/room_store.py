@@ -53,6 +53,7 @@ from pokerroom.store.models import (
     TournamentRecord,
 )
 from pokerroom.store.security_records import SecurityRecords, pack_facts
+from pokerroom.store.session_records import SessionRecords
 from pokerroom.table.seating_history import Departure
 
 
@@ -104,7 +105,7 @@ def chat_digest(row: Any) -> str:
     return row_digest(row.id, row.table_id, row.hand_id, row.player_id, row.text, row.at, row.blocked)
 
 
-class RoomStore(SecurityRecords):
+class RoomStore(SecurityRecords, SessionRecords):
     """The room's database. Every method is one transaction -- or one step of a :meth:`batch`."""
 
     def __init__(self, engine: Engine) -> None:

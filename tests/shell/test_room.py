@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.money import cash
@@ -85,6 +86,16 @@ def request(room: Room, session, kind: str, rid: int = 1, **fields):
     return room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
 
 
+def resolved(result) -> dict:                                       # noqa: ANN001
+    """The answer, whether given at once or as a Deferred that the store (inline on a Clock) has fired."""
+    if isinstance(result, defer.Deferred):
+        out = []
+        result.addBoth(out.append)
+        assert out, "the answer did not come"
+        return out[0]
+    return result
+
+
 def player(room: Room, name: str, ip: str = "10.0.0.9"):
     connection = Connection()
     session = room.connected(connection, ip)
@@ -92,6 +103,14 @@ def player(room: Room, name: str, ip: str = "10.0.0.9"):
     room.by_player[name] = session
     room.deposit(name, 10_000)
     return session, connection
+
+
+def with_token(room: Room, session) -> str:
+    """The player gets a stored account and a session token, as a login gives them (its hash in the store)."""
+    name = session.player_id
+    room.store.create_account(name, name.casefold(), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
+    room._open_token(session, room.store.find_account(name.casefold()))
+    return session.token
 
 
 def test_lobby_subscribers_get_the_tables_that_changed_at_most_once_a_second(store):
@@ -132,14 +151,13 @@ def test_HR_DC_2_a_resume_replays_exactly_the_missed_events_from_the_packed_log(
     clock.advance(1.0)
     last_seen = events(gone[1])[-1]["seq"]
     gone_session = gone[0]
-    gone_session.token = "di-token-0123456789"
-    room.sessions[gone_session.token] = gone_session
+    token = with_token(room, gone_session)
     room.disconnected(gone_session)
     for _ in range(3):                                      # the hand goes on without her: timeouts act
         clock.advance(20.0)
     back = Connection()
     fresh = room.connected(back, "10.0.0.4")
-    answer = request(room, fresh, "resume", token="di-token-0123456789", tables={"t1": last_seen})
+    answer = resolved(request(room, fresh, "resume", token=token, tables={"t1": last_seen}))
     assert answer["ok"] and answer["tables"]["t1"] == "events"
     missed = [e for e in events(stays[1]) if e["seq"] > last_seen]
     assert missed and events(back) == missed

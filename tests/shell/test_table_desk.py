@@ -11,7 +11,7 @@ from twisted.internet.task import Clock
 from pokerroom.money import cash
 from pokerroom.money.ledger import table_escrow
 from pokerroom.shell.table_desk import TableDesk
-from tests.shell.test_room import TABLES, make_room, player, request
+from tests.shell.test_room import TABLES, make_room, player, request, with_token
 from tests.tournament.test_hall_admin import answer
 
 NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_blind": 20, "min_buy_in": 800,
@@ -134,14 +134,13 @@ def test_a_player_who_was_away_when_their_table_closed_resumes_with_their_chips_
     clock = Clock()
     room, _, boss, _ = desk_room(store, clock)
     ana, _ = player(room, "ana")
-    ana.token = "ana-token-0123456789"
-    room.sessions[ana.token] = ana
+    with_token(room, ana)
     assert request(room, ana, "join", table="t1", buy_in=1000)["ok"]
     room.disconnected(ana)                                            # away: the seat and the session stay
     assert answer(request(room, boss, "director_close_table", table="t1", reason="maintenance"))["closed"]
     assert room.ledger.balance(cash("ana")) == 10_000 and "t1" not in ana.tables
     back = room.connected(type(boss.connection)(), "10.0.0.9")
-    resumed = request(room, back, "resume", token=ana.token, tables={"t1": 3})
+    resumed = answer(request(room, back, "resume", token=ana.token, tables={"t1": 3}))
     assert resumed["ok"] and resumed["tables"] == {} and resumed["balance"] == 10_000
     room.disconnected(back)                                           # and leaving again raises nothing
 

@@ -148,8 +148,13 @@ export function startStaffPage({ ctx, roles, views, home, tabs = {}, connected =
       return;
     }
     connected(ctx.room);
+    ctx.room.on("session_changed", ({ role }) => {     // STAFF-3: the page follows a role change at once
+      if (!ctx.me) return;
+      if (!roles.has(role)) forget();
+      signedIn({ nickname: ctx.me.nickname, role });
+    });
     ctx.room.on("closed", ({ code, reason }) => {
-      if (code === 4000 || code === 4001) {
+      if (code === 4000 || code === 4001 || code === 4003) {
         forget();
         connectionProblem(`Signed out: ${reason || "this account signed in elsewhere"}.`);
       } else {

@@ -54,7 +54,7 @@ class App {
     if (saved && saved.token) {
       try {
         const answer = await this.room.request("resume", { token: saved.token, tables: {} });
-        this.signedIn({ nickname: answer.nickname, token: saved.token, role: saved.role, balance: null });
+        this.signedIn({ nickname: answer.nickname, token: saved.token, role: answer.role, balance: null });
         this.refreshBalance();
       } catch (e) {
         forget();                       // the session ended (a restart, a log-in elsewhere): log in again

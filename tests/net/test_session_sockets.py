@@ -1,0 +1,111 @@
+"""Sessions follow the account (STAFF-3) over real sockets against a ``pokerroom serve`` process: the operator's
+``pokerroom role``, run as another process while a director is connected, takes the director's powers at once and
+the old token resumes a player; a ban closes the live connection and its token resumes nothing; tokens are stored
+only as hashes, expire, end at logout, and resume after a restart from the database."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from websockets.exceptions import ConnectionClosed
+
+from pokerroom.store.db import make_engine, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from pokerroom.store.session_records import token_digest
+from tests.net.server_process import Player, Server
+from tests.net.test_end_to_end import PASSWORD, sign_up
+from tests.net.test_tournament_sockets import wait
+
+
+def role(tmp: Path, nickname: str, new_role: str) -> subprocess.CompletedProcess:
+    """``pokerroom role``: another process, writing the room's database."""
+    return subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", nickname, new_role, "--data-dir",
+                           str(tmp / "data")], check=True, capture_output=True, text=True, timeout=60)
+
+
+def closed_with(player: Player) -> ConnectionClosed:
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(200):
+            player.receive(timeout=5)
+    return closed.value
+
+
+def test_STAFF_3_a_director_demoted_by_the_command_line_loses_the_powers_at_once_and_the_token_resumes_a_player(
+        tmp_path):
+    server = Server(tmp_path).start()
+    try:
+        sign_up(server.url, "boss")[0].close()
+        role(tmp_path, "boss", "director")
+        boss = Player(server.url)
+        login = boss.request("login", nickname="boss", password=PASSWORD)
+        assert login["role"] == "director"
+        token = login["token"]
+        assert boss.request("director_tables")["ok"]
+
+        done = role(tmp_path, "boss", "player")                 # while the director is connected
+        assert "takes effect at once" in done.stdout
+        changed = boss.wait_for(lambda p: p.get("type") == "session_changed", timeout=10)
+        assert (changed["role"], changed["was"]) == ("player", "director")
+        refused = boss.request("director_tables")
+        assert refused["error"]["code"] == "forbidden"
+        boss.close()
+
+        again = Player(server.url)
+        resumed = again.request("resume", token=token, tables={})
+        assert resumed["ok"] and resumed["role"] == "player"
+        assert again.request("director_tables")["error"]["code"] == "forbidden"
+        again.close()
+
+        server.stop()                                           # a new process knows the token only by its hash
+        server.start()
+        role(tmp_path, "boss", "director")
+        restarted = Player(server.url)
+        resumed = restarted.request("resume", token=token, tables={})
+        assert resumed["ok"] and (resumed["nickname"], resumed["role"]) == ("boss", "director")
+        assert restarted.request("director_tables")["ok"]
+    finally:
+        server.stop()
+
+
+def test_STAFF_3_a_ban_closes_the_live_session_tokens_are_hashes_that_expire_and_end_at_logout(tmp_path):
+    server = Server(tmp_path).start()
+    try:
+        sec, _ = sign_up(server.url, "sec")
+        role(tmp_path, "sec", "security")
+        assert sec.wait_for(lambda p: p.get("type") == "session_changed", timeout=10)["role"] == "security"
+        ana, ana_token = sign_up(server.url, "ana")
+        cy, cy_token = sign_up(server.url, "cyd")
+        di, di_token = sign_up(server.url, "dia")
+
+        assert sec.request("security_ban", player="ana", reason="collusion proven")["ok"]
+        closed = closed_with(ana)
+        assert (closed.rcvd.code, closed.rcvd.reason) == (4003, "your account is closed")
+        refused = Player(server.url).request("resume", token=ana_token, tables={})
+        assert refused["error"]["code"] == "bad_token" and refused["error"]["rule"] == "STAFF-3"
+        assert Player(server.url).request("login", nickname="ana", password=PASSWORD)["error"]["code"] == \
+            "account_closed"
+
+        assert cy.request("logout")["ok"]
+        assert Player(server.url).request("resume", token=cy_token, tables={})["error"]["code"] == "bad_token"
+
+        store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
+        ended = lambda: [r.ended_at is not None for r in store.token_rows("ana") + store.token_rows("cyd")]  # noqa: E731
+        wait(lambda: ended() == [True, True], timeout=10, what="the ended tokens")
+        with sqlite3.connect(tmp_path / "data" / "room.db") as db:       # the whole database, every table
+            dump = "\n".join(db.iterdump())
+        for token in (ana_token, cy_token, di_token):
+            assert token not in dump and token_digest(token) in dump
+
+        di.close()                                              # away longer than the idle time: the row says so
+        with store.engine.begin() as c:
+            c.execute(text("UPDATE session_tokens SET expires_at = used_at - 1 WHERE player_id = 'dia'"))
+        expired = Player(server.url).request("resume", token=di_token, tables={})
+        assert expired["error"]["code"] == "session_expired" and expired["error"]["rule"] == "STAFF-3"
+        assert "expired after 24 hours without use" in expired["error"]["message"]
+    finally:
+        server.stop()

@@ -1,0 +1,198 @@
+"""Sessions follow the account (STAFF-3), in process on a Clock: tokens stored as hashes with an idle expiry,
+resumes checked against the store, role changes and bans reaching live sessions at once -- from this room's own
+requests or from another process writing the database."""
+
+from __future__ import annotations
+
+import hashlib
+
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from pokerroom.players import nickname_key
+from pokerroom.shell.room import Room
+from pokerroom.shell.security_desk import SecurityDesk
+from pokerroom.shell.table_desk import TableDesk
+from pokerroom.store.room_store import RoomStore
+from tests.shell.test_room import TABLES, Connection, make_room, player, request, resolved, with_token
+
+HOUR = 3600.0
+
+
+def staffed(store: RoomStore, clock: Clock, **rules) -> Room:
+    """A room with the directors' table desk, so a director command can be tried."""
+    room = make_room(store, clock, **rules)
+    TableDesk(room, TABLES).install()
+    return room
+
+
+def signed_in(room: Room, name: str, role: str = "player"):
+    """A connected player with a stored account of ``role`` and a token, as a login leaves them."""
+    session, connection = player(room, name)
+    token = with_token(room, session)
+    if role != "player":
+        room.store.set_role(nickname_key(name), role, room.reactor.seconds())
+        room.session_watch.cursor = room.store.last_account_change()      # as if it was so before the login
+        session.role = role
+    return session, connection, token
+
+
+def resume(room: Room, token: str) -> tuple[dict, object]:
+    session = room.connected(Connection(), "10.0.0.7")
+    return resolved(request(room, session, "resume", token=token, tables={})), session
+
+
+def pushes(connection: Connection, kind: str) -> list[dict]:
+    return [m for m in connection.sent if m.get("type") == kind]
+
+
+def test_STAFF_3_the_store_keeps_only_a_hash_of_each_token_with_an_idle_expiry(store):
+    clock = Clock()
+    clock.advance(1_000)
+    room = make_room(store, clock)
+    _, _, token = signed_in(room, "ana")
+    [row] = store.token_rows("ana")
+    assert row.token_hash == hashlib.sha256(token.encode()).hexdigest() != token
+    assert token not in {str(getattr(row, c.name)) for c in row.__table__.columns}
+    assert (row.created_at, row.expires_at, row.ended_at) == (1_000, 1_000 + 24 * HOUR, None)
+
+
+def test_STAFF_3_a_resume_after_the_idle_time_is_refused_and_the_idle_time_is_configurable(store):
+    clock = Clock()
+    room = make_room(store, clock, session_idle_hours=2)
+    ana, _, token = signed_in(room, "ana")
+    room.disconnected(ana)
+    clock.advance(2 * HOUR - 1)                             # just in time: the resume renews it
+    answer, back = resume(room, token)
+    assert answer["ok"] and answer["nickname"] == "ana"
+    room.disconnected(back)
+    clock.advance(2 * HOUR)
+    expired, _ = resume(room, token)
+    assert expired["error"]["code"] == "session_expired" and expired["error"]["rule"] == "STAFF-3"
+    assert "expired after 2 hours without use" in expired["error"]["message"]
+    assert store.token_rows("ana")[0].end_reason == "expired"
+    assert resume(room, token)[0]["error"]["code"] == "bad_token"           # it has ended for good
+
+
+def test_STAFF_3_a_connected_session_keeps_its_token_alive_and_is_renewed_at_most_once_a_minute(store):
+    clock = Clock()
+    room = make_room(store, clock, session_idle_hours=1)
+    ana, _, token = signed_in(room, "ana")
+    renewals = []
+    renew = store.renew_tokens
+    store.renew_tokens = lambda *args: (renewals.append(args[1]), renew(*args))[1]
+    for _ in range(180):                                    # three hours connected, looked at every second
+        clock.advance(60)
+    assert 170 <= len(renewals) <= 181 and all(b - a >= 60 for a, b in zip(renewals, renewals[1:], strict=False))
+    room.disconnected(ana)
+    clock.advance(HOUR - 60)
+    assert resume(room, token)[0]["ok"]
+
+
+def test_STAFF_3_logout_ends_the_token_in_the_store(store):
+    room = make_room(store, Clock())
+    ana, _, token = signed_in(room, "ana")
+    assert request(room, ana, "logout")["ok"]
+    assert store.token_rows("ana")[0].end_reason == "ended"
+    refused, _ = resume(room, token)
+    assert refused["error"]["code"] == "bad_token" and refused["error"]["rule"] == "STAFF-3"
+
+
+def test_STAFF_3_a_role_set_by_another_process_reaches_the_live_director_within_a_check(store):
+    clock = Clock()
+    room = staffed(store, clock)
+    boss, connection, token = signed_in(room, "boss", "director")
+    assert request(room, boss, "director_tables")["ok"]
+    elsewhere = RoomStore(store.engine)                     # `pokerroom role boss player`, another process
+    elsewhere.set_role("boss", "player", clock.seconds())
+    clock.advance(1.0)                                      # session_check_seconds
+    assert pushes(connection, "session_changed") == [{"type": "session_changed", "role": "player",
+                                                      "was": "director"}]
+    refused = request(room, boss, "director_tables")
+    assert refused["error"]["code"] == "forbidden"
+    room.disconnected(boss)
+    answer, back = resume(room, token)
+    assert answer["ok"] and answer["role"] == "player" and back.role == "player"
+
+
+def test_STAFF_3_a_resume_reads_the_role_and_the_freeze_from_the_store_not_the_old_session(store):
+    clock = Clock()
+    room = staffed(store, clock, session_check_seconds=3600)      # no look at the changes meanwhile
+    boss, _, token = signed_in(room, "boss", "director")
+    room.disconnected(boss)
+    store.update_account("boss", role="player", frozen=True)      # even written without a change row
+    answer, back = resume(room, token)
+    assert answer["ok"] and answer["role"] == "player"
+    assert request(room, back, "director_tables")["error"]["code"] == "forbidden"
+    assert request(room, back, "join", table="t1", buy_in=500)["error"]["code"] == "account_frozen"
+
+
+def test_STAFF_3_a_token_resumes_its_account_after_a_restart(store):
+    clock = Clock()
+    room = staffed(store, clock)
+    ana, _, token = signed_in(room, "ana", "director")
+    again = make_room(store, clock)                         # a new process: it has never seen the token
+    answer, back = resume(again, token)
+    assert answer["ok"] and (answer["nickname"], answer["role"]) == ("ana", "director")
+    assert again.by_player["ana"] is back and again.sessions[token] is back
+    assert resume(again, "x" * 32)[0]["error"]["code"] == "bad_token"
+
+
+def test_STAFF_3_an_admin_sets_a_role_and_the_live_session_has_it_at_once(store):
+    clock = Clock()
+    room = staffed(store, clock)
+    root, _, _ = signed_in(room, "root", "admin")
+    boss, connection, _ = signed_in(room, "boss", "director")
+    ana, _, _ = signed_in(room, "ana")
+    for who in (boss, ana):                                 # only an admin; a director cannot promote anyone
+        refused = resolved(request(room, who, "admin_set_role", player="ana", role="admin", reason="please"))
+        assert refused["error"]["code"] == "forbidden" and refused["error"]["rule"] == "STAFF-3"
+    own = resolved(request(room, root, "admin_set_role", player="ROOT", role="player", reason="oops"))
+    assert own["error"]["code"] == "own_role"
+    nobody = resolved(request(room, root, "admin_set_role", player="nobody", role="admin", reason="x"))
+    assert nobody["error"]["code"] == "no_such_player"
+    demoted = resolved(request(room, root, "admin_set_role", player="BOSS", role="player", reason="left the team"))
+    assert demoted["ok"] and demoted["player"] == "boss"
+    assert pushes(connection, "session_changed")[-1]["role"] == "player"         # at once: no clock advanced
+    assert request(room, boss, "director_tables")["error"]["code"] == "forbidden"
+    assert store.find_account("boss").role == "player"
+    [granted] = store.audit_records("role_granted")
+    assert granted.data == {"nickname": "boss", "role": "player", "by": "root", "reason": "left the team"}
+    clock.advance(1.0)                                      # the change row comes back to this room: no second push
+    assert len(pushes(connection, "session_changed")) == 1
+
+
+def test_STAFF_3_a_ban_closes_the_live_session_and_its_tokens_resume_nothing(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    room.serve(SecurityDesk(room, in_thread=lambda work: defer.maybeDeferred(work)))
+    sec, _, _ = signed_in(room, "sec", "security")
+    pat, connection, token = signed_in(room, "pat")
+    assert resolved(request(room, sec, "security_ban", player="pat", reason="collusion proven"))["ok"]
+    assert {"closed": 4003} in connection.sent and pat.player_id is None
+    assert [row.end_reason for row in store.token_rows("pat")] == ["ended"]
+    assert resume(room, token)[0]["error"]["code"] == "bad_token"
+
+
+def test_STAFF_3_a_ban_written_by_another_process_closes_the_live_session_within_a_check(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    pat, connection, token = signed_in(room, "pat")
+    RoomStore(store.engine).close_account("pat", clock.seconds())
+    assert store.token_rows("pat")[0].end_reason == "account closed"
+    clock.advance(1.0)
+    assert {"closed": 4003} in connection.sent and "pat" not in room.by_player and token not in room.sessions
+    assert resume(room, token)[0]["error"]["code"] == "bad_token"
+
+
+def test_STAFF_3_a_login_that_lands_after_the_ban_is_shut_out_when_its_token_is_stored(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    session, connection = player(room, "pat")
+    store.create_account("pat", "pat", "not-a-hash", "1990-01-01", "NL", 0.0)
+    account = store.find_account("pat")                     # the login read the account: not closed yet
+    RoomStore(store.engine).close_account("pat", 1.0)       # the ban lands while the password is checked
+    clock.advance(1.0)                                      # and the room has seen it before the login ends
+    room._open_token(session, account)                      # the login ends
+    assert {"closed": 4003} in connection.sent and session.player_id is None and "pat" not in room.by_player
+    assert store.token_rows("pat") == []
