@@ -4,11 +4,12 @@ A filter that compares raw text is beaten by spelling: ``evil . com``,
 ``evil．com``, ``fսck`` (an Armenian letter), ``F U C K``, ``adm1n``. So
 every test here runs on a *skeleton* of the text:
 
-1. NFKC, which folds full-width and other compatibility forms;
-2. combining marks and invisible format characters dropped;
-3. every other non-ASCII character replaced by its ASCII look-alike from
+1. NFKD, which folds full-width and other compatibility forms and takes
+   accents apart from their letters; combining marks and invisible format
+   characters are dropped, and NFKC puts the rest together again;
+2. every other non-ASCII character replaced by its ASCII look-alike from
    Unicode TR39's confusables table (the ``confusable-homoglyphs`` package);
-4. casefolded.
+3. casefolded.
 
 Words are matched on the skeleton with common ASCII stand-ins folded too
 (``1 l i ! |`` all read ``i``, ``0`` reads ``o``, ``3 e``, ``4 @ a``,
@@ -61,8 +62,8 @@ def _ascii_lookalike(char: str) -> str | None:
 
 @cache
 def _skeleton_table() -> dict[int, str]:
-    table = {ord(c): a for c in tr39.confusables_data if len(c) == 1 and not c.isascii()
-             and (a := _ascii_lookalike(c)) is not None}
+    table = {ord(c.strip("\u200e")): a for c in tr39.confusables_data     # right-to-left ones come marked
+             if len(c.strip("\u200e")) == 1 and not c.isascii() and (a := _ascii_lookalike(c)) is not None}
     table.update(_DOTS)
     return table
 
@@ -76,8 +77,8 @@ def _tlds() -> frozenset[str]:
 
 def skeleton(text: str) -> str:
     """``text`` as its look-alike ASCII where there is one, casefolded (the TR39 idea, to ASCII prototypes)."""
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(c for c in text if unicodedata.category(c) not in _DROPPED)
+    text = unicodedata.normalize("NFKD", text)                 # marks apart from their letters, then dropped
+    text = unicodedata.normalize("NFKC", "".join(c for c in text if unicodedata.category(c) not in _DROPPED))
     return text.translate(_skeleton_table()).casefold()
 
 
@@ -127,9 +128,26 @@ _DOMAIN = re.compile(r"(?<=[^\W_])(\s*)(\.|\(\s*dot\s*\)|\[\s*dot\s*\]|\[\s*\.\s
 _SPOKEN_DOT = re.compile(r"(?<=[^\W_])\s+dot\s+([a-z]{2,6})(?!\w)")
 
 
+def _glued(view: str) -> str:
+    """Runs of one-character words put back together: ``e v i l . c o m`` reads ``evil.com``."""
+    words: list[str] = []
+    single = False
+    for word in view.split():
+        if len(word) == 1 and single:
+            words[-1] += word
+        else:
+            words.append(word)
+            single = len(word) == 1
+    return " ".join(words)
+
+
 def find_link(text: str) -> str | None:
     """The first thing in ``text`` that reads as a web address, or ``None``."""
     view = skeleton(text)
+    return _find_link(view) or _find_link(_glued(view))
+
+
+def _find_link(view: str) -> str | None:
     found = _SCHEME.search(view)
     if found:
         return found.group(0)
