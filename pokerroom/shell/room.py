@@ -185,6 +185,7 @@ class Metrics:
 
 class Room:
     log = Logger()
+    demo = False                # serve --demo: play money; /health says so, and `pokerroom bots` needs no secret
 
     def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
                  account_rules: players.AccountRules | None = None,
