@@ -93,3 +93,48 @@ def test_HR_STAKE_3_chips_lost_after_sitting_again_with_the_stack_are_not_owed(t
     assert (too_little["error"]["code"], too_little["error"]["rule"]) == ("rat_holing", "HR-STAKE-3")
     assert str(stack) in too_little["error"]["message"]
     assert ana.request("join", table="t3", buy_in=stack, seat=1)["ok"]
+
+
+@pytest.fixture
+def tournament_room(tmp_path):
+    from tests.net.test_tournament_sockets import FAST_TOURNAMENTS
+
+    (tmp_path / "room.toml").write_text(FAST_TOURNAMENTS)
+    s = Server(tmp_path, "--max-rate", "500").start()
+    yield s
+    s.stop()
+
+
+def test_HR_DC_4_a_player_who_drops_in_the_late_stage_gets_extra_time_and_comes_back_to_act(tournament_room,
+                                                                                            tmp_path):
+    from tests.net.test_tournament_sockets import director
+
+    td = director(tournament_room, tmp_path)
+    created = td.request("director_create", template="sit_and_go", id="late", name="Late stage", start_in=None,
+                         settings={"min_players": 3, "max_players": 3, "time_bank": 0, "late_stage_players": 3,
+                                   "disconnect_protection": 30})
+    assert created["ok"], created
+    players = {}
+    for name in ("ana", "bob", "cyd"):
+        players[name], _ = sign_up(tournament_room.url, name)
+        assert players[name].request("tournament_register", tournament="late")["ok"]
+    turn = None
+    while turn is None:                                 # the first decision of the first hand (decision time: 1 s)
+        for name, p in players.items():
+            try:
+                push = p.receive(timeout=0.05)
+            except TimeoutError:
+                continue
+            if push.get("type") == "tournament_table_events" and "legal" in push:
+                turn = (name, push["legal"])
+                break
+    name, legal = turn
+    players.pop(name).close()                           # drops on their turn
+    watcher = next(iter(players.values()))
+    extra = watcher.wait_for(lambda p: p.get("type") == "tournament_event"
+                             and p["event"]["type"] == "reconnect_time_started")
+    assert extra["event"] == {"type": "reconnect_time_started", "player": name, "seconds": 30}
+    back = Player(tournament_room.url)
+    assert back.request("login", nickname=name, password=PASSWORD)["ok"]
+    answer = back.request("tournament_act", tournament="late", action="check" if legal["can_check"] else "fold")
+    assert answer["ok"], answer                         # still their decision, long after its 1 s
