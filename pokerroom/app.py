@@ -23,7 +23,7 @@ from twisted.logger import (
 )
 from twisted.python.threadpool import ThreadPool
 
-from pokerroom import players
+from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
 from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.net.server import build_site
@@ -60,6 +60,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
             password_attempts_burst=max(rules.password_attempts_burst, 200.0))
     room = Room(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules, writer=writer)
     room.demo = demo
+    conduct.prepare()               # the chat and nickname filters' tables, before the first line arrives
     recovery = room.start()
     if recovery.voided_hands:
         log.warn("recovered from a crash: voided {hands}", hands=", ".join(recovery.voided_hands))

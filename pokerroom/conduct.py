@@ -75,6 +75,12 @@ def _tlds() -> frozenset[str]:
     return frozenset(s.rsplit(".", 1)[-1].lstrip("!*").casefold() for s in suffixes)
 
 
+def prepare() -> None:
+    """Build the look-alike table and read the domain list now (a tenth of a second), not on a first chat line."""
+    _skeleton_table()
+    _tlds()
+
+
 def skeleton(text: str) -> str:
     """``text`` as its look-alike ASCII where there is one, casefolded (the TR39 idea, to ASCII prototypes)."""
     text = unicodedata.normalize("NFKD", text)                 # marks apart from their letters, then dropped
