@@ -23,7 +23,8 @@ from twisted.logger import (
 )
 from twisted.python.threadpool import ThreadPool
 
-from pokerroom import players
+from pokerroom import conduct, players
+from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
 from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.net.server import build_site
 from pokerroom.players import AccountRules
@@ -58,6 +59,8 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
             password_attempts_per_minute=max(rules.password_attempts_per_minute, 600.0),
             password_attempts_burst=max(rules.password_attempts_burst, 200.0))
     room = Room(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules, writer=writer)
+    room.demo = demo
+    conduct.prepare()               # the chat and nickname filters' tables, before the first line arrives
     recovery = room.start()
     if recovery.voided_hands:
         log.warn("recovered from a crash: voided {hands}", hands=", ".join(recovery.voided_hands))
@@ -109,12 +112,16 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     if bots:
         from pokerroom.client import start_bots
 
-        start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.runners))
+        secret = demo_secret(data_dir) if demo else operator_secret(None, os.environ)
+        if secret is None:
+            raise ValueError(f"--bots in a room not in demo mode needs the bots' secret in {SECRET_ENV} "
+                             "(docs/operations.md)")
+        start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.runners), secret=secret)
         print(f"{bots} bots are playing; connect a client to {actual} to join them (docs/protocol.md)", flush=True)
         if director:
             from pokerroom.client import start_demo_tournament
 
-            start_demo_tournament(reactor, f"ws://{host}:{actual}/ws", director, 8).addErrback(
+            start_demo_tournament(reactor, f"ws://{host}:{actual}/ws", director, 8, secret=secret).addErrback(
                 lambda failure: log.failure("the demo tournament", failure))
             print("8 bots are registered for the demo tournament; it starts in 10 minutes, or when the director "
                   "starts it at /admin", flush=True)

@@ -67,16 +67,36 @@ def _serve(args: argparse.Namespace) -> int:
 def _bots(args: argparse.Namespace) -> int:
     from twisted.internet import reactor
 
+    from pokerroom.bot_credentials import SECRET_ENV
     from pokerroom.client import start_bots
 
     tables = [t for t in args.tables.split(",") if t]
     if not tables:
         raise ValueError("name at least one table, e.g. --tables nl-aldebaran")
+    secret = _bot_secret(args)
+    if secret is None:
+        print(f"the room at {args.url} is not in demo mode: its bots need a secret of yours for their passwords, "
+              f"in {SECRET_ENV} or a --secret-file (docs/operations.md)", file=sys.stderr)
+        return 2
     start_bots(reactor, args.url, args.count, tables, think=(args.think / 2, args.think * 1.5),
-               strategy=args.strategy, prefix=args.prefix)
+               strategy=args.strategy, prefix=args.prefix, secret=secret)
     print(f"{args.count} {args.strategy} bots playing at {', '.join(tables)} on {args.url}; Ctrl-C stops them")
     reactor.run()
     return 0
+
+
+def _bot_secret(args: argparse.Namespace) -> bytes | None:
+    """The operator's secret; for a demo room, the one beside its data (if on this machine) or a new one."""
+    import os
+    from pathlib import Path
+
+    from pokerroom.bot_credentials import DEMO_SECRET_FILE, new_secret, operator_secret, room_is_demo
+
+    secret = operator_secret(args.secret_file or None, os.environ)
+    if secret is not None or not room_is_demo(args.url):
+        return secret
+    kept = Path(args.data_dir) / DEMO_SECRET_FILE
+    return kept.read_text().strip().encode() if kept.exists() else new_secret()
 
 
 def _simulate_tournament(args: argparse.Namespace) -> int:
@@ -156,6 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--strategy", choices=sorted(STRATEGIES), default="loose")
     bots.add_argument("--think", type=float, default=1.0, help="average seconds before acting")
     bots.add_argument("--prefix", default="bot", help="bots are named PREFIX001, PREFIX002, ...")
+    bots.add_argument("--secret-file", default="", help="the bots' secret (else POKERROOM_BOT_SECRET); a room "
+                      "not in demo mode needs one")
+    bots.add_argument("--data-dir", default="data", help="a demo room's data on this machine (its bots' secret)")
     bots.set_defaults(run=_bots)
 
     role = commands.add_parser("role", help="give an account a role: player, director (tournaments), "

@@ -17,6 +17,7 @@ from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientPr
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from pokerroom.bot_credentials import bot_password, new_secret
 from pokerroom.net.closing import FreedOnClose
 from pokerroom.net.codec import MSGPACK, Codec
 
@@ -91,8 +92,9 @@ class Bot:
     log = Logger()
 
     def __init__(self, reactor: Any, url: str, name: str, table: str, *, think: tuple[float, float] = (0.3, 1.5),
-                 seed: int | None = None, strategy: str = "loose") -> None:
+                 seed: int | None = None, strategy: str = "loose", password: str | None = None) -> None:
         self.reactor, self.url, self.name, self.table = reactor, url, name, table
+        self.password = password or bot_password(new_secret(), name)     # never one a stranger could work out
         self.strategy = strategy
         self.think = think
         self.rng = random.Random(seed)
@@ -105,9 +107,9 @@ class Bot:
         """Connect, register (an account that exists already is fine) and log in."""
         self.client = yield connect(self.reactor, self.url)
         self.client.on_push = self.pushed
-        yield self.client.request("register", nickname=self.name, password="bot-password-" + self.name,
+        yield self.client.request("register", nickname=self.name, password=self.password,
                                   birth_date="1990-01-01", country="NL")
-        answer = yield self.client.request("login", nickname=self.name, password="bot-password-" + self.name)
+        answer = yield self.client.request("login", nickname=self.name, password=self.password)
         if not answer["ok"]:
             raise RuntimeError(f"bot {self.name} could not log in: {answer['error']}")
         return answer
@@ -174,7 +176,7 @@ class TournamentBot(Bot):
 
 @defer.inlineCallbacks
 def start_demo_tournament(reactor: Any, url: str, director: tuple[str, str], players: int,
-                          start_in: int = 600) -> Any:
+                          start_in: int = 600, secret: bytes | None = None) -> Any:
     """The demo's tournament: the demo director creates it over the protocol and ``players`` bots enter it.
 
     It starts in ``start_in`` seconds (or when the director starts it from the admin lobby) with short levels,
@@ -191,8 +193,9 @@ def start_demo_tournament(reactor: Any, url: str, director: tuple[str, str], pla
                                                                 "guarantee": 10_000})
     if not created["ok"]:
         raise RuntimeError(f"the demo tournament was refused: {created['error']}")
-    bots = [TournamentBot(reactor, url, f"tbot{i + 1:03d}", tournament, think=(0.5, 2.0), seed=100 + i)
-            for i in range(players)]
+    secret = secret or new_secret()
+    bots = [TournamentBot(reactor, url, f"tbot{i + 1:03d}", tournament, think=(0.5, 2.0), seed=100 + i,
+                          password=bot_password(secret, f"tbot{i + 1:03d}")) for i in range(players)]
     for bot in bots:
         bot.start().addErrback(lambda failure, b=bot: b.log.failure("tournament bot {name}", failure, name=b.name))
     client.sendClose()
@@ -200,11 +203,15 @@ def start_demo_tournament(reactor: Any, url: str, director: tuple[str, str], pla
 
 
 def start_bots(reactor: Any, url: str, count: int, tables: list[str], think: tuple[float, float] = (0.3, 1.5),
-               strategy: str = "loose", prefix: str = "bot") -> list[Bot]:
+               strategy: str = "loose", prefix: str = "bot", secret: bytes | None = None) -> list[Bot]:
+    """``count`` bots; their passwords come from ``secret`` (:mod:`pokerroom.bot_credentials`), random without."""
+    secret = secret or new_secret()
     bots = []
     busy = tables[:max(1, count // 3)]              # three to a table, so every table they sit at plays
     for i in range(count):
-        bot = Bot(reactor, url, f"{prefix}{i + 1:03d}", busy[i % len(busy)], think=think, seed=i, strategy=strategy)
+        name = f"{prefix}{i + 1:03d}"
+        bot = Bot(reactor, url, name, busy[i % len(busy)], think=think, seed=i, strategy=strategy,
+                  password=bot_password(secret, name))
         bot.start().addErrback(lambda failure, b=bot: b.log.failure("bot {name}", failure, name=b.name))
         bots.append(bot)
     return bots

@@ -16,6 +16,7 @@ from datetime import date
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from pokerroom.conduct import OFFENSIVE_WORDS, STAFF_WORDS, name_imitates
 from pokerroom.errors import RuleViolation
 
 ROLES = ("player", "director", "security", "admin")
@@ -36,7 +37,8 @@ class AccountRules:
 
     min_age: int = 18
     countries: set[str] = field(default_factory=lambda: {"DE", "GB", "ID", "IR", "NL", "TR"})
-    banned_words: tuple[str, ...] = ("admin", "support", "dealer", "fuck", "shit")
+    banned_words: tuple[str, ...] = OFFENSIVE_WORDS    # refused in chat and nicknames, however spelt (HR-CHAT-2)
+    staff_words: tuple[str, ...] = STAFF_WORDS         # no nickname may pass for staff (AC-3)
     aml_threshold: int = 1_000_000           # minor units: a transfer this large raises an AML flag (AC-6)
     welcome_balance: int = 0                 # play money given at registration (demo rooms)
     session_idle_hours: float = 24.0         # STAFF-3: a session token unused this long expires
@@ -54,8 +56,9 @@ class AccountRules:
             raise ValueError(f"[accounts] has no setting {sorted(unknown)[0]!r}")
         if "countries" in section:
             section["countries"] = set(section["countries"])
-        if "banned_words" in section:
-            section["banned_words"] = tuple(section["banned_words"])
+        for words in ("banned_words", "staff_words"):
+            if words in section:
+                section[words] = tuple(section[words])
         return cls(**section)
 
 
@@ -65,11 +68,11 @@ def nickname_key(nickname: str) -> str:
 
 
 def check_nickname(nickname: str, rules: AccountRules) -> None:
-    """AC-3: the shape and the offensive-word filter, at registration and at a security team's reset."""
+    """AC-3: the shape, and no staff name or offensive word however spelt, at registration and at a reset."""
     if not _NICKNAME.fullmatch(nickname):
         raise RuleViolation("bad_nickname", "a nickname is 3 to 20 letters, digits, '_' or '-'", "AC-3")
     key = nickname_key(nickname)
-    if key in RESERVED or any(word in key for word in rules.banned_words):
+    if key in RESERVED or name_imitates(nickname, rules.staff_words + rules.banned_words) is not None:
         raise RuleViolation("nickname_refused", "that nickname is not allowed here; choose another", "AC-3")
 
 

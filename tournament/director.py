@@ -179,6 +179,7 @@ class Director:
         self.prizes: tuple[int, ...] | None = None
         self.paid_places = 0
         self.in_money = False
+        self.protected: dict[tuple[str, str], int] = {}    # (table, player) -> hand given extra time (HR-DC-4)
         self.hand_for_hand = False
         self.round_played: set[str] = set()
         self.round_busts: list[Bust] = []
@@ -653,6 +654,30 @@ class Director:
         self._emit(HandPlayed(table.id, tuple(events)))
         self._after_action(table)
         return self._flush()
+
+    @property
+    def in_late_stage(self) -> bool:
+        """HR-DC-4: the structure's late stage, at its number of players left or else once in the money."""
+        if self.state != RUNNING:
+            return False
+        if self.spec.late_stage_players:
+            return len(self.entries) <= self.spec.late_stage_players
+        return self.in_money
+
+    def reconnect_time(self, player: str, connected: bool) -> int:
+        """HR-DC-4: extra seconds on the player's decision, when it is theirs to have; asking spends it.
+
+        Only a disconnected player in the late stage gets it, and once per hand: the clock asks when the
+        decision's own time runs out.
+        """
+        seconds = self.spec.disconnect_protection
+        if connected or not seconds or not self.in_late_stage:
+            return 0
+        table = self.table_of(player)
+        if table.hand is None or self.protected.get((table.id, player)) == table.hand_number:
+            return 0
+        self.protected[(table.id, player)] = table.hand_number
+        return seconds
 
     def timeout(self, player: str) -> list:
         """The player's time ran out, or they are away: they check or fold (HR-DC-1, TR-PLAY-5)."""

@@ -374,6 +374,19 @@ class TournamentHall:
         current = self.decisions.get(key)
         if table is None or table.hand is None or len(table.hand.events) != marker or current is None:
             return
+        session = self.room.by_player.get(player)
+        connected = session is not None and session.connection is not None
+        extra = d.reconnect_time(player, connected) if current[3] is None else 0
+        if extra:                                       # HR-DC-4: late stage, disconnected: time to come back
+            call = self.reactor.callLater(extra, self._timed_out, tid, table_id, player, marker)
+            self.decisions[key] = (player, marker, call, None)
+            message = {"type": "tournament_event", "tournament": tid,
+                       "event": {"type": "reconnect_time_started", "player": player, "seconds": extra}}
+            for other in self.dealt.get(key, {}).values():     # the table sees why play waits
+                watcher = self.room.by_player.get(other)
+                if watcher is not None and watcher.connection is not None:
+                    watcher.push(message)
+            return
         bank = self.banks.get((tid, player), 0.0)
         if current[3] is None and bank > 0:             # the decision's time is up: the time bank runs
             call = self.reactor.callLater(bank, self._timed_out, tid, table_id, player, marker)

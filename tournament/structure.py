@@ -76,6 +76,8 @@ class TournamentSpec:
     payouts: str = "standard"           # config/payouts/<name>.toml
     remainder_to_top: bool = False      # TR-PRIZE-3: rounding onto the first prize rather than recorded
     time_bank: int = 30                 # seconds per entry
+    disconnect_protection: int = 60     # HR-DC-4: late-stage extra seconds for a disconnected player; 0: none
+    late_stage_players: int = 0         # HR-DC-4: the late stage starts at this many players left; 0: in the money
     deals: bool = False                 # TR-DEAL-1
     director_approves_deals: bool = False   # a deal every player accepted waits for the director's approval
     deal_seconds: int = 120             # the time every player has to accept a deal
@@ -88,7 +90,8 @@ class TournamentSpec:
         if self.game not in VARIANTS:
             raise StructureError(f"game {self.game!r} is not one of {sorted(VARIANTS)}")
         for name in ("buy_in", "fee", "bounty", "starting_stack", "guarantee", "add_on_cost", "add_on_stack",
-                     "re_entries", "rebuys", "rebuy_levels", "late_registration_levels", "time_bank"):
+                     "re_entries", "rebuys", "rebuy_levels", "late_registration_levels", "time_bank",
+                     "disconnect_protection", "late_stage_players"):
             value = getattr(self, name)
             if type(value) is not int or value < 0:
                 raise StructureError(f"{name} must be a whole number, zero or more, not {value!r}")

@@ -231,7 +231,7 @@ class Health(Resource):
     def render_GET(self, request: Any) -> bytes:                    # noqa: N802 - twisted.web's name
         request.setHeader(b"content-type", b"application/json")
         return json.dumps({"status": "ok", "tables": len(self.room.runners),
-                           "connections": len(self.room.connections)}).encode()
+                           "connections": len(self.room.connections), "demo": self.room.demo}).encode()
 
 
 class Metrics(Resource):

@@ -293,9 +293,9 @@ class PotFormed:
 class PotAwarded:
     """One pot's (or, run twice, one half-pot's) chips after rake, and who got them.
 
-    ``seats`` and ``shares`` are parallel; with a tie the odd chip is in the
-    share of the first winner left of the button (HR-TIE-3). ``rank`` is the
-    winning hand's rank, 0 when the pot was not contested at showdown.
+    ``seats`` and ``shares`` are parallel; with a tie the odd chips go one each, clockwise from the
+    first winner left of the button (HR-TIE-3). ``rank`` is the winning hand's rank, 0 when the pot was
+    not contested at showdown.
     """
 
     seq: int

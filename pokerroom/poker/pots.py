@@ -49,8 +49,6 @@ def side_pots(contributions: Sequence[int], in_hand: Sequence[bool],
 
 
 def split_pot(amount: int, winners: Sequence[int]) -> list[int]:
-    """Equal shares for winners listed from the button; the odd chips go to the first (HR-TIE-3)."""
+    """Equal shares for winners listed from the button; odd chips go one each, clockwise from the first (HR-TIE-3)."""
     share, odd = divmod(amount, len(winners))
-    shares = [share] * len(winners)
-    shares[0] += odd
-    return shares
+    return [share + 1 if i < odd else share for i in range(len(winners))]

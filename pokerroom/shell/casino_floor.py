@@ -36,6 +36,7 @@ from pokerroom.casino.money import casino_transfers
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
 from pokerroom.net.schema import Request, ok
+from pokerroom.shell.casino_claims import ClaimBook
 
 CLAIM_DAYS = 30                         # BOB-6
 STAFF = frozenset({"admin"})            # who may void a round for a malfunction
@@ -52,6 +53,7 @@ class CasinoFloor:
         self.watchers: dict[str, dict[Any, None]] = {t: {} for t in self.tables}
         self.members: dict[str, set[str]] = {t: set() for t in self.tables}    # players who joined
         self.timers: dict[str, tuple[Any, Any]] = {}                           # table -> (key, delayed call)
+        self.claims = ClaimBook()                                              # BOB-6 claims: one per round
 
     # ------------------------------------------------------------------ composition
 
@@ -64,6 +66,8 @@ class CasinoFloor:
 
     def start(self) -> None:
         """Open every table's first round, numbered on from the last one stored (CR-7: numbers are never reused)."""
+        self.claims.restore((r.data["player"], r.data["table"], r.data["round"])
+                            for r in self.store.audit_records("casino_claim"))
         for table in self.tables.values():
             table.number = self.store.last_casino_round(table.table_id)
             self._set_timer(table)
@@ -246,6 +250,7 @@ class CasinoFloor:
         """A claim about a result, for the security team; taken up to 30 days after the draw (BOB-6)."""
         self._table(table)
         now = self.reactor.seconds()
+        claim = self.claims.take(session.player_id, table, round, now)     # one per player and round; a pace
 
         def check(record: Any) -> Any:
             if record is None:
@@ -258,7 +263,12 @@ class CasinoFloor:
                 "table": table, "round": round, "player": session.player_id, "text": text, "result": record.result},
                 now, quiet=False).addCallback(lambda _: ok(request, table=table, round=round))
 
-        return self.room._write(self.store.casino_round, table, round, quiet=False).addCallback(check)
+        def refused(failure: Any) -> Any:
+            self.claims.release(claim)
+            return failure
+
+        return self.room._write(self.store.casino_round, table, round, quiet=False).addCallback(check) \
+            .addErrback(refused)
 
     def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> dict:
         """An operator voids the round in play for a malfunction (CR-5, BOB-5, IB-12)."""

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -47,7 +46,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
-from pokerroom import players
+from pokerroom import conduct, players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import WORLD, Ledger, Transfer, cash, table_escrow
 from pokerroom.net.schema import Request, error, ok
@@ -66,6 +65,7 @@ from pokerroom.store.session_records import TOKEN_EXPIRED, TOKEN_LIVE, token_dig
 from pokerroom.table import CashTable, Departure, InMemorySeatingHistory, TableRules
 from pokerroom.table import events as te
 from pokerroom.table.events import redact, table_event_from_dict, table_event_to_dict
+from pokerroom.table.seating_history import Arrival
 
 LOG_SIZE = 160                      # table events kept for clients that resume: two hands or so; older, a snapshot
 LOG_HANDS = 16                      # hands whose seating is kept for redacting the log (more than it holds)
@@ -74,7 +74,6 @@ DAY = 86_400.0
 LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
 WRITE_GATHER = 0.01                 # seconds a busy writer waits for its next batch to fill
 BATCH = 32                          # table events in one frame at most
-_LINK = re.compile(r"(https?://|www\.|\.(com|net|org|io)\b)", re.IGNORECASE)
 OBSERVER = Viewer.observer()
 _LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
 PUBLIC_REQUESTS = frozenset({"register", "login", "resume", "lobby_list", "lobby_subscribe", "observe"})
@@ -155,11 +154,13 @@ class StoredSeatingHistory(InMemorySeatingHistory):
         self._write_through = write
         self._store = store
 
-    def restore(self, refusals: list, departures: list) -> None:
+    def restore(self, refusals: list, departures: list, arrivals: list = ()) -> None:
         for player, level, at in refusals:
             super().record_refusal(player, level, at)
         for player, game, departure in departures:
             super().record_departure(player, game, departure)
+        for player, game, arrival in arrivals:
+            super().record_arrival(player, game, arrival)
 
     def record_refusal(self, player_id: str, blind_level: str, at: float) -> None:
         super().record_refusal(player_id, blind_level, at)
@@ -168,6 +169,10 @@ class StoredSeatingHistory(InMemorySeatingHistory):
     def record_departure(self, player_id: str, game_key: str, departure: Departure) -> None:
         super().record_departure(player_id, game_key, departure)
         self._write_through(self._store.record_departure, player_id, game_key, departure)
+
+    def record_arrival(self, player_id: str, game_key: str, arrival: Arrival) -> None:
+        super().record_arrival(player_id, game_key, arrival)
+        self._write_through(self._store.record_arrival, player_id, game_key, arrival)
 
 
 class Metrics:
@@ -183,6 +188,7 @@ class Metrics:
 
 class Room:
     log = Logger()
+    demo = False                # serve --demo: play money; /health says so, and `pokerroom bots` needs no secret
 
     def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
                  account_rules: players.AccountRules | None = None,
@@ -286,7 +292,8 @@ class Room:
         for player, amount, at in self.store.deposits_since(now - DAY):
             self._remember_deposit(player, amount, at)
         self.history.restore(self.store.refusals_since(now - 2 * 12 * 3600),
-                             self.store.departures_since(now - 24 * 3600))
+                             self.store.departures_since(now - 24 * 3600),
+                             self.store.arrivals_since(now - 24 * 3600))
         for mute in self.store.active_mutes(now):
             self.moderation.mute(mute.player_id, mute.table_id, mute.until, mute.reason)
         for restriction in self.store.restrictions():
@@ -833,8 +840,7 @@ class Room:
         if now - session.chat_at < 1.0:
             raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
         session.chat_at = now
-        lowered = text.casefold()
-        abusive = bool(_LINK.search(text)) or any(w in lowered for w in self.account_rules.banned_words)
+        abusive = conduct.chat_refusal(text, self.account_rules.banned_words) is not None
         in_hand = hand is not None and player in runner.hand_players.values()
         blocked = abusive or (in_hand and runner.table.rules.block_chat_in_hand)
         self._write(self.store.save_chat, table, hand.hand_id if hand else None, player, text, now, blocked)

@@ -11,7 +11,7 @@ What is stored, and why:
   the event stream, end stacks and rake when it ends. A row with no end after a
   crash is voided on start (TR-REFUND-1).
 * ``chat_lines`` (HR-CHAT-1), ``connections`` (IP, device, times: SEC),
-  ``hit_and_run_refusals`` (HR-HNR-2), ``departures`` (HR-STAKE-3),
+  ``hit_and_run_refusals`` (HR-HNR-2), ``departures`` (leaves and sits, HR-STAKE-3),
   ``audit_records`` (hash-chained, SEC-1, SEC-5).
 * the security team's own (SEC-3, SEC-4): ``hand_facts`` (what each ended
   hand says about pairs of players, packed small for the collusion signals),
@@ -29,6 +29,7 @@ PostgreSQL.
 from __future__ import annotations
 
 from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Index, Integer, LargeBinary, String, Text
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -180,6 +181,7 @@ class DepartureRecord(Base):
     table_id: Mapped[str] = mapped_column(String(64))
     stack: Mapped[int] = mapped_column(BigInteger)
     at: Mapped[float] = mapped_column(Float)
+    arrived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())  # a sit, not a leave
 
 
 class AuditRecord(Base):

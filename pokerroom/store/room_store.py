@@ -54,7 +54,7 @@ from pokerroom.store.models import (
 )
 from pokerroom.store.security_records import SecurityRecords, pack_facts
 from pokerroom.store.session_records import SessionRecords
-from pokerroom.table.seating_history import Departure
+from pokerroom.table.seating_history import Arrival, Departure
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,9 +633,23 @@ class RoomStore(SecurityRecords, SessionRecords):
 
     def departures_since(self, since: float) -> list[tuple[str, str, Departure]]:
         with self._reading() as session:
-            rows = session.scalars(select(DepartureRecord).where(DepartureRecord.at >= since)
+            rows = session.scalars(select(DepartureRecord).where(DepartureRecord.at >= since,
+                                                                 DepartureRecord.arrived.is_(False))
                                    .order_by(DepartureRecord.at))
             return [(r.player_id, r.game_key, Departure(r.table_id, r.stack, r.at)) for r in rows]
+
+    def record_arrival(self, player_id: str, game_key: str, arrival: Arrival) -> None:
+        with self._writing() as session:
+            session.add(DepartureRecord(player_id=player_id, game_key=game_key, table_id=arrival.table_id,
+                                        stack=arrival.stack, at=arrival.at, arrived=True))
+
+    def arrivals_since(self, since: float) -> list[tuple[str, str, Arrival]]:
+        """Sits since ``since``: each settles the earlier leaves it matched (HR-STAKE-3)."""
+        with self._reading() as session:
+            rows = session.scalars(select(DepartureRecord).where(DepartureRecord.at >= since,
+                                                                 DepartureRecord.arrived.is_(True))
+                                   .order_by(DepartureRecord.at))
+            return [(r.player_id, r.game_key, Arrival(r.table_id, r.stack, r.at)) for r in rows]
 
 
 def _transfer(row: LedgerTransfer) -> Transfer:

@@ -53,8 +53,9 @@ from pokerroom.table.decision_clock import (
     DecisionClock,
 )
 from pokerroom.table.hit_and_run import is_refusal, refusal_number, seconds_blocked
+from pokerroom.table.rat_holing import binding_departure
 from pokerroom.table.rules import TableRules
-from pokerroom.table.seating_history import Departure, SeatingHistory
+from pokerroom.table.seating_history import Arrival, Departure, SeatingHistory
 
 START_HAND = "start_hand"
 OFFER_EXPIRED = "offer_expired"
@@ -299,6 +300,7 @@ class CashTable:
         self.players[seat] = p
         self.chips_in += buy_in
         self.history.record_seated(player_id, self.table_id)
+        self.history.record_arrival(player_id, rules.game_key, Arrival(self.table_id, buy_in, now))
         self._emit(ev.PlayerSeated, seat, player_id, buy_in, p.wait_for_big_blind, owes)
         if player_id in self.waiting_list:
             self.waiting_list.remove(player_id)
@@ -347,8 +349,9 @@ class CashTable:
         if type(buy_in) is not int:
             raise RuleViolation("bad_amount", "a buy-in is a whole number of chips", "HR-STAKE-4")
         low, high = rules.min_buy_in, rules.max_buy_in
-        recent = self.history.departures(player_id, rules.game_key, now - rules.rat_hole_period)
-        left = max(recent, key=lambda d: (d.stack, d.at), default=None)
+        since = now - rules.rat_hole_period
+        left = binding_departure(self.history.departures(player_id, rules.game_key, since),
+                                 self.history.arrivals(player_id, rules.game_key, since))
         if left is not None and now - left.at < rules.rat_hole_period and left.stack > low:
             if buy_in < left.stack:
                 minutes = math.ceil((left.at + rules.rat_hole_period - now) / 60)

@@ -117,7 +117,7 @@ class DecisionStarted:
 
 @dataclass(frozen=True, slots=True)
 class ReconnectTimeStarted:
-    """A disconnected player's decision time ran out: extra time to come back (HR-DC-1, HR-DC-4)."""
+    """A disconnected player's decision time ran out: extra time to come back (HR-DC-1)."""
 
     seq: int
     seat: int

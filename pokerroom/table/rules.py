@@ -86,7 +86,7 @@ class TableRules:
     rake: RakeSchedule | None = None
     decision_times: DecisionTimes = field(default_factory=DecisionTimes)
     time_bank: TimeBankRules = field(default_factory=TimeBankRules)
-    reconnect_seconds: float = 20.0         # extra time for a disconnected player (HR-DC-1, HR-DC-4)
+    reconnect_seconds: float = 20.0         # extra time for a disconnected player (HR-DC-1)
     hit_and_run: HitAndRunRules = field(default_factory=HitAndRunRules)
     fast_fold: bool = False                 # exempt from hit-and-run (HR-HNR-4)
     all_in_or_fold: bool = False            # exempt from hit-and-run (HR-HNR-4)

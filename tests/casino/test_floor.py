@@ -190,9 +190,31 @@ def test_BOB_6_claims_are_taken_for_30_days_after_the_draw(store):
     assert f.ask("ana", "casino_claim", table="rou", round=1, text="the ball bounced out")["ok"]
     assert f.room.store.audit_records("casino_claim")
     f.clock.advance(31 * 86_400)
-    late = f.ask("ana", "casino_claim", table="rou", round=1, text="again")
+    f.person("bo")
+    late = f.ask("bo", "casino_claim", table="rou", round=1, text="again")
     assert late["error"]["code"] == "claim_too_late" and late["error"]["rule"] == "BOB-6"
     assert f.ask("ana", "casino_claim", table="rou", round=10**6, text="?")["error"]["code"] == "unknown_round"
+
+
+def test_BOB_6_one_claim_per_player_and_round_survives_a_restart_and_claims_are_paced(store):
+    f = Floor(store, build_table(rules("rou", "roulette")))
+    f.person("ana")
+    f.ask("ana", "casino_join", table="rou")
+    f.clock.advance(10)                                             # round 1 spun and settled
+    assert f.ask("ana", "casino_claim", table="rou", round=1, text="the ball bounced out")["ok"]
+    again = f.ask("ana", "casino_claim", table="rou", round=1, text="the ball bounced out")
+    assert again["error"]["code"] == "claim_already_open" and again["error"]["rule"] == "BOB-6"
+    refused = f.ask("ana", "casino_claim", table="rou", round=10**6, text="?")      # refused: may be filed again
+    assert refused["error"]["code"] == "unknown_round"
+    assert ("ana", "rou", 10**6) not in f.floor.claims.filed
+    restarted = Floor(store, build_table(rules("rou", "roulette")))
+    restarted.person("ana")
+    after = restarted.ask("ana", "casino_claim", table="rou", round=1, text="once more")
+    assert after["error"]["code"] == "claim_already_open"
+    codes = [restarted.ask("ana", "casino_claim", table="rou", round=10**6 + k, text="?")["error"]["code"]
+             for k in range(6)]
+    assert codes == ["unknown_round"] * 5 + ["claims_too_fast"]
+    assert len(store.audit_records("casino_claim")) == 1
 
 
 def test_CR_6_logging_out_leaves_the_casino_table_like_a_disconnection(store):

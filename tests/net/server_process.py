@@ -49,8 +49,9 @@ FAST_ROOM = room_config()
 
 
 class Server:
-    def __init__(self, tmp: Path, *extra: str) -> None:
+    def __init__(self, tmp: Path, *extra: str, demo: bool = True) -> None:
         self.tmp = tmp
+        self.demo = demo
         self.config = tmp / "room.toml"
         if not self.config.exists():
             self.config.write_text(FAST_ROOM)
@@ -62,7 +63,7 @@ class Server:
         env = dict(os.environ, POKERROOM_LOG_LEVEL="warn")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir", str(self.tmp / "data"),
-             "--config", str(self.config), "--demo", "--bots", "0", *self.extra],
+             "--config", str(self.config), *(["--demo"] if self.demo else []), "--bots", "0", *self.extra],
             stdout=subprocess.PIPE, stderr=open(self.tmp / "server.log", "ab"), text=True, env=env)
         line = self.process.stdout.readline()
         if "serving on" not in line:

@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 
 from pokerroom.casino.blackjack_rules import total
+from pokerroom.store.db import make_engine, sqlite_url
+from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import Player
 
 PASSWORD = "secret-pass-1"
@@ -590,6 +592,28 @@ def test_IB_1_IB_4_everyone_decides_alone_on_the_same_cards_and_every_bet_settle
         _, login = log_in(floor, n)
         assert login["balance"] == balances[n]
     floor.assert_clean()
+
+
+def test_BOB_6_a_claim_per_player_and_round_and_a_pace_keep_claims_from_flooding_the_audit_log(floor):
+    # The review filed 100 claims about one round in 6.6 s, each a chained audit record.
+    hal = sign_up(floor, "hal")
+    hal.ask("casino_join", table=BAC)
+    number = fresh_round(floor, hal, BAC)
+    since = hal.mark()
+    floor.advance(BETTING)                                          # the coup is dealt and settled
+    hal.sync()
+    hal.one(since, "round_settled", BAC, round=number)
+    store = RoomStore(make_engine(sqlite_url(floor.tmp / "data")))
+    before = len(store.audit_records("casino_claim"))
+    assert hal.ask("casino_claim", table=BAC, round=number, text="the shoe was short")["round"] == number
+    for _ in range(99):
+        answer = hal.refused("casino_claim", "claim_already_open", "BOB-6", table=BAC, round=number, text="again!")
+        assert str(number) in answer["error"]["message"]
+    codes = [hal.request("casino_claim", table=BAC, round=10**6 + k, text="?")["error"]["code"] for k in range(8)]
+    assert codes[-1] == "claims_too_fast" and "unknown_round" in codes        # a pace per player, any round
+    assert len(store.audit_records("casino_claim")) == before + 1
+    other = sign_up(floor, "ivy")                                   # another player's claim is their own
+    assert other.ask("casino_claim", table=BAC, round=number, text="I saw it too")["ok"]
 
 
 def test_CR_2_CR_3_BA_5_BOB_3_IB_9_BJ_3_BJ_4_garbage_casino_requests_are_answered_never_fatal(floor):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from pokerroom.poker import PLO, Bet, Call, Check, Fold, Hand, Post, Raise, RunItTwice, Stakes
 from pokerroom.poker.events import (
     BoardDealt,
@@ -73,9 +76,20 @@ def test_POT_1_big_blind_ante_is_dead_money_even_when_the_big_blind_is_all_in():
     assert final_stacks(h) == {1: 98, 2: 0, 3: 105}
 
 
-def test_HR_TIE_3_split_gives_odd_chips_to_the_first_winner_in_button_order():
+def test_HR_TIE_3_split_gives_odd_chips_one_at_a_time_clockwise_from_the_first_winner():
     assert split_pot(7, [2, 0]) == [4, 3]
-    assert split_pot(11, [1, 2, 3]) == [5, 3, 3]
+    assert split_pot(8, [0, 1, 2]) == [3, 3, 2]          # the interpretation's example: never 4/2/2
+    assert split_pot(11, [1, 2, 3]) == [4, 4, 3]
+    assert split_pot(13, [0, 2, 3, 5]) == [4, 3, 3, 3]
+
+
+@given(st.integers(0, 10**9), st.integers(1, 9))
+def test_HR_TIE_3_odd_chips_go_one_each_to_the_first_winners_in_button_order(amount: int, ties: int):
+    shares = split_pot(amount, list(range(ties)))
+    assert sum(shares) == amount                           # no chip lost or made
+    assert max(shares) - min(shares) <= 1                  # never two odd chips to one player
+    assert shares == sorted(shares, reverse=True)          # the extra chips go to the earliest in button order
+    assert shares.count(amount // ties + 1) == amount % ties
 
 
 def test_HR_STAKE_1_multiway_side_pots_with_three_all_ins_of_different_sizes():
@@ -125,9 +139,10 @@ def test_HR_TIE_3_each_side_pot_is_split_on_its_own():
     h.apply(Fold(5))             # leaves 5 in the side pot: 25 + 25 + 5 = 55
     check_down(h)
     assert [(e.amount, e.seats) for e in of(h, PotFormed)] == [(41, (2, 3, 4)), (55, (2, 4))]
-    # Each pot is split on its own, odd chips to the first winner left of the button (seat 2).
+    # Each pot is split on its own, odd chips one at a time clockwise from the first winner left of the
+    # button (seat 2, then seat 3): 41 three ways is 14/14/13, never 15/13/13.
     awards = [(e.pot, e.seats, e.shares) for e in of(h, PotAwarded)]
-    assert awards == [(0, (2, 3, 4), (15, 13, 13)), (1, (2, 4), (28, 27))]
+    assert awards == [(0, (2, 3, 4), (14, 14, 13)), (1, (2, 4), (28, 27))]
 
 
 def test_HR_TIE_1_higher_pair_wins():

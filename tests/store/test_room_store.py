@@ -8,7 +8,7 @@ from sqlalchemy import inspect, update
 from pokerroom.money import HOUSE_RAKE, WORLD, Ledger, cash, table_escrow
 from pokerroom.store.db import migrate
 from pokerroom.store.models import AuditRecord
-from pokerroom.table.seating_history import Departure
+from pokerroom.table.seating_history import Arrival, Departure
 
 
 def test_migrations_build_the_whole_schema_and_are_idempotent(engine):
@@ -79,7 +79,9 @@ def test_HR_HNR_2_HR_STAKE_3_refusals_and_departures_outlive_a_restart(store):
     store.record_refusal("ana", "50/100 USD", 200.0)
     store.record_departure("ana", "NLHE 50/100 USD", Departure("t1", 9_000, 150.0))
     assert store.refusals_since(150.0) == [("ana", "50/100 USD", 200.0)]
+    store.record_arrival("ana", "NLHE 50/100 USD", Arrival("t2", 9_000, 160.0))     # the sit that settles it
     assert store.departures_since(0.0) == [("ana", "NLHE 50/100 USD", Departure("t1", 9_000, 150.0))]
+    assert store.arrivals_since(155.0) == [("ana", "NLHE 50/100 USD", Arrival("t2", 9_000, 160.0))]
 
 
 def test_AC_3_a_nickname_is_unique_in_any_letter_case(store):

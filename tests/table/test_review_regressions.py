@@ -97,18 +97,42 @@ def test_HR_TIME_5_a_timer_command_with_a_seat_that_is_not_an_int_is_refused_and
     game.act("A", Call)
 
 
-def test_HR_STAKE_3_rat_holing_looks_at_the_biggest_stack_left_within_the_hour_not_the_last():
+def test_HR_STAKE_3_a_leave_is_settled_by_sitting_again_with_its_stack_and_later_losses_are_not_owed():
+    # The case: leave A with 200, sit at B with 200, lose 160 in play, leave B with 40.
     history = InMemorySeatingHistory()
     first = Scenario(history=history)
     first.do("sit", "A", 1, 200)
     first.do("leave", "A")
     second = Scenario(history=history, table_id="t2")
+    second.wait(60)
     second.do("sit", "A", 1, 200)
     second.table.players[1].stack = 40                  # as if they had lost 160
     second.do("leave", "A")
+    third = Scenario(history=history, table_id="t3")
+    third.wait(120)
+    with pytest.raises(RuleViolation) as refused:       # the most recent leave binds, within the hour
+        third.do("sit", "A", 1, 39)
+    assert refused.value.rule_id == "HR-STAKE-4"
+    third.do("sit", "A", 1, 40)
+    assert third.table.stacks() == {1: 40}
+
+
+def test_HR_STAKE_3_leaves_from_tables_held_at_once_bind_with_the_larger_stack():
+    history = InMemorySeatingHistory()
+    first = Scenario(history=history)
+    second = Scenario(history=history, table_id="t2")
+    first.do("sit", "A", 1, 200)
+    second.do("sit", "A", 1, 100)                       # two tables of the same game and stakes at once
+    first.wait(60)
+    first.do("leave", "A")                              # leaves with 200
+    second.wait(120)
+    second.do("leave", "A")                             # then with 100: no sit in between settled the 200
+    third = Scenario(history=history, table_id="t3")
+    third.wait(180)
     with pytest.raises(RuleViolation) as refused:
-        first.do("sit", "A", 1, 40)
+        third.do("sit", "A", 1, 150)
     assert refused.value.rule_id == "HR-STAKE-3" and "200" in refused.value.message
+    third.do("sit", "A", 1, 200)
 
 
 def test_HR_DC_1_coming_back_during_reconnect_time_moves_the_clock_to_the_time_bank():

@@ -1,4 +1,7 @@
-"""The decision clock (HR-TIME-1..5) and disconnection (HR-DC-1, HR-DC-4), driven by a Twisted fake clock."""
+"""The decision clock (HR-TIME-1..5) and disconnection at cash tables (HR-DC-1), driven by a Twisted fake clock.
+
+Late-stage protection in tournaments is tested with the tournament hall (tests/tournament).
+"""
 
 from __future__ import annotations
 
@@ -143,7 +146,7 @@ def test_HR_TIME_4_the_refill_stops_at_the_cap():
     assert game.of_type(te.TimeBankRefilled, game.play_hand()) == []
 
 
-def test_HR_DC_1_HR_DC_4_a_disconnected_player_gets_reconnect_time_then_the_bank_then_check_or_fold():
+def test_HR_DC_1_a_disconnected_player_gets_reconnect_time_then_the_bank_then_check_or_fold():
     t = Timed(reconnect_seconds=20)
     t.sit("A", "B", "C")
     t.advance(2)

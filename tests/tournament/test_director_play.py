@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pokerroom.errors import RuleViolation
+from pokerroom.poker import Call, Check
 from pokerroom.poker import events as ev
 from tests.tournament.director_drivers import Room, bust_one, spec, started, winning
 from tournament import director as td
@@ -96,6 +97,17 @@ def test_TR_PLAY_5_HR_DC_3_an_away_player_keeps_posting_and_is_checked_or_folded
     events = room.apply(d.timeout(player))[0].events
     taken = [e for e in events if isinstance(e, ev.ActionTaken)]
     assert taken[0].action == (ev.CHECK if legal.can_check else ev.FOLD) and taken[0].timed_out
+    seat = d.tables[table].seat_of(player)
+    dealt_in, posted = 0, 0
+    for _ in range(4):          # the away player times out every decision; they are still dealt in and post
+        while (turn := d.tables[table].to_act()) is not None:
+            who, legal = turn
+            room.apply(d.timeout(who) if who == player else
+                       d.act(who, Call(legal.seat) if legal.call_amount else Check(legal.seat)))
+        (hand,) = [e for e in room.deal(table) if isinstance(e, td.HandDealt)]
+        dealt_in += any(isinstance(e, ev.HoleCardsDealt) and e.seat == seat for e in hand.events)
+        posted += any(isinstance(e, ev.Posted) and e.seat == seat for e in hand.events)
+    assert dealt_in == 4 and posted >= 2                 # three-handed: a blind in two hands of every three
 
 
 def test_TR_PLAY_4_players_move_only_between_hands_and_tables_stay_within_one():
