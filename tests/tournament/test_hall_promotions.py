@@ -3,6 +3,9 @@ and funding; and the one wallet path flagging tournament transfers (AC-6)."""
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
 from pokerroom.shell.promotions_desk import PromotionsDesk
 from tests.tournament.test_hall import Lobby
@@ -149,3 +152,35 @@ def test_AC_6_a_large_tournament_transfer_is_flagged_like_a_cash_table_one(store
     flags = store.audit_records("aml_flag")[before:]
     assert [(f.data["reason"], f.data["size"], f.data["reference"]) for f in flags] == [
         ("tournament buy-in", threshold, "sng")]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["create", "cancel", "edit"]), st.integers(0, 5),
+                                st.integers(0, 4_000_000)), max_size=12))
+def test_STAFF_1_promotions_and_the_events_holds_always_add_up_and_world_never_pays(store, steps):
+    lobby = lobby_with_desk(store)
+    ledger = lobby.room.ledger
+    total, world, first = ledger.balance(PROMOTIONS), ledger.balance(WORLD), ledger.count
+    made: list[str] = []
+    for what, pick, amount in steps:
+        if what == "create":
+            tid = f"e{len(made)}-{ledger.count}"
+            covered = amount <= ledger.balance(PROMOTIONS)
+            answer = create(lobby, tid, guarantee=amount)
+            assert answer["ok"] == covered, answer
+            if covered:
+                made.append(tid)
+        elif made:
+            tid = made[pick % len(made)]
+            if what == "cancel":
+                lobby.ask("boss", "director_cancel", tournament=tid, reason="property", confirm=True)
+            else:
+                lobby.ask("boss", "director_edit", tournament=tid, settings={"guarantee": amount})
+        held = sum(ledger.balance(td.guarantee_account(t)) for t in made)
+        assert ledger.balance(PROMOTIONS) + held == total and ledger.balance(PROMOTIONS) >= 0
+        for t in made:
+            d = lobby.hall.directors[t]
+            expected = d.spec.guarantee if d.state == td.REGISTERING else 0
+            assert ledger.balance(td.guarantee_account(t)) == expected
+    assert ledger.balance(WORLD) == world                     # nothing here deposits: world did not move
+    assert not [t for t in ledger.transfers if t.number > first and any(p.account == WORLD for p in t.postings)]
