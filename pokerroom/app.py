@@ -26,16 +26,19 @@ from twisted.python.threadpool import ThreadPool
 from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
 from pokerroom.casino.config import tables_from_config as casino_tables
+from pokerroom.money.ledger import PROMOTIONS
 from pokerroom.net.server import build_site
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
+from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import load_config, tables_from_config
+from tournament.bounds import EventBounds
 from tournament.hall import TournamentHall
 
 log = Logger()
@@ -67,8 +70,11 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     settings = data.get("tournaments", {})
     hall = TournamentHall(room, decision_seconds=float(settings.get("decision_seconds", 20)),
                           between_hands=float(settings.get("between_hands_seconds", 1)),
-                          clock_scale=float(settings.get("clock_scale", 1)))
+                          clock_scale=float(settings.get("clock_scale", 1)), bounds=EventBounds.from_config(data))
     hall.install()
+    room.serve(PromotionsDesk(room, hall))                      # the admin's house money for events (STAFF-1)
+    if demo:
+        demo_promotions(room)
     hall.recover()                  # tournaments the server stopped during are refunded (TR-REFUND)
     desk = TableDesk(room, data)
     desk.install()
@@ -129,6 +135,17 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         narrate(room, next(iter(room.runners)))
     reactor.run()
     return 0
+
+
+DEMO_PROMOTIONS = 1_000_000        # play money the demo house keeps for guarantees
+
+
+def demo_promotions(room: Room) -> None:
+    """A demo room's house tops its promotions account up with a play-money deposit, so demo events can
+    carry a guarantee (STAFF-1: it is still house money, deposited and recorded, never minted)."""
+    short = DEMO_PROMOTIONS - room.ledger.balance(PROMOTIONS)
+    if short > 0:
+        fund_promotions(room, "deposit", short, "demo", "play money for the demo's guarantees")
 
 
 DEMO_DIRECTOR = ("director", "director-demo")

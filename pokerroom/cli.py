@@ -130,6 +130,34 @@ def _role(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ledger_check(args: argparse.Namespace) -> int:
+    """Exit 0 when the stored ledger is sound; 1 and one line per problem otherwise (STAFF-1)."""
+    import os
+    from pathlib import Path
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from pokerroom.store.db import make_engine
+    from pokerroom.store.room_store import RoomStore
+
+    url = args.database or os.environ.get("POKERROOM_DATABASE") or ""
+    if not url:
+        path = Path(args.data_dir) / "room.db"
+        if not path.exists():
+            raise ValueError(f"there is no database at {path}")
+        url = f"sqlite:///{path}"
+    try:
+        problems = RoomStore(make_engine(url)).ledger_problems()
+    except SQLAlchemyError as e:
+        raise ValueError(f"the ledger cannot be read: {e.__class__.__name__}") from None
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print("the ledger is sound: every transfer balances, every balance matches its postings, "
+              "world moved only for deposits and withdrawals, no wallet is negative")
+    return 1 if problems else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pokerroom", description="pokerroom: an online poker room server.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -188,6 +216,15 @@ def build_parser() -> argparse.ArgumentParser:
     role.add_argument("--database", default="", help="SQLAlchemy URL (default: SQLite in --data-dir)")
     role.add_argument("--data-dir", default="data")
     role.set_defaults(run=_role)
+
+    ledger = commands.add_parser("ledger", help="the stored ledger: `ledger check` (exit 0 sound, 1 problems)")
+    ledger_commands = ledger.add_subparsers(dest="ledger_command", required=True)
+    check = ledger_commands.add_parser("check", help="every transfer balances, balances match their postings, "
+                                                     "world moves only for deposits/withdrawals, no wallet < 0")
+    check.add_argument("--database", default="", help="SQLAlchemy URL (default: SQLite in --data-dir; "
+                                                      "or POKERROOM_DATABASE)")
+    check.add_argument("--data-dir", default="data")
+    check.set_defaults(run=_ledger_check)
 
     sim = commands.add_parser("simulate-tournament",
                               help="a whole tournament with bots in one process, checked after every hand")

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import HOUSE_FEES, WORLD, cash
+from pokerroom.money.ledger import HOUSE_FEES, cash
 from pokerroom.poker.actions import Action
 from pokerroom.poker.variants import VARIANTS
 from tournament import deals, refunds, staking
@@ -102,6 +102,12 @@ def bounty_account(tournament: str) -> str:
     return f"tournament:{tournament}:bounties"
 
 
+def guarantee_account(tournament: str) -> str:
+    """House money held for this event (STAFF-1): its guarantee, reserved from promotions when it is created;
+    overlays and prizes the house adds are paid from here, and what is left goes back to promotions."""
+    return f"tournament:{tournament}:guarantee"
+
+
 def stakes_account(tournament: str) -> str:
     return f"tournament:{tournament}:stakes"
 
@@ -153,6 +159,8 @@ def _holds_nothing(player: str) -> bool:
 
 class Director:
     """One tournament. ``rng`` is the tournament's seeded generator for draws (TR-PLAY-4, TR-REG-3)."""
+
+    awaiting_approval = False                    # STAFF-1: a guarantee above the limit waits for an admin
 
     def __init__(self, spec: TournamentSpec, payouts: PayoutTable, rng: random.Random, *,
                  holds_target_seat: Callable[[str], bool] | None = None) -> None:
@@ -271,6 +279,7 @@ class Director:
     def register(self, player: str, funds: int, *, source: str = "", ticket: bool = False) -> list:
         """Enter ``player``; ``funds`` is what ``source`` (their cash by default) holds now (TR-REG-6)."""
         spec = self.spec
+        self._approved()
         if self.state == REGISTERING:
             pass
         elif self.state == RUNNING and self.late_open:
@@ -374,11 +383,23 @@ class Director:
         """TR-REG-1: the scheduled time came (or a director said start now)."""
         if self.state != REGISTERING:
             raise RuleViolation("already_started", f"{self.spec.name} has already started", "TR-REG-1")
+        self._approved()
         if len(self.entries) < self.spec.min_players:
             raise RuleViolation("too_few_players", f"{self.spec.name} needs {self.spec.min_players} players to start; "
                                 f"{len(self.entries)} registered", "TR-REG-1")
         self._start()
         return self._flush()
+
+    def _approved(self) -> None:
+        if self.awaiting_approval:
+            raise RuleViolation("awaiting_approval", f"{self.spec.name} guarantees {self.spec.guarantee}, above the "
+                                "limit a director may set alone: it opens once an admin approves it", "STAFF-1")
+
+    def approve(self) -> None:
+        """STAFF-1: an admin approved the guarantee; registration opens."""
+        if not self.awaiting_approval:
+            raise RuleViolation("not_awaiting_approval", f"{self.spec.name} is not waiting for approval", "STAFF-1")
+        self.awaiting_approval = False
 
     def _start(self) -> None:
         spec = self.spec
@@ -590,7 +611,7 @@ class Director:
         self.prizes = fixed.amounts
         self.paid_places = len(fixed.amounts)
         self._emit(PrizesFixed(self.entries_total, pool.collected, pool.overlay, fixed.amounts, fixed.remainder))
-        self._pay(WORLD, self.pool, pool.overlay, "guarantee overlay")
+        self._pay(guarantee_account(self.spec.id), self.pool, pool.overlay, "guarantee overlay")
         self._pay(self.pool, ROUNDING, fixed.remainder, "prize rounding")
         self._place_early_busts()
         self._check_money()
@@ -746,7 +767,7 @@ class Director:
         if len(places) == 1 and places[0] in self.substitutes:      # TR-PRIZE-4: a package, not cash
             description, value = self.substitutes[places[0]]
             self._pay(self.pool, PACKAGES, amount, "prize substituted")
-            self._pay(WORLD, PACKAGES, value - amount, "substituted prize above the cash prize")
+            self._pay(guarantee_account(spec.id), PACKAGES, value - amount, "substituted prize above the cash prize")
             self._emit(PackageAwarded(entry.player, places[0], description, value))
             self._release_stakes(entry)
             return
@@ -1068,7 +1089,8 @@ class Director:
             entry.held = 0
             self._release_stakes(entry)
         self._pay(self.pool, ROUNDING, refund.remainder, f"{why}: rounding")
-        self._pay(self.pool, WORLD, self.pool_balance, "guarantee not met: the overlay goes back (TR-REFUND-5)")
+        self._pay(self.pool, guarantee_account(spec.id), self.pool_balance,
+                  "guarantee not met: the overlay goes back (TR-REFUND-5)")
         self.state = CANCELLED
         self.pending_deal = None
         self.entries = {}

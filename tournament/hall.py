@@ -44,6 +44,7 @@ from twisted.logger import Logger
 from pokerroom import players
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
+from pokerroom.money.ledger import PROMOTIONS
 from pokerroom.net.schema import Request, ok
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
@@ -52,6 +53,7 @@ from pokerroom.poker.redact import Viewer, redact
 from pokerroom.poker.variants import VARIANTS
 from pokerroom.security.facts import hand_facts
 from tournament import director as td
+from tournament.bounds import EventBounds
 from tournament.invitation_desk import InvitationDesk
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
@@ -91,7 +93,8 @@ class TournamentHall:
     log = Logger()
 
     def __init__(self, room: Any, *, decision_seconds: float = 20.0, between_hands: float = 1.0,
-                 clock_scale: float = 1.0, shuffle: Callable[[], list[int]] = shuffled_deck) -> None:
+                 clock_scale: float = 1.0, shuffle: Callable[[], list[int]] = shuffled_deck,
+                 bounds: EventBounds | None = None) -> None:
         self.room = room
         self.reactor = room.reactor
         self.store = room.store
@@ -99,6 +102,7 @@ class TournamentHall:
         self.between_hands = between_hands
         self.clock_scale = clock_scale              # a test room runs its levels faster; 1.0 in production
         self.shuffle = shuffle
+        self.bounds = bounds or EventBounds()       # STAFF-1: what a director may put in an event alone
         self.directors: dict[str, td.Director] = {}
         self.created_by: dict[str, str] = {}
         self.watchers: dict[str, dict[Any, None]] = {}
@@ -141,18 +145,41 @@ class TournamentHall:
     def create(self, spec: TournamentSpec, by: str) -> td.Director:
         if spec.id in self.directors or self.store.tournament(spec.id) is not None:
             raise RuleViolation("tournament_exists", f"a tournament {spec.id!r} already exists", "TR-REG-1")
+        pending = self.bounds.check(spec)
+        reserve = self._reserve(spec.id, spec.guarantee)        # STAFF-1: house money, held for this event
         payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
         seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded
         director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec))
+        director.awaiting_approval = pending
         self.directors[spec.id] = director
         self.created_by[spec.id] = by
         self.room._write(self.store.audit, "tournament_created",
-                         {"tournament": spec.id, "by": by, "seed": seed, "spec": wire(spec)}, self.reactor.seconds())
-        self._run(director, [])
+                         {"tournament": spec.id, "by": by, "seed": seed, "spec": wire(spec),
+                          "awaiting_approval": pending}, self.reactor.seconds())
+        self._run(director, reserve)
         if spec.start_at is not None:
             delay = max(0.0, spec.start_at - self.reactor.seconds())
             self.start_call[spec.id] = self.reactor.callLater(delay, self._start_due, spec.id)
         return director
+
+    def _reserve(self, tid: str, amount: int) -> list:
+        """The payment that holds ``amount`` more (less, when negative) of promotions for ``tid`` (STAFF-1)."""
+        held = td.guarantee_account(tid)
+        if amount < 0:
+            return [td.Payment(held, PROMOTIONS, -amount, "guarantee lowered: back to promotions")]
+        have = self.room.ledger.balance(PROMOTIONS)
+        if amount > have:
+            raise RuleViolation("guarantee_not_covered", f"the house promotions account holds {have}, not the "
+                                f"{amount} this guarantee needs: an admin funds it first", "STAFF-1")
+        return [td.Payment(PROMOTIONS, held, amount, "guarantee reserved")] if amount else []
+
+    def approve(self, tid: str, by: str, reason: str) -> td.Director:
+        """STAFF-1: an admin lets an event with a guarantee above the limit open; recorded with who and why."""
+        d = self._director(tid)
+        d.approve()
+        self.room.audit("tournament_approved", tournament=tid, by=by, reason=reason, guarantee=d.spec.guarantee)
+        self._run(d, [])
+        return d
 
     def _holds_seat(self, spec: TournamentSpec) -> Callable[[str], bool]:
         target = spec.satellite_target
@@ -168,7 +195,9 @@ class TournamentHall:
         d = self.directors[tournament]
         if d.state != td.REGISTERING:
             return
-        if len(d.entries) < d.spec.min_players:                  # TR-REG-1: the room cancels it
+        if d.awaiting_approval:                                  # STAFF-1: never approved, never played
+            self._run(d, d.cancel("its guarantee was not approved by an admin before the start"))
+        elif len(d.entries) < d.spec.min_players:                  # TR-REG-1: the room cancels it
             self._run(d, d.cancel(f"fewer than {d.spec.min_players} players registered"))
         else:
             self._run(d, d.start())
@@ -184,8 +213,14 @@ class TournamentHall:
 
     def _post_and_store(self, d: td.Director, events: list, sync: bool = False) -> None:
         now = self.reactor.seconds()
-        transfers = [self.room.ledger.move(e.source, e.target, e.amount, e.reason, d.spec.id, now)
+        ledger = self.room.ledger
+        transfers = [ledger.move(e.source, e.target, e.amount, e.reason, d.spec.id, now)
                      for e in events if isinstance(e, td.Payment)]
+        held = td.guarantee_account(d.spec.id)
+        if d.state in (td.FINISHED, td.CANCELLED) and ledger.balance(held) > 0:     # STAFF-1: unused, returned
+            transfers.append(ledger.move(held, PROMOTIONS, ledger.balance(held), "guarantee unused: back to "
+                                         "promotions", d.spec.id, now))
+        self.room.record_transfers(*transfers, store=False)     # stored below, with the snapshot; flagged (AC-6)
         if events and all(isinstance(e, _QUIET) for e in events):
             tables = [d.tables.get(table_id) for table_id in {e.table for e in events}]
             if all(t is not None and t.hand is not None for t in tables):
@@ -469,7 +504,7 @@ class TournamentHall:
                 "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
                 "level": d.level, "paused": d.paused, "on_break": d.on_break, "late_registration": d.late_open,
                 "start_at": spec.start_at, "next": list(step) if step else None, "clock_left": self.clock_left(d),
-                "deal": self._deal_state(d)}
+                "deal": self._deal_state(d), "awaiting_approval": d.awaiting_approval}
 
     @staticmethod
     def _deal_state(d: td.Director) -> dict | None:
@@ -653,9 +688,14 @@ class TournamentHall:
         if d.state != td.REGISTERING or d.entries:
             raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
         with _structure_errors():
-            d.spec = d.spec.edited(**self._changes(d.spec, settings))
+            spec = d.spec.edited(**self._changes(d.spec, settings))
+        pending = self.bounds.check(spec)                               # STAFF-1, as at creation
+        reserve = self._reserve(tournament, spec.guarantee - d.spec.guarantee)
+        raised = spec.guarantee > d.spec.guarantee
+        d.spec = spec
+        d.awaiting_approval = pending and (raised or d.awaiting_approval)
         self.room.directed(session, "edit", tournament, settings=settings)
-        self._run(d, [])
+        self._run(d, reserve)
         return ok(request, tournament=self.summary(d))
 
     def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import HOUSE_FEES, WORLD, Ledger, cash
+from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD, Ledger, cash
 from pokerroom.poker.actions import Bet, Call, Check, Fold, LegalActions, Raise
 from tournament import director as td
 from tournament.prizes import PayoutTable
@@ -101,6 +101,9 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
     payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
     director = td.Director(spec, payouts, random.Random(seed + 1))
     run = _Run(director, Ledger(keep=100), rng, check)
+    if spec.guarantee:                      # STAFF-1: the house deposits its guarantee and holds it for the event
+        run.ledger.move(WORLD, PROMOTIONS, spec.guarantee, "deposit", "sim", 0.0)
+        run.ledger.move(PROMOTIONS, td.guarantee_account(spec.id), spec.guarantee, "guarantee reserved", "sim", 0.0)
     names = [f"p{i:05d}" for i in range(players)]
     for name in names:
         run.ledger.move(WORLD, cash(name), spec.entry_cost * (spec.re_entries + 1) + 10 * spec.buy_in,
@@ -187,8 +190,8 @@ class _Run:
             self.money["in"] += e.amount
             if e.target == HOUSE_FEES:
                 self.money["fees"] += e.amount
-        elif e.source == WORLD:
-            self.money["in"] += e.amount                     # the guarantee overlay
+        elif e.source == td.guarantee_account(tid):
+            self.money["in"] += e.amount                     # the guarantee overlay, from the house's promotions
         elif e.target == td.ROUNDING:
             self.money["remainders"] += e.amount
         elif e.target == HOUSE_FEES:

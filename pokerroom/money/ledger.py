@@ -14,6 +14,7 @@ Accounts are named by what they hold::
     cash:<player>               a player's wallet
     table:<table>:<player>      a player's chips at a cash table (escrow), between hands = their stack
     house:rake, house:fees      the house's income
+    house:promotions            house money set aside for guarantees, overlays and freerolls (STAFF-1)
     casino:<table>:<player>     a player's stakes on the round in play at a casino table
     house:casino                the casino games' result: stakes lost to the house less winnings paid
     ...                         tournaments add pool, fee, bounty and rounding accounts
@@ -44,7 +45,9 @@ WORLD = "world"
 HOUSE_RAKE = "house:rake"
 HOUSE_FEES = "house:fees"
 HOUSE_CASINO = "house:casino"
+PROMOTIONS = "house:promotions"
 MAY_OWE = frozenset({WORLD, HOUSE_CASINO})
+WORLD_REASONS = frozenset({"deposit", "withdrawal"})   # the only reasons ``world`` moves for (STAFF-1)
 
 
 def cash(player_id: str) -> str:

@@ -154,6 +154,11 @@ REQUESTS: dict[str, dict[str, Field]] = {
                             "small_blind": AMOUNT, "big_blind": AMOUNT, "min_buy_in": AMOUNT, "max_buy_in": AMOUNT,
                             "seats": Int(2, 10), "reason": REASON, "rake": Str(1, 32, optional=True)},
     "director_close_table": {"table": TABLE, "reason": REASON},
+    # house money in tournaments (role admin only; STAFF-1; docs/protocol.md, "Promotions"): audited
+    "admin_fund_promotions": {"source": Choice("house:rake", "house:fees", "deposit"), "amount": AMOUNT,
+                              "reason": REASON},
+    "admin_approve_tournament": {"tournament": TOURNAMENT, "reason": REASON},
+    "admin_promotions": {},
     # casino tables (docs/protocol.md, "Casino")
     "casino_list": {},
     "casino_rules": {"table": TABLE},

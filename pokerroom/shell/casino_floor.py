@@ -80,7 +80,7 @@ class CasinoFloor:
     def _run(self, table: CasinoTable, events: list) -> list:
         transfers = casino_transfers(self.room.ledger, events, self.reactor.seconds())
         if transfers:
-            self.room._money(*transfers)
+            self.room.record_transfers(*transfers)
         for e in events:
             if isinstance(e, RoundVoided) or (isinstance(e, RoundSettled) and (e.payouts or table.deals_without_bets)):
                 self._store_round(table, e)

@@ -286,6 +286,7 @@ class Room:
         now = self.reactor.seconds()
         self.ledger = self.store.load_ledger(LEDGER_KEEP)
         self.recovery = self.store.recover(self.ledger, now)
+        self.record_transfers(*self.recovery.returned, store=False)    # stored by recover; flagged (AC-6)
         self._hands_played = self.store.last_hand_numbers()   # a hand id is never used twice at a table
         for table_id, runner in self.runners.items():
             runner.table.hand_number = self._hands_played.get(table_id, 0)
@@ -356,9 +357,14 @@ class Room:
         """Fires when every write asked for so far has landed."""
         return self._write(lambda: None)
 
-    def _money(self, *transfers: Transfer) -> None:
-        """Store transfers already made in the ledger, in ledger order; flag large ones (AC-6)."""
-        self._write(self.store.save_transfers, list(transfers))
+    def record_transfers(self, *transfers: Transfer, store: bool = True) -> None:
+        """The one wallet path: every transfer made in the ledger comes here, in ledger order -- cash tables,
+        tournaments, the casino, staking, staff -- to be stored and to flag the large ones (AC-6).
+
+        ``store=False``: the caller writes them in a transaction of its own (the hall, with its snapshot).
+        """
+        if store and transfers:
+            self._write(self.store.save_transfers, list(transfers))
         for t in transfers:
             if players.aml_flag(t.size, self.account_rules):
                 self.log.warn("AML flag: transfer {number} of {size} ({reason} {reference})", number=t.number,
@@ -381,7 +387,7 @@ class Room:
                                                          f"{recent} deposited in the last 24 hours", "AC-5")
         t = self.ledger.move(WORLD, cash(player_id), amount, "deposit", player_id, now)
         self._remember_deposit(player_id, amount, now)
-        self._money(t)
+        self.record_transfers(t)
         return t
 
     def _remember_deposit(self, player_id: str, amount: int, at: float) -> None:
@@ -1015,14 +1021,14 @@ class Room:
             if isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
             elif isinstance(event, te.PlayerSeated):
-                self._money(self.ledger.move(cash(event.player_id), table_escrow(table_id, event.player_id),
+                self.record_transfers(self.ledger.move(cash(event.player_id), table_escrow(table_id, event.player_id),
                                              event.stack, "buy_in", table_id, now))
                 runner.seated[event.seat] = event.player_id
                 self.audit("seat", now, what="joined", table=table_id, player=event.player_id, seat=event.seat,
                            stack=event.stack)
             elif isinstance(event, te.ChipsAdded):
                 player = table.players[event.seat].player_id
-                self._money(self.ledger.move(cash(player), table_escrow(table_id, player), event.amount,
+                self.record_transfers(self.ledger.move(cash(player), table_escrow(table_id, player), event.amount,
                                              "add_chips", table_id, now))
             elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
                 self.audit("seat", now, what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
@@ -1033,7 +1039,7 @@ class Room:
                 self.audit("seat", now, what="left", table=table_id, player=event.player_id, seat=event.seat,
                            stack=event.stack, reason=event.reason)
                 if event.stack:
-                    self._money(self.ledger.move(table_escrow(table_id, event.player_id),
+                    self.record_transfers(self.ledger.move(table_escrow(table_id, event.player_id),
                                                  cash(event.player_id), event.stack, "cash_out", table_id, now))
             elif isinstance(event, te.HandEvent):
                 self._hand_event(runner, event.event, now, as_dict["event"])
@@ -1073,6 +1079,8 @@ class Room:
                                                  rake, now)
             self._write(self.store.hand_ended, runner.hand_id, now, end, rake, list(runner.hand_events),
                         settlement, self._facts(runner, now), list(runner.hand_times))
+            if settlement is not None:
+                self.record_transfers(settlement, store=False)         # stored with the hand; flagged (AC-6)
             self.metrics.hands.inc()
 
     @staticmethod

@@ -476,7 +476,8 @@ class SecurityDesk:
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")   # a login in flight
             late = room.wallet(old)                         # money that reached the old name meanwhile follows
             if late:
-                room._money(room.ledger.move(cash(old), cash(nickname), late, "nickname reset", old, self._now()))
+                room.record_transfers(room.ledger.move(cash(old), cash(nickname), late, "nickname reset", old,
+                                                       self._now()))
             room.moderation.renamed(old, nickname)
             room.display_names.pop(old, None)
             if old in room.deposits:                        # AC-5: the day's deposits still count
@@ -548,7 +549,7 @@ class SecurityDesk:
             now = self._now()
             made = [self.room.ledger.transfer(postings, "void", hand_id, now) for hand_id, postings in plans]
             self.voided.update((hand_id, winner) for hand_id, _ in plans)   # before the store has them
-            self.room._money(*made)
+            self.room.record_transfers(*made)
             self._acted(by, "void", reason, player=winner, case=case, hands=[h for h, _ in plans],
                         transfers=[t.number for t in made], amount=owed)
             return ok(request, transfers=[_transfer(t) for t in made])

@@ -33,6 +33,7 @@ from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
+from pokerroom.money.ledger_audit import ledger_problems
 from pokerroom.security.audit import GENESIS, Anchor, Verdict, record_hash, row_digest, verify_chain
 from pokerroom.store.models import (
     Account,
@@ -353,6 +354,16 @@ class RoomStore(SecurityRecords, SessionRecords):
         summed = {a: int(v) for a, v in sums.items() if v}
         return total == 0 and summed == {a: v for a, v in cached.items() if v}
 
+    def ledger_problems(self) -> list[str]:
+        """Every stored transfer and cached balance judged by :func:`~pokerroom.money.ledger_audit.ledger_problems`."""
+        with self._reading() as session:
+            cached = {b.account: b.balance for b in session.scalars(select(LedgerBalance))}
+            rows = session.execute(select(LedgerTransfer.number, LedgerTransfer.reason, LedgerTransfer.reference,
+                                          LedgerTransfer.at, LedgerPosting.account, LedgerPosting.amount)
+                                   .join(LedgerPosting).order_by(LedgerTransfer.number, LedgerPosting.id)
+                                   .execution_options(yield_per=10_000))
+            return ledger_problems(_grouped(rows), cached)
+
     # ------------------------------------------------------------------ hands
 
     def hand_started(self, hand_id: str, table_id: str, at: float, start_stacks: Mapping[str, int],
@@ -650,6 +661,20 @@ class RoomStore(SecurityRecords, SessionRecords):
                                                                  DepartureRecord.arrived.is_(True))
                                    .order_by(DepartureRecord.at))
             return [(r.player_id, r.game_key, Arrival(r.table_id, r.stack, r.at)) for r in rows]
+
+
+def _grouped(rows: Iterable[Any]) -> Iterator[Transfer]:
+    """(number, reason, reference, at, account, amount) rows in transfer order, as transfers."""
+    current: tuple | None = None
+    postings: list[Posting] = []
+    for number, reason, reference, at, account, amount in rows:
+        if current is not None and current[0] != number:
+            yield Transfer(current[0], tuple(postings), *current[1:])
+            postings = []
+        current = (number, reason, reference, at)
+        postings.append(Posting(account, int(amount)))
+    if current is not None:
+        yield Transfer(current[0], tuple(postings), *current[1:])
 
 
 def _transfer(row: LedgerTransfer) -> Transfer:

@@ -270,3 +270,15 @@ def test_CR_5_a_fault_while_settling_voids_the_round_and_refunds(store, monkeypa
     f.clock.advance(10)
     assert f.balance("ana") == 100_000 and f.room.ledger.balance(casino_escrow("bac", "ana")) == 0
     assert table.results[-1] == (1, "void")
+
+
+def test_AC_6_a_large_casino_stake_and_its_settlement_are_flagged_through_the_one_wallet_path(store):
+    table = build_table(rules("bac", "baccarat"), source=stacked(parse("As Kc 8d Qh")))
+    f = Floor(store, table)
+    f.room.account_rules = AccountRules(aml_threshold=50_000)
+    f.person("ana")
+    assert f.ask("ana", "casino_join", table="bac")["ok"]
+    assert f.ask("ana", "casino_bet", table="bac", market="player", amount=50_000)["ok"]
+    f.clock.advance(10)                                             # player wins: 100,000 back
+    flags = [(r.data["reason"], r.data["size"]) for r in store.audit_records("aml_flag")]
+    assert [flag for flag in flags if flag[0] != "deposit"] == [("casino bet", 50_000), ("casino round", 100_000)]

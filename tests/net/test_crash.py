@@ -7,6 +7,7 @@ import time
 from pokerroom.money import cash, table_escrow
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
+from tests.net.ledger_check import assert_ledger_sound
 from tests.net.server_process import Player, Server
 from tests.net.test_end_to_end import event_type, play, sign_up
 
@@ -38,6 +39,7 @@ def test_TR_REFUND_1_a_killed_server_voids_the_open_hand_and_returns_every_stack
         assert store.open_hands() == []
         ledger = store.load_ledger()
         assert ledger.check() and store.ledger_check()
+        assert_ledger_sound(tmp_path / "data")                          # STAFF-1: `pokerroom ledger check`
         for name in ("ana", "bob"):
             assert ledger.balance(table_escrow("t1", name)) == 0
             assert ledger.balance(cash(name)) == 100_000 - 1_000 + starts[name]

@@ -18,6 +18,7 @@ import pytest
 
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
+from tests.net.ledger_check import assert_ledger_sound
 
 HANDS = 500
 
@@ -90,3 +91,4 @@ def test_hostile_frames_get_errors_while_bots_keep_playing_and_the_ledger_balanc
     assert summary["ledger_ok"]
     store = RoomStore(make_engine(sqlite_url(run)))
     assert store.ledger_check() and store.load_ledger().check()
+    assert_ledger_sound(run)                                            # STAFF-1: `pokerroom ledger check`

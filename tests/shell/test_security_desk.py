@@ -148,7 +148,7 @@ def test_AC_7_void_reverses_the_winners_takings_to_the_loser_through_the_ledger_
     won = hand.end_stacks[winner] - hand.start_stacks[winner]
     assert won > 0
     spent = room.ledger.move(cash(winner), WORLD, room.wallet(winner), "withdrawal", winner, clock.seconds())
-    room._money(spent)                                              # their wallet is empty; chips on the table
+    room.record_transfers(spent)                                    # their wallet is empty; chips on the table
     short = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="chip dumping")
     assert short["error"]["code"] == "void_short" and short["error"]["rule"] == "AC-7"
     assert request(room, people[winner], "leave", table="t1")["ok"]

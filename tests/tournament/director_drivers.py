@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from pokerroom.money.ledger import WORLD, Ledger, cash
+from pokerroom.money.ledger import PROMOTIONS, WORLD, Ledger, cash
 from pokerroom.poker.actions import Call, Check, Fold, Raise
 from pokerroom.table.blinds import SeatView, plan_hand
 from tests.poker.engine_drivers import stacked_deck
@@ -34,6 +34,15 @@ class Room:
         self.ledger = Ledger()
         self.money = money
         self.events: list = []
+        if tournament.guarantee:                # STAFF-1: the house's deposit, held for the event as the hall does
+            self.ledger.move(WORLD, PROMOTIONS, tournament.guarantee, "deposit", "house", 0.0)
+            self.ledger.move(PROMOTIONS, td.guarantee_account(tournament.id), tournament.guarantee,
+                             "guarantee reserved", tournament.id, 0.0)
+
+    def house_adds(self, amount: int) -> None:
+        """House money for the event beyond its guarantee (a substitute's top-up), held as the shell must."""
+        self.ledger.move(WORLD, PROMOTIONS, amount, "deposit", "house", 0.0)
+        self.ledger.move(PROMOTIONS, td.guarantee_account(self.director.spec.id), amount, "held", "house", 0.0)
 
     def fund(self, player: str, amount: int | None = None) -> None:
         self.ledger.move(WORLD, cash(player), self.money if amount is None else amount, "deposit", "test", 0.0)

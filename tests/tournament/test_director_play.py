@@ -195,6 +195,7 @@ def test_TR_PRIZE_4_the_room_may_substitute_a_prize_of_equal_or_greater_value():
     with pytest.raises(RuleViolation) as e:
         d.substitute_prize(1, "a seat at the festival", 3000, by="td")
     assert e.value.code == "bad_substitute" and e.value.rule_id == "TR-PRIZE-4"
+    room.house_adds(3500 - 3150)                                # STAFF-1: the top-up is house money, held first
     room.apply(d.substitute_prize(1, "a seat at the festival", 3500, by="td"))
     while d.state == td.RUNNING:
         bust_one(room)
@@ -202,6 +203,7 @@ def test_TR_PRIZE_4_the_room_may_substitute_a_prize_of_equal_or_greater_value():
     assert package.player == d.winner and package.value == 3500
     assert room.ledger.balance(td.PACKAGES) == 3500 and room.ledger.balance(td.pool_account("t")) == 0
     assert room.cash(d.winner) == 100_000 - 1000
+    assert room.ledger.balance(td.guarantee_account("t")) == 0  # the top-up came from the house's money held
 
 
 def test_TR_PLAY_4_a_director_breaks_a_table_and_moves_a_player_between_hands_only():

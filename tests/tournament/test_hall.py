@@ -9,6 +9,7 @@ from twisted.internet.task import Clock
 from pokerroom.money.ledger import cash
 from pokerroom.net.schema import parse_request
 from pokerroom.players import AccountRules
+from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.room import Room
 from pokerroom.store.room_store import RoomStore
 from tests.shell.test_room import Connection
@@ -23,6 +24,7 @@ class Lobby:
         self.room.start()
         self.hall = TournamentHall(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
         self.hall.install()
+        fund_promotions(self.room, "deposit", 10_000_000, "house", "guarantees of the tests' events")   # STAFF-1
         self.rid = 0
         self.people: dict[str, tuple] = {}
 

@@ -1,0 +1,125 @@
+"""Staff cannot create money (STAFF-1) and every wallet movement is watched (AC-6), over real sockets.
+
+Today's review minted 10**12 into a winner's wallet with one ``director_create``; each test here
+repeats a part of that against a real server and reads the stored ledger with ``pokerroom ledger check``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pokerroom.money.ledger import PROMOTIONS, cash
+from pokerroom.store.db import make_engine, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from tests.net.ledger_check import assert_ledger_sound
+from tests.net.server_process import FAST_ROOM, Player, Server
+from tests.net.test_end_to_end import PASSWORD, sign_up
+from tests.net.test_tournament_sockets import FAST_TOURNAMENTS, director, wait
+from tests.net.tournament_bots import TournamentBot
+from tournament.director import guarantee_account
+
+DEMO_PROMOTIONS = 1_000_000                 # what a demo room's house keeps in promotions (pokerroom.app)
+BOUNDS = """max_guarantee = 10_000_000
+guarantee_approval_above = 3_000_000
+"""
+CONFIG = FAST_TOURNAMENTS.replace("[accounts]\n", "[accounts]\naml_threshold = 1_000_000\n", 1) + BOUNDS
+assert FAST_TOURNAMENTS.startswith(FAST_ROOM) and FAST_TOURNAMENTS.rstrip().endswith("clock_scale = 0.0008")
+
+
+@pytest.fixture
+def server(tmp_path):
+    (tmp_path / "room.toml").write_text(CONFIG)
+    s = Server(tmp_path, "--max-rate", "500").start()
+    yield s
+    s.stop()
+
+
+def admin(server: Server, tmp_path) -> Player:
+    sign_up(server.url, "root")[0].close()
+    subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", "root", "admin", "--data-dir",
+                    str(tmp_path / "data")], check=True, capture_output=True)
+    a = Player(server.url)
+    assert a.request("login", nickname="root", password=PASSWORD)["ok"]
+    return a
+
+
+def refused(answer: dict, code: str) -> None:
+    assert not answer["ok"] and answer["error"]["code"] == code, answer
+    assert answer["error"]["rule"] == "STAFF-1" and answer["error"]["message"]
+
+
+def sit_and_go(td: Player, tid: str, guarantee: int) -> dict:
+    return td.request("director_create", template="sit_and_go", id=tid, name=tid, start_in=None,
+                      settings={"buy_in": 0, "fee": 0, "guarantee": guarantee, "min_players": 2, "max_players": 2})
+
+
+def test_STAFF_1_the_minting_attack_is_refused_and_a_director_cannot_fund_promotions(server, tmp_path):
+    td = director(server, tmp_path)
+    refused(sit_and_go(td, "mint", 10**12), "over_limit")                     # above the configured bound
+    refused(sit_and_go(td, "mint", DEMO_PROMOTIONS + 1), "guarantee_not_covered")   # within it, not covered
+    refused(td.request("admin_fund_promotions", source="deposit", amount=10**9, reason="mine"), "forbidden")
+    refused(td.request("admin_fund_promotions", source="house:fees", amount=1, reason="mine"), "forbidden")
+    assert not td.request("tournament_details", tournament="mint")["ok"]      # nothing was created
+    player = sign_up(server.url, "ana")[0]
+    refused(player.request("admin_fund_promotions", source="deposit", amount=1, reason="me"), "forbidden")
+    server.stop()
+    store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
+    assert store.load_ledger().balance(PROMOTIONS) == DEMO_PROMOTIONS
+    assert_ledger_sound(tmp_path / "data")
+
+
+def test_STAFF_1_AC_6_a_covered_guarantee_pays_its_overlay_from_promotions_and_world_moves_only_for_deposits(
+        server, tmp_path):
+    root = admin(server, tmp_path)
+    funded = root.request("admin_fund_promotions", source="deposit", amount=1_500_000, reason="spring freeroll")
+    assert funded["ok"] and funded["balance"] == DEMO_PROMOTIONS + 1_500_000
+    td = director(server, tmp_path)
+    created = sit_and_go(td, "free", 2_000_000)                               # a freeroll: all of it overlay
+    assert created["ok"] and not created["tournament"]["awaiting_approval"], created
+    assert root.request("admin_promotions")["held"] == {"free": 2_000_000}
+    bots = []
+    for i, name in enumerate(("free_a", "free_b")):
+        p = sign_up(server.url, name)[0]
+        assert p.request("tournament_register", tournament="free")["ok"]
+        bots.append(TournamentBot(p, name, "free", seed=i))
+    for bot in bots:
+        bot.start()
+    wait(lambda: all(b.finished.is_set() or b.failure for b in bots), what="the freeroll to finish")
+    assert not [b.failure for b in bots if b.failure]
+    server.stop()
+    store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
+    ledger = store.load_ledger()
+    assert ledger.balance(cash("free_a")) + ledger.balance(cash("free_b")) == 2 * 100_000 + 2_000_000
+    assert ledger.balance(PROMOTIONS) == DEMO_PROMOTIONS + 1_500_000 - 2_000_000
+    assert ledger.balance(guarantee_account("free")) == 0
+    flags = [r.data for r in store.audit_records("aml_flag")]               # AC-6: the tournament path too
+    assert any(f["reason"] == "guarantee overlay" and f["size"] == 2_000_000 for f in flags), flags
+    (record,) = [r.data for r in store.audit_records("promotions_funded") if r.data["by"] == "root"]
+    assert record["reason"] == "spring freeroll" and record["amount"] == 1_500_000
+    assert_ledger_sound(tmp_path / "data")
+
+
+def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(server, tmp_path):
+    root = admin(server, tmp_path)
+    assert root.request("admin_fund_promotions", source="deposit", amount=3_000_000, reason="the series")["ok"]
+    td = director(server, tmp_path)
+    created = sit_and_go(td, "big", 3_500_000)
+    assert created["ok"] and created["tournament"]["awaiting_approval"]
+    player = sign_up(server.url, "ana")[0]
+    refused(player.request("tournament_register", tournament="big"), "awaiting_approval")
+    refused(td.request("director_start", tournament="big"), "awaiting_approval")
+    refused(td.request("admin_approve_tournament", tournament="big", reason="trust me"), "forbidden")
+    assert root.request("admin_promotions")["awaiting_approval"] == ["big"]
+    approved = root.request("admin_approve_tournament", tournament="big", reason="the series main event")
+    assert approved["ok"] and not approved["tournament"]["awaiting_approval"]
+    assert player.request("tournament_register", tournament="big")["ok"]
+    cancelled = td.request("director_cancel", tournament="big", reason="rained off", confirm=True)
+    assert cancelled["ok"]
+    deadline = time.monotonic() + 10
+    while root.request("admin_promotions")["balance"] != DEMO_PROMOTIONS + 3_000_000:
+        assert time.monotonic() < deadline, "the guarantee did not come back to promotions"
+        time.sleep(0.05)

@@ -1,0 +1,186 @@
+"""House money in tournaments on a Clock (STAFF-1): guarantees held from promotions, bounds, an admin's approval
+and funding; and the one wallet path flagging tournament transfers (AC-6)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
+from pokerroom.shell.promotions_desk import PromotionsDesk
+from tests.tournament.test_hall import Lobby
+from tournament import director as td
+
+FUNDED = 10_000_000                         # what Lobby puts in promotions
+
+
+def lobby_with_desk(store) -> Lobby:
+    lobby = Lobby(store)
+    lobby.room.serve(PromotionsDesk(lobby.room, lobby.hall))
+    lobby.person("boss", role="director")
+    lobby.person("root", role="admin")
+    return lobby
+
+
+def create(lobby: Lobby, tid: str = "sng", **settings) -> dict:
+    return lobby.ask("boss", "director_create", template="sit_and_go", id=tid, name=tid.upper(), start_in=None,
+                     settings={"min_players": 3, "max_players": 3, **settings})
+
+
+def refused(answer: dict, code: str) -> None:
+    assert not answer["ok"] and answer["error"]["code"] == code and answer["error"]["rule"] == "STAFF-1", answer
+    assert answer["error"]["message"]
+
+
+def test_STAFF_1_the_minting_attack_is_refused_and_world_does_not_move(store):
+    lobby = lobby_with_desk(store)
+    world = lobby.room.ledger.balance(WORLD)
+    refused(create(lobby, buy_in=0, fee=0, guarantee=10**12, min_players=2, max_players=2), "over_limit")
+    refused(create(lobby, guarantee=FUNDED + 1), "guarantee_not_covered")      # within bounds, not covered
+    assert "sng" not in lobby.hall.directors and lobby.room.ledger.balance(WORLD) == world
+    assert lobby.room.ledger.balance(PROMOTIONS) == FUNDED
+
+
+def test_STAFF_1_buy_in_and_fee_have_configured_bounds(store):
+    lobby = lobby_with_desk(store)
+    bounds = lobby.hall.bounds
+    refused(create(lobby, buy_in=bounds.max_buy_in + 1), "over_limit")
+    refused(create(lobby, fee=bounds.max_fee + 1), "over_limit")
+    assert create(lobby, buy_in=bounds.max_buy_in, fee=bounds.max_fee)["ok"]
+
+
+def test_STAFF_1_a_guarantee_is_held_for_its_event_and_all_of_it_returns_on_cancel(store):
+    lobby = lobby_with_desk(store)
+    ledger = lobby.room.ledger
+    assert create(lobby, "a", guarantee=6_000_000, buy_in=0, fee=0)["ok"]        # awaiting approval, still held
+    assert ledger.balance(PROMOTIONS) == FUNDED - 6_000_000 and ledger.balance(td.guarantee_account("a")) == 6_000_000
+    refused(create(lobby, "b", guarantee=4_500_000), "guarantee_not_covered")    # the same money is not counted twice
+    assert lobby.ask("boss", "director_edit", tournament="a", settings={"guarantee": 1_000})["ok"]
+    assert ledger.balance(PROMOTIONS) == FUNDED - 1_000 and ledger.balance(td.guarantee_account("a")) == 1_000
+    assert not lobby.hall.directors["a"].awaiting_approval                       # lowered under the limit
+    assert lobby.ask("boss", "director_cancel", tournament="a", reason="no interest", confirm=True)["ok"]
+    assert ledger.balance(PROMOTIONS) == FUNDED and ledger.balance(td.guarantee_account("a")) == 0
+    assert ledger.check()
+
+
+def test_STAFF_1_an_overlay_is_paid_from_promotions_and_what_is_left_returns(store):
+    lobby = lobby_with_desk(store)
+    ledger = lobby.room.ledger
+    assert create(lobby, guarantee=5_000, buy_in=1_000, fee=0, level_seconds=1)["ok"]
+    for name in ("ana", "bo", "cy"):                                   # 3,000 collected: a 2,000 overlay
+        lobby.person(name)
+        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
+    d = lobby.hall.directors["sng"]
+    lobby.clock.advance(0)
+    assert d.state == td.RUNNING
+    for _ in range(10_000):                                            # everyone shoves or calls until one is left
+        if d.state != td.RUNNING:
+            break
+        turns = [t.to_act() for t in d.tables.values() if t.to_act() is not None]
+        if not turns:
+            lobby.clock.advance(1)                                     # the next hand
+            continue
+        player, legal = turns[0]
+        action = ({"action": "raise", "amount": legal.max_to} if legal.can_raise else
+                  {"action": "call"} if legal.call_amount else {"action": "check"})
+        assert lobby.ask(player, "tournament_act", tournament="sng", **action)["ok"]
+    assert d.state == td.FINISHED
+    (paid,) = [t for t in ledger.transfers if t.reason == "guarantee overlay"]
+    assert {p.account: p.amount for p in paid.postings} == {td.guarantee_account("sng"): -2_000,
+                                                             td.pool_account("sng"): 2_000}
+    assert ledger.balance(PROMOTIONS) == FUNDED - 2_000 and ledger.balance(td.guarantee_account("sng")) == 0
+    assert all(t.reason in ("deposit", "withdrawal") for t in ledger.transfers
+               if any(p.account == WORLD for p in t.postings))
+    assert store.ledger_problems() == []
+
+
+def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(store):
+    lobby = lobby_with_desk(store)
+    answer = create(lobby, guarantee=lobby.hall.bounds.approval_above + 1)
+    assert answer["ok"] and answer["tournament"]["awaiting_approval"]
+    lobby.person("ana")
+    refused(lobby.ask("ana", "tournament_register", tournament="sng"), "awaiting_approval")
+    refused(lobby.ask("boss", "director_start", tournament="sng"), "awaiting_approval")
+    refused(lobby.ask("boss", "admin_approve_tournament", tournament="sng", reason="mine"), "forbidden")
+    assert lobby.ask("root", "admin_approve_tournament", tournament="sng", reason="the spring series")["ok"]
+    assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
+    (record,) = store.audit_records("tournament_approved")
+    assert record.data["by"] == "root" and record.data["reason"] == "the spring series"
+    refused(lobby.ask("root", "admin_approve_tournament", tournament="sng", reason="again"), "not_awaiting_approval")
+
+
+def test_STAFF_1_an_event_never_approved_is_cancelled_at_its_start_time_and_its_money_returns(store):
+    lobby = lobby_with_desk(store)
+    assert lobby.ask("boss", "director_create", template="sit_and_go", id="later", name="Later", start_in=60,
+                     settings={"guarantee": lobby.hall.bounds.approval_above + 1})["ok"]
+    lobby.clock.advance(61)
+    assert lobby.hall.directors["later"].state == td.CANCELLED
+    assert lobby.room.ledger.balance(PROMOTIONS) == FUNDED
+
+
+def test_STAFF_1_only_an_admin_funds_promotions_with_a_logged_reason(store):
+    lobby = lobby_with_desk(store)
+    ledger = lobby.room.ledger
+    refused(lobby.ask("boss", "admin_fund_promotions", source="deposit", amount=10**9, reason="mine"), "forbidden")
+    refused(lobby.ask("boss", "admin_promotions"), "forbidden")
+    refused(lobby.ask("root", "admin_fund_promotions", source="house:fees", amount=1, reason="none yet"),
+            "insufficient_funds")
+    assert ledger.balance(PROMOTIONS) == FUNDED
+    assert create(lobby, buy_in=1_000, fee=500)["ok"]
+    for name in ("ana", "bo"):
+        lobby.person(name)
+        lobby.ask(name, "tournament_register", tournament="sng")
+    answer = lobby.ask("root", "admin_fund_promotions", source="house:fees", amount=1_000, reason="fees to freerolls")
+    assert answer["ok"] and answer["balance"] == FUNDED + 1_000 and ledger.balance(HOUSE_FEES) == 0
+    assert lobby.ask("root", "admin_fund_promotions", source="deposit", amount=50, reason="house deposit")["ok"]
+    records = store.audit_records("promotions_funded")
+    assert [(r.data["by"], r.data["source"], r.data["amount"], r.data["reason"]) for r in records[-2:]] == [
+        ("root", "house:fees", 1_000, "fees to freerolls"), ("root", "deposit", 50, "house deposit")]
+    seen = lobby.ask("root", "admin_promotions")
+    assert seen["balance"] == FUNDED + 1_050 and seen["awaiting_approval"] == []
+    assert store.ledger_problems() == []
+
+
+def test_AC_6_a_large_tournament_transfer_is_flagged_like_a_cash_table_one(store):
+    lobby = lobby_with_desk(store)
+    threshold = lobby.room.account_rules.aml_threshold
+    assert create(lobby, buy_in=threshold, fee=0)["ok"]
+    lobby.person("ana")
+    lobby.room.deposit("ana", threshold)
+    before = len(store.audit_records("aml_flag"))
+    assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
+    flags = store.audit_records("aml_flag")[before:]
+    assert [(f.data["reason"], f.data["size"], f.data["reference"]) for f in flags] == [
+        ("tournament buy-in", threshold, "sng")]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["create", "cancel", "edit"]), st.integers(0, 5),
+                                st.integers(0, 4_000_000)), max_size=12))
+def test_STAFF_1_promotions_and_the_events_holds_always_add_up_and_world_never_pays(store, steps):
+    lobby = lobby_with_desk(store)
+    ledger = lobby.room.ledger
+    total, world, first = ledger.balance(PROMOTIONS), ledger.balance(WORLD), ledger.count
+    made: list[str] = []
+    for what, pick, amount in steps:
+        if what == "create":
+            tid = f"e{len(made)}-{ledger.count}"
+            covered = amount <= ledger.balance(PROMOTIONS)
+            answer = create(lobby, tid, guarantee=amount)
+            assert answer["ok"] == covered, answer
+            if covered:
+                made.append(tid)
+        elif made:
+            tid = made[pick % len(made)]
+            if what == "cancel":
+                lobby.ask("boss", "director_cancel", tournament=tid, reason="property", confirm=True)
+            else:
+                lobby.ask("boss", "director_edit", tournament=tid, settings={"guarantee": amount})
+        held = sum(ledger.balance(td.guarantee_account(t)) for t in made)
+        assert ledger.balance(PROMOTIONS) + held == total and ledger.balance(PROMOTIONS) >= 0
+        for t in made:
+            d = lobby.hall.directors[t]
+            expected = d.spec.guarantee if d.state == td.REGISTERING else 0
+            assert ledger.balance(td.guarantee_account(t)) == expected
+    assert ledger.balance(WORLD) == world                     # nothing here deposits: world did not move
+    assert not [t for t in ledger.transfers if t.number > first and any(p.account == WORLD for p in t.postings)]

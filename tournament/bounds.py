@@ -1,0 +1,49 @@
+"""The money a director may put in an event alone (STAFF-1): buy-in, fee and guarantee bounds from the config.
+
+A director runs events; the house decides what it pays. So an event's
+buy-in, fee and guarantee stay within configured bounds, and a guarantee
+above ``approval_above`` (house money at stake, paid from promotions) waits
+for an admin's approval before anyone may register.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pokerroom.errors import RuleViolation
+from tournament.structure import TournamentSpec
+
+
+@dataclass(frozen=True, slots=True)
+class EventBounds:
+    """Minor units; read from ``[tournaments]`` in the room config."""
+
+    max_buy_in: int = 10_000_000              # to the prize pool, per entry (the bounty counts with it)
+    max_fee: int = 1_000_000                  # to the house, per entry
+    max_guarantee: int = 100_000_000          # no event guarantees more, approved or not
+    approval_above: int = 5_000_000           # a guarantee above this waits for an admin
+
+    @classmethod
+    def from_config(cls, data: Mapping[str, Any]) -> EventBounds:
+        settings = data.get("tournaments", {})
+        values = {}
+        for name, key in (("max_buy_in", "max_buy_in"), ("max_fee", "max_fee"), ("max_guarantee", "max_guarantee"),
+                          ("approval_above", "guarantee_approval_above")):
+            if key in settings:
+                value = settings[key]
+                if type(value) is not int or value < 0:
+                    raise ValueError(f"[tournaments] {key} is a whole number of minor units, 0 or more")
+                values[name] = value
+        return cls(**values)
+
+    def check(self, spec: TournamentSpec) -> bool:
+        """Refuse an event outside the bounds; True when its guarantee needs an admin's approval."""
+        for what, amount, bound in (("buy-in", spec.buy_in + spec.bounty, self.max_buy_in),
+                                    ("fee", spec.fee, self.max_fee),
+                                    ("guarantee", spec.guarantee, self.max_guarantee)):
+            if amount > bound:
+                raise RuleViolation("over_limit", f"the {what} of {amount} is above the room's limit of {bound}",
+                                    "STAFF-1")
+        return spec.guarantee > self.approval_above
