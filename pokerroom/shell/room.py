@@ -57,8 +57,9 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.security.facts import facts_from_dicts
 from pokerroom.security.moderation import Moderation
+from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.table_timer import TableTimer
-from pokerroom.shell.throttle import BucketsByKey
+from pokerroom.shell.throttle import BucketsByKey, network_of
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import CashTable, Departure, InMemorySeatingHistory, TableRules
 from pokerroom.table import events as te
@@ -183,7 +184,8 @@ class Room:
 
     def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
                  account_rules: players.AccountRules | None = None,
-                 shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None) -> None:
+                 shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None,
+                 password_desk: PasswordDesk | None = None) -> None:
         self.reactor = reactor
         self.store = store
         self.account_rules = account_rules or players.AccountRules()
@@ -197,6 +199,14 @@ class Room:
         self._lobby_call: Any = None
         self.password_attempts = BucketsByKey(self.account_rules.password_attempts_per_minute / 60,
                                               self.account_rules.password_attempts_burst)
+        rules = self.account_rules
+        self.network_attempts = BucketsByKey(rules.network_password_attempts_per_minute / 60,
+                                             rules.network_password_attempts_burst)
+        self.account_attempts = BucketsByKey(rules.account_password_attempts_per_minute / 60,
+                                             rules.account_password_attempts_burst)
+        self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,
+                                                           queue=rules.password_queue,
+                                                           per_network=rules.password_queue_per_network)
         self._writer = writer
         self._queued: list[tuple[Callable, tuple, defer.Deferred]] = []
         self._writing = False
@@ -463,8 +473,8 @@ class Room:
         now = self.reactor.seconds()
         today = datetime.fromtimestamp(now, UTC).date()
         players.check_registration(nickname, birth_date, country, self.account_rules, today)
-        self._password_attempt(session)
-        d = threads.deferToThread(players.hash_password, password)
+        self._password_attempt(session, nickname)
+        d = self.password_desk.run(network_of(session.ip), players.hash_password, password)
         d.addCallback(lambda digest: self._write(self.store.create_account, nickname,
                                                  players.nickname_key(nickname), digest, birth_date, country, now,
                                                  quiet=False))
@@ -476,21 +486,27 @@ class Room:
 
         return d.addCallback(created)
 
-    def _password_attempt(self, session: Session) -> None:
-        """Each attempt costs an argon2id hash: an address gets a few a minute, not the reactor's thread pool."""
-        if not self.password_attempts.take(session.ip, self.reactor.seconds()):
+    def _password_attempt(self, session: Session, nickname: str) -> None:
+        """Each attempt costs an argon2id hash: an address, its network and an account each get a few a minute."""
+        now = self.reactor.seconds()
+        if not (self.password_attempts.take(session.ip, now)
+                and self.network_attempts.take(network_of(session.ip), now)):
             raise RuleViolation("too_many_attempts", "too many log-in and registration attempts from your "
                                                      "address; wait a minute and try again")
+        if not self.account_attempts.take(players.nickname_key(nickname), now):
+            raise RuleViolation("too_many_attempts", "too many log-in attempts for this account; wait a minute "
+                                                     "and try again")
 
     def _on_login(self, session: Session, request: Request, nickname: str, password: str,
                   client: str = "desktop", device: str | None = None) -> defer.Deferred:
-        self._password_attempt(session)
+        self._password_attempt(session, nickname)
         d = self._write(self.store.find_account, players.nickname_key(nickname), quiet=False)
+        network = network_of(session.ip)
 
         def found(account: Any) -> defer.Deferred:
             if account is None:
-                return threads.deferToThread(players.hash_password, password).addCallback(lambda _: None)
-            return threads.deferToThread(players.password_matches, account.password_hash, password) \
+                return self.password_desk.run(network, players.hash_password, password).addCallback(lambda _: None)
+            return self.password_desk.run(network, players.password_matches, account.password_hash, password) \
                 .addCallback(lambda good: account if good else None)
 
         def checked(account: Any) -> dict:
