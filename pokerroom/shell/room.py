@@ -845,7 +845,8 @@ class Room:
             session.reminder = self.reactor.callLater(minutes * 60, remind)
         return ok(request)
 
-    def _on_hand_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:
+    def _on_hand_history(self, session: Session, request: Request, limit: int = 20,
+                         before: int | None = None) -> defer.Deferred:
         player = session.player_id
 
         def shape(hands: list) -> dict:
@@ -860,16 +861,17 @@ class Room:
                             "ended_at": h.ended_at, "void": h.void, "start": h.start_stacks.get(player),
                             "end": (h.end_stacks or {}).get(player),
                             "events": [he.event_to_dict(e) for e in shown if e is not None]})
-            return ok(request, hands=out)
+            return ok(request, hands=out, next=hands[-1].id if len(hands) == limit else None)
 
         # Through the writer's queue: a hand that has just ended is stored before it is read back.
-        return self._write(self.store.hands_of, player, limit, quiet=False).addCallback(shape)
+        return self._write(self.store.hands_of, player, limit, before, quiet=False).addCallback(shape)
 
     def escrows(self, player: str) -> list[str]:
         """The player's chip accounts at every cash table the room has known, closed ones too (their history)."""
         return sorted(table_escrow(table_id, player) for table_id in self.known_tables)
 
-    def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:
+    def _on_bet_history(self, session: Session, request: Request, limit: int = 20,
+                        before: int | None = None) -> defer.Deferred:
         player = session.player_id
         wallet = cash(player)
         escrows = set(self.escrows(player))
@@ -878,10 +880,11 @@ class Room:
             mine = [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
                      "wallet": sum(p.amount for p in t.postings if p.account == wallet),
                      "tables": sum(p.amount for p in t.postings if p.account in escrows)} for t in transfers]
-            return ok(request, transfers=mine, balance=self.ledger.balance(wallet))
+            return ok(request, transfers=mine, balance=self.ledger.balance(wallet),
+                      next=transfers[-1].number if len(transfers) == limit else None)
 
         # Through the writer's queue: every transfer made so far is stored before it is read back.
-        return self._write(self.store.transfers_touching, [wallet, *sorted(escrows)], limit,
+        return self._write(self.store.transfers_touching, [wallet, *sorted(escrows)], limit, before,
                            quiet=False).addCallback(shape)
 
     # ------------------------------------------------------------------ table events
