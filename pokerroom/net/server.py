@@ -224,8 +224,8 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         The close frame waits behind the rest, and Autobahn drops the socket when
         the close handshake times out, so what the room holds for it stays bounded.
         """
-        waiting = (len(transport.dataBuffer) - transport.offset + transport._tempDataLen
-                   + sum(len(item[0]) for item in self.send_queue))
+        waiting = (len(getattr(transport, "dataBuffer", b"")) - getattr(transport, "offset", 0)
+                   + getattr(transport, "_tempDataLen", 0) + sum(len(item[0]) for item in self.send_queue))
         cap = self.factory.limits.queued_bytes
         if waiting > cap and self.state == WebSocketServerProtocol.STATE_OPEN:
             self.room_log.warn("closed {peer}: it does not read ({waiting} bytes waiting; the cap is {cap})",
