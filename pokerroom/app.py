@@ -84,7 +84,7 @@ def demo_password_limits(configured: dict) -> dict:
     """The demo's bots log in from this machine at once: its network limits are wide, unless the config sets them."""
     wide = {"network_password_attempts_per_minute": 600.0, "network_password_attempts_burst": 200.0,
             "account_password_attempts_per_minute": 600.0, "account_password_attempts_burst": 200.0,
-            "password_threads": 8, "password_queue": 32, "password_queue_per_network": 40}
+            "password_threads": 16, "password_queue": 32, "password_queue_per_network": 48}
     return {key: value for key, value in wide.items() if key not in configured}
 
 
