@@ -34,6 +34,12 @@ class Guarded(File):
         request.setHeader(b"cache-control", b"no-cache")
         return super().render_GET(request)
 
+    def getChild(self, path: bytes, request: Any) -> Resource:      # noqa: N802
+        """No file name holds a NUL byte: ``index.html%00.js`` is not found (the file system would raise)."""
+        if b"\x00" in path:
+            return self.childNotFound
+        return super().getChild(path, request)
+
     def directoryListing(self) -> Resource:                         # noqa: N802
         return self.childNotFound
 

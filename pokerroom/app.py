@@ -27,10 +27,12 @@ from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
 from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.money.ledger import PROMOTIONS
+from pokerroom.net.limits import ConnectionLimits, own_origins, raise_open_files
 from pokerroom.net.server import build_site
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
+from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk
@@ -60,7 +62,8 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
         rules = dataclasses.replace(
             rules, welcome_balance=100_000,
             password_attempts_per_minute=max(rules.password_attempts_per_minute, 600.0),
-            password_attempts_burst=max(rules.password_attempts_burst, 200.0))
+            password_attempts_burst=max(rules.password_attempts_burst, 200.0),
+            **demo_password_limits(data.get("accounts", {})))
     room = Room(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules, writer=writer)
     room.demo = demo
     conduct.prepare()               # the chat and nickname filters' tables, before the first line arrives
@@ -86,21 +89,50 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     return room, writer
 
 
+def demo_password_limits(configured: dict) -> dict:
+    """The demo's bots log in from this machine at once: its network limits are wide, unless the config sets them."""
+    wide = {"network_password_attempts_per_minute": 600.0, "network_password_attempts_burst": 200.0,
+            "account_password_attempts_per_minute": 600.0, "account_password_attempts_burst": 200.0,
+            "password_threads": 16, "password_queue": 32, "password_queue_per_network": 48}
+    return {key: value for key, value in wide.items() if key not in configured}
+
+
+def start_password_desk(room: Room, reactor) -> PasswordDesk:  # noqa: ANN001
+    """Password hashes on threads of their own (not the reactor's), stopped with the server."""
+    rules = room.account_rules
+    desk = PasswordDesk.own_pool(reactor, threads=rules.password_threads, queue=rules.password_queue,
+                                 per_network=rules.password_queue_per_network)
+    room.password_desk = desk
+    desk.start()
+    reactor.addSystemEventTrigger("before", "shutdown", desk.stop)
+    return desk
+
+
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
           bots: int, max_rate: float = 20.0, max_connections: int = 10_000) -> int:
     level = LogLevel.levelWithName(os.environ.get("POKERROOM_LOG_LEVEL", "info"))
     observer = FilteringLogObserver(textFileLogObserver(sys.stderr), [LogLevelFilterPredicate(level)])
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
+    before, after = raise_open_files()
+    if after > before:
+        log.info("open files: soft limit raised from {before} to {after} (the hard limit)", before=before, after=after)
+    else:
+        log.info("open files: soft limit {soft} (already the hard limit, or it could not be raised)", soft=before)
+    limits = ConnectionLimits.from_config(load_config(config), demo=demo)
     reactor = default_reactor
     room, writer = build_room(config, database, data_dir, reactor, demo=demo)
     writer.start()
     reactor.addSystemEventTrigger("before", "shutdown", writer.stop)
-    site = build_site(room, None, rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections)
+    start_password_desk(room, reactor)
+    site = build_site(room, None, rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
+                      limits=limits)
     CollectorWatch(room.metrics.registry).install()
     pacer = CollectorPacer(reactor)
     pacer.start()
     listening = reactor.listenTCP(port, site, interface=host, backlog=1024)   # a crowd reconnecting at once
     actual = listening.getHost().port
+    site.room_factory.allowed_origins = limits.allowed_origins if limits.allowed_origins is not None \
+        else own_origins(host, actual)
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
           flush=True)
     print(f"tables: {', '.join(room.runners)}; data in {Path(data_dir).resolve()}", flush=True)

@@ -45,6 +45,13 @@ class AccountRules:
     session_check_seconds: float = 1.0       # STAFF-3: how often the room looks for role changes and bans
     password_attempts_per_minute: float = 30.0   # per IP address: each costs an argon2id hash
     password_attempts_burst: float = 20.0
+    network_password_attempts_per_minute: float = 60.0   # per IPv4 /24 or IPv6 /64
+    network_password_attempts_burst: float = 30.0
+    account_password_attempts_per_minute: float = 10.0   # per nickname, whoever tries it
+    account_password_attempts_burst: float = 10.0
+    password_threads: int = 2                # the password desk's own threads (pokerroom/shell/password_desk.py)
+    password_queue: int = 16                 # hashes that may wait for a thread; beyond: `busy` at once
+    password_queue_per_network: int = 4      # places one network may hold, running or waiting
 
     @classmethod
     def from_config(cls, data: dict) -> AccountRules:

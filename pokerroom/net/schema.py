@@ -25,6 +25,9 @@ MAX_RID = 2**31 - 1
 MAX_NAME = 64
 MAX_CHAT = 280
 MAX_TOKEN = 128
+HAND_PAGE = 50                      # hands in one hand_history answer at most (each with all its events)
+TRANSFER_PAGE = 100                 # transfers in one bet_history answer at most
+MAX_CURSOR = 2**62
 ACTIONS = ("fold", "check", "call", "bet", "raise", "run_it_twice")
 CLIENT_TYPES = ("desktop", "mobile", "browser")
 GAMES = ("NLHE", "PLO", "PLO5", "FLHE")       # pokerroom.poker.variants.VARIANTS
@@ -108,8 +111,9 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "self_exclude": {"days": Int(1, 3650, nullable=True)},            # null: permanently (AC-5)
     "deposit_limit": {"amount": Int(1, MAX_AMOUNT, nullable=True)},   # per 24 hours; null: none (AC-5)
     "session_reminder": {"minutes": Int(5, 600, nullable=True)},      # null: off (AC-5)
-    "hand_history": {"limit": Int(1, 100, optional=True)},
-    "bet_history": {"limit": Int(1, 100, optional=True)},
+    # pages, newest first: `before` is the `next` of the page before (docs/protocol.md)
+    "hand_history": {"limit": Int(1, HAND_PAGE, optional=True), "before": Int(1, MAX_CURSOR, optional=True)},
+    "bet_history": {"limit": Int(1, TRANSFER_PAGE, optional=True), "before": Int(1, MAX_CURSOR, optional=True)},
     # tournaments (docs/protocol.md, "Tournaments"): players
     "tournament_list": {},
     "tournament_details": {"tournament": TOURNAMENT},

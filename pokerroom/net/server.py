@@ -30,13 +30,16 @@ from twisted.web.server import Site
 from lobby.site import add_pages
 from pokerroom.net.closing import FreedOnClose
 from pokerroom.net.codec import MAX_FRAME, SUBPROTOCOLS, Codec
+from pokerroom.net.limits import ConnectionLimits, TimedChannel, normal_origin
 from pokerroom.net.schema import ProtocolError, error, parse_request
 from pokerroom.shell.room import Room, Session
-from pokerroom.shell.throttle import TokenBucket
+from pokerroom.shell.throttle import TokenBucket, network_of
 
 RATE = 20.0                 # messages a second, sustained
 BURST = 40.0
 MAX_BAD = 50                # malformed or refused-for-rate messages before the connection is closed
+LOGIN_LATE = 4010           # close code: not logged in (or resumed) within the login deadline
+NOT_READING = 4011          # close code: more bytes waiting for the client than the cap
 
 
 class FormattedIfLogged:
@@ -70,15 +73,20 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         factory = self.factory
         if factory.open_connections >= factory.max_connections:     # counted from the handshake, so a
             raise ConnectionDeny(503, "the room is full; try again soon")   # burst of them cannot overshoot
+        address = address_of(request.peer)
+        if factory.by_address.get(address, 0) >= factory.limits.per_address:
+            raise ConnectionDeny(429, "too many connections from your address")
         chosen = next((p for p in request.protocols if p in SUBPROTOCOLS), None)
         if chosen is None:
             raise ConnectionDeny(400, f"ask for one of the subprotocols {', '.join(SUBPROTOCOLS)}")
         origin = request.headers.get("origin")           # browsers send it, whichever subprotocol they pick
         if origin and not factory.origin_allowed(origin, request.headers.get("host", "")):
-            raise ConnectionDeny(403, f"origin {origin} may not use this room")
+            raise ConnectionDeny(403, f"origin {origin[:100]} may not use this room")
         self.codec = Codec(chosen)
         self.peer_address = request.peer
         factory.open_connections += 1
+        self.address = address
+        factory.by_address[address] = factory.by_address.get(address, 0) + 1
         self.counted = True
         return chosen
 
@@ -88,6 +96,14 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         peer = getattr(self, "peer_address", "") or ""          # "tcp4:1.2.3.4:5678", "tcp6:[::1]:5678"
         ip = peer.split(":", 1)[-1].rsplit(":", 1)[0].strip("[]")
         self.session: Session | None = self.factory.room.connected(self, ip)
+        self.login_deadline = self.factory.reactor.callLater(self.factory.limits.login_seconds, self._login_late)
+
+    def _login_late(self) -> None:
+        """A socket that has not logged in or resumed by the deadline gives its place back."""
+        self.login_deadline = None
+        session = self.session
+        if session is not None and session.player_id is None:
+            self.close(LOGIN_LATE, f"log in within {self.factory.limits.login_seconds:g} seconds of connecting")
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:        # noqa: N803 - Autobahn's name
         if self.session is None or self.state != WebSocketServerProtocol.STATE_OPEN:
@@ -135,6 +151,11 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         if getattr(self, "counted", False):
             self.counted = False
             self.factory.open_connections -= 1
+            self.factory.released(self.address)
+        deadline = getattr(self, "login_deadline", None)
+        if deadline is not None and deadline.active():
+            deadline.cancel()
+        self.login_deadline = None
         session = getattr(self, "session", None)
         if session is not None:
             self.session = None
@@ -183,6 +204,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         if (sock is None or not transport.connected or transport.disconnecting or transport._tempDataLen
                 or len(transport.dataBuffer) > transport.offset or self.send_queue):
             transport.write(frame)
+            self._mind_backlog(transport)
             return
         try:
             sent = sock.send(frame)
@@ -193,6 +215,22 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             return
         if sent < len(frame):
             transport.write(frame[sent:])
+            self._mind_backlog(transport)
+
+    def _mind_backlog(self, transport: Any) -> None:
+        """Close a connection whose client does not read once more than the cap waits for it.
+
+        Only the slow path looks: nothing waits while the kernel takes each frame.
+        The close frame waits behind the rest, and Autobahn drops the socket when
+        the close handshake times out, so what the room holds for it stays bounded.
+        """
+        waiting = (len(getattr(transport, "dataBuffer", b"")) - getattr(transport, "offset", 0)
+                   + getattr(transport, "_tempDataLen", 0) + sum(len(item[0]) for item in self.send_queue))
+        cap = self.factory.limits.queued_bytes
+        if waiting > cap and self.state == WebSocketServerProtocol.STATE_OPEN:
+            self.room_log.warn("closed {peer}: it does not read ({waiting} bytes waiting; the cap is {cap})",
+                               peer=getattr(self, "peer_address", ""), waiting=waiting, cap=cap)
+            self.close(NOT_READING, "you are not reading: too much is waiting for you")
 
     def close(self, code: int, reason: str) -> None:
         if self.state == WebSocketServerProtocol.STATE_OPEN:
@@ -203,22 +241,44 @@ class RoomFactory(WebSocketServerFactory):
     protocol = RoomProtocol
 
     def __init__(self, room: Room, url: str | None, *, max_connections: int = 10_000,
-                 allowed_origins: tuple[str, ...] = (), rate: float = RATE, burst: float = BURST) -> None:
+                 allowed_origins: tuple[str, ...] = (), rate: float = RATE, burst: float = BURST,
+                 limits: ConnectionLimits | None = None) -> None:
         super().__init__(url, protocols=list(SUBPROTOCOLS))
         self.room = room
         self.reactor = room.reactor
         self.max_connections = max_connections
+        self.limits = limits or ConnectionLimits()
         self.allowed_origins = allowed_origins
         self.open_connections = 0
+        self.by_address: dict[str, int] = {}           # open connections per address (IPv6: per /64)
         self.rate, self.burst = rate, burst
         self.setProtocolOptions(maxFramePayloadSize=MAX_FRAME, maxMessagePayloadSize=MAX_FRAME,
-                                autoPingInterval=20, autoPingTimeout=20, openHandshakeTimeout=10,
+                                autoPingInterval=20, autoPingTimeout=20,
+                                openHandshakeTimeout=self.limits.handshake_seconds,
                                 closeHandshakeTimeout=5, failByDrop=False)   # too big: close 1009 with a reason
 
-    def origin_allowed(self, origin: str, host: str) -> bool:
-        """Browsers may connect from the room's own pages, or origins the operator lists."""
-        bare = origin.split("://", 1)[-1]
-        return bare == host or origin in self.allowed_origins
+    @property
+    def allowed_origins(self) -> frozenset[str]:
+        return self._allowed_origins
+
+    @allowed_origins.setter
+    def allowed_origins(self, origins: tuple[str, ...] | frozenset[str]) -> None:
+        self._allowed_origins = frozenset(o for o in map(normal_origin, origins) if o)
+
+    def origin_allowed(self, origin: str, host: str = "") -> bool:
+        """Browsers may connect from the origins on the room's list only: http or https, exactly.
+
+        The request's own ``Host`` proves nothing -- a page on a domain that
+        now resolves to the room (DNS rebinding) sends a matching one.
+        """
+        return normal_origin(origin) in self._allowed_origins
+
+    def released(self, address: str) -> None:
+        left = self.by_address.get(address, 0) - 1
+        if left > 0:
+            self.by_address[address] = left
+        else:
+            self.by_address.pop(address, None)
 
 
 class Health(Resource):
@@ -265,13 +325,37 @@ class RoomResource(WebSocketResource):
         return answer
 
 
-def build_site(room: Room, url: str | None = None, **factory_options: Any) -> Site:
-    factory = RoomFactory(room, url, **factory_options)
+def address_of(peer: str) -> str:
+    """The address a connection limit counts: the IPv4 address, or the IPv6 /64 (``tcp6:[::1]:5678``)."""
+    ip = (peer or "").split(":", 1)[-1].rsplit(":", 1)[0].strip("[]")
+    return network_of(ip) if ":" in ip else ip
+
+
+class RoomSite(Site):
+    """The site, whose HTTP connections must send their headers in time (:class:`TimedChannel`)."""
+
+    protocol = TimedChannel
+
+    def __init__(self, root: Resource, limits: ConnectionLimits, reactor: Any = None) -> None:
+        super().__init__(root, timeout=limits.idle_seconds, reactor=reactor)
+        self.limits = limits
+
+    def buildProtocol(self, addr: Any) -> Any:           # noqa: N802 - Twisted's name
+        channel = super().buildProtocol(addr)
+        channel.header_seconds = self.limits.header_seconds
+        return channel
+
+
+def build_site(room: Room, url: str | None = None, *, limits: ConnectionLimits | None = None,
+               **factory_options: Any) -> RoomSite:
+    limits = limits or ConnectionLimits()
+    factory = RoomFactory(room, url, limits=limits, **factory_options)
     root = Resource()
     root.putChild(b"ws", RoomResource(factory))
     root.putChild(b"health", Health(room))
     root.putChild(b"metrics", Metrics(room))
     add_pages(root)                                 # the web pages: /, /admin, /security; JSON over /ws
-    site = Site(root)
+    site = RoomSite(root, limits, reactor=room.reactor)
     site.noisy = False
+    site.room_factory = factory                     # the origins it allows are known once the port is
     return site

@@ -56,10 +56,11 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.security.facts import facts_from_dicts
 from pokerroom.security.moderation import Moderation
+from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.session_watch import SessionWatch
 from pokerroom.shell.table_timer import TableTimer
-from pokerroom.shell.throttle import BucketsByKey
+from pokerroom.shell.throttle import BucketsByKey, network_of
 from pokerroom.store.room_store import RoomStore
 from pokerroom.store.session_records import TOKEN_EXPIRED, TOKEN_LIVE, token_digest
 from pokerroom.table import CashTable, Departure, InMemorySeatingHistory, TableRules
@@ -192,7 +193,8 @@ class Room:
 
     def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
                  account_rules: players.AccountRules | None = None,
-                 shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None) -> None:
+                 shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None,
+                 password_desk: PasswordDesk | None = None) -> None:
         self.reactor = reactor
         self.store = store
         self.account_rules = account_rules or players.AccountRules()
@@ -206,6 +208,14 @@ class Room:
         self._lobby_call: Any = None
         self.password_attempts = BucketsByKey(self.account_rules.password_attempts_per_minute / 60,
                                               self.account_rules.password_attempts_burst)
+        rules = self.account_rules
+        self.network_attempts = BucketsByKey(rules.network_password_attempts_per_minute / 60,
+                                             rules.network_password_attempts_burst)
+        self.account_attempts = BucketsByKey(rules.account_password_attempts_per_minute / 60,
+                                             rules.account_password_attempts_burst)
+        self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,
+                                                           queue=rules.password_queue,
+                                                           per_network=rules.password_queue_per_network)
         self._writer = writer
         self._queued: list[tuple[Callable, tuple, defer.Deferred]] = []
         self._writing = False
@@ -483,8 +493,8 @@ class Room:
         now = self.reactor.seconds()
         today = datetime.fromtimestamp(now, UTC).date()
         players.check_registration(nickname, birth_date, country, self.account_rules, today)
-        self._password_attempt(session)
-        d = threads.deferToThread(players.hash_password, password)
+        self._password_attempt(session, nickname)
+        d = self.password_desk.run(network_of(session.ip), players.hash_password, password)
         d.addCallback(lambda digest: self._write(self.store.create_account, nickname,
                                                  players.nickname_key(nickname), digest, birth_date, country, now,
                                                  quiet=False))
@@ -496,21 +506,27 @@ class Room:
 
         return d.addCallback(created)
 
-    def _password_attempt(self, session: Session) -> None:
-        """Each attempt costs an argon2id hash: an address gets a few a minute, not the reactor's thread pool."""
-        if not self.password_attempts.take(session.ip, self.reactor.seconds()):
+    def _password_attempt(self, session: Session, nickname: str) -> None:
+        """Each attempt costs an argon2id hash: an address, its network and an account each get a few a minute."""
+        now = self.reactor.seconds()
+        if not (self.password_attempts.take(session.ip, now)
+                and self.network_attempts.take(network_of(session.ip), now)):
             raise RuleViolation("too_many_attempts", "too many log-in and registration attempts from your "
                                                      "address; wait a minute and try again")
+        if not self.account_attempts.take(players.nickname_key(nickname), now):
+            raise RuleViolation("too_many_attempts", "too many log-in attempts for this account; wait a minute "
+                                                     "and try again")
 
     def _on_login(self, session: Session, request: Request, nickname: str, password: str,
                   client: str = "desktop", device: str | None = None) -> defer.Deferred:
-        self._password_attempt(session)
+        self._password_attempt(session, nickname)
         d = self._write(self.store.find_account, players.nickname_key(nickname), quiet=False)
+        network = network_of(session.ip)
 
         def found(account: Any) -> defer.Deferred:
             if account is None:
-                return threads.deferToThread(players.hash_password, password).addCallback(lambda _: None)
-            return threads.deferToThread(players.password_matches, account.password_hash, password) \
+                return self.password_desk.run(network, players.hash_password, password).addCallback(lambda _: None)
+            return self.password_desk.run(network, players.password_matches, account.password_hash, password) \
                 .addCallback(lambda good: account if good else None)
 
         def checked(account: Any) -> dict:
@@ -899,7 +915,8 @@ class Room:
             session.reminder = self.reactor.callLater(minutes * 60, remind)
         return ok(request)
 
-    def _on_hand_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:
+    def _on_hand_history(self, session: Session, request: Request, limit: int = 20,
+                         before: int | None = None) -> defer.Deferred:
         player = session.player_id
 
         def shape(hands: list) -> dict:
@@ -914,16 +931,17 @@ class Room:
                             "ended_at": h.ended_at, "void": h.void, "start": h.start_stacks.get(player),
                             "end": (h.end_stacks or {}).get(player),
                             "events": [he.event_to_dict(e) for e in shown if e is not None]})
-            return ok(request, hands=out)
+            return ok(request, hands=out, next=hands[-1].id if len(hands) == limit else None)
 
         # Through the writer's queue: a hand that has just ended is stored before it is read back.
-        return self._write(self.store.hands_of, player, limit, quiet=False).addCallback(shape)
+        return self._write(self.store.hands_of, player, limit, before, quiet=False).addCallback(shape)
 
     def escrows(self, player: str) -> list[str]:
         """The player's chip accounts at every cash table the room has known, closed ones too (their history)."""
         return sorted(table_escrow(table_id, player) for table_id in self.known_tables)
 
-    def _on_bet_history(self, session: Session, request: Request, limit: int = 20) -> defer.Deferred:
+    def _on_bet_history(self, session: Session, request: Request, limit: int = 20,
+                        before: int | None = None) -> defer.Deferred:
         player = session.player_id
         wallet = cash(player)
         escrows = set(self.escrows(player))
@@ -932,10 +950,11 @@ class Room:
             mine = [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
                      "wallet": sum(p.amount for p in t.postings if p.account == wallet),
                      "tables": sum(p.amount for p in t.postings if p.account in escrows)} for t in transfers]
-            return ok(request, transfers=mine, balance=self.ledger.balance(wallet))
+            return ok(request, transfers=mine, balance=self.ledger.balance(wallet),
+                      next=transfers[-1].number if len(transfers) == limit else None)
 
         # Through the writer's queue: every transfer made so far is stored before it is read back.
-        return self._write(self.store.transfers_touching, [wallet, *sorted(escrows)], limit,
+        return self._write(self.store.transfers_touching, [wallet, *sorted(escrows)], limit, before,
                            quiet=False).addCallback(shape)
 
     # ------------------------------------------------------------------ table events

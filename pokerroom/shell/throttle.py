@@ -7,6 +7,8 @@ from one place must not slow everyone else's game.
 
 from __future__ import annotations
 
+import ipaddress
+
 
 class TokenBucket:
     """``rate`` a second on average, ``burst`` at once."""
@@ -42,3 +44,20 @@ class BucketsByKey:
                 self.buckets = {k: b for k, b in self.buckets.items() if not b.full(now)}
             bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, now)
         return bucket.take(now)
+
+
+def network_of(ip: str) -> str:
+    """The network an address belongs to, as limits see it: IPv4 /24, IPv6 /64 (an IPv4-mapped IPv6 is IPv4).
+
+    One machine or one home connection usually has a whole /64 (or a few
+    addresses of a /24): a limit per exact address would be a limit per
+    attacker's address choice.
+    """
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = 24 if address.version == 4 else 64
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))

@@ -326,12 +326,15 @@ class RoomStore(SecurityRecords, SessionRecords):
             raise ValueError("the stored ledger does not balance")
         return ledger
 
-    def transfers_touching(self, accounts: Sequence[str], limit: int) -> list[Transfer]:
-        """The newest ``limit`` transfers with a posting to any of ``accounts``, newest first."""
+    def transfers_touching(self, accounts: Sequence[str], limit: int, before: int | None = None) -> list[Transfer]:
+        """The newest ``limit`` transfers with a posting to any of ``accounts`` (numbered below ``before``), newest
+        first."""
         with self._reading() as session:
             numbers = select(LedgerTransfer.id).join(LedgerPosting).where(LedgerPosting.account.in_(accounts))
-            rows = session.scalars(select(LedgerTransfer).where(LedgerTransfer.id.in_(numbers))
-                                   .order_by(LedgerTransfer.number.desc()).limit(limit)).all()
+            query = select(LedgerTransfer).where(LedgerTransfer.id.in_(numbers))
+            if before is not None:
+                query = query.where(LedgerTransfer.number < before)
+            rows = session.scalars(query.order_by(LedgerTransfer.number.desc()).limit(limit)).all()
             return [_transfer(row) for row in rows]
 
     def deposits_since(self, since: float) -> list[tuple[str, int, float]]:
@@ -407,11 +410,15 @@ class RoomStore(SecurityRecords, SessionRecords):
         with self._reading() as session:
             return list(session.scalars(select(HandRecord).where(HandRecord.ended_at.is_(None))))
 
-    def hands_of(self, player_id: str, limit: int) -> list[HandRecord]:
-        """A player's most recent hands, newest first (their own hand history)."""
+    def hands_of(self, player_id: str, limit: int, before: int | None = None) -> list[HandRecord]:
+        """A player's most recent hands (stored before the one numbered ``before``), newest first (their own hand
+        history; ``HandRecord.id`` is the page cursor)."""
         with self._reading() as session:
             query = (select(HandRecord).join(HandPlayer, HandPlayer.hand_id == HandRecord.hand_id)
-                     .where(HandPlayer.player_id == player_id).order_by(HandRecord.id.desc()).limit(limit))
+                     .where(HandPlayer.player_id == player_id))
+            if before is not None:
+                query = query.where(HandRecord.id < before)
+            query = query.order_by(HandRecord.id.desc()).limit(limit)
             return list(session.scalars(query))
 
     # ------------------------------------------------------------------ recovery

@@ -58,13 +58,15 @@ class Server:
         self.extra = extra
         self.process: subprocess.Popen | None = None
         self.url = ""
+        self.preexec_fn = None                              # e.g. a lower open-files limit for the server
 
     def start(self) -> Server:
         env = dict(os.environ, POKERROOM_LOG_LEVEL="warn")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir", str(self.tmp / "data"),
              "--config", str(self.config), *(["--demo"] if self.demo else []), "--bots", "0", *self.extra],
-            stdout=subprocess.PIPE, stderr=open(self.tmp / "server.log", "ab"), text=True, env=env)
+            stdout=subprocess.PIPE, stderr=open(self.tmp / "server.log", "ab"), text=True, env=env,
+            preexec_fn=self.preexec_fn)
         line = self.process.stdout.readline()
         if "serving on" not in line:
             raise RuntimeError(f"the server did not start: {line!r}; log: {(self.tmp / 'server.log').read_text()}")
@@ -112,9 +114,10 @@ def unbatch(message: dict) -> list[dict]:
 class Player:
     """One connection speaking msgpack (binary) or JSON (text)."""
 
-    def __init__(self, url: str, subprotocol: str = "pokerroom.v1.msgpack") -> None:
+    def __init__(self, url: str, subprotocol: str = "pokerroom.v1.msgpack", **options) -> None:
+        """``options`` go to ``websockets``' ``connect``: e.g. ``sock``, a socket bound to another source address."""
         self.binary = subprotocol.endswith("msgpack")
-        self._connection = connect(url, subprotocols=[subprotocol], max_size=2**20, open_timeout=10)
+        self._connection = connect(url, subprotocols=[subprotocol], max_size=2**20, open_timeout=10, **options)
         self.ws = self._connection.__enter__()
         self.rid = 0
         self.pushes: list[dict] = []

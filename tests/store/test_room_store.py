@@ -165,3 +165,19 @@ def test_director_activity_is_the_newest_director_commands_of_one_tournament_or_
     assert [r.data["command"] for r in store.director_activity(10)] == ["c4", "c3", "c2", "c1", "c0"]
     assert [r.data["command"] for r in store.director_activity(2, "a")] == ["c4", "c2"]
     assert store.director_activity(5, "nowhere") == []
+
+
+def test_histories_come_in_pages_before_a_cursor(store):
+    ledger = funded_table(store)
+    for n in range(1, 6):
+        settle_a_hand(store, ledger, f"t1-{n}", {"ana": 4_000, "bo": 4_000}, 0)
+    first = store.hands_of("ana", 2)
+    second = store.hands_of("ana", 2, before=first[-1].id)
+    last = store.hands_of("ana", 2, before=second[-1].id)
+    assert [h.hand_id for h in first + second + last] == ["t1-5", "t1-4", "t1-3", "t1-2", "t1-1"]
+    accounts = [cash("ana"), table_escrow("t1", "ana")]
+    newest = store.transfers_touching(accounts, 3)
+    older = store.transfers_touching(accounts, 3, before=newest[-1].number)
+    numbers = [t.number for t in newest + older]
+    assert numbers == sorted(numbers, reverse=True) and len(set(numbers)) == len(numbers)
+    assert store.transfers_touching(accounts, 100, before=1) == []

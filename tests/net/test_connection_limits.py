@@ -1,0 +1,72 @@
+"""The connection limits' parts that need no socket: the HTTP header deadline on a Clock, origins and config."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.address import IPv4Address
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
+
+from pokerroom.net.limits import ConnectionLimits, normal_origin, own_origins
+from pokerroom.net.server import address_of, build_site
+from tests.shell.test_room import make_room
+
+
+def channel_on(clock: Clock, store, **limits):
+    site = build_site(make_room(store, clock), limits=ConnectionLimits(**limits))
+    channel = site.buildProtocol(IPv4Address("TCP", "192.0.2.1", 5000))
+    transport = StringTransport()
+    channel.makeConnection(transport)
+    return channel, transport
+
+
+def test_an_http_request_sent_a_byte_at_a_time_is_closed_when_its_headers_are_late(store):
+    clock = Clock()
+    channel, transport = channel_on(clock, store, header_seconds=5, idle_seconds=60)
+    half = b"GET /health HTTP/1.1\r\nHost: room\r\n"
+    for byte in half:                                   # each byte would restart an idle timer
+        channel.dataReceived(bytes([byte]))
+        clock.advance(0.1)
+    assert not transport.disconnecting
+    clock.advance(5 - 0.1 * len(half) + 0.01)
+    assert transport.disconnecting
+
+
+def test_headers_in_time_are_answered_and_the_deadline_starts_again_for_the_next_request(store):
+    clock = Clock()
+    channel, transport = channel_on(clock, store, header_seconds=5, idle_seconds=60)
+    clock.advance(4)
+    channel.dataReceived(b"GET /health HTTP/1.1\r\nHost: room\r\n\r\n")
+    assert b"200 OK" in transport.value() and not transport.disconnecting
+    clock.advance(4.9)
+    assert not transport.disconnecting
+    clock.advance(0.2)                                  # the next request's headers are late in their turn
+    assert transport.disconnecting
+
+
+def test_origins_are_compared_in_one_spelling_and_only_http_or_https_counts():
+    assert normal_origin("http://LocalHost:8765") == "http://localhost:8765"
+    assert normal_origin("https://poker.example") == normal_origin("https://poker.example:443/")
+    assert normal_origin("http://[::1]:80") == "http://[::1]:80"
+    for bad in ("evil://127.0.0.1:8765", "null", "file://", "http://", "http://a:b@poker.example",
+                "http://poker.example/path", "http://poker.example:99999", "javascript:alert(1)"):
+        assert normal_origin(bad) is None, bad
+    assert set(own_origins("127.0.0.1", 8765)) >= {"http://127.0.0.1:8765", "http://localhost:8765"}
+    assert own_origins("0.0.0.0", 8765) == ()
+    assert own_origins("poker.example", 443) == ("http://poker.example:443", "https://poker.example:443")
+
+
+def test_the_connections_section_is_checked_and_a_demo_lets_one_address_hold_more():
+    with pytest.raises(ValueError, match="no setting 'per_ip'"):
+        ConnectionLimits.from_config({"connections": {"per_ip": 3}})
+    with pytest.raises(ValueError, match="allowed_origins"):
+        ConnectionLimits.from_config({"connections": {"allowed_origins": ["evil://x"]}})
+    limits = ConnectionLimits.from_config({"connections": {"allowed_origins": ["https://Poker.example"]}})
+    assert limits.allowed_origins == ("https://poker.example:443",) and limits.per_address == 64
+    assert ConnectionLimits.from_config({}, demo=True).per_address == 1_000
+    assert ConnectionLimits.from_config({"connections": {"per_address": 3}}, demo=True).per_address == 3
+
+
+def test_a_connection_counts_against_its_ipv4_address_or_its_ipv6_slash_64():
+    assert address_of("tcp4:192.0.2.7:5678") == "192.0.2.7"
+    assert address_of("tcp6:[2001:db8:0:1::7]:5678") == address_of("tcp6:[2001:db8:0:1::9]:1") == "2001:db8:0:1::/64"

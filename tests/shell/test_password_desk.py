@@ -1,0 +1,130 @@
+"""The password desk: a bounded queue, a share per network, networks served in turn, ``busy`` at once when full."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet.task import Clock
+from twisted.python.failure import Failure
+
+from pokerroom.errors import RuleViolation
+from pokerroom.net.schema import parse_request
+from pokerroom.shell.password_desk import PasswordDesk
+from pokerroom.shell.throttle import network_of
+from tests.shell.test_room import Connection, make_room
+
+
+class HeldPool:
+    """A thread pool that runs nothing until the test says so."""
+
+    def __init__(self) -> None:
+        self.jobs: list = []
+
+    def callInThreadWithCallback(self, on_result, work, *args):    # noqa: N802 - Twisted's name
+        self.jobs.append((on_result, work, args))
+
+    def finish_one(self) -> None:
+        on_result, work, args = self.jobs.pop(0)
+        try:
+            result = work(*args)
+        except Exception:
+            on_result(False, Failure())
+        else:
+            on_result(True, result)
+
+
+class Immediate:
+    def callFromThread(self, f, *args):                             # noqa: N802
+        f(*args)
+
+
+def desk(**limits) -> tuple[PasswordDesk, HeldPool]:
+    pool = HeldPool()
+    return PasswordDesk(Immediate(), pool=pool, **limits), pool
+
+
+def test_a_full_desk_answers_busy_at_once_and_takes_work_again_when_a_hash_ends():
+    d, pool = desk(threads=1, queue=2, per_network=10)
+    done = [d.run(f"10.0.{i}.0/24", str, i) for i in range(3)]
+    with pytest.raises(RuleViolation) as busy:
+        d.run("10.0.9.0/24", str, 9)
+    assert busy.value.code == "busy" and "try again" in busy.value.message
+    assert len(pool.jobs) == 1                               # one thread: one hash runs, two wait
+    pool.finish_one()
+    assert done[0].result == "0" and len(pool.jobs) == 1
+    d.run("10.0.9.0/24", str, 9)                             # a place is free again
+
+
+def test_one_network_holds_at_most_its_share_and_another_network_is_served_next():
+    d, pool = desk(threads=1, queue=8, per_network=3)
+    crowd = [d.run("10.0.0.0/24", str, f"crowd{i}") for i in range(3)]
+    with pytest.raises(RuleViolation):
+        d.run("10.0.0.0/24", str, "crowd3")                  # the crowd's network has used its share
+    player = d.run("10.9.9.0/24", str, "player")
+    pool.finish_one()                                        # the first of the crowd was already running...
+    pool.finish_one()                                        # ...then the other network's turn comes
+    assert crowd[0].result == "crowd0" and player.result == "player"
+    assert not crowd[1].called
+
+
+def test_a_failing_hash_frees_its_place_and_fails_its_caller():
+    d, pool = desk(threads=1, queue=0, per_network=1)
+    failed = d.run("n", int, "not a number")
+    pool.finish_one()
+    errors = []
+    failed.addErrback(errors.append)
+    assert errors and errors[0].check(ValueError)
+    assert d.taken == 0 and d.by_network == {}
+    d.run("n", str, 1)
+
+
+def test_networks_are_ipv4_slash_24_and_ipv6_slash_64():
+    assert network_of("203.0.113.7") == network_of("203.0.113.200") == "203.0.113.0/24"
+    assert network_of("203.0.114.7") != network_of("203.0.113.7")
+    assert network_of("2001:db8:1:2:aaaa::1") == network_of("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert network_of("::ffff:203.0.113.9") == "203.0.113.0/24"
+    assert network_of("not an address") == "not an address"
+
+
+def login(room, session, rid: int, nickname: str = "nobody"):
+    return room.handle(session, parse_request({"type": "login", "rid": rid, "nickname": nickname,
+                                               "password": "x" * 8}))
+
+
+def refused(answer) -> str:
+    return answer["error"]["code"] if isinstance(answer, dict) else ""
+
+
+def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(store):
+    clock = Clock()
+    room = make_room(store, clock, network_password_attempts_per_minute=6, network_password_attempts_burst=3)
+    room.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
+    sessions = [room.connected(Connection(), f"198.51.100.{i}") for i in range(1, 5)]
+    answers = [login(room, s, i, f"name{i}") for i, s in enumerate(sessions)]
+    assert [refused(a) for a in answers] == ["", "", "", "too_many_attempts"]   # four addresses, one /24
+    assert refused(login(room, room.connected(Connection(), "198.51.101.1"), 9, "other")) == ""
+
+
+def test_an_account_has_its_own_attempt_limit_from_any_address(store):
+    clock = Clock()
+    room = make_room(store, clock, account_password_attempts_per_minute=6, account_password_attempts_burst=2)
+    room.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
+    far_apart = [room.connected(Connection(), ip) for ip in ("192.0.2.1", "203.0.113.1", "198.51.100.1")]
+    answers = [login(room, s, i, "Victim") for i, s in enumerate(far_apart)]
+    assert [refused(a) for a in answers] == ["", "", "too_many_attempts"]
+    assert "this account" in answers[2]["error"]["message"]
+    assert refused(login(room, far_apart[2], 7, "VICTIM")) == "too_many_attempts"   # names ignore case (AC-3)
+    assert refused(login(room, far_apart[2], 8, "someone")) == ""
+    clock.advance(10)                                        # one attempt back every ten seconds
+    assert refused(login(room, far_apart[0], 9, "victim")) == ""
+
+
+def test_a_full_desk_answers_a_login_busy(store):
+    room = make_room(store, Clock())
+    room.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1)
+    first = room.connected(Connection(), "192.0.2.1")
+    second = room.connected(Connection(), "203.0.113.1")
+    assert refused(login(room, first, 1)) == ""
+    busy = login(room, second, 2, "else")
+    answers = []
+    busy.addCallback(answers.append)
+    assert answers[0]["error"]["code"] == "busy"
