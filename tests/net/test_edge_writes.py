@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import socket
 from collections import deque
+from types import SimpleNamespace
 
 import msgpack
 from autobahn.twisted.websocket import WebSocketServerFactory
 from twisted.internet.task import Clock
 
 from pokerroom.net.codec import MSGPACK, Codec
+from pokerroom.net.limits import ConnectionLimits
 from pokerroom.net.server import RoomProtocol
 from pokerroom.shell.throttle import TokenBucket
 
@@ -45,6 +47,7 @@ def test_frames_the_kernel_cannot_take_wait_behind_and_keep_their_order():
     theirs.setblocking(False)
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     protocol = RoomProtocol()
+    protocol.factory = SimpleNamespace(limits=ConnectionLimits(queued_bytes=1 << 30))    # ordering, not the cap
     protocol.transport = transport = BufferingTransport(ours)
     protocol.send_queue = deque()
     big = bytes(range(256)) * 8_000                         # 2 MB: more than the socket takes at once
