@@ -50,6 +50,7 @@ from twisted.python.threadpool import ThreadPool
 from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import WORLD, Ledger, Transfer, cash, table_escrow
+from pokerroom.net.codec import pack
 from pokerroom.net.schema import Request, error, ok
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
@@ -947,7 +948,7 @@ class Room:
         dicts = [table_event_to_dict(event) for event in events]
         for event, as_dict in zip(events, dicts, strict=True):
             # The log keeps events packed: bytes are nothing for the garbage collector to scan.
-            runner.log.append(msgpack.packb(as_dict))
+            runner.log.append(pack(as_dict))
             runner.log_seq = event.seq
             if isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
