@@ -105,6 +105,22 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         if session is not None and session.player_id is None:
             self.close(LOGIN_LATE, f"log in within {self.factory.limits.login_seconds:g} seconds of connecting")
 
+    def onMessageEnd(self) -> None:
+        """A whole message: straight to :meth:`onMessage`, without Autobahn's ``message`` signal when nobody listens.
+
+        Autobahn fires that signal for every message, building a Deferred and
+        its callbacks each time; the room subscribes nobody to it.
+        """
+        listeners = self._listeners
+        if listeners is not None and listeners.get("message"):
+            super().onMessageEnd()
+            return
+        if not self.failedByMe:
+            if self.trackedTimings:
+                self.trackedTimings.track("onMessage")
+            self._onMessage(b"".join(self.message_data), self.message_is_binary)
+        self.message_data = None
+
     def onMessage(self, payload: bytes, isBinary: bool) -> None:        # noqa: N803 - Autobahn's name
         if self.session is None or self.state != WebSocketServerProtocol.STATE_OPEN:
             return                                          # closing: nothing it says counts any more

@@ -49,12 +49,13 @@ from twisted.python.threadpool import ThreadPool
 from pokerroom import conduct, players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import WORLD, Ledger, Transfer, cash, table_escrow
+from pokerroom.net.codec import pack
 from pokerroom.net.schema import Request, error, ok
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
-from pokerroom.security.facts import facts_from_dicts
+from pokerroom.security.facts import hand_facts
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.play_check import PlayCheck
@@ -131,6 +132,7 @@ class TableRunner:
     hand_players: dict[int, str] = field(default_factory=dict)     # seat -> player in the running hand
     hand_start: dict[str, int] = field(default_factory=dict)
     hand_events: list[dict] = field(default_factory=list)
+    hand_objects: list[he.Event] = field(default_factory=list)  # the same events as they came: what the facts read
     hand_id: str = ""
     hand_times: list[float] = field(default_factory=list)       # when each of them happened (SEC-1)
     chatted: set[str] = field(default_factory=set)              # who chatted at the table while it ran
@@ -1035,7 +1037,7 @@ class Room:
         dicts = [table_event_to_dict(event) for event in events]
         for event, as_dict in zip(events, dicts, strict=True):
             # The log keeps events packed: bytes are nothing for the garbage collector to scan.
-            runner.log.append(msgpack.packb(as_dict))
+            runner.log.append(pack(as_dict))
             runner.log_seq = event.seq
             if isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
@@ -1075,8 +1077,10 @@ class Room:
         if isinstance(event, he.HandStarted):
             runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
             runner.hand_events, runner.hand_times, runner.chatted = [], [], set()
+            runner.hand_objects = []
             runner.start_written = False
         runner.hand_events.append(as_dict)
+        runner.hand_objects.append(event)
         runner.hand_times.append(now)
         if isinstance(event, he.SeatDealtIn):
             runner.hand_players[event.seat] = event.player_id
@@ -1106,5 +1110,5 @@ class Room:
     def _facts(runner: TableRunner, now: float) -> Callable[[], Any]:
         """What the hand says about pairs of players (SEC-3), worked out on the writer's thread."""
         rules = runner.table.rules
-        return partial(facts_from_dicts, runner.hand_events, table_id=rules.table_id, game_key=rules.game_key,
+        return partial(hand_facts, runner.hand_objects, table_id=rules.table_id, game_key=rules.game_key,
                        at=now, chatted=frozenset(runner.chatted))

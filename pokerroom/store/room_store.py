@@ -75,12 +75,14 @@ class _Rows:
     ended: list[dict] = field(default_factory=list)
     facts: list[dict] = field(default_factory=list)
     transfers: list[Transfer] = field(default_factory=list)
+    audits: list[dict] = field(default_factory=list)        # chained already, in chain order; before any hand here
 
     def empty(self) -> bool:
-        return not (self.started or self.ended or self.transfers)
+        return not (self.started or self.ended or self.transfers or self.audits)
 
     def clear(self) -> None:
         self.started, self.players, self.ended, self.facts, self.transfers = [], [], [], [], []
+        self.audits = []
 
 
 log = Logger()
@@ -163,13 +165,13 @@ class RoomStore(SecurityRecords, SessionRecords):
             results = []
             try:
                 with self.sessions.begin() as session:
-                    self._batch.session, self._batch.rows = session, _Rows()
+                    self._batch.session, self._batch.rows, self._batch.head = session, _Rows(), None
                     try:
                         for function, args in calls:
                             results.append((True, function(*args)))
                         self._flush_rows(session)
                     finally:
-                        self._batch.session = self._batch.rows = None
+                        self._batch.session = self._batch.rows = self._batch.head = None
                 return results
             except Exception:                                   # noqa: BLE001 - retried one by one below
                 pass
@@ -187,6 +189,16 @@ class RoomStore(SecurityRecords, SessionRecords):
         if rows is None or rows.empty():
             return
         connection = session.connection()
+        if rows.audits:                         # chained before every hand gathered here (:meth:`audit`)
+            connection.execute(insert(AuditRecord.__table__), rows.audits)
+            rows.audits = []
+        self._flush_hands(connection, rows)
+        if rows.transfers:
+            self._save(connection, rows.transfers)
+        rows.clear()
+
+    def _flush_hands(self, connection: Connection, rows: _Rows) -> None:
+        """The hands gathered so far: started ones inserted, ended ones updated and chained (SEC-1), their facts."""
         hands = HandRecord.__table__
         if rows.started:
             connection.execute(insert(hands), rows.started)
@@ -211,9 +223,7 @@ class RoomStore(SecurityRecords, SessionRecords):
                                      for hand_id, ended in zip(ids, rows.ended, strict=True)])
         if rows.facts:
             connection.execute(insert(HandFactsRecord.__table__), rows.facts)
-        if rows.transfers:
-            self._save(connection, rows.transfers)
-        rows.clear()
+        rows.started, rows.players, rows.ended, rows.facts = [], [], [], []
 
     # ------------------------------------------------------------------ accounts
 
@@ -517,22 +527,47 @@ class RoomStore(SecurityRecords, SessionRecords):
 
         Each record's hash covers the previous record's hash, so changing or
         removing any record breaks every hash after it (:meth:`verify_audit`).
+        In a :meth:`batch` the record is hashed at once and written with the
+        batch's other rows in one statement (a crowd sitting down makes one per
+        seat); hands that ended before it are chained first, as they would be.
         """
-        with self._writing() as session:
-            return self._chain(session.connection(), [(kind, data, at)])
+        rows = getattr(self._batch, "rows", None)
+        if rows is None:
+            with self._writing() as session:
+                return self._chain(session.connection(), [(kind, data, at)])
+        connection = self._batch.session.connection()
+        if rows.ended:
+            self._flush_hands(connection, rows)
+        previous = self._head(connection)
+        digest = record_hash(previous, kind, data, at)
+        rows.audits.append({"kind": kind, "data": dict(data), "at": at, "previous_hash": previous, "hash": digest})
+        self._batch.head = digest
+        return digest
 
-    @staticmethod
-    def _chain(connection: Connection, records: Sequence[tuple[str, Mapping[str, Any], float]]) -> str:
+    def _head(self, connection: Connection) -> str:
+        """The newest record's hash: read once per batch, then kept as the batch appends."""
+        head = getattr(self._batch, "head", None)
+        if head is None:
+            table = AuditRecord.__table__
+            head = connection.scalar(select(table.c.hash).order_by(table.c.id.desc()).limit(1)) or GENESIS
+        return head
+
+    def _chain(self, connection: Connection, records: Sequence[tuple[str, Mapping[str, Any], float]]) -> str:
         """Append ``records`` after the newest one, in this transaction; the new head's hash."""
-        table = AuditRecord.__table__
-        last = connection.scalar(select(table.c.hash).order_by(table.c.id.desc()).limit(1)) or GENESIS
-        rows = []
+        rows = getattr(self._batch, "rows", None)
+        if rows is not None and rows.audits:            # records hashed earlier in the batch go first
+            connection.execute(insert(AuditRecord.__table__), rows.audits)
+            rows.audits = []
+        last = self._head(connection)
+        out = []
         for kind, data, at in records:
             digest = record_hash(last, kind, data, at)
-            rows.append({"kind": kind, "data": dict(data), "at": at, "previous_hash": last, "hash": digest})
+            out.append({"kind": kind, "data": dict(data), "at": at, "previous_hash": last, "hash": digest})
             last = digest
-        if rows:
-            connection.execute(insert(table), rows)
+        if out:
+            connection.execute(insert(AuditRecord.__table__), out)
+        if getattr(self._batch, "session", None) is not None:
+            self._batch.head = last
         return last
 
     def audit_records(self, kind: str | None = None) -> list[AuditRecord]:

@@ -120,3 +120,21 @@ def test_autobahns_per_connection_debug_line_is_formatted_only_if_written():
     assert "openHandshakeTimeout" in f"{options[0]}"                         # ...but whole when written
     assert f"{options[0]}" == pformat(options[0].value)
     assert autobahn_protocol.pformat is pformat                               # Autobahn's own, given back
+
+
+def test_a_whole_message_reaches_on_message_and_the_message_signal_only_fires_for_listeners():
+    protocol = RoomProtocol()
+    received: list[tuple[bytes, bool]] = []
+    protocol.onMessage = lambda payload, binary: received.append((payload, binary))
+    protocol.failedByMe, protocol.trackedTimings = False, None
+    protocol.message_data, protocol.message_is_binary = [b"ab", b"c"], True
+    protocol.onMessageEnd()                                   # nobody listens: straight to onMessage
+    assert received == [(b"abc", True)] and protocol.message_data is None
+    signalled: list[bytes] = []
+    protocol.on("message", lambda payload, is_binary: signalled.append(payload))
+    protocol.message_data = [b"de"]
+    protocol.onMessageEnd()                                   # a listener: Autobahn's own path, signal and all
+    assert received == [(b"abc", True), (b"de", True)] and signalled == [b"de"]
+    protocol.failedByMe, protocol.message_data = True, [b"x"]
+    protocol.onMessageEnd()                                   # a connection failed by us hears nothing more
+    assert len(received) == 2 and protocol.message_data is None

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pokerroom.net.codec import JSON, MAX_FRAME, MSGPACK, Codec
+from pokerroom.net.codec import JSON, MAX_FRAME, MSGPACK, Codec, pack
 from pokerroom.net.schema import REQUESTS, ProtocolError, error, ok, parse_request
 
 
@@ -99,3 +99,15 @@ def test_random_maps_are_parsed_or_refused_never_crash(message):
         return
     assert request.type in REQUESTS
     json.dumps(ok(request))
+
+
+_values = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.floats() | st.text()
+                       | st.binary(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=20)
+
+
+@given(_values)
+def test_the_reused_packer_writes_the_bytes_packb_writes(value):
+    assert pack(value) == msgpack.packb(value)
+    with pytest.raises(TypeError):
+        pack({"half": [value, object()]})                  # a value it cannot pack leaves nothing behind
+    assert pack(value) == msgpack.packb(value)

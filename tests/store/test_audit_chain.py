@@ -14,6 +14,7 @@ from sqlalchemy import text, update
 from twisted.internet.task import Clock
 
 from pokerroom.cli import main
+from pokerroom.money.ledger import WORLD, Ledger, cash
 from pokerroom.security.audit import GENESIS, Anchor, record_hash, verify_chain
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.models import HandRecord
@@ -247,3 +248,28 @@ def test_SEC_5_a_hand_ended_at_a_whole_second_verifies_as_stored(store):
     store.hand_ended("t9-1", 20, {"ana": 110, "bob": 90}, 0, [{"type": "hand_started", "seq": 1}], None,
                      times=[11, 12])
     assert store.verify_audit().intact                  # int times are stored (and digested) as floats
+
+
+def test_SEC_5_audit_records_gathered_in_a_batch_chain_in_call_order_with_hands_and_chat(store):
+    """A batch writes its audit records in one statement: the chain still follows the order of the calls."""
+    store.audit("note", {"before": True}, 1.0)                      # a head from an earlier transaction
+    ledger = Ledger()
+    buy_in = ledger.move(WORLD, cash("ana"), 100, "deposit", "ana", 2.0)
+    results = store.batch([
+        (store.audit, ("seat", {"player": "ana", "seat": 1}, 2.0)),
+        (store.save_transfers, ([buy_in],)),
+        (store.hand_started, ("t9-1", "t9", 3.0, {"ana": 100, "bob": 100})),
+        (store.audit, ("seat", {"player": "bob", "seat": 2}, 3.5)),
+        (store.hand_ended, ("t9-1", 4.0, {"ana": 110, "bob": 90}, 0, [{"type": "hand_started", "seq": 1}], None)),
+        (store.audit, ("seat", {"player": "ana", "what": "left", "stacks": [1, 2]}, 5.0)),
+        (store.save_chat, ("t9", None, "bob", "gg", 6.0, False)),
+        (store.audit, ("seat", {"player": "bob", "what": "left"}, 7.0)),
+    ])
+    assert all(done for done, _ in results)
+    records = store.audit_records()
+    assert [(r.kind, r.at) for r in records] == [("note", 1.0), ("seat", 2.0), ("seat", 3.5), ("hand", 4.0),
+                                                 ("seat", 5.0), ("chat", 6.0), ("seat", 7.0)]
+    assert [r.hash for r in records if r.kind == "seat"] == [results[i][1] for i in (0, 3, 5, 7)]
+    assert store.verify_audit().intact and store.load_ledger().balances == ledger.balances
+    store.audit("note", {"after": True}, 8.0)                       # the next transaction chains on from it
+    assert store.verify_audit().intact and store.audit_records()[-1].previous_hash == records[-1].hash
