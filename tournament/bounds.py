@@ -24,13 +24,14 @@ class EventBounds:
     max_fee: int = 1_000_000                  # to the house, per entry
     max_guarantee: int = 100_000_000          # no event guarantees more, approved or not
     approval_above: int = 5_000_000           # a guarantee above this waits for an admin
+    max_open_events: int = 200                # events not yet finished or cancelled: each holds timers and memory
 
     @classmethod
     def from_config(cls, data: Mapping[str, Any]) -> EventBounds:
         settings = data.get("tournaments", {})
         values = {}
         for name, key in (("max_buy_in", "max_buy_in"), ("max_fee", "max_fee"), ("max_guarantee", "max_guarantee"),
-                          ("approval_above", "guarantee_approval_above")):
+                          ("approval_above", "guarantee_approval_above"), ("max_open_events", "max_open_events")):
             if key in settings:
                 value = settings[key]
                 if type(value) is not int or value < 0:

@@ -146,6 +146,10 @@ class TournamentHall:
         if spec.id in self.directors or self.store.tournament(spec.id) is not None:
             raise RuleViolation("tournament_exists", f"a tournament {spec.id!r} already exists", "TR-REG-1")
         pending = self.bounds.check(spec)
+        open_events = sum(1 for d in self.directors.values() if d.state in (td.REGISTERING, td.RUNNING))
+        if open_events >= self.bounds.max_open_events:      # a rogue or runaway director cannot fill the memory
+            raise RuleViolation("too_many_events", f"the room runs at most {self.bounds.max_open_events} events "
+                                "at once; finish or cancel one first", "STAFF-1")
         reserve = self._reserve(spec.id, spec.guarantee)        # STAFF-1: house money, held for this event
         payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
         seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded

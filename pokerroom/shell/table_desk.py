@@ -34,6 +34,7 @@ class TableDesk:
         self.config = config
         self.config_ids = {entry.get("id") for entry in config.get("tables", [])}   # the operator's, not ours
         self.opened: set[str] = set()                   # the directors' tables now open
+        self.max_opened = int(config.get("house_rules", {}).get("max_director_tables", 100))
 
     def make_table(self, entry: dict) -> TableRules:
         return table_from_entry(self.config, entry)
@@ -75,6 +76,9 @@ class TableDesk:
                                 game: str, small_blind: int, big_blind: int, min_buy_in: int, max_buy_in: int,
                                 seats: int, reason: str, rake: str | None = None) -> Any:
         self.room.verify_director(session)
+        if len(self.opened) >= self.max_opened:         # each table holds a timer, a log and its watchers
+            raise RuleViolation("too_many_tables", f"directors may have at most {self.max_opened} tables open at "
+                                "once; close one first")
         rake = rake or self.rake_for(big_blind)
         if rake is not None and rake not in self.config.get("rake", {}):
             raise RuleViolation("bad_table", f"there is no rake schedule {rake!r}", "HR-RAKE-1")

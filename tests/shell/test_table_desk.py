@@ -181,3 +181,15 @@ def test_a_restarted_table_numbers_its_hands_on_from_the_stored_ones(store):
     assert {"t1-1", "t1-2"} <= stored
     again, _, _, _ = desk_room(store, Clock())
     assert again.runners["t1"].table.hand_number == table.hand_number   # the next hand is t1-3, not t1-1 again
+
+
+def test_directors_open_at_most_the_configured_number_of_cash_tables_at_once(store):
+    room, desk, boss, _ = desk_room(store, Clock())
+    desk.max_opened = 2
+    for n in (1, 2):
+        assert answer(request(room, boss, "director_open_table", **{**NEW, "id": f"nl-new{n}"}))["ok"]
+    refused = answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-new3"}))
+    assert not refused["ok"] and refused["error"]["code"] == "too_many_tables" and refused["error"]["message"]
+    assert "nl-new3" not in room.runners
+    assert answer(request(room, boss, "director_close_table", table="nl-new1", reason="quiet"))["ok"]
+    assert answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-new3"}))["ok"]   # room again

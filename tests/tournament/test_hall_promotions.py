@@ -3,6 +3,8 @@ and funding; and the one wallet path flagging tournament transfers (AC-6)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -184,3 +186,13 @@ def test_STAFF_1_promotions_and_the_events_holds_always_add_up_and_world_never_p
             assert ledger.balance(td.guarantee_account(t)) == expected
     assert ledger.balance(WORLD) == world                     # nothing here deposits: world did not move
     assert not [t for t in ledger.transfers if t.number > first and any(p.account == WORLD for p in t.postings)]
+
+
+def test_STAFF_1_a_director_opens_at_most_the_configured_number_of_events_at_once(store):
+    lobby = lobby_with_desk(store)
+    lobby.hall.bounds = dataclasses.replace(lobby.hall.bounds, max_open_events=2)
+    assert create(lobby, "one")["ok"] and create(lobby, "two")["ok"]
+    refused(create(lobby, "three"), "too_many_events")
+    assert "three" not in lobby.hall.directors
+    lobby.hall.directors["one"].state = td.FINISHED              # an event that has ended no longer counts
+    assert create(lobby, "three")["ok"]
