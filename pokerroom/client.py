@@ -175,6 +175,14 @@ class TournamentBot(Bot):
 
 
 @defer.inlineCallbacks
+def _stopped(failure: Any, bot: Any, kind: str) -> None:
+    """A bot whose connection closed (the room stopping, say) says so in one line; anything else is a bug."""
+    if failure.check(ConnectionError):
+        bot.log.info("{kind} {name} stopped: {why}", kind=kind, name=bot.name, why=failure.value)
+    else:
+        bot.log.failure("{kind} {name}", failure, kind=kind, name=bot.name)
+
+
 def start_demo_tournament(reactor: Any, url: str, director: tuple[str, str], players: int,
                           start_in: int = 600, secret: bytes | None = None) -> Any:
     """The demo's tournament: the demo director creates it over the protocol and ``players`` bots enter it.
@@ -197,7 +205,7 @@ def start_demo_tournament(reactor: Any, url: str, director: tuple[str, str], pla
     bots = [TournamentBot(reactor, url, f"tbot{i + 1:03d}", tournament, think=(0.5, 2.0), seed=100 + i,
                           password=bot_password(secret, f"tbot{i + 1:03d}")) for i in range(players)]
     for bot in bots:
-        bot.start().addErrback(lambda failure, b=bot: b.log.failure("tournament bot {name}", failure, name=b.name))
+        bot.start().addErrback(_stopped, bot, "tournament bot")
     client.sendClose()
     return tournament, bots
 
@@ -212,6 +220,6 @@ def start_bots(reactor: Any, url: str, count: int, tables: list[str], think: tup
         name = f"{prefix}{i + 1:03d}"
         bot = Bot(reactor, url, name, busy[i % len(busy)], think=think, seed=i, strategy=strategy,
                   password=bot_password(secret, name))
-        bot.start().addErrback(lambda failure, b=bot: b.log.failure("bot {name}", failure, name=b.name))
+        bot.start().addErrback(_stopped, bot, "bot")
         bots.append(bot)
     return bots
