@@ -84,6 +84,11 @@ class Server:
         """The next ``count`` lines the server printed after its first."""
         return [self.output.get(timeout=timeout) for _ in range(count)]
 
+    def grant(self, nickname: str, role: str) -> subprocess.CompletedProcess:
+        """``pokerroom role NICKNAME ROLE``: the operator's command, another process writing the room's database."""
+        return subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", nickname, role, "--data-dir",
+                               str(Path(self.tmp) / "data")], check=True, capture_output=True, text=True, timeout=60)
+
     def kill(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)

@@ -25,8 +25,7 @@ def test_SEC_1_SEC_4_the_command_line_reviews_a_running_room_and_connections_are
     server = Server(tmp_path, "--max-rate", "500").start()
     try:
         sign_up(server.url, "sec")[0].close()
-        subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", "sec", "security", "--data-dir",
-                        str(tmp_path / "data")], check=True, capture_output=True)
+        server.grant("sec", "security")
         ana = Player(server.url)
         assert ana.request("register", nickname="ana", password=PASSWORD, birth_date="1990-01-01",
                            country="NL")["ok"]

@@ -6,9 +6,6 @@ only as hashes, expire, end at logout, and resume after a restart from the datab
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -20,12 +17,6 @@ from pokerroom.store.session_records import token_digest
 from tests.net.server_process import Player, Server
 from tests.net.test_end_to_end import PASSWORD, sign_up
 from tests.net.test_tournament_sockets import wait
-
-
-def role(tmp: Path, nickname: str, new_role: str) -> subprocess.CompletedProcess:
-    """``pokerroom role``: another process, writing the room's database."""
-    return subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", nickname, new_role, "--data-dir",
-                           str(tmp / "data")], check=True, capture_output=True, text=True, timeout=60)
 
 
 def closed_with(player: Player) -> ConnectionClosed:
@@ -40,14 +31,14 @@ def test_STAFF_3_a_director_demoted_by_the_command_line_loses_the_powers_at_once
     server = Server(tmp_path).start()
     try:
         sign_up(server.url, "boss")[0].close()
-        role(tmp_path, "boss", "director")
+        server.grant("boss", "director")
         boss = Player(server.url)
         login = boss.request("login", nickname="boss", password=PASSWORD)
         assert login["role"] == "director"
         token = login["token"]
         assert boss.request("director_tables")["ok"]
 
-        done = role(tmp_path, "boss", "player")                 # while the director is connected
+        done = server.grant("boss", "player")                 # while the director is connected
         assert "takes effect at once" in done.stdout
         changed = boss.wait_for(lambda p: p.get("type") == "session_changed", timeout=10)
         assert (changed["role"], changed["was"]) == ("player", "director")
@@ -63,7 +54,7 @@ def test_STAFF_3_a_director_demoted_by_the_command_line_loses_the_powers_at_once
 
         server.stop()                                           # a new process knows the token only by its hash
         server.start()
-        role(tmp_path, "boss", "director")
+        server.grant("boss", "director")
         restarted = Player(server.url)
         resumed = restarted.request("resume", token=token, tables={})
         assert resumed["ok"] and (resumed["nickname"], resumed["role"]) == ("boss", "director")
@@ -76,7 +67,7 @@ def test_STAFF_3_a_ban_closes_the_live_session_tokens_are_hashes_that_expire_and
     server = Server(tmp_path).start()
     try:
         sec, _ = sign_up(server.url, "sec")
-        role(tmp_path, "sec", "security")
+        server.grant("sec", "security")
         assert sec.wait_for(lambda p: p.get("type") == "session_changed", timeout=10)["role"] == "security"
         ana, ana_token = sign_up(server.url, "ana")
         cy, cy_token = sign_up(server.url, "cyd")

@@ -5,9 +5,6 @@ account (self-excluded AC-5, restricted country AC-2, banned, frozen, staff SEC-
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from pokerroom.store.db import make_engine, sqlite_url
@@ -55,8 +52,7 @@ class Room:
         return self.login(name)
 
     def role(self, name: str, role: str) -> None:
-        subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", name, role, "--data-dir",
-                        str(self.tmp / "data")], check=True, capture_output=True)
+        self.server.grant(name, role)
 
     def login(self, name: str) -> Player:
         p = Player(self.url)

@@ -6,8 +6,6 @@ repeats a part of that against a real server and reads the stored ledger with ``
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 
 import pytest
@@ -40,8 +38,7 @@ def server(tmp_path):
 
 def admin(server: Server, tmp_path) -> Player:
     sign_up(server.url, "root")[0].close()
-    subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", "root", "admin", "--data-dir",
-                    str(tmp_path / "data")], check=True, capture_output=True)
+    server.grant("root", "admin")
     a = Player(server.url)
     assert a.request("login", nickname="root", password=PASSWORD)["ok"]
     return a

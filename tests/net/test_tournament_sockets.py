@@ -4,8 +4,6 @@ checked by hand against TR-REFUND; and a SIGKILL during a tournament is refunded
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
 from fractions import Fraction
@@ -38,8 +36,7 @@ def server(tmp_path):
 
 def director(server: Server, tmp_path) -> Player:
     sign_up(server.url, "tdir")[0].close()
-    subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", "tdir", "director", "--data-dir",
-                    str(tmp_path / "data")], check=True, capture_output=True)
+    server.grant("tdir", "director")
     td = Player(server.url)
     assert td.request("login", nickname="tdir", password=PASSWORD)["ok"]
     return td

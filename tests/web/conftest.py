@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -80,8 +77,7 @@ def http_url(server: Server) -> str:
 
 def grant(server: Server, nickname: str, role: str) -> None:
     """``pokerroom role NICKNAME ROLE``, as an operator grants it."""
-    subprocess.run([sys.executable, "-m", "pokerroom.cli", "role", nickname, role, "--data-dir",
-                    str(Path(server.tmp) / "data")], check=True, capture_output=True)
+    server.grant(nickname, role)
 
 
 @pytest.fixture
