@@ -75,6 +75,7 @@ LEDGER_KEEP = 1_000                 # transfers kept in memory; the store has th
 DAY = 86_400.0
 LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
 WRITE_GATHER = 0.01                 # seconds a busy writer waits for its next batch to fill
+ACCOUNT_WIDE = 10                   # an account's password attempts from all networks: this many times one network's
 BATCH = 32                          # table events in one frame at most
 OBSERVER = Viewer.observer()
 _LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
@@ -214,7 +215,9 @@ class Room:
         self.network_attempts = BucketsByKey(rules.network_password_attempts_per_minute / 60,
                                              rules.network_password_attempts_burst)
         self.account_attempts = BucketsByKey(rules.account_password_attempts_per_minute / 60,
-                                             rules.account_password_attempts_burst)
+                                             rules.account_password_attempts_burst)       # (account, network)
+        self.account_attempts_anywhere = BucketsByKey(ACCOUNT_WIDE * rules.account_password_attempts_per_minute / 60,
+                                                      ACCOUNT_WIDE * rules.account_password_attempts_burst)
         self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,
                                                            queue=rules.password_queue,
                                                            per_network=rules.password_queue_per_network)
@@ -509,13 +512,20 @@ class Room:
         return d.addCallback(created)
 
     def _password_attempt(self, session: Session, nickname: str) -> None:
-        """Each attempt costs an argon2id hash: an address, its network and an account each get a few a minute."""
+        """Each attempt costs an argon2id hash: an address, its network and an account each get a few a minute.
+
+        An account's limit counts per network, so whoever guesses at a player's
+        password from one network does not lock the player out from theirs; a
+        limit ``ACCOUNT_WIDE`` times larger bounds guessing from many networks.
+        """
         now = self.reactor.seconds()
-        if not (self.password_attempts.take(session.ip, now)
-                and self.network_attempts.take(network_of(session.ip), now)):
+        network = network_of(session.ip)
+        if not (self.password_attempts.take(session.ip, now) and self.network_attempts.take(network, now)):
             raise RuleViolation("too_many_attempts", "too many log-in and registration attempts from your "
                                                      "address; wait a minute and try again")
-        if not self.account_attempts.take(players.nickname_key(nickname), now):
+        account = players.nickname_key(nickname)
+        if not (self.account_attempts.take((account, network), now)
+                and self.account_attempts_anywhere.take(account, now)):
             raise RuleViolation("too_many_attempts", "too many log-in attempts for this account; wait a minute "
                                                      "and try again")
 

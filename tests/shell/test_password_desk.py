@@ -104,18 +104,23 @@ def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(sto
     assert refused(login(room, room.connected(Connection(), "198.51.101.1"), 9, "other")) == ""
 
 
-def test_an_account_has_its_own_attempt_limit_from_any_address(store):
+def test_an_account_has_its_own_attempt_limit_per_network_and_a_wider_one_across_networks(store):
     clock = Clock()
     room = make_room(store, clock, account_password_attempts_per_minute=6, account_password_attempts_burst=2)
     room.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
-    far_apart = [room.connected(Connection(), ip) for ip in ("192.0.2.1", "203.0.113.1", "198.51.100.1")]
-    answers = [login(room, s, i, "Victim") for i, s in enumerate(far_apart)]
+    guesser = [room.connected(Connection(), f"192.0.2.{i}") for i in (1, 2, 3)]       # one /24, three addresses
+    answers = [login(room, s, i, "Victim") for i, s in enumerate(guesser)]
     assert [refused(a) for a in answers] == ["", "", "too_many_attempts"]
     assert "this account" in answers[2]["error"]["message"]
-    assert refused(login(room, far_apart[2], 7, "VICTIM")) == "too_many_attempts"   # names ignore case (AC-3)
-    assert refused(login(room, far_apart[2], 8, "someone")) == ""
+    assert refused(login(room, guesser[2], 7, "VICTIM")) == "too_many_attempts"      # names ignore case (AC-3)
+    assert refused(login(room, guesser[2], 8, "someone")) == ""
+    owner = room.connected(Connection(), "203.0.113.7")                               # the player, elsewhere
+    assert refused(login(room, owner, 9, "victim")) == ""                             # is not locked out
+    networks = [room.connected(Connection(), f"198.51.{n}.1") for n in range(40)]
+    wide = [refused(login(room, s, 100 + n, "victim")) for n, s in enumerate(networks)]
+    assert wide.count("") == 2 * 10 - 3 and wide[-1] == "too_many_attempts"           # ACCOUNT_WIDE x the burst
     clock.advance(10)                                        # one attempt back every ten seconds
-    assert refused(login(room, far_apart[0], 9, "victim")) == ""
+    assert refused(login(room, guesser[0], 200, "victim")) == ""
 
 
 def test_a_full_desk_answers_a_login_busy(store):
