@@ -174,7 +174,6 @@ class TournamentBot(Bot):
         return "tournament_act", {"tournament": self.tournament}
 
 
-@defer.inlineCallbacks
 def _stopped(failure: Any, bot: Any, kind: str) -> None:
     """A bot whose connection closed (the room stopping, say) says so in one line; anything else is a bug."""
     if failure.check(ConnectionError):
@@ -183,6 +182,7 @@ def _stopped(failure: Any, bot: Any, kind: str) -> None:
         bot.log.failure("{kind} {name}", failure, kind=kind, name=bot.name)
 
 
+@defer.inlineCallbacks
 def start_demo_tournament(reactor: Any, url: str, director: tuple[str, str], players: int,
                           start_in: int = 600, secret: bytes | None = None) -> Any:
     """The demo's tournament: the demo director creates it over the protocol and ``players`` bots enter it.
