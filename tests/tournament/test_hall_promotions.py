@@ -4,7 +4,10 @@ and funding; and the one wallet path flagging tournament transfers (AC-6)."""
 from __future__ import annotations
 
 import dataclasses
+import tomllib
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +15,7 @@ from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
 from pokerroom.shell.promotions_desk import PromotionsDesk
 from tests.tournament.test_hall import Lobby
 from tournament import director as td
+from tournament.bounds import EventBounds
 
 FUNDED = 10_000_000                         # what Lobby puts in promotions
 
@@ -298,3 +302,17 @@ def test_STAFF_1_one_house_deposit_into_promotions_is_bounded_and_audited(store)
     assert ledger.balance(PROMOTIONS) == FUNDED + bound
     (record,) = store.audit_records("promotions_funded")[before:]
     assert (record.data["by"], record.data["amount"], record.data["source"]) == ("root", bound, "deposit")
+
+
+def test_STAFF_1_the_directors_shares_and_the_house_deposit_bound_are_read_from_the_config():
+    shipped = tomllib.loads((Path(__file__).parents[2] / "config" / "room.toml").read_text())
+    bounds = EventBounds.from_config(shipped)
+    assert (bounds.max_events_per_director, bounds.max_creates_per_hour, bounds.keep_ended_minutes,
+            bounds.max_house_deposit) == (20, 30, 60, 10_000_000)
+    assert shipped["house_rules"]["max_tables_per_director"] == 10
+    mine = EventBounds.from_config({"tournaments": {"max_events_per_director": 3, "max_creates_per_director_hour": 4,
+                                                    "keep_ended_minutes": 5, "max_house_deposit": 6}})
+    assert (mine.max_events_per_director, mine.max_creates_per_hour, mine.keep_ended_minutes,
+            mine.max_house_deposit) == (3, 4, 5, 6)
+    with pytest.raises(ValueError, match="keep_ended_minutes"):
+        EventBounds.from_config({"tournaments": {"keep_ended_minutes": -1}})
