@@ -25,17 +25,25 @@ class EventBounds:
     max_guarantee: int = 100_000_000          # no event guarantees more, approved or not
     approval_above: int = 5_000_000           # a guarantee above this waits for an admin
     max_open_events: int = 200                # events not yet finished or cancelled: each holds timers and memory
+    max_events_per_director: int = 20         # of those, one director's: nobody locks the others out
+    max_creates_per_hour: int = 30            # one director's creations in any hour, cancelled ones too
+    keep_ended_minutes: int = 60              # an ended event stays in the lobby this long, then only in the store
+    max_house_deposit: int = 10_000_000       # one admin's house deposit into promotions
 
     @classmethod
     def from_config(cls, data: Mapping[str, Any]) -> EventBounds:
         settings = data.get("tournaments", {})
         values = {}
         for name, key in (("max_buy_in", "max_buy_in"), ("max_fee", "max_fee"), ("max_guarantee", "max_guarantee"),
-                          ("approval_above", "guarantee_approval_above"), ("max_open_events", "max_open_events")):
+                          ("approval_above", "guarantee_approval_above"), ("max_open_events", "max_open_events"),
+                          ("max_events_per_director", "max_events_per_director"),
+                          ("max_creates_per_hour", "max_creates_per_director_hour"),
+                          ("keep_ended_minutes", "keep_ended_minutes"), ("max_house_deposit", "max_house_deposit")):
             if key in settings:
                 value = settings[key]
                 if type(value) is not int or value < 0:
-                    raise ValueError(f"[tournaments] {key} is a whole number of minor units, 0 or more")
+                    raise ValueError(f"[tournaments] {key} is a whole number (minor units, events or minutes), "
+                                     "0 or more")
                 values[name] = value
         return cls(**values)
 

@@ -54,6 +54,7 @@ from pokerroom.poker.variants import VARIANTS
 from pokerroom.security.facts import hand_facts
 from tournament import director as td
 from tournament.bounds import EventBounds
+from tournament.event_quota import DirectorQuota
 from tournament.invitation_desk import InvitationDesk
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
@@ -118,6 +119,8 @@ class TournamentHall:
         self.banks: dict[tuple[str, str], float] = {}               # (tournament, player) -> time bank left
         self.deal_call: dict[str, Any] = {}
         self.start_call: dict[str, Any] = {}
+        self.retire_call: dict[str, Any] = {}                       # ended event -> when it leaves the memory
+        self.quota = DirectorQuota()                                 # STAFF-1: one director's share of the room
         self.invitations = InvitationDesk(self)                      # directors' invitations to paid events (STAFF-2)
 
     # ------------------------------------------------------------------ composition
@@ -137,6 +140,7 @@ class TournamentHall:
             self.created_by[record.id] = record.created_by
             events = director.cancel("the server stopped during the tournament; refunded on restart")
             self._post_and_store(director, events, sync=True)
+            self._retire_later(director)
             refunded[record.id] = next(e for e in events if isinstance(e, td.Cancelled))
             self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id,
                           case=refunded[record.id].case)
@@ -146,10 +150,10 @@ class TournamentHall:
         if spec.id in self.directors or self.store.tournament(spec.id) is not None:
             raise RuleViolation("tournament_exists", f"a tournament {spec.id!r} already exists", "TR-REG-1")
         pending = self.bounds.check(spec)
-        open_events = sum(1 for d in self.directors.values() if d.state in (td.REGISTERING, td.RUNNING))
-        if open_events >= self.bounds.max_open_events:      # a rogue or runaway director cannot fill the memory
-            raise RuleViolation("too_many_events", f"the room runs at most {self.bounds.max_open_events} events "
-                                "at once; finish or cancel one first", "STAFF-1")
+        now = self.reactor.seconds()
+        open_events = [tid for tid, d in self.directors.items() if d.state in (td.REGISTERING, td.RUNNING)]
+        own = sum(1 for tid in open_events if self.created_by.get(tid) == by)
+        self.quota.check(self.bounds, by, len(open_events), own, now)   # a rogue director fills neither memory
         reserve = self._reserve(spec.id, spec.guarantee)        # STAFF-1: house money, held for this event
         payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
         seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded
@@ -157,6 +161,7 @@ class TournamentHall:
         director.awaiting_approval = pending
         self.directors[spec.id] = director
         self.created_by[spec.id] = by
+        self.quota.created(by, now)
         self.room._write(self.store.audit, "tournament_created",
                          {"tournament": spec.id, "by": by, "seed": seed, "spec": wire(spec),
                           "awaiting_approval": pending}, self.reactor.seconds())
@@ -213,7 +218,27 @@ class TournamentHall:
         self._fan_out(d, events)
         self._set_timers(d, events)
         self.invitations.closed(d)
+        self._retire_later(d)
         return events
+
+    def _retire_later(self, d: td.Director) -> None:
+        """An ended event stays in the lobby ``keep_ended_minutes``, then leaves the memory; the store keeps it."""
+        tid = d.spec.id
+        if d.state in (td.FINISHED, td.CANCELLED) and tid not in self.retire_call:
+            self.retire_call[tid] = self.reactor.callLater(self.bounds.keep_ended_minutes * 60.0, self._retire, tid)
+
+    def _retire(self, tid: str) -> None:
+        self.retire_call.pop(tid, None)
+        self._stop_timers(tid)
+        self.directors.pop(tid, None)
+        self.created_by.pop(tid, None)
+        self.watchers.pop(tid, None)
+        self.entrants.pop(tid, None)
+        for keyed in (self.dealt, self.hands, self.offers, self.banks):
+            for key in [k for k in keyed if k[0] == tid]:
+                del keyed[key]
+        self.invitations.book.forget(tid)
+        self.quota.forget_idle(self.reactor.seconds())
 
     def _post_and_store(self, d: td.Director, events: list, sync: bool = False) -> None:
         now = self.reactor.seconds()
@@ -471,7 +496,9 @@ class TournamentHall:
     def _director(self, tournament: str) -> td.Director:
         d = self.directors.get(tournament)
         if d is None:
-            raise RuleViolation("unknown_tournament", f"there is no tournament {tournament!r}")
+            raise RuleViolation("unknown_tournament", f"there is no tournament {tournament!r} in the lobby (an event "
+                                f"leaves it {self.bounds.keep_ended_minutes} minutes after it ends; its hands "
+                                "and results stay in the room's history)")
         return d
 
     def next_break_in(self, d: td.Director) -> float | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pokerroom import conduct
 from pokerroom.errors import RuleViolation
 from pokerroom.net.schema import Request, ok
 from tournament import director as td
@@ -43,6 +44,9 @@ class InvitationDesk:
         acceptance pays. Either way the name is a real account's, which may play."""
         self.hall._director(tournament)
         self.room.verify_director(session)
+        if conduct.chat_refusal(reason, self.room.account_rules.banned_words) is not None:   # the player reads it
+            raise RuleViolation("chat_blocked", "links and abusive words are not allowed in an invitation's reason",
+                                "HR-CHAT-2")
         return self.room.play_check.named(player).addCallback(
             lambda standing: self._add(session, request, tournament, standing.nickname, reason))
 
@@ -53,6 +57,9 @@ class InvitationDesk:
             raise RuleViolation("already_registered", f"{player} is already in {d.spec.name}", "TR-REG-6")
         if not self.hall.taking_entries(d):
             raise RuleViolation("registration_closed", f"registration for {d.spec.name} is closed", "TR-REG-4")
+        if d.awaiting_approval:                         # accepting would be refused: nobody enters it yet
+            raise RuleViolation("awaiting_approval", f"{d.spec.name} waits for an admin to approve its guarantee; "
+                                "invite players once it is approved", "STAFF-1")
         if d.spec.entry_cost == 0:                      # free: nothing of the player's moves
             events = d.register(player, self.room.wallet(player))
             self.room.directed(session, "add player", tournament, player=player, reason=reason)

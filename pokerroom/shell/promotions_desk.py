@@ -3,7 +3,8 @@
 Guarantees, overlays and freerolls are paid from ``house:promotions``, never
 from ``world``. Only an admin fills it, by moving the house's own earnings
 (rake, fees) or a house deposit into it, and only an admin approves an event
-whose guarantee is above the limit a director may set alone. Each action is
+whose guarantee is above the limit a director may set alone -- never their
+own event -- and one house deposit is bounded. Each action is
 a chained audit record with who, how much and why (SEC-4); a director is
 refused like any player.
 """
@@ -48,6 +49,10 @@ class PromotionsDesk:
                                   reason: str) -> dict:
         self._verify_admin(session, "move house money into promotions")
         have = self.room.ledger.balance(SOURCES[source])
+        bound = self.hall.bounds.max_house_deposit
+        if source == "deposit" and amount > bound:             # world moves; an admin is trusted only this far
+            raise RuleViolation("over_limit", f"one house deposit is at most {bound}, not {amount}: fund in parts, "
+                                "each audited", "STAFF-1")
         if source != "deposit" and have < amount:
             raise RuleViolation("insufficient_funds", f"{source} holds {have}, not {amount}", "STAFF-1")
         t = fund_promotions(self.room, source, amount, session.player_id, reason)
@@ -55,6 +60,10 @@ class PromotionsDesk:
 
     def _on_admin_approve_tournament(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
         self._verify_admin(session, "approve a tournament's guarantee")
+        self.hall._director(tournament)
+        if self.hall.created_by.get(tournament) == session.player_id:     # no one approves their own house money
+            raise RuleViolation("own_event", "an admin does not approve an event they created: another admin "
+                                "approves it", "STAFF-1")
         d = self.hall.approve(tournament, session.player_id, reason)
         return ok(request, tournament=self.hall.summary(d))
 

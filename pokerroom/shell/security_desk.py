@@ -469,10 +469,11 @@ class SecurityDesk:
                 return failure
 
             d = self._read(self.store.rename_account, old, nickname, key, reason, by, self._now(), moved)
-            return d.addCallbacks(lambda _: renamed(old), undo)
+            return d.addCallbacks(lambda _: renamed(old, moved), undo)
 
-        def renamed(old: str) -> dict:
+        def renamed(old: str, moved: list) -> dict:
             room = self.room
+            room.record_transfers(*moved, store=False)      # stored with the rename; a large one is flagged (AC-6)
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")   # a login in flight
             late = room.wallet(old)                         # money that reached the old name meanwhile follows
             if late:

@@ -35,6 +35,8 @@ class TableDesk:
         self.config_ids = {entry.get("id") for entry in config.get("tables", [])}   # the operator's, not ours
         self.opened: set[str] = set()                   # the directors' tables now open
         self.max_opened = int(config.get("house_rules", {}).get("max_director_tables", 100))
+        self.max_per_director = int(config.get("house_rules", {}).get("max_tables_per_director", 10))
+        self.opened_by: dict[str, str] = {}            # a director's table -> who opened it (one director's share)
 
     def make_table(self, entry: dict) -> TableRules:
         return table_from_entry(self.config, entry)
@@ -48,6 +50,7 @@ class TableDesk:
     def install(self) -> None:
         self.room.serve(self)
         self.room.on_table_closed.append(self.opened.discard)
+        self.room.on_table_closed.append(lambda table: self.opened_by.pop(table, None))
 
     def restore(self) -> list[str]:
         """Open the tables directors opened and did not close (blocking: at start, before listening)."""
@@ -59,6 +62,7 @@ class TableDesk:
                 continue
             self.room.add_table(self.make_table(record.definition), announce=False)
             self.opened.add(record.id)
+            self.opened_by[record.id] = record.opened_by
         return sorted(self.opened)
 
     def describe(self, runner: TableRunner) -> dict:
@@ -76,9 +80,7 @@ class TableDesk:
                                 game: str, small_blind: int, big_blind: int, min_buy_in: int, max_buy_in: int,
                                 seats: int, reason: str, rake: str | None = None) -> Any:
         self.room.verify_director(session)
-        if len(self.opened) >= self.max_opened:         # each table holds a timer, a log and its watchers
-            raise RuleViolation("too_many_tables", f"directors may have at most {self.max_opened} tables open at "
-                                "once; close one first")
+        self._check_room(session.player_id)
         rake = rake or self.rake_for(big_blind)
         if rake is not None and rake not in self.config.get("rake", {}):
             raise RuleViolation("bad_table", f"there is no rake schedule {rake!r}", "HR-RAKE-1")
@@ -101,13 +103,26 @@ class TableDesk:
         def stored(used: set[str]) -> dict:
             if id in used or id in self.room.runners:       # an id is never reused, even after closing
                 raise RuleViolation("table_exists", f"the table id {id} has been used; choose another")
+            self._check_room(session.player_id)             # others may have opened tables during the read
             by = self.room.directed(session, "open table", table=id, reason=reason, definition=entry)
             self.room._write(self.store.save_cash_table, id, entry, by, self.room.reactor.seconds())
             runner = self.room.add_table(rules)
             self.opened.add(id)
+            self.opened_by[id] = by
             return ok(request, table=self.describe(runner))
 
         return self.room._write(self.store.cash_table_ids, quiet=False).addCallback(stored)
+
+    def _check_room(self, director: str) -> None:
+        """Each table holds a timer, a log and its watchers: the room caps all directors' tables, and one
+        director's share of them so that nobody locks the others out."""
+        if len(self.opened) >= self.max_opened:
+            raise RuleViolation("too_many_tables", f"directors may have at most {self.max_opened} tables open at "
+                                "once; close one first")
+        own = sum(1 for table in self.opened if self.opened_by.get(table) == director)
+        if own >= self.max_per_director:
+            raise RuleViolation("too_many_tables", f"a director may have at most {self.max_per_director} tables "
+                                "open at once; close one of yours first")
 
     def _on_director_close_table(self, session: Session, request: Request, table: str, reason: str) -> dict:
         self.room.verify_director(session)

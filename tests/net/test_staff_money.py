@@ -120,3 +120,40 @@ def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(server
     while root.request("admin_promotions")["balance"] != DEMO_PROMOTIONS + 3_000_000:
         assert time.monotonic() < deadline, "the guarantee did not come back to promotions"
         time.sleep(0.05)
+
+
+@pytest.fixture
+def capped_server(tmp_path):
+    (tmp_path / "room.toml").write_text(CONFIG + "max_events_per_director = 2\nmax_creates_per_director_hour = 3\n")
+    s = Server(tmp_path, "--max-rate", "500").start()
+    yield s
+    s.stop()
+
+
+def test_STAFF_1_STAFF_2_a_rogue_director_or_admin_is_held_to_their_share_over_real_sockets(capped_server, tmp_path):
+    server = capped_server
+    root = admin(server, tmp_path)
+    refused(root.request("admin_fund_promotions", source="deposit", amount=10_000_001, reason="a lot"), "over_limit")
+    assert root.request("admin_fund_promotions", source="deposit", amount=3_000_000, reason="the series")["ok"]
+    own = sit_and_go(root, "own", 3_500_000)                                  # an admin is a director too
+    assert own["ok"] and own["tournament"]["awaiting_approval"]
+    refused(root.request("admin_approve_tournament", tournament="own", reason="trust me"), "own_event")
+    td = director(server, tmp_path)
+    assert sit_and_go(td, "a", 0)["ok"] and sit_and_go(td, "b", 0)["ok"]
+    refused(sit_and_go(td, "c", 0), "too_many_events")                       # the director's own cap
+    sign_up(server.url, "tdir2")[0].close()
+    server.grant("tdir2", "director")
+    other = Player(server.url)
+    assert other.request("login", nickname="tdir2", password=PASSWORD)["ok"]
+    assert sit_and_go(other, "theirs", 0)["ok"]                               # not locked out
+    assert td.request("director_cancel", tournament="a", reason="loop", confirm=True)["ok"]
+    assert sit_and_go(td, "c", 0)["ok"]                                      # three creations this hour
+    assert td.request("director_cancel", tournament="c", reason="loop", confirm=True)["ok"]
+    loop = sit_and_go(td, "d", 0)
+    refused(loop, "too_many_events")
+    assert "an hour" in loop["error"]["message"]
+    sign_up(server.url, "ana")[0].close()
+    spam = td.request("director_add_player", tournament="b", player="ana", reason="chips at evil . com")
+    assert spam["error"]["code"] == "chat_blocked" and spam["error"]["rule"] == "HR-CHAT-2"
+    invite = root.request("director_add_player", tournament="own", player="ana", reason="the series")
+    refused(invite, "awaiting_approval")

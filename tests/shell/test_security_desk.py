@@ -368,3 +368,18 @@ def test_AC_7_AC_3_winnings_voided_before_a_rename_are_not_voided_again_under_ei
         again = ask(room, sec, "security_void", player=name, hands=["t1-1"], reason="twice")
         assert again["error"]["code"] == "already_void", (name, again)
     assert room.ledger.check()
+
+
+def test_AC_6_a_large_balance_moved_by_a_nickname_reset_is_flagged_and_stored_once(floor, store):
+    room, _, people = floor
+    threshold = room.account_rules.aml_threshold
+    room.deposit("pat", threshold)
+    room.flushed()
+    before = len(store.audit_records("aml_flag"))
+    done = ask(room, people["sec"], "security_reset_nickname", player="pat", nickname="pat-2", reason="bumhunted")
+    assert done["ok"] and room.wallet("pat-2") >= threshold
+    room.flushed()
+    flags = [f.data for f in store.audit_records("aml_flag")[before:]]
+    assert [(f["reason"], f["reference"]) for f in flags] == [("nickname reset", "pat")]
+    assert flags[0]["size"] == room.wallet("pat-2")
+    assert store.ledger_problems() == []                              # the transfer is stored once, by the rename

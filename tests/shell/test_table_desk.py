@@ -193,3 +193,23 @@ def test_directors_open_at_most_the_configured_number_of_cash_tables_at_once(sto
     assert "nl-new3" not in room.runners
     assert answer(request(room, boss, "director_close_table", table="nl-new1", reason="quiet"))["ok"]
     assert answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-new3"}))["ok"]   # room again
+
+
+def test_STAFF_2_one_director_takes_at_most_their_share_of_the_cash_tables_and_others_still_open(store):
+    room, desk, boss, _ = desk_room(store, Clock())
+    desk.max_opened, desk.max_per_director = 4, 2
+    for n in (1, 2):
+        assert answer(request(room, boss, "director_open_table", **{**NEW, "id": f"nl-boss{n}"}))["ok"]
+    refused = answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-boss3"}))
+    assert not refused["ok"] and refused["error"]["code"] == "too_many_tables"
+    assert "of yours" in refused["error"]["message"] and "nl-boss3" not in room.runners
+    other, _ = player(room, "deputy")
+    other.role = "director"
+    assert answer(request(room, other, "director_open_table", **{**NEW, "id": "nl-deputy1"}))["ok"]   # not locked out
+    assert answer(request(room, boss, "director_close_table", table="nl-boss1", reason="quiet"))["ok"]
+    assert answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-boss3"}))["ok"]    # a share again
+    restarted, again, boss_again, _ = desk_room(store, Clock())         # the share survives a restart
+    assert again.opened_by == {"nl-boss2": "boss", "nl-boss3": "boss", "nl-deputy1": "deputy"}
+    again.max_per_director = 2
+    refused = answer(request(restarted, boss_again, "director_open_table", **{**NEW, "id": "nl-boss4"}))
+    assert not refused["ok"] and refused["error"]["code"] == "too_many_tables"

@@ -4,7 +4,10 @@ and funding; and the one wallet path flagging tournament transfers (AC-6)."""
 from __future__ import annotations
 
 import dataclasses
+import tomllib
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +15,7 @@ from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
 from pokerroom.shell.promotions_desk import PromotionsDesk
 from tests.tournament.test_hall import Lobby
 from tournament import director as td
+from tournament.bounds import EventBounds
 
 FUNDED = 10_000_000                         # what Lobby puts in promotions
 
@@ -196,3 +200,119 @@ def test_STAFF_1_a_director_opens_at_most_the_configured_number_of_events_at_onc
     assert "three" not in lobby.hall.directors
     lobby.hall.directors["one"].state = td.FINISHED              # an event that has ended no longer counts
     assert create(lobby, "three")["ok"]
+
+
+def test_STAFF_1_one_director_holds_at_most_their_share_of_open_events_and_others_still_create(store):
+    lobby = lobby_with_desk(store)
+    lobby.hall.bounds = dataclasses.replace(lobby.hall.bounds, max_open_events=3, max_events_per_director=2)
+    assert create(lobby, "one")["ok"] and create(lobby, "two")["ok"]
+    answer = create(lobby, "three")
+    refused(answer, "too_many_events")
+    assert "of yours" in answer["error"]["message"]
+    lobby.person("deputy", role="director")
+    assert lobby.ask("deputy", "director_create", template="sit_and_go", id="theirs", name="Theirs",
+                     start_in=None)["ok"]                                # the other director is not locked out
+    refused(lobby.ask("root", "director_create", template="sit_and_go", id="four", name="Four", start_in=None),
+            "too_many_events")                                           # the room-wide cap still holds
+
+
+def test_STAFF_1_a_create_and_cancel_loop_is_refused_past_the_directors_hourly_rate(store):
+    lobby = lobby_with_desk(store)
+    lobby.hall.bounds = dataclasses.replace(lobby.hall.bounds, max_creates_per_hour=3)
+    for n in range(3):
+        assert create(lobby, f"loop{n}")["ok"]
+        assert lobby.ask("boss", "director_cancel", tournament=f"loop{n}", reason="loop", confirm=True)["ok"]
+        lobby.clock.advance(60)
+    answer = create(lobby, "loop3")
+    refused(answer, "too_many_events")
+    assert "an hour" in answer["error"]["message"] and "loop3" not in lobby.hall.directors
+    lobby.clock.advance(3600 - 3 * 60 + 1)                               # the first creation is an hour old
+    assert create(lobby, "loop3")["ok"]
+
+
+def test_STAFF_1_an_ended_event_leaves_the_lobby_and_the_memory_after_the_grace_period_the_store_keeps_it(store):
+    lobby = lobby_with_desk(store)
+    keep = lobby.hall.bounds.keep_ended_minutes * 60
+    lobby.person("ana")
+    assert create(lobby, "gone")["ok"]
+    assert lobby.ask("ana", "tournament_subscribe", tournament="gone", on=True)["ok"]
+    assert lobby.ask("boss", "director_cancel", tournament="gone", reason="quiet", confirm=True)["ok"]
+    lobby.clock.advance(keep - 1)                                        # still shown, as ended, during the grace
+    details = lobby.ask("ana", "tournament_details", tournament="gone")
+    assert details["ok"] and details["tournament"]["state"] == td.CANCELLED
+    lobby.clock.advance(1)
+    hall = lobby.hall
+    assert "gone" not in hall.directors and "gone" not in hall.created_by and "gone" not in hall.watchers
+    assert "gone" not in hall.retire_call
+    assert not [c for c in lobby.clock.getDelayedCalls() if getattr(c.func, "__self__", None) is hall]
+    assert [t["id"] for t in lobby.ask("ana", "tournament_list")["tournaments"]] == []
+    answer = lobby.ask("ana", "tournament_details", tournament="gone")
+    assert not answer["ok"] and answer["error"]["code"] == "unknown_tournament"
+    assert "minutes after it ends" in answer["error"]["message"]
+    assert store.tournament("gone").state == td.CANCELLED                # the store keeps it
+    assert not create(lobby, "gone")["ok"]                               # and its id is never reused
+    assert lobby.ask("root", "admin_promotions")["ok"]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["create", "cancel", "wait"]), st.integers(0, 7_200)),
+                      max_size=30))
+def test_STAFF_1_the_hall_only_holds_open_events_and_those_ended_within_the_grace_period(store, steps):
+    lobby = lobby_with_desk(store)
+    hall = lobby.hall
+    hall.bounds = dataclasses.replace(hall.bounds, max_creates_per_hour=5, keep_ended_minutes=10,
+                                       max_events_per_director=4)
+    ended_at: dict[str, float] = {}
+    for n, (what, amount) in enumerate(steps):
+        if what == "create":
+            create(lobby, f"e{n}")
+        elif what == "cancel" and hall.directors:
+            tid = sorted(hall.directors)[amount % len(hall.directors)]
+            if lobby.ask("boss", "director_cancel", tournament=tid, reason="property", confirm=True)["ok"]:
+                ended_at[tid] = lobby.clock.seconds()
+        else:
+            lobby.clock.advance(amount)
+        now = lobby.clock.seconds()
+        for tid, d in hall.directors.items():
+            assert d.state in (td.REGISTERING, td.RUNNING) or now - ended_at[tid] < 600
+        assert set(hall.created_by) == set(hall.directors)
+        assert sum(1 for d in hall.directors.values() if d.state == td.REGISTERING) <= 4   # the director's share
+    assert set(hall.quota.recent) <= {"boss"} and len(hall.quota.recent.get("boss", ())) <= 5
+
+
+def test_STAFF_1_an_admin_does_not_approve_the_event_they_created(store):
+    lobby = lobby_with_desk(store)
+    lobby.person("other_admin", role="admin")
+    guarantee = lobby.hall.bounds.approval_above + 1
+    assert lobby.ask("root", "director_create", template="sit_and_go", id="mine", name="Mine", start_in=None,
+                     settings={"guarantee": guarantee})["ok"]
+    refused(lobby.ask("root", "admin_approve_tournament", tournament="mine", reason="trust me"), "own_event")
+    assert lobby.hall.directors["mine"].awaiting_approval and not store.audit_records("tournament_approved")
+    assert lobby.ask("other_admin", "admin_approve_tournament", tournament="mine", reason="the series")["ok"]
+
+
+def test_STAFF_1_one_house_deposit_into_promotions_is_bounded_and_audited(store):
+    lobby = lobby_with_desk(store)
+    ledger, bound = lobby.room.ledger, lobby.hall.bounds.max_house_deposit
+    world, before = ledger.balance(WORLD), len(store.audit_records("promotions_funded"))
+    refused(lobby.ask("root", "admin_fund_promotions", source="deposit", amount=bound + 1, reason="a lot"),
+            "over_limit")
+    assert ledger.balance(WORLD) == world and ledger.balance(PROMOTIONS) == FUNDED
+    assert lobby.ask("root", "admin_fund_promotions", source="deposit", amount=bound, reason="the series")["ok"]
+    assert ledger.balance(PROMOTIONS) == FUNDED + bound
+    (record,) = store.audit_records("promotions_funded")[before:]
+    assert (record.data["by"], record.data["amount"], record.data["source"]) == ("root", bound, "deposit")
+
+
+def test_STAFF_1_the_directors_shares_and_the_house_deposit_bound_are_read_from_the_config():
+    shipped = tomllib.loads((Path(__file__).parents[2] / "config" / "room.toml").read_text())
+    bounds = EventBounds.from_config(shipped)
+    assert (bounds.max_events_per_director, bounds.max_creates_per_hour, bounds.keep_ended_minutes,
+            bounds.max_house_deposit) == (20, 30, 60, 10_000_000)
+    assert shipped["house_rules"]["max_tables_per_director"] == 10
+    mine = EventBounds.from_config({"tournaments": {"max_events_per_director": 3, "max_creates_per_director_hour": 4,
+                                                    "keep_ended_minutes": 5, "max_house_deposit": 6}})
+    assert (mine.max_events_per_director, mine.max_creates_per_hour, mine.keep_ended_minutes,
+            mine.max_house_deposit) == (3, 4, 5, 6)
+    with pytest.raises(ValueError, match="keep_ended_minutes"):
+        EventBounds.from_config({"tournaments": {"keep_ended_minutes": -1}})

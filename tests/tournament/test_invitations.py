@@ -95,3 +95,26 @@ def test_STAFF_2_a_player_who_registers_on_their_own_pays_once_and_has_nothing_l
     assert paid["ok"] and lobby.ask("eve", "tournament_invitations")["invitations"] == []
     again = lobby.ask("eve", "tournament_invitation_answer", tournament="sng", accept=True)
     assert again["error"]["code"] == "no_invitation" and lobby.room.ledger.balance(cash("eve")) == paid["balance"]
+
+
+def test_STAFF_1_no_invitation_into_an_event_awaiting_its_guarantees_approval(store):
+    lobby = Lobby(store)
+    lobby.create(guarantee=lobby.hall.bounds.approval_above + 1)
+    lobby.person("bob")
+    refused = lobby.ask("boss", "director_add_player", tournament="sng", player="bob", reason="a promotion")
+    assert refused["error"]["code"] == "awaiting_approval" and refused["error"]["rule"] == "STAFF-1"
+    assert "approve" in refused["error"]["message"]
+    assert lobby.ask("bob", "tournament_invitations")["invitations"] == []
+    assert not [m for m in lobby.people["bob"][1].sent if m.get("type") == "tournament_invitation"]
+
+
+@pytest.mark.parametrize("reason", ["join at evil . com", "free chips: www.example.org", "you f.u.c.k"])
+def test_STAFF_2_an_invitations_reason_passes_the_chat_filter_before_it_reaches_the_player(store, reason):
+    lobby = Lobby(store)
+    lobby.create()
+    lobby.person("bob")
+    refused = lobby.ask("boss", "director_add_player", tournament="sng", player="bob", reason=reason)
+    assert refused["error"]["code"] == "chat_blocked" and refused["error"]["rule"] == "HR-CHAT-2"
+    assert refused["error"]["message"]
+    assert not [m for m in lobby.people["bob"][1].sent if m.get("type") == "tournament_invitation"]
+    assert lobby.ask("boss", "director_add_player", tournament="sng", player="bob", reason="our promotion")["invited"]
