@@ -130,7 +130,8 @@ def test_STAFF_3_SEC_2_a_login_ends_tokens_from_before_a_restart_a_logout_restar
             assert who.request("join", table="t1", buy_in=500)["ok"]
         refused = root.request("admin_set_role", player="cyd", role="security", reason="hired")
         assert refused["error"]["code"] == "player_busy" and refused["error"]["rule"] == "SEC-2"
-        server.grant("bob", "security")                         # the command line does it anyway
+        done = server.grant("bob", "security")                  # the command line does it anyway
+        assert "do not play" in done.stdout and "stands them up" in done.stdout
         assert bo.wait_for(lambda p: p.get("type") == "session_changed", timeout=10)["role"] == "security"
         taken = lambda: cy.request("lobby_list")["tables"][0]["taken"]      # noqa: E731
         wait(lambda: taken() == 1, timeout=30, what="bob to stand up")      # after the hand in play, if one
