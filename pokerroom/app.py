@@ -75,6 +75,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
                           between_hands=float(settings.get("between_hands_seconds", 1)),
                           clock_scale=float(settings.get("clock_scale", 1)), bounds=EventBounds.from_config(data))
     hall.install()
+    room.session_watch.play_checks["is entered in a tournament"] = hall.playing      # SEC-2: no promotion meanwhile
     room.serve(PromotionsDesk(room, hall))                      # the admin's house money for events (STAFF-1)
     if demo:
         demo_promotions(room)

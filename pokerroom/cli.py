@@ -127,6 +127,9 @@ def _role(args: argparse.Namespace) -> int:
     store.audit("role_granted", {"nickname": account.nickname, "role": args.role, "by": "operator"}, time.time())
     print(f"{account.nickname} is now {args.role}; it takes effect at once, on their live sessions too "
           "(a running room applies it within its session_check_seconds)")
+    if args.role in ("security", "admin"):                     # SEC-2: staff do not play
+        print("security and admin accounts do not play: if they are seated, the running room stands them up "
+              "after the hand and takes them off waiting lists; they can make no new entry or bet")
     return 0
 
 

@@ -98,6 +98,15 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         self.session: Session | None = self.factory.room.connected(self, ip)
         self.login_deadline = self.factory.reactor.callLater(self.factory.limits.login_seconds, self._login_late)
 
+    def identity_ended(self) -> None:
+        """The player on this socket logged out or was ended on it: it must log in again by the deadline."""
+        if self.state != WebSocketServerProtocol.STATE_OPEN:
+            return
+        deadline = getattr(self, "login_deadline", None)
+        if deadline is not None and deadline.active():
+            deadline.cancel()
+        self.login_deadline = self.factory.reactor.callLater(self.factory.limits.login_seconds, self._login_late)
+
     def _login_late(self) -> None:
         """A socket that has not logged in or resumed by the deadline gives its place back."""
         self.login_deadline = None

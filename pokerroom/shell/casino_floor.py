@@ -63,6 +63,11 @@ class CasinoFloor:
         self.room.on_disconnect.append(self._disconnected)
         self.room.on_login.append(self._reconnected)
         self.room.lobby_sections["casino"] = self.listing
+        self.room.session_watch.play_checks["has a casino bet open"] = self.playing     # SEC-2
+
+    def playing(self, player: str) -> bool:
+        """A bet of the player's is in an open round."""
+        return any(player in table.players() for table in self.tables.values())
 
     def start(self) -> None:
         """Open every table's first round, numbered on from the last one stored (CR-7: numbers are never reused)."""

@@ -83,6 +83,9 @@ PUBLIC_REQUESTS = frozenset({"register", "login", "resume", "lobby_list", "lobby
 
 
 class Connection(Protocol):
+    """What the room needs of a connection. It may also have ``identity_ended()``, called when the player it
+    carried logs out or is ended on it (the edge starts its login deadline again)."""
+
     def send(self, message: dict[str, Any]) -> None: ...
 
     def close(self, code: int, reason: str) -> None: ...
@@ -541,12 +544,26 @@ class Room:
             return self.password_desk.run(network, players.password_matches, account.password_hash, password) \
                 .addCallback(lambda good: account if good else None)
 
-        def checked(account: Any) -> dict:
+        def checked(account: Any) -> defer.Deferred:
             if account is None:
                 raise RuleViolation("bad_login", "that nickname and password do not match")
             if account.closed:
                 raise RuleViolation("account_closed", "this account is closed", "AC-1")
             if session.connection is None:
+                raise RuleViolation("connection_closed", "the connection closed while logging in")
+            # STAFF-3: every other token of the account ends in the store (a restart's, another process's), and
+            # the new one is stored with the account as it is now -- read after the hash, not before it.
+            token, now = players.new_session_token(), self.reactor.seconds()
+            self._write(self.store.end_tokens_of, account.nickname_key, now, "logged in again")
+            return self._write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
+                               now, now + self.session_watch.idle, quiet=False) \
+                .addCallback(lambda fresh: landed(fresh, token))
+
+        def landed(account: Any, token: str) -> dict:
+            if account is None:
+                raise RuleViolation("account_closed", "this account is closed", "AC-1")
+            if session.connection is None:
+                self._write(self.store.end_token, token_digest(token), self.reactor.seconds(), "connection closed")
                 raise RuleViolation("connection_closed", "the connection closed while logging in")
             if session.player_id is not None and session.player_id != account.nickname:
                 self._end_identity(session)                 # this connection was someone else until now
@@ -563,7 +580,8 @@ class Room:
             self._connection_opened(session)
             self._account_state(session, account)
             self._end_token(session.token, "logged in again")
-            self._open_token(session, account)
+            session.token = token
+            self.sessions[token] = session
             self.by_player[account.nickname] = session
             self._reconnect_seats(session)
             return ok(request, token=session.token, nickname=account.nickname, role=account.role,
@@ -611,6 +629,9 @@ class Room:
             session.reminder.cancel()
         session.player_id = session.token = None
         self._unwatch_all(session)
+        identity_ended = getattr(session.connection, "identity_ended", None)
+        if identity_ended is not None:                  # the edge's login deadline runs again (optional hook)
+            identity_ended()
 
     def _reconnect_seats(self, session: Session) -> None:
         for table_id in sorted(session.tables):
@@ -628,13 +649,15 @@ class Room:
     # session tokens (STAFF-3): the store holds their hashes and expiry; any process can check one
 
     def _open_token(self, session: Session, account: Any) -> None:
-        """A new login's token. An account banned while the password was checked is shut out when it lands."""
+        """A token for a session signed in directly (the tests' sign-in): an account banned meanwhile is shut out
+        when it lands; otherwise the session gets the account as stored then (the login does the same inline)."""
         token = session.token = players.new_session_token()
         self.sessions[token] = session
         now = self.reactor.seconds()
         d = self._write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
                         now, now + self.session_watch.idle)
-        d.addCallback(lambda opened: opened or self.session_watch.shut(session, token))
+        d.addCallback(lambda fresh: self.session_watch.shut(session, token) if fresh is None
+                      else self._account_state(session, fresh) if session.token == token else None)
 
     def _end_token(self, token: str | None, reason: str) -> None:
         """Logout, a newer login, a ban: the token resumes nothing any more, in any process."""
@@ -647,10 +670,9 @@ class Room:
         """What the account may do, as stored now (STAFF-3): never what an older session remembers."""
         session.role, session.country = account.role, account.country
         session.excluded_until, session.deposit_limit = account.excluded_until, account.deposit_limit
-        if account.frozen:
-            self.moderation.frozen.add(account.nickname)
-        else:
-            self.moderation.frozen.discard(account.nickname)
+        if account.frozen:                                  # only ever added here: a row read before a freeze
+            self.moderation.frozen.add(account.nickname)   # landed must not undo it; unfreezing is the security
+                                                            # desk's job (SEC)
 
     def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int],
                    device: str | None = None) -> defer.Deferred:
@@ -683,6 +705,8 @@ class Room:
             if session.player_id is not None:
                 self._end_identity(session)                 # this connection was someone until now
             if old is not None:
+                if old.token not in (None, token):          # the token it had ends in every process too
+                    self._end_token(old.token, "resumed elsewhere")
                 self.sessions.pop(old.token or "", None)
                 self._take_over(session, old, 4001, "resumed elsewhere")
             else:                                           # a token from before a restart, or another process
@@ -690,7 +714,7 @@ class Room:
             session.device = device
             self._connection_opened(session)
         elif session.token not in (None, token):
-            self.sessions.pop(session.token, None)
+            self._end_token(session.token, "resumed elsewhere")
         session.token = token
         self._account_state(session, account)
         self.sessions[token] = session

@@ -22,6 +22,7 @@ writer queue:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from twisted.logger import Logger
@@ -29,6 +30,7 @@ from twisted.logger import Logger
 from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.net.schema import Request, ok
+from pokerroom.shell.staff_out_of_play import leave_play, refuse_if_playing
 from pokerroom.store.session_records import token_digest
 
 ACCOUNT_CLOSED = 4003               # the close code of a banned account's live connection
@@ -46,6 +48,8 @@ class SessionWatch:
         self.cursor = 0                                     # the newest account change applied
         self.renewed_at = float("-inf")
         self.running = False
+        # where else a player can be in play (SEC-2), e.g. {"has a casino bet open": floor.playing}
+        self.play_checks: dict[str, Callable[[str], bool]] = {}
 
     @property
     def idle(self) -> float:
@@ -100,6 +104,8 @@ class SessionWatch:
         if session.role != account.role:
             was, session.role = session.role, account.role
             session.push({"type": "session_changed", "role": account.role, "was": was})
+            if account.role in players.SECURITY_ROLES:         # staff do not play (SEC-2): out of play, safely
+                leave_play(room, name)
 
     def shut(self, session: Any, token: str | None) -> None:
         """A closed account's session ends and its connection is closed -- if it is still that session."""
@@ -124,6 +130,12 @@ class SessionWatch:
         room = self.room
         by = session.player_id
 
+        def found(account: Any) -> Any:
+            if account is None:
+                raise RuleViolation("no_such_player", f"there is no player {player}", "STAFF-3")
+            refuse_if_playing(room, account.nickname, role)                 # SEC-2
+            return room._write(room.store.set_role, key, role, room.reactor.seconds(), quiet=False)
+
         def stored(account: Any) -> dict:
             if account is None:
                 raise RuleViolation("no_such_player", f"there is no player {player}", "STAFF-3")
@@ -131,4 +143,4 @@ class SessionWatch:
             self.apply(account)
             return ok(request, player=account.nickname, role=role)
 
-        return room._write(room.store.set_role, key, role, room.reactor.seconds(), quiet=False).addCallback(stored)
+        return room._write(room.store.find_account, key, quiet=False).addCallback(found).addCallback(stored)

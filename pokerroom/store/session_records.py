@@ -42,15 +42,20 @@ class SessionRecords:
 
     # ------------------------------------------------------------------ tokens
 
-    def open_token(self, digest: str, nickname: str, key: str, at: float, expires_at: float) -> bool:
-        """Store a new login's token; False (and nothing stored) if the account was closed meanwhile."""
+    def open_token(self, digest: str, nickname: str, key: str, at: float, expires_at: float) -> Account | None:
+        """Store a new login's token and return the account as stored now, in the same transaction; None (and
+        nothing stored) if the account was closed meanwhile.
+
+        The login applies this row, not the one it read before the password hash: a freeze or a role change
+        that landed while the hash ran is what the session gets (STAFF-3).
+        """
         with self._writing() as session:
-            if not session.scalar(select(Account.id).where(Account.nickname_key == key,
-                                                           Account.closed.is_(False))):
-                return False
+            account = session.scalar(select(Account).where(Account.nickname_key == key, Account.closed.is_(False)))
+            if account is None:
+                return None
             session.execute(insert(SessionToken).values(token_hash=digest, player_id=nickname, nickname_key=key,
                                                         created_at=at, used_at=at, expires_at=expires_at))
-            return True
+            return account
 
     def use_token(self, digest: str, at: float, idle: float) -> tuple[str, Account | None]:
         """``(TOKEN_LIVE, account)`` with the account as stored now, the token renewed; or why not, and None."""

@@ -282,3 +282,13 @@ def test_AC_6_a_large_casino_stake_and_its_settlement_are_flagged_through_the_on
     f.clock.advance(10)                                             # player wins: 100,000 back
     flags = [(r.data["reason"], r.data["size"]) for r in store.audit_records("aml_flag")]
     assert [flag for flag in flags if flag[0] != "deposit"] == [("casino bet", 50_000), ("casino round", 100_000)]
+
+
+def test_SEC_2_a_player_with_a_casino_bet_open_is_not_made_security_or_admin(store):
+    f, table, ana = alone_at_blackjack(store)                   # her bet is in the open round
+    store.create_account("ana", "ana", "not-a-hash", "1990-01-01", "NL", 0.0)
+    f.person("root", role="admin")
+    assert f.floor.playing("ana") and not f.floor.playing("root")
+    refused = f.ask("root", "admin_set_role", player="ana", role="security", reason="hired")
+    assert refused["error"]["code"] == "player_busy" and refused["error"]["rule"] == "SEC-2"
+    assert "has a casino bet open" in refused["error"]["message"] and store.find_account("ana").role == "player"

@@ -70,3 +70,36 @@ def test_the_connections_section_is_checked_and_a_demo_lets_one_address_hold_mor
 def test_a_connection_counts_against_its_ipv4_address_or_its_ipv6_slash_64():
     assert address_of("tcp4:192.0.2.7:5678") == "192.0.2.7"
     assert address_of("tcp6:[2001:db8:0:1::7]:5678") == address_of("tcp6:[2001:db8:0:1::9]:1") == "2001:db8:0:1::/64"
+
+
+def test_STAFF_3_the_login_deadline_starts_again_when_the_player_on_a_socket_logs_out(store):
+    """A socket that logged in and out is anonymous again: it gets the deadline again, and is closed (4010)."""
+    from types import SimpleNamespace
+
+    from autobahn.twisted.websocket import WebSocketServerProtocol
+
+    from pokerroom.net.server import RoomProtocol
+    from tests.shell.test_room import request, with_token
+
+    clock = Clock()
+    room = make_room(store, clock)
+    protocol = RoomProtocol()
+    protocol.factory = SimpleNamespace(reactor=clock, limits=ConnectionLimits(login_seconds=5), rate=20.0,
+                                       burst=40.0, room=room)
+    protocol.transport = StringTransport()
+    protocol.state, protocol.peer_address = WebSocketServerProtocol.STATE_OPEN, "tcp4:192.0.2.7:5000"
+    closes: list[int] = []
+    protocol.close = lambda code, reason: closes.append(code)
+    protocol.onOpen()
+    session = protocol.session
+    clock.advance(4)
+    session.player_id, session.country = "ana", "NL"            # logged in before the deadline
+    room.by_player["ana"] = session
+    with_token(room, session)
+    clock.advance(60)
+    assert closes == []                                        # a logged-in socket has no deadline
+    assert request(room, session, "logout")["ok"]
+    clock.advance(4.9)
+    assert closes == []
+    clock.advance(0.2)
+    assert closes == [4010]                                    # anonymous for the deadline again: closed

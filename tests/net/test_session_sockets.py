@@ -100,3 +100,42 @@ def test_STAFF_3_a_ban_closes_the_live_session_tokens_are_hashes_that_expire_and
         assert "expired after 24 hours without use" in expired["error"]["message"]
     finally:
         server.stop()
+
+
+def test_STAFF_3_SEC_2_a_login_ends_tokens_from_before_a_restart_a_logout_restarts_the_deadline_and_staff_leave_play(
+        tmp_path):
+    from tests.net.test_abusive_clients import start
+
+    server = start(tmp_path, connections="login_seconds = 3\n")
+    try:
+        ana, before_restart = sign_up(server.url, "ana")
+        ana.close()
+        server.stop()                                           # the new process never saw that token
+        server.start()
+        ana = Player(server.url)
+        assert ana.request("login", nickname="ana", password=PASSWORD)["ok"]
+        refused = Player(server.url).request("resume", token=before_restart, tables={})
+        assert refused["error"]["code"] == "bad_token" and refused["error"]["rule"] == "STAFF-3"
+
+        assert ana.request("logout")["ok"]                      # anonymous again: the login deadline runs again
+        closed = closed_with(ana)
+        assert closed.rcvd.code == 4010 and "log in within 3 seconds" in closed.rcvd.reason
+
+        root, _ = sign_up(server.url, "root")
+        server.grant("root", "admin")
+        root.wait_for(lambda p: p.get("type") == "session_changed", timeout=10)
+        bo, _ = sign_up(server.url, "bob")
+        cy, _ = sign_up(server.url, "cyd")
+        for who in (bo, cy):
+            assert who.request("join", table="t1", buy_in=500)["ok"]
+        refused = root.request("admin_set_role", player="cyd", role="security", reason="hired")
+        assert refused["error"]["code"] == "player_busy" and refused["error"]["rule"] == "SEC-2"
+        done = server.grant("bob", "security")                  # the command line does it anyway
+        assert "do not play" in done.stdout and "stands them up" in done.stdout
+        assert bo.wait_for(lambda p: p.get("type") == "session_changed", timeout=10)["role"] == "security"
+        taken = lambda: cy.request("lobby_list")["tables"][0]["taken"]      # noqa: E731
+        wait(lambda: taken() == 1, timeout=30, what="bob to stand up")      # after the hand in play, if one
+        again = bo.request("join", table="t1", buy_in=500)
+        assert again["error"]["code"] == "staff_may_not_play" and again["error"]["rule"] == "SEC-2"
+    finally:
+        server.stop()

@@ -14,6 +14,7 @@ from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.room_store import RoomStore
+from pokerroom.store.session_records import token_digest
 from tests.shell.test_room import TABLES, Connection, make_room, player, request, resolved, with_token
 
 HOUR = 3600.0
@@ -196,3 +197,188 @@ def test_STAFF_3_a_login_that_lands_after_the_ban_is_shut_out_when_its_token_is_
     room._open_token(session, account)                      # the login ends
     assert {"closed": 4003} in connection.sent and session.player_id is None and "pat" not in room.by_player
     assert store.token_rows("pat") == []
+
+
+class HeldHash:
+    """A password desk whose hashes finish when the test says: what lands meanwhile is the point."""
+
+    def __init__(self) -> None:
+        self.pending: list[defer.Deferred] = []
+
+    def run(self, network, work, *args) -> defer.Deferred:                  # noqa: ANN001
+        self.pending.append(defer.Deferred())
+        return self.pending[-1]
+
+    def finish(self, good: bool = True) -> None:
+        self.pending.pop(0).callback(good)
+
+
+def logging_in(room: Room, name: str):
+    """A login of an existing account whose password hash has not finished yet."""
+    room.password_desk = desk = HeldHash()
+    session = room.connected(Connection(), "10.0.0.8")
+    answer = request(room, session, "login", nickname=name, password="x" * 12)
+    assert isinstance(answer, defer.Deferred) and desk.pending
+    return session, answer, desk
+
+
+def account(room: Room, name: str) -> None:
+    room.store.create_account(name, nickname_key(name), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
+    room.deposit(name, 10_000)
+
+
+def test_STAFF_3_a_freeze_or_a_role_change_that_lands_while_the_password_is_hashed_holds_after_the_login(store):
+    clock = Clock()
+    room = staffed(store, clock, session_check_seconds=3600)
+    account(room, "ana")
+    session, answer, desk = logging_in(room, "ana")             # the login read the row: not frozen, a player
+    store.update_account("ana", frozen=True, role="director")  # security_freeze (and a role) land meanwhile
+    room.moderation.frozen.add("ana")                           # as the security desk does it
+    desk.finish()
+    done = resolved(answer)
+    assert done["ok"] and done["role"] == "director" and session.role == "director"
+    assert "ana" in room.moderation.frozen                      # the stale row did not unfreeze her
+    refused = request(room, session, "join", table="t1", buy_in=500)
+    assert refused["error"]["code"] == "account_frozen"
+
+
+def test_STAFF_3_a_login_whose_account_is_frozen_after_the_read_is_frozen_even_unseen_by_this_room(store):
+    clock = Clock()
+    room = staffed(store, clock, session_check_seconds=3600)
+    account(room, "ana")
+    session, answer, desk = logging_in(room, "ana")
+    RoomStore(store.engine).update_account("ana", frozen=True)    # another process froze her; no change row
+    desk.finish()
+    assert resolved(answer)["ok"] and "ana" in room.moderation.frozen
+    assert request(room, session, "join", table="t1", buy_in=500)["error"]["code"] == "account_frozen"
+
+
+def test_STAFF_3_a_resume_with_a_row_read_before_a_freeze_does_not_undo_the_freeze(store):
+    clock = Clock()
+    room = staffed(store, clock, session_check_seconds=3600)
+    ana, _, token = signed_in(room, "ana")
+    room.disconnected(ana)
+    use = store.use_token
+
+    def read_then_frozen(*args):                                  # the resume read the row, then the freeze ran
+        found = use(*args)
+        store.update_account("ana", frozen=True)
+        room.moderation.frozen.add("ana")
+        return found
+
+    store.use_token = read_then_frozen
+    answer, back = resume(room, token)
+    assert answer["ok"] and "ana" in room.moderation.frozen
+    assert request(room, back, "join", table="t1", buy_in=500)["error"]["code"] == "account_frozen"
+
+
+def test_STAFF_3_a_login_ends_every_other_token_of_the_account_in_the_store(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    account(room, "ana")
+    elsewhere = RoomStore(store.engine)                           # tokens of another process, or before a restart
+    for token in ("from-another-process", "from-before-a-restart"):
+        elsewhere.open_token(token_digest(token), "ana", "ana", 0.0, 24 * HOUR)
+    session, answer, desk = logging_in(room, "ana")
+    desk.finish()
+    token = resolved(answer)["token"]
+    for old in ("from-another-process", "from-before-a-restart"):
+        refused, _ = resume(room, old)
+        assert refused["error"]["code"] == "bad_token" and refused["error"]["rule"] == "STAFF-3"
+    rows = {row.token_hash: row for row in store.token_rows("ana")}
+    assert rows[token_digest("from-another-process")].end_reason == "logged in again"
+    assert rows[token_digest(token)].ended_at is None
+    assert resume(room, token)[0]["ok"]
+
+
+def test_STAFF_3_a_resume_that_takes_over_a_live_session_ends_its_old_token_in_the_store(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    ana, connection, first = signed_in(room, "ana")
+    second = "second-token-of-another-process"
+    RoomStore(store.engine).open_token(token_digest(second), "ana", "ana", 0.0, 24 * HOUR)
+    answer, back = resume(room, second)                          # another process's token takes the session over
+    assert answer["ok"] and room.by_player["ana"] is back and {"closed": 4001} in connection.sent
+    ended = {row.token_hash: row.end_reason for row in store.token_rows("ana")}
+    assert ended[token_digest(first)] == "resumed elsewhere" and ended[token_digest(second)] is None
+    assert resume(room, first)[0]["error"]["code"] == "bad_token"
+
+
+def test_STAFF_3_a_login_after_a_logout_leaves_no_token_of_the_account_live_but_its_own(store):
+    clock = Clock()
+    room = make_room(store, clock)
+    account(room, "ana")
+    logins = []
+    for _ in range(2):
+        session, answer, desk = logging_in(room, "ana")
+        desk.finish()
+        logins.append((session, resolved(answer)["token"]))
+    assert request(room, logins[1][0], "logout")["ok"]
+    assert [row.ended_at is not None for row in store.token_rows("ana")] == [True, True]
+    assert all(resume(room, token)[0]["error"]["code"] == "bad_token" for _, token in logins)
+
+
+def test_SEC_2_an_admin_cannot_make_a_player_in_play_security_or_admin(store):
+    clock = Clock()
+    room = staffed(store, clock)
+    root, _, _ = signed_in(room, "root", "admin")
+    ana, _, _ = signed_in(room, "ana")
+    bo, _, _ = signed_in(room, "bo")
+    cyd, _, _ = signed_in(room, "cyd")
+    assert request(room, ana, "join", table="t1", buy_in=500, seat=1)["ok"]
+    for seat, who in enumerate((bo, *(signed_in(room, f"p{i}")[0] for i in range(4))), start=2):
+        assert request(room, who, "join", table="t1", buy_in=500, seat=seat)["ok"]
+    assert request(room, cyd, "waiting_list", table="t1", on=True)["ok"]
+    room.session_watch.play_checks["has a casino bet open"] = lambda name: name == "dee"
+    signed_in(room, "dee")
+    for name, where in (("ana", "is seated at t1"), ("cyd", "is on the waiting list of t1"),
+                        ("dee", "has a casino bet open")):
+        for role in ("security", "admin"):
+            refused = resolved(request(room, root, "admin_set_role", player=name, role=role, reason="hired"))
+            assert refused["error"]["code"] == "player_busy" and refused["error"]["rule"] == "SEC-2"
+            assert where in refused["error"]["message"]
+        assert store.find_account(name).role == "player"
+    assert resolved(request(room, root, "admin_set_role", player="ana", role="director", reason="x"))["ok"]
+    assert request(room, ana, "leave", table="t1")["ok"]
+    table = room.runners["t1"].table
+    for _ in range(600):                                         # she leaves when the hand in play ends
+        if table.seat_of("ana") is None:
+            break
+        clock.advance(1.0)
+    assert resolved(request(room, root, "admin_set_role", player="ana", role="security", reason="hired"))["ok"]
+
+
+def test_SEC_2_a_seated_player_promoted_by_another_process_leaves_the_table_and_the_waiting_lists(store):
+    clock = Clock()
+    room = staffed(store, clock)
+    ana, connection, _ = signed_in(room, "ana")
+    cyd, _, _ = signed_in(room, "cyd")
+    assert request(room, ana, "join", table="t1", buy_in=500, seat=1)["ok"]
+    for seat in range(2, 7):
+        assert request(room, signed_in(room, f"p{seat}")[0], "join", table="t1", buy_in=500, seat=seat)["ok"]
+    assert request(room, cyd, "waiting_list", table="t1", on=True)["ok"]
+    table = room.runners["t1"].table
+    elsewhere = RoomStore(store.engine)                           # `pokerroom role ana security` / `cyd admin`
+    elsewhere.set_role("ana", "security", clock.seconds())
+    elsewhere.set_role("cyd", "admin", clock.seconds())
+    clock.advance(1.0)
+    assert pushes(connection, "session_changed")[-1]["role"] == "security"
+    assert "cyd" not in table.waiting_list
+    seat = table.seat_of("ana")
+    assert seat is None or table.players[seat].leaving           # gone, or leaving after the hand in play
+    for _ in range(600):
+        if table.seat_of("ana") is None:
+            break
+        clock.advance(1.0)                                       # the hand plays out on its timers
+    assert table.seat_of("ana") is None
+    refused = request(room, ana, "join", table="t1", buy_in=500)
+    assert refused["error"]["code"] == "staff_may_not_play" and refused["error"]["rule"] == "SEC-2"
+
+
+def test_SEC_2_the_built_room_asks_the_casino_floor_and_the_tournament_hall_before_a_promotion(tmp_path):
+    from pokerroom.app import build_room
+
+    room, _ = build_room(None, None, str(tmp_path), reactor=Clock())
+    checks = room.session_watch.play_checks
+    assert set(checks) == {"has a casino bet open", "is entered in a tournament"}
+    assert not any(playing("nobody") for playing in checks.values())

@@ -73,3 +73,17 @@ def test_STAFF_3_a_change_committed_late_is_read_again_while_it_is_recent(store)
     again, accounts = store.account_changes_since(cursor, 95.0)         # within the window: read once more
     assert again == cursor and [(a.nickname, a.role) for a in accounts] == [("boss", "player")]
     assert store.account_changes_since(cursor, 101.0) == (cursor, [])
+
+
+def test_STAFF_3_opening_a_token_returns_the_account_as_stored_then_and_a_login_ends_the_others(store):
+    account(store, "ana")
+    store.open_token(token_digest("older-token-of-ana-1"), "ana", "ana", 0.0, DAY)
+    store.update_account("ana", frozen=True, role="director")     # what landed while the password was hashed
+    store.end_tokens_of("ana", 5.0, "logged in again")
+    fresh = store.open_token(token_digest(TOKEN), "ana", "ana", 5.0, 5.0 + DAY)
+    assert fresh.frozen and fresh.role == "director"
+    assert store.use_token(token_digest("older-token-of-ana-1"), 6.0, DAY) == (TOKEN_ENDED, None)
+    assert store.use_token(token_digest(TOKEN), 6.0, DAY)[0] == TOKEN_LIVE
+    store.close_account("ana", 7.0)
+    assert store.open_token(token_digest("after-the-ban-token"), "ana", "ana", 8.0, 8.0 + DAY) is None
+    assert len(store.token_rows("ana")) == 2                       # nothing stored for a closed account
