@@ -380,7 +380,13 @@ def measure(pid: int, pool: ClientPool, seconds: float, actions) -> dict:
 
 def room_config(clients: int) -> str:
     tables = -(-clients // 6)
+    # Every client comes from this machine: the limits meant for strangers (per address, network and account;
+    # the password desk's queue) are opened wide, as an operator would for a load test, not for a room.
     lines = ["[accounts]", "password_attempts_per_minute = 1e9", "password_attempts_burst = 1e9",
+             "network_password_attempts_per_minute = 1e9", "network_password_attempts_burst = 1e9",
+             "account_password_attempts_per_minute = 1e9", "account_password_attempts_burst = 1e9",
+             "password_threads = 2", f"password_queue = {clients}", f"password_queue_per_network = {clients}",
+             "[connections]", f"per_address = {clients + 100}",
              "[house_rules]", "between_hands_seconds = 0.05", "reconnect_seconds = 0",
              "[house_rules.decision_seconds]", "default = { preflop = 10, flop = 10, turn = 10, river = 10 }"]
     for t in range(1, tables + 1):
