@@ -15,6 +15,8 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgpack
@@ -101,6 +103,18 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextmanager
+def serving(tmp: Path, config: str | None = None, *extra: str) -> Iterator[Server]:
+    """A started server for a fixture to yield (``config`` the room.toml text; None: the fast room), then stopped."""
+    if config is not None:
+        (tmp / "room.toml").write_text(config)
+    server = Server(tmp, *extra).start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def unbatch(message: dict) -> list[dict]:

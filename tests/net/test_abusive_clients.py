@@ -20,7 +20,7 @@ import msgpack
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.net.server_process import Player, Server, room_config
+from tests.net.server_process import Player, Server, room_config, serving
 from tests.net.test_end_to_end import PASSWORD, sign_up
 from tests.net.test_tournament_sockets import wait
 
@@ -222,9 +222,8 @@ def test_a_path_with_a_nul_byte_is_not_found_and_logs_no_failure(server_log_tmp)
 
 @pytest.fixture
 def server_log_tmp(tmp_path):
-    s = Server(tmp_path).start()
-    yield s
-    s.stop()
+    with serving(tmp_path) as s:
+        yield s
 
 
 def test_bet_history_comes_in_pages_with_a_cursor(server_log_tmp):

@@ -10,15 +10,14 @@ from websockets.sync.client import connect
 
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
-from tests.net.server_process import Player, Server
+from tests.net.server_process import Player, Server, serving
 from tests.net.test_end_to_end import PASSWORD, event_type, play, sign_up
 
 
 @pytest.fixture
 def server(tmp_path):
-    s = Server(tmp_path).start()
-    yield s
-    s.stop()
+    with serving(tmp_path) as s:
+        yield s
 
 
 def test_SEC_2_resume_never_replays_cards_dealt_to_an_earlier_occupant_of_the_seat(server):

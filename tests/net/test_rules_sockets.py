@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.net.server_process import Player, Server, room_config, table_entry
+from tests.net.server_process import Player, Server, room_config, serving, table_entry
 from tests.net.test_end_to_end import PASSWORD, event_type, sign_up
 
 
@@ -99,10 +99,8 @@ def test_HR_STAKE_3_chips_lost_after_sitting_again_with_the_stack_are_not_owed(t
 def tournament_room(tmp_path):
     from tests.net.test_tournament_sockets import FAST_TOURNAMENTS
 
-    (tmp_path / "room.toml").write_text(FAST_TOURNAMENTS)
-    s = Server(tmp_path, "--max-rate", "500").start()
-    yield s
-    s.stop()
+    with serving(tmp_path, FAST_TOURNAMENTS, "--max-rate", "500") as s:
+        yield s
 
 
 def test_HR_DC_4_a_player_who_drops_in_the_late_stage_gets_extra_time_and_comes_back_to_act(tournament_room,

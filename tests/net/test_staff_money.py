@@ -14,7 +14,7 @@ from pokerroom.money.ledger import PROMOTIONS, cash
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
-from tests.net.server_process import FAST_ROOM, Player, Server
+from tests.net.server_process import FAST_ROOM, Player, Server, serving
 from tests.net.test_end_to_end import PASSWORD, sign_up
 from tests.net.test_tournament_sockets import FAST_TOURNAMENTS, director, wait
 from tests.net.tournament_bots import TournamentBot
@@ -30,10 +30,8 @@ assert FAST_TOURNAMENTS.startswith(FAST_ROOM) and FAST_TOURNAMENTS.rstrip().ends
 
 @pytest.fixture
 def server(tmp_path):
-    (tmp_path / "room.toml").write_text(CONFIG)
-    s = Server(tmp_path, "--max-rate", "500").start()
-    yield s
-    s.stop()
+    with serving(tmp_path, CONFIG, "--max-rate", "500") as s:
+        yield s
 
 
 def admin(server: Server, tmp_path) -> Player:

@@ -13,7 +13,7 @@ import pytest
 from pokerroom.money.ledger import cash
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
-from tests.net.server_process import FAST_ROOM, Player, Server
+from tests.net.server_process import FAST_ROOM, Player, Server, serving
 from tests.net.test_end_to_end import PASSWORD, sign_up
 from tests.net.tournament_bots import TournamentBot
 from tournament.director import bounty_account, pool_account
@@ -28,10 +28,8 @@ clock_scale = 0.0008
 
 @pytest.fixture
 def server(tmp_path):
-    (tmp_path / "room.toml").write_text(FAST_TOURNAMENTS)
-    s = Server(tmp_path, "--max-rate", "500").start()      # bots act at once, hand after hand
-    yield s
-    s.stop()
+    with serving(tmp_path, FAST_TOURNAMENTS, "--max-rate", "500") as s:     # bots act at once, hand after hand
+        yield s
 
 
 def director(server: Server, tmp_path) -> Player:

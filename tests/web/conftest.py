@@ -13,7 +13,7 @@ import shutil
 
 import pytest
 
-from tests.net.server_process import FAST_ROOM, Server
+from tests.net.server_process import FAST_ROOM, Server, serving
 
 CHROMIUM = os.environ.get("POKERROOM_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 # Chromium as root in a container, without the background traffic this machine's closed network refuses.
@@ -83,7 +83,5 @@ def grant(server: Server, nickname: str, role: str) -> None:
 @pytest.fixture
 def web_server(tmp_path):
     """A room with the fast test table ``t1`` and a fast tournament hall, no bots."""
-    (tmp_path / "room.toml").write_text(WEB_ROOM)
-    s = Server(tmp_path, "--max-rate", "500").start()
-    yield s
-    s.stop()
+    with serving(tmp_path, WEB_ROOM, "--max-rate", "500") as s:
+        yield s
