@@ -85,6 +85,8 @@ def test_STAFF_1_AC_6_a_covered_guarantee_pays_its_overlay_from_promotions_and_w
         bot.start()
     wait(lambda: all(b.finished.is_set() or b.failure for b in bots), what="the freeroll to finish")
     assert not [b.failure for b in bots if b.failure]
+    wait(lambda: root.request("tournament_details", tournament="free")["tournament"]["state"] == "finished",
+         what="the room to pay the prizes")                      # a bot's last hand ends before the payout
     server.stop()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
     ledger = store.load_ledger()
