@@ -685,11 +685,7 @@ class RoomStore(SecurityRecords, SessionRecords):
                                         stack=departure.stack, at=departure.at))
 
     def departures_since(self, since: float) -> list[tuple[str, str, Departure]]:
-        with self._reading() as session:
-            rows = session.scalars(select(DepartureRecord).where(DepartureRecord.at >= since,
-                                                                 DepartureRecord.arrived.is_(False))
-                                   .order_by(DepartureRecord.at))
-            return [(r.player_id, r.game_key, Departure(r.table_id, r.stack, r.at)) for r in rows]
+        return self._seat_moves_since(since, arrived=False, kind=Departure)
 
     def record_arrival(self, player_id: str, game_key: str, arrival: Arrival) -> None:
         with self._writing() as session:
@@ -698,11 +694,15 @@ class RoomStore(SecurityRecords, SessionRecords):
 
     def arrivals_since(self, since: float) -> list[tuple[str, str, Arrival]]:
         """Sits since ``since``: each settles the earlier leaves it matched (HR-STAKE-3)."""
+        return self._seat_moves_since(since, arrived=True, kind=Arrival)
+
+    def _seat_moves_since(self, since: float, *, arrived: bool, kind: type) -> list[tuple[str, str, Any]]:
+        """Leaves (``arrived`` False) or sits since ``since``, oldest first, as ``kind`` records."""
         with self._reading() as session:
             rows = session.scalars(select(DepartureRecord).where(DepartureRecord.at >= since,
-                                                                 DepartureRecord.arrived.is_(True))
+                                                                 DepartureRecord.arrived.is_(arrived))
                                    .order_by(DepartureRecord.at))
-            return [(r.player_id, r.game_key, Arrival(r.table_id, r.stack, r.at)) for r in rows]
+            return [(r.player_id, r.game_key, kind(r.table_id, r.stack, r.at)) for r in rows]
 
 
 def _grouped(rows: Iterable[Any]) -> Iterator[Transfer]:

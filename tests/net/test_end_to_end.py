@@ -32,6 +32,15 @@ def sign_up(url: str, name: str, subprotocol: str = "pokerroom.v1.msgpack") -> t
     return p, login["token"]
 
 
+def staff(server: Server, name: str, role: str) -> Player:
+    """A new account given ``role`` by the operator's command, logged in afresh."""
+    sign_up(server.url, name)[0].close()
+    server.grant(name, role)
+    member = Player(server.url)
+    assert member.request("login", nickname=name, password=PASSWORD)["ok"]
+    return member
+
+
 def event_type(push: dict) -> str:
     return push.get("event", {}).get("type", "") if push.get("type") == "table_event" else push.get("type", "")
 

@@ -107,7 +107,7 @@ def test_HR_DC_4_a_player_who_drops_in_the_late_stage_gets_extra_time_and_comes_
                                                                                             tmp_path):
     from tests.net.test_tournament_sockets import director
 
-    td = director(tournament_room, tmp_path)
+    td = director(tournament_room)
     created = td.request("director_create", template="sit_and_go", id="late", name="Late stage", start_in=None,
                          settings={"min_players": 3, "max_players": 3, "time_bank": 0, "late_stage_players": 3,
                                    "disconnect_protection": 30})

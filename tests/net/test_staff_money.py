@@ -15,7 +15,7 @@ from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
 from tests.net.server_process import FAST_ROOM, Player, Server, serving
-from tests.net.test_end_to_end import PASSWORD, sign_up
+from tests.net.test_end_to_end import PASSWORD, sign_up, staff
 from tests.net.test_tournament_sockets import FAST_TOURNAMENTS, director, wait
 from tests.net.tournament_bots import TournamentBot
 from tournament.director import guarantee_account
@@ -34,12 +34,8 @@ def server(tmp_path):
         yield s
 
 
-def admin(server: Server, tmp_path) -> Player:
-    sign_up(server.url, "root")[0].close()
-    server.grant("root", "admin")
-    a = Player(server.url)
-    assert a.request("login", nickname="root", password=PASSWORD)["ok"]
-    return a
+def admin(server: Server) -> Player:
+    return staff(server, "root", "admin")
 
 
 def refused(answer: dict, code: str) -> None:
@@ -53,7 +49,7 @@ def sit_and_go(td: Player, tid: str, guarantee: int) -> dict:
 
 
 def test_STAFF_1_the_minting_attack_is_refused_and_a_director_cannot_fund_promotions(server, tmp_path):
-    td = director(server, tmp_path)
+    td = director(server)
     refused(sit_and_go(td, "mint", 10**12), "over_limit")                     # above the configured bound
     refused(sit_and_go(td, "mint", DEMO_PROMOTIONS + 1), "guarantee_not_covered")   # within it, not covered
     refused(td.request("admin_fund_promotions", source="deposit", amount=10**9, reason="mine"), "forbidden")
@@ -69,10 +65,10 @@ def test_STAFF_1_the_minting_attack_is_refused_and_a_director_cannot_fund_promot
 
 def test_STAFF_1_AC_6_a_covered_guarantee_pays_its_overlay_from_promotions_and_world_moves_only_for_deposits(
         server, tmp_path):
-    root = admin(server, tmp_path)
+    root = admin(server)
     funded = root.request("admin_fund_promotions", source="deposit", amount=1_500_000, reason="spring freeroll")
     assert funded["ok"] and funded["balance"] == DEMO_PROMOTIONS + 1_500_000
-    td = director(server, tmp_path)
+    td = director(server)
     created = sit_and_go(td, "free", 2_000_000)                               # a freeroll: all of it overlay
     assert created["ok"] and not created["tournament"]["awaiting_approval"], created
     assert root.request("admin_promotions")["held"] == {"free": 2_000_000}
@@ -101,9 +97,9 @@ def test_STAFF_1_AC_6_a_covered_guarantee_pays_its_overlay_from_promotions_and_w
 
 
 def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(server, tmp_path):
-    root = admin(server, tmp_path)
+    root = admin(server)
     assert root.request("admin_fund_promotions", source="deposit", amount=3_000_000, reason="the series")["ok"]
-    td = director(server, tmp_path)
+    td = director(server)
     created = sit_and_go(td, "big", 3_500_000)
     assert created["ok"] and created["tournament"]["awaiting_approval"]
     player = sign_up(server.url, "ana")[0]
@@ -132,13 +128,13 @@ def capped_server(tmp_path):
 
 def test_STAFF_1_STAFF_2_a_rogue_director_or_admin_is_held_to_their_share_over_real_sockets(capped_server, tmp_path):
     server = capped_server
-    root = admin(server, tmp_path)
+    root = admin(server)
     refused(root.request("admin_fund_promotions", source="deposit", amount=10_000_001, reason="a lot"), "over_limit")
     assert root.request("admin_fund_promotions", source="deposit", amount=3_000_000, reason="the series")["ok"]
     own = sit_and_go(root, "own", 3_500_000)                                  # an admin is a director too
     assert own["ok"] and own["tournament"]["awaiting_approval"]
     refused(root.request("admin_approve_tournament", tournament="own", reason="trust me"), "own_event")
-    td = director(server, tmp_path)
+    td = director(server)
     assert sit_and_go(td, "a", 0)["ok"] and sit_and_go(td, "b", 0)["ok"]
     refused(sit_and_go(td, "c", 0), "too_many_events")                       # the director's own cap
     sign_up(server.url, "tdir2")[0].close()

@@ -14,7 +14,7 @@ from pokerroom.money.ledger import cash
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import FAST_ROOM, Player, Server, serving
-from tests.net.test_end_to_end import PASSWORD, sign_up
+from tests.net.test_end_to_end import sign_up, staff
 from tests.net.tournament_bots import TournamentBot
 from tournament.director import bounty_account, pool_account
 
@@ -32,12 +32,8 @@ def server(tmp_path):
         yield s
 
 
-def director(server: Server, tmp_path) -> Player:
-    sign_up(server.url, "tdir")[0].close()
-    server.grant("tdir", "director")
-    td = Player(server.url)
-    assert td.request("login", nickname="tdir", password=PASSWORD)["ok"]
-    return td
+def director(server: Server) -> Player:
+    return staff(server, "tdir", "director")
 
 
 def entered(server: Server, tournament: str, prefix: str, count: int) -> tuple[list[str], list[TournamentBot]]:
@@ -73,7 +69,7 @@ def events_of(bots, kind: str) -> list[dict]:
 
 
 def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_sockets(server, tmp_path):
-    td = director(server, tmp_path)
+    td = director(server)
     # short levels (0.12 s at this clock scale): the break comes long before fast all-in play reaches the money
     settings = {"starting_stack": 800, "late_registration_levels": 2, "rebuy_levels": 2, "deals": 1,
                 "break_after_level": 1, "break_seconds": 300, "level_seconds": 150,
@@ -159,7 +155,7 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
 
 
 def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rule(server, tmp_path):
-    td = director(server, tmp_path)
+    td = director(server)
     created = td.request("director_create", template="daily", id="daily", name="Daily test", start_in=None,
                          settings={"guarantee": 0, "late_registration_levels": 10, "table_size": 4})
     assert created["ok"], created
@@ -205,7 +201,7 @@ def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rul
 def test_TR_REFUND_3_a_killed_server_refunds_the_running_tournament_on_restart(tmp_path):
     (tmp_path / "room.toml").write_text(FAST_TOURNAMENTS)
     server = Server(tmp_path, "--max-rate", "500").start()
-    td = director(server, tmp_path)
+    td = director(server)
     assert td.request("director_create", template="daily", id="crash", name="Crash test", start_in=None,
                       settings={"guarantee": 0, "table_size": 4})["ok"]
     names, bots = entered(server, "crash", "k", 6)

@@ -6,21 +6,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from twisted.internet import defer
-
+from tests.shell.test_room import resolved
 from tests.tournament.test_hall import Lobby, between_hands_in_the_money
 from tournament import director as td
 from tournament.structure import STRUCTURES
 
-
-def answer(result) -> dict:                                       # noqa: ANN001
-    """The answer, whether the room gave it at once or as a Deferred (the store's reads)."""
-    if isinstance(result, defer.Deferred):
-        out = []
-        result.addBoth(out.append)
-        assert out, "the answer did not come"
-        return out[0]
-    return result
+answer = resolved                 # the answer, whether the room gave it at once or as a Deferred (the store's reads)
 
 
 def full_sit_and_go(store, **settings) -> Lobby:                  # noqa: ANN001
