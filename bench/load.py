@@ -434,6 +434,7 @@ def main() -> None:
     try:
         pool.wait_for("ready", 600)
         seated_in = time.monotonic() - started
+        print(f"seated {n} clients in {seated_in:.1f} s; measuring for {args.seconds:g} s", flush=True)
         rss_ours = (proc_rss(server.pid) - rss0) / n
         pauses0 = collector_pauses(base)
         ours = measure(server.pid, pool, args.seconds, lambda: metric(base, "pokerroom_actions_total"))
@@ -466,7 +467,6 @@ def main() -> None:
     def ratio(a: float, b: float) -> str:
         return f"{a / b:.2f}x" if b else "n/a"
 
-    print(f"seated {n} clients in {seated_in:.1f} s")
     print(f"actions/s: ours {ours['per_second']:.0f}; echo messages/s at the same per-client rate "
           f"{base_line['per_second']:.0f}")
     print(f"p50 round trip: ours {ours['p50'] * 1e3:.2f} ms, echo {base_line['p50'] * 1e3:.2f} ms   "

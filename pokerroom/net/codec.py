@@ -39,6 +39,24 @@ def pack(value: Any) -> bytes:
     return packer.pack(value)
 
 
+def pack_with_packed_list(head: dict[str, Any], key: str, packed: list[bytes]) -> bytes:
+    """``pack({**head, key: items})`` from the items packed already, byte for byte.
+
+    A table packs each event once, for its log; the frame everyone watching
+    gets is then those bytes behind a small header instead of a second pack.
+    """
+    if len(head) >= 15 or key in head:
+        raise ValueError("the head must be a small map without the list's key")
+    count = len(packed)
+    if count < 16:
+        array = bytes((0x90 + count,))
+    elif count < 1 << 16:
+        array = b"\xdc" + count.to_bytes(2, "big")
+    else:
+        array = b"\xdd" + count.to_bytes(4, "big")
+    return bytes((0x80 + len(head) + 1,)) + pack(head)[1:] + pack(key) + array + b"".join(packed)
+
+
 def _depth(value: Any, level: int = 0) -> int:
     if level > MAX_DEPTH:
         return level
@@ -93,3 +111,22 @@ class Codec:
         if self.binary:
             return pack(message)
         return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+    def extend(self, encoded: bytes, extra: dict[str, Any]) -> bytes:
+        """``encoded`` (a map this codec encoded) with ``extra``'s keys added, without encoding the rest again.
+
+        A table's frame goes to every watcher alike but for the one whose
+        decision it starts, who also gets their ``legal`` actions: that frame
+        is the shared bytes and a few more. ``extra``'s keys must not be in
+        ``encoded`` already.
+        """
+        if not extra:
+            return encoded
+        if self.binary:
+            size = encoded[0] - 0x80 if 0x80 <= encoded[0] <= 0x8F else None     # a fixmap: up to 15 keys
+            if size is None or size + len(extra) > 15:
+                return pack({**msgpack.unpackb(encoded, raw=False, strict_map_key=False), **extra})
+            return bytes((0x80 + size + len(extra),)) + encoded[1:] + b"".join(
+                pack(key) + pack(value) for key, value in extra.items())
+        more = json.dumps(extra, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        return more if encoded == b"{}" else encoded[:-1] + b"," + more[1:]

@@ -32,6 +32,7 @@ from pokerroom.net.closing import FreedOnClose
 from pokerroom.net.codec import MAX_FRAME, SUBPROTOCOLS, Codec
 from pokerroom.net.limits import ConnectionLimits, TimedChannel, normal_origin
 from pokerroom.net.schema import ProtocolError, error, parse_request
+from pokerroom.net.unmasking import install as install_unmasking
 from pokerroom.shell.room import Room, Session
 from pokerroom.shell.throttle import TokenBucket, network_of
 
@@ -113,6 +114,11 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         session = self.session
         if session is not None and session.player_id is None:
             self.close(LOGIN_LATE, f"log in within {self.factory.limits.login_seconds:g} seconds of connecting")
+
+    def dataReceived(self, data: bytes) -> None:                      # noqa: N802 - Twisted's name
+        """Straight to Autobahn's frame parser, without its debug line: the line's arguments are worked out for
+        every read even when nothing logs them, and cost about what parsing a small frame does."""
+        self._dataReceived(data)
 
     def onMessageEnd(self) -> None:
         """A whole message: straight to :meth:`onMessage`, without Autobahn's ``message`` signal when nobody listens.
@@ -200,12 +206,24 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         connection of the subprotocol.
         """
         if self.state == WebSocketServerProtocol.STATE_OPEN:
-            key = self.codec.subprotocol
-            prepared = shared.get(key)
-            if prepared is None:
-                payload = self.codec.encode(shared["message"])
-                prepared = shared[key] = self.factory.prepareMessage(payload, self.codec.binary)
+            prepared = self._prepared(shared)
             self._write(prepared.payload, prepared.payloadHybi)
+
+    def send_shared_with(self, shared: dict[str, Any], extra: dict[str, Any]) -> None:
+        """The shared message with keys of this connection's own added: its shared encoding, extended."""
+        if self.state == WebSocketServerProtocol.STATE_OPEN:
+            payload = self.codec.extend(self._prepared(shared).payload, extra)
+            self._write(payload, self.factory.prepareMessage(payload, self.codec.binary).payloadHybi)
+
+    def _prepared(self, shared: dict[str, Any]) -> Any:
+        key = self.codec.subprotocol
+        prepared = shared.get(key)
+        if prepared is None:
+            payload = shared.get("encoded", {}).get(key)          # bytes the room built already, if any
+            if payload is None:
+                payload = self.codec.encode(shared["message"])
+            prepared = shared[key] = self.factory.prepareMessage(payload, self.codec.binary)
+        return prepared
 
     _corked: list[bytes] | None = None
 
@@ -374,6 +392,7 @@ class RoomSite(Site):
 def build_site(room: Room, url: str | None = None, *, limits: ConnectionLimits | None = None,
                **factory_options: Any) -> RoomSite:
     limits = limits or ConnectionLimits()
+    install_unmasking()                             # small client frames: one XOR, not a native masker each
     factory = RoomFactory(room, url, limits=limits, **factory_options)
     root = Resource()
     root.putChild(b"ws", RoomResource(factory))

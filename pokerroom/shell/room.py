@@ -49,7 +49,7 @@ from twisted.python.threadpool import ThreadPool
 from pokerroom import conduct, players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import WORLD, Ledger, Transfer, cash, table_escrow
-from pokerroom.net.codec import pack
+from pokerroom.net.codec import MSGPACK, pack, pack_with_packed_list
 from pokerroom.net.schema import Request, error, ok
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
@@ -125,6 +125,15 @@ class Session:
                 self.connection.send(shared["message"])
             else:
                 send_shared(shared)
+
+    def push_shared_with(self, shared: dict[str, Any], extra: dict[str, Any]) -> None:
+        """``shared["message"]`` with ``extra``'s keys, reusing the shared encoding where the connection can."""
+        if self.connection is not None:
+            send_shared_with = getattr(self.connection, "send_shared_with", None)
+            if send_shared_with is None:
+                self.connection.send(dict(shared["message"], **extra))
+            else:
+                send_shared_with(shared, extra)
 
 
 @dataclass(eq=False)
@@ -1009,7 +1018,8 @@ class Room:
             self.watching[table_id].pop(session, None)
         session.tables = set()
 
-    def _fan_out(self, runner: TableRunner, events: list, watchers: Any, dicts: list | None = None) -> None:
+    def _fan_out(self, runner: TableRunner, events: list, watchers: Any, dicts: list | None = None,
+                 packed: list[bytes] | None = None) -> None:
         """Send ``events`` to each watcher as one ``table_events`` frame, as that watcher may see them.
 
         Every event passes the one redaction function as an observer sees it;
@@ -1017,21 +1027,25 @@ class Room:
         except to a player whose own hole cards are in it (their seat's cards
         go only to whoever was dealt that seat in that hand -- not to a later
         occupant) or whose decision it starts (it carries their ``legal``
-        actions): they get a frame of their own.
+        actions): they get a frame of their own. ``packed`` are the events as
+        the table's log packed them: the shared msgpack frame is built from them.
         """
         if not watchers:
             return
         if dicts is None:
             dicts = [table_event_to_dict(event) for event in events]
         for start in range(0, len(events), BATCH):          # a resume's catch-up can be long: frames stay small
-            self._fan_out_batch(runner, events[start:start + BATCH], watchers, dicts[start:start + BATCH])
+            self._fan_out_batch(runner, events[start:start + BATCH], watchers, dicts[start:start + BATCH],
+                                None if packed is None else packed[start:start + BATCH])
 
-    def _fan_out_batch(self, runner: TableRunner, events: list, watchers: Any, dicts: list) -> None:
+    def _fan_out_batch(self, runner: TableRunner, events: list, watchers: Any, dicts: list,
+                       packed: list[bytes] | None) -> None:
         table_id = runner.table.table_id
         public: list[dict] = []
+        public_packed: list[bytes] = []
         own: dict[str, dict[int, dict]] = {}            # player -> position in the batch -> their own view
         decision = None
-        for event, as_dict in zip(events, dicts, strict=True):
+        for i, (event, as_dict) in enumerate(zip(events, dicts, strict=True)):
             shown = redact(event, OBSERVER)
             if shown is None:
                 continue
@@ -1040,8 +1054,13 @@ class Room:
                 if owner is not None:
                     own.setdefault(owner, {})[len(public)] = as_dict
                 as_dict = table_event_to_dict(shown)
-            elif isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
-                decision = event
+                if packed is not None:
+                    public_packed.append(pack(as_dict))
+            else:
+                if isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
+                    decision = event
+                if packed is not None:
+                    public_packed.append(packed[i])
             public.append(as_dict)
         if not public:
             return
@@ -1051,15 +1070,20 @@ class Room:
             seated = runner.table.players.get(decision.seat)
             legal_for = seated.player_id if seated is not None else None
             legal = runner.table.legal_actions(legal_for) if legal_for is not None else None
-        shared = {"message": {"type": "table_events", "table": table_id, "seq": events[-1].seq, "events": public}}
+        head = {"type": "table_events", "table": table_id, "seq": events[-1].seq}
+        shared: dict[str, Any] = {"message": dict(head, events=public)}
+        if packed is not None:
+            shared["encoded"] = {MSGPACK: pack_with_packed_list(head, "events", public_packed)}
         for session in watchers:
             player = session.player_id
             mine = own.get(player) if player is not None else None
-            if mine is None and (legal is None or player != legal_for):
-                session.push_shared(shared)
+            if mine is None:
+                if legal is None or player != legal_for:
+                    session.push_shared(shared)
+                else:
+                    session.push_shared_with(shared, {"legal": legal.to_wire()})
                 continue
-            batch = public if mine is None else [mine.get(i, e) for i, e in enumerate(public)]
-            message = dict(shared["message"], events=batch)
+            message = dict(shared["message"], events=[mine.get(i, e) for i, e in enumerate(public)])
             if legal is not None and player == legal_for:
                 message["legal"] = legal.to_wire()
             session.push(message)
@@ -1069,9 +1093,10 @@ class Room:
         table_id = table.table_id
         now = self.reactor.seconds()
         dicts = [table_event_to_dict(event) for event in events]
-        for event, as_dict in zip(events, dicts, strict=True):
+        packed = [pack(as_dict) for as_dict in dicts]
+        for event, as_dict, as_bytes in zip(events, dicts, packed, strict=True):
             # The log keeps events packed: bytes are nothing for the garbage collector to scan.
-            runner.log.append(pack(as_dict))
+            runner.log.append(as_bytes)
             runner.log_seq = event.seq
             if isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
@@ -1098,7 +1123,7 @@ class Room:
                                                  cash(event.player_id), event.stack, "cash_out", table_id, now))
             elif isinstance(event, te.HandEvent):
                 self._hand_event(runner, event.event, now, as_dict["event"])
-        self._fan_out(runner, events, self.watching[table_id], dicts)
+        self._fan_out(runner, events, self.watching[table_id], dicts, packed)
         if any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
                for e in events):
             self._lobby_changed(table_id)

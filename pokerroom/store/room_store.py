@@ -88,6 +88,46 @@ class _Rows:
 log = Logger()
 
 
+OPEN_STARTS = 100_000
+
+
+def _balance_upsert(dialect_insert: Callable) -> Any:
+    upsert = dialect_insert(LedgerBalance.__table__)
+    return upsert.on_conflict_do_update(index_elements=[LedgerBalance.__table__.c.account],
+                                        set_={"balance": LedgerBalance.__table__.c.balance + upsert.excluded.balance})
+
+
+# The busy writer's statements, built once: building a statement costs more than running a small one.
+_HANDS = HandRecord.__table__
+_TRANSFERS = LedgerTransfer.__table__
+_INSERT_AUDIT = insert(AuditRecord.__table__)
+_INSERT_HANDS = insert(_HANDS)
+_INSERT_HAND_PLAYERS = insert(HandPlayer.__table__)
+_INSERT_FACTS = insert(HandFactsRecord.__table__)
+_END_HANDS = (update(_HANDS).where(_HANDS.c.hand_id == bindparam("b_hand_id"), _HANDS.c.ended_at.is_(None))
+              .values(ended_at=bindparam("ended_at"), end_stacks=bindparam("end_stacks"), rake=bindparam("rake"),
+                      events=bindparam("events"), event_times=bindparam("event_times")))
+_OPEN_HANDS = select(_HANDS.c.hand_id, _HANDS.c.table_id, _HANDS.c.tournament, _HANDS.c.started_at,
+                     _HANDS.c.start_stacks).where(_HANDS.c.hand_id.in_(bindparam("ids", expanding=True)),
+                                                  _HANDS.c.ended_at.is_(None))
+_INSERT_TRANSFERS = insert(_TRANSFERS)
+_TRANSFER_IDS = select(_TRANSFERS.c.number, _TRANSFERS.c.id).where(
+    _TRANSFERS.c.number.in_(bindparam("numbers", expanding=True)))
+_INSERT_POSTINGS = insert(LedgerPosting.__table__)
+_UPSERT_BALANCES = {"postgresql": _balance_upsert(postgresql_insert), "sqlite": _balance_upsert(sqlite_insert)}
+_CHAIN_HEAD = select(AuditRecord.__table__.c.hash).order_by(AuditRecord.__table__.c.id.desc()).limit(1)
+
+
+class _HandStart:
+    """What a hand's digest needs of its stored start, as the row reads back (a float time, a fresh dict)."""
+
+    __slots__ = ("hand_id", "start_stacks", "started_at", "table_id", "tournament")
+
+    def __init__(self, row: Mapping[str, Any]) -> None:
+        self.hand_id, self.table_id, self.tournament = row["hand_id"], row["table_id"], row["tournament"]
+        self.started_at, self.start_stacks = float(row["started_at"]), dict(row["start_stacks"])
+
+
 class _EndedHand:
     """A hand's stored start and the end about to be written, read as :func:`hand_digest` reads a row."""
 
@@ -115,6 +155,9 @@ class RoomStore(SecurityRecords, SessionRecords):
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._batch = threading.local()
+        # The starts of hands this process wrote and has not ended: what a hand's digest needs of its row, so
+        # ending it reads nothing back. Only a shortcut: a hand missing here is read from the table.
+        self._open_starts: dict[str, _HandStart] = {}
 
     # ------------------------------------------------------------------ transactions
 
@@ -148,8 +191,12 @@ class RoomStore(SecurityRecords, SessionRecords):
             return
         rows = _Rows()
         yield rows
-        with self.sessions.begin() as session:
-            self._flush_rows(session, rows)
+        try:
+            with self.sessions.begin() as session:
+                self._flush_rows(session, rows)
+        except Exception:
+            self._open_starts.clear()           # rolled back: starts remembered in it may not be stored
+            raise
 
     def batch(self, calls: Sequence[tuple[Callable, tuple]]) -> list[tuple[bool, Any]]:
         """Run store calls in order as one transaction (group commit): ``(True, result)`` or ``(False, error)`` each.
@@ -174,7 +221,7 @@ class RoomStore(SecurityRecords, SessionRecords):
                         self._batch.session = self._batch.rows = self._batch.head = None
                 return results
             except Exception:                                   # noqa: BLE001 - retried one by one below
-                pass
+                self._open_starts.clear()       # rolled back: starts remembered in it may not be stored
         out = []
         for function, args in calls:
             try:
@@ -190,7 +237,7 @@ class RoomStore(SecurityRecords, SessionRecords):
             return
         connection = session.connection()
         if rows.audits:                         # chained before every hand gathered here (:meth:`audit`)
-            connection.execute(insert(AuditRecord.__table__), rows.audits)
+            connection.execute(_INSERT_AUDIT, rows.audits)
             rows.audits = []
         self._flush_hands(connection, rows)
         if rows.transfers:
@@ -199,22 +246,24 @@ class RoomStore(SecurityRecords, SessionRecords):
 
     def _flush_hands(self, connection: Connection, rows: _Rows) -> None:
         """The hands gathered so far: started ones inserted, ended ones updated and chained (SEC-1), their facts."""
-        hands = HandRecord.__table__
         if rows.started:
-            connection.execute(insert(hands), rows.started)
-            connection.execute(insert(HandPlayer.__table__), rows.players)
+            connection.execute(_INSERT_HANDS, rows.started)
+            connection.execute(_INSERT_HAND_PLAYERS, rows.players)
+            if len(self._open_starts) > OPEN_STARTS:        # hands that never ended here (a table retired mid-hand)
+                self._open_starts.clear()
+            self._open_starts.update((row["hand_id"], _HandStart(row)) for row in rows.started)
         if rows.ended:
             ids = [row["b_hand_id"] for row in rows.ended]
-            opened = {row.hand_id: row for row in connection.execute(
-                select(hands.c.hand_id, hands.c.table_id, hands.c.tournament, hands.c.started_at,
-                       hands.c.start_stacks).where(hands.c.hand_id.in_(ids), hands.c.ended_at.is_(None)))}
-            if len(opened) != len(ids):
-                closed = sorted(set(ids) - set(opened)) or sorted(ids)
-                raise ValueError(f"hand {closed[0]} is not open")
-            connection.execute(update(hands).where(hands.c.hand_id == bindparam("b_hand_id"))
-                               .values(ended_at=bindparam("ended_at"), end_stacks=bindparam("end_stacks"),
-                                       rake=bindparam("rake"), events=bindparam("events"),
-                                       event_times=bindparam("event_times")), rows.ended)
+            opened = {hand_id: self._open_starts[hand_id] for hand_id in ids if hand_id in self._open_starts}
+            sane_count = connection.dialect.supports_sane_multi_rowcount
+            if len(opened) < len(ids) or not sane_count:
+                opened.update(self._open_rows(connection, ids))
+                self._refuse_ended(ids, opened)
+            written = connection.execute(_END_HANDS, rows.ended)
+            if sane_count and written.rowcount != len(ids):  # a start remembered here but ended or never stored
+                self._refuse_ended(ids, self._open_rows(connection, ids))
+            for hand_id in ids:
+                self._open_starts.pop(hand_id, None)
             # the chain keeps each ended hand's digest (SEC-1), in the order the hands ended: worked out from the
             # values just written (the same bytes once read back: canonical() makes tuples lists, sorts keys)
             self._chain(connection, [("hand", {"hand_id": hand_id, "table": opened[hand_id].table_id,
@@ -222,8 +271,19 @@ class RoomStore(SecurityRecords, SessionRecords):
                                       ended["ended_at"])
                                      for hand_id, ended in zip(ids, rows.ended, strict=True)])
         if rows.facts:
-            connection.execute(insert(HandFactsRecord.__table__), rows.facts)
+            connection.execute(_INSERT_FACTS, rows.facts)
         rows.started, rows.players, rows.ended, rows.facts = [], [], [], []
+
+    @staticmethod
+    def _open_rows(connection: Connection, ids: Sequence[str]) -> dict[str, Any]:
+        return {row.hand_id: row for row in connection.execute(_OPEN_HANDS, {"ids": list(ids)})}
+
+    @staticmethod
+    def _refuse_ended(ids: Sequence[str], opened: Mapping[str, Any]) -> None:
+        """A hand ends once, and only after its start is stored."""
+        if len(opened) != len(ids) or set(opened) != set(ids):
+            closed = sorted(set(ids) - set(opened)) or sorted(ids)
+            raise ValueError(f"hand {closed[0]} is not open")
 
     # ------------------------------------------------------------------ accounts
 
@@ -293,22 +353,22 @@ class RoomStore(SecurityRecords, SessionRecords):
 
     @staticmethod
     def _save(connection: Connection, transfers: list[Transfer]) -> None:
-        ledger_transfers = LedgerTransfer.__table__
-        ids = connection.execute(
-            insert(ledger_transfers).returning(ledger_transfers.c.id, sort_by_parameter_order=True),
-            [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at} for t in transfers],
-        ).scalars().all()
-        connection.execute(insert(LedgerPosting.__table__),
-                           [{"transfer_id": row_id, "account": p.account, "amount": p.amount}
-                            for row_id, t in zip(ids, transfers, strict=True) for p in t.postings])
+        # One bulk insert, then the new ids by the transfers' unique numbers: an insert returning ids in order
+        # would run once per transfer on SQLite.
+        connection.execute(_INSERT_TRANSFERS, [{"number": t.number, "reason": t.reason, "reference": t.reference,
+                                                "at": t.at} for t in transfers])
+        numbers = [t.number for t in transfers]
+        ids: dict[int, int] = {}
+        for start in range(0, len(numbers), 500):
+            ids.update(connection.execute(_TRANSFER_IDS, {"numbers": numbers[start:start + 500]}).all())
+        connection.execute(_INSERT_POSTINGS,
+                           [{"transfer_id": ids[t.number], "account": p.account, "amount": p.amount}
+                            for t in transfers for p in t.postings])
         deltas: dict[str, int] = {}
         for t in transfers:
             for p in t.postings:
                 deltas[p.account] = deltas.get(p.account, 0) + p.amount
-        balances = LedgerBalance.__table__
-        upsert = (postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert)(balances)
-        connection.execute(upsert.on_conflict_do_update(index_elements=[balances.c.account],
-                                                        set_={"balance": balances.c.balance + upsert.excluded.balance}),
+        connection.execute(_UPSERT_BALANCES[connection.dialect.name],
                            [{"account": account, "balance": delta} for account, delta in deltas.items()])
 
     def load_ledger(self, keep: int | None = None) -> Ledger:
@@ -548,15 +608,14 @@ class RoomStore(SecurityRecords, SessionRecords):
         """The newest record's hash: read once per batch, then kept as the batch appends."""
         head = getattr(self._batch, "head", None)
         if head is None:
-            table = AuditRecord.__table__
-            head = connection.scalar(select(table.c.hash).order_by(table.c.id.desc()).limit(1)) or GENESIS
+            head = connection.scalar(_CHAIN_HEAD) or GENESIS
         return head
 
     def _chain(self, connection: Connection, records: Sequence[tuple[str, Mapping[str, Any], float]]) -> str:
         """Append ``records`` after the newest one, in this transaction; the new head's hash."""
         rows = getattr(self._batch, "rows", None)
         if rows is not None and rows.audits:            # records hashed earlier in the batch go first
-            connection.execute(insert(AuditRecord.__table__), rows.audits)
+            connection.execute(_INSERT_AUDIT, rows.audits)
             rows.audits = []
         last = self._head(connection)
         out = []
@@ -565,7 +624,7 @@ class RoomStore(SecurityRecords, SessionRecords):
             out.append({"kind": kind, "data": dict(data), "at": at, "previous_hash": last, "hash": digest})
             last = digest
         if out:
-            connection.execute(insert(AuditRecord.__table__), out)
+            connection.execute(_INSERT_AUDIT, out)
         if getattr(self._batch, "session", None) is not None:
             self._batch.head = last
         return last

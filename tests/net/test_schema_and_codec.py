@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pokerroom.net.codec import JSON, MAX_FRAME, MSGPACK, Codec, pack
+from pokerroom.net.codec import JSON, MAX_FRAME, MSGPACK, Codec, pack, pack_with_packed_list
 from pokerroom.net.schema import REQUESTS, ProtocolError, error, ok, parse_request
 
 
@@ -111,3 +111,24 @@ def test_the_reused_packer_writes_the_bytes_packb_writes(value):
     with pytest.raises(TypeError):
         pack({"half": [value, object()]})                  # a value it cannot pack leaves nothing behind
     assert pack(value) == msgpack.packb(value)
+
+
+_json_values = st.recursive(st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.text(),
+                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                            max_leaves=12)
+
+
+@pytest.mark.parametrize("subprotocol", [MSGPACK, JSON])
+@given(shared=st.dictionaries(st.text(max_size=6).filter(lambda k: not k.startswith("x-")), _json_values,
+                             max_size=17),
+       extra=st.dictionaries(st.text(max_size=6).map(lambda k: "x-" + k), _json_values, max_size=3))
+def test_an_extended_frame_reads_as_the_shared_message_with_the_extra_keys(subprotocol, shared, extra):
+    codec = Codec(subprotocol)
+    extended = codec.extend(codec.encode(shared), extra)
+    assert codec.decode_from_server(extended) == {**shared, **extra}
+
+
+@given(head=st.dictionaries(st.sampled_from(["type", "table", "seq", "hand"]), _json_values, max_size=4),
+       items=st.lists(_json_values, max_size=40))
+def test_a_frame_built_from_packed_items_is_the_frame_pack_builds(head, items):
+    assert pack_with_packed_list(head, "events", [pack(item) for item in items]) == pack({**head, "events": items})

@@ -273,3 +273,18 @@ def test_SEC_5_audit_records_gathered_in_a_batch_chain_in_call_order_with_hands_
     assert store.verify_audit().intact and store.load_ledger().balances == ledger.balances
     store.audit("note", {"after": True}, 8.0)                       # the next transaction chains on from it
     assert store.verify_audit().intact and store.audit_records()[-1].previous_hash == records[-1].hash
+
+
+def test_SEC_1_a_hand_ended_from_its_remembered_start_chains_what_was_stored(store):
+    """The store ends a hand from the start it remembers writing; the chain still digests the stored row."""
+    store.batch([(store.hand_started, ("t9-1", "t9", 10, {"ana": 100, "bob": 100})),
+                 (store.hand_started, ("t9-2", "t9", 11, {"ana": 100, "bob": 100}))])
+    store.batch([(store.hand_ended, ("t9-1", 20, {"ana": 110, "bob": 90}, 0, [{"type": "x", "seq": 1}], None)),
+                 (store.audit, ("note", {"between": True}, 20.5))])
+    assert [r.kind for r in store.audit_records()] == ["hand", "note"] and store.verify_audit().intact
+    execute(store, "UPDATE hands SET ended_at = 30.0, end_stacks = start_stacks WHERE hand_id = 't9-2'")
+    with pytest.raises(ValueError, match="hand t9-2 is not open"):     # ended behind this store's back
+        store.hand_ended("t9-2", 31.0, {"ana": 100, "bob": 100}, 0, [], None)
+    with pytest.raises(ValueError, match="hand t9-1 is not open"):     # a hand ends once
+        store.hand_ended("t9-1", 32.0, {"ana": 110, "bob": 90}, 0, [], None)
+    assert [r.kind for r in store.audit_records()] == ["hand", "note"]  # neither refusal chained anything
