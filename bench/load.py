@@ -18,6 +18,9 @@ What it does, in order:
 2. **Echo.** Starts a bare Autobahn echo server and the same number of client
    connections, each sending a message of the same size at the per-client rate
    ours reached (so both run at the same message rate), and measures the same.
+   It runs twice, once before ours (at the target rate) and once after, and the
+   baseline is the mean of the two: on a shared machine a slow spell during one
+   phase would otherwise move the ratio by a tenth or more.
 3. **Resume.** Every client of ours drops its connection and resumes on a new
    one with its token; the time until all are back is printed.
 
@@ -378,6 +381,23 @@ def measure(pid: int, pool: ClientPool, seconds: float, actions) -> dict:
             "p99": rtts[int(len(rtts) * 0.99)] if rtts else float("nan"), "samples": len(rtts)}
 
 
+def echo_baseline(n: int, args: argparse.Namespace, per_client: float) -> tuple[dict, float]:
+    """The bare Autobahn echo server under ``n`` clients each sending at ``per_client`` messages a second."""
+    echo, line = start([sys.executable, __file__, "--role", "echo-server"])
+    echo_url = line.split()[2]
+    rss0 = proc_rss(echo.pid)
+    pool = ClientPool(echo_url, n, args.client_processes, "echo", rate=per_client)
+    try:
+        pool.wait_for("ready", 600)
+        time.sleep(2)                          # let every echo connection open before measuring memory
+        rss_echo = (proc_rss(echo.pid) - rss0) / n
+        return measure(echo.pid, pool, args.seconds, lambda: 0), rss_echo
+    finally:
+        pool.stop()
+        echo.terminate()
+        echo.wait(10)
+
+
 def room_config(clients: int) -> str:
     tables = -(-clients // 6)
     # Every client comes from this machine: the limits meant for strangers (per address, network and account;
@@ -422,6 +442,8 @@ def main() -> None:
     print(f"load: {n} clients in {args.client_processes} processes, {args.seconds:g} s windows, players aiming at "
           f"{args.target:g} actions/s; load average {os.getloadavg()[0]:.2f}", flush=True)
 
+    before, _ = echo_baseline(n, args, args.target / n if args.target else 0.0)
+    print(f"echo before ours: {before['cpu_per_action'] * 1e6:.0f} us of server CPU per message", flush=True)
     server, line = start([sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir",
                           str(tmp / "data"), "--config", str(tmp / "room.toml"), "--demo", "--bots", "0",
                           "--max-rate", "1000"], env={"POKERROOM_ARGON2": "bench", "POKERROOM_LOG_LEVEL": "error"})
@@ -449,20 +471,10 @@ def main() -> None:
         server.terminate()
         server.wait(10)
 
-    echo, line = start([sys.executable, __file__, "--role", "echo-server"])
-    echo_url = line.split()[2]
-    rss0 = proc_rss(echo.pid)
-    per_client = ours["per_second"] / n
-    pool = ClientPool(echo_url, n, args.client_processes, "echo", rate=per_client)
-    try:
-        pool.wait_for("ready", 600)
-        time.sleep(2)                          # let every echo connection open before measuring memory
-        rss_echo = (proc_rss(echo.pid) - rss0) / n
-        base_line = measure(echo.pid, pool, args.seconds, lambda: 0)
-    finally:
-        pool.stop()
-        echo.terminate()
-        echo.wait(10)
+    after, rss_echo = echo_baseline(n, args, ours["per_second"] / n)
+    # the baseline is the mean of the echo runs either side of ours: a slow spell of the shared machine
+    # during one phase then weighs on both sides of the ratio
+    base_line = {key: (before[key] + after[key]) / 2 for key in ("per_second", "cpu_per_action", "p50", "p99")}
 
     def ratio(a: float, b: float) -> str:
         return f"{a / b:.2f}x" if b else "n/a"
@@ -474,7 +486,8 @@ def main() -> None:
     print(f"p99 round trip: ours {ours['p99'] * 1e3:.2f} ms, echo {base_line['p99'] * 1e3:.2f} ms   "
           f"ratio ours/echo: {ratio(ours['p99'], base_line['p99'])}")
     print(f"server CPU per action: ours {ours['cpu_per_action'] * 1e6:.0f} us, echo "
-          f"{base_line['cpu_per_action'] * 1e6:.0f} us   ratio ours/echo: "
+          f"{base_line['cpu_per_action'] * 1e6:.0f} us (before ours {before['cpu_per_action'] * 1e6:.0f}, after "
+          f"{after['cpu_per_action'] * 1e6:.0f})   ratio ours/echo: "
           f"{ratio(ours['cpu_per_action'], base_line['cpu_per_action'])}")
     print(f"memory per connection: ours {rss_ours / 1024:.1f} KiB, echo {rss_echo / 1024:.1f} KiB   "
           f"ratio ours/echo: {ratio(rss_ours, rss_echo)}")
