@@ -199,21 +199,20 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             payload = self.codec.encode(message)
             self._write(payload, self.factory.prepareMessage(payload, self.codec.binary).payloadHybi)
 
-    def send_shared(self, shared: dict[str, Any]) -> None:
+    def send_shared(self, shared: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
         """Send a message many connections get: encoded and framed once per subprotocol (cached in ``shared``).
 
         A server's frames are not masked, so the same bytes serve every
-        connection of the subprotocol.
+        connection of the subprotocol. ``extra`` are keys of this connection's
+        own (the decision player's ``legal``): the shared encoding, extended.
         """
         if self.state == WebSocketServerProtocol.STATE_OPEN:
             prepared = self._prepared(shared)
-            self._write(prepared.payload, prepared.payloadHybi)
-
-    def send_shared_with(self, shared: dict[str, Any], extra: dict[str, Any]) -> None:
-        """The shared message with keys of this connection's own added: its shared encoding, extended."""
-        if self.state == WebSocketServerProtocol.STATE_OPEN:
-            payload = self.codec.extend(self._prepared(shared).payload, extra)
-            self._write(payload, self.factory.prepareMessage(payload, self.codec.binary).payloadHybi)
+            if extra:
+                payload = self.codec.extend(prepared.payload, extra)
+                self._write(payload, self.factory.prepareMessage(payload, self.codec.binary).payloadHybi)
+            else:
+                self._write(prepared.payload, prepared.payloadHybi)
 
     def _prepared(self, shared: dict[str, Any]) -> Any:
         key = self.codec.subprotocol

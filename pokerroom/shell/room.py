@@ -117,23 +117,15 @@ class Session:
         if self.connection is not None:
             self.connection.send(message)
 
-    def push_shared(self, shared: dict[str, Any]) -> None:
-        """Send ``shared["message"]``, encoded and framed once per subprotocol for everyone it goes to."""
+    def push_shared(self, shared: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
+        """Send ``shared["message"]`` (with ``extra``'s keys), encoded and framed once per subprotocol for everyone
+        it goes to."""
         if self.connection is not None:
             send_shared = getattr(self.connection, "send_shared", None)
             if send_shared is None:
-                self.connection.send(shared["message"])
+                self.connection.send(dict(shared["message"], **(extra or {})))
             else:
-                send_shared(shared)
-
-    def push_shared_with(self, shared: dict[str, Any], extra: dict[str, Any]) -> None:
-        """``shared["message"]`` with ``extra``'s keys, reusing the shared encoding where the connection can."""
-        if self.connection is not None:
-            send_shared_with = getattr(self.connection, "send_shared_with", None)
-            if send_shared_with is None:
-                self.connection.send(dict(shared["message"], **extra))
-            else:
-                send_shared_with(shared, extra)
+                send_shared(shared, extra)
 
 
 @dataclass(eq=False)
@@ -739,9 +731,9 @@ class Room:
         log = runner.log
         first = runner.log_seq - len(log) + 1
         if log and first <= last_seq + 1:
-            missed = [table_event_from_dict(msgpack.unpackb(packed, strict_map_key=False))
-                      for packed in itertools.islice(log, max(0, last_seq + 1 - first), None)]
-            self._fan_out(runner, missed, (session,))
+            packed = list(itertools.islice(log, max(0, last_seq + 1 - first), None))
+            missed = [table_event_from_dict(msgpack.unpackb(as_bytes, strict_map_key=False)) for as_bytes in packed]
+            self._fan_out(runner, missed, (session,), [table_event_to_dict(event) for event in missed], packed)
             return "events"
         session.push(self._snapshot(session, runner))
         return "snapshot"
@@ -1018,8 +1010,7 @@ class Room:
             self.watching[table_id].pop(session, None)
         session.tables = set()
 
-    def _fan_out(self, runner: TableRunner, events: list, watchers: Any, dicts: list | None = None,
-                 packed: list[bytes] | None = None) -> None:
+    def _fan_out(self, runner: TableRunner, events: list, watchers: Any, dicts: list, packed: list[bytes]) -> None:
         """Send ``events`` to each watcher as one ``table_events`` frame, as that watcher may see them.
 
         Every event passes the one redaction function as an observer sees it;
@@ -1032,20 +1023,18 @@ class Room:
         """
         if not watchers:
             return
-        if dicts is None:
-            dicts = [table_event_to_dict(event) for event in events]
         for start in range(0, len(events), BATCH):          # a resume's catch-up can be long: frames stay small
             self._fan_out_batch(runner, events[start:start + BATCH], watchers, dicts[start:start + BATCH],
-                                None if packed is None else packed[start:start + BATCH])
+                                packed[start:start + BATCH])
 
     def _fan_out_batch(self, runner: TableRunner, events: list, watchers: Any, dicts: list,
-                       packed: list[bytes] | None) -> None:
+                       packed: list[bytes]) -> None:
         table_id = runner.table.table_id
         public: list[dict] = []
         public_packed: list[bytes] = []
         own: dict[str, dict[int, dict]] = {}            # player -> position in the batch -> their own view
         decision = None
-        for i, (event, as_dict) in enumerate(zip(events, dicts, strict=True)):
+        for event, as_dict, as_bytes in zip(events, dicts, packed, strict=True):
             shown = redact(event, OBSERVER)
             if shown is None:
                 continue
@@ -1054,14 +1043,11 @@ class Room:
                 if owner is not None:
                     own.setdefault(owner, {})[len(public)] = as_dict
                 as_dict = table_event_to_dict(shown)
-                if packed is not None:
-                    public_packed.append(pack(as_dict))
-            else:
-                if isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
-                    decision = event
-                if packed is not None:
-                    public_packed.append(packed[i])
+                as_bytes = pack(as_dict)
+            elif isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
+                decision = event
             public.append(as_dict)
+            public_packed.append(as_bytes)
         if not public:
             return
         legal_for, legal = None, None
@@ -1071,20 +1057,17 @@ class Room:
             legal_for = seated.player_id if seated is not None else None
             legal = runner.table.legal_actions(legal_for) if legal_for is not None else None
         head = {"type": "table_events", "table": table_id, "seq": events[-1].seq}
-        shared: dict[str, Any] = {"message": dict(head, events=public)}
-        if packed is not None:
-            shared["encoded"] = {MSGPACK: pack_with_packed_list(head, "events", public_packed)}
+        shared = {"message": dict(head, events=public),
+                  "encoded": {MSGPACK: pack_with_packed_list(head, "events", public_packed)}}
         for session in watchers:
             player = session.player_id
+            deciding = legal is not None and player == legal_for
             mine = own.get(player) if player is not None else None
             if mine is None:
-                if legal is None or player != legal_for:
-                    session.push_shared(shared)
-                else:
-                    session.push_shared_with(shared, {"legal": legal.to_wire()})
+                session.push_shared(shared, {"legal": legal.to_wire()} if deciding else None)
                 continue
             message = dict(shared["message"], events=[mine.get(i, e) for i, e in enumerate(public)])
-            if legal is not None and player == legal_for:
+            if deciding:
                 message["legal"] = legal.to_wire()
             session.push(message)
 
