@@ -162,7 +162,7 @@ class TournamentHall:
         self.directors[spec.id] = director
         self.created_by[spec.id] = by
         self.quota.created(by, now)
-        self.room._write(self.store.audit, "tournament_created",
+        self.room.write(self.store.audit, "tournament_created",
                          {"tournament": spec.id, "by": by, "seed": seed, "spec": wire(spec),
                           "awaiting_approval": pending}, self.reactor.seconds())
         self._run(director, reserve)
@@ -259,7 +259,7 @@ class TournamentHall:
         if sync:
             self.store.save_tournament(*args)
         else:
-            self.room._write(self.store.save_tournament, *args)
+            self.room.write(self.store.save_tournament, *args)
 
     def _fan_out(self, d: td.Director, events: list) -> None:
         tid = d.spec.id
@@ -348,8 +348,8 @@ class TournamentHall:
         now = self.reactor.seconds()
         facts = partial(hand_facts, hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
                         tournament=d.spec.id, bounty=d.spec.bounty > 0)      # on the writer's thread
-        self.room._write(self.store.hand_started, started.hand_id, key[1], now, start, d.spec.id)
-        self.room._write(self.store.hand_ended, started.hand_id, now, {seats[s]: c for s, c in ended.stacks},
+        self.room.write(self.store.hand_started, started.hand_id, key[1], now, start, d.spec.id)
+        self.room.write(self.store.hand_ended, started.hand_id, now, {seats[s]: c for s, c in ended.stacks},
                          ended.rake, [event_to_dict(x) for x in hand], None, facts, times)
 
     # ------------------------------------------------------------------ timers
@@ -587,7 +587,7 @@ class TournamentHall:
 
     def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
-        self.room._may_play(session)                    # the one may-play check (STAFF-2)
+        self.room.may_play(session)                    # the one may-play check (STAFF-2)
         self.enter(d, session.player_id)
         self.invitations.book.drop(tournament, session.player_id)   # entered on their own: nothing to answer
         return ok(request, balance=self.room.wallet(session.player_id))
@@ -611,13 +611,13 @@ class TournamentHall:
 
     def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
-        self.room._may_play(session)
+        self.room.may_play(session)
         self._run(d, d.rebuy(session.player_id, self.room.wallet(session.player_id)))
         return ok(request, balance=self.room.wallet(session.player_id))
 
     def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
-        self.room._may_play(session)
+        self.room.may_play(session)
         self._run(d, d.add_on(session.player_id, self.room.wallet(session.player_id)))
         return ok(request, balance=self.room.wallet(session.player_id))
 
@@ -643,7 +643,7 @@ class TournamentHall:
 
     def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> dict:
         d = self._director(tournament)
-        self.room._may_play(session)                    # buying action is playing too (STAFF-2)
+        self.room.may_play(session)                    # buying action is playing too (STAFF-2)
         seller = self._entrant(d, seller)
         offered = self.offers.get((tournament, seller))
         if offered is None or percent > offered[0]:
@@ -864,4 +864,4 @@ class TournamentHall:
                              "reason": data.pop("reason", ""), "details": data})
             return ok(request, records=rows)
 
-        return self.room._write(self.store.director_activity, limit, tournament, quiet=False).addCallback(shape)
+        return self.room.write(self.store.director_activity, limit, tournament, quiet=False).addCallback(shape)

@@ -87,7 +87,7 @@ class InvitationDesk:
         invitation = self.book.get(tournament, player)
         d = self.hall._director(tournament)
         if accept:
-            self.room._may_play(session)
+            self.room.may_play(session)
             if d.spec.entry_cost != invitation.entry_cost:      # edited since: not what the player was told
                 self.book.withdraw_one(invitation)
                 raise RuleViolation("invitation_outdated", f"the entry to {d.spec.name} now costs "

@@ -100,7 +100,7 @@ class CasinoFloor:
         else:
             bets = [(player, "refund", amount, amount, e.reason) for player, amount in e.refunds]
             result, void = f"void: {e.reason}", True
-        self.room._write(self.store.save_casino_round, table.table_id, e.round, table.game, result, void,
+        self.room.write(self.store.save_casino_round, table.table_id, e.round, table.game, result, void,
                          list(table.dealt), bets, [], self.reactor.seconds())
 
     def _fan_out(self, table: CasinoTable, events: list) -> None:
@@ -206,7 +206,7 @@ class CasinoFloor:
 
     def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> dict:
         t = self._table(table)
-        self.room._may_play(session)
+        self.room.may_play(session)
         events = t.join(session.player_id, seat)
         self.watchers[table][session] = None
         self.members[table].add(session.player_id)
@@ -230,7 +230,7 @@ class CasinoFloor:
     def _on_casino_bet(self, session: Any, request: Request, table: str, market: str, amount: int,
                        seat: int | None = None) -> dict:
         t = self._member(session, table)
-        self.room._may_play(session)
+        self.room.may_play(session)
         events = t.bet(session.player_id, market, amount, self.room.wallet(session.player_id), seat)
         self._run(t, events)
         placed = events[0]
@@ -249,7 +249,7 @@ class CasinoFloor:
                                       "staked": r.staked, "returned": r.returned, "detail": r.detail, "at": r.at}
                                      for r in rows])
 
-        return self.room._write(self.store.casino_bets_of, session.player_id, limit, quiet=False).addCallback(shape)
+        return self.room.write(self.store.casino_bets_of, session.player_id, limit, quiet=False).addCallback(shape)
 
     def _on_casino_claim(self, session: Any, request: Request, table: str, round: int, text: str) -> Any:  # noqa: A002
         """A claim about a result, for the security team; taken up to 30 days after the draw (BOB-6)."""
@@ -264,7 +264,7 @@ class CasinoFloor:
                 raise RuleViolation("claim_too_late", f"claims are accepted up to {CLAIM_DAYS} days after the draw; "
                                                       f"round {round} was {int((now - record.at) // 86_400)} days ago",
                                     "BOB-6")
-            return self.room._write(self.store.audit, "casino_claim", {
+            return self.room.write(self.store.audit, "casino_claim", {
                 "table": table, "round": round, "player": session.player_id, "text": text, "result": record.result},
                 now, quiet=False).addCallback(lambda _: ok(request, table=table, round=round))
 
@@ -272,7 +272,7 @@ class CasinoFloor:
             self.claims.release(claim)
             return failure
 
-        return self.room._write(self.store.casino_round, table, round, quiet=False).addCallback(check) \
+        return self.room.write(self.store.casino_round, table, round, quiet=False).addCallback(check) \
             .addErrback(refused)
 
     def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> dict:
@@ -282,6 +282,6 @@ class CasinoFloor:
         t = self._table(table)
         number = t.number
         self._run(t, t.void(reason))
-        self.room._write(self.store.audit, "casino_void", {"table": table, "round": number, "by": session.player_id,
+        self.room.write(self.store.audit, "casino_void", {"table": table, "round": number, "by": session.player_id,
                                                            "reason": reason}, self.reactor.seconds())
         return ok(request, round=number)

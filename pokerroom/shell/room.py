@@ -208,7 +208,7 @@ class Room:
         self.metrics = Metrics()
         self.sessions: dict[str, Session] = {}                 # token -> session
         self.by_player: dict[str, Session] = {}
-        self.history = StoredSeatingHistory(self._write, store)
+        self.history = StoredSeatingHistory(self.write, store)
         self.ledger = Ledger(LEDGER_KEEP)
         self.deposits: dict[str, deque] = {}                    # player -> (at, amount) of the last day (AC-5)
         self._lobby_dirty: set[str] = set()
@@ -271,8 +271,8 @@ class Room:
 
         When the last player is up the table leaves the room (:meth:`_retire`).
         """
-        runner = self._runner(table_id)
-        events = self._command(runner, "close")
+        runner = self.runner(table_id)
+        events = self.command(runner, "close")
         self._lobby_changed(table_id)                   # lobby subscribers see it closing (or gone)
         return events
 
@@ -324,9 +324,9 @@ class Room:
 
     def audit(self, kind: str, at: float | None = None, **data: Any) -> None:
         """Chain a record in the audit log (SEC-1): who did what, when, in the writer's order."""
-        self._write(self.store.audit, kind, data, self.reactor.seconds() if at is None else at)
+        self.write(self.store.audit, kind, data, self.reactor.seconds() if at is None else at)
 
-    def _write(self, function: Callable, *args: Any, quiet: bool = True) -> defer.Deferred:
+    def write(self, function: Callable, *args: Any, quiet: bool = True) -> defer.Deferred:
         """Run a store call on the writer thread after every earlier one; a Deferred of its result.
 
         Calls queue up while the writer is busy and then go to the store as one
@@ -374,7 +374,7 @@ class Room:
 
     def flushed(self) -> defer.Deferred:
         """Fires when every write asked for so far has landed."""
-        return self._write(lambda: None)
+        return self.write(lambda: None)
 
     def record_transfers(self, *transfers: Transfer, store: bool = True) -> None:
         """The one wallet path: every transfer made in the ledger comes here, in ledger order -- cash tables,
@@ -383,12 +383,12 @@ class Room:
         ``store=False``: the caller writes them in a transaction of its own (the hall, with its snapshot).
         """
         if store and transfers:
-            self._write(self.store.save_transfers, list(transfers))
+            self.write(self.store.save_transfers, list(transfers))
         for t in transfers:
             if players.aml_flag(t.size, self.account_rules):
                 self.log.warn("AML flag: transfer {number} of {size} ({reason} {reference})", number=t.number,
                               size=t.size, reason=t.reason, reference=t.reference)
-                self._write(self.store.audit, "aml_flag", {
+                self.write(self.store.audit, "aml_flag", {
                     "transfer": t.number, "size": t.size, "reason": t.reason, "reference": t.reference,
                     "postings": [[p.account, p.amount] for p in t.postings]}, t.at)
 
@@ -435,14 +435,14 @@ class Room:
             session.reminder.cancel()
         if session.connection_record is not None:
             now = self.reactor.seconds()
-            session.connection_record.addCallback(lambda record: self._write(self.store.connection_closed, record,
+            session.connection_record.addCallback(lambda record: self.write(self.store.connection_closed, record,
                                                                              now))
         if session.player_id is None or self.by_player.get(session.player_id) is not session:
             return
         for table_id in list(session.tables):
             runner = self.runners[table_id]
             if runner.table.seat_of(session.player_id) is not None:
-                self._command(runner, "disconnect", session.player_id)
+                self.command(runner, "disconnect", session.player_id)
 
     # ------------------------------------------------------------------ requests
 
@@ -486,13 +486,13 @@ class Room:
         self.audit("director_command", command=command, tournament=tournament, by=session.player_id, **details)
         return session.player_id
 
-    def _runner(self, table_id: str) -> TableRunner:
+    def runner(self, table_id: str) -> TableRunner:
         runner = self.runners.get(table_id)
         if runner is None:
             raise RuleViolation("no_such_table", f"there is no table {table_id}")
         return runner
 
-    def _command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
+    def command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
         return runner.timer.command(name, *args, **kwargs)
 
     # accounts
@@ -504,7 +504,7 @@ class Room:
         players.check_registration(nickname, birth_date, country, self.account_rules, today)
         self._password_attempt(session, nickname)
         d = self.password_desk.run(network_of(session.ip), players.hash_password, password)
-        d.addCallback(lambda digest: self._write(self.store.create_account, nickname,
+        d.addCallback(lambda digest: self.write(self.store.create_account, nickname,
                                                  players.nickname_key(nickname), digest, birth_date, country, now,
                                                  quiet=False))
 
@@ -536,7 +536,7 @@ class Room:
     def _on_login(self, session: Session, request: Request, nickname: str, password: str,
                   client: str = "desktop", device: str | None = None) -> defer.Deferred:
         self._password_attempt(session, nickname)
-        d = self._write(self.store.find_account, players.nickname_key(nickname), quiet=False)
+        d = self.write(self.store.find_account, players.nickname_key(nickname), quiet=False)
         network = network_of(session.ip)
 
         def found(account: Any) -> defer.Deferred:
@@ -555,8 +555,8 @@ class Room:
             # STAFF-3: every other token of the account ends in the store (a restart's, another process's), and
             # the new one is stored with the account as it is now -- read after the hash, not before it.
             token, now = players.new_session_token(), self.reactor.seconds()
-            self._write(self.store.end_tokens_of, account.nickname_key, now, "logged in again")
-            return self._write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
+            self.write(self.store.end_tokens_of, account.nickname_key, now, "logged in again")
+            return self.write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
                                now, now + self.session_watch.idle, quiet=False) \
                 .addCallback(lambda fresh: landed(fresh, token))
 
@@ -564,10 +564,10 @@ class Room:
             if account is None:
                 raise RuleViolation("account_closed", "this account is closed", "AC-1")
             if session.connection is None:
-                self._write(self.store.end_token, token_digest(token), self.reactor.seconds(), "connection closed")
+                self.write(self.store.end_token, token_digest(token), self.reactor.seconds(), "connection closed")
                 raise RuleViolation("connection_closed", "the connection closed while logging in")
             if session.player_id is not None and session.player_id != account.nickname:
-                self._end_identity(session)                 # this connection was someone else until now
+                self.end_identity(session)                 # this connection was someone else until now
             old = self.by_player.get(account.nickname)
             if old is not None and old is not session:
                 self._end_token(old.token, "logged in elsewhere")   # a new login ends the old token
@@ -584,7 +584,7 @@ class Room:
             session.token = token
             self.sessions[token] = session
             self.by_player[account.nickname] = session
-            self._reconnect_seats(session)
+            self.reconnect_seats(session)
             return ok(request, token=session.token, nickname=account.nickname, role=account.role,
                       balance=self.ledger.balance(cash(account.nickname)))
 
@@ -593,7 +593,7 @@ class Room:
     def _connection_opened(self, session: Session) -> None:
         """Where a player connected from (IP, device): stored, and chained in the audit log (SEC-1)."""
         now = self.reactor.seconds()
-        session.connection_record = self._write(self.store.connection_opened, session.player_id, session.ip,
+        session.connection_record = self.write(self.store.connection_opened, session.player_id, session.ip,
                                                 session.device, now)
         self.audit("connection", player=session.player_id, ip=session.ip, device=session.device,
                    client=session.client_type)
@@ -615,12 +615,12 @@ class Room:
         if old.connection is not None:
             old.connection.close(code, reason)
 
-    def _end_identity(self, session: Session) -> None:
+    def end_identity(self, session: Session) -> None:
         """The player leaves this connection: disconnected at their tables (HR-DC-1), token ended."""
         for table_id in list(session.tables):
             runner = self.runners[table_id]
             if runner.table.seat_of(session.player_id) is not None:
-                self._command(runner, "disconnect", session.player_id)
+                self.command(runner, "disconnect", session.player_id)
         for forget in self.on_disconnect:               # the composed services treat it as a disconnection too
             forget(session)
         self._end_token(session.token, "ended")
@@ -634,28 +634,28 @@ class Room:
         if identity_ended is not None:                  # the edge's login deadline runs again (optional hook)
             identity_ended()
 
-    def _reconnect_seats(self, session: Session) -> None:
+    def reconnect_seats(self, session: Session) -> None:
         for table_id in sorted(session.tables):
             runner = self.runners[table_id]
             if runner.table.seat_of(session.player_id) is not None:
-                self._command(runner, "reconnect", session.player_id)
+                self.command(runner, "reconnect", session.player_id)
         for back in self.on_login:
             back(session)
 
     def _on_logout(self, session: Session, request: Request) -> dict:
         """End the session; at tables the player is treated as disconnected (HR-DC-1)."""
-        self._end_identity(session)
+        self.end_identity(session)
         return ok(request)
 
     # session tokens (STAFF-3): the store holds their hashes and expiry; any process can check one
 
-    def _open_token(self, session: Session, account: Any) -> None:
+    def open_token(self, session: Session, account: Any) -> None:
         """A token for a session signed in directly (the tests' sign-in): an account banned meanwhile is shut out
         when it lands; otherwise the session gets the account as stored then (the login does the same inline)."""
         token = session.token = players.new_session_token()
         self.sessions[token] = session
         now = self.reactor.seconds()
-        d = self._write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
+        d = self.write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
                         now, now + self.session_watch.idle)
         d.addCallback(lambda fresh: self.session_watch.shut(session, token) if fresh is None
                       else self._account_state(session, fresh) if session.token == token else None)
@@ -665,7 +665,7 @@ class Room:
         if token is None:
             return
         self.sessions.pop(token, None)
-        self._write(self.store.end_token, token_digest(token), self.reactor.seconds(), reason)
+        self.write(self.store.end_token, token_digest(token), self.reactor.seconds(), reason)
 
     def _account_state(self, session: Session, account: Any) -> None:
         """What the account may do, as stored now (STAFF-3): never what an older session remembers."""
@@ -683,7 +683,7 @@ class Room:
         or belongs to a closed account resumes nothing; one this process does not know (a restart, another
         process) resumes its account as it is stored now.
         """
-        d = self._write(self.store.use_token, token_digest(token), self.reactor.seconds(), self.session_watch.idle,
+        d = self.write(self.store.use_token, token_digest(token), self.reactor.seconds(), self.session_watch.idle,
                         quiet=False)
         return d.addCallback(lambda found: self._resumed(session, request, token, tables, device, *found))
 
@@ -704,7 +704,7 @@ class Room:
             old = self.by_player.get(account.nickname)      # known here under another token, or not at all
         if old is not session:
             if session.player_id is not None:
-                self._end_identity(session)                 # this connection was someone until now
+                self.end_identity(session)                 # this connection was someone until now
             if old is not None:
                 if old.token not in (None, token):          # the token it had ends in every process too
                     self._end_token(old.token, "resumed elsewhere")
@@ -723,7 +723,7 @@ class Room:
         caught_up = {}
         for table_id in sorted(session.tables):
             caught_up[table_id] = self._catch_up(session, self.runners[table_id], tables.get(table_id, 0))
-        self._reconnect_seats(session)                      # pushed after the catch-up
+        self.reconnect_seats(session)                      # pushed after the catch-up
         return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
                   balance=self.ledger.balance(cash(session.player_id)))
 
@@ -740,7 +740,7 @@ class Room:
 
     # lobby and watching
 
-    def _summary(self, runner: TableRunner) -> dict:
+    def summary(self, runner: TableRunner) -> dict:
         rules, table = runner.table.rules, runner.table
         pots = list(runner.pots)
         return {"table": rules.table_id, "name": rules.name, "game": rules.variant.code,
@@ -750,7 +750,7 @@ class Room:
                 "min_buy_in": rules.min_buy_in, "max_buy_in": rules.max_buy_in, "closing": table.closing}
 
     def _on_lobby_list(self, session: Session, request: Request) -> dict:
-        return ok(request, tables=[self._summary(r) for r in self.runners.values()],
+        return ok(request, tables=[self.summary(r) for r in self.runners.values()],
                   **{name: section() for name, section in self.lobby_sections.items()})
 
     def _on_lobby_subscribe(self, session: Session, request: Request, on: bool) -> dict:
@@ -766,7 +766,7 @@ class Room:
     def _lobby_update(self) -> None:
         self._lobby_call = None
         changed, self._lobby_dirty = sorted(self._lobby_dirty), set()
-        message = {"type": "lobby_update", "tables": [self._summary(self.runners[t]) for t in changed
+        message = {"type": "lobby_update", "tables": [self.summary(self.runners[t]) for t in changed
                                                       if t in self.runners]}
         closed = [t for t in changed if t not in self.runners]
         if closed:
@@ -800,7 +800,7 @@ class Room:
         return message
 
     def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> dict:
-        runner = self._runner(table)
+        runner = self.runner(table)
         if on:
             self._watch(session, table)
             session.push(self._snapshot(session, runner))
@@ -811,12 +811,12 @@ class Room:
     # playing
 
     def _seated(self, session: Session, table: str) -> TableRunner:
-        runner = self._runner(table)
+        runner = self.runner(table)
         if runner.table.seat_of(session.player_id) is None:
             raise RuleViolation("not_seated", f"you are not seated at {table}")
         return runner
 
-    def _may_play(self, session: Session) -> None:
+    def may_play(self, session: Session) -> None:
         """The one may-play check (closed, staff SEC-2, frozen, AC-2, AC-5): :mod:`pokerroom.shell.play_check`."""
         self.play_check.session(session)
 
@@ -827,17 +827,17 @@ class Room:
 
     def _on_join(self, session: Session, request: Request, table: str, buy_in: int, seat: int | None = None,
                  wait_for_big_blind: bool = False) -> dict:
-        runner = self._runner(table)
-        self._may_play(session)
+        runner = self.runner(table)
+        self.may_play(session)
         self.moderation.verify_seat(session.player_id, [p.player_id for p in runner.table.players.values()])
         self._funds(session, buy_in)
         self._watch(session, table)
-        self._command(runner, "sit", session.player_id, seat, buy_in, client_type=session.client_type,
+        self.command(runner, "sit", session.player_id, seat, buy_in, client_type=session.client_type,
                       wait_for_big_blind=wait_for_big_blind)
         return ok(request, seat=runner.table.seat_of(session.player_id))
 
     def _simple(self, name: str, session: Session, request: Request, table: str, **kwargs: Any) -> dict:
-        self._command(self._seated(session, table), name, session.player_id, **kwargs)
+        self.command(self._seated(session, table), name, session.player_id, **kwargs)
         return ok(request)
 
     def _on_leave(self, session: Session, request: Request, table: str) -> dict:
@@ -847,7 +847,7 @@ class Room:
         return self._simple("sit_out", session, request, table)
 
     def _on_sit_in(self, session: Session, request: Request, table: str, wait_for_big_blind: bool = False) -> dict:
-        self._may_play(session)
+        self.may_play(session)
         return self._simple("sit_in", session, request, table, wait_for_big_blind=wait_for_big_blind)
 
     def _on_post(self, session: Session, request: Request, table: str) -> dict:
@@ -861,29 +861,29 @@ class Room:
 
     def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> dict:
         runner = self._seated(session, table)
-        self._may_play(session)
+        self.may_play(session)
         self._funds(session, amount)
-        self._command(runner, "add_chips", session.player_id, amount)
+        self.command(runner, "add_chips", session.player_id, amount)
         return ok(request)
 
     def _on_act(self, session: Session, request: Request, table: str, action: str, amount: int | None = None,
                 agree: bool | None = None) -> dict:
         runner = self._seated(session, table)
         command = action_named(runner.table.seat_of(session.player_id), action, amount, agree)
-        self._command(runner, "act", session.player_id, command)
+        self.command(runner, "act", session.player_id, command)
         self.metrics.actions.inc()
         return ok(request)
 
     def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> dict:
-        runner = self._runner(table)
+        runner = self.runner(table)
         if on:
-            self._may_play(session)
-        self._command(runner, "join_waiting_list" if on else "leave_waiting_list", session.player_id)
+            self.may_play(session)
+        self.command(runner, "join_waiting_list" if on else "leave_waiting_list", session.player_id)
         self._watch(session, table)
         return ok(request)
 
     def _on_chat(self, session: Session, request: Request, table: str, text: str) -> dict:
-        runner = self._runner(table)
+        runner = self.runner(table)
         player = session.player_id
         if table not in session.tables:
             raise RuleViolation("not_at_table", f"watch or sit at {table} to chat there")
@@ -894,7 +894,7 @@ class Room:
         except RuleViolation:                           # kept all the same, never shown (HR-CHAT-1): a line a second
             if now - session.muted_chat_at >= 1.0:
                 session.muted_chat_at = now
-                self._write(self.store.save_chat, table, hand.hand_id if hand else None, player, text, now, True)
+                self.write(self.store.save_chat, table, hand.hand_id if hand else None, player, text, now, True)
             raise
         if now - session.chat_at < 1.0:
             raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
@@ -902,7 +902,7 @@ class Room:
         abusive = conduct.chat_refusal(text, self.account_rules.banned_words) is not None
         in_hand = hand is not None and player in runner.hand_players.values()
         blocked = abusive or (in_hand and runner.table.rules.block_chat_in_hand)
-        self._write(self.store.save_chat, table, hand.hand_id if hand else None, player, text, now, blocked)
+        self.write(self.store.save_chat, table, hand.hand_id if hand else None, player, text, now, blocked)
         if hand is not None:
             runner.chatted.add(player)                  # railbirds too: the collusion signals read it (HR-CHAT-4)
         if in_hand:                                     # chat during one's own hand is flagged for review
@@ -928,13 +928,13 @@ class Room:
         until = float("inf") if days is None else now + days * DAY
         until = max(until, session.excluded_until or 0.0)             # it cannot be shortened or undone
         session.excluded_until = until
-        d = self._write(partial(self.store.update_account, players.nickname_key(session.player_id),
+        d = self.write(partial(self.store.update_account, players.nickname_key(session.player_id),
                                 excluded_until=until), quiet=False)
         return d.addCallback(lambda _: ok(request, until=None if days is None else until))
 
     def _on_deposit_limit(self, session: Session, request: Request, amount: int | None) -> defer.Deferred:
         session.deposit_limit = amount
-        d = self._write(partial(self.store.update_account, players.nickname_key(session.player_id),
+        d = self.write(partial(self.store.update_account, players.nickname_key(session.player_id),
                                 deposit_limit=amount), quiet=False)
         return d.addCallback(lambda _: ok(request))
 
@@ -971,7 +971,7 @@ class Room:
             return ok(request, hands=out, next=hands[-1].id if len(hands) == limit else None)
 
         # Through the writer's queue: a hand that has just ended is stored before it is read back.
-        return self._write(self.store.hands_of, player, limit, before, quiet=False).addCallback(shape)
+        return self.write(self.store.hands_of, player, limit, before, quiet=False).addCallback(shape)
 
     def escrows(self, player: str) -> list[str]:
         """The player's chip accounts at every cash table the room has known, closed ones too (their history)."""
@@ -991,7 +991,7 @@ class Room:
                       next=transfers[-1].number if len(transfers) == limit else None)
 
         # Through the writer's queue: every transfer made so far is stored before it is read back.
-        return self._write(self.store.transfers_touching, [wallet, *sorted(escrows)], limit, before,
+        return self.write(self.store.transfers_touching, [wallet, *sorted(escrows)], limit, before,
                            quiet=False).addCallback(shape)
 
     # ------------------------------------------------------------------ table events
@@ -1132,7 +1132,7 @@ class Room:
                 runner.dealt_by_hand.pop(next(iter(runner.dealt_by_hand)))
         elif not runner.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
             runner.start_written = True             # every seat is known: store the start before any card
-            self._write(self.store.hand_started, runner.hand_id, runner.table.table_id, now,
+            self.write(self.store.hand_started, runner.hand_id, runner.table.table_id, now,
                         dict(runner.hand_start))
         elif isinstance(event, he.PotFormed):
             runner.pots.append(event.amount)
@@ -1142,7 +1142,7 @@ class Room:
             end, rake = runner.hand_end
             settlement = self.ledger.settle_hand(runner.table.table_id, runner.hand_id, runner.hand_start, end,
                                                  rake, now)
-            self._write(self.store.hand_ended, runner.hand_id, now, end, rake, list(runner.hand_events),
+            self.write(self.store.hand_ended, runner.hand_id, now, end, rake, list(runner.hand_events),
                         settlement, self._facts(runner, now), list(runner.hand_times))
             if settlement is not None:
                 self.record_transfers(settlement, store=False)         # stored with the hand; flagged (AC-6)

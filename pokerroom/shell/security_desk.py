@@ -111,7 +111,7 @@ class SecurityDesk:
         return threads.deferToThreadPool(self.room.reactor, self._pool, work)
 
     def _read(self, function: Callable, *args: Any, **kwargs: Any) -> defer.Deferred:
-        return self.room._write(lambda: function(*args, **kwargs), quiet=False)
+        return self.room.write(lambda: function(*args, **kwargs), quiet=False)
 
     def _acted(self, by: str, action: str, reason: str, **details: Any) -> None:
         """SEC-4: every action is itself logged, once it has succeeded."""
@@ -380,7 +380,7 @@ class SecurityDesk:
         for runner in list(self.room.runners.values()):
             if runner.table.seat_of(player) is not None:
                 try:
-                    self.room._command(runner, "sit_out", player)
+                    self.room.command(runner, "sit_out", player)
                 except RuleViolation:
                     pass                                    # already sitting out
 
@@ -404,7 +404,7 @@ class SecurityDesk:
         session = self.room.by_player.get(player)
         if session is not None:
             connection = session.connection
-            self.room._end_identity(session)
+            self.room.end_identity(session)
             if connection is not None:
                 connection.close(code, reason)
 

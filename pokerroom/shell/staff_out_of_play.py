@@ -44,10 +44,10 @@ def leave_play(room: Any, player: str) -> None:
         table = runner.table
         try:
             if player in table.waiting_list:
-                room._command(runner, "leave_waiting_list", player)
+                room.command(runner, "leave_waiting_list", player)
             seated = table.player(player) if table.seat_of(player) is not None else None
             if seated is not None and not seated.leaving:
-                room._command(runner, "leave", player)
+                room.command(runner, "leave", player)
         except RuleViolation:
             room.session_watch.log.warn("{player} became staff but could not leave {table}", player=player,
                                         table=table.rules.table_id)

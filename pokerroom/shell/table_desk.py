@@ -67,7 +67,7 @@ class TableDesk:
 
     def describe(self, runner: TableRunner) -> dict:
         table, rules = runner.table, runner.table.rules
-        return {**self.room._summary(runner), "opened_by_director": rules.table_id in self.opened,
+        return {**self.room.summary(runner), "opened_by_director": rules.table_id in self.opened,
                 "players": [{"seat": p.seat, "player": p.player_id, "stack": p.stack, "sitting_out": p.sitting_out,
                              "connected": p.connected} for p in sorted(table.players.values(), key=lambda p: p.seat)],
                 "waiting_list": list(table.waiting_list)}
@@ -105,13 +105,13 @@ class TableDesk:
                 raise RuleViolation("table_exists", f"the table id {id} has been used; choose another")
             self._check_room(session.player_id)             # others may have opened tables during the read
             by = self.room.directed(session, "open table", table=id, reason=reason, definition=entry)
-            self.room._write(self.store.save_cash_table, id, entry, by, self.room.reactor.seconds())
+            self.room.write(self.store.save_cash_table, id, entry, by, self.room.reactor.seconds())
             runner = self.room.add_table(rules)
             self.opened.add(id)
             self.opened_by[id] = by
             return ok(request, table=self.describe(runner))
 
-        return self.room._write(self.store.cash_table_ids, quiet=False).addCallback(stored)
+        return self.room.write(self.store.cash_table_ids, quiet=False).addCallback(stored)
 
     def _check_room(self, director: str) -> None:
         """Each table holds a timer, a log and its watchers: the room caps all directors' tables, and one
@@ -126,11 +126,11 @@ class TableDesk:
 
     def _on_director_close_table(self, session: Session, request: Request, table: str, reason: str) -> dict:
         self.room.verify_director(session)
-        runner = self.room._runner(table)
+        runner = self.room.runner(table)
         if runner.table.closing:
             raise RuleViolation("table_closing", f"table {table} is already closing")
         self.room.directed(session, "close table", table=table, reason=reason)
         if table in self.opened:
-            self.room._write(self.store.cash_table_closed, table, self.room.reactor.seconds())
+            self.room.write(self.store.cash_table_closed, table, self.room.reactor.seconds())
         self.room.close_table(table)
         return ok(request, closed=table not in self.room.runners)

@@ -155,7 +155,7 @@ def test_CR_6_a_player_back_within_24_hours_resumes_the_decision(store):
     f.clock.advance(5 * 3600)
     back = f.person("ana", money=0)                                 # logs in again
     f.room.by_player["ana"] = back
-    f.room._reconnect_seats(back)
+    f.room.reconnect_seats(back)
     state = [m for m in f.people["ana"][1].sent if m.get("type") == "casino_state"][-1]
     assert state["to_act"] == "ana" and state["hands"]["ana"] == [list(parse("Ts 6d"))]
     assert table.phase == "deciding"

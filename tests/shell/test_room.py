@@ -109,7 +109,7 @@ def with_token(room: Room, session) -> str:
     """The player gets a stored account and a session token, as a login gives them (its hash in the store)."""
     name = session.player_id
     room.store.create_account(name, name.casefold(), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
-    room._open_token(session, room.store.find_account(name.casefold()))
+    room.open_token(session, room.store.find_account(name.casefold()))
     return session.token
 
 

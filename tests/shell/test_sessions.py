@@ -194,7 +194,7 @@ def test_STAFF_3_a_login_that_lands_after_the_ban_is_shut_out_when_its_token_is_
     account = store.find_account("pat")                     # the login read the account: not closed yet
     RoomStore(store.engine).close_account("pat", 1.0)       # the ban lands while the password is checked
     clock.advance(1.0)                                      # and the room has seen it before the login ends
-    room._open_token(session, account)                      # the login ends
+    room.open_token(session, account)                      # the login ends
     assert {"closed": 4003} in connection.sent and session.player_id is None and "pat" not in room.by_player
     assert store.token_rows("pat") == []
 
