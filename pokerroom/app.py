@@ -26,9 +26,9 @@ from twisted.python.threadpool import ThreadPool
 from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
 from pokerroom.casino.config import tables_from_config as casino_tables
+from pokerroom.gateway.limits import ConnectionLimits, own_origins, raise_open_files
+from pokerroom.gateway.server import build_site
 from pokerroom.money.ledger import PROMOTIONS
-from pokerroom.net.limits import ConnectionLimits, own_origins, raise_open_files
-from pokerroom.net.server import build_site
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch

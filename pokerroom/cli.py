@@ -257,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     collusion_arguments(collusion)
     collusion.set_defaults(run=simulate_collusion)
 
-    from pokerroom.security.console import add_commands
+    from pokerroom.security_console import add_commands
 
     add_commands(commands)
     return parser

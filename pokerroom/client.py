@@ -18,8 +18,8 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom.bot_credentials import bot_password, new_secret
-from pokerroom.net.closing import FreedOnClose
-from pokerroom.net.codec import MSGPACK, Codec
+from pokerroom.gateway.closing import FreedOnClose
+from pokerroom.protocol.codec import MSGPACK, Codec
 
 
 class RoomClient(FreedOnClose, WebSocketClientProtocol):

@@ -45,12 +45,12 @@ from pokerroom import players
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import PROMOTIONS
-from pokerroom.net.schema import Request, ok
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.events import event_to_dict, wire_name
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.poker.variants import VARIANTS
+from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.facts import hand_facts
 from tournament import director as td
 from tournament.bounds import EventBounds

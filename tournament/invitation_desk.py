@@ -21,7 +21,7 @@ from typing import Any
 
 from pokerroom import conduct
 from pokerroom.errors import RuleViolation
-from pokerroom.net.schema import Request, ok
+from pokerroom.protocol.schema import Request, ok
 from tournament import director as td
 from tournament.invitations import Invitation, InvitationBook
 

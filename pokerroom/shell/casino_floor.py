@@ -35,7 +35,7 @@ from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to
 from pokerroom.casino.money import casino_transfers
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
-from pokerroom.net.schema import Request, ok
+from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.casino_claims import ClaimBook
 
 CLAIM_DAYS = 30                         # BOB-6

@@ -15,7 +15,7 @@ from typing import Any
 
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import HOUSE_FEES, HOUSE_RAKE, PROMOTIONS, WORLD, Transfer
-from pokerroom.net.schema import Request, ok
+from pokerroom.protocol.schema import Request, ok
 from tournament.director import guarantee_account
 
 SOURCES = {"house:rake": HOUSE_RAKE, "house:fees": HOUSE_FEES, "deposit": WORLD}

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-A request arrives already parsed (:mod:`pokerroom.net.schema`) with the
+A request arrives already parsed (:mod:`pokerroom.protocol.schema`) with the
 :class:`Session` that sent it. :meth:`Room.handle` answers it -- a dict, or a
 Deferred of one when the answer needs the database or a password hash, which
 run off the reactor thread. A :class:`~pokerroom.errors.RuleViolation` from
@@ -49,12 +49,12 @@ from twisted.python.threadpool import ThreadPool
 from pokerroom import conduct, players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import WORLD, Ledger, Transfer, cash, table_escrow
-from pokerroom.net.codec import MSGPACK, pack, pack_with_packed_list
-from pokerroom.net.schema import Request, error, ok
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
+from pokerroom.protocol.codec import MSGPACK, pack, pack_with_packed_list
+from pokerroom.protocol.schema import Request, error, ok
 from pokerroom.security.facts import hand_facts
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.password_desk import PasswordDesk

@@ -27,11 +27,11 @@ from twisted.python.threadpool import ThreadPool
 from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import Posting, Transfer, cash
-from pokerroom.net.schema import Request, ok
 from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
 from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.poker.history.pokerstars import to_pokerstars
+from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.signals import PairSignals
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
 from pokerroom.store.security_records import unpack_facts

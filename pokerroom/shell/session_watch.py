@@ -29,7 +29,7 @@ from twisted.logger import Logger
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
-from pokerroom.net.schema import Request, ok
+from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.staff_out_of_play import leave_play, refuse_if_playing
 from pokerroom.store.session_records import token_digest
 

@@ -19,7 +19,7 @@ from typing import Any
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
-from pokerroom.net.schema import Request, ok
+from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.room import Room, Session, TableRunner
 from pokerroom.table import TableRules
 from pokerroom.table.config import table_from_entry

@@ -11,8 +11,8 @@ from pokerroom.casino.config import build_table
 from pokerroom.casino.shoe import stacked
 from pokerroom.casino.table import CasinoRules
 from pokerroom.money.ledger import HOUSE_CASINO, cash, casino_escrow
-from pokerroom.net.schema import parse_request
 from pokerroom.players import AccountRules
+from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.room import Room
 from tests.shell.test_room import Connection

@@ -20,7 +20,7 @@ from twisted.internet import reactor, task
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom.client import start_bots
-from pokerroom.net.server import RoomProtocol, build_site
+from pokerroom.gateway.server import RoomProtocol, build_site
 from pokerroom.players import AccountRules
 from pokerroom.shell.room import Room
 from pokerroom.store.db import make_engine, migrate, sqlite_url

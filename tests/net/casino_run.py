@@ -37,7 +37,7 @@ from twisted.logger import (
 from twisted.protocols.basic import LineReceiver
 
 from pokerroom.app import build_room
-from pokerroom.net.server import build_site
+from pokerroom.gateway.server import build_site
 
 
 class Commands(LineReceiver):

@@ -19,7 +19,7 @@ from pathlib import Path
 from twisted.internet import defer, reactor, task
 
 from pokerroom.client import connect
-from pokerroom.net.server import RoomProtocol
+from pokerroom.gateway.server import RoomProtocol
 from tests.net.bot_run import serve_room
 
 

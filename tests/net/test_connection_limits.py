@@ -7,8 +7,8 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
-from pokerroom.net.limits import ConnectionLimits, normal_origin, own_origins
-from pokerroom.net.server import address_of, build_site
+from pokerroom.gateway.limits import ConnectionLimits, normal_origin, own_origins
+from pokerroom.gateway.server import address_of, build_site
 from tests.shell.test_room import make_room
 
 
@@ -78,7 +78,7 @@ def test_STAFF_3_the_login_deadline_starts_again_when_the_player_on_a_socket_log
 
     from autobahn.twisted.websocket import WebSocketServerProtocol
 
-    from pokerroom.net.server import RoomProtocol
+    from pokerroom.gateway.server import RoomProtocol
     from tests.shell.test_room import request, with_token
 
     clock = Clock()

@@ -10,9 +10,9 @@ import msgpack
 from autobahn.twisted.websocket import WebSocketServerFactory
 from twisted.internet.task import Clock
 
-from pokerroom.net.codec import MSGPACK, Codec
-from pokerroom.net.limits import ConnectionLimits
-from pokerroom.net.server import RoomProtocol
+from pokerroom.gateway.limits import ConnectionLimits
+from pokerroom.gateway.server import RoomProtocol
+from pokerroom.protocol.codec import MSGPACK, Codec
 from pokerroom.shell.throttle import TokenBucket
 
 
@@ -99,7 +99,7 @@ def test_autobahns_per_connection_debug_line_is_formatted_only_if_written():
     from autobahn.websocket import protocol as autobahn_protocol
     from twisted.internet.testing import StringTransport
 
-    from pokerroom.net.server import FormattedIfLogged
+    from pokerroom.gateway.server import FormattedIfLogged
 
     lines = []
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pokerroom.net.codec import JSON, MAX_FRAME, MSGPACK, Codec, pack, pack_with_packed_list
-from pokerroom.net.schema import REQUESTS, ProtocolError, error, ok, parse_request
+from pokerroom.protocol.codec import JSON, MAX_FRAME, MSGPACK, Codec, pack, pack_with_packed_list
+from pokerroom.protocol.schema import REQUESTS, ProtocolError, error, ok, parse_request
 
 
 def test_a_good_request_parses_to_its_fields():

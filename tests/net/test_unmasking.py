@@ -7,7 +7,7 @@ from autobahn.websocket.xormasker import create_xor_masker
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pokerroom.net.unmasking import FrameUnmasker, install
+from pokerroom.gateway.unmasking import FrameUnmasker, install
 
 
 @given(mask=st.binary(min_size=4, max_size=4), payload=st.binary(max_size=600),

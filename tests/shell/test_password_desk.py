@@ -7,7 +7,7 @@ from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 
 from pokerroom.errors import RuleViolation
-from pokerroom.net.schema import parse_request
+from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.throttle import network_of
 from tests.shell.test_room import Connection, make_room

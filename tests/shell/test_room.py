@@ -7,8 +7,8 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.money import cash
-from pokerroom.net.schema import parse_request
 from pokerroom.players import AccountRules
+from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config

@@ -13,8 +13,8 @@ from twisted.internet.task import Clock
 
 from pokerroom.money import cash
 from pokerroom.money.ledger import WORLD
-from pokerroom.net.schema import parse_request
 from pokerroom.players import nickname_key
+from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk, void_postings
 from pokerroom.store.room_store import RoomStore

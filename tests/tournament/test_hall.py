@@ -7,8 +7,8 @@ from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 
 from pokerroom.money.ledger import cash
-from pokerroom.net.schema import parse_request
 from pokerroom.players import AccountRules
+from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.room import Room
 from pokerroom.store.room_store import RoomStore

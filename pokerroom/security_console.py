@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pokerroom.net.schema import REQUESTS, Field
+from pokerroom.protocol.schema import REQUESTS, Field
 from pokerroom.security.audit import Anchor
 
 PREFIX = "security_"

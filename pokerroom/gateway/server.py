@@ -28,11 +28,11 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from lobby.site import add_pages
-from pokerroom.net.closing import FreedOnClose
-from pokerroom.net.codec import MAX_FRAME, SUBPROTOCOLS, Codec
-from pokerroom.net.limits import ConnectionLimits, TimedChannel, normal_origin
-from pokerroom.net.schema import ProtocolError, error, parse_request
-from pokerroom.net.unmasking import install as install_unmasking
+from pokerroom.gateway.closing import FreedOnClose
+from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
+from pokerroom.gateway.unmasking import install as install_unmasking
+from pokerroom.protocol.codec import MAX_FRAME, SUBPROTOCOLS, Codec
+from pokerroom.protocol.schema import ProtocolError, error, parse_request
 from pokerroom.shell.room import Room, Session
 from pokerroom.shell.throttle import TokenBucket, network_of
 

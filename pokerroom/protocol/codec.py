@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-from pokerroom.net.schema import ProtocolError
+from pokerroom.protocol.schema import ProtocolError
 
 MSGPACK = "pokerroom.v1.msgpack"
 JSON = "pokerroom.v1.json"

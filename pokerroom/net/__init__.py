@@ -1,1 +1,0 @@
-"""The network edge: the message schema, the two codecs, and (to come) the Autobahn server and sessions."""
