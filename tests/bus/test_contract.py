@@ -1,0 +1,167 @@
+"""The bus contract (``pokerroom.bus``), as a test any implementation must pass.
+
+A bus is given by a fixture as ``(bus, settle)``: ``settle(d)`` waits for a
+Deferred and returns its result (or raises its failure). The in-process bus
+settles at once; a broker-backed bus adds itself to ``BUSES`` with a
+``settle`` that runs the reactor until the Deferred fires.
+"""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from twisted.internet import defer
+from twisted.python.failure import Failure
+
+from pokerroom.bus import BadSubject, NoResponder
+from pokerroom.bus.in_process import InProcessBus
+from pokerroom.errors import RuleViolation
+
+
+def settled_at_once(d: defer.Deferred):
+    out = []
+    d.addBoth(out.append)
+    assert out, "an in-process Deferred fires at once"
+    if isinstance(out[0], Failure):
+        out[0].raiseException()
+    return out[0]
+
+
+BUSES = {"in_process": lambda: (InProcessBus(), settled_at_once)}
+
+
+@pytest.fixture(params=sorted(BUSES))
+def bus(request):
+    return BUSES[request.param]()
+
+
+def collector(seen: list):
+    return lambda subject, payload: seen.append((subject, payload))
+
+
+def test_a_subscriber_of_a_subject_gets_each_message_once_in_order(bus):
+    b, settle = bus
+    seen = []
+    b.subscribe("table.t1.public", collector(seen))
+    for n in range(5):
+        b.publish("table.t1.public", n)
+    b.publish("table.t2.public", "elsewhere")
+    settle(b.flushed())
+    assert seen == [("table.t1.public", n) for n in range(5)]
+
+
+def test_star_matches_one_token_and_gt_the_rest(bus):
+    b, settle = bus
+    star, rest = [], []
+    b.subscribe("table.*.full", collector(star))
+    b.subscribe("table.>", collector(rest))
+    for subject in ("table.t1.full", "table.t1.public", "table.t1.full.extra", "table.full", "lobby.update"):
+        b.publish(subject, subject)
+    settle(b.flushed())
+    assert [p for _, p in star] == ["table.t1.full"]
+    assert [p for _, p in rest] == ["table.t1.full", "table.t1.public", "table.t1.full.extra", "table.full"]
+
+
+def test_nothing_is_replayed_to_a_later_subscriber_and_nothing_reaches_a_cancelled_one(bus):
+    b, settle = bus
+    early, late = [], []
+    first = b.subscribe("lobby.update", collector(early))
+    b.publish("lobby.update", 1)
+    settle(b.flushed())
+    b.subscribe("lobby.update", collector(late))
+    first.cancel()
+    first.cancel()                                  # twice is harmless
+    b.publish("lobby.update", 2)
+    settle(b.flushed())
+    assert [p for _, p in early] == [1]
+    assert [p for _, p in late] == [2]
+
+
+def test_a_failing_subscriber_neither_stops_the_others_nor_the_publisher(bus):
+    b, settle = bus
+    seen = []
+
+    def broken(subject, payload):
+        raise RuntimeError("a bug in one subscriber")
+
+    b.subscribe("player.alice", broken)
+    b.subscribe("player.alice", collector(seen))
+    b.publish("player.alice", "your cards")
+    settle(b.flushed())
+    assert seen == [("player.alice", "your cards")]
+
+
+@pytest.mark.parametrize("subject", ["table.*.public", "table.>", "table..public", "", "a.>.b"])
+def test_a_message_goes_to_one_well_formed_subject(bus, subject):
+    b, _ = bus
+    with pytest.raises(BadSubject):
+        b.publish(subject, None)
+
+
+@pytest.mark.parametrize("pattern", ["a.>.b", "a..b", ""])
+def test_a_pattern_is_well_formed(bus, pattern):
+    b, _ = bus
+    with pytest.raises(BadSubject):
+        b.subscribe(pattern, collector([]))
+
+
+def test_a_request_gets_its_responders_answer_plain_or_deferred(bus):
+    b, settle = bus
+    b.respond("wallet.balance", lambda player: {"alice": 500}[player])
+    b.respond("accounts.find", lambda nickname: defer.succeed(nickname.upper()))
+    assert settle(b.request("wallet.balance", "alice")) == 500
+    assert settle(b.request("accounts.find", "bob")) == "BOB"
+
+
+def test_a_request_nobody_answers_fails_and_a_refusal_keeps_its_code(bus):
+    b, settle = bus
+    with pytest.raises(NoResponder):
+        settle(b.request("nobody.home", 1))
+
+    def refuse(_):
+        raise RuleViolation("insufficient_funds", "you have 0 in your wallet, not 100")
+
+    b.respond("wallet.move", refuse)
+    with pytest.raises(RuleViolation) as refused:
+        settle(b.request("wallet.move", 100))
+    assert refused.value.code == "insufficient_funds"
+
+
+def test_one_responder_per_subject_and_a_cancelled_one_answers_nothing(bus):
+    b, settle = bus
+    answering = b.respond("lobby.list", lambda _: "first")
+    with pytest.raises(ValueError):
+        b.respond("lobby.list", lambda _: "second")
+    answering.cancel()
+    with pytest.raises(NoResponder):
+        settle(b.request("lobby.list", None))
+    b.respond("lobby.list", lambda _: "second")
+    assert settle(b.request("lobby.list", None)) == "second"
+
+
+SUBJECTS = st.sampled_from(["table.a.public", "table.b.public", "player.alice", "lobby.update"])
+STEPS = st.lists(st.one_of(st.tuples(st.just("publish"), SUBJECTS),
+                           st.tuples(st.just("subscribe"), st.sampled_from(["table.*.public", "player.alice", ">"])),
+                           st.tuples(st.just("cancel"), st.integers(0, 5))), max_size=40)
+
+
+@given(steps=STEPS)
+def test_each_subscriber_gets_exactly_what_was_published_to_its_pattern_while_it_was_subscribed(steps):
+    for b, settle in (make() for make in BUSES.values()):
+        entries: list = []                  # [subscription, pattern, seen, expected, live]
+        for number, (step, arg) in enumerate(steps):
+            if step == "publish":
+                b.publish(arg, number)
+                for _, pattern, _, expected, live in entries:
+                    if live and (pattern in (">", arg) or (pattern == "table.*.public" and arg.startswith("table."))):
+                        expected.append((arg, number))
+            elif step == "subscribe":
+                seen: list = []
+                entries.append([b.subscribe(arg, collector(seen)), arg, seen, [], True])
+            elif entries:
+                entry = entries[arg % len(entries)]
+                entry[0].cancel()
+                settle(b.flushed())
+                entry[4] = False
+        settle(b.flushed())
+        for _, _, seen, expected, _ in entries:
+            assert seen == expected             # per subject in order, none twice, none missed, none after cancel
