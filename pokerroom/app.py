@@ -25,6 +25,7 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
+from pokerroom.bus.subjects import table_full
 from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.gateway.limits import ConnectionLimits, own_origins, raise_open_files
 from pokerroom.gateway.server import build_site
@@ -34,6 +35,7 @@ from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
+from pokerroom.shell.recorder import FullBatch
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
@@ -217,13 +219,11 @@ def narrate(room: Room, table_id: str) -> None:
     narrator = Narrator(room.runners[table_id].table.rules.currency)
     print(f"watching {table_id} (as an observer: hole cards stay hidden until shown)", flush=True)
 
-    def show(table: str, events: list) -> None:
-        if table != table_id:
-            return
-        for event in events:
+    def show(subject: str, batch: FullBatch) -> None:
+        for event in batch.events:
             seen = redact(event, Viewer.observer())
             text = narrator.line(seen) if seen is not None else None
             if text:
                 print(text, flush=True)
 
-    room.listeners.append(show)
+    room.bus.subscribe(table_full(table_id), show)

@@ -30,11 +30,16 @@ from twisted.web.server import Site
 from lobby.site import add_pages
 from pokerroom.gateway.closing import FreedOnClose
 from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
+from pokerroom.gateway.sessions import Session
+from pokerroom.gateway.throttle import TokenBucket, network_of
 from pokerroom.gateway.unmasking import install as install_unmasking
 from pokerroom.protocol.codec import MAX_FRAME, SUBPROTOCOLS, Codec
 from pokerroom.protocol.schema import ProtocolError, error, parse_request
-from pokerroom.shell.room import Room, Session
-from pokerroom.shell.throttle import TokenBucket, network_of
+
+# What the edge needs of the room (:class:`pokerroom.shell.room.Room`): ``connected``, ``handle``,
+# ``disconnected``, ``metrics``, ``runners``, ``connections``, ``demo`` and ``reactor``. The edge does not
+# import the shell: the room is composed above both, in :mod:`pokerroom.app`.
+RoomLike = Any
 
 RATE = 20.0                 # messages a second, sustained
 BURST = 40.0
@@ -282,7 +287,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
 class RoomFactory(WebSocketServerFactory):
     protocol = RoomProtocol
 
-    def __init__(self, room: Room, url: str | None, *, max_connections: int = 10_000,
+    def __init__(self, room: RoomLike, url: str | None, *, max_connections: int = 10_000,
                  allowed_origins: tuple[str, ...] = (), rate: float = RATE, burst: float = BURST,
                  limits: ConnectionLimits | None = None) -> None:
         super().__init__(url, protocols=list(SUBPROTOCOLS))
@@ -326,7 +331,7 @@ class RoomFactory(WebSocketServerFactory):
 class Health(Resource):
     isLeaf = True
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomLike) -> None:
         super().__init__()
         self.room = room
 
@@ -339,7 +344,7 @@ class Health(Resource):
 class Metrics(Resource):
     isLeaf = True
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomLike) -> None:
         super().__init__()
         self.room = room
 
@@ -388,7 +393,7 @@ class RoomSite(Site):
         return channel
 
 
-def build_site(room: Room, url: str | None = None, *, limits: ConnectionLimits | None = None,
+def build_site(room: RoomLike, url: str | None = None, *, limits: ConnectionLimits | None = None,
                **factory_options: Any) -> RoomSite:
     limits = limits or ConnectionLimits()
     install_unmasking()                             # small client frames: one XOR, not a native masker each

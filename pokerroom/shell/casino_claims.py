@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pokerroom.errors import RuleViolation
-from pokerroom.shell.throttle import BucketsByKey
+from pokerroom.gateway.throttle import BucketsByKey
 
 CLAIMS_PER_HOUR = 20.0
 CLAIMS_BURST = 5.0

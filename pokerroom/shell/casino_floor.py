@@ -31,6 +31,7 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE
 from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
 from pokerroom.casino.money import casino_transfers
 from pokerroom.casino.table import CasinoTable
@@ -60,8 +61,8 @@ class CasinoFloor:
     def install(self) -> None:
         """Register the floor's requests, its connection hooks and its lobby section with the room."""
         self.room.serve(self, {"casino_list", "casino_rules", "casino_history"})
-        self.room.on_disconnect.append(self._disconnected)
-        self.room.on_login.append(self._reconnected)
+        self.room.bus.subscribe(SESSION_GONE, lambda _, session: self._disconnected(session))
+        self.room.bus.subscribe(SESSION_BACK, lambda _, session: self._reconnected(session))
         self.room.lobby_sections["casino"] = self.listing
         self.room.session_watch.play_checks["has a casino bet open"] = self.playing     # SEC-2
 
@@ -231,15 +232,15 @@ class CasinoFloor:
                        seat: int | None = None) -> dict:
         t = self._member(session, table)
         self.room.may_play(session)
-        events = t.bet(session.player_id, market, amount, self.room.wallet(session.player_id), seat)
+        events = t.bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
         self._run(t, events)
         placed = events[0]
         return ok(request, round=t.number, market=placed.market, amount=placed.amount, odds=placed.odds,
-                  balance=self.room.wallet(session.player_id))
+                  balance=self.room.balance(session.player_id))
 
     def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> dict:
         t = self._member(session, table)
-        self._run(t, t.decide(session.player_id, move, hand, self.room.wallet(session.player_id)))
+        self._run(t, t.decide(session.player_id, move, hand, self.room.balance(session.player_id)))
         return ok(request)
 
     def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:

@@ -214,7 +214,7 @@ class SecurityDesk:
             name = view["nickname"]
 
             def gather() -> dict:
-                return {**view, "balance": self.room.wallet(name),
+                return {**view, "balance": self.room.balance(name),
                         "muted": [{"table": m.table_id, "until": m.until, "reason": m.reason}
                                   for m in self.store.active_mutes(now, name)],
                         "restrictions": [{"player": r.b if r.a == name else r.a, "reason": r.reason}
@@ -230,7 +230,7 @@ class SecurityDesk:
 
     def _on_security_ledger(self, session: Any, request: Request, player: str, limit: int = 50) -> defer.Deferred:
         self._looked(session, "ledger", player=player)
-        accounts = [cash(player), *self.room.escrows(player)]
+        accounts = [cash(player), *self.room.histories.escrows(player)]
         d = self._read(self.store.transfers_touching, accounts, limit)
         return d.addCallback(lambda transfers: ok(request, transfers=[_transfer(t) for t in transfers]))
 
@@ -458,7 +458,7 @@ class SecurityDesk:
                 raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3")
             self._verify_idle(old)                          # still idle after the read
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")
-            balance = self.room.wallet(old)
+            balance = self.room.balance(old)
             moved = [self.room.ledger.move(cash(old), cash(nickname), balance, "nickname reset", old,
                                            self._now())] if balance else []
 
@@ -475,14 +475,13 @@ class SecurityDesk:
             room = self.room
             room.record_transfers(*moved, store=False)      # stored with the rename; a large one is flagged (AC-6)
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")   # a login in flight
-            late = room.wallet(old)                         # money that reached the old name meanwhile follows
+            late = room.balance(old)                         # money that reached the old name meanwhile follows
             if late:
                 room.record_transfers(room.ledger.move(cash(old), cash(nickname), late, "nickname reset", old,
                                                        self._now()))
             room.moderation.renamed(old, nickname)
             room.display_names.pop(old, None)
-            if old in room.deposits:                        # AC-5: the day's deposits still count
-                room.deposits[nickname] = room.deposits.pop(old)
+            room.wallet.renamed(old, nickname)              # AC-5: the day's deposits still count
             self._acted(by, "reset_nickname", reason, player=old, nickname=nickname)
             return ok(request, nickname=nickname)
 
@@ -542,7 +541,7 @@ class SecurityDesk:
             if not plans:
                 raise RuleViolation("nothing_won", f"{winner} won nothing in those hands", "AC-7")
             owed = sum(-postings[0].amount for _, postings in plans)
-            have = self.room.wallet(winner)
+            have = self.room.balance(winner)
             if have < owed:
                 raise RuleViolation("void_short", f"{winner}'s wallet holds {have} of the {owed} to reverse: "
                                                   "freeze them and void once their chips are off the tables",

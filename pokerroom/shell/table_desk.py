@@ -18,6 +18,7 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from pokerroom.bus.subjects import TABLE_CLOSED
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.room import Room, Session, TableRunner
@@ -49,8 +50,11 @@ class TableDesk:
 
     def install(self) -> None:
         self.room.serve(self)
-        self.room.on_table_closed.append(self.opened.discard)
-        self.room.on_table_closed.append(lambda table: self.opened_by.pop(table, None))
+        self.room.bus.subscribe(TABLE_CLOSED, lambda _, table: self._closed(table))
+
+    def _closed(self, table: str) -> None:
+        self.opened.discard(table)
+        self.opened_by.pop(table, None)
 
     def restore(self) -> list[str]:
         """Open the tables directors opened and did not close (blocking: at start, before listening)."""

@@ -165,3 +165,13 @@ def test_each_subscriber_gets_exactly_what_was_published_to_its_pattern_while_it
         settle(b.flushed())
         for _, _, seen, expected, _ in entries:
             assert seen == expected             # per subject in order, none twice, none missed, none after cancel
+
+
+@given(st.text(min_size=0, max_size=12), st.text(min_size=0, max_size=12))
+def test_a_name_is_one_token_and_two_names_never_share_a_subject(a, b):
+    from pokerroom.bus import verify_subject
+    from pokerroom.bus.subjects import player_stream, table_public
+
+    assert len(verify_subject(table_public(a), pattern=False)) == 3
+    assert len(verify_subject(player_stream(a), pattern=False)) == 2
+    assert (table_public(a) == table_public(b)) == (a == b)

@@ -39,7 +39,7 @@ class Floor:
         connection = Connection()
         session = self.room.connected(connection, "10.0.0.1")
         session.player_id, session.country, session.role = name, "NL", role
-        self.room.by_player[name] = session
+        self.room.gateway.identify(session, name)
         if money:
             self.room.deposit(name, money)
         self.people[name] = (session, connection)
@@ -154,8 +154,8 @@ def test_CR_6_a_player_back_within_24_hours_resumes_the_decision(store):
     f.room.disconnected(ana)
     f.clock.advance(5 * 3600)
     back = f.person("ana", money=0)                                 # logs in again
-    f.room.by_player["ana"] = back
-    f.room.reconnect_seats(back)
+    f.room.gateway.identify(back, "ana")
+    f.room.gateway.returned(back)
     state = [m for m in f.people["ana"][1].sent if m.get("type") == "casino_state"][-1]
     assert state["to_act"] == "ana" and state["hands"]["ana"] == [list(parse("Ts 6d"))]
     assert table.phase == "deciding"
@@ -275,7 +275,7 @@ def test_CR_5_a_fault_while_settling_voids_the_round_and_refunds(store, monkeypa
 def test_AC_6_a_large_casino_stake_and_its_settlement_are_flagged_through_the_one_wallet_path(store):
     table = build_table(rules("bac", "baccarat"), source=stacked(parse("As Kc 8d Qh")))
     f = Floor(store, table)
-    f.room.account_rules = AccountRules(aml_threshold=50_000)
+    f.room.wallet.account_rules = AccountRules(aml_threshold=50_000)
     f.person("ana")
     assert f.ask("ana", "casino_join", table="bac")["ok"]
     assert f.ask("ana", "casino_bet", table="bac", market="player", amount=50_000)["ok"]

@@ -37,6 +37,7 @@ from twisted.logger import (
 from twisted.protocols.basic import LineReceiver
 
 from pokerroom.app import build_room
+from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE
 from pokerroom.gateway.server import build_site
 
 
@@ -48,8 +49,8 @@ class Commands(LineReceiver):
         self.clock = clock
         self.gone: set[str] = set()
         self.waiting: dict[str, list[defer.Deferred]] = {}
-        room.on_disconnect.append(self._disconnected)         # after the casino floor's own
-        room.on_login.append(lambda session: self.gone.discard(session.player_id))
+        room.bus.subscribe(SESSION_GONE, lambda _, session: self._disconnected(session))   # after the floor's own
+        room.bus.subscribe(SESSION_BACK, lambda _, session: self.gone.discard(session.player_id))
 
     def _disconnected(self, session) -> None:                 # noqa: ANN001
         player = session.player_id

@@ -94,7 +94,7 @@ def test_STAFF_3_the_login_deadline_starts_again_when_the_player_on_a_socket_log
     session = protocol.session
     clock.advance(4)
     session.player_id, session.country = "ana", "NL"            # logged in before the deadline
-    room.by_player["ana"] = session
+    room.gateway.identify(session, "ana")
     with_token(room, session)
     clock.advance(60)
     assert closes == []                                        # a logged-in socket has no deadline

@@ -12,8 +12,8 @@ from twisted.internet.task import Clock
 
 from pokerroom.gateway.limits import ConnectionLimits
 from pokerroom.gateway.server import RoomProtocol
+from pokerroom.gateway.throttle import TokenBucket
 from pokerroom.protocol.codec import MSGPACK, Codec
-from pokerroom.shell.throttle import TokenBucket
 
 
 class BufferingTransport:

@@ -7,9 +7,9 @@ from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 
 from pokerroom.errors import RuleViolation
+from pokerroom.gateway.throttle import network_of
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.password_desk import PasswordDesk
-from pokerroom.shell.throttle import network_of
 from tests.shell.test_room import Connection, make_room
 
 
@@ -97,7 +97,7 @@ def refused(answer) -> str:
 def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(store):
     clock = Clock()
     room = make_room(store, clock, network_password_attempts_per_minute=6, network_password_attempts_burst=3)
-    room.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
+    room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
     sessions = [room.connected(Connection(), f"198.51.100.{i}") for i in range(1, 5)]
     answers = [login(room, s, i, f"name{i}") for i, s in enumerate(sessions)]
     assert [refused(a) for a in answers] == ["", "", "", "too_many_attempts"]   # four addresses, one /24
@@ -107,7 +107,7 @@ def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(sto
 def test_an_account_has_its_own_attempt_limit_per_network_and_a_wider_one_across_networks(store):
     clock = Clock()
     room = make_room(store, clock, account_password_attempts_per_minute=6, account_password_attempts_burst=2)
-    room.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
+    room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
     guesser = [room.connected(Connection(), f"192.0.2.{i}") for i in (1, 2, 3)]       # one /24, three addresses
     answers = [login(room, s, i, "Victim") for i, s in enumerate(guesser)]
     assert [refused(a) for a in answers] == ["", "", "too_many_attempts"]
@@ -125,7 +125,7 @@ def test_an_account_has_its_own_attempt_limit_per_network_and_a_wider_one_across
 
 def test_a_full_desk_answers_a_login_busy(store):
     room = make_room(store, Clock())
-    room.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1)
+    room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1)
     first = room.connected(Connection(), "192.0.2.1")
     second = room.connected(Connection(), "203.0.113.1")
     assert refused(login(room, first, 1)) == ""

@@ -51,11 +51,11 @@ def test_AC_5_the_deposit_limit_counts_the_last_day_even_across_a_restart(store)
     room = make_room(store, clock)
     session = room.connected(Connection(), "10.0.0.1")
     session.player_id, session.deposit_limit = "ana", 1_000
-    room.by_player["ana"] = session
+    room.gateway.identify(session, "ana")
     room.deposit("ana", 600)
     clock.advance(3600)
     again = make_room(store, clock)                         # the room restarts: it remembers the deposit
-    again.by_player["ana"] = session
+    again.gateway.identify(session, "ana")
     with pytest.raises(Exception, match="deposit limit is 1000") as refused:
         again.deposit("ana", 500)
     assert refused.value.rule_id == "AC-5"
@@ -100,7 +100,7 @@ def player(room: Room, name: str, ip: str = "10.0.0.9"):
     connection = Connection()
     session = room.connected(connection, ip)
     session.player_id, session.country = name, "NL"
-    room.by_player[name] = session
+    room.gateway.identify(session, name)
     room.deposit(name, 10_000)
     return session, connection
 

@@ -147,21 +147,21 @@ def test_AC_7_void_reverses_the_winners_takings_to_the_loser_through_the_ledger_
     loser = next(p for p in hand.start_stacks if p != winner)
     won = hand.end_stacks[winner] - hand.start_stacks[winner]
     assert won > 0
-    spent = room.ledger.move(cash(winner), WORLD, room.wallet(winner), "withdrawal", winner, clock.seconds())
+    spent = room.ledger.move(cash(winner), WORLD, room.balance(winner), "withdrawal", winner, clock.seconds())
     room.record_transfers(spent)                                    # their wallet is empty; chips on the table
     short = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="chip dumping")
     assert short["error"]["code"] == "void_short" and short["error"]["rule"] == "AC-7"
     assert request(room, people[winner], "leave", table="t1")["ok"]
-    before = {p: room.wallet(p) for p in ("ana", "bob")}
+    before = {p: room.balance(p) for p in ("ana", "bob")}
     voided = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="chip dumping", case=7)
     assert voided["ok"], voided
     [t] = voided["transfers"]
     assert t["reason"] == "void" and t["reference"] == "t1-1"
     assert sorted(t["postings"]) == sorted([[cash(winner), -won], [cash(loser), won]])
-    assert room.wallet(winner) == before[winner] - won and room.wallet(loser) == before[loser] + won
+    assert room.balance(winner) == before[winner] - won and room.balance(loser) == before[loser] + won
     assert room.ledger.check()
     room.flushed()
-    assert store.ledger_check() and store.load_ledger().balance(cash(loser)) == room.wallet(loser)
+    assert store.ledger_check() and store.load_ledger().balance(cash(loser)) == room.balance(loser)
     again = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="twice")
     assert again["error"]["code"] == "already_void"
     shown = ask(room, sec, "security_ledger", player=loser)["transfers"]
@@ -250,12 +250,12 @@ def test_AC_3_only_the_security_team_resets_a_nickname_once_the_player_has_left_
     assert tickets["error"]["code"] == "player_busy" and "tdollars:bob" in tickets["error"]["message"]
     room.ledger.move("tdollars:bob", cash("bob"), 50, "test: T$ back", "t", clock.seconds())
     assert ask(room, sec, "security_mute", player="bob", reason="abuse")["ok"]
-    wallet = room.wallet("bob")
+    wallet = room.balance("bob")
     connection = people["bob"].connection
     done = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
     assert done == {**done, "ok": True, "nickname": "player-7"}
     assert {"closed": 4004} in connection.sent                       # told to log in with the new name
-    assert room.wallet("bob") == 0 and room.wallet("player-7") == wallet and room.ledger.check()
+    assert room.balance("bob") == 0 and room.balance("player-7") == wallet and room.ledger.check()
     room.flushed()
     assert store.find_account(nickname_key("bob")) is None and store.find_account("player-7") is not None
     assert store.aliases_of("player-7") == ["bob"]
@@ -377,9 +377,9 @@ def test_AC_6_a_large_balance_moved_by_a_nickname_reset_is_flagged_and_stored_on
     room.flushed()
     before = len(store.audit_records("aml_flag"))
     done = ask(room, people["sec"], "security_reset_nickname", player="pat", nickname="pat-2", reason="bumhunted")
-    assert done["ok"] and room.wallet("pat-2") >= threshold
+    assert done["ok"] and room.balance("pat-2") >= threshold
     room.flushed()
     flags = [f.data for f in store.audit_records("aml_flag")[before:]]
     assert [(f["reason"], f["reference"]) for f in flags] == [("nickname reset", "pat")]
-    assert flags[0]["size"] == room.wallet("pat-2")
+    assert flags[0]["size"] == room.balance("pat-2")
     assert store.ledger_problems() == []                              # the transfer is stored once, by the rename

@@ -215,7 +215,7 @@ class HeldHash:
 
 def logging_in(room: Room, name: str):
     """A login of an existing account whose password hash has not finished yet."""
-    room.password_desk = desk = HeldHash()
+    room.accounts.password_desk = desk = HeldHash()
     session = room.connected(Connection(), "10.0.0.8")
     answer = request(room, session, "login", nickname=name, password="x" * 12)
     assert isinstance(answer, defer.Deferred) and desk.pending

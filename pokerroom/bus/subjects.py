@@ -1,0 +1,45 @@
+"""Every subject the room's services use, built in one place.
+
+A table id or a nickname becomes one token: the characters the bus gives a
+meaning to (``.``, ``*``, ``>``) and ``%`` itself are percent-encoded, so no
+name can reach another's subject.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+TABLE_FULL = "table.*.full"          # every table's full stream: the recorder, the demo's narrator
+TABLE_CLOSED = "table.*.closed"      # a table has left the room
+LOBBY_CHANGED = "lobby.changed"      # payload: the id of a table whose lobby line changed
+LOBBY_UPDATE = "lobby.update"        # the lobby feed's coalesced update, for lobby subscribers
+SESSION_GONE = "session.gone"        # payload: a session whose player disconnected or left it
+SESSION_BACK = "session.back"        # payload: a session whose player logged in or resumed
+
+
+@lru_cache(maxsize=65_536)
+def token(name: str) -> str:
+    if not name:
+        return "%"
+    return (name.replace("%", "%25").replace(".", "%2E").replace("*", "%2A").replace(">", "%3E")
+            .replace(" ", "%20"))
+
+
+def table_public(table_id: str) -> str:
+    """What anyone watching the table may see: events as an observer sees them, chat, the table closing."""
+    return f"table.{token(table_id)}.public"
+
+
+def table_full(table_id: str) -> str:
+    """Every event as it happened, every card: the recorder and the security team."""
+    return f"table.{token(table_id)}.full"
+
+
+def table_closed(table_id: str) -> str:
+    return f"table.{token(table_id)}.closed"
+
+
+@lru_cache(maxsize=65_536)
+def player_stream(player_id: str) -> str:
+    """What only this player may see: their own hole cards, their decision, their private notices."""
+    return f"player.{token(player_id)}"

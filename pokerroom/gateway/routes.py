@@ -1,0 +1,201 @@
+"""The gateway: connections and sessions, the route table from request type to service, and forwarding.
+
+Theory of operation
+-------------------
+A request arrives parsed (:mod:`pokerroom.protocol.schema`) with the
+:class:`~pokerroom.gateway.sessions.Session` that sent it. :meth:`Gateway.handle`
+looks its type up in the route table -- every service registers its
+``_on_<type>`` methods with :meth:`Gateway.serve` -- and returns the answer: a
+dict, or a Deferred of one when the answer needs the database or a password
+hash. A :class:`~pokerroom.errors.RuleViolation` from any layer becomes an
+error answer with its code, sentence and rule ID; anything else is logged and
+answered ``server_error``, never a traceback.
+
+Everything a session is sent besides its answers comes from the bus: while it
+watches a table, the table's public stream; while a player is signed in on
+it, that player's own stream; while it follows the lobby, the lobby's updates.
+The gateway forwards what it gets and has nothing to redact.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet import defer
+from twisted.logger import Logger
+
+from pokerroom.bus import Bus
+from pokerroom.bus.subjects import (
+    LOBBY_UPDATE,
+    SESSION_BACK,
+    SESSION_GONE,
+    TABLE_CLOSED,
+    player_stream,
+    table_public,
+)
+from pokerroom.errors import RuleViolation
+from pokerroom.gateway.metrics import Metrics
+from pokerroom.gateway.sessions import Connection, Session
+from pokerroom.protocol.schema import Request, error
+
+PUBLIC_REQUESTS = frozenset({"register", "login", "resume", "lobby_list", "lobby_subscribe", "observe"})
+_IDENTITY = ("player_id", "token", "role", "client_type", "country", "excluded_until", "deposit_limit",
+             "logged_in_at", "lobby")
+_PLAYER = "player"                          # the key of a session's own player stream in ``streams``
+
+
+class Gateway:
+    log = Logger()
+
+    def __init__(self, bus: Bus, metrics: Metrics | None = None) -> None:
+        self.bus = bus
+        self.metrics = metrics or Metrics()
+        self.sessions: dict[str, Session] = {}                 # token -> session
+        self.by_player: dict[str, Session] = {}
+        self.connections: set[Session] = set()
+        self.handlers: dict[str, Callable[..., Any]] = {}      # request type -> a service's handler
+        self.public_requests = set(PUBLIC_REQUESTS)            # answered without a login
+        bus.subscribe(TABLE_CLOSED, self._table_closed)
+
+    def _table_closed(self, subject: str, table_id: str) -> None:
+        # every session that knew the table, connected or not: one that resumes later must not look for it
+        for session in self.everyone():
+            self.unwatch(session, table_id)
+
+    # ------------------------------------------------------------------ the route table
+
+    def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None:
+        """Route a service's requests: each ``_on_<type>`` method; ``public`` ones without a login."""
+        for name in dir(service):
+            if name.startswith("_on_"):
+                if name[4:] in self.handlers:
+                    raise ValueError(f"two services answer {name[4:]!r}")
+                self.handlers[name[4:]] = getattr(service, name)
+        self.public_requests |= set(public)
+
+    def handle(self, session: Session, request: Request) -> dict | defer.Deferred:
+        """The answer to one request (a dict or a Deferred of one); never raises."""
+        started = time.perf_counter()
+        try:
+            handler = self.handlers.get(request.type)
+            if handler is None:
+                raise RuleViolation("unknown_type", f"this room does not answer {request.type!r}")
+            if request.type not in self.public_requests and session.player_id is None:
+                raise RuleViolation("not_logged_in", "log in first")
+            answer = handler(session, request, **request.fields)
+        except RuleViolation as refusal:
+            return error(request.type, request.rid, refusal.code, refusal.message, refusal.rule_id)
+        if isinstance(answer, defer.Deferred):
+            return answer.addErrback(self._refused, request)
+        if request.type == "act":
+            self.metrics.latency.observe(time.perf_counter() - started)
+        return answer
+
+    def _refused(self, failure: Any, request: Request) -> dict:
+        if failure.check(RuleViolation):
+            r = failure.value
+            return error(request.type, request.rid, r.code, r.message, r.rule_id)
+        self.log.failure("request {type} failed", failure, type=request.type)
+        return error(request.type, request.rid, "server_error", "the server could not do that; try again")
+
+    # ------------------------------------------------------------------ connections and who is on them
+
+    def connected(self, connection: Connection, ip: str = "") -> Session:
+        self.metrics.connections.inc()
+        session = Session(connection, ip=ip)
+        self.connections.add(session)
+        return session
+
+    def disconnected(self, session: Session) -> None:
+        """The connection is gone; the session stays the player's to resume (its tables are kept)."""
+        self.metrics.connections.dec()
+        self.connections.discard(session)
+        session.connection = None
+        self._close_streams(session)
+        self.bus.publish(SESSION_GONE, session)
+
+    def is_current(self, session: Session) -> bool:
+        """Whether the session is the one its player is signed in on (not one a newer login took over)."""
+        return session.player_id is not None and self.by_player.get(session.player_id) is session
+
+    def identify(self, session: Session, player_id: str) -> None:
+        """The session carries ``player_id`` from now on: it is found by the name and gets the player's stream."""
+        session.player_id = player_id
+        self.by_player[player_id] = session
+        self._open_player_stream(session)
+
+    def returned(self, session: Session) -> None:
+        """A player logged in or resumed on ``session``: the services that care hear it."""
+        self.bus.publish(SESSION_BACK, session)
+
+    def forget_identity(self, session: Session) -> None:
+        """The player leaves the session (logout, a ban, another login on it); the services hear it first."""
+        self.bus.publish(SESSION_GONE, session)
+        if self.by_player.get(session.player_id or "") is session:
+            del self.by_player[session.player_id]
+        session.player_id = session.token = None
+        self.unwatch_all(session)
+        self._close_streams(session)
+
+    def take_over(self, session: Session, old: Session, code: int, reason: str) -> None:
+        """``session`` becomes the player ``old`` was; ``old`` is nobody from now on, and is closed."""
+        for name in _IDENTITY:
+            setattr(session, name, getattr(old, name))
+        self.unwatch_all(session)
+        for table_id in old.tables:
+            self.watch(session, table_id)
+        if session.player_id is not None:
+            self.by_player[session.player_id] = session
+            self._open_player_stream(session)
+        self.follow_lobby(session, session.lobby)
+        if old.reminder is not None and old.reminder.active():
+            old.reminder.cancel()
+        old.player_id = old.token = None
+        self.unwatch_all(old)
+        self._close_streams(old)
+        if old.connection is not None:
+            old.connection.close(code, reason)
+
+    def everyone(self) -> set[Session]:
+        """Every session the gateway knows, connected or not (one that resumes later is among them)."""
+        return {*self.connections, *self.sessions.values(), *self.by_player.values()}
+
+    # ------------------------------------------------------------------ what a session is sent
+
+    def watch(self, session: Session, table_id: str) -> None:
+        session.tables.add(table_id)
+        if session.connection is not None and table_id not in session.streams:
+            session.streams[table_id] = self.bus.subscribe(table_public(table_id), session.deliver)
+
+    def unwatch(self, session: Session, table_id: str) -> None:
+        session.tables.discard(table_id)
+        stream = session.streams.pop(table_id, None)
+        if stream is not None:
+            stream.cancel()
+
+    def unwatch_all(self, session: Session) -> None:
+        for table_id in list(session.tables):
+            self.unwatch(session, table_id)
+
+    def follow_lobby(self, session: Session, on: bool) -> None:
+        session.lobby = on
+        stream = session.streams.pop(LOBBY_UPDATE, None)
+        if stream is not None:
+            stream.cancel()
+        if on and session.connection is not None:
+            session.streams[LOBBY_UPDATE] = self.bus.subscribe(LOBBY_UPDATE, session.deliver)
+
+    def _open_player_stream(self, session: Session) -> None:
+        stream = session.streams.pop(_PLAYER, None)
+        if stream is not None:
+            stream.cancel()
+        if session.connection is not None and session.player_id is not None:
+            session.streams[_PLAYER] = self.bus.subscribe(player_stream(session.player_id), session.deliver)
+
+    @staticmethod
+    def _close_streams(session: Session) -> None:
+        for stream in session.streams.values():
+            stream.cancel()
+        session.streams = {}

@@ -1,0 +1,269 @@
+"""Accounts: registration, login, session tokens, resuming and logging out.
+
+A password costs an argon2id hash, run off the reactor by the password desk,
+and attempts are limited per address, network and account. Tokens are stored
+hashed with an expiry (STAFF-3), so any process can check one; what an
+account may do is read afresh from the store at every login and resume.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
+
+from pokerroom import players
+from pokerroom.bus.subjects import SESSION_GONE
+from pokerroom.errors import RuleViolation
+from pokerroom.gateway.routes import Gateway
+from pokerroom.gateway.sessions import Session
+from pokerroom.gateway.throttle import BucketsByKey, network_of
+from pokerroom.protocol.schema import Request, ok
+from pokerroom.security.moderation import Moderation
+from pokerroom.shell.password_desk import PasswordDesk
+from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.table_host import TableHost
+from pokerroom.shell.wallet import Wallet
+from pokerroom.store.session_records import TOKEN_EXPIRED, TOKEN_LIVE, token_digest
+
+ACCOUNT_WIDE = 10                   # an account's password attempts from all networks: this many times one network's
+
+
+class Accounts:
+    def __init__(self, reactor: IReactorTime, gateway: Gateway, recorder: Recorder, wallet: Wallet,
+                 tables: TableHost, moderation: Moderation, rules: players.AccountRules,
+                 password_desk: PasswordDesk, display_names: dict[str, str], idle: float) -> None:
+        self.reactor = reactor
+        self.gateway = gateway
+        self.recorder = recorder
+        self.store = recorder.store
+        self.wallet = wallet
+        self.tables = tables
+        self.moderation = moderation
+        self.rules = rules
+        self.password_desk = password_desk
+        self.display_names = display_names
+        self.idle = idle                        # seconds a token lives without use (STAFF-3)
+        self.password_attempts = BucketsByKey(rules.password_attempts_per_minute / 60, rules.password_attempts_burst)
+        self.network_attempts = BucketsByKey(rules.network_password_attempts_per_minute / 60,
+                                             rules.network_password_attempts_burst)
+        self.account_attempts = BucketsByKey(rules.account_password_attempts_per_minute / 60,
+                                             rules.account_password_attempts_burst)       # (account, network)
+        self.account_attempts_anywhere = BucketsByKey(ACCOUNT_WIDE * rules.account_password_attempts_per_minute / 60,
+                                                      ACCOUNT_WIDE * rules.account_password_attempts_burst)
+        gateway.bus.subscribe(SESSION_GONE, self._connection_closed)
+
+    def _on_register(self, session: Session, request: Request, nickname: str, password: str, birth_date: str,
+                     country: str) -> defer.Deferred:
+        now = self.reactor.seconds()
+        today = datetime.fromtimestamp(now, UTC).date()
+        players.check_registration(nickname, birth_date, country, self.rules, today)
+        self._password_attempt(session, nickname)
+        d = self.password_desk.run(network_of(session.ip), players.hash_password, password)
+        d.addCallback(lambda digest: self.recorder.write(self.store.create_account, nickname,
+                                                         players.nickname_key(nickname), digest, birth_date, country,
+                                                         now, quiet=False))
+
+        def created(account: Any) -> dict:
+            if self.rules.welcome_balance:
+                self.wallet.deposit(account.nickname, self.rules.welcome_balance)
+            return ok(request, nickname=account.nickname)
+
+        return d.addCallback(created)
+
+    def _password_attempt(self, session: Session, nickname: str) -> None:
+        """Each attempt costs an argon2id hash: an address, its network and an account each get a few a minute.
+
+        An account's limit counts per network, so whoever guesses at a player's
+        password from one network does not lock the player out from theirs; a
+        limit ``ACCOUNT_WIDE`` times larger bounds guessing from many networks.
+        """
+        now = self.reactor.seconds()
+        network = network_of(session.ip)
+        if not (self.password_attempts.take(session.ip, now) and self.network_attempts.take(network, now)):
+            raise RuleViolation("too_many_attempts", "too many log-in and registration attempts from your "
+                                                     "address; wait a minute and try again")
+        account = players.nickname_key(nickname)
+        if not (self.account_attempts.take((account, network), now)
+                and self.account_attempts_anywhere.take(account, now)):
+            raise RuleViolation("too_many_attempts", "too many log-in attempts for this account; wait a minute "
+                                                     "and try again")
+
+    def _on_login(self, session: Session, request: Request, nickname: str, password: str,
+                  client: str = "desktop", device: str | None = None) -> defer.Deferred:
+        self._password_attempt(session, nickname)
+        d = self.recorder.write(self.store.find_account, players.nickname_key(nickname), quiet=False)
+        network = network_of(session.ip)
+
+        def found(account: Any) -> defer.Deferred:
+            if account is None:
+                return self.password_desk.run(network, players.hash_password, password).addCallback(lambda _: None)
+            return self.password_desk.run(network, players.password_matches, account.password_hash, password) \
+                .addCallback(lambda good: account if good else None)
+
+        def checked(account: Any) -> defer.Deferred:
+            if account is None:
+                raise RuleViolation("bad_login", "that nickname and password do not match")
+            if account.closed:
+                raise RuleViolation("account_closed", "this account is closed", "AC-1")
+            if session.connection is None:
+                raise RuleViolation("connection_closed", "the connection closed while logging in")
+            # STAFF-3: every other token of the account ends in the store (a restart's, another process's), and
+            # the new one is stored with the account as it is now -- read after the hash, not before it.
+            token, now = players.new_session_token(), self.reactor.seconds()
+            self.recorder.write(self.store.end_tokens_of, account.nickname_key, now, "logged in again")
+            return self.recorder.write(self.store.open_token, token_digest(token), account.nickname,
+                                       account.nickname_key, now, now + self.idle, quiet=False) \
+                .addCallback(lambda fresh: landed(fresh, token))
+
+        def landed(account: Any, token: str) -> dict:
+            if account is None:
+                raise RuleViolation("account_closed", "this account is closed", "AC-1")
+            if session.connection is None:
+                self.recorder.write(self.store.end_token, token_digest(token), self.reactor.seconds(),
+                                    "connection closed")
+                raise RuleViolation("connection_closed", "the connection closed while logging in")
+            if session.player_id is not None and session.player_id != account.nickname:
+                self.end_identity(session)                  # this connection was someone else until now
+            old = self.gateway.by_player.get(account.nickname)
+            if old is not None and old is not session:
+                self.end_token(old.token, "logged in elsewhere")    # a new login ends the old token
+                self.gateway.take_over(session, old, 4000, "logged in elsewhere")
+            session.role, session.client_type = account.role, client
+            session.country, session.excluded_until = account.country, account.excluded_until
+            session.deposit_limit, session.logged_in_at = account.deposit_limit, self.reactor.seconds()
+            session.device = device
+            if account.show_real_name and account.verified_name:
+                self.display_names[account.nickname] = account.verified_name
+            self.gateway.identify(session, account.nickname)
+            self._connection_opened(session)
+            self._account_state(session, account)
+            self.end_token(session.token, "logged in again")
+            session.token = token
+            self.gateway.sessions[token] = session
+            self.gateway.returned(session)
+            return ok(request, token=session.token, nickname=account.nickname, role=account.role,
+                      balance=self.wallet.balance(account.nickname))
+
+        return d.addCallback(found).addCallback(checked)
+
+    def _connection_opened(self, session: Session) -> None:
+        """Where a player connected from (IP, device): stored, and chained in the audit log (SEC-1)."""
+        now = self.reactor.seconds()
+        session.connection_record = self.recorder.write(self.store.connection_opened, session.player_id, session.ip,
+                                                        session.device, now)
+        self.recorder.audit("connection", player=session.player_id, ip=session.ip, device=session.device,
+                            client=session.client_type)
+
+    def _connection_closed(self, subject: str, session: Session) -> None:
+        record = session.connection_record
+        if session.connection is None and record is not None:
+            session.connection_record = None
+            now = self.reactor.seconds()
+            record.addCallback(lambda stored: self.recorder.write(self.store.connection_closed, stored, now))
+
+    def end_identity(self, session: Session) -> None:
+        """The player leaves this connection: disconnected at their tables (HR-DC-1), token ended."""
+        self.end_token(session.token, "ended")
+        self.gateway.forget_identity(session)
+        identity_ended = getattr(session.connection, "identity_ended", None)
+        if identity_ended is not None:                  # the edge's login deadline runs again (optional hook)
+            identity_ended()
+
+    def _on_logout(self, session: Session, request: Request) -> dict:
+        """End the session; at tables the player is treated as disconnected (HR-DC-1)."""
+        self.end_identity(session)
+        return ok(request)
+
+    # session tokens (STAFF-3): the store holds their hashes and expiry; any process can check one
+
+    def open_token(self, session: Session, account: Any, shut: Any) -> None:
+        """A token for a session signed in directly (the tests' sign-in): an account banned meanwhile is shut out
+        when it lands (``shut(session, token)``); otherwise the session gets the account as stored then."""
+        token = session.token = players.new_session_token()
+        self.gateway.sessions[token] = session
+        now = self.reactor.seconds()
+        d = self.recorder.write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
+                                now, now + self.idle)
+        d.addCallback(lambda fresh: shut(session, token) if fresh is None
+                      else self._account_state(session, fresh) if session.token == token else None)
+
+    def end_token(self, token: str | None, reason: str) -> None:
+        """Logout, a newer login, a ban: the token resumes nothing any more, in any process."""
+        if token is None:
+            return
+        self.gateway.sessions.pop(token, None)
+        self.recorder.write(self.store.end_token, token_digest(token), self.reactor.seconds(), reason)
+
+    def _account_state(self, session: Session, account: Any) -> None:
+        """What the account may do, as stored now (STAFF-3): never what an older session remembers."""
+        session.role, session.country = account.role, account.country
+        session.excluded_until, session.deposit_limit = account.excluded_until, account.deposit_limit
+        if account.frozen:                                  # only ever added here: a row read before a freeze
+            self.moderation.frozen.add(account.nickname)   # landed must not undo it; unfreezing is the security
+                                                            # desk's job (SEC)
+
+    def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int],
+                   device: str | None = None) -> defer.Deferred:
+        """A reconnecting client: same session, the events it missed or a snapshot (HR-DC-2).
+
+        The token is checked against the store, not this process's memory (STAFF-3): one that ended, expired
+        or belongs to a closed account resumes nothing; one this process does not know (a restart, another
+        process) resumes its account as it is stored now.
+        """
+        d = self.recorder.write(self.store.use_token, token_digest(token), self.reactor.seconds(), self.idle,
+                                quiet=False)
+        return d.addCallback(lambda found: self._resumed(session, request, token, tables, device, *found))
+
+    def _resumed(self, session: Session, request: Request, token: str, tables: dict[str, int],
+                 device: str | None, status: str, account: Any) -> dict:
+        if status == TOKEN_EXPIRED:
+            hours = self.rules.session_idle_hours
+            raise RuleViolation("session_expired", f"that session expired after {hours:g} hours without use; "
+                                                   "log in again", "STAFF-3")
+        if status != TOKEN_LIVE:
+            raise RuleViolation("bad_token", "that session has ended; log in again", "STAFF-3")
+        if account.closed:
+            raise RuleViolation("account_closed", "this account is closed", "AC-1")
+        if session.connection is None:
+            raise RuleViolation("connection_closed", "the connection closed while resuming")
+        gateway = self.gateway
+        old = gateway.sessions.get(token)
+        if old is None or old.player_id != account.nickname:
+            old = gateway.by_player.get(account.nickname)   # known here under another token, or not at all
+        if old is not session:
+            if session.player_id is not None:
+                self.end_identity(session)                  # this connection was someone until now
+            if old is not None:
+                if old.token not in (None, token):          # the token it had ends in every process too
+                    self.end_token(old.token, "resumed elsewhere")
+                gateway.sessions.pop(old.token or "", None)
+                gateway.take_over(session, old, 4001, "resumed elsewhere")
+            else:                                           # a token from before a restart, or another process
+                session.logged_in_at = self.reactor.seconds()
+                gateway.identify(session, account.nickname)
+            session.device = device
+            self._connection_opened(session)
+        elif session.token not in (None, token):
+            self.end_token(session.token, "resumed elsewhere")
+        session.token = token
+        self._account_state(session, account)
+        gateway.sessions[token] = session
+        gateway.identify(session, session.player_id)
+        caught_up = {}
+        for table_id in sorted(session.tables):
+            caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
+        gateway.returned(session)                           # pushed after the catch-up
+        return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
+                  balance=self.wallet.balance(session.player_id))
+
+    def _catch_up(self, session: Session, table_id: str, last_seq: int) -> str:
+        missed = self.tables.catch_up(table_id, session.player_id, last_seq)
+        if missed is None:
+            session.push(self.tables.snapshot(table_id, session.player_id))
+            return "snapshot"
+        for delivery in missed:
+            session.push_shared(delivery.shared, delivery.extra)
+        return "events"

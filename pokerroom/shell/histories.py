@@ -1,0 +1,67 @@
+"""A player's own hand history and bet history, read back through the writer's queue.
+
+Through the queue, so a hand that has just ended (a transfer just made) is
+stored before it is read back. A hand shows the player's own cards and what
+was shown at the table, never another player's mucked cards.
+"""
+
+from __future__ import annotations
+
+from twisted.internet import defer
+
+from pokerroom.gateway.sessions import Session
+from pokerroom.money.ledger import Transfer, cash, table_escrow
+from pokerroom.poker import events as he
+from pokerroom.poker.redact import Viewer
+from pokerroom.poker.redact import redact as redact_hand_event
+from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.table_host import TableHost
+from pokerroom.shell.wallet import Wallet
+
+
+class Histories:
+    def __init__(self, recorder: Recorder, wallet: Wallet, tables: TableHost) -> None:
+        self.recorder = recorder
+        self.wallet = wallet
+        self.tables = tables
+
+    def _on_hand_history(self, session: Session, request: Request, limit: int = 20,
+                         before: int | None = None) -> defer.Deferred:
+        player = session.player_id
+
+        def shape(hands: list) -> dict:
+            out = []
+            for h in hands:
+                events = [he.event_from_dict(e) for e in (h.events or [])]
+                seat = next((e.seat for e in events if isinstance(e, he.SeatDealtIn) and e.player_id == player),
+                            None)
+                viewer = Viewer.player(seat) if seat is not None else Viewer.observer()
+                shown = [redact_hand_event(e, viewer, hand_ended=True) for e in events]
+                out.append({"hand_id": h.hand_id, "table": h.table_id, "started_at": h.started_at,
+                            "ended_at": h.ended_at, "void": h.void, "start": h.start_stacks.get(player),
+                            "end": (h.end_stacks or {}).get(player),
+                            "events": [he.event_to_dict(e) for e in shown if e is not None]})
+            return ok(request, hands=out, next=hands[-1].id if len(hands) == limit else None)
+
+        return self.recorder.write(self.recorder.store.hands_of, player, limit, before, quiet=False).addCallback(shape)
+
+    def escrows(self, player: str) -> list[str]:
+        """The player's chip accounts at every cash table the room has known, closed ones too (their history)."""
+        return sorted(table_escrow(table_id, player) for table_id in self.tables.known_tables)
+
+    def _on_bet_history(self, session: Session, request: Request, limit: int = 20,
+                        before: int | None = None) -> defer.Deferred:
+        player = session.player_id
+        wallet = cash(player)
+        escrows = set(self.escrows(player))
+
+        def shape(transfers: list[Transfer]) -> dict:
+            mine = [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
+                     "wallet": sum(p.amount for p in t.postings if p.account == wallet),
+                     "tables": sum(p.amount for p in t.postings if p.account in escrows)} for t in transfers]
+            return ok(request, transfers=mine, balance=self.wallet.balance(player),
+                      next=transfers[-1].number if len(transfers) == limit else None)
+
+        return self.recorder.write(self.recorder.store.transfers_touching, [wallet, *sorted(escrows)], limit, before,
+                                   quiet=False).addCallback(shape)

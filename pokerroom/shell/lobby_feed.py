@@ -1,0 +1,62 @@
+"""The lobby feed: the list of tables, and an update of the ones that changed at most once a second.
+
+Table hosts announce a change on :data:`LOBBY_CHANGED`; the feed gathers the
+changes and publishes one ``lobby_update`` on :data:`LOBBY_UPDATE`, encoded
+once for every subscriber. Other services add sections to the list (the
+casino tables, say) with :meth:`LobbyFeed.add_section`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet.interfaces import IReactorTime
+
+from pokerroom.bus import Bus
+from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_UPDATE
+from pokerroom.gateway.sessions import Delivery
+from pokerroom.protocol.schema import Request, ok
+
+LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
+
+
+class LobbyFeed:
+    def __init__(self, reactor: IReactorTime, bus: Bus, tables: Any, follow: Callable[[Any, bool], None]) -> None:
+        self.reactor = reactor
+        self.bus = bus
+        self.tables = tables                    # the table host: its runners and their lobby lines
+        self.follow = follow                    # (session, on): the gateway sends it lobby updates, or stops
+        self.sections: dict[str, Callable[[], list]] = {}
+        self._dirty: set[str] = set()
+        self._call: Any = None
+        bus.subscribe(LOBBY_CHANGED, self._changed)
+
+    def add_section(self, name: str, section: Callable[[], list]) -> None:
+        """More of the lobby: ``lobby_list`` answers ``name: section()`` beside the cash tables."""
+        self.sections[name] = section
+
+    def _on_lobby_list(self, session: Any, request: Request) -> dict:
+        return ok(request, tables=[self.tables.summary(r) for r in self.tables.runners.values()],
+                  **{name: section() for name, section in self.sections.items()})
+
+    def _on_lobby_subscribe(self, session: Any, request: Request, on: bool) -> dict:
+        """Lobby subscribers get a ``lobby_update`` of the tables that changed, at most once a second."""
+        self.follow(session, on)
+        return ok(request)
+
+    def _changed(self, subject: str, table_id: str) -> None:
+        self._dirty.add(table_id)
+        if self._call is None:
+            self._call = self.reactor.callLater(LOBBY_EVERY, self._update)
+
+    def _update(self) -> None:
+        self._call = None
+        changed, self._dirty = sorted(self._dirty), set()
+        runners = self.tables.runners
+        message = {"type": "lobby_update", "tables": [self.tables.summary(runners[t]) for t in changed
+                                                      if t in runners]}
+        closed = [t for t in changed if t not in runners]
+        if closed:
+            message["closed"] = closed                  # tables that left the room since the last update
+        self.bus.publish(LOBBY_UPDATE, Delivery.of(message))

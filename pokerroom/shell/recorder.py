@@ -1,0 +1,193 @@
+"""The recorder: the one writer to the store, and what it records of every table's full stream.
+
+Theory of operation
+-------------------
+Every store call of the room goes through :meth:`Recorder.write`, which runs
+it on the writer thread after every earlier one. Calls queue up while the
+writer is busy and then go to the store as one batch, one transaction
+(:meth:`~pokerroom.store.room_store.RoomStore.batch`): a busy room commits
+once per batch, not once per write. Reads that must see every earlier write
+(a player's hands, their bets) queue here too.
+
+The recorder subscribes to every table's full stream (:data:`TABLE_FULL`):
+a :class:`FullBatch` is the table's events as they happened, with the ledger
+transfers the table host made for them. In the events' order it stores the
+transfers, chains the seat records in the audit log (SEC-1), stores a hand's
+start-of-hand stacks before any card is dealt, and its events, end stacks,
+settling transfer and facts (SEC-3) in one call when it ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from twisted.internet import defer, threads
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+from twisted.python.threadpool import ThreadPool
+
+from pokerroom.bus import Bus
+from pokerroom.bus.subjects import TABLE_FULL
+from pokerroom.money.ledger import Transfer
+from pokerroom.poker import events as he
+from pokerroom.security.facts import hand_facts
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table import TableRules
+from pokerroom.table import events as te
+
+WRITE_GATHER = 0.025                # seconds a busy writer waits for its next batch to fill
+
+
+@dataclass(slots=True)
+class FullBatch:
+    """A table's events as they happened (every card), published once per batch on its full stream."""
+
+    rules: TableRules
+    events: list
+    dicts: list[dict]                       # the events as the protocol writes them
+    at: float
+    transfers: dict[int, Transfer]          # position in ``events`` -> the transfer the table host made for it
+
+
+@dataclass(slots=True)
+class _HandBeingPlayed:
+    hand_id: str = ""
+    start: dict[str, int] = field(default_factory=dict)
+    players: dict[int, str] = field(default_factory=dict)   # seat -> player
+    events: list[dict] = field(default_factory=list)
+    objects: list = field(default_factory=list)             # the same events as they came: what the facts read
+    times: list[float] = field(default_factory=list)        # when each happened (SEC-1)
+    chatted: set[str] = field(default_factory=set)          # who chatted at the table while it ran (HR-CHAT-4)
+    start_written: bool = False
+    end: tuple[dict[str, int], int] = ({}, 0)
+
+
+class Recorder:
+    log = Logger()
+
+    def __init__(self, store: RoomStore, reactor: IReactorTime, bus: Bus, writer: ThreadPool | None = None,
+                 on_hand_stored: Callable[[], None] | None = None) -> None:
+        self.store = store
+        self.reactor = reactor
+        self._writer = writer
+        self._queued: list[tuple[Callable, tuple, defer.Deferred]] = []
+        self._writing = False
+        self._hands: dict[str, _HandBeingPlayed] = {}       # table -> the hand it is playing
+        self._seated: dict[str, dict[int, str]] = {}         # table -> seat -> player, as the events told it
+        self._on_hand_stored = on_hand_stored or (lambda: None)
+        bus.subscribe(TABLE_FULL, self._recorded)
+
+    # ------------------------------------------------------------------ the writer
+
+    def write(self, function: Callable, *args: Any, quiet: bool = True) -> defer.Deferred:
+        """Run a store call on the writer thread after every earlier one; a Deferred of its result.
+
+        ``quiet`` writes have nobody waiting: a failure is logged (and the room
+        goes on) instead of being handed back.
+        """
+        out: defer.Deferred = defer.Deferred()
+        if quiet:
+            out.addErrback(lambda failure: self.log.failure("a store write failed", failure))
+        self._queued.append((function, args, out))
+        if not self._writing:
+            self._write_queued()
+        return out
+
+    def _write_queued(self) -> None:
+        self._writing = True
+        while self._queued:
+            batch, self._queued = self._queued, []
+            calls = [(function, args) for function, args, _ in batch]
+            if self._writer is not None:
+                d = threads.deferToThreadPool(self.reactor, self._writer, self.store.batch, calls)
+                d.addBoth(self._written, batch)
+                return
+            self._settle(batch, self.store.batch(calls))
+        self._writing = False
+
+    def _written(self, results: Any, batch: list) -> None:
+        if isinstance(results, Failure):
+            results = [(False, results.value)] * len(batch)
+        self._settle(batch, results)
+        # A write that finds the writer idle goes at once; while the room is busy, the next batch
+        # gathers for a moment, so many hands share one transaction.
+        self.reactor.callLater(WRITE_GATHER, self._write_queued)
+
+    @staticmethod
+    def _settle(batch: list, results: list) -> None:
+        for (_, _, d), (done, value) in zip(batch, results, strict=True):
+            if done:
+                d.callback(value)
+            else:
+                d.errback(Failure(value, type(value), value.__traceback__))
+
+    def flushed(self) -> defer.Deferred:
+        """Fires when every write asked for so far has landed."""
+        return self.write(lambda: None)
+
+    def audit(self, kind: str, at: float | None = None, **data: Any) -> None:
+        """Chain a record in the audit log (SEC-1): who did what, when, in the writer's order."""
+        self.write(self.store.audit, kind, data, self.reactor.seconds() if at is None else at)
+
+    def chatted(self, table_id: str, player: str) -> None:
+        """Someone chatted at the table during its hand: the collusion signals read it (HR-CHAT-4)."""
+        hand = self._hands.get(table_id)
+        if hand is not None and hand.hand_id:
+            hand.chatted.add(player)
+
+    # ------------------------------------------------------------------ a table's full stream
+
+    def _recorded(self, subject: str, batch: FullBatch) -> None:
+        table_id = batch.rules.table_id
+        seated = self._seated.setdefault(table_id, {})
+        now = batch.at
+        for i, (event, as_dict) in enumerate(zip(batch.events, batch.dicts, strict=True)):
+            transfer = batch.transfers.get(i)
+            if isinstance(event, te.HandEvent):
+                self._hand_event(batch.rules, event.event, now, as_dict["event"], transfer)
+                continue
+            if transfer is not None:
+                self.write(self.store.save_transfers, [transfer])
+            if isinstance(event, te.PlayerSeated):
+                seated[event.seat] = event.player_id
+                self.audit("seat", now, what="joined", table=table_id, player=event.player_id, seat=event.seat,
+                           stack=event.stack)
+            elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
+                self.audit("seat", now, what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
+                           table=table_id, seat=event.seat, player=seated.get(event.seat),
+                           reason=getattr(event, "reason", ""))
+            elif isinstance(event, te.PlayerLeft):
+                seated.pop(event.seat, None)
+                self.audit("seat", now, what="left", table=table_id, player=event.player_id, seat=event.seat,
+                           stack=event.stack, reason=event.reason)
+
+    def _hand_event(self, rules: TableRules, event: he.Event, now: float, as_dict: dict,
+                    settlement: Transfer | None) -> None:
+        table_id = rules.table_id
+        if isinstance(event, he.HandStarted):
+            hand = self._hands[table_id] = _HandBeingPlayed(event.hand_id)
+        else:
+            hand = self._hands.setdefault(table_id, _HandBeingPlayed())
+        hand.events.append(as_dict)
+        hand.objects.append(event)
+        hand.times.append(now)
+        if isinstance(event, he.SeatDealtIn):
+            hand.players[event.seat] = event.player_id
+            hand.start[event.player_id] = event.stack
+        elif not hand.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
+            hand.start_written = True               # every seat is known: store the start before any card
+            self.write(self.store.hand_started, hand.hand_id, table_id, now, dict(hand.start))
+        elif isinstance(event, he.HandEnded):
+            hand.end = ({hand.players[seat]: stack for seat, stack in event.stacks}, event.rake)
+        elif isinstance(event, he.DeckRevealed):
+            end, rake = hand.end
+            facts = partial(hand_facts, hand.objects, table_id=table_id, game_key=rules.game_key, at=now,
+                            chatted=frozenset(hand.chatted))   # worked out on the writer's thread (SEC-3)
+            self.write(self.store.hand_ended, hand.hand_id, now, end, rake, list(hand.events), settlement, facts,
+                       list(hand.times))
+            del self._hands[table_id]
+            self._on_hand_stored()

@@ -1,0 +1,57 @@
+"""A player's own limits (AC-5): self-exclusion, a deposit limit, a reminder of the time played."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
+
+from pokerroom import players
+from pokerroom.bus import Bus
+from pokerroom.bus.subjects import SESSION_GONE
+from pokerroom.gateway.sessions import Session
+from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.recorder import Recorder
+
+DAY = 86_400.0
+
+
+class ResponsibleGaming:
+    def __init__(self, reactor: IReactorTime, bus: Bus, recorder: Recorder) -> None:
+        self.reactor = reactor
+        self.recorder = recorder
+        bus.subscribe(SESSION_GONE, self._stop_reminder)
+
+    def _on_self_exclude(self, session: Session, request: Request, days: int | None) -> defer.Deferred:
+        now = self.reactor.seconds()
+        until = float("inf") if days is None else now + days * DAY
+        until = max(until, session.excluded_until or 0.0)             # it cannot be shortened or undone
+        session.excluded_until = until
+        d = self.recorder.write(partial(self.recorder.store.update_account, players.nickname_key(session.player_id),
+                                        excluded_until=until), quiet=False)
+        return d.addCallback(lambda _: ok(request, until=None if days is None else until))
+
+    def _on_deposit_limit(self, session: Session, request: Request, amount: int | None) -> defer.Deferred:
+        session.deposit_limit = amount
+        d = self.recorder.write(partial(self.recorder.store.update_account, players.nickname_key(session.player_id),
+                                        deposit_limit=amount), quiet=False)
+        return d.addCallback(lambda _: ok(request))
+
+    def _on_session_reminder(self, session: Session, request: Request, minutes: int | None) -> dict:
+        self._stop_reminder("", session)
+        if minutes is not None:
+            def remind() -> None:
+                played = (self.reactor.seconds() - session.logged_in_at) / 60
+                session.push({"type": "reminder", "minutes_played": round(played)})
+                if session.connection is not None:
+                    session.reminder = self.reactor.callLater(minutes * 60, remind)
+
+            session.reminder = self.reactor.callLater(minutes * 60, remind)
+        return ok(request)
+
+    @staticmethod
+    def _stop_reminder(subject: str, session: Session) -> None:
+        if session.reminder is not None and session.reminder.active():
+            session.reminder.cancel()
+        session.reminder = None

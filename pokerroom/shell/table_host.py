@@ -1,0 +1,354 @@
+"""The table host: every cash table's runner and timer, and each event published once per audience.
+
+Theory of operation
+-------------------
+Tables run on their :class:`~pokerroom.shell.table_timer.TableTimer`. Every
+event a table emits passes through :meth:`TableHost._table_events`, in order,
+and that is the only place where the outside world learns of it:
+
+* money -- a seat taken, chips added, a player leaving and a hand's end move
+  money through the wallet (buy-in: wallet to table escrow; hand end: escrow
+  to end-of-hand stacks and rake to the house), so ledger and tables never
+  disagree;
+* the full stream -- the events as they happened, with those transfers, go to
+  :func:`~pokerroom.bus.subjects.table_full` (the recorder stores them);
+* the audiences -- each batch is redacted here, once: the public frame (as an
+  observer sees it) goes to the table's public stream, encoded once for
+  everyone; a player whose own hole cards are in the batch, or whose decision
+  it starts, gets a frame of their own on their player stream instead (their
+  seat's cards only if they were dealt them in that hand, never a later
+  occupant's). The gateway forwards these and redacts nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from twisted.internet.interfaces import IReactorTime
+
+from pokerroom.bus import Bus
+from pokerroom.bus.subjects import (
+    LOBBY_CHANGED,
+    SESSION_BACK,
+    SESSION_GONE,
+    player_stream,
+    table_closed,
+    table_full,
+    table_public,
+)
+from pokerroom.errors import RuleViolation
+from pokerroom.gateway.metrics import Metrics
+from pokerroom.gateway.sessions import Delivery
+from pokerroom.money.ledger import cash, table_escrow
+from pokerroom.poker import events as he
+from pokerroom.poker.redact import Viewer
+from pokerroom.protocol.codec import MSGPACK, pack, pack_with_packed_list
+from pokerroom.shell.recorder import FullBatch
+from pokerroom.shell.table_timer import TableTimer
+from pokerroom.shell.wallet import Wallet
+from pokerroom.table import CashTable, SeatingHistory, TableRules
+from pokerroom.table import events as te
+from pokerroom.table.events import redact, table_event_from_dict, table_event_to_dict
+
+LOG_SIZE = 160                      # table events kept for clients that resume: two hands or so; older, a snapshot
+LOG_HANDS = 16                      # hands whose seating is kept for redacting the log (more than it holds)
+BATCH = 32                          # table events in one frame at most
+OBSERVER = Viewer.observer()
+_LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
+
+
+@dataclass(eq=False)
+class TableRunner:
+    table: CashTable
+    timer: TableTimer | None = None
+    public: str = ""                        # the table's subjects, made once
+    full: str = ""
+    log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))   # packed events, oldest first
+    log_seq: int = 0                        # the seq of the newest event in the log
+    hand_id: str = ""
+    hand_players: dict[int, str] = field(default_factory=dict)     # seat -> player in the running hand
+    hand_start: dict[str, int] = field(default_factory=dict)
+    hand_end: tuple[dict[str, int], int] = ({}, 0)
+    decision_seq: int = 0                   # the DecisionStarted the table's clock is running for
+    dealt_by_hand: dict[str, dict[int, str]] = field(default_factory=dict)   # hand -> seat -> player
+    pots: deque = field(default_factory=lambda: deque(maxlen=50))
+
+    @property
+    def players(self) -> set[str]:
+        """The players in the running hand (who chat may be closed to, HR-CHAT-4)."""
+        return set(self.hand_players.values())
+
+
+class TableHost:
+    def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, history: SeatingHistory,
+                 metrics: Metrics, *, is_current: Callable[[Any], bool],
+                 display_names: dict[str, str], shuffle: Callable[[], list[int]] | None = None) -> None:
+        self.reactor = reactor
+        self.bus = bus
+        self.wallet = wallet
+        self.history = history
+        self.metrics = metrics
+        self.is_current = is_current            # session -> whether its player is signed in on it
+        self.display_names = display_names      # AC-4: players showing their verified name
+        self.runners: dict[str, TableRunner] = {}
+        self.known_tables: set[str] = set()     # every cash table id, open or since closed
+        self._hands_played: dict[str, int] = {}  # table -> its newest stored hand's number
+        self._shuffle = shuffle
+        bus.subscribe(SESSION_GONE, self._player_gone)
+        bus.subscribe(SESSION_BACK, self._player_back)
+
+    # ------------------------------------------------------------------ tables
+
+    def add_table(self, rules: TableRules, *, announce: bool = True) -> TableRunner:
+        """Open a cash table (at start from the config; later, a director's) and show it in the lobby."""
+        if rules.table_id in self.runners:
+            raise RuleViolation("table_exists", f"there is already a table {rules.table_id}")
+        kwargs = {"shuffle": self._shuffle} if self._shuffle else {}
+        runner = TableRunner(CashTable(rules, self.history, **kwargs), public=table_public(rules.table_id),
+                             full=table_full(rules.table_id))
+        runner.table.hand_number = self._hands_played.get(rules.table_id, 0)
+        runner.timer = TableTimer(runner.table, self.reactor, lambda events: self._table_events(runner, events))
+        self.runners[rules.table_id] = runner
+        self.known_tables.add(rules.table_id)
+        self.metrics.tables.set(len(self.runners))
+        if announce:
+            self.bus.publish(LOBBY_CHANGED, rules.table_id)
+        return runner
+
+    def restore_hand_numbers(self, numbers: dict[str, int]) -> None:
+        """At start: a hand id is never used twice at a table."""
+        self._hands_played = numbers
+        for table_id, runner in self.runners.items():
+            runner.table.hand_number = numbers.get(table_id, 0)
+
+    def close_table(self, table_id: str) -> list:
+        """Close a cash table: no new hand; everyone stands up with their chips once no hand is running.
+
+        When the last player is up the table leaves the room (:meth:`_retire`).
+        """
+        events = self.command(self.runner(table_id), "close")
+        self.bus.publish(LOBBY_CHANGED, table_id)       # lobby subscribers see it closing (or gone)
+        return events
+
+    def _retire(self, runner: TableRunner) -> None:
+        table_id = runner.table.table_id
+        runner.timer.stop()
+        del self.runners[table_id]
+        self.metrics.tables.set(len(self.runners))
+        self.bus.publish(runner.public, Delivery.of({"type": "table_closed", "table": table_id}))
+        self.bus.publish(table_closed(table_id), table_id)
+        self.bus.publish(LOBBY_CHANGED, table_id)
+
+    def runner(self, table_id: str) -> TableRunner:
+        runner = self.runners.get(table_id)
+        if runner is None:
+            raise RuleViolation("no_such_table", f"there is no table {table_id}")
+        return runner
+
+    def command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
+        return runner.timer.command(name, *args, **kwargs)
+
+    def seated_runner(self, table_id: str, player_id: str | None) -> TableRunner:
+        runner = self.runner(table_id)
+        if runner.table.seat_of(player_id) is None:
+            raise RuleViolation("not_seated", f"you are not seated at {table_id}")
+        return runner
+
+    def _player_gone(self, subject: str, session: Any) -> None:
+        """Disconnected, or left the session: at every table they sit at, disconnected (HR-DC-1)."""
+        if not self.is_current(session):
+            return
+        for table_id in sorted(session.tables):
+            runner = self.runners.get(table_id)
+            if runner is not None and runner.table.seat_of(session.player_id) is not None:
+                self.command(runner, "disconnect", session.player_id)
+
+    def _player_back(self, subject: str, session: Any) -> None:
+        for table_id in sorted(session.tables):
+            runner = self.runners.get(table_id)
+            if runner is not None and runner.table.seat_of(session.player_id) is not None:
+                self.command(runner, "reconnect", session.player_id)
+
+    # ------------------------------------------------------------------ what a viewer is shown
+
+    def summary(self, runner: TableRunner) -> dict:
+        """The table's lobby line."""
+        rules, table = runner.table.rules, runner.table
+        pots = list(runner.pots)
+        return {"table": rules.table_id, "name": rules.name, "game": rules.variant.code,
+                "small_blind": rules.stakes.small_blind, "big_blind": rules.stakes.big_blind,
+                "currency": rules.currency, "seats": rules.max_seats, "taken": len(table.players),
+                "waiting": len(table.waiting_list), "average_pot": sum(pots) // len(pots) if pots else 0,
+                "min_buy_in": rules.min_buy_in, "max_buy_in": rules.max_buy_in, "closing": table.closing}
+
+    def snapshot(self, table_id: str, player_id: str | None) -> dict:
+        """The table as ``player_id`` may see it now (an observer's view for anyone not seated)."""
+        table = self.runner(table_id).table
+        snap = table.snapshot(table.viewer(player_id))
+        clock = snap.clock
+        seats = [dataclasses.asdict(s) for s in snap.seats]
+        for seat in seats:
+            if seat.get("player_id") in self.display_names:
+                seat["name"] = self.display_names[seat["player_id"]]     # AC-4: the verified real name
+        message = {"type": "table_snapshot", "table": table.table_id, "seq": snap.seq, "seats": seats,
+                   "hand": [he.event_to_dict(e) for e in snap.hand_events],
+                   "to_act": None if clock is None else clock[0],
+                   "deadline": None if clock is None else clock[2],
+                   "phase": None if clock is None else clock[1],
+                   "seconds_left": None if clock is None else max(0.0, clock[2] - self.reactor.seconds()),
+                   "button": None if snap.positions is None else snap.positions.button,
+                   "waiting_list": list(snap.waiting_list)}
+        seated = table.players.get(clock[0]) if clock is not None else None
+        if seated is not None and player_id is not None and seated.player_id == player_id:
+            legal = table.legal_actions(player_id)
+            if legal is not None:                       # your turn: what you may do, as a decision's frame says
+                message["legal"] = legal.to_wire()
+        return message
+
+    def catch_up(self, table_id: str, player_id: str | None, last_seq: int) -> list[Delivery] | None:
+        """The frames ``player_id`` missed after ``last_seq``, as they may see them; None if the log no longer
+        holds them all (the client gets a snapshot instead)."""
+        runner = self.runner(table_id)
+        log = runner.log
+        first = runner.log_seq - len(log) + 1
+        if not log or first > last_seq + 1:
+            return None
+        packed = list(itertools.islice(log, max(0, last_seq + 1 - first), None))
+        missed = [table_event_from_dict(msgpack.unpackb(as_bytes, strict_map_key=False)) for as_bytes in packed]
+        dicts = [table_event_to_dict(event) for event in missed]
+        out = []
+        for start in range(0, len(missed), BATCH):
+            audiences = self._audiences(runner, missed[start:start + BATCH], dicts[start:start + BATCH],
+                                        packed[start:start + BATCH])
+            if audiences is not None:
+                public, own = audiences
+                out.append(own.get(player_id, public) if player_id is not None else public)
+        return out
+
+    # ------------------------------------------------------------------ a table's events
+
+    def _table_events(self, runner: TableRunner, events: list) -> None:
+        table = runner.table
+        table_id = table.table_id
+        now = self.reactor.seconds()
+        dicts = [table_event_to_dict(event) for event in events]
+        packed = [pack(as_dict) for as_dict in dicts]
+        transfers = {}
+        for i, event in enumerate(events):
+            # The log keeps events packed: bytes are nothing for the garbage collector to scan.
+            runner.log.append(packed[i])
+            runner.log_seq = event.seq
+            if isinstance(event, te.DecisionStarted):
+                runner.decision_seq = event.seq
+            elif isinstance(event, te.PlayerSeated):
+                transfers[i] = self._move(cash(event.player_id), table_escrow(table_id, event.player_id),
+                                          event.stack, "buy_in", table_id)
+            elif isinstance(event, te.ChipsAdded):
+                player = table.players[event.seat].player_id
+                transfers[i] = self._move(cash(player), table_escrow(table_id, player), event.amount, "add_chips",
+                                          table_id)
+            elif isinstance(event, te.PlayerLeft):
+                if event.stack:
+                    transfers[i] = self._move(table_escrow(table_id, event.player_id), cash(event.player_id),
+                                              event.stack, "cash_out", table_id)
+            elif isinstance(event, te.HandEvent):
+                settlement = self._hand_event(runner, event.event, now)
+                if settlement is not None:
+                    transfers[i] = settlement
+        self.bus.publish(runner.full, FullBatch(table.rules, events, dicts, now, transfers))
+        for start in range(0, len(events), BATCH):          # frames stay small
+            audiences = self._audiences(runner, events[start:start + BATCH], dicts[start:start + BATCH],
+                                        packed[start:start + BATCH])
+            if audiences is not None:
+                public, own = audiences
+                self.bus.publish(runner.public, public)
+                for player, delivery in own.items():
+                    self.bus.publish(player_stream(player), delivery)
+        if any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
+               for e in events):
+            self.bus.publish(LOBBY_CHANGED, table_id)
+        if table.closing and not table.players and table.hand is None and table_id in self.runners:
+            self._retire(runner)
+
+    def _move(self, source: str, target: str, amount: int, reason: str, table_id: str) -> Any:
+        """A table's transfer: the recorder stores it from the full stream, in the events' order."""
+        return self.wallet.move(source, target, amount, reason, table_id, store=False)
+
+    def _hand_event(self, runner: TableRunner, event: he.Event, now: float) -> Any:
+        """Track what the hand's settlement needs; at its end, settle it (the transfer, or None)."""
+        if isinstance(event, he.HandStarted):
+            runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
+        elif isinstance(event, he.SeatDealtIn):
+            runner.hand_players[event.seat] = event.player_id
+            runner.hand_start[event.player_id] = event.stack
+            runner.dealt_by_hand.setdefault(runner.hand_id, {})[event.seat] = event.player_id
+            while len(runner.dealt_by_hand) > LOG_HANDS:
+                runner.dealt_by_hand.pop(next(iter(runner.dealt_by_hand)))
+        elif isinstance(event, he.PotFormed):
+            runner.pots.append(event.amount)
+        elif isinstance(event, he.HandEnded):
+            runner.hand_end = ({runner.hand_players[seat]: stack for seat, stack in event.stacks}, event.rake)
+        elif isinstance(event, he.DeckRevealed):
+            end, rake = runner.hand_end
+            settlement = self.wallet.ledger.settle_hand(runner.table.table_id, runner.hand_id, runner.hand_start,
+                                                        end, rake, now)
+            if settlement is not None:
+                self.wallet.record_transfers(settlement, store=False)   # stored with the hand; flagged (AC-6)
+            self.metrics.hands.inc()
+            return settlement
+        return None
+
+    def _audiences(self, runner: TableRunner, events: list, dicts: list,
+                   packed: list[bytes]) -> tuple[Delivery, dict[str, Delivery]] | None:
+        """One batch as each audience may see it: the public frame, and the frames of players who get their own.
+
+        Every event passes the one redaction function as an observer sees it;
+        that public batch is built and encoded once. A player whose own hole
+        cards are in it gets the batch with their cards; the player whose
+        decision it starts gets their ``legal`` actions with it.
+        """
+        table_id = runner.table.table_id
+        public: list[dict] = []
+        public_packed: list[bytes] = []
+        own: dict[str, dict[int, dict]] = {}            # player -> position in the batch -> their own view
+        decision = None
+        for event, as_dict, as_bytes in zip(events, dicts, packed, strict=True):
+            shown = redact(event, OBSERVER)
+            if shown is None:
+                continue
+            if shown is not event:                      # hole cards: their owner sees them
+                owner = runner.dealt_by_hand.get(event.hand_id, {}).get(event.event.seat)
+                if owner is not None:
+                    own.setdefault(owner, {})[len(public)] = as_dict
+                as_dict = table_event_to_dict(shown)
+                as_bytes = pack(as_dict)
+            elif isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
+                decision = event
+            public.append(as_dict)
+            public_packed.append(as_bytes)
+        if not public:
+            return None
+        legal_for, legal = None, None
+        clock = runner.table.clock
+        if decision is not None and clock is not None and clock.seat == decision.seat:
+            seated = runner.table.players.get(decision.seat)
+            legal_for = seated.player_id if seated is not None else None
+            legal = runner.table.legal_actions(legal_for) if legal_for is not None else None
+        head = {"type": "table_events", "table": table_id, "seq": events[-1].seq}
+        shared = {"message": dict(head, events=public),
+                  "encoded": {MSGPACK: pack_with_packed_list(head, "events", public_packed)}}
+        private: dict[str, Delivery] = {}
+        for player, mine in own.items():
+            message = dict(shared["message"], events=[mine.get(i, e) for i, e in enumerate(public)])
+            if legal is not None and player == legal_for:
+                message["legal"] = legal.to_wire()
+            private[player] = Delivery.of(message)
+        if legal is not None and legal_for not in private:
+            private[legal_for] = Delivery(shared, {"legal": legal.to_wire()})
+        return Delivery(shared, instead=frozenset(private)), private
