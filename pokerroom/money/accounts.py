@@ -52,8 +52,7 @@ HOUSE_CASINO = "house:casino"              # the casino games' result; below zer
 PROMOTIONS = "house:promotions"            # set aside for guarantees, overlays and freerolls (STAFF-1)
 ROUNDING = "house:rounding"                # the odd minor units a split of prizes or bounties leaves
 PACKAGES = "house:packages"                # substituted prizes the room delivers (TR-PRIZE-4)
-HOUSE_NAMES = frozenset(a.split(SEPARATOR, 1)[1]
-                        for a in (HOUSE_RAKE, HOUSE_FEES, HOUSE_CASINO, PROMOTIONS, ROUNDING, PACKAGES))
+HOUSE_NAMES = frozenset({"rake", "fees", "casino", "promotions", "rounding", "packages"})   # what follows house:
 
 POOL, BOUNTIES, GUARANTEE, STAKES = "pool", "bounties", "guarantee", "stakes"
 TOURNAMENT_PURPOSES = frozenset({POOL, BOUNTIES, GUARANTEE, STAKES})

@@ -100,6 +100,9 @@ def test_the_ledger_still_exports_the_names_callers_import():
     for name in ("WORLD", "HOUSE_RAKE", "HOUSE_FEES", "HOUSE_CASINO", "PROMOTIONS", "cash", "table_escrow",
                  "casino_escrow"):
         assert getattr(ledger, name) is getattr(accounts, name)
+    houses = (accounts.HOUSE_RAKE, accounts.HOUSE_FEES, accounts.HOUSE_CASINO, accounts.PROMOTIONS,
+              accounts.ROUNDING, accounts.PACKAGES)
+    assert {parse(a) for a in houses} == {Account(Kind.HOUSE, purpose=h) for h in accounts.HOUSE_NAMES}
 
 
 # ---------------------------------------------------------------------- structure: names come from one module
