@@ -44,7 +44,8 @@ from pokerroom.casino.money import casino_transfers  # noqa: E402
 from pokerroom.casino.shoe import stacked  # noqa: E402
 from pokerroom.casino.simulate import basic_move, table_for  # noqa: E402
 from pokerroom.casino.table import SETTLED  # noqa: E402
-from pokerroom.money.ledger import WORLD, Ledger, cash  # noqa: E402
+from pokerroom.money.accounts import WORLD, Kind, cash, casino_escrow, kind_of  # noqa: E402
+from pokerroom.money.ledger import Ledger  # noqa: E402
 
 IB_GOAL = 1.0
 PRICE_GOAL = 0.020
@@ -96,8 +97,8 @@ def ib_round(players: int):
                 moves = bj.legal_moves(hand, table.dealer[0], table.house, not box.moved, len(box.hands))
                 post(ledger, table.decide(box.player, strategy(i, hand, moves), box.active,
                                           ledger.balance(cash(box.player))), 3.0)
-        if any(v for a, v in ledger.balances.items() if a.startswith("casino:")) or not ledger.check():
-            left = {a: v for a, v in ledger.balances.items() if v and a.startswith("casino:")}
+        left = {a: v for a, v in ledger.balances.items() if v and kind_of(a) is Kind.CASINO}
+        if left or not ledger.check():
             raise AssertionError(f"the round did not settle every stake: {len(left)} stake accounts hold money "
                                  f"(e.g. {list(left.items())[:3]}); ledger check {ledger.check()}, phase {table.phase}")
 
@@ -122,9 +123,11 @@ def ledger_moves(count: int):
     for name in names:
         ledger.move(WORLD, name, 10_000, "deposit", "bench", 0.0)
 
+    stakes = casino_escrow("t", "x")
+
     def work() -> None:
         for name in names:
-            ledger.move(name, "casino:t:x", 100, "casino bet", "t#1", 1.0)
+            ledger.move(name, stakes, 100, "casino bet", "t#1", 1.0)
 
     return work
 

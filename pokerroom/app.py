@@ -29,7 +29,7 @@ from pokerroom.bus.subjects import table_full
 from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.gateway.limits import ConnectionLimits, own_origins, raise_open_files
 from pokerroom.gateway.server import build_site
-from pokerroom.money.ledger import PROMOTIONS
+from pokerroom.money.accounts import PROMOTIONS
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch

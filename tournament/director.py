@@ -40,7 +40,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import HOUSE_FEES, cash
+from pokerroom.money.accounts import HOUSE_FEES, PACKAGES, ROUNDING, cash
+from pokerroom.money.accounts import ticket as ticket_account
+from pokerroom.money.accounts import tournament_bounties as bounty_account
+from pokerroom.money.accounts import tournament_dollars as tournament_money
+from pokerroom.money.accounts import tournament_guarantee as guarantee_account
+from pokerroom.money.accounts import tournament_pool as pool_account
+from pokerroom.money.accounts import tournament_stakes as stakes_account
 from pokerroom.poker.actions import Action
 from pokerroom.poker.variants import VARIANTS
 from tournament import deals, refunds, staking
@@ -90,36 +96,6 @@ from tournament.structure import TournamentSpec
 from tournament.table import HandResult, TournamentTable
 
 REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
-ROUNDING = "house:rounding"
-PACKAGES = "house:packages"       # substituted prizes the room delivers (TR-PRIZE-4)
-
-
-def pool_account(tournament: str) -> str:
-    return f"tournament:{tournament}:pool"
-
-
-def bounty_account(tournament: str) -> str:
-    return f"tournament:{tournament}:bounties"
-
-
-def guarantee_account(tournament: str) -> str:
-    """House money held for this event (STAFF-1): its guarantee, reserved from promotions when it is created;
-    overlays and prizes the house adds are paid from here, and what is left goes back to promotions."""
-    return f"tournament:{tournament}:guarantee"
-
-
-def stakes_account(tournament: str) -> str:
-    return f"tournament:{tournament}:stakes"
-
-
-def ticket_account(target: str, player: str) -> str:
-    """A seat won to ``target`` (TR-PRIZE-5): its value waits here until the player enters."""
-    return f"ticket:{target}:{player}"
-
-
-def tournament_money(player: str) -> str:
-    """T$: money only for tournament entries (TR-PRIZE-5)."""
-    return f"tdollars:{player}"
 
 
 # ---------------------------------------------------------------------- state

@@ -42,9 +42,10 @@ from typing import Any
 from twisted.logger import Logger
 
 from pokerroom import players
+from pokerroom.bus.subjects import SESSION_GONE
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import PROMOTIONS
+from pokerroom.money.accounts import PROMOTIONS
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.events import event_to_dict, wire_name
@@ -128,7 +129,7 @@ class TournamentHall:
     def install(self) -> None:
         """Register the hall's requests with the room."""
         self.room.serve(self, {"tournament_list", "tournament_details", "tournament_subscribe"})
-        self.room.on_disconnect.append(self._forget)
+        self.room.bus.subscribe(SESSION_GONE, lambda _, session: self._forget(session))
         self.invitations.install()
 
     def recover(self) -> dict[str, td.Cancelled]:
@@ -590,7 +591,7 @@ class TournamentHall:
         self.room.may_play(session)                    # the one may-play check (STAFF-2)
         self.enter(d, session.player_id)
         self.invitations.book.drop(tournament, session.player_id)   # entered on their own: nothing to answer
-        return ok(request, balance=self.room.wallet(session.player_id))
+        return ok(request, balance=self.room.balance(session.player_id))
 
     def enter(self, d: td.Director, player: str) -> None:
         """Enter ``player`` at their own request (registering, or accepting an invitation): a seat won in a
@@ -602,24 +603,24 @@ class TournamentHall:
         elif self.room.ledger.balance(money) >= d.spec.entry_cost:      # T$ (TR-PRIZE-5) before cash
             self._run(d, d.register(player, self.room.ledger.balance(money), source=money))
         else:
-            self._run(d, d.register(player, self.room.wallet(player)))
+            self._run(d, d.register(player, self.room.balance(player)))
 
     def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
         self._run(d, d.unregister(session.player_id, self.reactor.seconds()))
-        return ok(request, balance=self.room.wallet(session.player_id))
+        return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
         self.room.may_play(session)
-        self._run(d, d.rebuy(session.player_id, self.room.wallet(session.player_id)))
-        return ok(request, balance=self.room.wallet(session.player_id))
+        self._run(d, d.rebuy(session.player_id, self.room.balance(session.player_id)))
+        return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
         d = self._director(tournament)
         self.room.may_play(session)
-        self._run(d, d.add_on(session.player_id, self.room.wallet(session.player_id)))
-        return ok(request, balance=self.room.wallet(session.player_id))
+        self._run(d, d.add_on(session.player_id, self.room.balance(session.player_id)))
+        return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_tournament_act(self, session: Any, request: Request, tournament: str, action: str,
                            amount: int | None = None) -> dict:
@@ -649,9 +650,9 @@ class TournamentHall:
         if offered is None or percent > offered[0]:
             raise RuleViolation("no_offer", f"{seller} does not offer {percent}% of their action", "TR-STAKE-1")
         self._run(d, d.sell_shares(seller, session.player_id, Fraction(percent), Fraction(offered[1], 100),
-                                   self.room.wallet(session.player_id)))
+                                   self.room.balance(session.player_id)))
         self.offers[(tournament, seller)] = (offered[0] - percent, offered[1])
-        return ok(request, balance=self.room.wallet(session.player_id))
+        return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
                          left_to_play_for: int = 0) -> dict:

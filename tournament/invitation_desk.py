@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokerroom import conduct
+from pokerroom.bus.subjects import SESSION_BACK
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
 from tournament import director as td
@@ -34,7 +35,7 @@ class InvitationDesk:
 
     def install(self) -> None:
         self.room.serve(self)
-        self.room.on_login.append(self._show)
+        self.room.bus.subscribe(SESSION_BACK, lambda _, session: self._show(session))
 
     # ------------------------------------------------------------------ the director
 
@@ -61,7 +62,7 @@ class InvitationDesk:
             raise RuleViolation("awaiting_approval", f"{d.spec.name} waits for an admin to approve its guarantee; "
                                 "invite players once it is approved", "STAFF-1")
         if d.spec.entry_cost == 0:                      # free: nothing of the player's moves
-            events = d.register(player, self.room.wallet(player))
+            events = d.register(player, self.room.balance(player))
             self.room.directed(session, "add player", tournament, player=player, reason=reason)
             self.hall._run(d, events)
             return ok(request, player=player, entered=True, invited=False)
@@ -100,7 +101,7 @@ class InvitationDesk:
                         reason=invitation.reason, answer=answer, entry_cost=invitation.entry_cost)
         self._push(invitation.by, {"type": "tournament_invitation_answered", "tournament": tournament,
                                    "player": player, "answer": answer})
-        return ok(request, registered=accept, balance=self.room.wallet(player))
+        return ok(request, registered=accept, balance=self.room.balance(player))
 
     # ------------------------------------------------------------------ from the hall and the room
 

@@ -28,7 +28,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD, Ledger, cash
+from pokerroom.money.accounts import HOUSE_FEES, PROMOTIONS, WORLD, cash, is_wallet
+from pokerroom.money.ledger import Ledger
 from pokerroom.poker.actions import Bet, Call, Check, Fold, LegalActions, Raise
 from tournament import director as td
 from tournament.prizes import PayoutTable
@@ -186,7 +187,7 @@ class _Run:
     def _count(self, e: td.Payment) -> None:
         tid = self.director.spec.id
         accounts = (td.pool_account(tid), td.bounty_account(tid))
-        if e.source.startswith("cash:") and (e.target in accounts or e.target == HOUSE_FEES):
+        if is_wallet(e.source) and (e.target in accounts or e.target == HOUSE_FEES):
             self.money["in"] += e.amount
             if e.target == HOUSE_FEES:
                 self.money["fees"] += e.amount

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pokerroom.casino.events import RoundSettled, RoundVoided, Staked
-from pokerroom.money.ledger import HOUSE_CASINO, Ledger, Posting, Transfer, cash, casino_escrow
+from pokerroom.money.accounts import HOUSE_CASINO, cash, casino_escrow
+from pokerroom.money.ledger import Ledger, Posting, Transfer
 
 _MONEY = (Staked, RoundSettled, RoundVoided)
 

@@ -66,7 +66,8 @@ from pokerroom.casino.money import casino_transfers
 from pokerroom.casino.roulette_table import parse_market
 from pokerroom.casino.table import BETTING, DECIDING, SETTLED, CasinoTable
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import HOUSE_CASINO, WORLD, Ledger, cash
+from pokerroom.money.accounts import HOUSE_CASINO, WORLD, Kind, cash, kind_of
+from pokerroom.money.ledger import Ledger
 
 STAKE = 100                     # minor units, every bet
 MOST_A_ROUND = 16 * STAKE       # more than any strategy here stakes in a round (roulette: 14 bets)
@@ -385,13 +386,13 @@ class _Run:
         ledger, n = self.ledger, self.table.number
         if not ledger.check():
             raise SimulationError(f"after round {n} the ledger does not balance")
-        left = {a: v for a, v in ledger.balances.items() if v and a.startswith("casino:")}
+        left = {a: v for a, v in ledger.balances.items() if v and kind_of(a) is Kind.CASINO}
         if left:
             raise SimulationError(f"after round {n} casino stake accounts are not empty: {left}")
         if ledger.balance(WORLD) != -self.deposited:
             raise SimulationError(f"after round {n} world holds {ledger.balance(WORLD)}, not -{self.deposited}")
         if ledger.balance(HOUSE_CASINO) != self.house:
-            raise SimulationError(f"after round {n} house:casino holds {ledger.balance(HOUSE_CASINO)}; the payouts "
+            raise SimulationError(f"after round {n} {HOUSE_CASINO} holds {ledger.balance(HOUSE_CASINO)}; the payouts "
                                   f"settled say {self.house}")
         if self.settled is None and self.voided == 0:
             raise SimulationError(f"round {n} ended neither settled nor void")

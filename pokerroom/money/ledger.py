@@ -8,16 +8,9 @@ signed amount in minor units) that sums to zero, with a reason, a reference
 accounts never changes from zero, and any account's balance is the sum of its
 postings: :meth:`Ledger.check` replays every transfer and compares.
 
-Accounts are named by what they hold::
-
-    world                       money outside the room: deposits come from it, withdrawals go to it
-    cash:<player>               a player's wallet
-    table:<table>:<player>      a player's chips at a cash table (escrow), between hands = their stack
-    house:rake, house:fees      the house's income
-    house:promotions            house money set aside for guarantees, overlays and freerolls (STAFF-1)
-    casino:<table>:<player>     a player's stakes on the round in play at a casino table
-    house:casino                the casino games' result: stakes lost to the house less winnings paid
-    ...                         tournaments add pool, fee, bounty and rounding accounts
+Accounts are named by what they hold (``world``, ``house:rake``, ``cash:<player>``,
+``table:<table>:<player>`` ...); :mod:`pokerroom.money.accounts` makes and
+reads every name, and the names it exports are re-exported here.
 
 Only ``world`` and ``house:casino`` may go below zero: ``world`` is the room's
 debt to the outside (minus everything deposited and not withdrawn), and
@@ -40,26 +33,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import (  # noqa: F401  (re-exported: the names callers import from here)
+    HOUSE_CASINO,
+    HOUSE_FEES,
+    HOUSE_RAKE,
+    PROMOTIONS,
+    WORLD,
+    cash,
+    casino_escrow,
+    table_escrow,
+)
 
-WORLD = "world"
-HOUSE_RAKE = "house:rake"
-HOUSE_FEES = "house:fees"
-HOUSE_CASINO = "house:casino"
-PROMOTIONS = "house:promotions"
 MAY_OWE = frozenset({WORLD, HOUSE_CASINO})
 WORLD_REASONS = frozenset({"deposit", "withdrawal"})   # the only reasons ``world`` moves for (STAFF-1)
-
-
-def cash(player_id: str) -> str:
-    return f"cash:{player_id}"
-
-
-def table_escrow(table_id: str, player_id: str) -> str:
-    return f"table:{table_id}:{player_id}"
-
-
-def casino_escrow(table_id: str, player_id: str) -> str:
-    return f"casino:{table_id}:{player_id}"
 
 
 @dataclass(frozen=True, slots=True)

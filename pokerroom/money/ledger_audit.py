@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from pokerroom.money.ledger import WORLD, WORLD_REASONS, Transfer
+from pokerroom.money.accounts import WORLD, is_wallet
+from pokerroom.money.ledger import WORLD_REASONS, Transfer
 
 
 def ledger_problems(transfers: Iterable[Transfer], cached: Mapping[str, int]) -> list[str]:
@@ -35,6 +36,6 @@ def ledger_problems(transfers: Iterable[Transfer], cached: Mapping[str, int]) ->
         if summed != stored:
             problems.append(f"{account} holds {stored} but its postings sum to {summed}")
     for account in sorted(sums):
-        if account.startswith("cash:") and sums[account] < 0:
+        if sums[account] < 0 and is_wallet(account):
             problems.append(f"{account} is negative: {sums[account]}")
     return problems

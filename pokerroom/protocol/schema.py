@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokerroom.money.accounts import HOUSE_FEES, HOUSE_RAKE
+
 MAX_AMOUNT = 10**12                 # minor units: far above any real stake, far below overflow
 MAX_RID = 2**31 - 1
 MAX_NAME = 64
@@ -159,7 +161,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
                             "seats": Int(2, 10), "reason": REASON, "rake": Str(1, 32, optional=True)},
     "director_close_table": {"table": TABLE, "reason": REASON},
     # house money in tournaments (role admin only; STAFF-1; docs/protocol.md, "Promotions"): audited
-    "admin_fund_promotions": {"source": Choice("house:rake", "house:fees", "deposit"), "amount": AMOUNT,
+    "admin_fund_promotions": {"source": Choice(HOUSE_RAKE, HOUSE_FEES, "deposit"), "amount": AMOUNT,
                               "reason": REASON},
     "admin_approve_tournament": {"tournament": TOURNAMENT, "reason": REASON},
     "admin_promotions": {},

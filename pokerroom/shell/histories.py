@@ -10,7 +10,8 @@ from __future__ import annotations
 from twisted.internet import defer
 
 from pokerroom.gateway.sessions import Session
-from pokerroom.money.ledger import Transfer, cash, table_escrow
+from pokerroom.money.accounts import cash, table_escrow
+from pokerroom.money.ledger import Transfer
 from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event

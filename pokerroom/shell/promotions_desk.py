@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import HOUSE_FEES, HOUSE_RAKE, PROMOTIONS, WORLD, Transfer
+from pokerroom.money.accounts import HOUSE_FEES, HOUSE_RAKE, PROMOTIONS, WORLD, tournament_guarantee
+from pokerroom.money.ledger import Transfer
 from pokerroom.protocol.schema import Request, ok
-from tournament.director import guarantee_account
 
-SOURCES = {"house:rake": HOUSE_RAKE, "house:fees": HOUSE_FEES, "deposit": WORLD}
+SOURCES = {HOUSE_RAKE: HOUSE_RAKE, HOUSE_FEES: HOUSE_FEES, "deposit": WORLD}   # earnings by account name
 ADMIN = "admin"
 
 
@@ -71,6 +71,6 @@ class PromotionsDesk:
         """The promotions balance, what each open event holds of it, and the events awaiting approval."""
         self._verify_admin(session, "see the promotions account")
         ledger = self.room.ledger
-        held = {tid: ledger.balance(guarantee_account(tid)) for tid in self.hall.directors}
+        held = {tid: ledger.balance(tournament_guarantee(tid)) for tid in self.hall.directors}
         return ok(request, balance=ledger.balance(PROMOTIONS), held={t: v for t, v in held.items() if v},
                   awaiting_approval=sorted(t for t, d in self.hall.directors.items() if d.awaiting_approval))

@@ -26,7 +26,8 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import Posting, Transfer, cash
+from pokerroom.money.accounts import PLAYER_KINDS, Kind, cash, parse
+from pokerroom.money.ledger import Posting, Transfer
 from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
 from pokerroom.poker.history.ohh import to_ohh
@@ -37,7 +38,13 @@ from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
 from pokerroom.store.security_records import unpack_facts
 
 SHARED_HANDS = 200
-_PLAYER_ACCOUNTS = ("table:", "casino:", "ticket:", "tdollars:")   # a player's money besides the wallet
+_AWAY_FROM_WALLET = PLAYER_KINDS - {Kind.WALLET}    # a player's money besides the wallet: chips, stakes, tickets, T$
+
+
+def _held_away(account: str, player: str) -> bool:
+    """Whether ``account`` is the player's money somewhere other than their wallet."""
+    read = parse(account)
+    return read is not None and read.kind in _AWAY_FROM_WALLET and read.player == player
 
 
 def _hand_summary(hand: Any, who: list[str]) -> dict:
@@ -494,7 +501,7 @@ class SecurityDesk:
         waiting = [t for t, runner in room.runners.items()
                    if runner.table.seat_of(player) is not None or player in runner.table.waiting_list]
         money = sorted(a for a, balance in room.ledger.balances.items()
-                       if balance and a.startswith(_PLAYER_ACCOUNTS) and a.rsplit(":", 1)[-1] == player)
+                       if balance and _held_away(a, player))
         if waiting or money or (self.hall is not None and self.hall.playing(player)):
             where = f"at {waiting[0]}" if waiting else f"holds {money[0]}" if money else "is in a tournament"
             raise RuleViolation("player_busy", f"{player} {where}: rename them once they have left every table "

@@ -45,7 +45,7 @@ from pokerroom.bus.subjects import (
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.sessions import Delivery
-from pokerroom.money.ledger import cash, table_escrow
+from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
 from pokerroom.protocol.codec import MSGPACK, pack, pack_with_packed_list

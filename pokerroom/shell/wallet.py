@@ -18,7 +18,8 @@ from twisted.logger import Logger
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import WORLD, Ledger, Transfer, cash
+from pokerroom.money.accounts import WORLD, cash
+from pokerroom.money.ledger import Ledger, Transfer
 from pokerroom.shell.recorder import Recorder
 
 LEDGER_KEEP = 1_000                 # transfers kept in memory; the store has them all

@@ -32,7 +32,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import Ledger, Posting, Transfer, cash
+from pokerroom.money.accounts import ESCROWS, cash, parse
+from pokerroom.money.ledger import Ledger, Posting, Transfer
 from pokerroom.money.ledger_audit import ledger_problems
 from pokerroom.security.audit import GENESIS, Anchor, Verdict, record_hash, row_digest, verify_chain
 from pokerroom.store.models import (
@@ -512,9 +513,9 @@ class RoomStore(SecurityRecords, SessionRecords):
             voided = [h.hand_id for h in voided]
         returned = []
         for account, balance in sorted(ledger.balances.items()):
-            if account.startswith(("table:", "casino:")) and balance > 0:    # cash and casino tables (CR-5)
-                player = account.rsplit(":", 1)[1]
-                returned.append(ledger.move(account, cash(player), balance, "recovery", account, at))
+            escrow = parse(account) if balance > 0 else None
+            if escrow is not None and escrow.kind in ESCROWS:                 # cash and casino tables (CR-5)
+                returned.append(ledger.move(account, cash(escrow.player), balance, "recovery", account, at))
         if returned:
             self.save_transfers(returned)
         return Recovery(tuple(voided), tuple(returned))

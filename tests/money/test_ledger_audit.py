@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pokerroom.cli import main
-from pokerroom.money.ledger import PROMOTIONS, WORLD, Ledger, Posting, Transfer, cash
+from pokerroom.money.accounts import HOUSE_RAKE, PROMOTIONS, WORLD, cash
+from pokerroom.money.ledger import Ledger, Posting, Transfer
 from pokerroom.money.ledger_audit import ledger_problems
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
@@ -17,8 +18,8 @@ def test_STAFF_1_each_kind_of_problem_is_one_line():
     assert ledger_problems(good, ledger.balances) == []
     minted = ledger.move(WORLD, cash("bo"), 10**12, "guarantee overlay", "sng", 4.0)
     unbalanced = Transfer(9, (Posting(cash("cy"), 5),), "hand", "t1-1", 5.0)
-    overdrawn = Transfer(10, (Posting(cash("di"), -7), Posting("house:rake", 7)), "rake", "t1-2", 6.0)
-    cached = {**ledger.balances, cash("cy"): 5, cash("di"): -7, "house:rake": 7, cash("ana"): 1}
+    overdrawn = Transfer(10, (Posting(cash("di"), -7), Posting(HOUSE_RAKE, 7)), "rake", "t1-2", 6.0)
+    cached = {**ledger.balances, cash("cy"): 5, cash("di"): -7, HOUSE_RAKE: 7, cash("ana"): 1}
     problems = ledger_problems([*good, minted, unbalanced, overdrawn], cached)
     assert len(problems) == 4
     assert "transfer 4 moves 1000000000000 from world for 'guarantee overlay'" in problems[0]

@@ -11,8 +11,7 @@ import pytest
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
-from pokerroom.money import cash
-from pokerroom.money.ledger import WORLD
+from pokerroom.money.accounts import WORLD, cash, tournament_dollars
 from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
@@ -245,10 +244,10 @@ def test_AC_3_only_the_security_team_resets_a_nickname_once_the_player_has_left_
     queued = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
     assert queued["error"]["code"] == "player_busy" and "at quiet" in queued["error"]["message"]
     room.runners["quiet"].table.waiting_list.remove("bob")
-    room.ledger.move(cash("bob"), "tdollars:bob", 50, "test: T$ won", "t", clock.seconds())
+    room.ledger.move(cash("bob"), tournament_dollars("bob"), 50, "test: T$ won", "t", clock.seconds())
     tickets = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
-    assert tickets["error"]["code"] == "player_busy" and "tdollars:bob" in tickets["error"]["message"]
-    room.ledger.move("tdollars:bob", cash("bob"), 50, "test: T$ back", "t", clock.seconds())
+    assert tickets["error"]["code"] == "player_busy" and tournament_dollars("bob") in tickets["error"]["message"]
+    room.ledger.move(tournament_dollars("bob"), cash("bob"), 50, "test: T$ back", "t", clock.seconds())
     assert ask(room, sec, "security_mute", player="bob", reason="abuse")["ok"]
     wallet = room.balance("bob")
     connection = people["bob"].connection
@@ -344,8 +343,8 @@ def test_AC_7_a_hand_voided_for_one_winner_can_still_be_voided_for_another(store
     from pokerroom.money.ledger import Ledger, Posting
 
     ledger = Ledger()
-    ledger.move("world", cash("a"), 100, "deposit", "a", 0.0)
-    ledger.move("world", cash("b"), 100, "deposit", "b", 0.0)
+    ledger.move(WORLD, cash("a"), 100, "deposit", "a", 0.0)
+    ledger.move(WORLD, cash("b"), 100, "deposit", "b", 0.0)
     t = ledger.transfer([Posting(cash("a"), -40), Posting(cash("c"), 40)], "void", "t1-9", 1.0)
     store.save_transfers([t])
     assert store.voided_hands(["t1-9", "t1-8"], [cash("a")]) == {"t1-9"}

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from pokerroom.errors import RuleViolation
-from pokerroom.money.ledger import HOUSE_FEES
+from pokerroom.money.accounts import HOUSE_FEES, is_wallet
 from tests.tournament.director_drivers import Room, bust_one, spec, started, winning
 from tournament import director as td
 from tournament.refunds import BEFORE_THE_MONEY, IN_THE_MONEY, NOT_STARTED
@@ -221,6 +221,6 @@ def test_TR_REFUND_7_refunds_are_rounded_down_and_recorded_with_the_reason():
     room = started(["a", "b", "c"], buy_in=1001, fee=99)         # 3,003 among 3 equal stacks: 1,001 each
     d = room.director
     room.apply(d.cancel("server failure"))
-    reasons = {e.reason for e in room.events if isinstance(e, td.Payment) and e.target.startswith("cash:")}
+    reasons = {e.reason for e in room.events if isinstance(e, td.Payment) and is_wallet(e.target)}
     assert any(r.startswith("refund TR-REFUND-3") for r in reasons)
     assert room.ledger.balance(td.pool_account("t")) == 0 and room.ledger.check()

@@ -78,8 +78,8 @@ def test_TR_REG_5_a_tournament_can_forbid_unregistering_and_a_won_seat_cannot_be
         room.director.unregister("ana", now=0.0)
     check_refusal(e, "unregister_forbidden", "TR-REG-5")
     room = Room(spec(start_at=1000.0))
-    room.ledger.move(WORLD, "ticket:t:bo", 1000, "satellite seat", "sat", 0.0)
-    room.apply(room.director.register("bo", 1000, source="ticket:t:bo", ticket=True))
+    room.ledger.move(WORLD, td.ticket_account("t", "bo"), 1000, "satellite seat", "sat", 0.0)
+    room.apply(room.director.register("bo", 1000, source=td.ticket_account("t", "bo"), ticket=True))
     with pytest.raises(RuleViolation) as e:
         room.director.unregister("bo", now=0.0)
     check_refusal(e, "unregister_forbidden", "TR-REG-5")

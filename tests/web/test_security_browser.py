@@ -21,6 +21,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from pokerroom.money.accounts import cash
 from tests.net.server_process import Player, Server
 from tests.net.test_end_to_end import PASSWORD, event_type, sign_up
 from tests.web.conftest import grant, http_url
@@ -372,7 +373,7 @@ def test_AC_7_a_case_voids_a_players_winnings_by_a_reversing_transfer_seen_in_th
     expect(reversal).to_have_count(1)
     expect(reversal).to_have_attribute("data-reason", "void")
     expect(reversal.get_by_test_id("transfer-reference")).to_have_text(hand)
-    for account, cents in ((f"cash:{winner}", -amount), (f"cash:{loser}", amount)):
+    for account, cents in ((cash(winner), -amount), (cash(loser), amount)):
         expect(reversal.locator(f"[data-testid=posting][data-account='{account}']").get_by_test_id(
             "posting-amount")).to_have_text(signed(cents).replace("$", ""))
     expect(page.get_by_test_id("case-actions")).to_contain_text("action: void")
@@ -383,8 +384,8 @@ def test_AC_7_a_case_voids_a_players_winnings_by_a_reversing_transfer_seen_in_th
     assert after == {winner: wallets[winner] - amount, loser: wallets[loser] + amount}
     ledger = sec.request("security_ledger", player=winner)["transfers"]
     (void,) = [t for t in ledger if t["reason"] == "void"]
-    assert void["reference"] == hand and sorted(void["postings"]) == sorted([[f"cash:{winner}", -amount],
-                                                                                [f"cash:{loser}", amount]])
+    assert void["reference"] == hand and sorted(void["postings"]) == sorted([[cash(winner), -amount],
+                                                                                [cash(loser), amount]])
     assert any(t["reason"] == "hand" and t["reference"] == hand for t in ledger)     # history is not edited
     again = sec.request("security_void", player=winner, hands=[hand], reason="twice", case=case_id)
     assert again["error"]["code"] == "already_void", again
