@@ -41,7 +41,7 @@ from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import load_config, tables_from_config
 from tournament.bounds import EventBounds
-from tournament.hall import TournamentHall
+from pokerroom.shell.tournaments import TournamentHall
 
 log = Logger()
 

@@ -14,7 +14,7 @@ from pokerroom.shell.room import Room
 from pokerroom.store.room_store import RoomStore
 from tests.shell.test_room import Connection
 from tournament import director as td
-from tournament.hall import TournamentHall
+from pokerroom.shell.tournaments import TournamentHall
 
 
 class Lobby:

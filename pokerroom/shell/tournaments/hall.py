@@ -55,7 +55,7 @@ from pokerroom.security.facts import hand_facts
 from tournament import director as td
 from tournament.bounds import EventBounds
 from tournament.event_quota import DirectorQuota
-from tournament.invitation_desk import InvitationDesk
+from pokerroom.shell.tournaments.invitations import InvitationDesk
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
 

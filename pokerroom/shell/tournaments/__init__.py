@@ -1,0 +1,6 @@
+"""The tournament hall: the Twisted shell of the pure :mod:`tournament` directors (clock, timers, ledger, pushes)."""
+
+from pokerroom.shell.tournaments.hall import TournamentHall
+from pokerroom.shell.tournaments.invitations import InvitationDesk
+
+__all__ = ["InvitationDesk", "TournamentHall"]
