@@ -37,11 +37,11 @@ from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
+from pokerroom.shell.tournaments import TournamentHall
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import load_config, tables_from_config
 from tournament.bounds import EventBounds
-from pokerroom.shell.tournaments import TournamentHall
 
 log = Logger()
 
