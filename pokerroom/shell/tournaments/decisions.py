@@ -108,13 +108,20 @@ class TournamentDecisions:
             return                                  # the same decision: its clock runs on
         if current is not None:
             self._cancel(current)
-        self._wait(tid, table_id, player, marker, table.seat_of(player), THINKING, self.decision_seconds)
-
-    def _wait(self, tid: str, table_id: str, player: str, marker: int, seat: int, phase: str,
-              seconds: float) -> None:
         now = self.reactor.seconds()
-        call = self.reactor.callLater(seconds, self._ran_out, tid, table_id, player, marker)
-        self.waiting[(tid, table_id)] = Decision(player, marker, DecisionClock(seat, phase, now, now + seconds), call)
+        self._wait(tid, table_id, player, marker,
+                   DecisionClock(table.seat_of(player), THINKING, now, now + self.decision_seconds))
+
+    def _wait(self, tid: str, table_id: str, player: str, marker: int, clock: DecisionClock) -> None:
+        call = self.reactor.callLater(max(0.0, clock.deadline - self.reactor.seconds()), self._ran_out, tid,
+                                      table_id, player, marker)
+        self.waiting[(tid, table_id)] = Decision(player, marker, clock, call)
+
+    @staticmethod
+    def _after(clock: DecisionClock, phase: str, seconds: float) -> DecisionClock:
+        """The next phase starts where ``clock`` ended -- not when the reactor got round to it, so a late
+        reactor never takes anyone's seconds (as :class:`~pokerroom.shell.table_timer.TableTimer` does)."""
+        return DecisionClock(clock.seat, phase, clock.deadline, clock.deadline + seconds)
 
     def _ran_out(self, tid: str, table_id: str, player: str, marker: int) -> None:
         """The phase's time is up: the next phase starts, or the director acts for the player."""
@@ -132,12 +139,12 @@ class TournamentDecisions:
         phase = clock.next_phase(disconnected=not connected, reconnect_seconds=reconnect, time_bank=bank,
                                  playing=True)          # away or not, a tournament player is dealt in (HR-DC-3)
         if phase == RECONNECT:
-            self._wait(tid, table_id, player, marker, clock.seat, RECONNECT, reconnect)
+            self._wait(tid, table_id, player, marker, self._after(clock, RECONNECT, reconnect))
             self.hall.feed.push_to_hand(tid, table_id, {"type": "tournament_event", "tournament": tid, "event": {
                 "type": "reconnect_time_started", "player": player, "seconds": reconnect}})
             return
         if phase == TIME_BANK:
-            self._wait(tid, table_id, player, marker, clock.seat, TIME_BANK, bank)
+            self._wait(tid, table_id, player, marker, self._after(clock, TIME_BANK, bank))
             self.hall.feed.push_to(player, {"type": "tournament_event", "tournament": tid, "event": {
                 "type": "time_bank_started", "player": player, "seconds": bank}})
             return
