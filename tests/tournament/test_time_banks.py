@@ -3,6 +3,7 @@ then check or fold (HR-TIME-2..5); the bank is the entry's and keeps what a play
 
 from __future__ import annotations
 
+from pokerroom.shell.tournaments import BankRefill
 from pokerroom.table.decision_clock import THINKING, TIME_BANK
 from tests.tournament.test_disconnect_protection import started
 from tests.tournament.test_hall import Lobby
@@ -82,3 +83,42 @@ def test_HR_TIME_4_an_entry_with_no_time_bank_is_acted_for_when_its_decision_tim
     lobby.clock.advance(10)
     assert turn(d) is None or turn(d)[0] != player
     assert not lobby.pushes(player, "time_bank_started")
+
+
+def play_out(lobby: Lobby, d: td.Director) -> None:
+    """Everyone checks or calls at once until the hand ends; then the next one is dealt."""
+    (table,) = d.tables.values()
+    while table.hand is not None and table.to_act() is not None:
+        act(lobby, d, table.to_act()[0])
+    lobby.clock.advance(1)                                          # between hands: the next one is dealt
+    assert table.hand is not None
+
+
+def test_HR_TIME_4_an_entry_s_bank_refills_every_n_hands_dealt_to_it_up_to_the_cap(store):
+    lobby = Lobby(store)
+    lobby.hall.decisions.refill = BankRefill(seconds=5, every_hands=2, cap=22)
+    lobby.create(time_bank=20)
+    for name in ("ana", "bo", "cy"):
+        lobby.person(name)
+        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
+    d = lobby.hall.directors["sng"]
+    lobby.clock.advance(1)                                          # hand 1
+    player, _ = turn(d)
+    lobby.clock.advance(10 + 6)
+    act(lobby, d, player)                                           # 6 s of the bank used: 14 left
+    assert lobby.hall.decisions.bank("sng", player) == 14
+    play_out(lobby, d)                                              # hand 2: the refill, 5 s
+    assert lobby.hall.decisions.bank("sng", player) == 19
+    others = [n for n in ("ana", "bo", "cy") if n != player]
+    assert all(lobby.hall.decisions.bank("sng", n) == 22 for n in others)    # 25 over the cap: 22
+    frames = [m for m in lobby.people[player][1].sent if m.get("type") == "tournament_table_events"]
+    assert frames[-1]["to_act"]["time_bank"] == lobby.hall.decisions.bank("sng", frames[-1]["to_act"]["player"])
+    play_out(lobby, d)                                              # hand 3: no refill yet
+    assert lobby.hall.decisions.bank("sng", player) == 19
+    play_out(lobby, d)                                              # hand 4: 24, held to the cap
+    assert lobby.hall.decisions.bank("sng", player) == 22
+
+
+def test_HR_TIME_4_the_refill_is_read_from_the_room_config():
+    assert BankRefill.from_config({}) == BankRefill(0.0, 10, 60.0)                # no refill unless configured
+    assert BankRefill.from_config({"refill_seconds": 5, "every_hands": 10, "cap_seconds": 60}).seconds == 5

@@ -9,8 +9,10 @@ Where a cash table keeps its clock itself, a tournament table is the pure
 director's, so the hall keeps one clock per table here, behind one
 ``callLater`` for its deadline.
 
-The time bank belongs to the entry (HR-TIME-4): seconds, set when the entry
-registers and consumed by the seconds a player spends in ``TIME_BANK``. The
+The time bank belongs to the entry (HR-TIME-4): seconds, set from the
+structure's ``time_bank`` when the entry registers, consumed by the seconds a
+player spends in ``TIME_BANK`` and refilled by the room's :class:`BankRefill`
+every so many hands dealt to the entry, up to a cap. The
 clock's start reaches clients as it always has: ``to_act`` on the hand's push,
 ``reconnect_time_started`` to the table and ``time_bank_started`` to the player
 (``tournament_event`` s, see docs/protocol.md).
@@ -18,6 +20,7 @@ clock's start reaches clients as it always has: ``to_act`` on the hand's push,
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +29,26 @@ from twisted.internet.interfaces import IDelayedCall
 from pokerroom.table.decision_clock import ACT, RECONNECT, THINKING, TIME_BANK, DecisionClock
 from tournament import director as td
 from tournament.table import TournamentTable
+
+
+@dataclass(frozen=True, slots=True)
+class BankRefill:
+    """``seconds`` more in an entry's time bank every ``every_hands`` hands dealt to it, up to ``cap`` (HR-TIME-4);
+    ``[tournaments] time_bank`` in room.toml. No refill by default: the structure's bank lasts the event."""
+
+    seconds: float = 0.0
+    every_hands: int = 10
+    cap: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.seconds < 0 or self.every_hands < 1 or self.cap < 0:
+            raise ValueError("tournament time bank: refill_seconds and cap_seconds at least 0, every_hands at "
+                             "least 1")
+
+    @classmethod
+    def from_config(cls, settings: dict) -> BankRefill:
+        return cls(float(settings.get("refill_seconds", 0)), int(settings.get("every_hands", 10)),
+                   float(settings.get("cap_seconds", 60)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,18 +62,32 @@ class Decision:
 
 
 class TournamentDecisions:
-    def __init__(self, hall: Any, decision_seconds: float) -> None:
+    def __init__(self, hall: Any, decision_seconds: float, refill: BankRefill | None = None) -> None:
         self.hall = hall
         self.reactor = hall.reactor
         self.decision_seconds = decision_seconds
+        self.refill = refill or BankRefill()
         self.waiting: dict[tuple[str, str], Decision] = {}          # (tournament, table) -> its decision
         self.banks: dict[tuple[str, str], float] = {}               # (tournament, player) -> seconds left
+        self.hands_since_refill: dict[tuple[str, str], int] = {}    # (tournament, player) -> hands dealt
 
     # ------------------------------------------------------------------ time banks
 
     def entered(self, tid: str, player: str, seconds: float) -> None:
         """A new entry (a re-entry too) comes with the structure's full time bank (HR-TIME-4)."""
         self.banks[(tid, player)] = float(seconds)
+        self.hands_since_refill[(tid, player)] = 0
+
+    def hand_dealt(self, tid: str, players: Iterable[str]) -> None:
+        """Count a hand for each entry dealt in; every ``every_hands`` the bank gets its refill, to the cap."""
+        refill = self.refill
+        for player in players:
+            key = (tid, player)
+            hands = self.hands_since_refill.get(key, 0) + 1
+            self.hands_since_refill[key] = hands % refill.every_hands
+            if hands >= refill.every_hands and refill.seconds:
+                bank = self.bank(tid, player)
+                self.banks[key] = max(bank, min(refill.cap, bank + refill.seconds))
 
     def bank(self, tid: str, player: str) -> float:
         """Seconds left in the player's time bank in ``tid``."""
@@ -93,8 +130,9 @@ class TournamentDecisions:
     def forget(self, tid: str) -> None:
         """An event left the memory: its clocks and its entries' time banks go too."""
         self.stop(tid)
-        for key in [k for k in self.banks if k[0] == tid]:
-            del self.banks[key]
+        for keyed in (self.banks, self.hands_since_refill):
+            for key in [k for k in keyed if k[0] == tid]:
+                del keyed[key]
 
     def _start(self, d: td.Director, table_id: str) -> None:
         tid = d.spec.id

@@ -114,6 +114,7 @@ class TournamentFeed:
         if isinstance(e, td.HandDealt) and table is not None:
             self.dealt[key] = dict(table.seats)
             self.hands[key] = ([], [])
+            self.hall.decisions.hand_dealt(d.spec.id, table.seats.values())     # HR-TIME-4: refills count hands
         self._keep_hand(d, key, e.events)
         turn = table.to_act() if table is not None else None
         clock = self.hall.decisions.to_act(d, table) if turn is not None else None

@@ -47,7 +47,7 @@ from pokerroom import players
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import PROMOTIONS
-from pokerroom.shell.tournaments.decisions import TournamentDecisions
+from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
 from pokerroom.shell.tournaments.director_requests import DirectorRequests, spec_record
 from pokerroom.shell.tournaments.feed import TournamentFeed
 from pokerroom.shell.tournaments.invitations import InvitationDesk
@@ -77,7 +77,7 @@ class TournamentHall:
 
     def __init__(self, room: Any, *, decision_seconds: float = 20.0, between_hands: float = 1.0,
                  clock_scale: float = 1.0, shuffle: Callable[[], list[int]] = shuffled_deck,
-                 bounds: EventBounds | None = None) -> None:
+                 bounds: EventBounds | None = None, time_bank_refill: BankRefill | None = None) -> None:
         self.room = room
         self.reactor = room.reactor
         self.store = room.store
@@ -91,7 +91,7 @@ class TournamentHall:
         self.quota = DirectorQuota()                                 # STAFF-1: one director's share of the room
         self.feed = TournamentFeed(self)                             # who hears what
         self.timers = TournamentTimers(self, between_hands, clock_scale)
-        self.decisions = TournamentDecisions(self, decision_seconds)    # each decision's clock, the time banks
+        self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
         self.player_requests = PlayerRequests(self)
         self.director_requests = DirectorRequests(self)
         self.invitations = InvitationDesk(self)                      # directors' invitations to paid events (STAFF-2)
