@@ -39,11 +39,11 @@ from pokerroom.shell.recorder import FullBatch
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
+from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import load_config, tables_from_config
 from tournament.bounds import EventBounds
-from tournament.hall import TournamentHall
 
 log = Logger()
 
@@ -75,7 +75,8 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     settings = data.get("tournaments", {})
     hall = TournamentHall(room, decision_seconds=float(settings.get("decision_seconds", 20)),
                           between_hands=float(settings.get("between_hands_seconds", 1)),
-                          clock_scale=float(settings.get("clock_scale", 1)), bounds=EventBounds.from_config(data))
+                          clock_scale=float(settings.get("clock_scale", 1)), bounds=EventBounds.from_config(data),
+                          time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
     hall.install()
     room.session_watch.play_checks["is entered in a tournament"] = hall.playing      # SEC-2: no promotion meanwhile
     room.serve(PromotionsDesk(room, hall))                      # the admin's house money for events (STAFF-1)

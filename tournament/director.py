@@ -351,7 +351,7 @@ class Director:
         if funds < price:
             raise RuleViolation("insufficient_funds", f"the share costs {price}; {backer} has {funds}", "TR-STAKE-1")
         entry.stakes.append(staking.Stake(backer, percent, price))
-        self._emit(SharesSold(seller, backer, percent, price))
+        self._emit(SharesSold(seller, backer, int(percent), price))
         self._pay(cash(backer), stakes_account(self.spec.id), price, "stake bought")
         return self._flush()
 

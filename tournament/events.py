@@ -1,15 +1,20 @@
 """What a tournament director says happened: small frozen records, one per kind (see ``tournament.director``).
 
 The hall pushes them to clients as ``tournament_event`` (the class name in
-snake case, with the fields), except :class:`Payment`, which it posts to the
-ledger, and the hand events inside :class:`HandDealt` / :class:`HandPlayed`,
-which it redacts per seat.
+snake case, with the fields: :func:`event_to_wire`), except :class:`Payment`,
+which it posts to the ledger, and the hand events inside :class:`HandDealt` /
+:class:`HandPlayed`, which it redacts per seat. Every field is wire data as it
+stands -- integers, strings, booleans, tuples and maps with string keys; a
+share is whole percent, never a ``Fraction`` -- so no client needs a hook to
+read one and no conversion can round.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
+from dataclasses import dataclass, fields
+from typing import Any
+
+from pokerroom.poker.events import wire_name
 
 
 @dataclass(frozen=True)
@@ -239,7 +244,7 @@ class Broadcast:
 class SharesSold:
     seller: str
     backer: str
-    percent: Fraction
+    percent: int                 # of the seller's action, whole (TR-STAKE-1)
     price: int
 
 
@@ -253,3 +258,16 @@ class Cancelled:
     case: str                    # the TR-REFUND rule the refunds follow
     reason: str
     refunds: dict[str, int]      # player -> what they got back, before backers' parts
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def event_to_wire(event: Any) -> dict[str, Any]:
+    """A tournament event as the ``event`` of a ``tournament_event`` push: its ``type`` and its fields."""
+    return {"type": wire_name(type(event)), **{f.name: _plain(getattr(event, f.name)) for f in fields(event)}}

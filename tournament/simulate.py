@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from pokerroom.errors import RuleViolation
@@ -95,13 +96,15 @@ def default_spec(players: int) -> TournamentSpec:
 
 
 def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None, late: float = 0.05,
-             re_enter: float = 0.3, deal: bool = True, check: bool = True) -> Report:
-    """Run a tournament of ``players`` bots (``late`` of them register after the start)."""
+             re_enter: float = 0.3, deal: bool = True, check: bool = True,
+             observe: Callable[[list], None] | None = None) -> Report:
+    """Run a tournament of ``players`` bots (``late`` of them register after the start); ``observe`` sees
+    every list of events the director returns, as the shell would get them."""
     spec = spec or default_spec(players)
     rng = random.Random(seed)
     payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
     director = td.Director(spec, payouts, random.Random(seed + 1))
-    run = _Run(director, Ledger(keep=100), rng, check)
+    run = _Run(director, Ledger(keep=100), rng, check, observe)
     if spec.guarantee:                      # STAFF-1: the house deposits its guarantee and holds it for the event
         run.ledger.move(WORLD, PROMOTIONS, spec.guarantee, "deposit", "sim", 0.0)
         run.ledger.move(PROMOTIONS, td.guarantee_account(spec.id), spec.guarantee, "guarantee reserved", "sim", 0.0)
@@ -143,8 +146,10 @@ def _next(director: td.Director, now: int) -> tuple[str, int] | None:
 
 
 class _Run:
-    def __init__(self, director: td.Director, ledger: Ledger, rng: random.Random, check: bool) -> None:
+    def __init__(self, director: td.Director, ledger: Ledger, rng: random.Random, check: bool,
+                 observe: Callable[[list], None] | None = None) -> None:
         self.director = director
+        self.observe = observe
         self.ledger = ledger
         self.check = check
         self.deck = list(range(52))
@@ -162,6 +167,8 @@ class _Run:
         return self.ledger.balance(cash(player))
 
     def apply(self, events: list) -> None:
+        if self.observe is not None:
+            self.observe(events)
         for e in events:
             kind = type(e)
             if kind is td.Payment:

@@ -33,8 +33,9 @@ def price(entry_cost: int, percent: Fraction, markup: Fraction) -> int:
 
 
 def verify_sale(stakes: Sequence[Stake], percent: Fraction, markup: Fraction) -> None:
-    if not 0 < percent <= 100:
-        raise RuleViolation("bad_share", "a share is more than 0% and at most 100% of the action", "TR-STAKE-1")
+    if not 0 < percent <= 100 or Fraction(percent).denominator != 1:
+        raise RuleViolation("bad_share", "a share is a whole percent, more than 0% and at most 100% of the action",
+                            "TR-STAKE-1")
     if not 1 <= markup <= 2:
         raise RuleViolation("bad_markup", "the markup is between 1 (at cost) and 2", "TR-STAKE-1")
     if sum(s.percent for s in stakes) + percent > 100:

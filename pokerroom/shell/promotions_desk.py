@@ -60,7 +60,7 @@ class PromotionsDesk:
 
     def _on_admin_approve_tournament(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
         self._verify_admin(session, "approve a tournament's guarantee")
-        self.hall._director(tournament)
+        self.hall.director(tournament)
         if self.hall.created_by.get(tournament) == session.player_id:     # no one approves their own house money
             raise RuleViolation("own_event", "an admin does not approve an event they created: another admin "
                                 "approves it", "STAFF-1")

@@ -11,10 +11,10 @@ from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.room import Room
+from pokerroom.shell.tournaments import TournamentHall
 from pokerroom.store.room_store import RoomStore
 from tests.shell.test_room import Connection
 from tournament import director as td
-from tournament.hall import TournamentHall
 
 
 class Lobby:
@@ -94,7 +94,7 @@ def test_HR_DC_3_an_absent_player_uses_their_time_bank_then_is_checked_or_folded
     assert lobby.pushes(player, "time_bank_started")[-1]["seconds"] == 20
     lobby.clock.advance(20)                                          # the bank runs out too
     assert table.hand is None or table.to_act() is None or table.to_act()[0] != player
-    assert lobby.hall.banks[("sng", player)] == 0
+    assert lobby.hall.decisions.bank("sng", player) == 0
 
 
 def between_hands_in_the_money(store, **settings) -> tuple[Lobby, td.Director]:

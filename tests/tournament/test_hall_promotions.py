@@ -242,7 +242,7 @@ def test_STAFF_1_an_ended_event_leaves_the_lobby_and_the_memory_after_the_grace_
     assert details["ok"] and details["tournament"]["state"] == td.CANCELLED
     lobby.clock.advance(1)
     hall = lobby.hall
-    assert "gone" not in hall.directors and "gone" not in hall.created_by and "gone" not in hall.watchers
+    assert "gone" not in hall.directors and "gone" not in hall.created_by and "gone" not in hall.feed.watchers
     assert "gone" not in hall.retire_call
     assert not [c for c in lobby.clock.getDelayedCalls() if getattr(c.func, "__self__", None) is hall]
     assert [t["id"] for t in lobby.ask("ana", "tournament_list")["tournaments"]] == []

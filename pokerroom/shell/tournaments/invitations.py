@@ -43,7 +43,7 @@ class InvitationDesk:
                                 reason: str) -> Any:
         """Into a free event the player is entered; into a paid one they are invited, and only their own
         acceptance pays. Either way the name is a real account's, which may play."""
-        self.hall._director(tournament)
+        self.hall.director(tournament)
         self.room.verify_director(session)
         if conduct.chat_refusal(reason, self.room.account_rules.banned_words) is not None:   # the player reads it
             raise RuleViolation("chat_blocked", "links and abusive words are not allowed in an invitation's reason",
@@ -53,7 +53,7 @@ class InvitationDesk:
 
     def _add(self, session: Any, request: Request, tournament: str, player: str, reason: str) -> dict:
         self.room.verify_director(session)
-        d = self.hall._director(tournament)
+        d = self.hall.director(tournament)
         if player in d.entries:
             raise RuleViolation("already_registered", f"{player} is already in {d.spec.name}", "TR-REG-6")
         if not self.hall.taking_entries(d):
@@ -64,7 +64,7 @@ class InvitationDesk:
         if d.spec.entry_cost == 0:                      # free: nothing of the player's moves
             events = d.register(player, self.room.balance(player))
             self.room.directed(session, "add player", tournament, player=player, reason=reason)
-            self.hall._run(d, events)
+            self.hall.run(d, events)
             return ok(request, player=player, entered=True, invited=False)
         invitation = Invitation(tournament, player, session.player_id, reason, self.room.reactor.seconds(),
                                 d.spec.entry_cost)
@@ -86,7 +86,7 @@ class InvitationDesk:
         """The player's own answer: accepting pays the entry as registering does; declining moves nothing."""
         player = session.player_id
         invitation = self.book.get(tournament, player)
-        d = self.hall._director(tournament)
+        d = self.hall.director(tournament)
         if accept:
             self.room.may_play(session)
             if d.spec.entry_cost != invitation.entry_cost:      # edited since: not what the player was told

@@ -1,0 +1,198 @@
+"""Each tournament decision on a :class:`~pokerroom.table.decision_clock.DecisionClock` (HR-TIME, HR-DC-3/4).
+
+The phases are the cash tables': the decision's own time (``THINKING``), then
+reconnect time for a player who is away in the late stage (``RECONNECT``,
+HR-DC-4, as :meth:`~tournament.director.Director.reconnect_time` grants it:
+once per hand), then the entry's time bank (``TIME_BANK``, HR-TIME-2), then the
+director checks or folds for them (``ACT``: HR-TIME-3, HR-DC-3, TR-PLAY-5).
+Where a cash table keeps its clock itself, a tournament table is the pure
+director's, so the hall keeps one clock per table here, behind one
+``callLater`` for its deadline.
+
+The time bank belongs to the entry (HR-TIME-4): seconds, set from the
+structure's ``time_bank`` when the entry registers, consumed by the seconds a
+player spends in ``TIME_BANK`` and refilled by the room's :class:`BankRefill`
+every so many hands dealt to the entry, up to a cap. The
+clock's start reaches clients as it always has: ``to_act`` on the hand's push,
+``reconnect_time_started`` to the table and ``time_bank_started`` to the player
+(``tournament_event`` s, see docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from twisted.internet.interfaces import IDelayedCall
+
+from pokerroom.table.decision_clock import ACT, RECONNECT, THINKING, TIME_BANK, DecisionClock
+from tournament import director as td
+from tournament.table import TournamentTable
+
+
+@dataclass(frozen=True, slots=True)
+class BankRefill:
+    """``seconds`` more in an entry's time bank every ``every_hands`` hands dealt to it, up to ``cap`` (HR-TIME-4);
+    ``[tournaments] time_bank`` in room.toml. No refill by default: the structure's bank lasts the event."""
+
+    seconds: float = 0.0
+    every_hands: int = 10
+    cap: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.seconds < 0 or self.every_hands < 1 or self.cap < 0:
+            raise ValueError("tournament time bank: refill_seconds and cap_seconds at least 0, every_hands at "
+                             "least 1")
+
+    @classmethod
+    def from_config(cls, settings: dict) -> BankRefill:
+        return cls(float(settings.get("refill_seconds", 0)), int(settings.get("every_hands", 10)),
+                   float(settings.get("cap_seconds", 60)))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The decision a table waits for: whose it is, which point of the hand, its clock and the timer behind it."""
+
+    player: str
+    marker: int                 # the hand's event count when it began: a later count is another decision
+    clock: DecisionClock
+    call: IDelayedCall
+
+
+class TournamentDecisions:
+    def __init__(self, hall: Any, decision_seconds: float, refill: BankRefill | None = None) -> None:
+        self.hall = hall
+        self.reactor = hall.reactor
+        self.decision_seconds = decision_seconds
+        self.refill = refill or BankRefill()
+        self.waiting: dict[tuple[str, str], Decision] = {}          # (tournament, table) -> its decision
+        self.banks: dict[tuple[str, str], float] = {}               # (tournament, player) -> seconds left
+        self.hands_since_refill: dict[tuple[str, str], int] = {}    # (tournament, player) -> hands dealt
+
+    # ------------------------------------------------------------------ time banks
+
+    def entered(self, tid: str, player: str, seconds: float) -> None:
+        """A new entry (a re-entry too) comes with the structure's full time bank (HR-TIME-4)."""
+        self.banks[(tid, player)] = float(seconds)
+        self.hands_since_refill[(tid, player)] = 0
+
+    def hand_dealt(self, tid: str, players: Iterable[str]) -> None:
+        """Count a hand for each entry dealt in; every ``every_hands`` the bank gets its refill, to the cap."""
+        refill = self.refill
+        for player in players:
+            key = (tid, player)
+            hands = self.hands_since_refill.get(key, 0) + 1
+            self.hands_since_refill[key] = hands % refill.every_hands
+            if hands >= refill.every_hands and refill.seconds:
+                bank = self.bank(tid, player)
+                self.banks[key] = max(bank, min(refill.cap, bank + refill.seconds))
+
+    def bank(self, tid: str, player: str) -> float:
+        """Seconds left in the player's time bank in ``tid``."""
+        return self.banks.get((tid, player), 0.0)
+
+    def to_act(self, d: td.Director, table: TournamentTable) -> dict | None:
+        """Whose turn it is, with their decision's seconds and their time bank: the ``to_act`` of a hand push."""
+        turn = table.to_act()
+        if turn is None:
+            return None
+        player = turn[0]
+        return {"player": player, "seat": table.seat_of(player), "seconds": self.decision_seconds,
+                "time_bank": self.bank(d.spec.id, player)}
+
+    def acted(self, tid: str, table_id: str, player: str) -> None:
+        """The player acted: what they spent of their time bank is gone, the rest stays for later decisions."""
+        current = self.waiting.get((tid, table_id))
+        if current is None or current.player != player or current.clock.phase != TIME_BANK:
+            return
+        bank = self.bank(tid, player)
+        used = min(bank, max(0.0, self.reactor.seconds() - current.clock.started_at))
+        self.banks[(tid, player)] = bank - used
+
+    # ------------------------------------------------------------------ the clocks
+
+    def set(self, d: td.Director) -> None:
+        """After every command: a clock for each table waiting on a player, none where the hand ended."""
+        tid = d.spec.id
+        for key in [k for k in self.waiting if k[0] == tid and (k[1] not in d.tables
+                                                                    or d.tables[k[1]].hand is None)]:
+            self._cancel(self.waiting.pop(key))
+        for table_id, table in d.tables.items():
+            if table.hand is not None:
+                self._start(d, table_id)
+
+    def stop(self, tid: str) -> None:
+        for key in [k for k in self.waiting if k[0] == tid]:
+            self._cancel(self.waiting.pop(key))
+
+    def forget(self, tid: str) -> None:
+        """An event left the memory: its clocks and its entries' time banks go too."""
+        self.stop(tid)
+        for keyed in (self.banks, self.hands_since_refill):
+            for key in [k for k in keyed if k[0] == tid]:
+                del keyed[key]
+
+    def _start(self, d: td.Director, table_id: str) -> None:
+        tid = d.spec.id
+        table = d.tables[table_id]
+        turn = table.to_act()
+        if turn is None:
+            return
+        player, marker = turn[0], len(table.hand.events)
+        current = self.waiting.get((tid, table_id))
+        if current is not None and current.player == player and current.marker == marker:
+            return                                  # the same decision: its clock runs on
+        if current is not None:
+            self._cancel(current)
+        now = self.reactor.seconds()
+        self._wait(tid, table_id, player, marker,
+                   DecisionClock(table.seat_of(player), THINKING, now, now + self.decision_seconds))
+
+    def _wait(self, tid: str, table_id: str, player: str, marker: int, clock: DecisionClock) -> None:
+        call = self.reactor.callLater(max(0.0, clock.deadline - self.reactor.seconds()), self._ran_out, tid,
+                                      table_id, player, marker)
+        self.waiting[(tid, table_id)] = Decision(player, marker, clock, call)
+
+    @staticmethod
+    def _after(clock: DecisionClock, phase: str, seconds: float) -> DecisionClock:
+        """The next phase starts where ``clock`` ended -- not when the reactor got round to it, so a late
+        reactor never takes anyone's seconds (as :class:`~pokerroom.shell.table_timer.TableTimer` does)."""
+        return DecisionClock(clock.seat, phase, clock.deadline, clock.deadline + seconds)
+
+    def _ran_out(self, tid: str, table_id: str, player: str, marker: int) -> None:
+        """The phase's time is up: the next phase starts, or the director acts for the player."""
+        key = (tid, table_id)
+        d = self.hall.directors.get(tid)
+        current = self.waiting.get(key)
+        table = None if d is None else d.tables.get(table_id)
+        if (table is None or table.hand is None or current is None or current.player != player
+                or current.marker != marker or len(table.hand.events) != marker):
+            return
+        clock = current.clock
+        connected = self.hall.feed.online(player) is not None
+        reconnect = d.reconnect_time(player, connected) if clock.phase == THINKING else 0   # spends it (HR-DC-4)
+        bank = self.bank(tid, player)
+        phase = clock.next_phase(disconnected=not connected, reconnect_seconds=reconnect, time_bank=bank,
+                                 playing=True)          # away or not, a tournament player is dealt in (HR-DC-3)
+        if phase == RECONNECT:
+            self._wait(tid, table_id, player, marker, self._after(clock, RECONNECT, reconnect))
+            self.hall.feed.push_to_hand(tid, table_id, {"type": "tournament_event", "tournament": tid, "event": {
+                "type": "reconnect_time_started", "player": player, "seconds": reconnect}})
+            return
+        if phase == TIME_BANK:
+            self._wait(tid, table_id, player, marker, self._after(clock, TIME_BANK, bank))
+            self.hall.feed.push_to(player, {"type": "tournament_event", "tournament": tid, "event": {
+                "type": "time_bank_started", "player": player, "seconds": bank}})
+            return
+        assert phase == ACT
+        if clock.phase == TIME_BANK:
+            self.banks[(tid, player)] = 0.0         # spent to the last second
+        del self.waiting[key]
+        self.hall.run(d, d.timeout(player))         # HR-DC-1, TR-PLAY-5: check, else fold
+
+    @staticmethod
+    def _cancel(decision: Decision) -> None:
+        if decision.call.active():
+            decision.call.cancel()

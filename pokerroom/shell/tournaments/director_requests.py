@@ -1,0 +1,233 @@
+"""The directors' tournament requests: templates and previews, creating and editing, running an event.
+
+Every command checks the role first (the room's ``verify_director``), runs
+through the hall's one command path, and is recorded with who and why once it
+succeeded (``room.directed``, SEC-1). A director's ``settings`` are whole
+numbers; the few that stand for more (``level_seconds``, ``pko_percent``,
+``break_after_level``) become structure here (:func:`changes`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, fields, replace
+from fractions import Fraction
+from random import Random
+from typing import Any
+
+from pokerroom.errors import RuleViolation
+from pokerroom.poker.variants import VARIANTS
+from pokerroom.protocol.schema import Request, ok
+from tournament import director as td
+from tournament.prizes import PayoutTable, prize_pool
+from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
+
+FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
+                          "satellite_target", "progressive_share", "satellite_seat_value", "satellite_seat_fee"})
+BOOL_SETTINGS = frozenset({"deals", "director_approves_deals", "remainder_to_top"})
+# whole-number settings a director may give (beyond the TournamentSpec fields): see changes()
+EXTRA_SETTINGS = ("level_seconds", "pko_percent", "break_after_level", "break_seconds")
+
+
+def spec_record(spec: TournamentSpec) -> dict:
+    """A structure as wire data: the knockout share as its exact fraction in a string (e.g. ``"1/2"``)."""
+    return {**asdict(spec), "progressive_share": str(spec.progressive_share),
+            "levels": [asdict(level) for level in spec.levels], "breaks": [asdict(b) for b in spec.breaks]}
+
+
+def described(spec: TournamentSpec, template: str) -> dict:
+    """A template or a preview as the editor shows it: the knockout share as a whole ``pko_percent``."""
+    shown = {k: v for k, v in spec_record(spec).items() if k not in ("id", "progressive_share", "start_at")}
+    return {**shown, "template": template, "pko_percent": int(spec.progressive_share * 100)}
+
+
+@contextmanager
+def _structure_errors() -> Iterator[None]:
+    """A definition that cannot be run is the director's error to fix, in a sentence (TR-PLAY-1)."""
+    try:
+        yield
+    except (StructureError, TypeError, ValueError) as e:
+        raise RuleViolation("bad_structure", f"the settings do not make a tournament: {e}", "TR-PLAY-1") from None
+
+
+def _template(template: str, **values: Any) -> TournamentSpec:
+    path = STRUCTURES / f"{template}.toml"
+    if not re.fullmatch(r"[a-z0-9_]+", template) or not path.exists():
+        raise RuleViolation("unknown_template", f"there is no structure template {template!r}")
+    return TournamentSpec.load(path, **values)
+
+
+class DirectorRequests:
+    def __init__(self, hall: Any) -> None:
+        self.hall = hall
+        self.room = hall.room
+
+    def changes(self, spec: TournamentSpec, settings: dict, game: str | None = None,
+                satellite_target: str | None = None) -> dict:
+        """A director's settings as changes to ``spec``: whole numbers, and the few that stand for more."""
+        fixed = sorted(set(settings) & FIXED_FIELDS)
+        if fixed:
+            raise RuleViolation("bad_structure", f"{fixed[0]} is not a setting a director can change here",
+                                "TR-PLAY-1")
+        changes: dict[str, Any] = dict(settings)
+        if "break_after_level" in changes:             # one break in place of the template's (TR-PLAY-2)
+            changes["breaks"] = (Break(changes.pop("break_after_level"), changes.pop("break_seconds", 300)),)
+        if "level_seconds" in changes:                 # every level this long: a short event, or a test's
+            seconds = changes.pop("level_seconds")
+            changes["levels"] = tuple(replace(level, seconds=seconds) for level in spec.levels)
+        if "pko_percent" in changes:                   # of a bounty won, the share paid at once (PKO < 100)
+            percent = changes.pop("pko_percent")
+            if percent > 100:
+                raise RuleViolation("bad_structure", "the knockout share is a percentage from 0 to 100", "TR-PLAY-6")
+            changes["progressive_share"] = Fraction(percent, 100)
+        for name in BOOL_SETTINGS & set(changes):
+            changes[name] = bool(changes[name])
+        if game is not None:
+            changes["game"] = game
+        if satellite_target is not None:              # TR-PRIZE-5: its seats are worth the target's entry
+            target = self.hall.director(satellite_target).spec
+            changes.update(satellite_target=satellite_target, satellite_seat_value=target.entry_cost,
+                           satellite_seat_fee=target.fee, currency=target.currency)
+        return changes
+
+    # ------------------------------------------------------------------ before an event exists
+
+    def _on_director_templates(self, session: Any, request: Request) -> dict:
+        self.room.verify_director(session)
+        templates = [described(TournamentSpec.load(path, id=path.stem), path.stem)
+                     for path in sorted(STRUCTURES.glob("*.toml"))]
+        settings = sorted({f.name for f in fields(TournamentSpec)} - FIXED_FIELDS | set(EXTRA_SETTINGS))
+        return ok(request, templates=templates, games=sorted(VARIANTS), settings=settings)
+
+    def _on_director_preview(self, session: Any, request: Request, template: str, entrants: int,
+                             settings: dict | None = None) -> dict:
+        """The structure and the prizes ``entrants`` would play for, before creating anything."""
+        self.room.verify_director(session)
+        with _structure_errors():
+            spec = _template(template, id="preview", name="preview")
+            spec = spec.edited(**self.changes(spec, settings or {}))
+        payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
+        preview = td.Director(spec, payouts, Random(0))
+        amounts = preview.prize_preview(entrants)
+        pool = prize_pool(entrants * spec.buy_in, spec.guarantee).total
+        return ok(request, entry_cost=spec.entry_cost, prize_pool=pool, payouts=list(amounts),
+                  remainder=pool - sum(amounts), structure=described(spec, template))
+
+    def _on_director_create(self, session: Any, request: Request, template: str, id: str,  # noqa: A002
+                            name: str, start_in: int | None, settings: dict | None = None, game: str | None = None,
+                            satellite_target: str | None = None) -> dict:
+        self.room.verify_director(session)
+        start_at = None if start_in is None else self.hall.reactor.seconds() + start_in
+        with _structure_errors():
+            spec = _template(template, id=id, name=name, start_at=start_at)
+            spec = spec.edited(**self.changes(spec, settings or {}, game, satellite_target))
+        d = self.hall.create(spec, session.player_id)
+        self.room.directed(session, "create", id, template=template, settings=settings or {}, game=game,
+                           satellite_target=satellite_target)
+        return ok(request, tournament=self.hall.summary(d))
+
+    def _on_director_edit(self, session: Any, request: Request, tournament: str, settings: dict) -> dict:
+        d = self.hall.director(tournament)
+        self.room.verify_director(session)
+        if d.state != td.REGISTERING or d.entries:
+            raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
+        with _structure_errors():
+            spec = d.spec.edited(**self.changes(d.spec, settings))
+        pending = self.hall.bounds.check(spec)                          # STAFF-1, as at creation
+        reserve = self.hall.reserve(tournament, spec.guarantee - d.spec.guarantee)
+        raised = spec.guarantee > d.spec.guarantee
+        d.spec = spec
+        d.awaiting_approval = pending and (raised or d.awaiting_approval)
+        self.room.directed(session, "edit", tournament, settings=settings)
+        self.hall.run(d, reserve)
+        return ok(request, tournament=self.hall.summary(d))
+
+    # ------------------------------------------------------------------ running an event
+
+    def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self.hall.director(tournament)
+        self.room.verify_director(session)
+        events = d.start()
+        self.room.directed(session, "start now", tournament)
+        self.hall.run(d, events)
+        self.hall.timers.started_now(tournament)
+        return ok(request)
+
+    def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
+        d = self.hall.director(tournament)
+        self.room.verify_director(session)
+        events = d.pause(session.player_id, reason)
+        self.room.directed(session, "pause", tournament, reason=reason)
+        self.hall.run(d, events)
+        self.hall.timers.hold_clock(tournament)                      # the clock stops with play
+        return ok(request)
+
+    def _on_director_resume(self, session: Any, request: Request, tournament: str) -> dict:
+        return self._directed(session, request, tournament, "resume", lambda d, by: d.resume(by))
+
+    def _on_director_cancel(self, session: Any, request: Request, tournament: str, reason: str,
+                            confirm: bool) -> dict:
+        d = self.hall.director(tournament)
+        self.room.verify_director(session)
+        preview = d.refund_preview()
+        if confirm:                                     # else: the preview a director sees before confirming
+            events = d.cancel(reason)
+            self.room.directed(session, "cancel", tournament, reason=reason, case=preview.case)
+            self.hall.run(d, events)
+        return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
+
+    def _directed(self, session: Any, request: Request, tournament: str, command: str,
+                  act: Callable[[td.Director, str], list], **details: Any) -> dict:
+        """A director command on one tournament: role checked, run, recorded once it succeeded."""
+        d = self.hall.director(tournament)
+        self.room.verify_director(session)
+        events = act(d, session.player_id)
+        self.room.directed(session, command, tournament, **details)
+        self.hall.run(d, events)
+        return ok(request)
+
+    def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
+                                   reason: str) -> dict:
+        return self._directed(session, request, tournament, "remove player",
+                              lambda d, by: d.remove(self.hall.entrant(d, player)), player=player, reason=reason)
+
+    def _on_director_move_player(self, session: Any, request: Request, tournament: str, player: str, table: str,
+                                 reason: str) -> dict:
+        return self._directed(session, request, tournament, "move player",
+                              lambda d, by: d.move_player(self.hall.entrant(d, player), table, by), player=player,
+                              table=table, reason=reason)
+
+    def _on_director_break_table(self, session: Any, request: Request, tournament: str, table: str,
+                                 reason: str) -> dict:
+        return self._directed(session, request, tournament, "break table", lambda d, by: d.break_table(table),
+                              table=table, reason=reason)
+
+    def _on_director_balance(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
+        return self._directed(session, request, tournament, "balance now", lambda d, by: d.balance_now(),
+                              reason=reason)
+
+    def _on_director_deal(self, session: Any, request: Request, tournament: str, decision: str, reason: str) -> dict:
+        return self._directed(session, request, tournament, f"{decision} deal",
+                              lambda d, by: d.decide_deal(decision == "approve", by, reason), reason=reason)
+
+    def _on_director_broadcast(self, session: Any, request: Request, tournament: str, text: str) -> dict:
+        return self._directed(session, request, tournament, "broadcast", lambda d, by: d.broadcast(text, by),
+                              reason=text)
+
+    def _on_director_activity(self, session: Any, request: Request, limit: int = 100,
+                              tournament: str | None = None) -> Any:
+        """The director commands of the audit log, newest first: who, when, what and why."""
+        self.room.verify_director(session)
+
+        def shape(records: list) -> dict:
+            rows = []
+            for record in records:
+                data = dict(record.data)
+                rows.append({"at": record.at, "by": data.pop("by", ""), "command": data.pop("command", record.kind),
+                             "tournament": data.pop("tournament", ""), "table": data.pop("table", ""),
+                             "reason": data.pop("reason", ""), "details": data})
+            return ok(request, records=rows)
+
+        return self.room.write(self.hall.store.director_activity, limit, tournament, quiet=False).addCallback(shape)

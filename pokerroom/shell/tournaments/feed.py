@@ -1,0 +1,164 @@
+"""Who hears what of a tournament: its events to subscribers and entrants, each hand to the seats dealt into it.
+
+Tournament events go out as ``tournament_event`` (:func:`tournament.events.event_to_wire`: integers, strings,
+lists and maps only); the hand events inside a ``HandDealt`` / ``HandPlayed`` go to each player dealt into
+that hand as their seat may see them (the one redaction function), with whose turn it is. A hand is also
+kept here until it ends, then stored with all its cards and its facts, as a cash hand is (SEC-1).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from twisted.logger import Logger
+
+from pokerroom.poker import events as he
+from pokerroom.poker.events import event_to_dict
+from pokerroom.poker.redact import Viewer, redact
+from pokerroom.security.facts import hand_facts
+from tournament import director as td
+from tournament.events import event_to_wire
+
+_SEATING = (td.Registered, td.Unregistered, td.Seated, td.Eliminated)
+
+
+class TournamentFeed:
+    log = Logger()
+
+    def __init__(self, hall: Any) -> None:
+        self.hall = hall
+        self.room = hall.room
+        self.watchers: dict[str, dict[Any, None]] = {}
+        self.entrants: dict[str, set[str]] = {}
+        self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
+        self.hands: dict[tuple[str, str], tuple[list, list]] = {}  # (tournament, table) -> its hand's events, times
+
+    # ------------------------------------------------------------------ audiences
+
+    def subscribe(self, tid: str, session: Any, on: bool) -> None:
+        watchers = self.watchers.setdefault(tid, {})
+        if on:
+            watchers[session] = None
+        else:
+            watchers.pop(session, None)
+
+    def disconnected(self, session: Any) -> None:
+        """A closed connection watches nothing any more."""
+        for watchers in self.watchers.values():
+            watchers.pop(session, None)
+
+    def forget(self, tid: str) -> None:
+        """An event left the memory: nobody hears of it any more."""
+        self.watchers.pop(tid, None)
+        self.entrants.pop(tid, None)
+        for keyed in (self.dealt, self.hands):
+            for key in [k for k in keyed if k[0] == tid]:
+                del keyed[key]
+
+    def online(self, player: str) -> Any:
+        """The player's connected session, or None."""
+        session = self.room.by_player.get(player)
+        return session if session is not None and session.connection is not None else None
+
+    def push_to(self, player: str, message: dict) -> None:
+        session = self.online(player)
+        if session is not None:
+            session.push(message)
+
+    def push_to_hand(self, tid: str, table_id: str, message: dict) -> None:
+        """To everyone dealt into the hand at ``table_id`` (e.g. why play waits)."""
+        for player in self.dealt.get((tid, table_id), {}).values():
+            self.push_to(player, message)
+
+    def audience(self, tid: str) -> list:
+        """Subscribers and everyone who entered (busted players too: they see how it ends)."""
+        seen = dict(self.watchers.get(tid, {}))
+        for player in self.entrants.get(tid, ()):
+            session = self.online(player)
+            if session is not None:
+                seen[session] = None
+        return list(seen)
+
+    # ------------------------------------------------------------------ the fan-out
+
+    def fan_out(self, d: td.Director, events: list) -> None:
+        tid = d.spec.id
+        entrants = self.entrants.setdefault(tid, set())
+        for e in events:
+            if isinstance(e, td.Registered):
+                entrants.add(e.player)
+                self.hall.decisions.entered(tid, e.player, d.spec.time_bank)     # a time bank per entry
+            elif isinstance(e, td.Unregistered):
+                entrants.discard(e.player)
+        audience = None
+        for e in events:
+            if isinstance(e, _SEATING):                 # joins, leaves and moves are kept for review (SEC-1)
+                record = event_to_wire(e)
+                record["what"] = record.pop("type")
+                self.room.audit("tournament_seat", tournament=tid, **record)
+            if isinstance(e, td.HandDealt | td.HandPlayed):
+                self._hand_events(d, e)
+            elif not isinstance(e, td.Payment):
+                if audience is None:
+                    audience = self.audience(tid)
+                message = {"type": "tournament_event", "tournament": tid, "event": event_to_wire(e)}
+                for session in audience:
+                    session.push(message)
+
+    def _hand_events(self, d: td.Director, e: td.HandDealt | td.HandPlayed) -> None:
+        """Each player dealt into the hand gets its events as their seat may see them -- its end included,
+        even when they have since busted, moved, or their table broke."""
+        key = (d.spec.id, e.table)
+        table = d.tables.get(e.table)
+        if isinstance(e, td.HandDealt) and table is not None:
+            self.dealt[key] = dict(table.seats)
+            self.hands[key] = ([], [])
+            self.hall.decisions.hand_dealt(d.spec.id, table.seats.values())     # HR-TIME-4: refills count hands
+        self._keep_hand(d, key, e.events)
+        turn = table.to_act() if table is not None else None
+        clock = self.hall.decisions.to_act(d, table) if turn is not None else None
+        for seat, player in self.dealt.get(key, {}).items():
+            session = self.online(player)
+            if session is None:
+                continue
+            viewer = Viewer.player(seat)
+            shown = [event_to_dict(x) for x in (redact(ev, viewer) for ev in e.events) if x is not None]
+            message = {"type": "tournament_table_events", "tournament": d.spec.id, "table": e.table,
+                       "seat": seat, "events": shown}
+            if clock is not None:
+                message["to_act"] = clock
+            if turn is not None and turn[0] == player:
+                message["legal"] = turn[1].to_wire()
+            session.push(message)
+
+    def _keep_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
+        """Store a tournament hand once it has ended, all cards and its facts, as a cash hand is (SEC-1)."""
+        try:
+            self._store_hand(d, key, events)
+        except Exception:                                               # noqa: BLE001 - play goes on; logged
+            self.hands.pop(key, None)
+            self.log.failure("a hand at {table} could not be stored", table=key[1])
+
+    def _store_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
+        kept = self.hands.get(key)
+        if kept is None:
+            return
+        hand, times = kept
+        now = self.hall.reactor.seconds()
+        hand.extend(events)
+        times.extend([now] * len(events))
+        if not any(isinstance(x, he.DeckRevealed) for x in events):
+            return
+        del self.hands[key]
+        started = next(x for x in hand if isinstance(x, he.HandStarted))
+        seats = {x.seat: x.player_id for x in hand if isinstance(x, he.SeatDealtIn)}
+        start = {x.player_id: x.stack for x in hand if isinstance(x, he.SeatDealtIn)}
+        ended = next(x for x in hand if isinstance(x, he.HandEnded))
+        store = self.hall.store
+        facts = partial(hand_facts, hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
+                        tournament=d.spec.id, bounty=d.spec.bounty > 0)      # on the writer's thread
+        self.room.write(store.hand_started, started.hand_id, key[1], now, start, d.spec.id)
+        self.room.write(store.hand_ended, started.hand_id, now, {seats[s]: c for s, c in ended.stacks},
+                        ended.rake, [event_to_dict(x) for x in hand], None, facts, times)
+

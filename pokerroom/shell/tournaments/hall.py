@@ -1,0 +1,310 @@
+"""The tournament hall: directors on the room's reactor -- clock, timers, decks, ledger, store and fan-out.
+
+Theory of operation
+-------------------
+The :class:`~tournament.director.Director` is pure; the hall is its thin
+Twisted shell, composed into the room by :mod:`pokerroom.app`. Every command,
+from a client or from a timer, goes through :meth:`TournamentHall.run`, which
+
+1. posts the director's :class:`~tournament.director.Payment` s to the room's
+   ledger, in order (money moves nowhere else);
+2. writes those transfers and the director's snapshot in one store call, so
+   after a crash the store holds a director that agrees with the ledger. A
+   snapshot never holds a hand: each table's stacks are those at the start of
+   its hand in play, which is what TR-REFUND refunds from (and no deck is
+   stored, HR-RNG-2);
+3. pushes the events (:mod:`~pokerroom.shell.tournaments.feed`): tournament
+   events to subscribers and entrants, hand events to the players of that
+   table, each hand event passed through the one redaction function as the
+   viewer they are;
+4. sets the timers the director's state asks for
+   (:mod:`~pokerroom.shell.tournaments.timers`): the level clock, the next hand
+   at each table that may deal and a deal's limit; and the clock of the
+   decision each table waits for (:mod:`~pokerroom.shell.tournaments.decisions`:
+   thinking time, reconnect time, the entry's time bank, then check or fold).
+
+The requests are two services of their own, served beside the hall: the
+players' (:mod:`~pokerroom.shell.tournaments.player_requests`) and the
+directors' (:mod:`~pokerroom.shell.tournaments.director_requests`); the
+directors' invitations are :mod:`~pokerroom.shell.tournaments.invitations`.
+
+On start, :meth:`recover` refunds every tournament the store says was
+registering or running (the server stopped without finishing it), per
+TR-REFUND, through the ledger with the case as the reason.
+"""
+
+from __future__ import annotations
+
+import pickle
+import secrets
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+from twisted.logger import Logger
+
+from pokerroom import players
+from pokerroom.bus.subjects import SESSION_GONE
+from pokerroom.cards import shuffled_deck
+from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import PROMOTIONS
+from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
+from pokerroom.shell.tournaments.director_requests import DirectorRequests, spec_record
+from pokerroom.shell.tournaments.feed import TournamentFeed
+from pokerroom.shell.tournaments.invitations import InvitationDesk
+from pokerroom.shell.tournaments.player_requests import PlayerRequests
+from pokerroom.shell.tournaments.timers import TournamentTimers
+from tournament import director as td
+from tournament.bounds import EventBounds
+from tournament.event_quota import DirectorQuota
+from tournament.prizes import PayoutTable
+from tournament.structure import PAYOUTS, TournamentSpec
+
+_QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
+
+
+def _saved(d: td.Director) -> bytes:
+    """The director as the store keeps it: the one place a snapshot is made."""
+    return pickle.dumps(d)
+
+
+def _restored(record: Any) -> td.Director:
+    """The director a stored tournament record holds: the one place a snapshot is read."""
+    return pickle.loads(record.snapshot)
+
+
+class TournamentHall:
+    log = Logger()
+
+    def __init__(self, room: Any, *, decision_seconds: float = 20.0, between_hands: float = 1.0,
+                 clock_scale: float = 1.0, shuffle: Callable[[], list[int]] = shuffled_deck,
+                 bounds: EventBounds | None = None, time_bank_refill: BankRefill | None = None) -> None:
+        self.room = room
+        self.reactor = room.reactor
+        self.store = room.store
+        self.decision_seconds = decision_seconds
+        self.clock_scale = clock_scale              # a test room runs its levels faster; 1.0 in production
+        self.shuffle = shuffle
+        self.bounds = bounds or EventBounds()       # STAFF-1: what a director may put in an event alone
+        self.directors: dict[str, td.Director] = {}
+        self.created_by: dict[str, str] = {}
+        self.retire_call: dict[str, Any] = {}                       # ended event -> when it leaves the memory
+        self.quota = DirectorQuota()                                 # STAFF-1: one director's share of the room
+        self.feed = TournamentFeed(self)                             # who hears what
+        self.timers = TournamentTimers(self, between_hands, clock_scale)
+        self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
+        self.player_requests = PlayerRequests(self)
+        self.director_requests = DirectorRequests(self)
+        self.invitations = InvitationDesk(self)                      # directors' invitations to paid events (STAFF-2)
+
+    # ------------------------------------------------------------------ composition
+
+    def install(self) -> None:
+        """Register the hall's requests with the room."""
+        self.room.serve(self.player_requests, {"tournament_list", "tournament_details", "tournament_subscribe"})
+        self.room.serve(self.director_requests)
+        self.room.bus.subscribe(SESSION_GONE, lambda _, session: self.feed.disconnected(session))
+        self.invitations.install()
+
+    def recover(self) -> dict[str, td.Cancelled]:
+        """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""
+        refunded = {}
+        for record in self.store.unfinished_tournaments():
+            director = _restored(record)
+            self.directors[record.id] = director
+            self.created_by[record.id] = record.created_by
+            events = director.cancel("the server stopped during the tournament; refunded on restart")
+            self._post_and_store(director, events, sync=True)
+            self._retire_later(director)
+            refunded[record.id] = next(e for e in events if isinstance(e, td.Cancelled))
+            self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id,
+                          case=refunded[record.id].case)
+        return refunded
+
+    def create(self, spec: TournamentSpec, by: str) -> td.Director:
+        if spec.id in self.directors or self.store.tournament(spec.id) is not None:
+            raise RuleViolation("tournament_exists", f"a tournament {spec.id!r} already exists", "TR-REG-1")
+        pending = self.bounds.check(spec)
+        now = self.reactor.seconds()
+        open_events = [tid for tid, d in self.directors.items() if d.state in (td.REGISTERING, td.RUNNING)]
+        own = sum(1 for tid in open_events if self.created_by.get(tid) == by)
+        self.quota.check(self.bounds, by, len(open_events), own, now)   # a rogue director fills neither memory
+        reserve = self.reserve(spec.id, spec.guarantee)         # STAFF-1: house money, held for this event
+        payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
+        seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded
+        director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec))
+        director.awaiting_approval = pending
+        self.directors[spec.id] = director
+        self.created_by[spec.id] = by
+        self.quota.created(by, now)
+        self.room.write(self.store.audit, "tournament_created",
+                        {"tournament": spec.id, "by": by, "seed": seed, "spec": spec_record(spec),
+                         "awaiting_approval": pending}, self.reactor.seconds())
+        self.run(director, reserve)
+        if spec.start_at is not None:
+            self.timers.start_at(spec.id, spec.start_at)
+        return director
+
+    def reserve(self, tid: str, amount: int) -> list:
+        """The payment that holds ``amount`` more (less, when negative) of promotions for ``tid`` (STAFF-1);
+        public because a director's edit changes the guarantee after creation."""
+        held = td.guarantee_account(tid)
+        if amount < 0:
+            return [td.Payment(held, PROMOTIONS, -amount, "guarantee lowered: back to promotions")]
+        have = self.room.ledger.balance(PROMOTIONS)
+        if amount > have:
+            raise RuleViolation("guarantee_not_covered", f"the house promotions account holds {have}, not the "
+                                f"{amount} this guarantee needs: an admin funds it first", "STAFF-1")
+        return [td.Payment(PROMOTIONS, held, amount, "guarantee reserved")] if amount else []
+
+    def approve(self, tid: str, by: str, reason: str) -> td.Director:
+        """STAFF-1: an admin lets an event with a guarantee above the limit open; recorded with who and why."""
+        d = self.director(tid)
+        d.approve()
+        self.room.audit("tournament_approved", tournament=tid, by=by, reason=reason, guarantee=d.spec.guarantee)
+        self.run(d, [])
+        return d
+
+    def _holds_seat(self, spec: TournamentSpec) -> Callable[[str], bool]:
+        target = spec.satellite_target
+
+        def holds(player: str) -> bool:         # TR-PRIZE-5: already in the target, or out of its entries
+            d = self.directors.get(target)
+            return d is not None and (player in d.entries or d.used_entries.get(player, 0) > d.spec.re_entries)
+
+        return holds
+
+    # ------------------------------------------------------------------ the one path of every command
+
+    def run(self, d: td.Director, events: list) -> list:
+        """Post, store, push and set the timers for ``events`` of ``d``: the one path of every command,
+        public because the desks beside the hall (requests, invitations, timers) send theirs through it."""
+        self._post_and_store(d, events)
+        self.feed.fan_out(d, events)
+        self.timers.set(d, events)
+        if d.state in (td.FINISHED, td.CANCELLED):
+            self.decisions.stop(d.spec.id)
+        else:
+            self.decisions.set(d)
+        self.invitations.closed(d)
+        self._retire_later(d)
+        return events
+
+    def _retire_later(self, d: td.Director) -> None:
+        """An ended event stays in the lobby ``keep_ended_minutes``, then leaves the memory; the store keeps it."""
+        tid = d.spec.id
+        if d.state in (td.FINISHED, td.CANCELLED) and tid not in self.retire_call:
+            self.retire_call[tid] = self.reactor.callLater(self.bounds.keep_ended_minutes * 60.0, self._retire, tid)
+
+    def _retire(self, tid: str) -> None:
+        self.retire_call.pop(tid, None)
+        self.timers.stop(tid)
+        self.decisions.forget(tid)
+        self.directors.pop(tid, None)
+        self.created_by.pop(tid, None)
+        self.feed.forget(tid)
+        self.player_requests.forget(tid)
+        self.invitations.book.forget(tid)
+        self.quota.forget_idle(self.reactor.seconds())
+
+    def _post_and_store(self, d: td.Director, events: list, sync: bool = False) -> None:
+        now = self.reactor.seconds()
+        ledger = self.room.ledger
+        transfers = [ledger.move(e.source, e.target, e.amount, e.reason, d.spec.id, now)
+                     for e in events if isinstance(e, td.Payment)]
+        held = td.guarantee_account(d.spec.id)
+        if d.state in (td.FINISHED, td.CANCELLED) and ledger.balance(held) > 0:     # STAFF-1: unused, returned
+            transfers.append(ledger.move(held, PROMOTIONS, ledger.balance(held), "guarantee unused: back to "
+                                         "promotions", d.spec.id, now))
+        self.room.record_transfers(*transfers, store=False)     # stored below, with the snapshot; flagged (AC-6)
+        if events and all(isinstance(e, _QUIET) for e in events):
+            tables = [d.tables.get(table_id) for table_id in {e.table for e in events}]
+            if all(t is not None and t.hand is not None for t in tables):
+                return                                      # mid-hand: nothing a snapshot keeps has changed
+        args = (d.spec.id, d.spec.name, d.state, _saved(d), self.created_by.get(d.spec.id, ""), transfers, now)
+        if sync:
+            self.store.save_tournament(*args)
+        else:
+            self.room.write(self.store.save_tournament, *args)
+
+    # ------------------------------------------------------------------ what the desks and the lobby ask
+
+    def director(self, tournament: str) -> td.Director:
+        """The director of ``tournament``, or the refusal a client reads; public for the desks beside the hall."""
+        d = self.directors.get(tournament)
+        if d is None:
+            raise RuleViolation("unknown_tournament", f"there is no tournament {tournament!r} in the lobby (an event "
+                                f"leaves it {self.bounds.keep_ended_minutes} minutes after it ends; its hands "
+                                "and results stay in the room's history)")
+        return d
+
+    def next_break_in(self, d: td.Director) -> float | None:
+        """Seconds of play until the next scheduled break (TR-PLAY-2), as the lobby shows it."""
+        if d.state != td.RUNNING or not d.spec.breaks:
+            return None
+        if d.on_break:
+            return 0.0
+        left = self.timers.clock_left(d)
+        if left is None:
+            left = d.spec.level(d.level).seconds * self.clock_scale
+        level = d.level
+        while d.spec.break_after(level) is None:
+            level += 1
+            if level > len(d.spec.levels):
+                return None
+            left += d.spec.level(level).seconds * self.clock_scale
+        return left
+
+    def summary(self, d: td.Director) -> dict:
+        spec = d.spec
+        step = d.schedule()
+        return {"id": spec.id, "name": spec.name, "game": spec.game, "state": d.state,
+                "next_break_in": self.next_break_in(d),
+                "buy_in": spec.buy_in, "bounty": spec.bounty, "fee": spec.fee, "entrants": len(d.entries),
+                "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
+                "level": d.level, "paused": d.paused, "on_break": d.on_break, "late_registration": d.late_open,
+                "start_at": spec.start_at, "next": list(step) if step else None,
+                "clock_left": self.timers.clock_left(d), "deal": self._deal_state(d),
+                "awaiting_approval": d.awaiting_approval}
+
+    @staticmethod
+    def _deal_state(d: td.Director) -> dict | None:
+        """The deal on the table, if any (TR-DEAL-1): who proposed it, what it pays, who accepted."""
+        deal = d.pending_deal
+        if deal is None:
+            return None
+        amounts = None if deal.offer is None else dict(zip(deal.players, deal.offer.amounts, strict=True))
+        return {"kind": deal.kind, "by": deal.by, "left_to_play_for": deal.left_to_play_for, "amounts": amounts,
+                "accepted": sorted(deal.accepted),
+                "awaiting_approval": bool(deal.players) and len(deal.accepted) == len(deal.players)}
+
+    def playing(self, player: str) -> bool:
+        """Registered, still in, or backing an entry in a tournament that has not finished (a nickname reset
+        waits for it: AC-3)."""
+        return any(player in d.entries or any(s.backer == player for e in d.entries.values() for s in e.stakes)
+                   for d in self.directors.values() if d.state in (td.REGISTERING, td.RUNNING))
+
+    def enter(self, d: td.Director, player: str) -> None:
+        """Enter ``player`` at their own request (registering, or accepting an invitation): a seat won in a
+        satellite pays first, then T$ (TR-PRIZE-5), then cash."""
+        ticket = td.ticket_account(d.spec.id, player)
+        money = td.tournament_money(player)
+        if self.room.ledger.balance(ticket) >= d.spec.entry_cost:       # a seat won in a satellite
+            self.run(d, d.register(player, self.room.ledger.balance(ticket), source=ticket, ticket=True))
+        elif self.room.ledger.balance(money) >= d.spec.entry_cost:      # T$ (TR-PRIZE-5) before cash
+            self.run(d, d.register(player, self.room.ledger.balance(money), source=money))
+        else:
+            self.run(d, d.register(player, self.room.balance(player)))
+
+    @staticmethod
+    def taking_entries(d: td.Director) -> bool:
+        """Registering, or running with late registration open."""
+        return d.state == td.REGISTERING or (d.state == td.RUNNING and d.late_open)
+
+    @staticmethod
+    def entrant(d: td.Director, name: str) -> str:
+        """An entrant's nickname as registered, for ``name`` in any letter case (AC-3); else ``name``."""
+        if name in d.entries:
+            return name
+        key = players.nickname_key(name)
+        return next((p for p in d.entries if players.nickname_key(p) == key), name)

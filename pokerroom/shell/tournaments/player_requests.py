@@ -1,0 +1,134 @@
+"""The players' tournament requests: the lobby's lists, entering and leaving, playing, staking and deals.
+
+Each request checks what only the shell knows (who asks, whether they may
+play: the room's one check, STAFF-2), then sends the director's command
+through the hall's one command path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from fractions import Fraction
+from typing import Any
+
+from pokerroom.errors import RuleViolation
+from pokerroom.poker.actions import action_named
+from pokerroom.protocol.schema import Request, ok
+from tournament import director as td
+from tournament.structure import TournamentSpec
+
+
+def _structure(spec: TournamentSpec) -> dict:
+    """What a player reads of an event's structure before entering it."""
+    return {"levels": [asdict(level) for level in spec.levels], "breaks": [asdict(b) for b in spec.breaks],
+            "starting_stack": spec.starting_stack, "table_size": spec.table_size,
+            "late_registration_levels": spec.late_registration_levels, "re_entries": spec.re_entries,
+            "rebuys": spec.rebuys, "add_on_stack": spec.add_on_stack, "deals": spec.deals,
+            "satellite_target": spec.satellite_target}
+
+
+class PlayerRequests:
+    def __init__(self, hall: Any) -> None:
+        self.hall = hall
+        self.room = hall.room
+        self.offers: dict[tuple[str, str], tuple[int, int]] = {}    # (tournament, seller) -> (percent, markup %)
+
+    def forget(self, tid: str) -> None:
+        for key in [k for k in self.offers if k[0] == tid]:
+            del self.offers[key]
+
+    # ------------------------------------------------------------------ the lobby
+
+    def _on_tournament_list(self, session: Any, request: Request) -> dict:
+        """Every tournament's summary, with ``registered``: whether the asker has an entry in it now."""
+        player = session.player_id
+        return ok(request, tournaments=[{**self.hall.summary(d), "registered": player in d.entries}
+                                        for d in self.hall.directors.values()])
+
+    def _on_tournament_details(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self.hall.director(tournament)
+        spec = d.spec
+        stacks = d.stacks() if d.state == td.RUNNING else {}
+        standings = sorted(({"player": p, "chips": stacks.get(p, spec.starting_stack), "table": e.table}
+                            for p, e in d.entries.items()), key=lambda s: -s["chips"])
+        finished = [{"player": e.player, "places": list(e.place)} for e in d.busted if e.place]
+        return ok(request, tournament=self.hall.summary(d), structure=_structure(spec),
+                  prizes=list(d.provisional_prizes()), prizes_fixed=d.prizes is not None, standings=standings,
+                  finished=finished, tables={t.id: {"seats": {str(s): p for s, p in t.seats.items()},
+                                                    "in_hand": t.in_hand} for t in d.tables.values()})
+
+    def _on_tournament_subscribe(self, session: Any, request: Request, tournament: str, on: bool) -> dict:
+        self.hall.director(tournament)
+        self.hall.feed.subscribe(tournament, session, on)
+        return ok(request)
+
+    # ------------------------------------------------------------------ entering and leaving
+
+    def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self.hall.director(tournament)
+        self.room.may_play(session)                    # the one may-play check (STAFF-2)
+        self.hall.enter(d, session.player_id)
+        self.hall.invitations.book.drop(tournament, session.player_id)   # entered on their own: nothing to answer
+        return ok(request, balance=self.room.balance(session.player_id))
+
+    def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self.hall.director(tournament)
+        self.hall.run(d, d.unregister(session.player_id, self.hall.reactor.seconds()))
+        return ok(request, balance=self.room.balance(session.player_id))
+
+    def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self.hall.director(tournament)
+        self.room.may_play(session)
+        self.hall.run(d, d.rebuy(session.player_id, self.room.balance(session.player_id)))
+        return ok(request, balance=self.room.balance(session.player_id))
+
+    def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
+        d = self.hall.director(tournament)
+        self.room.may_play(session)
+        self.hall.run(d, d.add_on(session.player_id, self.room.balance(session.player_id)))
+        return ok(request, balance=self.room.balance(session.player_id))
+
+    # ------------------------------------------------------------------ play
+
+    def _on_tournament_act(self, session: Any, request: Request, tournament: str, action: str,
+                           amount: int | None = None) -> dict:
+        d = self.hall.director(tournament)
+        player = session.player_id
+        table = d.table_of(player)
+        events = d.act(player, action_named(table.seat_of(player), action, amount))
+        self.hall.decisions.acted(tournament, table.id, player)     # the time bank keeps what was not used
+        self.hall.run(d, events)
+        return ok(request)
+
+    def _on_stake_offer(self, session: Any, request: Request, tournament: str, percent: int,
+                        markup_percent: int) -> dict:
+        d = self.hall.director(tournament)
+        if session.player_id not in d.entries or d.state != td.REGISTERING:
+            raise RuleViolation("not_registered", "shares are offered after registering, before the start",
+                                "TR-STAKE-1")
+        self.offers[(tournament, session.player_id)] = (percent, markup_percent)
+        self.hall.run(d, [])
+        return ok(request)
+
+    def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> dict:
+        d = self.hall.director(tournament)
+        self.room.may_play(session)                    # buying action is playing too (STAFF-2)
+        seller = self.hall.entrant(d, seller)
+        offered = self.offers.get((tournament, seller))
+        if offered is None or percent > offered[0]:
+            raise RuleViolation("no_offer", f"{seller} does not offer {percent}% of their action", "TR-STAKE-1")
+        self.hall.run(d, d.sell_shares(seller, session.player_id, Fraction(percent), Fraction(offered[1], 100),
+                                       self.room.balance(session.player_id)))
+        self.offers[(tournament, seller)] = (offered[0] - percent, offered[1])
+        return ok(request, balance=self.room.balance(session.player_id))
+
+    def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
+                         left_to_play_for: int = 0) -> dict:
+        d = self.hall.director(tournament)
+        self.hall.run(d, d.propose_deal(session.player_id, kind, left_to_play_for))
+        return ok(request)
+
+    def _on_deal_answer(self, session: Any, request: Request, tournament: str, accept: bool) -> dict:
+        d = self.hall.director(tournament)
+        self.hall.run(d, d.answer_deal(session.player_id, accept))
+        return ok(request)

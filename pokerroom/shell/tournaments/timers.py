@@ -1,0 +1,149 @@
+"""A tournament's timers on the reactor: its start, the level clock, the next hand at each table, a deal's limit.
+
+The director never reads a clock; after every command the hall calls
+:meth:`TournamentTimers.set` with its events, and the timers send the commands
+time brings (``start``, the :meth:`~tournament.director.Director.schedule` step,
+``deal``, ``deal_expired``) back through the hall's one command path. The level
+clock stops while play is paused or a deal is discussed (TR-DEAL-1) and goes on
+with what was left. Each decision's own clock is
+:class:`~pokerroom.shell.tournaments.decisions.TournamentDecisions`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from twisted.logger import Logger
+
+from pokerroom.errors import RuleViolation
+from tournament import director as td
+
+_CLOCK_MOVED = (td.LevelStarted, td.BreakStarted, td.BreakEnded, td.Started, td.Resumed)
+
+
+def _cancel(call: Any) -> None:
+    if call is not None and call.active():
+        call.cancel()
+
+
+class TournamentTimers:
+    log = Logger()
+
+    def __init__(self, hall: Any, between_hands: float, clock_scale: float) -> None:
+        self.hall = hall
+        self.reactor = hall.reactor
+        self.between_hands = between_hands
+        self.clock_scale = clock_scale              # a test room runs its levels faster; 1.0 in production
+        self.clock: dict[str, tuple[str, Any]] = {}                  # tournament -> (command, delayed call)
+        self.paused_left: dict[str, tuple[str, float]] = {}
+        self.next_hand: dict[tuple[str, str], Any] = {}
+        self.deal_call: dict[str, Any] = {}
+        self.start_call: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ the start
+
+    def start_at(self, tid: str, at: float) -> None:
+        """A scheduled event starts at ``at`` (TR-REG-1), or is cancelled then if it cannot."""
+        delay = max(0.0, at - self.reactor.seconds())
+        self.start_call[tid] = self.reactor.callLater(delay, self._start_due, tid)
+
+    def started_now(self, tid: str) -> None:
+        """A director started it early: the scheduled start has nothing left to do."""
+        _cancel(self.start_call.pop(tid, None))
+
+    def _start_due(self, tid: str) -> None:
+        self.start_call.pop(tid, None)
+        d = self.hall.directors[tid]
+        if d.state != td.REGISTERING:
+            return
+        if d.awaiting_approval:                                  # STAFF-1: never approved, never played
+            self.hall.run(d, d.cancel("its guarantee was not approved by an admin before the start"))
+        elif len(d.entries) < d.spec.min_players:                  # TR-REG-1: the room cancels it
+            self.hall.run(d, d.cancel(f"fewer than {d.spec.min_players} players registered"))
+        else:
+            self.hall.run(d, d.start())
+
+    # ------------------------------------------------------------------ after every command
+
+    def set(self, d: td.Director, events: list) -> None:
+        tid = d.spec.id
+        if d.state in (td.FINISHED, td.CANCELLED):
+            self.stop(tid)
+            return
+        self._set_clock(d, events)
+        for table_id in d.tables:
+            key = (tid, table_id)
+            if d.tables[table_id].hand is None and d.can_deal(table_id) and key not in self.next_hand:
+                self.next_hand[key] = self.reactor.callLater(self.between_hands, self._deal, tid, table_id)
+        if any(isinstance(e, td.DealOffered) for e in events):
+            self.deal_call[tid] = self.reactor.callLater(d.spec.deal_seconds, self._deal_expired, tid)
+        if any(isinstance(e, td.DealMade | td.DealFailed | td.DealAwaitingApproval) for e in events):
+            _cancel(self.deal_call.pop(tid, None))   # decided, or waiting for the director: no more time limit
+
+    def stop(self, tid: str) -> None:
+        calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None)]
+        calls += [self.next_hand.pop(k) for k in [k for k in self.next_hand if k[0] == tid]]
+        self.paused_left.pop(tid, None)                 # a finished tournament's clock holds nothing
+        for call in calls:
+            _cancel(call)
+
+    # ------------------------------------------------------------------ the level clock
+
+    def hold_clock(self, tid: str) -> None:
+        """Play stops (a pause, a deal discussed): the level clock keeps what was left of its step."""
+        current = self.clock.pop(tid, None)
+        if current is not None and current[1].active():
+            self.paused_left[tid] = (current[0], current[1].getTime() - self.reactor.seconds())
+            current[1].cancel()
+
+    def clock_left(self, d: td.Director) -> float | None:
+        """Seconds until the running clock's next step (a level's or a break's end); held while paused."""
+        current = self.clock.get(d.spec.id)
+        if current is not None and current[1].active():
+            return current[1].getTime() - self.reactor.seconds()
+        held = self.paused_left.get(d.spec.id)
+        return None if held is None else held[1]
+
+    def _set_clock(self, d: td.Director, events: list) -> None:
+        tid = d.spec.id
+        if any(isinstance(e, td.DealProposed) for e in events):
+            self.hold_clock(tid)                          # TR-DEAL-1: play pauses, and so does the clock
+        if d.paused or d.pending_deal is not None:
+            return
+        if any(isinstance(e, td.DealMade | td.DealFailed) for e in events) and tid in self.paused_left:
+            command, left = self.paused_left.pop(tid)
+            self.clock[tid] = (command, self.reactor.callLater(left, self._tick, tid, command))
+            return
+        step = d.schedule()
+        current = self.clock.get(tid)
+        moved = any(isinstance(e, _CLOCK_MOVED) for e in events)
+        if step is None or (current is not None and not moved):
+            return
+        if current is not None:
+            _cancel(current[1])
+        command, seconds = step
+        left = self.paused_left.pop(tid, (command, seconds * self.clock_scale))
+        self.clock[tid] = (command, self.reactor.callLater(left[1], self._tick, tid, command))
+
+    def _tick(self, tid: str, command: str) -> None:
+        self.clock.pop(tid, None)
+        d = self.hall.directors[tid]
+        try:
+            self.hall.run(d, getattr(d, command)())
+        except RuleViolation as refusal:
+            self.log.warn("tournament {id}: the clock's {command} was refused: {why}", id=tid, command=command,
+                          why=refusal.message)
+
+    # ------------------------------------------------------------------ hands and deals
+
+    def _deal(self, tid: str, table_id: str) -> None:
+        self.next_hand.pop((tid, table_id), None)
+        d = self.hall.directors[tid]
+        if d.can_deal(table_id):
+            self.hall.run(d, d.deal(table_id, self.hall.shuffle()))
+
+    def _deal_expired(self, tid: str) -> None:
+        self.deal_call.pop(tid, None)
+        d = self.hall.directors[tid]
+        if d.pending_deal is not None:
+            self.hall.run(d, d.deal_expired())
