@@ -10,8 +10,8 @@ import pytest
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import FAST_ROOM, Player, Server
-from tests.net.test_end_to_end import PASSWORD, sign_up
-from tests.net.test_tournament_sockets import wait
+from tests.support.socket_play import PASSWORD, sign_up
+from tests.support.waiting import wait_until
 
 BAC = "baccarat-orion"
 ROOM = FAST_ROOM + f"""
@@ -111,8 +111,8 @@ def test_STAFF_2_a_paid_event_takes_no_money_until_the_player_accepts_the_invita
     assert (answered["player"], answered["answer"]) == ("ana", "accepted")
 
     store = room.store()
-    wait(lambda: any(r.data.get("player") == "ana" for r in store.audit_records("tournament_invitation")),
-         timeout=10, what="the audited answer")
+    assert wait_until(lambda: any(r.data.get("player") == "ana" for r in store.audit_records("tournament_invitation")),
+                      timeout=10), "timed out waiting for the audited answer"
     (record,) = [r.data for r in store.audit_records("tournament_invitation") if r.data["player"] == "ana"]
     assert (record["by"], record["reason"], record["answer"]) == ("tdir", "a promotion", "accepted")
     commands = [(r.data["command"], r.data["player"], r.data["by"], r.data["reason"])

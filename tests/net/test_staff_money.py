@@ -6,18 +6,16 @@ repeats a part of that against a real server and reads the stored ledger with ``
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from pokerroom.money.ledger import PROMOTIONS, cash
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
-from tests.net.server_process import FAST_ROOM, Player, Server, serving
-from tests.net.test_end_to_end import PASSWORD, sign_up, staff
-from tests.net.test_tournament_sockets import FAST_TOURNAMENTS, director, wait
+from tests.net.server_process import FAST_ROOM, FAST_TOURNAMENTS, Player, Server, serving
 from tests.net.tournament_bots import TournamentBot
+from tests.support.socket_play import PASSWORD, director, sign_up, staff
+from tests.support.waiting import wait_until
 from tournament.director import guarantee_account
 
 DEMO_PROMOTIONS = 1_000_000                 # what a demo room's house keeps in promotions (pokerroom.app)
@@ -79,10 +77,11 @@ def test_STAFF_1_AC_6_a_covered_guarantee_pays_its_overlay_from_promotions_and_w
         bots.append(TournamentBot(p, name, "free", seed=i))
     for bot in bots:
         bot.start()
-    wait(lambda: all(b.finished.is_set() or b.failure for b in bots), what="the freeroll to finish")
+    assert wait_until(lambda: all(b.finished.is_set() or b.failure for b in bots),
+                      timeout=120), "timed out waiting for the freeroll to finish"
     assert not [b.failure for b in bots if b.failure]
-    wait(lambda: root.request("tournament_details", tournament="free")["tournament"]["state"] == "finished",
-         what="the room to pay the prizes")                      # a bot's last hand ends before the payout
+    assert wait_until(lambda: root.request("tournament_details", tournament="free")["tournament"]["state"]
+                      == "finished", timeout=120), "the room did not pay the prizes"   # after a bot's last hand
     server.stop()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
     ledger = store.load_ledger()
@@ -112,10 +111,8 @@ def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(server
     assert player.request("tournament_register", tournament="big")["ok"]
     cancelled = td.request("director_cancel", tournament="big", reason="rained off", confirm=True)
     assert cancelled["ok"]
-    deadline = time.monotonic() + 10
-    while root.request("admin_promotions")["balance"] != DEMO_PROMOTIONS + 3_000_000:
-        assert time.monotonic() < deadline, "the guarantee did not come back to promotions"
-        time.sleep(0.05)
+    assert wait_until(lambda: root.request("admin_promotions")["balance"] == DEMO_PROMOTIONS + 3_000_000,
+                      timeout=10), "the guarantee did not come back to promotions"
 
 
 @pytest.fixture

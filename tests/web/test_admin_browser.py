@@ -16,8 +16,8 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.net.server_process import Player, Server
-from tests.net.test_end_to_end import PASSWORD, sign_up
 from tests.net.tournament_bots import TournamentBot
+from tests.support.socket_play import PASSWORD, sign_up
 from tests.web.conftest import grant, http_url
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.net.server_process import Player, Server
-from tests.net.test_end_to_end import PASSWORD, event_type, sign_up
+from tests.support.socket_play import PASSWORD, event_type, sign_up
 from tests.web.conftest import grant, http_url
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
