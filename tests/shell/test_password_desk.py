@@ -10,7 +10,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.net.schema import parse_request
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.throttle import network_of
-from tests.shell.test_room import Connection, make_room
+from tests.support.clocked_room import Connection, make_room
 
 
 class HeldPool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.test_hall import Lobby
+from tests.support.hall_lobby import Lobby
 from tournament import director as td
 from tournament.structure import StructureError, TournamentSpec
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
 from pokerroom.shell.promotions_desk import PromotionsDesk
-from tests.tournament.test_hall import Lobby
+from tests.support.hall_lobby import Lobby
 from tournament import director as td
 from tournament.bounds import EventBounds
 

@@ -17,8 +17,8 @@ from playwright.sync_api import Page, expect
 
 from tests.net.server_process import Player, Server
 from tests.net.tournament_bots import TournamentBot
+from tests.support.browser_pages import grant, http_url
 from tests.support.socket_play import PASSWORD, sign_up
-from tests.web.conftest import grant, http_url
 
 
 def cents(text: str) -> int:

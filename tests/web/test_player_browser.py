@@ -19,7 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.net.server_process import FAST_ROOM, Player, Server, room_config, table_entry
-from tests.web.conftest import grant, http_url
+from tests.support.browser_pages import grant, http_url
 
 PASSWORD = "correct horse battery"
 RANKS, SUITS = "23456789TJQKA", "cdhs"

@@ -22,8 +22,8 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.net.server_process import Player, Server
+from tests.support.browser_pages import grant, http_url, security, signed_in
 from tests.support.socket_play import PASSWORD, event_type, sign_up
-from tests.web.conftest import grant, http_url
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -36,25 +36,6 @@ def signed(cents: int) -> str:
     """An amount as the replay shows a result: "+$0.20", "-$0.20", "$0.00"."""
     sign = "+" if cents > 0 else "-" if cents < 0 else ""
     return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
-
-
-def signed_in(new_page, server: Server, name: str) -> Page:
-    """A fresh browser (one person) on /security, signed in through the page's form."""
-    page = new_page()
-    page.goto(http_url(server) + "/security")
-    page.get_by_test_id("login-nickname").fill(name)
-    page.get_by_test_id("login-password").fill(PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    return page
-
-
-def security(new_page, server: Server, name: str = "secops") -> Page:
-    sign_up(server.url, name)[0].close()
-    grant(server, name, "security")
-    page = signed_in(new_page, server, name)
-    expect(page.get_by_test_id("nav")).to_be_visible()
-    expect(page.get_by_test_id("who")).to_have_text(f"{name} · security")
-    return page
 
 
 def reviewer(server: Server, name: str = "secbot") -> Player:
