@@ -14,6 +14,7 @@ from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
 from tests.net.server_process import FAST_ROOM, FAST_TOURNAMENTS, Player, Server, serving
 from tests.net.tournament_bots import TournamentBot
+from tests.support.refusals import refused
 from tests.support.socket_play import PASSWORD, director, sign_up, staff
 from tests.support.waiting import wait_until
 from tournament.director import guarantee_account
@@ -36,11 +37,6 @@ def admin(server: Server) -> Player:
     return staff(server, "root", "admin")
 
 
-def refused(answer: dict, code: str) -> None:
-    assert not answer["ok"] and answer["error"]["code"] == code, answer
-    assert answer["error"]["rule"] == "STAFF-1" and answer["error"]["message"]
-
-
 def sit_and_go(td: Player, tid: str, guarantee: int) -> dict:
     return td.request("director_create", template="sit_and_go", id=tid, name=tid, start_in=None,
                       settings={"buy_in": 0, "fee": 0, "guarantee": guarantee, "min_players": 2, "max_players": 2})
@@ -48,13 +44,17 @@ def sit_and_go(td: Player, tid: str, guarantee: int) -> dict:
 
 def test_STAFF_1_the_minting_attack_is_refused_and_a_director_cannot_fund_promotions(server, tmp_path):
     td = director(server)
-    refused(sit_and_go(td, "mint", 10**12), "over_limit")                     # above the configured bound
-    refused(sit_and_go(td, "mint", DEMO_PROMOTIONS + 1), "guarantee_not_covered")   # within it, not covered
-    refused(td.request("admin_fund_promotions", source="deposit", amount=10**9, reason="mine"), "forbidden")
-    refused(td.request("admin_fund_promotions", source="house:fees", amount=1, reason="mine"), "forbidden")
+    refused(sit_and_go(td, "mint", 10**12), code="over_limit", rule="STAFF-1")  # above the configured bound
+    refused(sit_and_go(td, "mint", DEMO_PROMOTIONS + 1),  # within it, not covered
+            code="guarantee_not_covered", rule="STAFF-1")
+    refused(td.request("admin_fund_promotions", source="deposit", amount=10**9, reason="mine"),
+            code="forbidden", rule="STAFF-1")
+    refused(td.request("admin_fund_promotions", source="house:fees", amount=1, reason="mine"),
+            code="forbidden", rule="STAFF-1")
     assert not td.request("tournament_details", tournament="mint")["ok"]      # nothing was created
     player = sign_up(server.url, "ana")[0]
-    refused(player.request("admin_fund_promotions", source="deposit", amount=1, reason="me"), "forbidden")
+    refused(player.request("admin_fund_promotions", source="deposit", amount=1, reason="me"),
+            code="forbidden", rule="STAFF-1")
     server.stop()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
     assert store.load_ledger().balance(PROMOTIONS) == DEMO_PROMOTIONS
@@ -102,9 +102,10 @@ def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(server
     created = sit_and_go(td, "big", 3_500_000)
     assert created["ok"] and created["tournament"]["awaiting_approval"]
     player = sign_up(server.url, "ana")[0]
-    refused(player.request("tournament_register", tournament="big"), "awaiting_approval")
-    refused(td.request("director_start", tournament="big"), "awaiting_approval")
-    refused(td.request("admin_approve_tournament", tournament="big", reason="trust me"), "forbidden")
+    refused(player.request("tournament_register", tournament="big"), code="awaiting_approval", rule="STAFF-1")
+    refused(td.request("director_start", tournament="big"), code="awaiting_approval", rule="STAFF-1")
+    refused(td.request("admin_approve_tournament", tournament="big", reason="trust me"),
+            code="forbidden", rule="STAFF-1")
     assert root.request("admin_promotions")["awaiting_approval"] == ["big"]
     approved = root.request("admin_approve_tournament", tournament="big", reason="the series main event")
     assert approved["ok"] and not approved["tournament"]["awaiting_approval"]
@@ -126,14 +127,16 @@ def capped_server(tmp_path):
 def test_STAFF_1_STAFF_2_a_rogue_director_or_admin_is_held_to_their_share_over_real_sockets(capped_server, tmp_path):
     server = capped_server
     root = admin(server)
-    refused(root.request("admin_fund_promotions", source="deposit", amount=10_000_001, reason="a lot"), "over_limit")
+    refused(root.request("admin_fund_promotions", source="deposit", amount=10_000_001, reason="a lot"),
+            code="over_limit", rule="STAFF-1")
     assert root.request("admin_fund_promotions", source="deposit", amount=3_000_000, reason="the series")["ok"]
     own = sit_and_go(root, "own", 3_500_000)                                  # an admin is a director too
     assert own["ok"] and own["tournament"]["awaiting_approval"]
-    refused(root.request("admin_approve_tournament", tournament="own", reason="trust me"), "own_event")
+    refused(root.request("admin_approve_tournament", tournament="own", reason="trust me"),
+            code="own_event", rule="STAFF-1")
     td = director(server)
     assert sit_and_go(td, "a", 0)["ok"] and sit_and_go(td, "b", 0)["ok"]
-    refused(sit_and_go(td, "c", 0), "too_many_events")                       # the director's own cap
+    refused(sit_and_go(td, "c", 0), code="too_many_events", rule="STAFF-1")  # the director's own cap
     sign_up(server.url, "tdir2")[0].close()
     server.grant("tdir2", "director")
     other = Player(server.url)
@@ -143,10 +146,10 @@ def test_STAFF_1_STAFF_2_a_rogue_director_or_admin_is_held_to_their_share_over_r
     assert sit_and_go(td, "c", 0)["ok"]                                      # three creations this hour
     assert td.request("director_cancel", tournament="c", reason="loop", confirm=True)["ok"]
     loop = sit_and_go(td, "d", 0)
-    refused(loop, "too_many_events")
+    refused(loop, code="too_many_events", rule="STAFF-1")
     assert "an hour" in loop["error"]["message"]
     sign_up(server.url, "ana")[0].close()
     spam = td.request("director_add_player", tournament="b", player="ana", reason="chips at evil . com")
     assert spam["error"]["code"] == "chat_blocked" and spam["error"]["rule"] == "HR-CHAT-2"
     invite = root.request("director_add_player", tournament="own", player="ana", reason="the series")
-    refused(invite, "awaiting_approval")
+    refused(invite, code="awaiting_approval", rule="STAFF-1")
