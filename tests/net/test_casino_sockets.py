@@ -528,7 +528,7 @@ def test_IB_1_IB_4_everyone_decides_alone_on_the_same_cards_and_every_bet_settle
     balances = dict.fromkeys(names, WELCOME)
     for p in ps.values():
         p.ask("casino_join", table=IB)
-    refused(ps["siri1"].request("casino_join", table=IB, seat=1), code="no_seats", rule=None)
+    refused(ps["siri1"].request("casino_join", table=IB, seat=1), code="no_seats")
     lead = ps["siri1"]
     played = False
     for _ in range(8):                      # a dealer or player blackjack leaves no decision: play again
@@ -636,7 +636,7 @@ def test_CR_2_CR_3_BA_5_BOB_3_IB_9_BJ_3_BJ_4_garbage_casino_requests_are_answere
         code = "not_staff" if kind == "casino_void" else "unknown_table"
         refused(gus.request(kind, table="no-such-table", **extra), code=code, rule=None)
     refused(gus.request("casino_bet", **fields), code="not_at_table", rule=None)
-    refused(gus.request("casino_join", table=BAC, seat=2), code="no_seats", rule=None)
+    refused(gus.request("casino_join", table=BAC, seat=2), code="no_seats")
     refused(gus.request("casino_claim", table=BOB, round=99_999, text="that card was marked"),
             code="unknown_round", rule=None)
     refused(gus.request("casino_void", table=BAC, reason="I lost"), code="not_staff", rule=None)
