@@ -634,15 +634,15 @@ def test_CR_2_CR_3_BA_5_BOB_3_IB_9_BJ_3_BJ_4_garbage_casino_requests_are_answere
                         ("casino_bet", {"market": "player", "amount": 100}), ("casino_decide", {"move": "hit"}),
                         ("casino_void", {"reason": "x"}), ("casino_claim", {"round": 1, "text": "x"})):
         code = "not_staff" if kind == "casino_void" else "unknown_table"
-        refused(gus.request(kind, table="no-such-table", **extra), code=code, rule=None)
-    refused(gus.request("casino_bet", **fields), code="not_at_table", rule=None)
+        refused(gus.request(kind, table="no-such-table", **extra), code=code)
+    refused(gus.request("casino_bet", **fields), code="not_at_table")
     refused(gus.request("casino_join", table=BAC, seat=2), code="no_seats")
     refused(gus.request("casino_claim", table=BOB, round=99_999, text="that card was marked"),
-            code="unknown_round", rule=None)
-    refused(gus.request("casino_void", table=BAC, reason="I lost"), code="not_staff", rule=None)
+            code="unknown_round")
+    refused(gus.request("casino_void", table=BAC, reason="I lost"), code="not_staff")
     for table in (BAC, BOB, BJ, IB, RO):
         gus.ask("casino_join", table=table)
-    refused(gus.request("casino_decide", table=BAC, move="hit"), code="no_decisions", rule=None)
+    refused(gus.request("casino_decide", table=BAC, move="hit"), code="no_decisions")
     refused(gus.request("casino_decide", table=BJ, move="stand"), code="no_decision", rule="BJ-4")    # no hand in play
     refused(gus.request("casino_decide", table=IB, move="stand", hand=1), code="no_decision", rule="IB-4")
     # bets refused by the table, each naming its rule; no money moves
