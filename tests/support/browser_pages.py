@@ -21,17 +21,18 @@ def grant(server: Server, nickname: str, role: str) -> None:
     server.grant(nickname, role)
 
 
-def signed_in(new_page, server: Server, name: str) -> Page:
-    """A fresh browser (one person) on /security, signed in through the page's form."""
+def signed_in(new_page, server: Server, name: str, path: str = "/security") -> Page:   # noqa: ANN001
+    """A fresh browser (one person) on ``path`` (a staff page), signed in through the page's form."""
     page = new_page()
-    page.goto(http_url(server) + "/security")
+    page.goto(http_url(server) + path)
     page.get_by_test_id("login-nickname").fill(name)
     page.get_by_test_id("login-password").fill(PASSWORD)
     page.get_by_test_id("login-submit").click()
     return page
 
 
-def security(new_page, server: Server, name: str = "secops") -> Page:
+def security(new_page, server: Server, name: str = "secops") -> Page:   # noqa: ANN001
+    """A new account made security by the operator, signed in on /security."""
     sign_up(server.url, name)[0].close()
     grant(server, name, "security")
     page = signed_in(new_page, server, name)

@@ -73,3 +73,8 @@ def closed_with(player: Player) -> ConnectionClosed:
         for _ in range(200):
             player.receive(timeout=5)
     return closed.value
+
+
+def next_push(player: Player, timeout: float) -> dict:
+    """The next push, counting those that arrived while the player waited for an answer."""
+    return player.pushes.pop(0) if player.pushes else player.receive(timeout=timeout)

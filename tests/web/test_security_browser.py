@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 
 from tests.net.server_process import Player, Server
 from tests.support.browser_pages import grant, http_url, security, signed_in
-from tests.support.socket_play import PASSWORD, event_type, sign_up
+from tests.support.socket_play import PASSWORD, event_type, next_push, sign_up
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -44,11 +44,6 @@ def reviewer(server: Server, name: str = "secbot") -> Player:
     grant(server, name, "security")
     assert p.request("login", nickname=name, password=PASSWORD)["role"] == "security"      # the role is read at login
     return p
-
-
-def next_push(player: Player, timeout: float) -> dict:
-    """The next push, counting those that arrived while the player waited for an answer."""
-    return player.pushes.pop(0) if player.pushes else player.receive(timeout=timeout)
 
 
 @dataclass
