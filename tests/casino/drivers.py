@@ -1,4 +1,4 @@
-"""Helpers shared by the casino tests: cards written as text, a round's events, refusals that change nothing,
+"""Helpers shared by the casino tests: cards written as text, a round's events
 and the brute-force baccarat deal.
 """
 
@@ -6,18 +6,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, TypeVar
-
-import pytest
 
 from pokerroom.cards import parse_card
 from pokerroom.casino.baccarat import Coup, deal_coup
 from pokerroom.casino.events import CardDealt, HoleCardRevealed, RoundSettled
-from pokerroom.errors import RuleViolation
-
-T = TypeVar("T")
 
 
 def c(text: str) -> list[int]:
@@ -51,18 +45,6 @@ def dealer_draws(events: list) -> list[int]:
     """The dealer's cards turned after the hole card (BJ-10)."""
     i = next(i for i, e in enumerate(events) if isinstance(e, HoleCardRevealed))
     return [e.card for e in events[i:] if isinstance(e, CardDealt) and e.to == "dealer"]
-
-
-# --- refusals ----------------------------------------------------------------------------------------------------
-
-
-def refused(book: Callable[[T], object], table: T, command: Callable[..., Any], *args, **kw) -> RuleViolation:
-    """``command(*args, **kw)`` must be refused and leave ``book(table)`` as it was; returns the refusal."""
-    before = book(table)
-    with pytest.raises(RuleViolation) as err:
-        command(*args, **kw)
-    assert book(table) == before
-    return err.value
 
 
 # --- baccarat by brute force ------------------------------------------------------------------------------------

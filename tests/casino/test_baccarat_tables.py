@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -32,7 +33,8 @@ from pokerroom.casino.punto_banco import BaccaratTable
 from pokerroom.casino.shoe import stacked
 from pokerroom.casino.table import CasinoRules
 from pokerroom.errors import RuleViolation
-from tests.casino.drivers import of, refused, settled
+from tests.casino.drivers import of, settled
+from tests.support.refusals import refused
 
 RICH = 10**9
 
@@ -131,7 +133,7 @@ def test_BA_5_more_chips_on_a_market_join_the_one_bet():
     placed, stake = table.bet("ann", "player", 400, RICH)
     assert placed == BetPlaced("bac-1", 1, "ann", "player", 500) and stake == Staked("bac-1", 1, "ann", 400, "bet")
     # a seat would open a second bet on the market
-    error = refused(book, table, table.bet, "ann", "player", 100, RICH, seat=3)
+    error = refused(table.bet, "ann", "player", 100, RICH, seat=3, keeps=partial(book, table))
     assert error.code == "no_seats" and error.message == "baccarat has no seats to choose: bet without one"
     assert [(b.market, b.amount) for b in table.round.bets] == [("player", 500)]
     assert [(p.market, p.staked, p.returned) for p in settled(table.expire()).payouts] == [("player", 500, 1_000)]
@@ -141,7 +143,7 @@ def test_BA_5_more_chips_on_a_market_join_the_one_bet():
 def test_BA_5_only_player_banker_and_tie_are_taken(market):
     table = baccarat()
     table.expire()
-    error = refused(book, table, table.bet, "ann", market, 100, RICH)
+    error = refused(table.bet, "ann", market, 100, RICH, keeps=partial(book, table))
     assert error.code == "unknown_market" and error.rule_id == "BA-5"
 
 
@@ -149,7 +151,7 @@ def test_CR_3_per_market_limits_apply_at_the_table_and_joined_chips_count():
     table = baccarat()
     table.expire()
     table.bet("ann", "tie", 1_500, RICH)
-    error = refused(book, table, table.bet, "ann", "tie", 501, RICH)
+    error = refused(table.bet, "ann", "tie", 501, RICH, keeps=partial(book, table))
     assert (error.code, error.rule_id) == ("above_maximum", "CR-3")
     assert error.message == "the maximum bet on tie is 2000; 2001 is above it"
     table.bet("ann", "player", 50_000, RICH)                 # the table's limits elsewhere
@@ -171,7 +173,7 @@ def test_CR_2_CR_3_a_late_bet_is_refused_and_changes_nothing():
     table.bet("ann", "player", 100, RICH)
     table.expire()                                            # no more bets, dealt and settled
     for market in ("player", "banker"):                       # neither an increase nor a new bet
-        error = refused(book, table, table.bet, "ann", market, 100, RICH)
+        error = refused(table.bet, "ann", market, 100, RICH, keeps=partial(book, table))
         assert error.code == "betting_closed" and error.rule_id == "CR-2"
         assert "no more bets" in error.message
 
@@ -180,7 +182,7 @@ def test_CR_2_opening_a_round_while_one_is_in_play_is_refused():
     table = baccarat()
     table.expire()
     table.bet("ann", "player", 100, RICH)
-    assert refused(book, table, table.open_round).code == "round_in_play"
+    assert refused(table.open_round, keeps=partial(book, table)).code == "round_in_play"
 
 
 def test_BA_1_eight_decks_and_the_coup_showing_the_cut_card_is_the_last_of_the_shoe():
@@ -427,7 +429,7 @@ def test_BOB_3_a_market_that_cannot_win_is_closed_and_a_bet_on_it_refused():
     events = table.expire()                                   # the player's first card: the last ace
     assert events[1] == CardDealt("bob-1", 2, "player", parse_card("As"))
     assert events[2].closed_markets == ("player_pair", "perfect_pair")
-    error = refused(book, table, table.bet, "ann", "player_pair", 100, RICH)
+    error = refused(table.bet, "ann", "player_pair", 100, RICH, keeps=partial(book, table))
     assert (error.code, error.rule_id) == ("market_closed", "BOB-3")
     table.bet("ann", "any_pair", 100, RICH)                   # the banker can still pair
     events = table.expire()                                   # banker's first: 2s, whose mates were burned
@@ -442,7 +444,7 @@ def test_BOB_3_a_market_that_cannot_win_is_closed_and_a_bet_on_it_refused():
 def test_BOB_3_an_unknown_market_is_refused(market):
     table = bet_on_baccarat(BURN, DRAW)
     table.expire()
-    error = refused(book, table, table.bet, "ann", market, 100, RICH)
+    error = refused(table.bet, "ann", market, 100, RICH, keeps=partial(book, table))
     assert (error.code, error.rule_id) == ("unknown_market", "BOB-3")
 
 

@@ -28,6 +28,7 @@ from pokerroom.casino.roulette_table import RouletteTable
 from pokerroom.casino.shoe import stacked
 from pokerroom.casino.table import CasinoRules
 from pokerroom.errors import RuleViolation
+from tests.support.refusals import refused
 
 LIMITS = Limits(100, 10_000)
 RICH = 10**9
@@ -51,13 +52,6 @@ def round_in(state: str) -> BettingRound:
     return rnd
 
 
-def refused(code: str, call, *args, **kwargs) -> RuleViolation:
-    with pytest.raises(RuleViolation) as info:
-        call(*args, **kwargs)
-    assert info.value.code == code, info.value
-    return info.value
-
-
 # ---------------------------------------------------------------------------------------------- CR-2
 
 
@@ -79,7 +73,7 @@ def test_CR_2_every_state_change_follows_the_transitions_and_an_illegal_one_is_r
         rnd._move(to)
         assert rnd.state == to
     else:
-        error = refused("round_state", rnd._move, to)
+        error = refused(rnd._move, to, code="round_state")
         assert error.rule_id == "CR-2"
         assert f"round 7 is {start}" in error.message and to in error.message
         assert book(rnd) == before
@@ -89,8 +83,8 @@ def test_CR_2_the_public_steps_walk_the_life_cycle():
     rnd = BettingRound("t1", 3)
     assert rnd.state == OPEN and rnd.window == 1
     assert rnd.close() == [BettingClosed("t1", 3, 1)]
-    refused("round_state", rnd.close)                   # closed twice
-    refused("round_state", rnd.reopen)                  # a window reopens only from dealing
+    refused(rnd.close, code="round_state")                   # closed twice
+    refused(rnd.reopen, code="round_state")                  # a window reopens only from dealing
     rnd.dealing()
     rnd.reopen()
     assert rnd.state == OPEN and rnd.window == 2
@@ -99,9 +93,9 @@ def test_CR_2_the_public_steps_walk_the_life_cycle():
     rnd.settle(lambda bet: (0, ""), "done")
     assert rnd.state == SETTLED
     for step in (rnd.close, rnd.dealing, rnd.reopen):
-        refused("round_state", step)
-    refused("round_state", rnd.void, "too late")
-    refused("round_state", rnd.settle, lambda bet: (0, ""), "again")
+        refused(step, code="round_state")
+    refused(rnd.void, "too late", code="round_state")
+    refused(rnd.settle, lambda bet: (0, ""), "again", code="round_state")
     assert rnd.state == SETTLED
 
 
@@ -110,7 +104,7 @@ def test_CR_2_no_bet_is_accepted_or_increased_after_no_more_bets(state):
     rnd = round_in(state)
     before = book(rnd)
     for market in ("player", "banker"):                 # an increase, and a new bet
-        error = refused("betting_closed", rnd.place, "ann", market, 100, LIMITS, RICH)
+        error = refused(rnd.place, "ann", market, 100, LIMITS, RICH, code="betting_closed")
         assert error.rule_id == "CR-2" and "no more bets" in error.message
     assert book(rnd) == before
 
@@ -118,7 +112,7 @@ def test_CR_2_no_bet_is_accepted_or_increased_after_no_more_bets(state):
 def test_CR_2_a_settle_straight_from_open_is_refused():
     rnd = round_in(OPEN)
     before = book(rnd)
-    refused("round_state", rnd.settle, lambda bet: (0, ""), "no")
+    refused(rnd.settle, lambda bet: (0, ""), "no", code="round_state")
     assert book(rnd) == before
 
 
@@ -132,7 +126,7 @@ def test_CR_2_a_settle_straight_from_open_is_refused():
 def test_CR_3_outside_the_limits_is_refused_with_its_own_reason_and_nothing_changes(code, market, amount, message):
     rnd = BettingRound("t1", 1)
     before = book(rnd)
-    error = refused(code, rnd.place, "ann", market, amount, LIMITS, RICH)
+    error = refused(rnd.place, "ann", market, amount, LIMITS, RICH, code=code)
     assert error.rule_id == "CR-3"
     assert error.message == message
     assert book(rnd) == before
@@ -142,7 +136,7 @@ def test_CR_3_chips_joining_a_bet_count_toward_the_maximum():
     rnd = BettingRound("t1", 1)
     rnd.place("ann", "player", 6_000, LIMITS, RICH)
     before = book(rnd)
-    error = refused("above_maximum", rnd.place, "ann", "player", 4_001, LIMITS, RICH)
+    error = refused(rnd.place, "ann", "player", 4_001, LIMITS, RICH, code="above_maximum")
     assert "10001 is above it" in error.message and error.rule_id == "CR-3"
     assert book(rnd) == before
     rnd.place("ann", "player", 4_000, LIMITS, RICH)      # exactly the maximum is fine
@@ -163,7 +157,7 @@ def test_CR_3_a_player_without_the_funds_is_refused_with_its_own_reason_and_noth
     rnd = BettingRound("t1", 1)
     rnd.place("ann", "player", 300, LIMITS, 300)        # exactly the funds is enough
     before = book(rnd)
-    error = refused("insufficient_funds", rnd.place, "ann", "player", 200, LIMITS, 199)
+    error = refused(rnd.place, "ann", "player", 200, LIMITS, 199, code="insufficient_funds")
     assert error.rule_id == "CR-3"
     assert error.message == "you have 199 in your wallet; the bet needs 200"
     assert book(rnd) == before
@@ -175,7 +169,7 @@ def test_CR_3_a_player_without_the_funds_is_refused_with_its_own_reason_and_noth
 def test_CR_3_an_amount_that_is_not_a_positive_whole_number_is_refused(amount):
     rnd = BettingRound("t1", 1)
     before = book(rnd)
-    error = refused("bad_amount", rnd.place, "ann", "player", amount, LIMITS, RICH)
+    error = refused(rnd.place, "ann", "player", amount, LIMITS, RICH, code="bad_amount")
     assert error.rule_id == "CR-3"
     assert book(rnd) == before
 
@@ -268,8 +262,8 @@ def test_CR_5_void_refunds_every_stake_exactly_and_pays_nothing(state):
     voided = rnd.void("the card reader failed")
     assert voided == RoundVoided("t1", 7, "the card reader failed", refunds)
     assert rnd.state == VOID
-    refused("round_state", rnd.settle, lambda bet: (bet.amount * 2, ""), "after the void")
-    refused("round_state", rnd.void, "twice")
+    refused(rnd.settle, lambda bet: (bet.amount * 2, ""), "after the void", code="round_state")
+    refused(rnd.void, "twice", code="round_state")
 
 
 # ------------------------------------------------------------------------------- the same through the tables

@@ -8,6 +8,7 @@ dealer's draws (BJ-3). Stakes are 100 minor units unless a test says otherwise.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 import pytest
 
@@ -27,9 +28,8 @@ from pokerroom.casino.events import (
 )
 from pokerroom.casino.shoe import stacked
 from pokerroom.casino.table import DAY, CasinoRules
-from pokerroom.errors import RuleViolation
-from tests.casino import drivers
 from tests.casino.drivers import c, card, dealer_draws, of, paid, settled
+from tests.support.refusals import refused
 
 RICH = 10_000_000
 BET = 100
@@ -56,12 +56,6 @@ def state(t: BlackjackTable) -> tuple:
     return (t.phase, t.step, t.turn, repr(t.boxes), bets, dict(t.round.staked) if t.round else {},
             t.shoe.position if t.shoe else None, dict(t.seats), {p: t.view(p) for p in ("ann", "bob", "cat")},
             t.due())
-
-
-def refused(t: BlackjackTable, code: str, rule: str, command, *args) -> RuleViolation:   # noqa: ANN001
-    error = drivers.refused(state, t, command, *args)
-    assert (error.code, error.rule_id) == (code, rule)
-    return error
 
 
 # BJ-2 ---------------------------------------------------------------------------------------------------------------
@@ -138,14 +132,14 @@ def test_BJ_3_cards_go_left_to_right_then_the_dealer_up_then_second_cards_then_t
 def test_BJ_4_players_decide_in_seat_order_and_out_of_turn_is_refused():
     t, deal = start("Tc 9c 7d 6h 8s Th", {3: "bob", 1: "ann"})      # ann 16, bob 17, dealer 17
     assert [(d.who, d.hand) for d in of(deal, DecisionNeeded)] == [("ann", 0)]
-    refused(t, "not_your_turn", "BJ-4", t.decide, "bob", "stand", 0, RICH)
-    refused(t, "not_this_hand", "BJ-4", t.decide, "ann", "stand", 1, RICH)
-    refused(t, "no_decision", "BJ-4", t.decide, "cat", "stand", 0, RICH)
+    refused(t.decide, "bob", "stand", 0, RICH, code="not_your_turn", rule="BJ-4", keeps=partial(state, t))
+    refused(t.decide, "ann", "stand", 1, RICH, code="not_this_hand", rule="BJ-4", keeps=partial(state, t))
+    refused(t.decide, "cat", "stand", 0, RICH, code="no_decision", rule="BJ-4", keeps=partial(state, t))
     ann_clock = t.due()
     after = t.decide("ann", "stand", 0, RICH)
     assert [(d.who, d.phase) for d in of(after, DecisionNeeded)] == [("bob", "play")]
     assert t.due().key != ann_clock.key and t.due().after == t.rules.decision_seconds
-    refused(t, "not_your_turn", "BJ-4", t.decide, "ann", "hit", 0, RICH)
+    refused(t.decide, "ann", "hit", 0, RICH, code="not_your_turn", rule="BJ-4", keeps=partial(state, t))
 
 
 def test_BJ_4_no_answer_in_time_stands_the_hand_as_it_is_and_play_moves_on():
@@ -178,8 +172,8 @@ def test_BJ_5_a_hand_with_21_or_blackjack_is_not_offered_more_cards():
     hit = t.decide("ann", "hit", 0, RICH)                            # 11 + 10 = 21
     assert of(hit, Decided)[0].cards == tuple(c("5c 6d Tc"))
     assert [d.who for d in of(hit, DecisionNeeded)] == ["cat"]       # ann at 21 and bob's blackjack skipped
-    refused(t, "not_your_turn", "BJ-4", t.decide, "ann", "hit", 0, RICH)
-    refused(t, "not_your_turn", "BJ-4", t.decide, "bob", "hit", 0, RICH)
+    refused(t.decide, "ann", "hit", 0, RICH, code="not_your_turn", rule="BJ-4", keeps=partial(state, t))
+    refused(t.decide, "bob", "hit", 0, RICH, code="not_your_turn", rule="BJ-4", keeps=partial(state, t))
     end = t.decide("cat", "stand", 0, RICH)
     assert paid(end) == {("ann", "main"): (100, 200), ("bob", "main"): (100, 250), ("cat", "main"): (100, 200)}
     assert t.view("ann")["hands"]["ann"] == [c("5c 6d Tc")]
@@ -207,14 +201,14 @@ def test_BJ_6_a_doubled_win_pays_on_both_stakes():
 def test_BJ_6_double_only_on_the_first_two_cards():
     t, _ = start("2c 9s 3d 8h 4h")
     t.decide("ann", "hit", 0, RICH)
-    refused(t, "illegal_move", "BJ-6", t.decide, "ann", "double", 0, RICH)
+    refused(t.decide, "ann", "double", 0, RICH, code="illegal_move", rule="BJ-6", keeps=partial(state, t))
 
 
 def test_BJ_6_no_double_after_a_split_by_default():
     t, _ = start("8c 9s 8d 8h 3h 5c")                               # 8,8 against 17
     t.decide("ann", "split", 0, RICH)                                # 8+3 and 8+5
     assert t.view("ann")["hands"]["ann"] == [c("8c 3h"), c("8d 5c")]
-    err = refused(t, "illegal_move", "BJ-6", t.decide, "ann", "double", 0, RICH)
+    err = refused(t.decide, "ann", "double", 0, RICH, code="illegal_move", rule="BJ-6", keeps=partial(state, t))
     assert "unsplit" in err.message
 
 
@@ -230,7 +224,7 @@ def test_BJ_6_double_after_split_when_the_table_allows_it():
 
 def test_BJ_6_a_double_needs_the_funds():
     t, _ = start("5c 9s 6d 8h Tc")
-    refused(t, "insufficient_funds", "BJ-6", t.decide, "ann", "double", 0, 99)
+    refused(t.decide, "ann", "double", 0, 99, code="insufficient_funds", rule="BJ-6", keeps=partial(state, t))
     events = t.decide("ann", "double", 0, 100)
     assert of(events, Staked) == [Staked("bj1", 1, "ann", 100, "double")]
 
@@ -260,8 +254,9 @@ def test_BJ_7_each_split_hand_gets_a_second_card_and_is_played_in_turn_with_no_r
     assert t.view("ann")["hands"]["ann"] == [c("8c 8h"), c("8d 3c")]
     assert [(d.who, d.hand) for d in of(events, DecisionNeeded)] == [("ann", 0)]
     assert "split" not in of(events, DecisionNeeded)[0].moves
-    refused(t, "illegal_move", "BJ-7", t.decide, "ann", "split", 0, RICH)         # 8,8 again: one split only
-    refused(t, "not_this_hand", "BJ-4", t.decide, "ann", "hit", 1, RICH)
+    refused(t.decide, "ann", "split", 0, RICH,  # 8,8 again: one split only
+            code="illegal_move", rule="BJ-7", keeps=partial(state, t))
+    refused(t.decide, "ann", "hit", 1, RICH, code="not_this_hand", rule="BJ-4", keeps=partial(state, t))
     events = t.decide("ann", "stand", 0, RICH)
     assert [(d.who, d.hand) for d in of(events, DecisionNeeded)] == [("ann", 1)]
     end = t.decide("ann", "hit", 1, RICH)                            # 11 + 10 = 21
@@ -271,9 +266,9 @@ def test_BJ_7_each_split_hand_gets_a_second_card_and_is_played_in_turn_with_no_r
 
 def test_BJ_7_split_only_equal_values_and_with_the_funds():
     t, _ = start("8c 7s 9d Th")
-    refused(t, "illegal_move", "BJ-7", t.decide, "ann", "split", 0, RICH)
+    refused(t.decide, "ann", "split", 0, RICH, code="illegal_move", rule="BJ-7", keeps=partial(state, t))
     t2, _ = start("Kc 7s Qd Th")                                     # ten-values split
-    refused(t2, "insufficient_funds", "BJ-7", t2.decide, "ann", "split", 0, 99)
+    refused(t2.decide, "ann", "split", 0, 99, code="insufficient_funds", rule="BJ-7", keeps=partial(state, t2))
     assert of(t2.decide("ann", "split", 0, 100), Staked) == [Staked("bj1", 1, "ann", 100, "split")]
 
 
@@ -306,15 +301,15 @@ def test_BJ_8_insurance_costs_half_the_bet_rounded_down():
 def test_BJ_8_insurance_only_under_an_ace():
     t, deal = start("9c Ts 9d 6h")
     assert [d.phase for d in of(deal, DecisionNeeded)] == ["play"]
-    refused(t, "no_insurance_now", "BJ-8", t.decide, "ann", "insurance", 0, RICH)
+    refused(t.decide, "ann", "insurance", 0, RICH, code="no_insurance_now", rule="BJ-8", keeps=partial(state, t))
 
 
 def test_BJ_8_everyone_answers_insurance_once_and_silence_is_a_no():
     t, _ = start("9c 5c As 9d 5d Kh", {1: "ann", 2: "bob"})
     first = t.decide("ann", "insurance", 0, RICH)
     assert not of(first, HoleCardRevealed)                            # bob has not answered yet
-    refused(t, "no_insurance_now", "BJ-8", t.decide, "ann", "insurance", 0, RICH)
-    refused(t, "no_insurance_now", "BJ-8", t.decide, "ann", "no_insurance", 0, RICH)
+    refused(t.decide, "ann", "insurance", 0, RICH, code="no_insurance_now", rule="BJ-8", keeps=partial(state, t))
+    refused(t.decide, "ann", "no_insurance", 0, RICH, code="no_insurance_now", rule="BJ-8", keeps=partial(state, t))
     events = t.expire()                                               # bob's time ran out: no insurance
     assert not of(events, Staked)
     assert paid(events) == {("ann", "main"): (100, 0), ("ann", "insurance"): (50, 150), ("bob", "main"): (100, 0)}
@@ -322,7 +317,7 @@ def test_BJ_8_everyone_answers_insurance_once_and_silence_is_a_no():
 
 def test_BJ_8_insurance_needs_the_funds_and_a_refusal_leaves_the_answer_open():
     t, _ = start("9c As 9d Kh")
-    refused(t, "insufficient_funds", "BJ-8", t.decide, "ann", "insurance", 0, 49)
+    refused(t.decide, "ann", "insurance", 0, 49, code="insufficient_funds", rule="BJ-8", keeps=partial(state, t))
     events = t.decide("ann", "insurance", 0, 50)                      # still her decision to make
     assert paid(events) == {("ann", "main"): (100, 0), ("ann", "insurance"): (50, 150)}
 
@@ -330,7 +325,7 @@ def test_BJ_8_insurance_needs_the_funds_and_a_refusal_leaves_the_answer_open():
 def test_BJ_8_a_blackjack_is_not_offered_insurance_at_the_live_table():
     t, deal = start("As 9c Ad Kh Kc Qh", {1: "ann", 2: "bob"})       # ann blackjack, bob 19
     assert [d.phase for d in of(deal, DecisionNeeded)] == ["insurance"]
-    refused(t, "no_insurance_now", "BJ-8", t.decide, "ann", "insurance", 0, RICH)
+    refused(t.decide, "ann", "insurance", 0, RICH, code="no_insurance_now", rule="BJ-8", keeps=partial(state, t))
     events = t.decide("bob", "insurance", 0, RICH)                    # the last answer: the dealer peeks
     assert paid(events) == {("ann", "main"): (100, 100), ("bob", "main"): (100, 0), ("bob", "insurance"): (50, 150)}
 
@@ -344,7 +339,7 @@ def test_BJ_9_the_peek_under_an_ace_ends_the_round_at_once():
     assert [type(e) for e in events] == [HoleCardRevealed, RoundSettled]
     assert paid(events) == {("ann", "main"): (100, 0)}
     assert t.phase == "settled"
-    refused(t, "no_decision", "BJ-4", t.decide, "ann", "hit", 0, RICH)
+    refused(t.decide, "ann", "hit", 0, RICH, code="no_decision", rule="BJ-4", keeps=partial(state, t))
 
 
 def test_BJ_9_no_blackjack_under_the_ace_and_play_goes_on():
@@ -479,13 +474,14 @@ def test_CR_2_a_bet_after_no_more_bets_is_refused():
     t = table("Tc 9c 7d 6h 8s Th")
     t.join("ann", 1)
     t.join("bob", 2)
-    refused(t, "betting_closed", "CR-2", t.bet, "ann", "main", BET, RICH)     # no round yet
+    refused(t.bet, "ann", "main", BET, RICH,  # no round yet
+            code="betting_closed", rule="CR-2", keeps=partial(state, t))
     t.open_round()
     t.bet("ann", "main", BET, RICH)
     deal = t.expire()
     assert deal[0] == BettingClosed("bj1", 1)
-    refused(t, "betting_closed", "CR-2", t.bet, "bob", "main", BET, RICH)
-    refused(t, "betting_closed", "CR-2", t.bet, "ann", "main", BET, RICH)
+    refused(t.bet, "bob", "main", BET, RICH, code="betting_closed", rule="CR-2", keeps=partial(state, t))
+    refused(t.bet, "ann", "main", BET, RICH, code="betting_closed", rule="CR-2", keeps=partial(state, t))
     assert t.view("ann")["bets"] == [{"market": "main", "amount": 100, "odds": None, "seat": 1}]
 
 
@@ -494,14 +490,14 @@ def test_CR_2_a_bet_cannot_be_taken_back_by_leaving_the_seat():
     t.open_round()
     t.join("ann", 1)
     t.bet("ann", "main", BET, RICH)
-    refused(t, "bet_placed", "CR-2", t.leave, "ann")
+    refused(t.leave, "ann", code="bet_placed", rule="CR-2", keeps=partial(state, t))
     assert t.seat_of("ann") == 1
-    refused(t, "seat_taken", "BJ-3", t.join, "bob", 1)
+    refused(t.join, "bob", 1, code="seat_taken", rule="BJ-3", keeps=partial(state, t))
 
 
 def test_CR_6_a_player_may_not_leave_a_hand_in_play_but_may_once_the_round_has_settled():
     t, _ = start("Tc 9c 7d 6h 8s Th", {1: "ann", 2: "bob"})
-    refused(t, "hand_in_play", "CR-6", t.leave, "ann")
+    refused(t.leave, "ann", code="hand_in_play", rule="CR-6", keeps=partial(state, t))
     t.decide("ann", "stand", 0, RICH)
     t.decide("bob", "stand", 0, RICH)
     assert t.phase == "settled"
@@ -529,7 +525,7 @@ def test_CR_3_a_bet_outside_the_limits_or_the_funds_is_refused_with_its_reason(a
     t = table("")
     t.open_round()
     t.join("ann", 1)
-    err = refused(t, code, "CR-3", t.bet, "ann", "main", amount, funds)
+    err = refused(t.bet, "ann", "main", amount, funds, code=code, rule="CR-3", keeps=partial(state, t))
     assert err.message
     assert t.round.bets == [] and t.view("ann")["bets"] == []
 
@@ -539,7 +535,7 @@ def test_CR_3_chips_added_to_a_bet_count_against_the_maximum():
     t.open_round()
     t.join("ann", 1)
     t.bet("ann", "main", 60_000, RICH)
-    refused(t, "above_maximum", "CR-3", t.bet, "ann", "main", 50_000, RICH)
+    refused(t.bet, "ann", "main", 50_000, RICH, code="above_maximum", rule="CR-3", keeps=partial(state, t))
     t.bet("ann", "main", 40_000, RICH)
     assert t.view("ann")["bets"] == [{"market": "main", "amount": 100_000, "odds": None, "seat": 1}]
 
@@ -547,9 +543,9 @@ def test_CR_3_chips_added_to_a_bet_count_against_the_maximum():
 def test_CR_3_live_blackjack_takes_a_seated_main_bet_only():
     t = table("")
     t.open_round()
-    refused(t, "not_seated", "BJ-3", t.bet, "ann", "main", BET, RICH)
+    refused(t.bet, "ann", "main", BET, RICH, code="not_seated", rule="BJ-3", keeps=partial(state, t))
     t.join("ann", 1)
-    refused(t, "unknown_market", "BJ-3", t.bet, "ann", "pairs", BET, RICH)
+    refused(t.bet, "ann", "pairs", BET, RICH, code="unknown_market", rule="BJ-3", keeps=partial(state, t))
 
 
 # CR-4 / CR-5 --------------------------------------------------------------------------------------------------------
@@ -591,8 +587,8 @@ def test_CR_5_a_void_mid_round_refunds_every_stake_and_pays_nothing():
     assert events == [RoundVoided("bj1", 1, "the card reader failed", (("ann", 200), ("bob", 100)))]
     assert t.phase == "settled"
     assert t.results[-1] == (1, "void")
-    refused(t, "no_decision", "BJ-4", t.decide, "ann", "stand", 0, RICH)
-    refused(t, "no_round", "CR-5", t.void, "again")
+    refused(t.decide, "ann", "stand", 0, RICH, code="no_decision", rule="BJ-4", keeps=partial(state, t))
+    refused(t.void, "again", code="no_round", rule="CR-5", keeps=partial(state, t))
     t.open_round()
     assert t.round.number == 2 and t.boxes == {}
 
@@ -654,7 +650,7 @@ def test_CR_6_when_one_of_two_absent_players_comes_back_the_clock_runs_for_the_o
     back = t.reconnect("bob")
     assert t.phase == "deciding"
     assert [d.who for d in back] == ["ann"]                            # it is still ann's turn
-    refused(t, "not_your_turn", "BJ-4", t.decide, "bob", "stand", 0, RICH)
+    refused(t.decide, "bob", "stand", 0, RICH, code="not_your_turn", rule="BJ-4", keeps=partial(state, t))
     events = t.expire()
     assert of(events, Decided)[0].auto == "timeout" and of(events, Decided)[0].player == "ann"
 

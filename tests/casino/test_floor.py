@@ -15,7 +15,7 @@ from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.room import Room
-from tests.shell.test_room import Connection
+from tests.support.clocked_room import Connection
 
 
 def rules(table_id: str, game: str, **kw) -> CasinoRules:

@@ -9,6 +9,7 @@ minor units unless a test says otherwise.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 import pytest
 from hypothesis import assume, given, settings
@@ -34,8 +35,8 @@ from pokerroom.casino.infinite_blackjack import InfiniteBlackjackTable
 from pokerroom.casino.shoe import blackjack_count, stacked
 from pokerroom.casino.table import CasinoRules
 from pokerroom.errors import RuleViolation
-from tests.casino import drivers
 from tests.casino.drivers import c, card, dealer_draws, of, paid, settled
+from tests.support.refusals import refused
 
 RICH = 10_000_000
 BET = 100
@@ -89,12 +90,6 @@ def state(t: InfiniteBlackjackTable) -> tuple:
             {p: t.view(p) for p in ("ann", "bob", "cat", "zed")}, t.due(), t.shoe_rounds)
 
 
-def refused(t: InfiniteBlackjackTable, code: str, rule: str, command, *args, **kw) -> RuleViolation:  # noqa: ANN001
-    error = drivers.refused(state, t, command, *args, **kw)
-    assert (error.code, error.rule_id) == (code, rule)
-    return error
-
-
 # IB-1 ---------------------------------------------------------------------------------------------------------------
 
 
@@ -143,8 +138,8 @@ def test_IB_1_split_hands_draw_from_the_same_common_sequence():
 def test_IB_1_there_are_no_seats():
     t = table(BURN)
     t.open_round()
-    refused(t, "no_seats", "IB-1", t.bet, "ann", "main", BET, RICH, seat=3)
-    refused(t, "no_seats", "", t.join, "ann", 3)
+    refused(t.bet, "ann", "main", BET, RICH, seat=3, code="no_seats", rule="IB-1", keeps=partial(state, t))
+    refused(t.join, "ann", 3, code="no_seats", rule="", keeps=partial(state, t))
 
 
 # IB-2 ---------------------------------------------------------------------------------------------------------------
@@ -186,7 +181,7 @@ def test_IB_3_a_dealer_blackjack_under_a_ten_ends_the_round_at_once():
     assert settled(deal).result.startswith("dealer blackjack")
     assert paid(deal) == {("ann", "main"): (100, 0), ("ann", "pairs"): (100, 600),
                           ("bob", "main"): (100, 0), ("bob", "pairs"): (100, 600)}
-    refused(t, "no_decision", "IB-4", t.decide, "ann", "hit", 0, RICH)
+    refused(t.decide, "ann", "hit", 0, RICH, code="no_decision", rule="IB-4", keeps=partial(state, t))
 
 
 def test_IB_3_blackjacks_push_against_a_dealer_blackjack():
@@ -235,20 +230,20 @@ def test_IB_4_surrender_against_2_to_9_returns_half_the_bet():
 def test_IB_4_no_surrender_against_a_ten():
     t, deal = start("Tc Ks 6d 7h")
     assert "surrender" not in of(deal, DecisionNeeded)[0].moves
-    refused(t, "illegal_move", "IB-4", t.decide, "ann", "surrender", 0, RICH)
+    refused(t.decide, "ann", "surrender", 0, RICH, code="illegal_move", rule="IB-4", keeps=partial(state, t))
 
 
 def test_IB_4_no_surrender_against_an_ace():
     t, _ = start("Tc As 6d 7h")
     events = t.expire()                                          # insurance declined by silence
     assert "surrender" not in of(events, DecisionNeeded)[0].moves
-    refused(t, "illegal_move", "IB-4", t.decide, "ann", "surrender", 0, RICH)
+    refused(t.decide, "ann", "surrender", 0, RICH, code="illegal_move", rule="IB-4", keeps=partial(state, t))
 
 
 def test_IB_4_no_surrender_after_another_move():
     t, _ = start("Tc 9s 2d 8h 3c")
     t.decide("ann", "hit", 0, RICH)
-    refused(t, "illegal_move", "IB-4", t.decide, "ann", "surrender", 0, RICH)
+    refused(t.decide, "ann", "surrender", 0, RICH, code="illegal_move", rule="IB-4", keeps=partial(state, t))
 
 
 def test_IB_4_split_aces_get_one_card_each_no_double_and_ace_ten_is_21_not_blackjack():
@@ -256,8 +251,8 @@ def test_IB_4_split_aces_get_one_card_each_no_double_and_ace_ten_is_21_not_black
     events = t.decide("ann", "split", 0, RICH)
     assert of(events, Staked) == [Staked("ib1", 1, "ann", 100, "split")]
     assert hands(t, "ann") == [c("Ac Kd"), c("Ah 5c")]
-    refused(t, "no_decision", "IB-4", t.decide, "ann", "double", 1, RICH)
-    refused(t, "no_decision", "IB-4", t.decide, "ann", "hit", 0, RICH)
+    refused(t.decide, "ann", "double", 1, RICH, code="no_decision", rule="IB-4", keeps=partial(state, t))
+    refused(t.decide, "ann", "hit", 0, RICH, code="no_decision", rule="IB-4", keeps=partial(state, t))
     end = t.decide("bob", "stand", 0, RICH)                       # soft 12 stands
     assert paid(end) == {("ann", "main"): (200, 200), ("bob", "main"): (100, 0)}     # 21 pays 1:1, 16 loses
 
@@ -265,17 +260,18 @@ def test_IB_4_split_aces_get_one_card_each_no_double_and_ace_ten_is_21_not_black
 def test_IB_4_one_split_only_and_moves_on_the_hand_in_turn():
     t, _ = start("8c 7s 8h Td 8d 2c", players=("ann", "bob"))
     t.decide("ann", "split", 0, RICH)                             # 8+8d and 8+2c
-    refused(t, "illegal_move", "IB-4", t.decide, "ann", "split", 0, RICH)
-    refused(t, "not_this_hand", "IB-4", t.decide, "ann", "hit", 1, RICH)
-    refused(t, "unknown_move", "IB-4", t.decide, "ann", "fold", 0, RICH)
+    refused(t.decide, "ann", "split", 0, RICH, code="illegal_move", rule="IB-4", keeps=partial(state, t))
+    refused(t.decide, "ann", "hit", 1, RICH, code="not_this_hand", rule="IB-4", keeps=partial(state, t))
+    refused(t.decide, "ann", "fold", 0, RICH, code="unknown_move", rule="IB-4", keeps=partial(state, t))
 
 
 def test_IB_4_decisions_only_in_the_play_phase_by_players_in_the_round():
     t, _ = start("Tc As 6d 7h")
-    refused(t, "no_decision", "IB-4", t.decide, "ann", "hit", 0, RICH)        # insurance first
-    refused(t, "no_decision", "IB-4", t.decide, "zed", "no_insurance", 0, RICH)
+    refused(t.decide, "ann", "hit", 0, RICH,  # insurance first
+            code="no_decision", rule="IB-4", keeps=partial(state, t))
+    refused(t.decide, "zed", "no_insurance", 0, RICH, code="no_decision", rule="IB-4", keeps=partial(state, t))
     t.decide("ann", "no_insurance", 0, RICH)
-    refused(t, "no_insurance_now", "IB-8", t.decide, "ann", "insurance", 0, RICH)
+    refused(t.decide, "ann", "insurance", 0, RICH, code="no_insurance_now", rule="IB-8", keeps=partial(state, t))
 
 
 # IB-5 ---------------------------------------------------------------------------------------------------------------
@@ -415,7 +411,7 @@ def test_IB_9_a_side_bet_wins_while_the_main_bet_loses():
 def test_IB_9_an_unknown_market_is_refused():
     t = table(BURN)
     t.open_round()
-    refused(t, "unknown_market", "IB-9", t.bet, "ann", "lucky", BET, RICH)
+    refused(t.bet, "ann", "lucky", BET, RICH, code="unknown_market", rule="IB-9", keeps=partial(state, t))
 
 
 # IB-10 --------------------------------------------------------------------------------------------------------------
@@ -437,7 +433,7 @@ def test_IB_10_side_bets_close_after_their_round_limit_and_reopen_after_the_shuf
         assert settled(events).round == n
     opened = t.open_round()                                       # the 41st round of the shoe
     assert of(opened, RoundOpened)[0].closed_markets == ("pairs",)
-    err = refused(t, "market_closed", "IB-10", t.bet, "ann", "pairs", BET, RICH)
+    err = refused(t.bet, "ann", "pairs", BET, RICH, code="market_closed", rule="IB-10", keeps=partial(state, t))
     assert "pairs" in err.message
     for m in ("main", "bust_bonus", "lucky_trio", "poker_trio"):
         t.bet("ann", m, BET, RICH)
@@ -447,7 +443,7 @@ def test_IB_10_side_bets_close_after_their_round_limit_and_reopen_after_the_shuf
     opened = t.open_round()                                       # the 46th
     assert of(opened, RoundOpened)[0].closed_markets == SIDE_BETS
     for m in SIDE_BETS:
-        refused(t, "market_closed", "IB-10", t.bet, "ann", m, BET, RICH)
+        refused(t.bet, "ann", m, BET, RICH, code="market_closed", rule="IB-10", keeps=partial(state, t))
     t.bet("ann", "main", BET, RICH)
     finish(t)
     for _ in range(200):                                          # on to the cut card and the shuffle
@@ -504,8 +500,8 @@ def test_IB_12_a_fault_mid_round_refunds_every_stake_and_pays_nothing():
     events = t.void("the video feed was lost")
     assert events == [RoundVoided("ib1", 1, "the video feed was lost", (("ann", 350), ("bob", 200)))]
     assert t.phase == "settled" and t.results[-1] == (1, "void")
-    refused(t, "no_decision", "IB-4", t.decide, "bob", "stand", 0, RICH)
-    refused(t, "no_round", "CR-5", t.void, "again")
+    refused(t.decide, "bob", "stand", 0, RICH, code="no_decision", rule="IB-4", keeps=partial(state, t))
+    refused(t.void, "again", code="no_round", rule="CR-5", keeps=partial(state, t))
     assert of(t.open_round(), RoundOpened)[0].round == 2
 
 
@@ -522,14 +518,15 @@ def test_IB_12_a_fault_during_betting_refunds_the_bets():
 
 def test_CR_2_a_bet_after_no_more_bets_is_refused():
     t = table(f"{BURN} Tc 9s 8d 8h")
-    refused(t, "betting_closed", "CR-2", t.bet, "ann", "main", BET, RICH)     # no round yet
+    refused(t.bet, "ann", "main", BET, RICH,  # no round yet
+            code="betting_closed", rule="CR-2", keeps=partial(state, t))
     t.open_round()
     t.bet("ann", "main", BET, RICH)
     deal = t.expire()
     assert deal[0] == BettingClosed("ib1", 1)
     for market in ("main", "pairs"):
-        refused(t, "betting_closed", "CR-2", t.bet, "bob", market, BET, RICH)
-    refused(t, "betting_closed", "CR-2", t.bet, "ann", "main", BET, RICH)
+        refused(t.bet, "bob", market, BET, RICH, code="betting_closed", rule="CR-2", keeps=partial(state, t))
+    refused(t.bet, "ann", "main", BET, RICH, code="betting_closed", rule="CR-2", keeps=partial(state, t))
 
 
 def test_CR_2_a_round_nobody_bet_on_deals_nothing():
@@ -548,7 +545,7 @@ def test_CR_2_a_round_nobody_bet_on_deals_nothing():
 def test_CR_3_a_bet_outside_the_limits_or_the_funds_is_refused_with_its_reason(market, amount, funds, code):
     t = table(BURN, market_limits={"pairs": Limits(100, 500)})
     t.open_round()
-    err = refused(t, code, "CR-3", t.bet, "ann", market, amount, funds)
+    err = refused(t.bet, "ann", market, amount, funds, code=code, rule="CR-3", keeps=partial(state, t))
     assert err.message
     assert t.view("ann")["bets"] == []
 

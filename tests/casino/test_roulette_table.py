@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import partial
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +19,8 @@ from pokerroom.casino.events import BallLanded, BettingClosed, RoundOpened, Roun
 from pokerroom.casino.roulette_table import MAX_RESPINS, RouletteTable, market_name, parse_market, secure_spin
 from pokerroom.casino.table import CasinoRules
 from pokerroom.errors import RuleViolation
-from tests.casino.drivers import refused, settled
+from tests.casino.drivers import settled
+from tests.support.refusals import refused
 
 RICH = 10**9
 LEGAL = roulette.all_legal_bets()
@@ -188,7 +190,7 @@ def test_RO_4_HR_RNG_1_the_default_spin_is_a_pocket_and_a_valid_number_of_revolu
 def test_RO_5_an_illegal_position_is_refused_at_placement_with_a_clear_reason(market, why):
     t = table((1, 3))
     t.bet("ann", "red", 100, RICH)
-    error = refused(book, t, t.bet, "ann", market, 100, RICH)
+    error = refused(t.bet, "ann", market, 100, RICH, keeps=partial(book, t))
     assert (error.code, error.rule_id) == ("illegal_bet", "RO-5")
     assert why in error.message
 
@@ -218,7 +220,7 @@ def test_RO_5_every_legal_position_is_taken_under_one_name_that_reads_back_as_it
 def test_CR_3_the_straight_up_limit_applies_to_every_number_and_joined_chips_count():
     t = table((1, 3))
     t.bet("ann", "straight:17", 600, RICH)
-    error = refused(book, t, t.bet, "ann", "straight:17", 401, RICH)
+    error = refused(t.bet, "ann", "straight:17", 401, RICH, keeps=partial(book, t))
     assert (error.code, error.rule_id) == ("above_maximum", "CR-3")
     assert error.message == "the maximum bet on straight:17 is 1000; 1001 is above it"
     t.bet("ann", "straight:17", 400, RICH)

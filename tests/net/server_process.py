@@ -49,6 +49,13 @@ initial_seconds = {time_bank}
 
 FAST_ROOM = room_config()
 
+FAST_TOURNAMENTS = FAST_ROOM + """
+[tournaments]
+decision_seconds = 1
+between_hands_seconds = 0.02
+clock_scale = 0.0008
+"""
+
 
 class Server:
     def __init__(self, tmp: Path, *extra: str, demo: bool = True) -> None:
@@ -103,6 +110,13 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def start(tmp_path, accounts: str = "", connections: str = "", *extra: str) -> Server:
+    """A test room with these ``[accounts]`` settings added and this ``[connections]`` section."""
+    config = room_config().replace("[accounts]\n", "[accounts]\n" + accounts, 1)
+    (tmp_path / "room.toml").write_text(config + ("\n[connections]\n" + connections if connections else ""))
+    return Server(tmp_path, *extra).start()
 
 
 @contextmanager

@@ -20,16 +20,9 @@ import msgpack
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.net.server_process import Player, Server, room_config, serving
-from tests.net.test_end_to_end import PASSWORD, sign_up
-from tests.net.test_tournament_sockets import wait
-
-
-def start(tmp_path, accounts: str = "", connections: str = "", *extra: str) -> Server:
-    """A test room with these ``[accounts]`` settings added and this ``[connections]`` section."""
-    config = room_config().replace("[accounts]\n", "[accounts]\n" + accounts, 1)
-    (tmp_path / "room.toml").write_text(config + ("\n[connections]\n" + connections if connections else ""))
-    return Server(tmp_path, *extra).start()
+from tests.net.server_process import Player, Server, room_config, serving, start
+from tests.support.socket_play import PASSWORD, sign_up
+from tests.support.waiting import wait_until
 
 
 def bound(ip: str, url: str) -> socket.socket:
@@ -87,7 +80,8 @@ def test_one_address_holds_only_its_share_of_the_rooms_connections(tmp_path):
         assert other.request("lobby_list")["ok"]
         held[0].close()
         again: list[Player] = []
-        wait(lambda: _connects("127.0.0.2", server.url, again), timeout=10, what="a freed place")
+        assert wait_until(lambda: _connects("127.0.0.2", server.url, again),
+                          timeout=10), "timed out waiting for a freed place"
         assert again[0].request("lobby_list")["ok"]
     finally:
         server.stop()
@@ -171,13 +165,15 @@ def test_a_client_that_does_not_read_is_closed_before_the_server_queues_more_tha
         asking = threading.Thread(target=ask, daemon=True)
         asking.start()
         log = tmp_path / "server.log"
-        wait(lambda: "does not read" in log.read_text(), timeout=60, what="the room closing the connection")
+        assert wait_until(lambda: "does not read" in log.read_text(),
+                          timeout=60), "timed out waiting for the room closing the connection"
         stop.set()
         line = next(x for x in log.read_text().splitlines() if "does not read" in x)
         waiting = int(line.split("(")[1].split()[0])
         assert 65536 < waiting <= 65536 + 16_384 + 1_024    # closed at the first frame over the cap
         health = lambda: json.loads(urlopen(base(server) + "/health", timeout=10).read())  # noqa: E731
-        wait(lambda: health()["connections"] == 0, timeout=30, what="the connection dropped")
+        assert wait_until(lambda: health()["connections"] == 0,
+                          timeout=30), "timed out waiting for the connection dropped"
     finally:
         server.stop()
 

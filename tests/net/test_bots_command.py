@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 from pokerroom.bot_credentials import SECRET_ENV, bot_password
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import Player, Server
+from tests.support.waiting import wait_until
 
 
 def test_bot_clients_from_the_command_line_play_hands(tmp_path):
@@ -20,11 +20,12 @@ def test_bot_clients_from_the_command_line_play_hands(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-        deadline = time.monotonic() + 60
-        played = []
-        while time.monotonic() < deadline and len(played) < 3:
+
+        def three_played() -> list:
             played = [h for h in store.hands_of("bot001", 10) if h.ended_at is not None]
-            time.sleep(0.2)
+            return played if len(played) >= 3 else []
+
+        played = wait_until(three_played, timeout=60, every=0.2)
         assert len(played) >= 3
         assert any(e["type"] == "hand_shown" for h in played for e in h.events)     # calling stations show down
     finally:
@@ -50,9 +51,7 @@ def test_bots_against_a_room_not_in_demo_mode_need_a_secret_and_nobody_takes_the
         secret = "an operator's secret, 40 characters long"
         bots = _bots_command(server.url, env={**os.environ, SECRET_ENV: secret})
         try:
-            deadline = time.monotonic() + 60
-            while store.find_account("bot003") is None and time.monotonic() < deadline:
-                time.sleep(0.2)
+            wait_until(lambda: store.find_account("bot003") is not None, timeout=60, every=0.2)
             assert store.find_account("bot003") is not None, "the bots did not register"
             intruder = Player(server.url)
             for name in ("bot001", "bot002", "bot003"):                     # the old, guessable password fails

@@ -31,6 +31,7 @@ from pokerroom.casino.blackjack_rules import total
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import Player
+from tests.support.refusals import refused
 
 PASSWORD = "secret-pass-1"
 WELCOME = 100_000                       # the demo rules' welcome balance
@@ -160,16 +161,6 @@ class Gambler(Player):
     def ask(self, kind: str, /, **fields) -> dict:
         answer = self.request(kind, **fields)
         assert answer["ok"], answer
-        return answer
-
-    def refused(self, kind: str, code: str, rule: str | None = None, /, **fields) -> dict:
-        answer = self.request(kind, **fields)
-        assert answer["ok"] is False and answer["rid"] == self.rid, answer
-        err = answer["error"]
-        assert err["code"] == code, answer
-        assert isinstance(err["message"], str) and err["message"], answer
-        if rule is not None:
-            assert err["rule"] == rule, answer
         return answer
 
 
@@ -323,7 +314,8 @@ def test_BOB_2_BOB_3_bets_in_two_windows_keep_their_own_odds_and_settle_together
     second = dict(bo.one(since, "round_opened", BOB, round=number, window=2)["odds"])
     for market, amount in (("player", 500), ("banker", 600)):     # player again: a second bet at new odds
         if second[market] is None:
-            bo.refused("casino_bet", "market_closed", "BOB-3", table=BOB, market=market, amount=amount)
+            refused(bo.request("casino_bet", table=BOB, market=market, amount=amount),
+                    code="market_closed", rule="BOB-3")
             continue
         answer, balance = bet(bo, BOB, market, amount, balance)
         assert answer["odds"] == second[market]
@@ -334,7 +326,7 @@ def test_BOB_2_BOB_3_bets_in_two_windows_keep_their_own_odds_and_settle_together
     assert bo.one(since, "card_dealt", BOB, round=number)["to"] == "banker"
     third = dict(bo.one(since, "round_opened", BOB, round=number, window=3)["odds"])
     for market in [m for m, o in third.items() if o is None][:2]:  # a market that can no longer win is closed
-        bo.refused("casino_bet", "market_closed", "BOB-3", table=BOB, market=market, amount=100)
+        refused(bo.request("casino_bet", table=BOB, market=market, amount=100), code="market_closed", rule="BOB-3")
     since = bo.mark()
     floor.advance(BETTING)                                         # the rest of the coup, every bet at once
     bo.sync()
@@ -367,8 +359,8 @@ def test_RO_5_CR_4_roulette_inside_and_outside_bets_pay_by_the_layout_and_an_ill
     number = fresh_round(floor, rosa, RO)
     for market in ("split:1-3", "straight:37", "corner:1-2-3-4", "street:1-2-4", "dozen:4", "red:5", "purple",
                    "split:x-y", "column"):
-        rosa.refused("casino_bet", "illegal_bet", "RO-5", table=RO, market=market, amount=100)
-    rosa.refused("casino_bet", "above_maximum", "CR-3", table=RO, market="straight:5", amount=10_001)
+        refused(rosa.request("casino_bet", table=RO, market=market, amount=100), code="illegal_bet", rule="RO-5")
+    refused(rosa.request("casino_bet", table=RO, market="straight:5", amount=10_001), code="above_maximum", rule="CR-3")
     covers = {"straight:17": ({17}, 35), "split:17-20": ({17, 20}, 17), "street:16-17-18": ({16, 17, 18}, 11),
               "corner:17-18-20-21": ({17, 18, 20, 21}, 8), "line:13-18": (set(range(13, 19)), 5),
               "red": (RED, 1), "dozen:2": (set(range(13, 25)), 2), "column:1": (set(range(1, 35, 3)), 2),
@@ -397,7 +389,8 @@ def test_RO_5_CR_4_roulette_inside_and_outside_bets_pay_by_the_layout_and_an_ill
         assert p["staked"] == 200 and p["returned"] == (200 * (pays + 1) if pocket in numbers else 0), (market, p)
         balance += p["returned"]
     assert set(paid) == set(stakes)
-    rosa.refused("casino_bet", "betting_closed", "CR-2", table=RO, market="red", amount=100)   # until the next round
+    refused(rosa.request("casino_bet", table=RO, market="red", amount=100),  # until the next round
+            code="betting_closed", rule="CR-2")
     rosa.close()
     _, login = log_in(floor, "rosa")
     assert login["balance"] == balance
@@ -431,7 +424,8 @@ def _play_live_round(room: CasinoRoom, seated: dict[str, Gambler], number: int, 
         actor = seated[need["who"]]
         other = seated[next(n for n in names if n != need["who"])]
         assert need["seconds"] == DECISION and "stand" in need["moves"]
-        other.refused("casino_decide", "not_your_turn", "BJ-4", table=BJ, move="stand", hand=need["hand"])
+        refused(other.request("casino_decide", table=BJ, move="stand", hand=need["hand"]),
+                code="not_your_turn", rule="BJ-4")
         move = "hit" if "hit" in need["moves"] and hits[actor.name] == 0 else "stand"
         if actor is seated[names[1]] and "double" in need["moves"]:
             move = "double"
@@ -447,7 +441,7 @@ def test_BJ_4_BJ_3_two_seats_decide_in_seat_order_and_a_decision_out_of_turn_is_
     seated = {"vega1": first, "vega2": second}
     balances = {"vega1": WELCOME, "vega2": WELCOME}
     assert first.ask("casino_join", table=BJ, seat=1)["seats"] == {"1": "vega1"}
-    second.refused("casino_join", "seat_taken", "BJ-3", table=BJ, seat=1)
+    refused(second.request("casino_join", table=BJ, seat=1), code="seat_taken", rule="BJ-3")
     assert second.ask("casino_join", table=BJ, seat=2)["seats"] == {"1": "vega1", "2": "vega2"}
     played = False
     for _ in range(6):                      # a dealer blackjack or two blackjacks leave no decision: play again
@@ -494,8 +488,9 @@ def test_CR_2_CR_6_BJ_4_a_bet_keeps_its_seat_and_a_hand_without_an_answer_in_tim
         since = tim.mark()
         number = fresh_round(floor, tim, BJ)
         _, balance = bet(tim, BJ, "main", 500, balance)
-        tim.refused("casino_leave", "bet_placed", "CR-2", table=BJ)        # a bet cannot be taken back...
-        tom.refused("casino_join", "seat_taken", "BJ-3", table=BJ, seat=5)  # ...and its seat stays taken
+        refused(tim.request("casino_leave", table=BJ), code="bet_placed", rule="CR-2")  # a bet cannot be taken back...
+        refused(tom.request("casino_join", table=BJ, seat=5),  # ...and its seat stays taken
+                code="seat_taken", rule="BJ-3")
         floor.advance(BETTING)
         for _ in range(4):
             tim.sync()
@@ -503,7 +498,7 @@ def test_CR_2_CR_6_BJ_4_a_bet_keeps_its_seat_and_a_hand_without_an_answer_in_tim
                 break
             _, need = _last_decision(tim, BJ, number, since)
             if need["phase"] == "play":
-                tim.refused("casino_leave", "hand_in_play", "CR-6", table=BJ)
+                refused(tim.request("casino_leave", table=BJ), code="hand_in_play", rule="CR-6")
             floor.advance(DECISION)                                          # no answer in time
         tim.sync()
         tim.one(since, "round_settled", BJ, round=number)
@@ -533,7 +528,7 @@ def test_IB_1_IB_4_everyone_decides_alone_on_the_same_cards_and_every_bet_settle
     balances = dict.fromkeys(names, WELCOME)
     for p in ps.values():
         p.ask("casino_join", table=IB)
-    ps["siri1"].refused("casino_join", "no_seats", None, table=IB, seat=1)
+    refused(ps["siri1"].request("casino_join", table=IB, seat=1), code="no_seats")
     lead = ps["siri1"]
     played = False
     for _ in range(8):                      # a dealer or player blackjack leaves no decision: play again
@@ -564,7 +559,8 @@ def test_IB_1_IB_4_everyone_decides_alone_on_the_same_cards_and_every_bet_settle
             played = True
             assert "stand" in need["moves"] and need["seconds"] == DECISION
             ps["siri1"].ask("casino_decide", table=IB, move="stand")
-            ps["siri1"].refused("casino_decide", "no_decision", "IB-4", table=IB, move="hit")   # done already
+            refused(ps["siri1"].request("casino_decide", table=IB, move="hit"),  # done already
+                    code="no_decision", rule="IB-4")
             taken = {}
             for n, move in (("siri2", "hit"), ("siri3", "double" if "double" in need["moves"] else "hit")):
                 ps[n].ask("casino_decide", table=IB, move=move)
@@ -607,7 +603,8 @@ def test_BOB_6_a_claim_per_player_and_round_and_a_pace_keep_claims_from_flooding
     before = len(store.audit_records("casino_claim"))
     assert hal.ask("casino_claim", table=BAC, round=number, text="the shoe was short")["round"] == number
     for _ in range(99):
-        answer = hal.refused("casino_claim", "claim_already_open", "BOB-6", table=BAC, round=number, text="again!")
+        answer = refused(hal.request("casino_claim", table=BAC, round=number, text="again!"),
+                         code="claim_already_open", rule="BOB-6")
         assert str(number) in answer["error"]["message"]
     codes = [hal.request("casino_claim", table=BAC, round=10**6 + k, text="?")["error"]["code"] for k in range(8)]
     assert codes[-1] == "claims_too_fast" and "unknown_round" in codes        # a pace per player, any round
@@ -623,48 +620,50 @@ def test_CR_2_CR_3_BA_5_BOB_3_IB_9_BJ_3_BJ_4_garbage_casino_requests_are_answere
     for bad in ({"amount": -5}, {"amount": 0}, {"amount": "100"}, {"amount": True}, {"amount": 1.5},
                 {"amount": 10**13}, {"market": ""}, {"market": "x" * 41}, {"table": ""}, {"table": 7},
                 {"seat": 0}, {"seat": 8}):
-        answer = gus.refused("casino_bet", "bad_field", "", **{**fields, **bad})
+        answer = refused(gus.request("casino_bet", **{**fields, **bad}), code="bad_field", rule="")
         assert answer["type"] == "casino_bet"
-    gus.refused("casino_bet", "unknown_field", "", **fields, odds=500)
-    gus.refused("casino_bet", "missing_field", "", table=BAC, market="player")
-    gus.refused("casino_decide", "bad_field", "", table=BJ, move="fold")
-    gus.refused("casino_decide", "bad_field", "", table=BJ, move="stand", hand=2)
-    gus.refused("casino_join", "bad_field", "", table=BJ, seat=9)
-    gus.refused("casino_bets", "bad_field", "", limit=0)
-    gus.refused("casino_claim", "bad_field", "", table=BOB, round=0, text="x")
+    refused(gus.request("casino_bet", **fields, odds=500), code="unknown_field", rule="")
+    refused(gus.request("casino_bet", table=BAC, market="player"), code="missing_field", rule="")
+    refused(gus.request("casino_decide", table=BJ, move="fold"), code="bad_field", rule="")
+    refused(gus.request("casino_decide", table=BJ, move="stand", hand=2), code="bad_field", rule="")
+    refused(gus.request("casino_join", table=BJ, seat=9), code="bad_field", rule="")
+    refused(gus.request("casino_bets", limit=0), code="bad_field", rule="")
+    refused(gus.request("casino_claim", table=BOB, round=0, text="x"), code="bad_field", rule="")
     # the floor: unknown tables, tables not joined, decisions where there are none
     for kind, extra in (("casino_rules", {}), ("casino_history", {}), ("casino_join", {}), ("casino_leave", {}),
                         ("casino_bet", {"market": "player", "amount": 100}), ("casino_decide", {"move": "hit"}),
                         ("casino_void", {"reason": "x"}), ("casino_claim", {"round": 1, "text": "x"})):
         code = "not_staff" if kind == "casino_void" else "unknown_table"
-        gus.refused(kind, code, None, table="no-such-table", **extra)
-    gus.refused("casino_bet", "not_at_table", None, **fields)
-    gus.refused("casino_join", "no_seats", None, table=BAC, seat=2)
-    gus.refused("casino_claim", "unknown_round", None, table=BOB, round=99_999, text="that card was marked")
-    gus.refused("casino_void", "not_staff", None, table=BAC, reason="I lost")
+        refused(gus.request(kind, table="no-such-table", **extra), code=code)
+    refused(gus.request("casino_bet", **fields), code="not_at_table")
+    refused(gus.request("casino_join", table=BAC, seat=2), code="no_seats")
+    refused(gus.request("casino_claim", table=BOB, round=99_999, text="that card was marked"),
+            code="unknown_round")
+    refused(gus.request("casino_void", table=BAC, reason="I lost"), code="not_staff")
     for table in (BAC, BOB, BJ, IB, RO):
         gus.ask("casino_join", table=table)
-    gus.refused("casino_decide", "no_decisions", None, table=BAC, move="hit")
-    gus.refused("casino_decide", "no_decision", "BJ-4", table=BJ, move="stand")    # no hand in play
-    gus.refused("casino_decide", "no_decision", "IB-4", table=IB, move="stand", hand=1)
+    refused(gus.request("casino_decide", table=BAC, move="hit"), code="no_decisions")
+    refused(gus.request("casino_decide", table=BJ, move="stand"), code="no_decision", rule="BJ-4")    # no hand in play
+    refused(gus.request("casino_decide", table=IB, move="stand", hand=1), code="no_decision", rule="IB-4")
     # bets refused by the table, each naming its rule; no money moves
     fresh_round(floor, gus, BAC)
     for table, rule in ((BAC, "BA-5"), (BOB, "BOB-3"), (IB, "IB-9"), (BJ, "BJ-3"), (RO, "RO-5")):
         answer = gus.request("casino_bet", table=table, market="dragon", amount=100)
         assert answer["ok"] is False and answer["error"]["rule"] in (rule, "CR-2"), answer
         assert answer["error"]["code"] in ("unknown_market", "illegal_bet", "betting_closed"), answer
-    gus.refused("casino_bet", "unknown_market", "BA-5", table=BAC, market="dragon", amount=100)
-    gus.refused("casino_bet", "below_minimum", "CR-3", table=BAC, market="player", amount=99)
-    gus.refused("casino_bet", "above_maximum", "CR-3", table=BAC, market="tie", amount=50_001)
-    gus.refused("casino_bet", "insufficient_funds", "CR-3", table=BAC, market="banker", amount=WELCOME + 1)
+    refused(gus.request("casino_bet", table=BAC, market="dragon", amount=100), code="unknown_market", rule="BA-5")
+    refused(gus.request("casino_bet", table=BAC, market="player", amount=99), code="below_minimum", rule="CR-3")
+    refused(gus.request("casino_bet", table=BAC, market="tie", amount=50_001), code="above_maximum", rule="CR-3")
+    refused(gus.request("casino_bet", table=BAC, market="banker", amount=WELCOME + 1),
+            code="insufficient_funds", rule="CR-3")
     fresh_round(floor, gus, BJ)
-    gus.refused("casino_bet", "not_seated", "BJ-3", table=BJ, market="main", amount=500)
+    refused(gus.request("casino_bet", table=BJ, market="main", amount=500), code="not_seated", rule="BJ-3")
     gus.ask("casino_join", table=BJ, seat=3)
-    gus.refused("casino_bet", "unknown_market", "BJ-3", table=BJ, market="pairs", amount=500)
-    gus.refused("casino_bet", "below_minimum", "CR-3", table=BJ, market="main", amount=499)
-    gus.refused("casino_join", "already_seated", "BJ-3", table=BJ, seat=4)
+    refused(gus.request("casino_bet", table=BJ, market="pairs", amount=500), code="unknown_market", rule="BJ-3")
+    refused(gus.request("casino_bet", table=BJ, market="main", amount=499), code="below_minimum", rule="CR-3")
+    refused(gus.request("casino_join", table=BJ, seat=4), code="already_seated", rule="BJ-3")
     floor.advance(BETTING)                                    # no more bets (CR-2)
-    gus.refused("casino_bet", "betting_closed", "CR-2", table=BJ, market="main", amount=500)
+    refused(gus.request("casino_bet", table=BJ, market="main", amount=500), code="betting_closed", rule="CR-2")
     # raw garbage frames: an error answer each, and the connection stays open
     for frame in (b"\x00\x01garbage", b"\x93\x01\x02\x03", b"\xc1", "{not json"):
         gus.send_raw(frame)
@@ -777,7 +776,7 @@ def test_CR_6_a_lone_blackjack_round_waits_24_hours_then_is_cancelled_and_refund
     assert [number, "void"] in back.ask("casino_history", table=BJ)["results"]
     rows = [r for r in back.ask("casino_bets")["bets"] if r["round"] == number]
     assert [(r["market"], r["staked"], r["returned"]) for r in rows] == [("refund", 1_000, 1_000)]
-    back.refused("casino_decide", "no_decision", "BJ-4", table=BJ, move="stand")
+    refused(back.request("casino_decide", table=BJ, move="stand"), code="no_decision", rule="BJ-4")
     back.close()
 
 

@@ -9,7 +9,7 @@ from twisted.internet.testing import StringTransport
 
 from pokerroom.gateway.limits import ConnectionLimits, normal_origin, own_origins
 from pokerroom.gateway.server import address_of, build_site
-from tests.shell.test_room import make_room
+from tests.support.clocked_room import make_room
 
 
 def channel_on(clock: Clock, store, **limits):
@@ -79,7 +79,7 @@ def test_STAFF_3_the_login_deadline_starts_again_when_the_player_on_a_socket_log
     from autobahn.twisted.websocket import WebSocketServerProtocol
 
     from pokerroom.gateway.server import RoomProtocol
-    from tests.shell.test_room import request, with_token
+    from tests.support.clocked_room import request, with_token
 
     clock = Clock()
     room = make_room(store, clock)

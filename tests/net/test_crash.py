@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 from pokerroom.money import cash, table_escrow
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
 from tests.net.server_process import Player, Server
-from tests.net.test_end_to_end import event_type, play, sign_up
+from tests.support.socket_play import event_type, play, sign_up
+from tests.support.waiting import wait_until
 
 
 def test_TR_REFUND_1_a_killed_server_voids_the_open_hand_and_returns_every_stack_to_its_start(tmp_path):
@@ -26,9 +25,7 @@ def test_TR_REFUND_1_a_killed_server_voids_the_open_hand_and_returns_every_stack
               if event_type(p) == "hand_event" and p["event"]["event"]["type"] == "seat_dealt_in"}
     starts = {name: starts[name] for name in ("ana", "bob")}            # the running hand's start stacks
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    deadline = time.monotonic() + 10
-    while not store.open_hands() and time.monotonic() < deadline:    # the start is written off the reactor
-        time.sleep(0.05)
+    wait_until(store.open_hands, timeout=10)                           # the start is written off the reactor
     server.kill()                                                       # SIGKILL: no goodbye
     (open_hand,) = store.open_hands()
     assert open_hand.start_stacks == starts

@@ -7,14 +7,12 @@ balance -- in both encodings.
 
 from __future__ import annotations
 
-import time
-
 import msgpack
 import pytest
 
 from tests.net.server_process import Player, Server
-
-PASSWORD = "secret-pass-1"
+from tests.support.socket_play import PASSWORD, event_type, play, sign_up
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture
@@ -22,51 +20,6 @@ def server(tmp_path):
     s = Server(tmp_path).start()
     yield s
     s.stop()
-
-
-def sign_up(url: str, name: str, subprotocol: str = "pokerroom.v1.msgpack") -> tuple[Player, str]:
-    p = Player(url, subprotocol)
-    assert p.request("register", nickname=name, password=PASSWORD, birth_date="1990-01-01", country="NL")["ok"]
-    login = p.request("login", nickname=name, password=PASSWORD)
-    assert login["ok"] and login["balance"] == 100_000
-    return p, login["token"]
-
-
-def staff(server: Server, name: str, role: str) -> Player:
-    """A new account given ``role`` by the operator's command, logged in afresh."""
-    sign_up(server.url, name)[0].close()
-    server.grant(name, role)
-    member = Player(server.url)
-    assert member.request("login", nickname=name, password=PASSWORD)["ok"]
-    return member
-
-
-def event_type(push: dict) -> str:
-    return push.get("event", {}).get("type", "") if push.get("type") == "table_event" else push.get("type", "")
-
-
-def play(players: dict[str, Player], hands: int, *, stop=None, timeout: float = 60) -> dict[str, list[dict]]:
-    """Everyone checks or calls when the server says it is their turn, until ``hands`` more hands end."""
-    seen: dict[str, list[dict]] = {name: [] for name in players}
-    ended = 0
-    deadline = time.monotonic() + timeout
-    while ended < hands and time.monotonic() < deadline:
-        for name, p in players.items():
-            try:
-                push = p.receive(timeout=0.05)
-            except TimeoutError:
-                continue
-            seen[name].append(push)
-            if stop is not None and stop(name, push):
-                return seen
-            if "legal" in push:
-                legal = push["legal"]
-                p.request("act", table="t1", action="check" if legal["can_check"] else "call")
-            if name == next(iter(players)) and event_type(push) == "hand_event" \
-                    and push["event"]["event"]["type"] == "hand_ended":
-                ended += 1
-    assert ended >= hands, "the hands did not finish"
-    return seen
 
 
 def test_a_whole_session_over_real_sockets_in_both_encodings(server):
@@ -194,9 +147,7 @@ def test_a_login_is_recorded_with_the_address_it_came_from(server):
 
     sign_up(server.url, "ana")
     store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
-    deadline = time.monotonic() + 10
-    while not store.connections_of("ana") and time.monotonic() < deadline:     # written off the reactor
-        time.sleep(0.05)
+    wait_until(lambda: store.connections_of("ana"), timeout=10)                  # written off the reactor
     (record,) = store.connections_of("ana")
     assert record.ip == "127.0.0.1" and record.disconnected_at is None
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import Player, Server, serving
-from tests.net.test_end_to_end import PASSWORD, event_type, play, sign_up
+from tests.support.socket_play import PASSWORD, closed_with, event_type, play, sign_up
+from tests.support.waiting import wait_until
 
 
 @pytest.fixture
@@ -50,10 +49,7 @@ def test_a_second_login_takes_over_the_seat_with_its_pushes_and_closes_the_old_c
     carol.request("join", table="t1", buy_in=1_000, seat=2)
     second = Player(server.url)
     assert second.request("login", nickname="alice", password=PASSWORD)["ok"]
-    with pytest.raises(ConnectionClosed) as closed:     # the old connection is closed
-        for _ in range(200):
-            alice.receive(timeout=5)
-    assert closed.value.rcvd.code == 4000
+    assert closed_with(alice).rcvd.code == 4000          # the old connection is closed
     play({"alice": second, "carol": carol}, 2)          # the new connection gets the turns, and plays them
 
 
@@ -65,9 +61,7 @@ def test_a_resume_is_recorded_as_a_connection_with_the_clients_device_id(server)
     third = Player(server.url)
     assert third.request("login", nickname="alice", password=PASSWORD, device="laptop-7")["ok"]
     store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
-    deadline = time.monotonic() + 10                # written off the reactor, by another process
-    while len(store.connections_of("alice")) < 3 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: len(store.connections_of("alice")) >= 3, timeout=10)     # written off the reactor, elsewhere
     records = store.connections_of("alice")
     assert [r.device_id for r in records] == [None, "phone-42", "laptop-7"]
     assert all(r.ip == "127.0.0.1" for r in records)
@@ -98,13 +92,14 @@ def test_the_connection_cap_counts_from_the_handshake_and_frees_a_place_on_close
         assert refused.value.response.status_code == 503
         assert "full" in refused.value.response.reason_phrase
         first.close()
-        deadline = time.monotonic() + 10            # the server sees the close on its own time
-        while time.monotonic() < deadline:
+
+        def third_player() -> Player | None:
             try:
-                third = Player(server.url)
-                break
+                return Player(server.url)
             except InvalidStatus:
-                time.sleep(0.05)
+                return None
+
+        third = wait_until(third_player, timeout=10)     # the server sees the close on its own time
         assert third.request("lobby_list")["ok"] and second.request("lobby_list")["ok"]
     finally:
         server.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.net.server_process import Player, Server, room_config, serving, table_entry
-from tests.net.test_end_to_end import PASSWORD, event_type, sign_up
+from tests.support.socket_play import PASSWORD, event_type, sign_up
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def test_HR_STAKE_3_chips_lost_after_sitting_again_with_the_stack_are_not_owed(t
 
 @pytest.fixture
 def tournament_room(tmp_path):
-    from tests.net.test_tournament_sockets import FAST_TOURNAMENTS
+    from tests.net.server_process import FAST_TOURNAMENTS
 
     with serving(tmp_path, FAST_TOURNAMENTS, "--max-rate", "500") as s:
         yield s
@@ -105,7 +105,7 @@ def tournament_room(tmp_path):
 
 def test_HR_DC_4_a_player_who_drops_in_the_late_stage_gets_extra_time_and_comes_back_to_act(tournament_room,
                                                                                             tmp_path):
-    from tests.net.test_tournament_sockets import director
+    from tests.support.socket_play import director
 
     td = director(tournament_room)
     created = td.request("director_create", template="sit_and_go", id="late", name="Late stage", start_in=None,

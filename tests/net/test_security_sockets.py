@@ -11,8 +11,8 @@ import sys
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import Player, Server
-from tests.net.test_end_to_end import PASSWORD, play, sign_up
-from tests.net.test_tournament_sockets import wait
+from tests.support.socket_play import PASSWORD, play, sign_up
+from tests.support.waiting import wait_until
 
 
 def review(server: Server, *words: str, nickname: str = "sec") -> subprocess.CompletedProcess:
@@ -51,8 +51,9 @@ def test_SEC_1_SEC_4_the_command_line_reviews_a_running_room_and_connections_are
         assert bad.returncode == 2 and "hands takes player=" in bad.stderr
 
         store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-        wait(lambda: any(r.data.get("action") == "case_attach" for r in store.audit_records("security_action")),
-             timeout=10, what="the case's records")
+        assert wait_until(lambda: any(r.data.get("action") == "case_attach"
+                                      for r in store.audit_records("security_action")),
+                          timeout=10), "timed out waiting for the case's records"
         connections = [r.data for r in store.audit_records("connection")]
         assert {"player": "ana", "ip": "127.0.0.1", "device": "ana-phone-1", "client": "desktop"} in connections
         assert {c["player"] for c in connections} >= {"sec", "ana", "bob"}

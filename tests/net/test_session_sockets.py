@@ -7,23 +7,14 @@ from __future__ import annotations
 
 import sqlite3
 
-import pytest
 from sqlalchemy import text
-from websockets.exceptions import ConnectionClosed
 
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.store.session_records import token_digest
 from tests.net.server_process import Player, Server
-from tests.net.test_end_to_end import PASSWORD, sign_up
-from tests.net.test_tournament_sockets import wait
-
-
-def closed_with(player: Player) -> ConnectionClosed:
-    with pytest.raises(ConnectionClosed) as closed:
-        for _ in range(200):
-            player.receive(timeout=5)
-    return closed.value
+from tests.support.socket_play import PASSWORD, closed_with, sign_up
+from tests.support.waiting import wait_until
 
 
 def test_STAFF_3_a_director_demoted_by_the_command_line_loses_the_powers_at_once_and_the_token_resumes_a_player(
@@ -86,7 +77,7 @@ def test_STAFF_3_a_ban_closes_the_live_session_tokens_are_hashes_that_expire_and
 
         store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
         ended = lambda: [r.ended_at is not None for r in store.token_rows("ana") + store.token_rows("cyd")]  # noqa: E731
-        wait(lambda: ended() == [True, True], timeout=10, what="the ended tokens")
+        assert wait_until(lambda: ended() == [True, True], timeout=10), "timed out waiting for the ended tokens"
         with sqlite3.connect(tmp_path / "data" / "room.db") as db:       # the whole database, every table
             dump = "\n".join(db.iterdump())
         for token in (ana_token, cy_token, di_token):
@@ -104,7 +95,7 @@ def test_STAFF_3_a_ban_closes_the_live_session_tokens_are_hashes_that_expire_and
 
 def test_STAFF_3_SEC_2_a_login_ends_tokens_from_before_a_restart_a_logout_restarts_the_deadline_and_staff_leave_play(
         tmp_path):
-    from tests.net.test_abusive_clients import start
+    from tests.net.server_process import start
 
     server = start(tmp_path, connections="login_seconds = 3\n")
     try:
@@ -134,7 +125,7 @@ def test_STAFF_3_SEC_2_a_login_ends_tokens_from_before_a_restart_a_logout_restar
         assert "do not play" in done.stdout and "stands them up" in done.stdout
         assert bo.wait_for(lambda p: p.get("type") == "session_changed", timeout=10)["role"] == "security"
         taken = lambda: cy.request("lobby_list")["tables"][0]["taken"]      # noqa: E731
-        wait(lambda: taken() == 1, timeout=30, what="bob to stand up")      # after the hand in play, if one
+        assert wait_until(lambda: taken() == 1, timeout=30), "bob did not stand up"     # after the hand in play, if one
         again = bo.request("join", table="t1", buy_in=500)
         assert again["error"]["code"] == "staff_may_not_play" and again["error"]["rule"] == "SEC-2"
     finally:

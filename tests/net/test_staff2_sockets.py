@@ -10,8 +10,9 @@ import pytest
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import FAST_ROOM, Player, Server
-from tests.net.test_end_to_end import PASSWORD, sign_up
-from tests.net.test_tournament_sockets import wait
+from tests.support.refusals import refused
+from tests.support.socket_play import PASSWORD, sign_up
+from tests.support.waiting import wait_until
 
 BAC = "baccarat-orion"
 ROOM = FAST_ROOM + f"""
@@ -87,12 +88,6 @@ def wallet(p: Player) -> int:
     return p.request("bet_history", limit=1)["balance"]
 
 
-def refused(answer: dict, code: str, rule: str) -> None:
-    assert not answer["ok"], answer
-    assert (answer["error"]["code"], answer["error"]["rule"]) == (code, rule), answer
-    assert answer["error"]["message"], answer
-
-
 def test_STAFF_2_a_paid_event_takes_no_money_until_the_player_accepts_the_invitation(room):
     ana = sign_up(room.url, "ana")[0]
     invited = room.add("paid", "ana")
@@ -101,18 +96,19 @@ def test_STAFF_2_a_paid_event_takes_no_money_until_the_player_accepts_the_invita
     push = ana.wait_for(lambda m: m.get("type") == "tournament_invitation")["invitation"]
     assert (push["tournament"], push["by"], push["reason"], push["entry_cost"]) == ("paid", "tdir", "a promotion",
                                                                                    PAID_COST)
-    refused(room.add("paid", "ana"), "already_invited", "STAFF-2")          # one open invitation per player and event
+    refused(room.add("paid", "ana"), code="already_invited", rule="STAFF-2")  # one open invitation per player and event
     accepted = ana.request("tournament_invitation_answer", tournament="paid", accept=True)
     assert accepted["ok"] and accepted["balance"] == WELCOME - PAID_COST    # accepting pays, as registering does
     assert "ana" in room.entrants("paid") and wallet(ana) == WELCOME - PAID_COST
-    refused(ana.request("tournament_invitation_answer", tournament="paid", accept=True), "no_invitation", "STAFF-2")
+    refused(ana.request("tournament_invitation_answer", tournament="paid", accept=True),
+            code="no_invitation", rule="STAFF-2")
     assert wallet(ana) == WELCOME - PAID_COST                               # a second acceptance pays nothing
     answered = room.director.wait_for(lambda m: m.get("type") == "tournament_invitation_answered")
     assert (answered["player"], answered["answer"]) == ("ana", "accepted")
 
     store = room.store()
-    wait(lambda: any(r.data.get("player") == "ana" for r in store.audit_records("tournament_invitation")),
-         timeout=10, what="the audited answer")
+    assert wait_until(lambda: any(r.data.get("player") == "ana" for r in store.audit_records("tournament_invitation")),
+                      timeout=10), "timed out waiting for the audited answer"
     (record,) = [r.data for r in store.audit_records("tournament_invitation") if r.data["player"] == "ana"]
     assert (record["by"], record["reason"], record["answer"]) == ("tdir", "a promotion", "accepted")
     commands = [(r.data["command"], r.data["player"], r.data["by"], r.data["reason"])
@@ -133,7 +129,7 @@ def test_STAFF_2_a_declined_invitation_moves_nothing_is_kept_for_login_and_is_no
     declined = bob.request("tournament_invitation_answer", tournament="paid", accept=False)
     assert declined["ok"] and declined["balance"] == WELCOME and not declined["registered"]
     assert bob.request("tournament_invitations")["invitations"] == [] and "bob" not in room.entrants("paid")
-    refused(room.add("paid", "bob", "again and again"), "invitation_declined", "STAFF-2")
+    refused(room.add("paid", "bob", "again and again"), code="invitation_declined", rule="STAFF-2")
 
 
 def test_STAFF_2_accepting_without_the_funds_or_after_a_cancel_pays_nothing(room):
@@ -146,9 +142,10 @@ def test_STAFF_2_accepting_without_the_funds_or_after_a_cancel_pays_nothing(room
     assert room.director.request("director_cancel", tournament="pricey", reason="no field", confirm=True)["ok"]
     gone = cy.wait_for(lambda m: m.get("type") == "tournament_invitation_withdrawn")
     assert gone["tournament"] == "pricey"
-    refused(cy.request("tournament_invitation_answer", tournament="pricey", accept=True), "no_invitation", "STAFF-2")
+    refused(cy.request("tournament_invitation_answer", tournament="pricey", accept=True),
+            code="no_invitation", rule="STAFF-2")
     assert wallet(cy) == WELCOME
-    refused(room.add("pricey", "cyd"), "registration_closed", "TR-REG-4")
+    refused(room.add("pricey", "cyd"), code="registration_closed", rule="TR-REG-4")
 
 
 def test_STAFF_2_a_free_event_takes_a_directors_direct_entry_and_nothing_moves(room):
@@ -162,8 +159,8 @@ def test_STAFF_2_a_free_event_takes_a_directors_direct_entry_and_nothing_moves(r
 
 def test_STAFF_2_AC_3_a_named_player_is_a_real_account_under_its_own_spelling(room):
     evelyn = sign_up(room.url, "Evelyn")[0]
-    refused(room.add("free", "nobody"), "no_such_player", "STAFF-2")
-    refused(room.add("paid", "nobody"), "no_such_player", "STAFF-2")
+    refused(room.add("free", "nobody"), code="no_such_player", rule="STAFF-2")
+    refused(room.add("paid", "nobody"), code="no_such_player", rule="STAFF-2")
     entered = room.add("free", "EVELYN")
     assert entered["ok"] and entered["player"] == "Evelyn"
     entrants = room.entrants("free")
@@ -172,7 +169,7 @@ def test_STAFF_2_AC_3_a_named_player_is_a_real_account_under_its_own_spelling(ro
     assert invited["ok"] and invited["player"] == "Evelyn"
     push = evelyn.wait_for(lambda m: m.get("type") == "tournament_invitation")
     assert push["invitation"]["player"] == "Evelyn"
-    refused(room.add("paid", "evelyn"), "already_invited", "STAFF-2")       # the same account, whatever the case
+    refused(room.add("paid", "evelyn"), code="already_invited", rule="STAFF-2")  # the same account, whatever the case
     removed = room.director.request("director_remove_player", tournament="free", player="evelyn", reason="a test")
     assert removed["ok"] and "Evelyn" not in room.entrants("free")
 
@@ -180,7 +177,8 @@ def test_STAFF_2_AC_3_a_named_player_is_a_real_account_under_its_own_spelling(ro
 def test_STAFF_2_AC_5_stake_buy_by_a_self_excluded_player_is_refused_and_moves_nothing(room):
     backer = sign_up(room.url, "backer")[0]
     assert backer.request("self_exclude", days=30)["ok"]
-    refused(backer.request("stake_buy", tournament="paid", seller="seller", percent=10), "self_excluded", "AC-5")
+    refused(backer.request("stake_buy", tournament="paid", seller="seller", percent=10),
+            code="self_excluded", rule="AC-5")
     assert wallet(backer) == WELCOME
     fine = sign_up(room.url, "backer2")[0]
     bought = fine.request("stake_buy", tournament="paid", seller="SELLER", percent=10)    # any case: the entrant
@@ -229,7 +227,7 @@ def test_STAFF_2_AC_5_AC_2_SEC_2_a_forbidden_account_is_refused_on_every_path_in
     name = NAMES[kind]
     p = forbidden_account(room, kind)
     if p is None:                                               # banned: no session; a login is refused
-        refused(Player(room.url).request("login", nickname=name, password=PASSWORD), "account_closed", "AC-1")
+        refused(Player(room.url).request("login", nickname=name, password=PASSWORD), code="account_closed", rule="AC-1")
     else:
         paths = {
             "join": {"table": "t1", "buy_in": 500},

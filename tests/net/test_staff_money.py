@@ -6,18 +6,17 @@ repeats a part of that against a real server and reads the stored ledger with ``
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from pokerroom.money.ledger import PROMOTIONS, cash
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
-from tests.net.server_process import FAST_ROOM, Player, Server, serving
-from tests.net.test_end_to_end import PASSWORD, sign_up, staff
-from tests.net.test_tournament_sockets import FAST_TOURNAMENTS, director, wait
+from tests.net.server_process import FAST_ROOM, FAST_TOURNAMENTS, Player, Server, serving
 from tests.net.tournament_bots import TournamentBot
+from tests.support.refusals import refused
+from tests.support.socket_play import PASSWORD, director, sign_up, staff
+from tests.support.waiting import wait_until
 from tournament.director import guarantee_account
 
 DEMO_PROMOTIONS = 1_000_000                 # what a demo room's house keeps in promotions (pokerroom.app)
@@ -38,11 +37,6 @@ def admin(server: Server) -> Player:
     return staff(server, "root", "admin")
 
 
-def refused(answer: dict, code: str) -> None:
-    assert not answer["ok"] and answer["error"]["code"] == code, answer
-    assert answer["error"]["rule"] == "STAFF-1" and answer["error"]["message"]
-
-
 def sit_and_go(td: Player, tid: str, guarantee: int) -> dict:
     return td.request("director_create", template="sit_and_go", id=tid, name=tid, start_in=None,
                       settings={"buy_in": 0, "fee": 0, "guarantee": guarantee, "min_players": 2, "max_players": 2})
@@ -50,13 +44,17 @@ def sit_and_go(td: Player, tid: str, guarantee: int) -> dict:
 
 def test_STAFF_1_the_minting_attack_is_refused_and_a_director_cannot_fund_promotions(server, tmp_path):
     td = director(server)
-    refused(sit_and_go(td, "mint", 10**12), "over_limit")                     # above the configured bound
-    refused(sit_and_go(td, "mint", DEMO_PROMOTIONS + 1), "guarantee_not_covered")   # within it, not covered
-    refused(td.request("admin_fund_promotions", source="deposit", amount=10**9, reason="mine"), "forbidden")
-    refused(td.request("admin_fund_promotions", source="house:fees", amount=1, reason="mine"), "forbidden")
+    refused(sit_and_go(td, "mint", 10**12), code="over_limit", rule="STAFF-1")  # above the configured bound
+    refused(sit_and_go(td, "mint", DEMO_PROMOTIONS + 1),  # within it, not covered
+            code="guarantee_not_covered", rule="STAFF-1")
+    refused(td.request("admin_fund_promotions", source="deposit", amount=10**9, reason="mine"),
+            code="forbidden", rule="STAFF-1")
+    refused(td.request("admin_fund_promotions", source="house:fees", amount=1, reason="mine"),
+            code="forbidden", rule="STAFF-1")
     assert not td.request("tournament_details", tournament="mint")["ok"]      # nothing was created
     player = sign_up(server.url, "ana")[0]
-    refused(player.request("admin_fund_promotions", source="deposit", amount=1, reason="me"), "forbidden")
+    refused(player.request("admin_fund_promotions", source="deposit", amount=1, reason="me"),
+            code="forbidden", rule="STAFF-1")
     server.stop()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
     assert store.load_ledger().balance(PROMOTIONS) == DEMO_PROMOTIONS
@@ -79,10 +77,11 @@ def test_STAFF_1_AC_6_a_covered_guarantee_pays_its_overlay_from_promotions_and_w
         bots.append(TournamentBot(p, name, "free", seed=i))
     for bot in bots:
         bot.start()
-    wait(lambda: all(b.finished.is_set() or b.failure for b in bots), what="the freeroll to finish")
+    assert wait_until(lambda: all(b.finished.is_set() or b.failure for b in bots),
+                      timeout=120), "timed out waiting for the freeroll to finish"
     assert not [b.failure for b in bots if b.failure]
-    wait(lambda: root.request("tournament_details", tournament="free")["tournament"]["state"] == "finished",
-         what="the room to pay the prizes")                      # a bot's last hand ends before the payout
+    assert wait_until(lambda: root.request("tournament_details", tournament="free")["tournament"]["state"]
+                      == "finished", timeout=120), "the room did not pay the prizes"   # after a bot's last hand
     server.stop()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
     ledger = store.load_ledger()
@@ -103,19 +102,18 @@ def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(server
     created = sit_and_go(td, "big", 3_500_000)
     assert created["ok"] and created["tournament"]["awaiting_approval"]
     player = sign_up(server.url, "ana")[0]
-    refused(player.request("tournament_register", tournament="big"), "awaiting_approval")
-    refused(td.request("director_start", tournament="big"), "awaiting_approval")
-    refused(td.request("admin_approve_tournament", tournament="big", reason="trust me"), "forbidden")
+    refused(player.request("tournament_register", tournament="big"), code="awaiting_approval", rule="STAFF-1")
+    refused(td.request("director_start", tournament="big"), code="awaiting_approval", rule="STAFF-1")
+    refused(td.request("admin_approve_tournament", tournament="big", reason="trust me"),
+            code="forbidden", rule="STAFF-1")
     assert root.request("admin_promotions")["awaiting_approval"] == ["big"]
     approved = root.request("admin_approve_tournament", tournament="big", reason="the series main event")
     assert approved["ok"] and not approved["tournament"]["awaiting_approval"]
     assert player.request("tournament_register", tournament="big")["ok"]
     cancelled = td.request("director_cancel", tournament="big", reason="rained off", confirm=True)
     assert cancelled["ok"]
-    deadline = time.monotonic() + 10
-    while root.request("admin_promotions")["balance"] != DEMO_PROMOTIONS + 3_000_000:
-        assert time.monotonic() < deadline, "the guarantee did not come back to promotions"
-        time.sleep(0.05)
+    assert wait_until(lambda: root.request("admin_promotions")["balance"] == DEMO_PROMOTIONS + 3_000_000,
+                      timeout=10), "the guarantee did not come back to promotions"
 
 
 @pytest.fixture
@@ -129,14 +127,16 @@ def capped_server(tmp_path):
 def test_STAFF_1_STAFF_2_a_rogue_director_or_admin_is_held_to_their_share_over_real_sockets(capped_server, tmp_path):
     server = capped_server
     root = admin(server)
-    refused(root.request("admin_fund_promotions", source="deposit", amount=10_000_001, reason="a lot"), "over_limit")
+    refused(root.request("admin_fund_promotions", source="deposit", amount=10_000_001, reason="a lot"),
+            code="over_limit", rule="STAFF-1")
     assert root.request("admin_fund_promotions", source="deposit", amount=3_000_000, reason="the series")["ok"]
     own = sit_and_go(root, "own", 3_500_000)                                  # an admin is a director too
     assert own["ok"] and own["tournament"]["awaiting_approval"]
-    refused(root.request("admin_approve_tournament", tournament="own", reason="trust me"), "own_event")
+    refused(root.request("admin_approve_tournament", tournament="own", reason="trust me"),
+            code="own_event", rule="STAFF-1")
     td = director(server)
     assert sit_and_go(td, "a", 0)["ok"] and sit_and_go(td, "b", 0)["ok"]
-    refused(sit_and_go(td, "c", 0), "too_many_events")                       # the director's own cap
+    refused(sit_and_go(td, "c", 0), code="too_many_events", rule="STAFF-1")  # the director's own cap
     sign_up(server.url, "tdir2")[0].close()
     server.grant("tdir2", "director")
     other = Player(server.url)
@@ -146,10 +146,10 @@ def test_STAFF_1_STAFF_2_a_rogue_director_or_admin_is_held_to_their_share_over_r
     assert sit_and_go(td, "c", 0)["ok"]                                      # three creations this hour
     assert td.request("director_cancel", tournament="c", reason="loop", confirm=True)["ok"]
     loop = sit_and_go(td, "d", 0)
-    refused(loop, "too_many_events")
+    refused(loop, code="too_many_events", rule="STAFF-1")
     assert "an hour" in loop["error"]["message"]
     sign_up(server.url, "ana")[0].close()
     spam = td.request("director_add_player", tournament="b", player="ana", reason="chips at evil . com")
     assert spam["error"]["code"] == "chat_blocked" and spam["error"]["rule"] == "HR-CHAT-2"
     invite = root.request("director_add_player", tournament="own", player="ana", reason="the series")
-    refused(invite, "awaiting_approval")
+    refused(invite, code="awaiting_approval", rule="STAFF-1")

@@ -5,7 +5,6 @@ checked by hand against TR-REFUND; and a SIGKILL during a tournament is refunded
 from __future__ import annotations
 
 import threading
-import time
 from fractions import Fraction
 
 import pytest
@@ -13,27 +12,17 @@ import pytest
 from pokerroom.money.ledger import cash
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
-from tests.net.server_process import FAST_ROOM, Player, Server, serving
-from tests.net.test_end_to_end import sign_up, staff
+from tests.net.server_process import FAST_TOURNAMENTS, Server, serving
 from tests.net.tournament_bots import TournamentBot
+from tests.support.socket_play import director, sign_up
+from tests.support.waiting import wait_until
 from tournament.director import bounty_account, pool_account
-
-FAST_TOURNAMENTS = FAST_ROOM + """
-[tournaments]
-decision_seconds = 1
-between_hands_seconds = 0.02
-clock_scale = 0.0008
-"""
 
 
 @pytest.fixture
 def server(tmp_path):
     with serving(tmp_path, FAST_TOURNAMENTS, "--max-rate", "500") as s:     # bots act at once, hand after hand
         yield s
-
-
-def director(server: Server) -> Player:
-    return staff(server, "tdir", "director")
 
 
 def entered(server: Server, tournament: str, prefix: str, count: int) -> tuple[list[str], list[TournamentBot]]:
@@ -47,14 +36,6 @@ def entered(server: Server, tournament: str, prefix: str, count: int) -> tuple[l
     for bot in bots:
         bot.start()
     return names, bots
-
-
-def wait(predicate, timeout: float = 120.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def events_of(bots, kind: str) -> list[dict]:
@@ -127,7 +108,8 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
         bots.append(bot)
         bot.start()
     try:
-        wait(lambda: all(b.finished.is_set() for b in bots), timeout=240, what="the tournament to finish")
+        assert wait_until(lambda: all(b.finished.is_set() for b in bots),
+                          timeout=240), "timed out waiting for the tournament to finish"
     except AssertionError:
         details = td.request("tournament_details", tournament="pko")
         raise AssertionError(f"{details['tournament']}, {details['tables']}, "
@@ -146,9 +128,7 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
     assert events_of(bots, "bounty_won") and events_of(bots, "break_started")
     assert events_of(bots, "deal_made") and proposed, (proposed, failures)
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    deadline = time.monotonic() + 10
-    while store.tournament("pko").state != "finished" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: store.tournament("pko").state == "finished", timeout=10)
     ledger = store.load_ledger()
     assert ledger.check() and store.ledger_check()
     assert ledger.balance(pool_account("pko")) == 0 and ledger.balance(bounty_account("pko")) == 0
@@ -164,14 +144,15 @@ def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rul
     forbidden = plain.request("director_pause", tournament="daily", reason="no")
     assert not forbidden["ok"] and forbidden["error"]["code"] == "forbidden"
     assert td.request("director_start", tournament="daily")["ok"]
-    wait(lambda: any(e["type"] == "busted" for b in bots for e in b.events), timeout=120, what="a bust")
+    assert wait_until(lambda: any(e["type"] == "busted" for b in bots for e in b.events),
+                      timeout=120), "timed out waiting for a bust"
     assert td.request("director_pause", tournament="daily", reason="checking the refunds")["ok"]
 
     def idle() -> dict:
         d = td.request("tournament_details", tournament="daily")
         return d if not any(t["in_hand"] for t in d["tables"].values()) else {}
 
-    wait(lambda: bool(idle()), timeout=30, what="the hands in play to finish")
+    assert wait_until(lambda: bool(idle()), timeout=30), "timed out waiting for the hands in play to finish"
     details = idle()
     preview = td.request("director_cancel", tournament="daily", reason="server maintenance", confirm=False)
     assert preview["ok"] and preview["case"] == "TR-REFUND-3"
@@ -183,13 +164,12 @@ def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rul
     assert preview["refunds"] == expected
     done = td.request("director_cancel", tournament="daily", reason="server maintenance", confirm=True)
     assert done["ok"] and done["refunds"] == expected
-    wait(lambda: all(b.finished.is_set() for b in bots), timeout=20, what="the cancellation to reach everyone")
+    assert wait_until(lambda: all(b.finished.is_set() for b in bots),
+                      timeout=20), "timed out waiting for the cancellation to reach everyone"
     for bot in bots:
         bot.stop.set()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    deadline = time.monotonic() + 10
-    while store.tournament("daily").state != "cancelled" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: store.tournament("daily").state == "cancelled", timeout=10)
     ledger = store.load_ledger()
     for name in names:
         assert ledger.balance(cash(name)) == 100_000 - 1100 + expected.get(name, 0)
@@ -206,11 +186,11 @@ def test_TR_REFUND_3_a_killed_server_refunds_the_running_tournament_on_restart(t
                       settings={"guarantee": 0, "table_size": 4})["ok"]
     names, bots = entered(server, "crash", "k", 6)
     assert td.request("director_start", tournament="crash")["ok"]
-    wait(lambda: sum(1 for b in bots for e in b.events if e["type"] == "level_started") >= 6, timeout=60,
-         what="play to begin")
+    assert wait_until(lambda: sum(1 for b in bots for e in b.events if e["type"] == "level_started") >= 6,
+                      timeout=60), "timed out waiting for play to begin"
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    wait(lambda: store.tournament("crash") is not None and store.tournament("crash").state == "running",
-         timeout=10, what="the running tournament to be stored")
+    assert wait_until(lambda: store.tournament("crash") is not None and store.tournament("crash").state == "running",
+                      timeout=10), "timed out waiting for the running tournament to be stored"
     server.kill()                                                  # SIGKILL mid-tournament
     for bot in bots:
         bot.stop.set()

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pokerroom.cards import parse
 from pokerroom.poker import NLHE, Bet, Call, Check, Fold, HandSetup, Raise, RunItTwice, Seat, Stakes, Variant
 from pokerroom.poker.actions import Action, LegalActions
+from pokerroom.poker.events import PotAwarded
 
 
 def setup(stacks: Sequence[int], *, button: int | None = None, variant: Variant = NLHE,
@@ -60,3 +61,25 @@ def random_action(legal: LegalActions, rng: random.Random, *, fold_when_free: bo
     if r < 0.5 and (fold_when_free or not legal.can_check):
         return Fold(seat)
     return Check(seat) if legal.can_check else Call(seat)
+
+
+def assert_same_stacks(ours: list[int], theirs: list[int], splits: list[PotAwarded], where: str) -> None:
+    """Identical stacks, but for odd chips of tied pots.
+
+    HR-TIE-3 splits each pot on its own, odd chip to the first tied winner
+    left of the button. PokerKit first folds the losers' hands, then rebuilds
+    the pots from the remaining players, merging pots they share, and splits
+    the merged pot once; with two or more split pots the odd chips can fall
+    differently. The tied winners' total must still match exactly, and each
+    of them can be off by at most one chip per split pot.
+    """
+    if ours == theirs:
+        return
+    tied = {seat - 1 for e in splits for seat in e.seats}
+    assert len(splits) >= 2, f"{where}: our stacks {ours} != PokerKit's {theirs}"
+    for p, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+        if p in tied:
+            assert abs(a - b) < len(splits), f"{where}: seat {p + 1} off by more than odd chips"
+        else:
+            assert a == b, f"{where}: seat {p + 1} has {a}, PokerKit says {b}"
+    assert sum(ours[p] for p in tied) == sum(theirs[p] for p in tied), f"{where}: tied winners' total differs"

@@ -5,6 +5,8 @@ BET-1..8 (docs/engine.md), HR-MB-6, HR-STAKE-1, HR-TIME-3, HR-DC-1.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from pokerroom.errors import RuleViolation
@@ -12,6 +14,7 @@ from pokerroom.poker import FLHE, PLO, Bet, Call, Check, Fold, Hand, Raise, Stak
 from pokerroom.poker.events import ActionTaken, BetReturned, BoardDealt, HandEnded, Posted
 from pokerroom.poker.variants import Variant
 from tests.poker.engine_drivers import setup
+from tests.support.refusals import refused
 
 DECK = list(range(52))
 
@@ -25,20 +28,11 @@ def state_of(h: Hand) -> tuple:
     return tuple(list(v) if isinstance(v, list) else v for v in (getattr(h, s) for s in Hand.__slots__))
 
 
-def refused(h: Hand, action, code: str, rule_id: str) -> RuleViolation:
-    before = state_of(h)
-    with pytest.raises(RuleViolation) as caught:
-        h.apply(action)
-    assert (caught.value.code, caught.value.rule_id) == (code, rule_id)
-    assert state_of(h) == before, "a refused command changed the hand"
-    return caught.value
-
-
 def test_BET_1_first_to_act_preflop_is_left_of_the_big_blind():
     h = hand([100, 100, 100, 100])             # seats 1..4, button 4: SB 1, BB 2, UTG 3
     assert h.to_act() == 3
-    refused(h, Call(1), "not_your_turn", "BET-1")
-    refused(h, Call(9), "unknown_seat", "BET-1")
+    refused(h.apply, Call(1), code="not_your_turn", rule="BET-1", keeps=partial(state_of, h))
+    refused(h.apply, Call(9), code="unknown_seat", rule="BET-1", keeps=partial(state_of, h))
 
 
 def test_BET_1_first_to_act_after_the_flop_is_first_active_left_of_the_button():
@@ -63,10 +57,10 @@ def test_HR_MB_6_heads_up_button_posts_small_blind_and_acts_first_preflop_last_a
 
 def test_BET_2_cannot_check_facing_a_bet_and_cannot_call_nothing():
     h = hand([100, 100, 100])
-    refused(h, Check(3), "cannot_check", "BET-2")
+    refused(h.apply, Check(3), code="cannot_check", rule="BET-2", keeps=partial(state_of, h))
     h.apply(Call(3))
     h.apply(Call(1))
-    refused(h, Call(2), "nothing_to_call", "BET-2")
+    refused(h.apply, Call(2), code="nothing_to_call", rule="BET-2", keeps=partial(state_of, h))
 
 
 def test_HR_POST_2_big_blind_may_check_an_unraised_pot():
@@ -85,11 +79,11 @@ def test_BET_3_minimum_bet_is_the_big_blind_unless_all_in():
         h.apply(a)
     legal = h.legal_actions()
     assert (legal.can_bet, legal.min_to, legal.max_to) == (True, 2, 98)
-    refused(h, Bet(1, 1), "bet_too_small", "BET-3")
-    refused(h, Raise(1, 4), "no_bet_to_raise", "BET-3")
-    refused(h, Bet(1, 99), "not_enough_chips", "HR-STAKE-1")
+    refused(h.apply, Bet(1, 1), code="bet_too_small", rule="BET-3", keeps=partial(state_of, h))
+    refused(h.apply, Raise(1, 4), code="no_bet_to_raise", rule="BET-3", keeps=partial(state_of, h))
+    refused(h.apply, Bet(1, 99), code="not_enough_chips", rule="HR-STAKE-1", keeps=partial(state_of, h))
     h.apply(Bet(1, 2))
-    refused(h, Bet(2, 4), "bet_already_made", "BET-3")
+    refused(h.apply, Bet(2, 4), code="bet_already_made", rule="BET-3", keeps=partial(state_of, h))
 
 
 def test_BET_3_an_all_in_bet_below_the_big_blind_is_allowed():
@@ -107,7 +101,7 @@ def test_BET_3_a_raise_is_at_least_the_largest_bet_or_raise_of_the_round():
     assert h.legal_actions().min_to == 4                # the big blind is the bet: raise by 2
     h.apply(Raise(3, 10))                               # raise by 8
     assert h.legal_actions().min_to == 18
-    refused(h, Raise(4, 17), "raise_too_small", "BET-3")
+    refused(h.apply, Raise(4, 17), code="raise_too_small", rule="BET-3", keeps=partial(state_of, h))
     h.apply(Raise(4, 18))
     h.apply(Raise(1, 40))                               # raise by 22
     assert h.legal_actions().min_to == 62
@@ -118,7 +112,7 @@ def test_HR_STAKE_1_no_limit_maximum_is_the_stack():
     h.apply(Call(3))
     legal = h.legal_actions()
     assert legal.seat == 1 and legal.max_to == 50
-    refused(h, Raise(1, 51), "not_enough_chips", "HR-STAKE-1")
+    refused(h.apply, Raise(1, 51), code="not_enough_chips", rule="HR-STAKE-1", keeps=partial(state_of, h))
     events = h.apply(Raise(1, 50))
     assert events[0].all_in and events[0].to == 50 and h.stack(1) == 0
 
@@ -133,10 +127,10 @@ def test_BET_4_short_all_in_does_not_reopen_the_betting_to_players_who_acted():
     h.apply(Raise(3, 150))
     legal = h.legal_actions()
     assert (legal.seat, legal.call_amount, legal.can_raise) == (1, 50, False)
-    refused(h, Raise(1, 250), "betting_not_reopened", "BET-4")
+    refused(h.apply, Raise(1, 250), code="betting_not_reopened", rule="BET-4", keeps=partial(state_of, h))
     h.apply(Call(1))
     assert not h.legal_actions().can_raise
-    refused(h, Raise(2, 300), "betting_not_reopened", "BET-4")
+    refused(h.apply, Raise(2, 300), code="betting_not_reopened", rule="BET-4", keeps=partial(state_of, h))
 
 
 def test_BET_4_two_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting():
@@ -184,13 +178,13 @@ def test_BET_7_no_raise_when_nobody_left_could_call_it():
     h.apply(Raise(1, 40))
     legal = h.legal_actions()
     assert legal.seat == 2 and legal.call_amount == 38 and not legal.can_raise
-    refused(h, Raise(2, 40), "not_enough_chips", "HR-STAKE-1")
+    refused(h.apply, Raise(2, 40), code="not_enough_chips", rule="HR-STAKE-1", keeps=partial(state_of, h))
     h2 = hand([1000, 1000, 40])
     h2.apply(Raise(3, 40))
     h2.apply(Fold(1))
     legal = h2.legal_actions()
     assert legal.seat == 2 and not legal.can_raise
-    refused(h2, Raise(2, 100), "no_one_to_raise", "BET-7")
+    refused(h2.apply, Raise(2, 100), code="no_one_to_raise", rule="BET-7", keeps=partial(state_of, h2))
 
 
 def test_BET_8_an_uncalled_bet_is_returned():
@@ -217,7 +211,7 @@ def test_BET_5_pot_limit_raise_is_the_pot_after_calling():
     h = Hand(setup([1000] * 4, variant=PLO, stakes=Stakes(1, 2)), DECK)
     # UTG: call 2, pot is then 1 + 2 + 2 = 5, so the pot raise is to 2 + 5 = 7.
     assert h.legal_actions().max_to == 7
-    refused(h, Raise(3, 8), "over_pot_limit", "BET-5")
+    refused(h.apply, Raise(3, 8), code="over_pot_limit", rule="BET-5", keeps=partial(state_of, h))
     h.apply(Raise(3, 7))
     # Button: call 7 makes the pot 1 + 2 + 7 + 7 = 17, so the raise is to 7 + 17 = 24.
     assert h.legal_actions().max_to == 24
@@ -250,7 +244,7 @@ def test_BET_5_fixed_limit_bets_are_the_small_bet_then_the_big_bet():
     h = fl_hand([100, 100, 100])
     legal = h.legal_actions()
     assert (legal.min_to, legal.max_to) == (4, 4)
-    refused(h, Raise(3, 6), "fixed_limit_size", "BET-5")
+    refused(h.apply, Raise(3, 6), code="fixed_limit_size", rule="BET-5", keeps=partial(state_of, h))
     for a in (Call(3), Call(1), Check(2)):
         h.apply(a)
     assert (h.legal_actions().min_to, h.legal_actions().max_to) == (2, 2)      # flop: small bet
@@ -267,7 +261,7 @@ def test_BET_6_fixed_limit_cap_is_a_bet_and_three_raises():
     h.apply(Raise(2, 8))
     legal = h.legal_actions()
     assert legal.seat == 3 and not legal.can_raise and legal.call_amount == 4
-    refused(h, Raise(3, 10), "raise_cap_reached", "BET-6")
+    refused(h.apply, Raise(3, 10), code="raise_cap_reached", rule="BET-6", keeps=partial(state_of, h))
 
 
 def test_BET_6_no_cap_heads_up_when_the_table_says_so():
@@ -333,15 +327,15 @@ def test_BET_1_a_hand_that_ended_refuses_every_command():
     h = hand([100, 100])
     h.apply(Fold(2))
     assert h.ended and h.legal_actions() is None and h.to_act() is None
-    refused(h, Check(1), "hand_over", "BET-1")
+    refused(h.apply, Check(1), code="hand_over", rule="BET-1", keeps=partial(state_of, h))
     with pytest.raises(RuleViolation):
         h.timeout(1)
 
 
 def test_BET_1_BET_3_unknown_commands_and_bad_amounts_are_refused():
     h = hand([100, 100, 100])
-    refused(h, "fold", "unknown_command", "BET-1")
-    refused(h, Raise(3, 4.0), "bad_amount", "BET-3")
+    refused(h.apply, "fold", code="unknown_command", rule="BET-1", keeps=partial(state_of, h))
+    refused(h.apply, Raise(3, 4.0), code="bad_amount", rule="BET-3", keeps=partial(state_of, h))
 
 
 def test_BET_1_next_street_resets_the_bets():

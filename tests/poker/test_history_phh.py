@@ -12,8 +12,7 @@ import pytest
 from pokerroom.poker import NLHE, PLO, Bet, Call, Check, Fold, Hand, Post, Raise, Stakes
 from pokerroom.poker.events import HandEnded, PotAwarded
 from pokerroom.poker.history import replay_phh, to_phh
-from tests.poker.engine_drivers import random_action, setup, stacked_deck
-from tests.poker.test_pokerkit_crosscheck import assert_same_stacks
+from tests.poker.engine_drivers import assert_same_stacks, random_action, setup, stacked_deck
 
 HANDS_PER_VARIANT = 150
 

@@ -28,7 +28,7 @@ from pokerroom.cards import format_card
 from pokerroom.poker import NLHE, PLO, Bet, Call, Check, Fold, Hand, Raise, Stakes
 from pokerroom.poker.events import BoardDealt, HandEnded, PotAwarded
 from pokerroom.poker.history import to_phh
-from tests.poker.engine_drivers import setup
+from tests.poker.engine_drivers import assert_same_stacks, setup
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -177,28 +177,6 @@ def crosscheck_hand(rng: random.Random, variant) -> Crosscheck:
     assert isinstance(final, HandEnded)
     splits = [e for e in hand.events if isinstance(e, PotAwarded) and len(e.seats) > 1]
     return [stack for _, stack in final.stacks], list(state.stacks), splits, hand, list(state.starting_stacks)
-
-
-def assert_same_stacks(ours: list[int], theirs: list[int], splits: list[PotAwarded], where: str) -> None:
-    """Identical stacks, but for odd chips of tied pots.
-
-    HR-TIE-3 splits each pot on its own, odd chip to the first tied winner
-    left of the button. PokerKit first folds the losers' hands, then rebuilds
-    the pots from the remaining players, merging pots they share, and splits
-    the merged pot once; with two or more split pots the odd chips can fall
-    differently. The tied winners' total must still match exactly, and each
-    of them can be off by at most one chip per split pot.
-    """
-    if ours == theirs:
-        return
-    tied = {seat - 1 for e in splits for seat in e.seats}
-    assert len(splits) >= 2, f"{where}: our stacks {ours} != PokerKit's {theirs}"
-    for p, (a, b) in enumerate(zip(ours, theirs, strict=True)):
-        if p in tied:
-            assert abs(a - b) < len(splits), f"{where}: seat {p + 1} off by more than odd chips"
-        else:
-            assert a == b, f"{where}: seat {p + 1} has {a}, PokerKit says {b}"
-    assert sum(ours[p] for p in tied) == sum(theirs[p] for p in tied), f"{where}: tied winners' total differs"
 
 
 def _run(variant, seed: int, hands: int) -> None:

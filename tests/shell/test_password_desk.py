@@ -10,7 +10,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.throttle import network_of
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.password_desk import PasswordDesk
-from tests.shell.test_room import Connection, make_room
+from tests.support.clocked_room import Connection, make_room
 
 
 class HeldPool:
@@ -90,7 +90,8 @@ def login(room, session, rid: int, nickname: str = "nobody"):
                                                "password": "x" * 8}))
 
 
-def refused(answer) -> str:
+def refusal_code(answer) -> str:                                  # noqa: ANN001
+    """The code an answer refused with, or "" for a login let through to the password check."""
     return answer["error"]["code"] if isinstance(answer, dict) else ""
 
 
@@ -100,8 +101,8 @@ def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(sto
     room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
     sessions = [room.connected(Connection(), f"198.51.100.{i}") for i in range(1, 5)]
     answers = [login(room, s, i, f"name{i}") for i, s in enumerate(sessions)]
-    assert [refused(a) for a in answers] == ["", "", "", "too_many_attempts"]   # four addresses, one /24
-    assert refused(login(room, room.connected(Connection(), "198.51.101.1"), 9, "other")) == ""
+    assert [refusal_code(a) for a in answers] == ["", "", "", "too_many_attempts"]   # four addresses, one /24
+    assert refusal_code(login(room, room.connected(Connection(), "198.51.101.1"), 9, "other")) == ""
 
 
 def test_an_account_has_its_own_attempt_limit_per_network_and_a_wider_one_across_networks(store):
@@ -110,17 +111,17 @@ def test_an_account_has_its_own_attempt_limit_per_network_and_a_wider_one_across
     room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
     guesser = [room.connected(Connection(), f"192.0.2.{i}") for i in (1, 2, 3)]       # one /24, three addresses
     answers = [login(room, s, i, "Victim") for i, s in enumerate(guesser)]
-    assert [refused(a) for a in answers] == ["", "", "too_many_attempts"]
+    assert [refusal_code(a) for a in answers] == ["", "", "too_many_attempts"]
     assert "this account" in answers[2]["error"]["message"]
-    assert refused(login(room, guesser[2], 7, "VICTIM")) == "too_many_attempts"      # names ignore case (AC-3)
-    assert refused(login(room, guesser[2], 8, "someone")) == ""
+    assert refusal_code(login(room, guesser[2], 7, "VICTIM")) == "too_many_attempts"      # names ignore case (AC-3)
+    assert refusal_code(login(room, guesser[2], 8, "someone")) == ""
     owner = room.connected(Connection(), "203.0.113.7")                               # the player, elsewhere
-    assert refused(login(room, owner, 9, "victim")) == ""                             # is not locked out
+    assert refusal_code(login(room, owner, 9, "victim")) == ""                             # is not locked out
     networks = [room.connected(Connection(), f"198.51.{n}.1") for n in range(40)]
-    wide = [refused(login(room, s, 100 + n, "victim")) for n, s in enumerate(networks)]
+    wide = [refusal_code(login(room, s, 100 + n, "victim")) for n, s in enumerate(networks)]
     assert wide.count("") == 2 * 10 - 3 and wide[-1] == "too_many_attempts"           # ACCOUNT_WIDE x the burst
     clock.advance(10)                                        # one attempt back every ten seconds
-    assert refused(login(room, guesser[0], 200, "victim")) == ""
+    assert refusal_code(login(room, guesser[0], 200, "victim")) == ""
 
 
 def test_a_full_desk_answers_a_login_busy(store):
@@ -128,7 +129,7 @@ def test_a_full_desk_answers_a_login_busy(store):
     room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1)
     first = room.connected(Connection(), "192.0.2.1")
     second = room.connected(Connection(), "203.0.113.1")
-    assert refused(login(room, first, 1)) == ""
+    assert refusal_code(login(room, first, 1)) == ""
     busy = login(room, second, 2, "else")
     answers = []
     busy.addCallback(answers.append)

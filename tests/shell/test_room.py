@@ -3,35 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.money import cash
-from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
-from pokerroom.shell.room import Room
-from pokerroom.store.room_store import RoomStore
-from pokerroom.table.config import tables_from_config
-
-TABLES = {"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10, "min_buy_in": 400,
-                      "max_buy_in": 1000, "seats": 6}]}
-
-
-class Connection:
-    def __init__(self) -> None:
-        self.sent: list[dict] = []
-
-    def send(self, message: dict) -> None:
-        self.sent.append(message)
-
-    def close(self, code: int, reason: str) -> None:
-        self.sent.append({"closed": code})
-
-
-def make_room(store: RoomStore, clock: Clock, **rules) -> Room:
-    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(**rules))
-    room.start()
-    return room
+from tests.support.clocked_room import Connection, make_room, player, request, resolved, with_token
 
 
 def test_AC_6_a_transfer_over_the_threshold_is_flagged_for_the_security_team(store):
@@ -80,37 +56,6 @@ def test_an_address_may_only_make_the_room_hash_a_few_passwords_a_minute(store):
     assert not isinstance(login(far, 9), dict)               # another address is not held back
     clock.advance(10)                                       # one attempt back every ten seconds
     assert not isinstance(login(near, 4), dict)              # (the hashes themselves never run on this Clock)
-
-
-def request(room: Room, session, kind: str, rid: int = 1, **fields):
-    return room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
-
-
-def resolved(result) -> dict:                                       # noqa: ANN001
-    """The answer, whether given at once or as a Deferred that the store (inline on a Clock) has fired."""
-    if isinstance(result, defer.Deferred):
-        out = []
-        result.addBoth(out.append)
-        assert out, "the answer did not come"
-        return out[0]
-    return result
-
-
-def player(room: Room, name: str, ip: str = "10.0.0.9"):
-    connection = Connection()
-    session = room.connected(connection, ip)
-    session.player_id, session.country = name, "NL"
-    room.gateway.identify(session, name)
-    room.deposit(name, 10_000)
-    return session, connection
-
-
-def with_token(room: Room, session) -> str:
-    """The player gets a stored account and a session token, as a login gives them (its hash in the store)."""
-    name = session.player_id
-    room.store.create_account(name, name.casefold(), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
-    room.open_token(session, room.store.find_account(name.casefold()))
-    return session.token
 
 
 def test_lobby_subscribers_get_the_tables_that_changed_at_most_once_a_second(store):

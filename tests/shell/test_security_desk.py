@@ -8,36 +8,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.money.accounts import WORLD, cash, tournament_dollars
 from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
-from pokerroom.shell.security_desk import SecurityDesk, void_postings
-from pokerroom.store.room_store import RoomStore
+from pokerroom.shell.security_desk import void_postings
 from pokerroom.store.security_records import unpack_facts
-from pokerroom.table.config import tables_from_config
-from tests.shell.test_room import player, request
-from tests.tournament.test_hall_admin import answer
-
-TABLES = {"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10, "min_buy_in": 400,
-                      "max_buy_in": 1000, "seats": 6},
-                     {"id": "quiet", "variant": "NLHE", "small_blind": 5, "big_blind": 10, "min_buy_in": 400,
-                      "max_buy_in": 1000, "seats": 6, "block_chat_in_hand": True}]}
-
-
-def account(store: RoomStore, name: str) -> None:
-    store.create_account(name, nickname_key(name), "x", "1990-01-01", "NL", 0.0)
-
-
-def security_room(store: RoomStore, clock: Clock) -> tuple[Room, SecurityDesk]:
-    room = Room(tables_from_config(TABLES), store, clock)
-    room.start()
-    desk = SecurityDesk(room, in_thread=lambda work: defer.maybeDeferred(work))
-    room.serve(desk)
-    return room, desk
+from tests.support.clocked_room import play_until, player, request
+from tests.support.clocked_room import resolved as answer
+from tests.support.security_room import account, security_room
 
 
 def ask(room: Room, session, kind: str, /, **fields) -> dict:       # noqa: ANN001
@@ -57,14 +38,6 @@ def floor(store):
     for name in ("ana", "bob"):
         assert request(room, people[name], "join", table="t1", buy_in=1000)["ok"]
     return room, clock, people
-
-
-def play_until(room: Room, clock: Clock, hands: int, table: str = "t1") -> None:
-    """Hands played out on their timers (every decision times out) until ``hands`` have ended."""
-    t = room.runners[table].table
-    while t.hand_number < hands or t.hand is not None:
-        clock.advance(5)
-    room.flushed()
 
 
 def test_SEC_2_a_hand_in_progress_is_refused_and_an_ended_one_shows_every_card(floor, store):

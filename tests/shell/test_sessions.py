@@ -15,7 +15,7 @@ from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.room_store import RoomStore
 from pokerroom.store.session_records import token_digest
-from tests.shell.test_room import TABLES, Connection, make_room, player, request, resolved, with_token
+from tests.support.clocked_room import TABLES, Connection, make_room, player, request, resolved, with_token
 
 HOUR = 3600.0
 

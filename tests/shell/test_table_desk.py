@@ -11,8 +11,8 @@ from twisted.internet.task import Clock
 from pokerroom.money import cash
 from pokerroom.money.ledger import table_escrow
 from pokerroom.shell.table_desk import TableDesk
-from tests.shell.test_room import TABLES, make_room, player, request, with_token
-from tests.tournament.test_hall_admin import answer
+from tests.support.clocked_room import TABLES, make_room, player, request, with_token
+from tests.support.clocked_room import resolved as answer
 
 NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_blind": 20, "min_buy_in": 800,
        "max_buy_in": 2000, "seats": 6, "reason": "the room is busy"}

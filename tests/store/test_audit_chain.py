@@ -19,8 +19,8 @@ from pokerroom.security.audit import GENESIS, Anchor, record_hash, verify_chain
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.models import HandRecord
 from pokerroom.store.room_store import RoomStore
-from tests.shell.test_room import player, request
-from tests.shell.test_security_desk import account, play_until, security_room
+from tests.support.clocked_room import play_until, player, request
+from tests.support.security_room import account, security_room
 
 
 @dataclass

@@ -103,3 +103,12 @@ class Scenario:
 
 def name_of(seat: int) -> str:
     return "ABCDEFGHIJ"[seat - 1]
+
+
+def fingerprint(table: CashTable) -> tuple:
+    """Everything a table holds, to compare before and after: equal fingerprints, an unchanged table."""
+    hand = table.hand
+    return (table.seq, repr(table.players), table.positions, tuple(table.waiting_list), repr(table.offers),
+            repr(table.departed), table.next_hand_at, table.chips_in, table.chips_out, table.rake,
+            table.clock, None if hand is None else (len(hand.events), tuple(hand.stacks)),
+            repr(table.history))

@@ -14,7 +14,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from pokerroom.errors import RuleViolation
 from pokerroom.poker import NLHE, Bet, Call, Check, Fold, Raise, RunItTwice, Stakes
 from pokerroom.table import CashTable, InMemorySeatingHistory, TableRules
-from tests.table.test_simulation import fingerprint
+from tests.table.scenario import fingerprint
 
 PLAYERS = st.sampled_from(["A", "B", "C", "D", "E"])
 ODD = st.one_of(st.none(), st.booleans(), st.floats(allow_nan=True), st.text(max_size=3),

@@ -11,8 +11,8 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.table import BIG, InMemorySeatingHistory, Positions
 from pokerroom.table import events as te
 from pokerroom.table.blinds import SeatView, plan_hand
+from tests.support.timed_table import Timed
 from tests.table.scenario import Scenario
-from tests.table.test_time import Timed
 
 
 def conserved(game: Scenario) -> bool:

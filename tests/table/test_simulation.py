@@ -29,6 +29,7 @@ from pokerroom.poker import events as he
 from pokerroom.table import CashTable, DecisionTimes, InMemorySeatingHistory, TableRules
 from pokerroom.table import events as te
 from tests.poker.engine_drivers import random_action
+from tests.table.scenario import fingerprint
 
 PLAYERS = [f"p{i}" for i in range(10)]
 MOVES, WEIGHTS = zip(("sit", 3), ("sit_in", 4), ("add_chips", 3), ("leave", 1), ("sit_out", 1.5),
@@ -39,14 +40,6 @@ MOVES, WEIGHTS = zip(("sit", 3), ("sit_in", 4), ("add_chips", 3), ("leave", 1), 
 def clockwise_between(seat: int, start: int, end: int, max_seats: int) -> bool:
     """``seat`` strictly between ``start`` and ``end`` going clockwise."""
     return 0 < (seat - start) % max_seats < (end - start) % max_seats
-
-
-def fingerprint(table: CashTable) -> tuple:
-    hand = table.hand
-    return (table.seq, repr(table.players), table.positions, tuple(table.waiting_list), repr(table.offers),
-            repr(table.departed), table.next_hand_at, table.chips_in, table.chips_out, table.rake,
-            table.clock, None if hand is None else (len(hand.events), tuple(hand.stacks)),
-            repr(table.history))
 
 
 class Model:

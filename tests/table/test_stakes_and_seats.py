@@ -3,29 +3,27 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
-from pokerroom.errors import RuleViolation
 from pokerroom.poker import Bet, Call, Check, Fold, RakeSchedule, Stakes
 from pokerroom.poker import events as he
 from pokerroom.table import InMemorySeatingHistory
 from pokerroom.table import events as te
+from tests.support.refusals import refused
 from tests.table.scenario import Scenario
 
 
-def refused(game: Scenario, command: str, *args, **kwargs) -> RuleViolation:
-    before = (game.table.seq, dict(game.table.stacks()), game.table.chips_in)
-    with pytest.raises(RuleViolation) as caught:
-        game.do(command, *args, **kwargs)
-    assert (game.table.seq, dict(game.table.stacks()), game.table.chips_in) == before   # nothing changed
-    return caught.value
+def seats_and_chips(game: Scenario) -> tuple:
+    """What a refused seat or stake command must leave as it was: the event count, every stack, the chips in play."""
+    return game.table.seq, dict(game.table.stacks()), game.table.chips_in
 
 
 @pytest.mark.parametrize("buy_in", [39, 201, "100", 100.0])
 def test_HR_STAKE_4_buy_ins_are_bounded_by_the_table(buy_in):
     game = Scenario()
-    error = refused(game, "sit", "A", 1, buy_in)
+    error = refused(game.do, "sit", "A", 1, buy_in, keeps=partial(seats_and_chips, game))
     assert error.rule_id == "HR-STAKE-4"
 
 
@@ -40,9 +38,10 @@ def test_HR_STAKE_2_chips_are_added_between_hands_up_to_the_maximum():
     game = Scenario(button="A")
     game.sit("A", "B", stack=150)
     game.deal()
-    assert refused(game, "add_chips", "A", 10).code == "between_hands_only"
+    assert refused(game.do, "add_chips", "A", 10, keeps=partial(seats_and_chips, game)).code == "between_hands_only"
     game.finish_hand()
-    assert refused(game, "add_chips", "A", 200 - game.table.stacks()[1] + 1).rule_id == "HR-STAKE-2"
+    assert refused(game.do, "add_chips", "A", 200 - game.table.stacks()[1] + 1,
+                   keeps=partial(seats_and_chips, game)).rule_id == "HR-STAKE-2"
     top_up = 200 - game.table.stacks()[1]
     events = game.do("add_chips", "A", top_up)
     assert game.of_type(te.ChipsAdded, events)[0].stack == 200 and game.table.chips_in == 300 + top_up
@@ -65,10 +64,10 @@ def test_HR_STAKE_3_no_rat_holing_within_the_hour_at_any_table_of_the_same_game_
     game.sit("A", "B", stack=180)
     game.do("leave", "B")
     other = Scenario(history=history, table_id="t2")
-    error = refused(other, "sit", "B", 2, 120)
+    error = refused(other.do, "sit", "B", 2, 120, keeps=partial(seats_and_chips, other))
     assert error.code == "rat_holing" and error.rule_id == "HR-STAKE-3" and "180" in error.message
     other.wait(59 * 60)
-    assert refused(other, "sit", "B", 2, 179).rule_id == "HR-STAKE-3"
+    assert refused(other.do, "sit", "B", 2, 179, keeps=partial(seats_and_chips, other)).rule_id == "HR-STAKE-3"
     other.wait(60)
     other.do("sit", "B", 2, 40)                     # an hour later: any legal buy-in
 
@@ -97,13 +96,14 @@ def test_AC_8_the_number_of_tables_is_capped_per_client_type():
     tables = [Scenario(history=history, table_id=f"t{i}") for i in range(5)]
     for t in tables[:4]:
         t.do("sit", "A", 1, 100, client_type="mobile")
-    error = refused(tables[4], "sit", "A", 1, 100, client_type="mobile")
+    error = refused(tables[4].do, "sit", "A", 1, 100, client_type="mobile", keeps=partial(seats_and_chips, tables[4]))
     assert (error.code, error.rule_id) == ("too_many_tables", "AC-8")
     tables[4].do("sit", "A", 1, 100, client_type="desktop")      # desktop allows 16
     assert history.tables_seated("A") == 5
     tables[0].do("leave", "A")
     assert history.tables_seated("A") == 4
-    assert refused(tables[0], "sit", "A", 2, 100, client_type="tablet").code == "unknown_client_type"
+    assert refused(tables[0].do, "sit", "A", 2, 100, client_type="tablet",
+                   keeps=partial(seats_and_chips, tables[0])).code == "unknown_client_type"
 
 
 def test_HR_RAKE_1_a_cash_pot_is_raked_with_the_cap_for_the_players_dealt_in():
@@ -135,27 +135,27 @@ def test_HR_RAKE_1_no_flop_no_drop_at_the_table():
 
 def test_seats_are_numbered_and_taken_once():
     game = Scenario(seats=2)
-    assert refused(game, "sit", "A", 3, 100).code == "no_such_seat"
+    assert refused(game.do, "sit", "A", 3, 100, keeps=partial(seats_and_chips, game)).code == "no_such_seat"
     game.do("sit", "A", 1, 100)
-    assert refused(game, "sit", "B", 1, 100).code == "seat_taken"
-    assert refused(game, "sit", "A", 2, 100).code == "already_seated"
+    assert refused(game.do, "sit", "B", 1, 100, keeps=partial(seats_and_chips, game)).code == "seat_taken"
+    assert refused(game.do, "sit", "A", 2, 100, keeps=partial(seats_and_chips, game)).code == "already_seated"
     game.do("sit", "B", None, 100)
-    assert refused(game, "sit", "C", None, 100).code == "table_full"
+    assert refused(game.do, "sit", "C", None, 100, keeps=partial(seats_and_chips, game)).code == "table_full"
 
 
 def test_the_waiting_list_gets_the_free_seat_kept_for_it():
     game = Scenario(seats=2, seat_offer=60)
     game.do("sit", "A", 1, 100)
-    assert refused(game, "join_waiting_list", "C").code == "seat_available"
+    assert refused(game.do, "join_waiting_list", "C", keeps=partial(seats_and_chips, game)).code == "seat_available"
     game.do("sit", "B", 2, 100)
     game.do("join_waiting_list", "C")
     game.do("join_waiting_list", "D")
     events = game.do("leave", "B")
     offer = game.of_type(te.SeatOffered, events)[0]
     assert (offer.seat, offer.player_id, offer.expires_at) == (2, "C", game.now + 60)
-    assert refused(game, "sit", "E", 2, 100).code == "seat_reserved"
+    assert refused(game.do, "sit", "E", 2, 100, keeps=partial(seats_and_chips, game)).code == "seat_reserved"
     assert game.table.next_deadline().command == "offer_expired"
-    assert refused(game, "offer_expired", "C").code == "not_due"
+    assert refused(game.do, "offer_expired", "C", keeps=partial(seats_and_chips, game)).code == "not_due"
     game.wait(60)
     events = game.do("offer_expired", "C")
     assert [(e.seat, e.player_id) for e in game.of_type(te.SeatOffered, events)] == [(2, "D")]

@@ -4,20 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournament.test_hall import Lobby
-from tournament import director as td
+from tests.support.hall_lobby import Lobby, started
 from tournament.structure import StructureError, TournamentSpec
-
-
-def started(store, **settings) -> tuple[Lobby, td.Director]:
-    lobby = Lobby(store)
-    lobby.create(**settings)
-    for name in ("ana", "bo", "cy"):
-        lobby.person(name)
-        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
-    d = lobby.hall.directors["sng"]
-    lobby.clock.advance(1)                                           # the first hand is dealt
-    return lobby, d
 
 
 def drop(lobby: Lobby, name: str) -> None:

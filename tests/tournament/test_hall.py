@@ -3,61 +3,9 @@ commands with their role check and audit, staking over the protocol (TR-PLAY-1/2
 
 from __future__ import annotations
 
-from twisted.internet.defer import Deferred
-from twisted.internet.task import Clock
-
 from pokerroom.money.ledger import cash
-from pokerroom.players import AccountRules
-from pokerroom.protocol.schema import parse_request
-from pokerroom.shell.promotions_desk import fund_promotions
-from pokerroom.shell.room import Room
-from pokerroom.shell.tournaments import TournamentHall
-from pokerroom.store.room_store import RoomStore
-from tests.shell.test_room import Connection
+from tests.support.hall_lobby import Lobby, between_hands_in_the_money
 from tournament import director as td
-
-
-class Lobby:
-    def __init__(self, store: RoomStore) -> None:
-        self.clock = Clock()
-        self.room = Room([], store, self.clock, account_rules=AccountRules())
-        self.room.start()
-        self.hall = TournamentHall(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
-        self.hall.install()
-        fund_promotions(self.room, "deposit", 10_000_000, "house", "guarantees of the tests' events")   # STAFF-1
-        self.rid = 0
-        self.people: dict[str, tuple] = {}
-
-    def person(self, name: str, role: str = "player"):
-        connection = Connection()
-        session = self.room.connected(connection, "10.0.0.1")
-        session.player_id, session.country, session.role = name, "NL", role
-        self.room.gateway.identify(session, name)
-        if self.room.store.find_account(name.casefold()) is None:         # a director's named player is real
-            self.room.store.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
-        self.room.deposit(name, 100_000)
-        self.people[name] = (session, connection)
-        return session
-
-    def ask(self, who: str, kind: str, /, **fields) -> dict:
-        self.rid += 1
-        answer = self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid, **fields}))
-        if isinstance(answer, Deferred):            # no writer thread here: the store answers at once
-            answered: list = []
-            answer.addBoth(answered.append)
-            answer = answered[0]
-        return answer
-
-    def pushes(self, name: str, kind: str) -> list[dict]:
-        return [m["event"] for m in self.people[name][1].sent
-                if m.get("type") == "tournament_event" and m["event"]["type"] == kind]
-
-    def create(self, **settings) -> str:
-        self.person("boss", role="director")
-        answer = self.ask("boss", "director_create", template="sit_and_go", id="sng", name="SNG", start_in=None,
-                          settings={"min_players": 3, "max_players": 3, **settings})
-        assert answer["ok"], answer
-        return "sng"
 
 
 def test_TR_PLAY_1_the_level_clock_runs_on_the_reactor_and_stops_while_paused(store):
@@ -95,22 +43,6 @@ def test_HR_DC_3_an_absent_player_uses_their_time_bank_then_is_checked_or_folded
     lobby.clock.advance(20)                                          # the bank runs out too
     assert table.hand is None or table.to_act() is None or table.to_act()[0] != player
     assert lobby.hall.decisions.bank("sng", player) == 0
-
-
-def between_hands_in_the_money(store, **settings) -> tuple[Lobby, td.Director]:
-    """A three-player sit & go allowing deals, as if the bubble had burst, after its first hand."""
-    lobby = Lobby(store)
-    lobby.create(deals=1, **settings)
-    for name in ("ana", "bo", "cy"):
-        lobby.person(name)
-        lobby.ask(name, "tournament_register", tournament="sng")
-    d = lobby.hall.directors["sng"]
-    d.in_money = True
-    table = next(iter(d.tables.values()))
-    lobby.clock.advance(1)
-    while table.hand is not None:                                    # let the timers play the hand out
-        lobby.clock.advance(10)
-    return lobby, d
 
 
 def test_TR_DEAL_1_a_deal_not_accepted_in_time_lapses_and_play_resumes(store):

@@ -7,8 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from pokerroom.money.accounts import cash
-from tests.shell.test_room import resolved
-from tests.tournament.test_hall import Lobby, between_hands_in_the_money
+from tests.support.clocked_room import resolved
+from tests.support.hall_lobby import Lobby, between_hands_in_the_money
 from tournament import director as td
 from tournament.structure import STRUCTURES
 

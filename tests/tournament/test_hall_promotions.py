@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
 from pokerroom.shell.promotions_desk import PromotionsDesk
-from tests.tournament.test_hall import Lobby
+from tests.support.hall_lobby import Lobby
+from tests.support.refusals import refused
 from tournament import director as td
 from tournament.bounds import EventBounds
 
@@ -33,16 +34,13 @@ def create(lobby: Lobby, tid: str = "sng", **settings) -> dict:
                      settings={"min_players": 3, "max_players": 3, **settings})
 
 
-def refused(answer: dict, code: str) -> None:
-    assert not answer["ok"] and answer["error"]["code"] == code and answer["error"]["rule"] == "STAFF-1", answer
-    assert answer["error"]["message"]
-
-
 def test_STAFF_1_the_minting_attack_is_refused_and_world_does_not_move(store):
     lobby = lobby_with_desk(store)
     world = lobby.room.ledger.balance(WORLD)
-    refused(create(lobby, buy_in=0, fee=0, guarantee=10**12, min_players=2, max_players=2), "over_limit")
-    refused(create(lobby, guarantee=FUNDED + 1), "guarantee_not_covered")      # within bounds, not covered
+    refused(create(lobby, buy_in=0, fee=0, guarantee=10**12, min_players=2, max_players=2),
+            code="over_limit", rule="STAFF-1")
+    refused(create(lobby, guarantee=FUNDED + 1),  # within bounds, not covered
+            code="guarantee_not_covered", rule="STAFF-1")
     assert "sng" not in lobby.hall.directors and lobby.room.ledger.balance(WORLD) == world
     assert lobby.room.ledger.balance(PROMOTIONS) == FUNDED
 
@@ -50,8 +48,8 @@ def test_STAFF_1_the_minting_attack_is_refused_and_world_does_not_move(store):
 def test_STAFF_1_buy_in_and_fee_have_configured_bounds(store):
     lobby = lobby_with_desk(store)
     bounds = lobby.hall.bounds
-    refused(create(lobby, buy_in=bounds.max_buy_in + 1), "over_limit")
-    refused(create(lobby, fee=bounds.max_fee + 1), "over_limit")
+    refused(create(lobby, buy_in=bounds.max_buy_in + 1), code="over_limit", rule="STAFF-1")
+    refused(create(lobby, fee=bounds.max_fee + 1), code="over_limit", rule="STAFF-1")
     assert create(lobby, buy_in=bounds.max_buy_in, fee=bounds.max_fee)["ok"]
 
 
@@ -60,7 +58,8 @@ def test_STAFF_1_a_guarantee_is_held_for_its_event_and_all_of_it_returns_on_canc
     ledger = lobby.room.ledger
     assert create(lobby, "a", guarantee=6_000_000, buy_in=0, fee=0)["ok"]        # awaiting approval, still held
     assert ledger.balance(PROMOTIONS) == FUNDED - 6_000_000 and ledger.balance(td.guarantee_account("a")) == 6_000_000
-    refused(create(lobby, "b", guarantee=4_500_000), "guarantee_not_covered")    # the same money is not counted twice
+    refused(create(lobby, "b", guarantee=4_500_000),  # the same money is not counted twice
+            code="guarantee_not_covered", rule="STAFF-1")
     assert lobby.ask("boss", "director_edit", tournament="a", settings={"guarantee": 1_000})["ok"]
     assert ledger.balance(PROMOTIONS) == FUNDED - 1_000 and ledger.balance(td.guarantee_account("a")) == 1_000
     assert not lobby.hall.directors["a"].awaiting_approval                       # lowered under the limit
@@ -105,14 +104,16 @@ def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(store)
     answer = create(lobby, guarantee=lobby.hall.bounds.approval_above + 1)
     assert answer["ok"] and answer["tournament"]["awaiting_approval"]
     lobby.person("ana")
-    refused(lobby.ask("ana", "tournament_register", tournament="sng"), "awaiting_approval")
-    refused(lobby.ask("boss", "director_start", tournament="sng"), "awaiting_approval")
-    refused(lobby.ask("boss", "admin_approve_tournament", tournament="sng", reason="mine"), "forbidden")
+    refused(lobby.ask("ana", "tournament_register", tournament="sng"), code="awaiting_approval", rule="STAFF-1")
+    refused(lobby.ask("boss", "director_start", tournament="sng"), code="awaiting_approval", rule="STAFF-1")
+    refused(lobby.ask("boss", "admin_approve_tournament", tournament="sng", reason="mine"),
+            code="forbidden", rule="STAFF-1")
     assert lobby.ask("root", "admin_approve_tournament", tournament="sng", reason="the spring series")["ok"]
     assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
     (record,) = store.audit_records("tournament_approved")
     assert record.data["by"] == "root" and record.data["reason"] == "the spring series"
-    refused(lobby.ask("root", "admin_approve_tournament", tournament="sng", reason="again"), "not_awaiting_approval")
+    refused(lobby.ask("root", "admin_approve_tournament", tournament="sng", reason="again"),
+            code="not_awaiting_approval", rule="STAFF-1")
 
 
 def test_STAFF_1_an_event_never_approved_is_cancelled_at_its_start_time_and_its_money_returns(store):
@@ -127,10 +128,11 @@ def test_STAFF_1_an_event_never_approved_is_cancelled_at_its_start_time_and_its_
 def test_STAFF_1_only_an_admin_funds_promotions_with_a_logged_reason(store):
     lobby = lobby_with_desk(store)
     ledger = lobby.room.ledger
-    refused(lobby.ask("boss", "admin_fund_promotions", source="deposit", amount=10**9, reason="mine"), "forbidden")
-    refused(lobby.ask("boss", "admin_promotions"), "forbidden")
+    refused(lobby.ask("boss", "admin_fund_promotions", source="deposit", amount=10**9, reason="mine"),
+            code="forbidden", rule="STAFF-1")
+    refused(lobby.ask("boss", "admin_promotions"), code="forbidden", rule="STAFF-1")
     refused(lobby.ask("root", "admin_fund_promotions", source="house:fees", amount=1, reason="none yet"),
-            "insufficient_funds")
+            code="insufficient_funds", rule="STAFF-1")
     assert ledger.balance(PROMOTIONS) == FUNDED
     assert create(lobby, buy_in=1_000, fee=500)["ok"]
     for name in ("ana", "bo"):
@@ -196,7 +198,7 @@ def test_STAFF_1_a_director_opens_at_most_the_configured_number_of_events_at_onc
     lobby = lobby_with_desk(store)
     lobby.hall.bounds = dataclasses.replace(lobby.hall.bounds, max_open_events=2)
     assert create(lobby, "one")["ok"] and create(lobby, "two")["ok"]
-    refused(create(lobby, "three"), "too_many_events")
+    refused(create(lobby, "three"), code="too_many_events", rule="STAFF-1")
     assert "three" not in lobby.hall.directors
     lobby.hall.directors["one"].state = td.FINISHED              # an event that has ended no longer counts
     assert create(lobby, "three")["ok"]
@@ -207,13 +209,13 @@ def test_STAFF_1_one_director_holds_at_most_their_share_of_open_events_and_other
     lobby.hall.bounds = dataclasses.replace(lobby.hall.bounds, max_open_events=3, max_events_per_director=2)
     assert create(lobby, "one")["ok"] and create(lobby, "two")["ok"]
     answer = create(lobby, "three")
-    refused(answer, "too_many_events")
+    refused(answer, code="too_many_events", rule="STAFF-1")
     assert "of yours" in answer["error"]["message"]
     lobby.person("deputy", role="director")
     assert lobby.ask("deputy", "director_create", template="sit_and_go", id="theirs", name="Theirs",
                      start_in=None)["ok"]                                # the other director is not locked out
     refused(lobby.ask("root", "director_create", template="sit_and_go", id="four", name="Four", start_in=None),
-            "too_many_events")                                           # the room-wide cap still holds
+            code="too_many_events", rule="STAFF-1")  # the room-wide cap still holds
 
 
 def test_STAFF_1_a_create_and_cancel_loop_is_refused_past_the_directors_hourly_rate(store):
@@ -224,7 +226,7 @@ def test_STAFF_1_a_create_and_cancel_loop_is_refused_past_the_directors_hourly_r
         assert lobby.ask("boss", "director_cancel", tournament=f"loop{n}", reason="loop", confirm=True)["ok"]
         lobby.clock.advance(60)
     answer = create(lobby, "loop3")
-    refused(answer, "too_many_events")
+    refused(answer, code="too_many_events", rule="STAFF-1")
     assert "an hour" in answer["error"]["message"] and "loop3" not in lobby.hall.directors
     lobby.clock.advance(3600 - 3 * 60 + 1)                               # the first creation is an hour old
     assert create(lobby, "loop3")["ok"]
@@ -286,7 +288,8 @@ def test_STAFF_1_an_admin_does_not_approve_the_event_they_created(store):
     guarantee = lobby.hall.bounds.approval_above + 1
     assert lobby.ask("root", "director_create", template="sit_and_go", id="mine", name="Mine", start_in=None,
                      settings={"guarantee": guarantee})["ok"]
-    refused(lobby.ask("root", "admin_approve_tournament", tournament="mine", reason="trust me"), "own_event")
+    refused(lobby.ask("root", "admin_approve_tournament", tournament="mine", reason="trust me"),
+            code="own_event", rule="STAFF-1")
     assert lobby.hall.directors["mine"].awaiting_approval and not store.audit_records("tournament_approved")
     assert lobby.ask("other_admin", "admin_approve_tournament", tournament="mine", reason="the series")["ok"]
 
@@ -296,7 +299,7 @@ def test_STAFF_1_one_house_deposit_into_promotions_is_bounded_and_audited(store)
     ledger, bound = lobby.room.ledger, lobby.hall.bounds.max_house_deposit
     world, before = ledger.balance(WORLD), len(store.audit_records("promotions_funded"))
     refused(lobby.ask("root", "admin_fund_promotions", source="deposit", amount=bound + 1, reason="a lot"),
-            "over_limit")
+            code="over_limit", rule="STAFF-1")
     assert ledger.balance(WORLD) == world and ledger.balance(PROMOTIONS) == FUNDED
     assert lobby.ask("root", "admin_fund_promotions", source="deposit", amount=bound, reason="the series")["ok"]
     assert ledger.balance(PROMOTIONS) == FUNDED + bound

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import cash
-from tests.tournament.test_hall import Lobby
+from tests.support.hall_lobby import Lobby
 from tournament import director as td
 from tournament.invitations import Invitation, InvitationBook
 

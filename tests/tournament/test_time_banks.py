@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pokerroom.shell.tournaments import BankRefill
 from pokerroom.table.decision_clock import THINKING, TIME_BANK
-from tests.tournament.test_disconnect_protection import started
-from tests.tournament.test_hall import Lobby
+from tests.support.hall_lobby import Lobby, started
 from tournament import director as td
 
 

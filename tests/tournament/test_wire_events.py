@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker.events import event_to_dict
+from tests.support.hall_lobby import Lobby
 from tests.tournament.director_drivers import Room, spec
-from tests.tournament.test_hall import Lobby
 from tournament import director as td
 from tournament import simulate as sim
 from tournament.events import event_to_wire

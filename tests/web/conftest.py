@@ -13,7 +13,7 @@ import shutil
 
 import pytest
 
-from tests.net.server_process import FAST_ROOM, Server, serving
+from tests.net.server_process import FAST_ROOM, serving
 
 CHROMIUM = os.environ.get("POKERROOM_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 # Chromium as root in a container, without the background traffic this machine's closed network refuses.
@@ -68,16 +68,6 @@ def new_page(browser):
         context.close()
     errors = [e for w in watchers for e in w.errors]
     assert not errors, errors
-
-
-def http_url(server: Server) -> str:
-    """``http://host:port`` of a running server (it prints its ``ws://…/ws`` URL)."""
-    return server.url.replace("ws://", "http://", 1).removesuffix("/ws")
-
-
-def grant(server: Server, nickname: str, role: str) -> None:
-    """``pokerroom role NICKNAME ROLE``, as an operator grants it."""
-    server.grant(nickname, role)
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.net.server_process import Player, Server
-from tests.net.test_end_to_end import PASSWORD, sign_up
 from tests.net.tournament_bots import TournamentBot
-from tests.web.conftest import grant, http_url
+from tests.support.browser_pages import grant, http_url, signed_in
+from tests.support.socket_play import PASSWORD, sign_up
 
 
 def cents(text: str) -> int:
@@ -27,20 +27,10 @@ def cents(text: str) -> int:
     return int(whole) * 100 + int(fraction.ljust(2, "0") or 0)
 
 
-def signed_in(new_page, server: Server, name: str) -> Page:
-    """A fresh browser (one person) on /admin, signed in through the page's form."""
-    page = new_page()
-    page.goto(http_url(server) + "/admin")
-    page.get_by_test_id("login-nickname").fill(name)
-    page.get_by_test_id("login-password").fill(PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    return page
-
-
 def director(new_page, server: Server, name: str = "tdir") -> Page:
     sign_up(server.url, name)[0].close()
     grant(server, name, "director")
-    page = signed_in(new_page, server, name)
+    page = signed_in(new_page, server, name, "/admin")
     expect(page.get_by_test_id("nav")).to_be_visible()
     expect(page.get_by_test_id("who")).to_contain_text(f"{name} · director")
     return page
@@ -94,7 +84,7 @@ def test_a_player_without_the_director_role_gets_neither_the_admin_lobby_nor_its
     assert tdir.request("director_create", template="daily", id="guarded", name="Guarded", start_in=None)["ok"]
 
     sign_up(web_server.url, "plainjoe")[0].close()
-    page = signed_in(new_page, web_server, "plainjoe")
+    page = signed_in(new_page, web_server, "plainjoe", "/admin")
     refused = page.get_by_test_id("not-director")
     expect(refused).to_be_visible()
     expect(refused).to_contain_text("This account is not a tournament director")

@@ -19,7 +19,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.net.server_process import FAST_ROOM, Player, Server, room_config, table_entry
-from tests.web.conftest import grant, http_url
+from tests.support.browser_pages import grant, http_url
+from tests.support.socket_play import next_push
 
 PASSWORD = "correct horse battery"
 RANKS, SUITS = "23456789TJQKA", "cdhs"
@@ -105,11 +106,6 @@ class Observer:
         self.stopping.set()
         self.thread.join(5)
         self.player.close()
-
-
-def next_push(player: Player, timeout: float) -> dict:
-    """The next push, counting those that arrived while the player waited for an answer."""
-    return player.pushes.pop(0) if player.pushes else player.receive(timeout=timeout)
 
 
 def pushes_until(player: Player, stopping: threading.Event):             # noqa: ANN201

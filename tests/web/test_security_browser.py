@@ -23,8 +23,8 @@ from playwright.sync_api import Page, expect
 
 from pokerroom.money.accounts import cash
 from tests.net.server_process import Player, Server
-from tests.net.test_end_to_end import PASSWORD, event_type, sign_up
-from tests.web.conftest import grant, http_url
+from tests.support.browser_pages import grant, http_url, security, signed_in
+from tests.support.socket_play import PASSWORD, event_type, next_push, sign_up
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -39,36 +39,12 @@ def signed(cents: int) -> str:
     return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
 
 
-def signed_in(new_page, server: Server, name: str) -> Page:
-    """A fresh browser (one person) on /security, signed in through the page's form."""
-    page = new_page()
-    page.goto(http_url(server) + "/security")
-    page.get_by_test_id("login-nickname").fill(name)
-    page.get_by_test_id("login-password").fill(PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    return page
-
-
-def security(new_page, server: Server, name: str = "secops") -> Page:
-    sign_up(server.url, name)[0].close()
-    grant(server, name, "security")
-    page = signed_in(new_page, server, name)
-    expect(page.get_by_test_id("nav")).to_be_visible()
-    expect(page.get_by_test_id("who")).to_have_text(f"{name} · security")
-    return page
-
-
 def reviewer(server: Server, name: str = "secbot") -> Player:
     """A security account on its own connection: the test's independent look at what the room answers."""
     p, _ = sign_up(server.url, name, "pokerroom.v1.json")
     grant(server, name, "security")
     assert p.request("login", nickname=name, password=PASSWORD)["role"] == "security"      # the role is read at login
     return p
-
-
-def next_push(player: Player, timeout: float) -> dict:
-    """The next push, counting those that arrived while the player waited for an answer."""
-    return player.pushes.pop(0) if player.pushes else player.receive(timeout=timeout)
 
 
 @dataclass

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import grant
-from tests.web.test_security_browser import security
+from tests.support.browser_pages import grant, security
 
 
 def test_STAFF_3_a_security_page_shows_the_refusal_once_the_role_is_taken_away(web_server, new_page):

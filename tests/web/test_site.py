@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.net.server_process import Player
-from tests.web.conftest import http_url
+from tests.support.browser_pages import http_url
 
 
 def fetch(url: str) -> tuple[int, dict, bytes]:

@@ -1,0 +1,41 @@
+"""Pages of a running room in a browser, and the operator's grant of a role, for the browser tests.
+
+The fixtures that open a browser and serve a room are in ``tests/web/conftest.py``.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.net.server_process import Server
+from tests.support.socket_play import PASSWORD, sign_up
+
+
+def http_url(server: Server) -> str:
+    """``http://host:port`` of a running server (it prints its ``ws://…/ws`` URL)."""
+    return server.url.replace("ws://", "http://", 1).removesuffix("/ws")
+
+
+def grant(server: Server, nickname: str, role: str) -> None:
+    """``pokerroom role NICKNAME ROLE``, as an operator grants it."""
+    server.grant(nickname, role)
+
+
+def signed_in(new_page, server: Server, name: str, path: str = "/security") -> Page:   # noqa: ANN001
+    """A fresh browser (one person) on ``path`` (a staff page), signed in through the page's form."""
+    page = new_page()
+    page.goto(http_url(server) + path)
+    page.get_by_test_id("login-nickname").fill(name)
+    page.get_by_test_id("login-password").fill(PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    return page
+
+
+def security(new_page, server: Server, name: str = "secops") -> Page:   # noqa: ANN001
+    """A new account made security by the operator, signed in on /security."""
+    sign_up(server.url, name)[0].close()
+    grant(server, name, "security")
+    page = signed_in(new_page, server, name)
+    expect(page.get_by_test_id("nav")).to_be_visible()
+    expect(page.get_by_test_id("who")).to_have_text(f"{name} · security")
+    return page

@@ -1,0 +1,77 @@
+"""The room in process on a ``Clock``: a recording connection, a started room, a seated player with money,
+requests and their answers -- the in-process tests' way in, with no socket and no writer thread."""
+
+from __future__ import annotations
+
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from pokerroom.players import AccountRules
+from pokerroom.protocol.schema import parse_request
+from pokerroom.shell.room import Room
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table.config import tables_from_config
+
+TABLES = {"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10, "min_buy_in": 400,
+                      "max_buy_in": 1000, "seats": 6}]}
+
+
+class Connection:
+    """A socket double that keeps what the room sent it, a close as ``{"closed": code}``."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send(self, message: dict) -> None:
+        self.sent.append(message)
+
+    def close(self, code: int, reason: str) -> None:
+        self.sent.append({"closed": code})
+
+
+def make_room(store: RoomStore, clock: Clock, **rules) -> Room:
+    """A started room with the one table ``t1`` and these account ``rules``."""
+    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(**rules))
+    room.start()
+    return room
+
+
+def request(room: Room, session, kind: str, rid: int = 1, **fields):   # noqa: ANN001, ANN201
+    """``session`` asks ``room`` for ``kind``, parsed as a client's message is: the answer or its Deferred."""
+    return room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
+
+
+def resolved(result) -> dict:                                       # noqa: ANN001
+    """The answer, whether given at once or as a Deferred that the store (inline on a Clock) has fired."""
+    if isinstance(result, defer.Deferred):
+        out = []
+        result.addBoth(out.append)
+        assert out, "the answer did not come"
+        return out[0]
+    return result
+
+
+def player(room: Room, name: str, ip: str = "10.0.0.9"):   # noqa: ANN201
+    """A session logged in as ``name`` (from NL) with 10,000 deposited: (session, its connection)."""
+    connection = Connection()
+    session = room.connected(connection, ip)
+    session.player_id, session.country = name, "NL"
+    room.gateway.identify(session, name)
+    room.deposit(name, 10_000)
+    return session, connection
+
+
+def with_token(room: Room, session) -> str:   # noqa: ANN001
+    """The player gets a stored account and a session token, as a login gives them (its hash in the store)."""
+    name = session.player_id
+    room.store.create_account(name, name.casefold(), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
+    room.open_token(session, room.store.find_account(name.casefold()))
+    return session.token
+
+
+def play_until(room: Room, clock: Clock, hands: int, table: str = "t1") -> None:
+    """Hands played out on their timers (every decision times out) until ``hands`` have ended."""
+    t = room.runners[table].table
+    while t.hand_number < hands or t.hand is not None:
+        clock.advance(5)
+    room.flushed()

@@ -1,0 +1,93 @@
+"""The tournament hall in a room on a ``Clock``: people with sessions and money, requests by name, the pushes
+each got -- and a sit & go brought to the point where a deal can be made."""
+
+from __future__ import annotations
+
+from twisted.internet.defer import Deferred
+from twisted.internet.task import Clock
+
+from pokerroom.players import AccountRules
+from pokerroom.protocol.schema import parse_request
+from pokerroom.shell.promotions_desk import fund_promotions
+from pokerroom.shell.room import Room
+from pokerroom.shell.tournaments import TournamentHall
+from pokerroom.store.room_store import RoomStore
+from tests.support.clocked_room import Connection
+from tournament import director as td
+
+
+class Lobby:
+    """A room on its own ``Clock`` with the tournament hall installed and promotions funded for guarantees."""
+
+    def __init__(self, store: RoomStore) -> None:
+        self.clock = Clock()
+        self.room = Room([], store, self.clock, account_rules=AccountRules())
+        self.room.start()
+        self.hall = TournamentHall(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
+        self.hall.install()
+        fund_promotions(self.room, "deposit", 10_000_000, "house", "guarantees of the tests' events")   # STAFF-1
+        self.rid = 0
+        self.people: dict[str, tuple] = {}
+
+    def person(self, name: str, role: str = "player"):   # noqa: ANN201
+        """``name`` connected and logged in with ``role`` and 100,000 deposited; a stored account if new."""
+        connection = Connection()
+        session = self.room.connected(connection, "10.0.0.1")
+        session.player_id, session.country, session.role = name, "NL", role
+        self.room.gateway.identify(session, name)
+        if self.room.store.find_account(name.casefold()) is None:         # a director's named player is real
+            self.room.store.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
+        self.room.deposit(name, 100_000)
+        self.people[name] = (session, connection)
+        return session
+
+    def ask(self, who: str, kind: str, /, **fields) -> dict:
+        """``who`` asks for ``kind``: the answer, a Deferred one resolved (the store answers at once here)."""
+        self.rid += 1
+        answer = self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid, **fields}))
+        if isinstance(answer, Deferred):            # no writer thread here: the store answers at once
+            answered: list = []
+            answer.addBoth(answered.append)
+            answer = answered[0]
+        return answer
+
+    def pushes(self, name: str, kind: str) -> list[dict]:
+        """The tournament events of ``kind`` pushed to ``name`` so far."""
+        return [m["event"] for m in self.people[name][1].sent
+                if m.get("type") == "tournament_event" and m["event"]["type"] == kind]
+
+    def create(self, **settings) -> str:
+        """Director "boss" creates the three-player sit & go "sng" with these ``settings``."""
+        self.person("boss", role="director")
+        answer = self.ask("boss", "director_create", template="sit_and_go", id="sng", name="SNG", start_in=None,
+                          settings={"min_players": 3, "max_players": 3, **settings})
+        assert answer["ok"], answer
+        return "sng"
+
+
+def between_hands_in_the_money(store, **settings) -> tuple[Lobby, td.Director]:
+    """A three-player sit & go allowing deals, as if the bubble had burst, after its first hand."""
+    lobby = Lobby(store)
+    lobby.create(deals=1, **settings)
+    for name in ("ana", "bo", "cy"):
+        lobby.person(name)
+        lobby.ask(name, "tournament_register", tournament="sng")
+    d = lobby.hall.directors["sng"]
+    d.in_money = True
+    table = next(iter(d.tables.values()))
+    lobby.clock.advance(1)
+    while table.hand is not None:                                    # let the timers play the hand out
+        lobby.clock.advance(10)
+    return lobby, d
+
+
+def started(store, **settings) -> tuple[Lobby, td.Director]:
+    """A three-player sit & go "sng" with these ``settings``: registered, started, its first hand dealt."""
+    lobby = Lobby(store)
+    lobby.create(**settings)
+    for name in ("ana", "bo", "cy"):
+        lobby.person(name)
+        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
+    d = lobby.hall.directors["sng"]
+    lobby.clock.advance(1)                                           # the first hand is dealt
+    return lobby, d

@@ -1,0 +1,32 @@
+"""A room on a ``Clock`` serving the security desk, with two tables (``quiet`` blocks chat in a hand, HR-CHAT-4)."""
+
+from __future__ import annotations
+
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from pokerroom.players import nickname_key
+from pokerroom.shell.room import Room
+from pokerroom.shell.security_desk import SecurityDesk
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table.config import tables_from_config
+
+SECURITY_TABLES = {"tables": [
+    {"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10, "min_buy_in": 400, "max_buy_in": 1000,
+     "seats": 6},
+    {"id": "quiet", "variant": "NLHE", "small_blind": 5, "big_blind": 10, "min_buy_in": 400, "max_buy_in": 1000,
+     "seats": 6, "block_chat_in_hand": True}]}
+
+
+def account(store: RoomStore, name: str) -> None:
+    """A stored account for ``name``, so that the desk's actions on it have a row to change."""
+    store.create_account(name, nickname_key(name), "x", "1990-01-01", "NL", 0.0)
+
+
+def security_room(store: RoomStore, clock: Clock) -> tuple[Room, SecurityDesk]:
+    """A started room serving a security desk whose thread work runs at once (nothing waits on a pool)."""
+    room = Room(tables_from_config(SECURITY_TABLES), store, clock)
+    room.start()
+    desk = SecurityDesk(room, in_thread=lambda work: defer.maybeDeferred(work))
+    room.serve(desk)
+    return room, desk

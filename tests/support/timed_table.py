@@ -1,0 +1,42 @@
+"""A table scenario on a ``Clock`` through the real :class:`TableTimer`: the decision clock and time banks run
+as the reactor would run them, and only when the test advances the clock."""
+
+from __future__ import annotations
+
+from twisted.internet.task import Clock
+
+from pokerroom.shell.table_timer import TableTimer
+from pokerroom.table import DecisionTimes, TimeBankRules
+from tests.table.scenario import SEAT, Scenario
+
+TIMES = DecisionTimes(preflop=10, flop=15, turn=20, river=25)
+
+
+class Timed:
+    """A scenario whose table runs on a ``Clock`` through the real :class:`TableTimer`."""
+
+    def __init__(self, **rules) -> None:
+        rules.setdefault("decision_times", TIMES)
+        rules.setdefault("time_bank", TimeBankRules(initial=30, refill=5, every_hands=2, cap=40))
+        rules.setdefault("between_hands", 2)
+        self.game = Scenario(button="A", **rules)
+        self.clock = Clock()
+        self.clock.advance(self.game.now)
+        self.log = self.game.log
+        self.timer = TableTimer(self.game.table, self.clock, self.log.extend)
+
+    def do(self, command: str, *args, **kwargs):
+        return self.timer.command(command, *args, **kwargs)
+
+    def sit(self, *names: str) -> None:
+        for name in names:
+            self.do("sit", name, SEAT[name], 100)
+
+    def advance(self, seconds: float) -> list:
+        start = len(self.log)
+        self.clock.advance(seconds)
+        return self.log[start:]
+
+    def to_act(self) -> int | None:
+        hand = self.game.table.hand
+        return hand.to_act() if hand is not None else None
