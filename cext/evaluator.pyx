@@ -1036,7 +1036,7 @@ cdef void _deal_board(const Contest* ct, int start, int dealt, uint64_t* bk, uin
                     board_or | CARD_BIT[c], tally)
 
 
-def _equity_counts(holes, board, dead):
+def equity_counts(holes, board, dead):
     """(boards, wins[], tie_units[]) for 2-9 hands; see pokerroom.evaluator.equity."""
     cdef Contest ct
     cdef Hand seen

@@ -126,7 +126,7 @@ def equity(holes, board=(), dead=()) -> list[HandEquity]:
     pre-flop). ``board`` has 0, 3, 4 or 5 cards; ``dead`` cards are out of the
     deck (folded or burned cards someone saw).
     """
-    boards, wins, tie_units = _evaluator._equity_counts(holes, board, dead)
+    boards, wins, tie_units = _evaluator.equity_counts(holes, board, dead)
     out = []
     for w, t in zip(wins, tie_units, strict=True):
         exact = Fraction(w * _TIE_UNITS + t, boards * _TIE_UNITS)

@@ -248,6 +248,8 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         """
         transport = self.transport
         sock = getattr(transport, "socket", None)
+        # Twisted internals: ``_tempDataLen`` is what ``write`` has buffered but not joined yet; anything there
+        # (or in ``dataBuffer``) must go out before this frame.
         if (sock is None or not transport.connected or transport.disconnecting or transport._tempDataLen
                 or len(transport.dataBuffer) > transport.offset or self.send_queue):
             transport.write(frame)

@@ -131,6 +131,17 @@ def _keep(hands: list[str], hand_id: str) -> None:
         hands.append(hand_id)
 
 
+@dataclass(frozen=True, slots=True)
+class Tallies:
+    """What :class:`PairSignals` has counted, read-only for the scoring pass that expands it."""
+
+    ids: dict
+    names: dict
+    lineups: dict
+    holders: dict
+    chat: dict
+
+
 class PairSignals:
     """Counts from every hand added so far; scores and explanations on demand."""
 
@@ -285,9 +296,12 @@ class PairSignals:
 
     # ------------------------------------------------------------------ scoring
 
+    def tallies(self) -> Tallies:
+        return Tallies(self._ids, self._names, self._lineups, self._holders, self._chat)
+
     def _expansion(self) -> _Expansion:
         if self._expanded is None or self._expanded[0] != self._version:
-            self._expanded = (self._version, _Expansion(self))
+            self._expanded = (self._version, _Expansion(self.tallies()))
         return self._expanded[1]
 
     def _all_scores(self) -> dict[int, float]:
@@ -323,7 +337,7 @@ class PairSignals:
         if limit is not None:
             order = order[:limit]
         x = self._expansion()
-        x.find_examples(order, self)
+        x.find_examples(order, self.tallies())
         return [self._entry(k, scores[k], x) for k in order]
 
     def entry(self, a: str, b: str) -> PairEntry:
@@ -333,7 +347,7 @@ class PairSignals:
         i, j = sorted((self._ids[a], self._ids[b]))
         k = (i << _SHIFT) | j
         x = self._expansion()
-        x.find_examples([k], self)
+        x.find_examples([k], self.tallies())
         score = sum(WEIGHTS[name] * s for name, (_, s, _, _) in self._evaluate(k, x, False).items())
         return self._entry(k, score, x)
 
@@ -498,7 +512,7 @@ class PairSignals:
                f"{expected:.1f} (lift {lift:.1f}x)")
         if together < MIN_HANDS_TOGETHER:
             why += f"; fewer than {MIN_HANDS_TOGETHER} hands prove nothing"
-        return (lift, score, why, x.example_hands(k, self))
+        return (lift, score, why, x.example_hands(k, self.tallies()))
 
     def _shared_identity(self, k: int, x: _Expansion, names: tuple[str, str],
                          explain: bool) -> tuple[float, float, str, list]:
@@ -514,7 +528,7 @@ class PairSignals:
             why = f"connected from {what} and played {together} hands at one table"
         else:
             why = f"connected from {what} but never played a hand at one table"
-        return (float(together), score, why, x.example_hands(k, self))
+        return (float(together), score, why, x.example_hands(k, self.tallies()))
 
     def _sit_outs(self, k: int, a: int, b: int, x: _Expansion, names: tuple[str, str],
                   explain: bool) -> tuple[float, float, str, list]:
@@ -621,8 +635,8 @@ class PairSignals:
 class _Expansion:
     """The lineup counts expanded into pairs and players, once per scoring (not per hand)."""
 
-    def __init__(self, signals: PairSignals) -> None:
-        ids = signals._ids
+    def __init__(self, signals: Tallies) -> None:
+        ids = signals.ids
         together: dict[int, int] = {}
         together_tournament: dict[int, int] = {}
         together_bounty: dict[int, int] = {}
@@ -632,7 +646,7 @@ class _Expansion:
         games: dict[int, dict[str, int]] = {}
         seat_hands: dict[str, list[int]] = {}
         pair_hands = bounty_pair_hands = 0
-        for (game, kind, players), (count, _) in signals._lineups.items():
+        for (game, kind, players), (count, _) in signals.lineups.items():
             pids = sorted(ids[p] for p in players)
             n = len(pids)
             sh = seat_hands.get(game)
@@ -675,7 +689,7 @@ class _Expansion:
         self.opponent_hands_total = 2 * pair_hands
         # identities: pairs of players sharing one, ignoring addresses too many players share
         identity_pairs: dict[int, set[str]] = {}
-        for identity, holders in signals._holders.items():
+        for identity, holders in signals.holders.items():
             if 2 <= len(holders) <= MAX_IDENTITY_HOLDERS:
                 pids = sorted(ids[p] for p in holders)
                 for i, p in enumerate(pids):
@@ -684,7 +698,7 @@ class _Expansion:
         self.identity_pairs = identity_pairs
         # chat: each author's records spread evenly over the players they chatted with
         records: dict[int, list[int]] = {}
-        for k, (count, _) in signals._chat.items():
+        for k, (count, _) in signals.chat.items():
             r = records.setdefault(k >> _SHIFT, [0, 0])
             r[0] += count
             r[1] += 1
@@ -692,9 +706,9 @@ class _Expansion:
 
         self.examples: dict[int, list[str]] = {}
 
-    def find_examples(self, keys: Iterable[int], signals: PairSignals) -> None:
+    def find_examples(self, keys: Iterable[int], signals: Tallies) -> None:
         """Up to HANDS_KEPT hand ids each pair of ``keys`` played together, in one pass over the lineups."""
-        names = signals._names
+        names = signals.names
         wanted: dict[str, list[tuple[str, int]]] = {}
         for k in keys:
             if k not in self.examples:
@@ -704,14 +718,14 @@ class _Expansion:
         if not wanted:
             return
         examples = self.examples
-        for (_, _, players), (_, ids) in signals._lineups.items():
+        for (_, _, players), (_, ids) in signals.lineups.items():
             for p in players:
                 for other, k in wanted.get(p, ()):
                     out = examples[k]
                     if len(out) < HANDS_KEPT and other in players:
                         out.extend(ids[:HANDS_KEPT - len(out)])
 
-    def example_hands(self, k: int, signals: PairSignals) -> list[str]:
+    def example_hands(self, k: int, signals: Tallies) -> list[str]:
         """Hand ids the pair played together (found by :meth:`find_examples`)."""
         if k not in self.examples:
             self.find_examples([k], signals)
