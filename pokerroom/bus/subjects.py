@@ -43,3 +43,18 @@ def table_closed(table_id: str) -> str:
 def player_stream(player_id: str) -> str:
     """What only this player may see: their own hole cards, their decision, their private notices."""
     return f"player.{token(player_id)}"
+
+
+def casino_public(table_id: str) -> str:
+    """A casino table's rounds as everyone at it may see them (each player's own bets go to their stream)."""
+    return f"casino.{token(table_id)}.public"
+
+
+def tournament_public(tournament_id: str) -> str:
+    """A tournament's events, for its subscribers (its entrants hear them on their own streams)."""
+    return f"tournament.{token(tournament_id)}.public"
+
+
+def tournament_table(tournament_id: str, table_id: str) -> str:
+    """A tournament table's hands as an observer may see them."""
+    return f"tournament.{token(tournament_id)}.{token(table_id)}.public"

@@ -165,32 +165,37 @@ class Gateway:
     # ------------------------------------------------------------------ what a session is sent
 
     def watch(self, session: Session, table_id: str) -> None:
+        """The session watches a cash table: its public stream, kept across a resume (``session.tables``)."""
         session.tables.add(table_id)
-        if session.connection is not None and table_id not in session.streams:
-            session.streams[table_id] = self.bus.subscribe(table_public(table_id), session.deliver)
+        self.follow(session, table_public(table_id))
 
     def unwatch(self, session: Session, table_id: str) -> None:
         session.tables.discard(table_id)
-        stream = session.streams.pop(table_id, None)
-        if stream is not None:
-            stream.cancel()
+        self.unfollow(session, table_public(table_id))
 
     def unwatch_all(self, session: Session) -> None:
         for table_id in list(session.tables):
             self.unwatch(session, table_id)
 
+    def follow(self, session: Session, subject: str) -> None:
+        """Forward ``subject``'s frames to the session while it is connected (a casino table, a tournament)."""
+        if session.connection is not None and subject not in session.streams:
+            session.streams[subject] = self.bus.subscribe(subject, session.deliver)
+
+    def unfollow(self, session: Session, subject: str) -> None:
+        stream = session.streams.pop(subject, None)
+        if stream is not None:
+            stream.cancel()
+
     def follow_lobby(self, session: Session, on: bool) -> None:
         session.lobby = on
-        stream = session.streams.pop(LOBBY_UPDATE, None)
-        if stream is not None:
-            stream.cancel()
-        if on and session.connection is not None:
-            session.streams[LOBBY_UPDATE] = self.bus.subscribe(LOBBY_UPDATE, session.deliver)
+        if on:
+            self.follow(session, LOBBY_UPDATE)
+        else:
+            self.unfollow(session, LOBBY_UPDATE)
 
     def _open_player_stream(self, session: Session) -> None:
-        stream = session.streams.pop(_PLAYER, None)
-        if stream is not None:
-            stream.cancel()
+        self.unfollow(session, _PLAYER)
         if session.connection is not None and session.player_id is not None:
             session.streams[_PLAYER] = self.bus.subscribe(player_stream(session.player_id), session.deliver)
 

@@ -31,12 +31,13 @@ from typing import Any
 
 from twisted.logger import Logger
 
-from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE
+from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE, casino_public
 from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
 from pokerroom.casino.money import casino_transfers
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.casino_claims import ClaimBook
 
 CLAIM_DAYS = 30                         # BOB-6
@@ -51,7 +52,6 @@ class CasinoFloor:
         self.reactor = clock or room.reactor        # the casino's timers: the room's reactor, or a test's Clock
         self.store = room.store
         self.tables: dict[str, CasinoTable] = {t.table_id: t for t in tables}
-        self.watchers: dict[str, dict[Any, None]] = {t: {} for t in self.tables}
         self.members: dict[str, set[str]] = {t: set() for t in self.tables}    # players who joined
         self.timers: dict[str, tuple[Any, Any]] = {}                           # table -> (key, delayed call)
         self.claims = ClaimBook()                                              # BOB-6 claims: one per round
@@ -122,18 +122,9 @@ class CasinoFloor:
                                                              "detail": p.detail})
             else:
                 public.append(event_to_dict(e))
-        shared = {"message": {"type": "casino_events", "table": table.table_id, "events": public}}
-        by_player = self.room.by_player
-        for session in list(self.watchers[table.table_id]):
-            mine = private.pop(session.player_id, None) if session.player_id else None
-            if mine:
-                session.push({"type": "casino_events", "table": table.table_id, "events": public + mine})
-            elif public:
-                session.push_shared(shared)
-        for player, mine in private.items():        # a player who bet and no longer watches still hears of it
-            session = by_player.get(player)
-            if session is not None:
-                session.push({"type": "casino_events", "table": table.table_id, "events": mine})
+        own = {player: public + mine for player, mine in private.items()}   # a player who bet hears of it,
+        publish(self.room.bus, casino_public(table.table_id), {"type": "casino_events", "table": table.table_id},
+                "events", Audiences(public, own))                      # watching the table or not
 
     # ------------------------------------------------------------------ timers
 
@@ -166,8 +157,6 @@ class CasinoFloor:
     # ------------------------------------------------------------------ connections
 
     def _disconnected(self, session: Any) -> None:
-        for watchers in self.watchers.values():
-            watchers.pop(session, None)
         player = session.player_id
         if player is None or self.room.by_player.get(player) is not session:
             return
@@ -183,7 +172,7 @@ class CasinoFloor:
         for table_id, members in self.members.items():
             if player in members:
                 table = self.tables[table_id]
-                self.watchers[table_id][session] = None
+                self.room.gateway.follow(session, casino_public(table_id))
                 self._run(table, table.reconnect(player))
                 session.push({"type": "casino_state", **table.view(player)})
 
@@ -209,7 +198,7 @@ class CasinoFloor:
         t = self._table(table)
         self.room.may_play(session)
         events = t.join(session.player_id, seat)
-        self.watchers[table][session] = None
+        self.room.gateway.follow(session, casino_public(table))
         self.members[table].add(session.player_id)
         self._run(t, events)
         return ok(request, **t.view(session.player_id))
@@ -217,7 +206,7 @@ class CasinoFloor:
     def _on_casino_leave(self, session: Any, request: Request, table: str) -> dict:
         t = self._table(table)
         events = t.leave(session.player_id)
-        self.watchers[table].pop(session, None)
+        self.room.gateway.unfollow(session, casino_public(table))
         self.members[table].discard(session.player_id)
         self._run(t, events)
         return ok(request)

@@ -37,7 +37,6 @@ from pokerroom.bus.subjects import (
     LOBBY_CHANGED,
     SESSION_BACK,
     SESSION_GONE,
-    player_stream,
     table_closed,
     table_full,
     table_public,
@@ -48,7 +47,8 @@ from pokerroom.gateway.sessions import Delivery
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
-from pokerroom.protocol.codec import MSGPACK, pack, pack_with_packed_list
+from pokerroom.protocol.codec import pack
+from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.recorder import FullBatch
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.wallet import Wallet
@@ -224,11 +224,16 @@ class TableHost:
         dicts = [table_event_to_dict(event) for event in missed]
         out = []
         for start in range(0, len(missed), BATCH):
-            audiences = self._audiences(runner, missed[start:start + BATCH], dicts[start:start + BATCH],
-                                        packed[start:start + BATCH])
+            batch = missed[start:start + BATCH]
+            audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
             if audiences is not None:
-                public, own = audiences
-                out.append(own.get(player_id, public) if player_id is not None else public)
+                head = self._head(runner, batch)
+                if player_id in audiences.own:
+                    out.append(Delivery.of(dict(head, events=audiences.own[player_id],
+                                                **audiences.extra.get(player_id, {}))))
+                else:
+                    shared = {"message": dict(head, events=audiences.public)}
+                    out.append(Delivery(shared, audiences.extra.get(player_id)))
         return out
 
     # ------------------------------------------------------------------ a table's events
@@ -263,13 +268,10 @@ class TableHost:
                     transfers[i] = settlement
         self.bus.publish(runner.full, FullBatch(table.rules, events, dicts, now, transfers))
         for start in range(0, len(events), BATCH):          # frames stay small
-            audiences = self._audiences(runner, events[start:start + BATCH], dicts[start:start + BATCH],
-                                        packed[start:start + BATCH])
+            batch = events[start:start + BATCH]
+            audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
             if audiences is not None:
-                public, own = audiences
-                self.bus.publish(runner.public, public)
-                for player, delivery in own.items():
-                    self.bus.publish(player_stream(player), delivery)
+                publish(self.bus, runner.public, self._head(runner, batch), "events", audiences)
         if any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
                for e in events):
             self.bus.publish(LOBBY_CHANGED, table_id)
@@ -304,19 +306,17 @@ class TableHost:
             return settlement
         return None
 
-    def _audiences(self, runner: TableRunner, events: list, dicts: list,
-                   packed: list[bytes]) -> tuple[Delivery, dict[str, Delivery]] | None:
-        """One batch as each audience may see it: the public frame, and the frames of players who get their own.
+    def _audiences(self, runner: TableRunner, events: list, dicts: list, packed: list[bytes]) -> Audiences | None:
+        """One batch as each audience may see it (:mod:`pokerroom.shell.audiences`).
 
         Every event passes the one redaction function as an observer sees it;
-        that public batch is built and encoded once. A player whose own hole
+        that public batch is built and packed once. A player whose own hole
         cards are in it gets the batch with their cards; the player whose
         decision it starts gets their ``legal`` actions with it.
         """
-        table_id = runner.table.table_id
         public: list[dict] = []
         public_packed: list[bytes] = []
-        own: dict[str, dict[int, dict]] = {}            # player -> position in the batch -> their own view
+        mine: dict[str, dict[int, dict]] = {}           # player -> position in the batch -> their own view
         decision = None
         for event, as_dict, as_bytes in zip(events, dicts, packed, strict=True):
             shown = redact(event, OBSERVER)
@@ -325,7 +325,7 @@ class TableHost:
             if shown is not event:                      # hole cards: their owner sees them
                 owner = runner.dealt_by_hand.get(event.hand_id, {}).get(event.event.seat)
                 if owner is not None:
-                    own.setdefault(owner, {})[len(public)] = as_dict
+                    mine.setdefault(owner, {})[len(public)] = as_dict
                 as_dict = table_event_to_dict(shown)
                 as_bytes = pack(as_dict)
             elif isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
@@ -334,21 +334,15 @@ class TableHost:
             public_packed.append(as_bytes)
         if not public:
             return None
-        legal_for, legal = None, None
+        out = Audiences(public, {player: [views.get(i, e) for i, e in enumerate(public)]
+                                 for player, views in mine.items()}, public_packed=public_packed)
         clock = runner.table.clock
         if decision is not None and clock is not None and clock.seat == decision.seat:
             seated = runner.table.players.get(decision.seat)
-            legal_for = seated.player_id if seated is not None else None
-            legal = runner.table.legal_actions(legal_for) if legal_for is not None else None
-        head = {"type": "table_events", "table": table_id, "seq": events[-1].seq}
-        shared = {"message": dict(head, events=public),
-                  "encoded": {MSGPACK: pack_with_packed_list(head, "events", public_packed)}}
-        private: dict[str, Delivery] = {}
-        for player, mine in own.items():
-            message = dict(shared["message"], events=[mine.get(i, e) for i, e in enumerate(public)])
-            if legal is not None and player == legal_for:
-                message["legal"] = legal.to_wire()
-            private[player] = Delivery.of(message)
-        if legal is not None and legal_for not in private:
-            private[legal_for] = Delivery(shared, {"legal": legal.to_wire()})
-        return Delivery(shared, instead=frozenset(private)), private
+            legal = runner.table.legal_actions(seated.player_id) if seated is not None else None
+            if legal is not None:
+                out.extra[seated.player_id] = {"legal": legal.to_wire()}
+        return out
+
+    def _head(self, runner: TableRunner, events: list) -> dict:
+        return {"type": "table_events", "table": runner.table.table_id, "seq": events[-1].seq}

@@ -13,14 +13,22 @@ from typing import Any
 
 from twisted.logger import Logger
 
+from pokerroom.bus.subjects import player_stream, tournament_public, tournament_table
+from pokerroom.gateway.sessions import Delivery
 from pokerroom.poker import events as he
 from pokerroom.poker.events import event_to_dict
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.security.facts import hand_facts
+from pokerroom.shell.audiences import Audiences, publish
 from tournament import director as td
 from tournament.events import event_to_wire
 
 _SEATING = (td.Registered, td.Unregistered, td.Seated, td.Eliminated)
+OBSERVER = Viewer.observer()
+
+
+def _shown(events: tuple, viewer: Viewer) -> list[dict]:
+    return [event_to_dict(x) for x in (redact(ev, viewer) for ev in events) if x is not None]
 
 
 class TournamentFeed:
@@ -33,6 +41,7 @@ class TournamentFeed:
         self.entrants: dict[str, set[str]] = {}
         self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
         self.hands: dict[tuple[str, str], tuple[list, list]] = {}  # (tournament, table) -> its hand's events, times
+        self._entrant_set: dict[str, frozenset[str]] = {}            # tournament -> its entrants, while unchanged
 
     # ------------------------------------------------------------------ audiences
 
@@ -40,8 +49,10 @@ class TournamentFeed:
         watchers = self.watchers.setdefault(tid, {})
         if on:
             watchers[session] = None
+            self.room.gateway.follow(session, tournament_public(tid))
         else:
             watchers.pop(session, None)
+            self.room.gateway.unfollow(session, tournament_public(tid))
 
     def disconnected(self, session: Any) -> None:
         """A closed connection watches nothing any more."""
@@ -50,7 +61,9 @@ class TournamentFeed:
 
     def forget(self, tid: str) -> None:
         """An event left the memory: nobody hears of it any more."""
-        self.watchers.pop(tid, None)
+        for session in self.watchers.pop(tid, {}):
+            self.room.gateway.unfollow(session, tournament_public(tid))
+        self._entrant_set.pop(tid, None)
         self.entrants.pop(tid, None)
         for keyed in (self.dealt, self.hands):
             for key in [k for k in keyed if k[0] == tid]:
@@ -62,23 +75,13 @@ class TournamentFeed:
         return session if session is not None and session.connection is not None else None
 
     def push_to(self, player: str, message: dict) -> None:
-        session = self.online(player)
-        if session is not None:
-            session.push(message)
+        """To the player alone, on their own stream (nothing if they are not connected)."""
+        self.room.bus.publish(player_stream(player), Delivery.of(message))
 
     def push_to_hand(self, tid: str, table_id: str, message: dict) -> None:
         """To everyone dealt into the hand at ``table_id`` (e.g. why play waits)."""
         for player in self.dealt.get((tid, table_id), {}).values():
             self.push_to(player, message)
-
-    def audience(self, tid: str) -> list:
-        """Subscribers and everyone who entered (busted players too: they see how it ends)."""
-        seen = dict(self.watchers.get(tid, {}))
-        for player in self.entrants.get(tid, ()):
-            session = self.online(player)
-            if session is not None:
-                seen[session] = None
-        return list(seen)
 
     # ------------------------------------------------------------------ the fan-out
 
@@ -88,10 +91,11 @@ class TournamentFeed:
         for e in events:
             if isinstance(e, td.Registered):
                 entrants.add(e.player)
+                self._entrant_set.pop(tid, None)
                 self.hall.decisions.entered(tid, e.player, d.spec.time_bank)     # a time bank per entry
             elif isinstance(e, td.Unregistered):
                 entrants.discard(e.player)
-        audience = None
+                self._entrant_set.pop(tid, None)
         for e in events:
             if isinstance(e, _SEATING):                 # joins, leaves and moves are kept for review (SEC-1)
                 record = event_to_wire(e)
@@ -100,15 +104,23 @@ class TournamentFeed:
             if isinstance(e, td.HandDealt | td.HandPlayed):
                 self._hand_events(d, e)
             elif not isinstance(e, td.Payment):
-                if audience is None:
-                    audience = self.audience(tid)
-                message = {"type": "tournament_event", "tournament": tid, "event": event_to_wire(e)}
-                for session in audience:
-                    session.push(message)
+                self._announce(tid, {"type": "tournament_event", "tournament": tid, "event": event_to_wire(e)})
+
+    def _announce(self, tid: str, message: dict) -> None:
+        """To the tournament's subscribers and everyone who entered (busted players too: they see how it ends),
+        encoded once: entrants hear it on their own streams, instead of twice if they also subscribe."""
+        entrants = self._entrant_set.get(tid)
+        if entrants is None:
+            entrants = self._entrant_set[tid] = frozenset(self.entrants.get(tid, ()))
+        shared = {"message": message}
+        bus = self.room.bus
+        bus.publish(tournament_public(tid), Delivery(shared, instead=entrants))
+        for player in entrants:
+            bus.publish(player_stream(player), Delivery(shared))
 
     def _hand_events(self, d: td.Director, e: td.HandDealt | td.HandPlayed) -> None:
         """Each player dealt into the hand gets its events as their seat may see them -- its end included,
-        even when they have since busted, moved, or their table broke."""
+        even when they have since busted, moved, or their table broke; observers see them as an observer."""
         key = (d.spec.id, e.table)
         table = d.tables.get(e.table)
         if isinstance(e, td.HandDealt) and table is not None:
@@ -118,19 +130,16 @@ class TournamentFeed:
         self._keep_hand(d, key, e.events)
         turn = table.to_act() if table is not None else None
         clock = self.hall.decisions.to_act(d, table) if turn is not None else None
+        head = {"type": "tournament_table_events", "tournament": d.spec.id, "table": e.table}
+        if clock is not None:
+            head["to_act"] = clock
+        audiences = Audiences(_shown(e.events, OBSERVER))
         for seat, player in self.dealt.get(key, {}).items():
-            session = self.online(player)
-            if session is None:
-                continue
-            viewer = Viewer.player(seat)
-            shown = [event_to_dict(x) for x in (redact(ev, viewer) for ev in e.events) if x is not None]
-            message = {"type": "tournament_table_events", "tournament": d.spec.id, "table": e.table,
-                       "seat": seat, "events": shown}
-            if clock is not None:
-                message["to_act"] = clock
+            audiences.own[player] = _shown(e.events, Viewer.player(seat))
+            audiences.extra[player] = {"seat": seat}
             if turn is not None and turn[0] == player:
-                message["legal"] = turn[1].to_wire()
-            session.push(message)
+                audiences.extra[player]["legal"] = turn[1].to_wire()
+        publish(self.room.bus, tournament_table(d.spec.id, e.table), head, "events", audiences)
 
     def _keep_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
         """Store a tournament hand once it has ended, all cards and its facts, as a cash hand is (SEC-1)."""
