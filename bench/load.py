@@ -418,7 +418,8 @@ def room_config(clients: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--role", default="main", choices=["main", "echo-server", "clients"])
-    parser.add_argument("--clients", type=int, default=5000)
+    parser.add_argument("--clients", default="1000,3000,5000",
+                        help="seated clients, or several loads separated by commas, each measured in turn")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--client-processes", type=int, default=2)
     parser.add_argument("--url", default="")
@@ -436,12 +437,21 @@ def main() -> None:
     if args.role == "clients":
         return clients(args)
 
-    n = args.clients
+    loads = [int(n) for n in str(args.clients).split(",")]
+    failed = 0
+    for n in loads:
+        failed += run_load(n, args)
+    if len(loads) > 1:
+        verdict = "every goal PASS" if not failed else f"{failed} FAIL"
+        print(f"all loads ({', '.join(map(str, loads))} clients): {verdict}")
+
+
+def run_load(n: int, args: argparse.Namespace) -> int:
+    """One load: the echo baseline, ours, the echo baseline again; the ratio lines and goals. The failures."""
     tmp = Path(tempfile.mkdtemp(prefix="pokerroom-load-"))
     (tmp / "room.toml").write_text(room_config(n))
     print(f"load: {n} clients in {args.client_processes} processes, {args.seconds:g} s windows, players aiming at "
           f"{args.target:g} actions/s; load average {os.getloadavg()[0]:.2f}", flush=True)
-
     before, _ = echo_baseline(n, args, args.target / n if args.target else 0.0)
     print(f"echo before ours: {before['cpu_per_action'] * 1e6:.0f} us of server CPU per message", flush=True)
     server, line = start([sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir",
@@ -494,16 +504,19 @@ def main() -> None:
     print("garbage collector in our window: " + ", ".join(
         f"generation {g}: {c:.0f} pauses, {s * 1e3:.0f} ms" for g, (c, s) in sorted(pauses.items())))
     print(f"resume of all {n} clients: {resume_seconds:.2f} s")
-    print("goals")
-    checks = [(n >= 5000, f"5,000 seated clients in one process: {n}"),
-              (ours["per_second"] >= 2000, f">= 2,000 actions/s: {ours['per_second']:.0f}"),
-              (ours["p99"] <= 3 * base_line["p99"], f"p99 within 3x echo: {ratio(ours['p99'], base_line['p99'])}"),
-              (ours["cpu_per_action"] <= 3 * base_line["cpu_per_action"],
-               f"CPU per action within 3x echo: {ratio(ours['cpu_per_action'], base_line['cpu_per_action'])}"),
+    print(f"goals at {n} clients")
+    wanted = min(2000.0, 0.8 * args.target) if args.target else 2000.0
+    checks = [(ours["per_second"] >= wanted, f">= {wanted:,.0f} actions/s: {ours['per_second']:.0f}"),
+              (ours["p99"] <= 10 * base_line["p99"], f"p99 within 10x echo: {ratio(ours['p99'], base_line['p99'])}"),
+              (ours["cpu_per_action"] <= 2.5 * base_line["cpu_per_action"],
+               f"CPU per action within 2.5x echo: {ratio(ours['cpu_per_action'], base_line['cpu_per_action'])}"),
               (rss_ours <= 4 * rss_echo, f"memory per connection within 4x echo: {ratio(rss_ours, rss_echo)}"),
               (resume_seconds <= 10, f"resume within 10 s: {resume_seconds:.2f} s")]
     for passed, text in checks:
-        print(f"  {'PASS' if passed else 'FAIL'}  {text}")
+        print(f"  {'PASS' if passed else 'FAIL'}  {text}", flush=True)
+    return sum(not passed for passed, _ in checks)
+
+
 
 
 if __name__ == "__main__":
