@@ -62,6 +62,13 @@ class Moderation:
             raise RuleViolation("linked_accounts", "you may not sit at the same table as an account linked to "
                                                    "yours", "SEC-4")
 
+    def freeze(self, player: str) -> None:
+        """SEC-4: no play until the security team unfreezes the account."""
+        self.frozen.add(player)
+
+    def unfreeze(self, player: str) -> None:
+        self.frozen.discard(player)
+
     def verify_play(self, player: str) -> None:
         if player in self.frozen:
             raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it; "

@@ -22,6 +22,7 @@ from pokerroom.gateway.sessions import Session
 from pokerroom.gateway.throttle import BucketsByKey, network_of
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
+from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.table_host import TableHost
@@ -34,7 +35,7 @@ ACCOUNT_WIDE = 10                   # an account's password attempts from all ne
 class Accounts:
     def __init__(self, reactor: IReactorTime, gateway: Gateway, recorder: Recorder, wallet: Wallet,
                  tables: TableHost, moderation: Moderation, rules: players.AccountRules,
-                 password_desk: PasswordDesk, display_names: dict[str, str], idle: float) -> None:
+                 password_desk: PasswordDesk, display_names: DisplayNames, idle: float) -> None:
         self.reactor = reactor
         self.gateway = gateway
         self.recorder = recorder
@@ -136,7 +137,7 @@ class Accounts:
             session.deposit_limit, session.logged_in_at = account.deposit_limit, self.reactor.seconds()
             session.device = device
             if account.show_real_name and account.verified_name:
-                self.display_names[account.nickname] = account.verified_name
+                self.display_names.show(account.nickname, account.verified_name)
             self.gateway.identify(session, account.nickname)
             self._connection_opened(session)
             self._account_state(session, account)
@@ -202,7 +203,7 @@ class Accounts:
         session.role, session.country = account.role, account.country
         session.excluded_until, session.deposit_limit = account.excluded_until, account.deposit_limit
         if account.frozen:                                  # only ever added here: a row read before a freeze
-            self.moderation.frozen.add(account.nickname)   # landed must not undo it; unfreezing is the security
+            self.moderation.freeze(account.nickname)       # landed must not undo it; unfreezing is the security
                                                             # desk's job (SEC)
 
     def _on_resume(self, session: Session, request: Request, token: str, tables: dict[str, int],

@@ -44,6 +44,7 @@ from pokerroom.protocol.schema import Request
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.accounts import Accounts
 from pokerroom.shell.cash_play import CashPlay
+from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.histories import Histories
 from pokerroom.shell.lobby_feed import LobbyFeed
 from pokerroom.shell.password_desk import PasswordDesk
@@ -74,7 +75,7 @@ class Room:
         self.bus = bus or InProcessBus()
         self.metrics = Metrics()
         self.moderation = Moderation()                                # the security team's standing decisions
-        self.display_names: dict[str, str] = {}                      # AC-4: players showing their verified name
+        self.display_names = DisplayNames()                           # AC-4: players showing their verified name
         self.recovery = None
         self.gateway = gateway = Gateway(self.bus, self.metrics)
         self.recorder = recorder = Recorder(store, reactor, self.bus, writer)

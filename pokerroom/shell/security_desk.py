@@ -374,10 +374,10 @@ class SecurityDesk:
         def freeze(view: dict) -> defer.Deferred:
             name = view["nickname"]
             if on:
-                self.room.moderation.frozen.add(name)
+                self.room.moderation.freeze(name)
                 self._sit_out_everywhere(name)
             else:
-                self.room.moderation.frozen.discard(name)
+                self.room.moderation.unfreeze(name)
             self._acted(by, "freeze" if on else "unfreeze", reason, player=name)
             return self._read(self.store.update_account, nickname_key(name), frozen=on)
 
@@ -487,7 +487,7 @@ class SecurityDesk:
                 room.record_transfers(room.ledger.move(cash(old), cash(nickname), late, "nickname reset", old,
                                                        self._now()))
             room.moderation.renamed(old, nickname)
-            room.display_names.pop(old, None)
+            room.display_names.renamed(old, nickname)
             room.wallet.renamed(old, nickname)              # AC-5: the day's deposits still count
             self._acted(by, "reset_nickname", reason, player=old, nickname=nickname)
             return ok(request, nickname=nickname)
@@ -571,9 +571,9 @@ class SecurityDesk:
             if on and not view["verified_name"]:
                 raise RuleViolation("not_verified", "the security team has not verified your identity yet", "AC-4")
             if on:
-                self.room.display_names[player] = view["verified_name"]
+                self.room.display_names.show(player, view["verified_name"])
             else:
-                self.room.display_names.pop(player, None)
+                self.room.display_names.hide(player)
             d = self._read(self.store.update_account, nickname_key(player), show_real_name=on)
             return d.addCallback(lambda _: ok(request, name=view["verified_name"] if on else player))
 

@@ -92,9 +92,9 @@ class SessionWatch:
         room = self.room
         name = account.nickname
         if account.frozen:
-            room.moderation.frozen.add(name)
+            room.moderation.freeze(name)
         else:
-            room.moderation.frozen.discard(name)
+            room.moderation.unfreeze(name)
         session = room.by_player.get(name)
         if session is None:
             return

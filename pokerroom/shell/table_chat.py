@@ -14,13 +14,14 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Delivery, Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
+from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.table_host import TableHost
 
 
 class TableChat:
     def __init__(self, bus: Bus, tables: TableHost, recorder: Recorder, moderation: Moderation,
-                 rules: players.AccountRules, display_names: dict[str, str]) -> None:
+                 rules: players.AccountRules, display_names: DisplayNames) -> None:
         self.bus = bus
         self.tables = tables
         self.recorder = recorder
@@ -62,7 +63,8 @@ class TableChat:
             raise RuleViolation("chat_in_hand", "chat is closed to players in the hand until it ends at this table",
                                 "HR-CHAT-4")
         message = {"type": "chat", "table": table, "player": player, "text": text, "at": now}
-        if player in self.display_names:
-            message["name"] = self.display_names[player]                # AC-4
+        name = self.display_names.get(player)
+        if name is not None:
+            message["name"] = name                      # AC-4
         self.bus.publish(runner.public, Delivery.of(message))
         return ok(request)

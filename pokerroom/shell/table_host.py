@@ -49,6 +49,7 @@ from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
 from pokerroom.protocol.codec import pack
 from pokerroom.shell.audiences import Audiences, publish
+from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.recorder import FullBatch
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.wallet import Wallet
@@ -88,7 +89,7 @@ class TableRunner:
 class TableHost:
     def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, history: SeatingHistory,
                  metrics: Metrics, *, is_current: Callable[[Any], bool],
-                 display_names: dict[str, str], shuffle: Callable[[], list[int]] | None = None) -> None:
+                 display_names: DisplayNames, shuffle: Callable[[], list[int]] | None = None) -> None:
         self.reactor = reactor
         self.bus = bus
         self.wallet = wallet
@@ -194,8 +195,9 @@ class TableHost:
         clock = snap.clock
         seats = [dataclasses.asdict(s) for s in snap.seats]
         for seat in seats:
-            if seat.get("player_id") in self.display_names:
-                seat["name"] = self.display_names[seat["player_id"]]     # AC-4: the verified real name
+            name = self.display_names.get(seat.get("player_id"))
+            if name is not None:
+                seat["name"] = name                     # AC-4: the verified real name
         message = {"type": "table_snapshot", "table": table.table_id, "seq": snap.seq, "seats": seats,
                    "hand": [he.event_to_dict(e) for e in snap.hand_events],
                    "to_act": None if clock is None else clock[0],

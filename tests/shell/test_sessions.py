@@ -233,7 +233,7 @@ def test_STAFF_3_a_freeze_or_a_role_change_that_lands_while_the_password_is_hash
     account(room, "ana")
     session, answer, desk = logging_in(room, "ana")             # the login read the row: not frozen, a player
     store.update_account("ana", frozen=True, role="director")  # security_freeze (and a role) land meanwhile
-    room.moderation.frozen.add("ana")                           # as the security desk does it
+    room.moderation.freeze("ana")                           # as the security desk does it
     desk.finish()
     done = resolved(answer)
     assert done["ok"] and done["role"] == "director" and session.role == "director"
@@ -263,7 +263,7 @@ def test_STAFF_3_a_resume_with_a_row_read_before_a_freeze_does_not_undo_the_free
     def read_then_frozen(*args):                                  # the resume read the row, then the freeze ran
         found = use(*args)
         store.update_account("ana", frozen=True)
-        room.moderation.frozen.add("ana")
+        room.moderation.freeze("ana")
         return found
 
     store.use_token = read_then_frozen
