@@ -45,6 +45,7 @@ from pokerroom.poker.actions import Action
 from pokerroom.poker.variants import VARIANTS
 from tournament import deals, refunds, staking
 from tournament.bounties import knockout
+from tournament.changes import Changes
 from tournament.events import (
     BountyWon,
     BreakEnded,
@@ -141,6 +142,7 @@ class Entry:
     stakes: list[staking.Stake] = field(default_factory=list)
     table: str = ""
     place: tuple[int, ...] = ()
+    ordinal: int = 0             # registrations before it: live entries keep this order when restored
 
 
 @dataclass
@@ -178,6 +180,7 @@ class Director:
         self.substitutes: dict[int, tuple[str, int]] = {}   # place -> (description, value): TR-PRIZE-4
         self.deal_made = False
         self.entries_total = 0
+        self.registrations = 0                       # entries ever made, withdrawn ones too
         self.collected = 0
         self.level = 0
         self.paused = False
@@ -198,6 +201,7 @@ class Director:
         self.table_count = 0
         self._events: list = []
         self._provisional: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
+        self.changes = Changes()                     # what the next save stores (tournament.saved_state)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -300,8 +304,10 @@ class Director:
             raise RuleViolation("insufficient_funds", f"the entry costs {spec.entry_cost}; {player} has {funds}",
                                 "TR-REG-6")
         entry = Entry(player, used + 1, spec.fee, spec.buy_in, spec.bounty, own_bounty=spec.bounty,
-                      source=source, ticket=ticket)
+                      source=source, ticket=ticket, ordinal=self.registrations)
+        self.registrations += 1
         self.entries[player] = entry
+        self.changes.entry(entry)
         self.used_entries[player] = used + 1
         self.entries_total += 1
         self.collected += spec.buy_in
@@ -343,6 +349,7 @@ class Director:
         spec = self.spec
         player = entry.player
         del self.entries[player]
+        self.changes.entry_withdrawn(entry)
         self.used_entries[player] -= 1
         self.entries_total -= 1
         self.collected -= entry.paid_pool
@@ -375,6 +382,7 @@ class Director:
         if funds < price:
             raise RuleViolation("insufficient_funds", f"the share costs {price}; {backer} has {funds}", "TR-STAKE-1")
         entry.stakes.append(staking.Stake(backer, percent, price))
+        self.changes.entry(entry)
         self._emit(SharesSold(seller, backer, percent, price))
         self._pay(cash(backer), stakes_account(self.spec.id), price, "stake bought")
         return self._flush()
@@ -410,6 +418,7 @@ class Director:
             self._open_table()
         layouts = [t.layout for t in self.tables.values()]
         self.break_order = break_order(self.tables, self.rng)
+        self.changes.terms = True
         self._emit(Started(len(players), count))
         for move in draw_seats(players, layouts, self.rng):
             self._place(move.player, move.to_table, spec.starting_stack, "draw")
@@ -424,6 +433,7 @@ class Director:
         table_id = f"{self.spec.id}-t{self.table_count}"
         table = TournamentTable(table_id, self.spec.table_size, VARIANTS[self.spec.game], self.rng.choice)
         self.tables[table_id] = table
+        self.changes.table(table_id)
         return table
 
     def _place(self, player: str, table_id: str, chips: int, reason: str) -> None:
@@ -431,6 +441,8 @@ class Director:
         seat = table.seat_of(player)
         table.stacks[player] = chips
         self.entries[player].table = table_id
+        self.changes.table(table_id)
+        self.changes.entry(self.entries[player])
         self._emit(Seated(player, table_id, seat, chips, reason))
 
     def _seat_late(self, entry: Entry) -> None:
@@ -444,6 +456,7 @@ class Director:
         else:
             table = self._open_table()
             self.break_order.insert(0, table.id)          # the newest table breaks first
+            self.changes.terms = True
         seat = self.rng.choice(table.layout.empty_seats())
         table.seats[seat] = entry.player
         self._place(entry.player, table.id, self.spec.starting_stack, "late")
@@ -457,7 +470,7 @@ class Director:
             raise RuleViolation("rebuys_closed", f"rebuys in {spec.name} are closed", "TR-REG-6")
         if entry.rebuys >= spec.rebuys:
             raise RuleViolation("no_rebuys_left", f"{player} has used all {spec.rebuys} rebuys", "TR-REG-6")
-        chips = self._chips(player)
+        chips = self.chips(player)
         if chips > spec.starting_stack:
             raise RuleViolation("too_many_chips", f"a rebuy is allowed at or below the starting stack "
                                 f"({spec.starting_stack}); {player} has {chips}", "TR-REG-6")
@@ -487,6 +500,8 @@ class Director:
         entry.paid_pool += cost
         self.collected += cost
         table.add_chips(entry.player, chips)
+        self.changes.table(table.id)
+        self.changes.entry(entry)
         self._emit(ChipsAdded(entry.player, chips, kind))
         self._pay(cash(entry.player), self.pool, cost, f"tournament {kind.replace('_', '-')}")
 
@@ -496,7 +511,8 @@ class Director:
             raise RuleViolation("not_playing", f"{player} is not playing in {self.spec.name}", "TR-REG-6")
         return entry
 
-    def _chips(self, player: str) -> int:
+    def chips(self, player: str) -> int:
+        """The player's chips now (between hands) or at the start of the hand in play."""
         table = self.table_of(player)
         return table.stacks[player]
 
@@ -600,6 +616,7 @@ class Director:
             raise RuleViolation("bad_substitute", f"a substitute is worth at least the prize it replaces "
                                 f"({prizes_[place - 1]})", "TR-PRIZE-4")
         self.substitutes[place] = (description, value)
+        self.changes.terms = True
         self._emit(PrizeSubstituted(place, description, value, by))
         return self._flush()
 
@@ -639,6 +656,7 @@ class Director:
             held = 0
             for entry in [*self.busted, *self.entries.values()]:
                 if entry.held:
+                    self.changes.entry(entry)
                     held += entry.held
                     self._pay_player(entry, bounty_account(self.spec.id), entry.held, "bounty (held to the money)")
                     entry.held = 0
@@ -663,6 +681,7 @@ class Director:
         table = self.tables[table_id]
         stakes = self.spec.level(self.level).stakes()
         events = table.start_hand(stakes, deck, label=f"{self.spec.name} table {table_id}")
+        self.changes.table(table_id)
         if self.hand_for_hand:
             self.round_played.add(table_id)
         self._emit(HandDealt(table_id, tuple(events)))
@@ -710,6 +729,7 @@ class Director:
 
     def _after_action(self, table: TournamentTable) -> None:
         if table.hand is not None and table.hand.ended:
+            self.changes.table(table.id)
             self._hand_over(table.finish_hand())
 
     def _hand_over(self, result: HandResult) -> None:
@@ -721,6 +741,7 @@ class Director:
             self._knockout(entry, result.eliminated_by.get(player, ()))
             table.unseat(player)
             entry.table = ""
+            self.changes.entry(entry)
         if self.hand_for_hand:
             self.round_busts += busts
             if any(t.in_hand for t in self.tables.values()) or self.ready_tables():
@@ -739,6 +760,8 @@ class Director:
     def _eliminate(self, busts: list[Bust]) -> None:
         remaining_before = len(self.entries)
         entries = {b.player: self.entries.pop(b.player) for b in busts}
+        for entry in entries.values():
+            self.changes.entry(entry)
         self.busted += entries.values()
         for b in busts:
             can_re_enter = self.late_open and self.used_entries[b.player] <= self.spec.re_entries
@@ -757,6 +780,7 @@ class Director:
             for player in finish.players:
                 entry = entries[player]
                 entry.place = finish.places
+                self.changes.entry(entry)
                 self._award_prize(entry, amounts[player], finish.places)
             self._pay(self.pool, ROUNDING, remainder, "prize rounding (tied places)")
             self._emit(Eliminated(finish.players, finish.places, amounts[finish.players[0]]))
@@ -783,6 +807,7 @@ class Director:
             for stake in entry.stakes:            # TR-STAKE-3: a ticket, not cash: backers get their stake back
                 self._pay(stakes_account(spec.id), cash(stake.backer), stake.price, "stake returned: ticket won")
             entry.stakes = []
+            self.changes.entry(entry)
             return
         self._pay_player(entry, self.pool, amount, "tournament prize")
         self._release_stakes(entry)
@@ -801,17 +826,21 @@ class Director:
         """The entry's outcome is known: the backers' money goes to the seller (TR-STAKE-1)."""
         for stake in entry.stakes:
             self._pay(stakes_account(self.spec.id), cash(entry.player), stake.price, "stake price to the seller")
-        entry.stakes = []
+        if entry.stakes:
+            entry.stakes = []
+            self.changes.entry(entry)
 
     def _knockout(self, entry: Entry, winners: Sequence[str]) -> None:
         """TR-PLAY-6: the busted player's bounty goes to the winners of the pot that busted them."""
         spec = self.spec
         bounty, entry.own_bounty = entry.own_bounty, 0   # bounties they won stay held until the money
+        self.changes.entry(entry)
         if not bounty:
             return
         ko = knockout(bounty, winners, spec.progressive_share)
         for winner in winners:
             won = self.entries[winner]
+            self.changes.entry(won)
             won.own_bounty += ko.onto_head[winner]
             held = not self.in_money
             if held:
@@ -830,7 +859,7 @@ class Director:
         return 0 < len(self.entries) <= seats
 
     def _finish(self) -> None:
-        left = sorted(self.entries.values(), key=lambda e: -self._chips(e.player))
+        left = sorted(self.entries.values(), key=lambda e: -self.chips(e.player))
         for place, entry in enumerate(left, 1):
             table = self.tables.get(entry.table)
             if table is not None:
@@ -872,12 +901,17 @@ class Director:
         chips = source.stacks.pop(move.player)
         target.stacks[move.player] = chips
         self.entries[move.player].table = target.id
+        self.changes.table(source.id)
+        self.changes.table(target.id)
+        self.changes.entry(self.entries[move.player])
         self._emit(Seated(move.player, target.id, move.to_seat, chips, move.reason, source.id))
 
     def _close_table(self, table_id: str) -> None:
         del self.tables[table_id]
+        self.changes.table_closed(table_id)
         if table_id in self.break_order:
             self.break_order.remove(table_id)
+            self.changes.terms = True
         self._emit(TableClosed(table_id))
 
     def balance_now(self) -> list:
@@ -960,7 +994,7 @@ class Director:
         if deal is None or deal.offer is not None or any(t.in_hand for t in self.tables.values()):
             return
         players = tuple(self.entries)
-        stacks = [self._chips(p) for p in players]
+        stacks = [self.chips(p) for p in players]
         unpaid = deals.remaining_prizes(self.prizes or (), len(players))
         try:
             deal.offer = deals.offer(deal.kind, stacks, unpaid, left_to_play_for=deal.left_to_play_for,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from pokerroom.errors import RuleViolation
@@ -94,13 +95,17 @@ def default_spec(players: int) -> TournamentSpec:
 
 
 def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None, late: float = 0.05,
-             re_enter: float = 0.3, deal: bool = True, check: bool = True) -> Report:
-    """Run a tournament of ``players`` bots (``late`` of them register after the start)."""
+             re_enter: float = 0.3, deal: bool = True, check: bool = True,
+             observe: Callable[[td.Director], None] | None = None) -> Report:
+    """Run a tournament of ``players`` bots (``late`` of them register after the start).
+
+    ``observe`` sees the director after every command (a test saving and restoring it as the hall would).
+    """
     spec = spec or default_spec(players)
     rng = random.Random(seed)
     payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
     director = td.Director(spec, payouts, random.Random(seed + 1))
-    run = _Run(director, Ledger(keep=100), rng, check)
+    run = _Run(director, Ledger(keep=100), rng, check, observe)
     if spec.guarantee:                      # STAFF-1: the house deposits its guarantee and holds it for the event
         run.ledger.move(WORLD, PROMOTIONS, spec.guarantee, "deposit", "sim", 0.0)
         run.ledger.move(PROMOTIONS, td.guarantee_account(spec.id), spec.guarantee, "guarantee reserved", "sim", 0.0)
@@ -142,8 +147,10 @@ def _next(director: td.Director, now: int) -> tuple[str, int] | None:
 
 
 class _Run:
-    def __init__(self, director: td.Director, ledger: Ledger, rng: random.Random, check: bool) -> None:
+    def __init__(self, director: td.Director, ledger: Ledger, rng: random.Random, check: bool,
+                 observe: Callable[[td.Director], None] | None = None) -> None:
         self.director = director
+        self.observe = observe
         self.ledger = ledger
         self.check = check
         self.deck = list(range(52))
@@ -182,6 +189,8 @@ class _Run:
                 self.busted_now.append(e.player)
             elif kind is td.DealMade:
                 self.dealt = True
+        if self.observe is not None:
+            self.observe(self.director)
 
     def _count(self, e: td.Payment) -> None:
         tid = self.director.spec.id
@@ -259,7 +268,7 @@ class _Run:
         for player, entry in list(d.entries.items()):
             if entry.table and rng.random() < 0.2:
                 try:
-                    if entry.rebuys < spec.rebuys and d._chips(player) <= spec.starting_stack:
+                    if entry.rebuys < spec.rebuys and d.chips(player) <= spec.starting_stack:
                         self.apply(d.rebuy(player, self.funds(player)))
                     elif spec.add_on_stack and not entry.add_on:
                         self.apply(d.add_on(player, self.funds(player)))
