@@ -28,7 +28,6 @@ TR-REFUND, through the ledger with the case as the reason.
 
 from __future__ import annotations
 
-import pickle
 import re
 import secrets
 from collections.abc import Callable, Iterator
@@ -53,6 +52,7 @@ from pokerroom.poker.redact import Viewer, redact
 from pokerroom.poker.variants import VARIANTS
 from pokerroom.security.facts import hand_facts
 from tournament import director as td
+from tournament import saved_state
 from tournament.bounds import EventBounds
 from tournament.event_quota import DirectorQuota
 from tournament.invitation_desk import InvitationDesk
@@ -135,7 +135,7 @@ class TournamentHall:
         """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""
         refunded = {}
         for record in self.store.unfinished_tournaments():
-            director: td.Director = pickle.loads(record.snapshot)
+            director: td.Director = saved_state.restore(saved_state.from_rows(record.rows))
             self.directors[record.id] = director
             self.created_by[record.id] = record.created_by
             events = director.cancel("the server stopped during the tournament; refunded on restart")
@@ -254,7 +254,7 @@ class TournamentHall:
             tables = [d.tables.get(table_id) for table_id in {e.table for e in events}]
             if all(t is not None and t.hand is not None for t in tables):
                 return                                      # mid-hand: nothing a snapshot keeps has changed
-        args = (d.spec.id, d.spec.name, d.state, pickle.dumps(d), self.created_by.get(d.spec.id, ""),
+        args = (d.spec.id, d.spec.name, d.state, saved_state.step(d), self.created_by.get(d.spec.id, ""),
                 transfers, now)
         if sync:
             self.store.save_tournament(*args)

@@ -257,6 +257,19 @@ def payouts_data(payouts: PayoutTable) -> dict[str, Any]:
                          for b in payouts.brackets]}
 
 
+def from_rows(rows: dict[str, Any]) -> Saved:
+    """The records of a store's rows: ``{"state": {...}, "terms": {...}, "tables": [...], "entries": [...]}``,
+    each a mapping of field to value (the store's columns are the records' fields)."""
+    state = _record(StateRecord, rows["state"])
+    return Saved(state.tournament, state, _record(TermsRecord, rows["terms"]) if rows["terms"] else None,
+                 tuple(_record(TableRecord, r) for r in rows["tables"]),
+                 tuple(_record(EntryRecord, r) for r in rows["entries"]))
+
+
+def _record(kind: type, row: dict[str, Any]) -> Any:
+    return kind(**{f.name: row[f.name] for f in fields(kind)})
+
+
 # ---------------------------------------------------------------------- records -> director
 
 

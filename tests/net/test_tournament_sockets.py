@@ -16,6 +16,7 @@ from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import FAST_ROOM, Player, Server, serving
 from tests.net.test_end_to_end import sign_up, staff
 from tests.net.tournament_bots import TournamentBot
+from tournament import saved_state
 from tournament.director import bounty_account, pool_account
 
 FAST_TOURNAMENTS = FAST_ROOM + """
@@ -214,8 +215,7 @@ def test_TR_REFUND_3_a_killed_server_refunds_the_running_tournament_on_restart(t
     server.kill()                                                  # SIGKILL mid-tournament
     for bot in bots:
         bot.stop.set()
-    import pickle
-    stored = pickle.loads(store.tournament("crash").snapshot)      # the state the refunds must follow
+    stored = saved_state.restore(saved_state.from_rows(store.saved_tournament("crash")))   # what refunds follow
     stacks = stored.stacks()
     left = [p for p, e in stored.entries.items() if e.table]
     server = Server(tmp_path, "--max-rate", "500").start()         # recovery runs before listening
