@@ -6,11 +6,13 @@ import json
 import pickle
 import random
 from dataclasses import asdict, fields, replace
+from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.director_drivers import bust_one, started
+from pokerroom.poker.actions import Call, Raise
+from tests.tournament.director_drivers import Room, bust_one, spec, started
 from tournament import director as td
 from tournament import saved_state as ss
 from tournament import simulate as sim
@@ -158,7 +160,6 @@ def test_TR_REFUND_3_a_table_in_a_hand_is_saved_with_the_stacks_it_began_with_an
 
 
 def _raise(d: td.Director, table: str):
-    from pokerroom.poker.actions import Call, Raise
     player, legal = d.tables[table].to_act()
     return player, Raise(legal.seat, legal.min_to) if legal.can_raise else Call(legal.seat)
 
@@ -171,3 +172,22 @@ def test_a_finished_tournament_keeps_no_records():
         bust_one(room)
     saved = ss.step(d)
     assert saved.ended and saved.tables == () and saved.entries == ()
+
+
+def test_TR_REFUND_6_backers_stakes_and_a_substituted_prize_survive_the_records():
+    room = Room(spec())
+    room.register("a", "b", "c", "d", "e", "f", "g")
+    room.fund("backer")
+    d = room.director
+    rows = Rows()
+    rows.apply(ss.step(d))
+    room.apply(d.sell_shares("a", "backer", Fraction(40), Fraction("1.1"), room.cash("backer")))
+    rows.apply(ss.step(d))
+    assert_restores(d, rows)                                   # TR-REFUND-2 with a backer: the stake comes back
+    room.apply(d.start())
+    room.house_adds(3500 - d.prizes[0])
+    room.apply(d.substitute_prize(1, "a seat at the festival", 3500, by="td"))
+    rows.apply(ss.step(d))
+    assert ss.restore(rows.whole()).substitutes == {1: ("a seat at the festival", 3500)}
+    assert [s.percent for s in ss.restore(rows.whole()).entries["a"].stakes] == [Fraction(40)]
+    assert_restores(d, rows)                                   # TR-REFUND-6: the backer shares the refund
