@@ -8,7 +8,7 @@ director (or one nobody saved yet) is marked ``everything``.
 
 from __future__ import annotations
 
-from typing import Any
+from tournament.entries import Entry
 
 
 class Changes:
@@ -20,7 +20,7 @@ class Changes:
         self.everything = True
         self.tables: set[str] = set()
         self.closed: set[str] = set()
-        self.entries: dict[tuple[str, int], Any] = {}       # (player, entry number) -> the Entry
+        self.entries: dict[tuple[str, int], Entry] = {}       # (player, entry number) -> the Entry
         self.withdrawn: set[tuple[str, int]] = set()
         self.terms = False                                  # break order or substitutes changed in place
         self.saved_spec: object = None                      # the spec and prizes last saved: replaced, not mutated
@@ -34,12 +34,12 @@ class Changes:
         self.tables.discard(table_id)
         self.closed.add(table_id)
 
-    def entry(self, entry: Any) -> None:
+    def entry(self, entry: Entry) -> None:
         key = (entry.player, entry.number)
         self.entries[key] = entry
         self.withdrawn.discard(key)
 
-    def entry_withdrawn(self, entry: Any) -> None:
+    def entry_withdrawn(self, entry: Entry) -> None:
         key = (entry.player, entry.number)
         self.entries.pop(key, None)
         self.withdrawn.add(key)
