@@ -97,14 +97,18 @@ def default_spec(players: int) -> TournamentSpec:
 
 def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None, late: float = 0.05,
              re_enter: float = 0.3, deal: bool = True, check: bool = True,
-             observe: Callable[[list], None] | None = None) -> Report:
-    """Run a tournament of ``players`` bots (``late`` of them register after the start); ``observe`` sees
-    every list of events the director returns, as the shell would get them."""
+             observe: Callable[[td.Director], None] | None = None,
+             on_events: Callable[[list], None] | None = None) -> Report:
+    """Run a tournament of ``players`` bots (``late`` of them register after the start).
+
+    ``observe`` sees the director after every command (a test saving and restoring it as the hall would);
+    ``on_events`` sees every list of events the director returns, as the shell would get them.
+    """
     spec = spec or default_spec(players)
     rng = random.Random(seed)
     payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
     director = td.Director(spec, payouts, random.Random(seed + 1))
-    run = _Run(director, Ledger(keep=100), rng, check, observe)
+    run = _Run(director, Ledger(keep=100), rng, check, observe, on_events)
     if spec.guarantee:                      # STAFF-1: the house deposits its guarantee and holds it for the event
         run.ledger.move(WORLD, PROMOTIONS, spec.guarantee, "deposit", "sim", 0.0)
         run.ledger.move(PROMOTIONS, td.guarantee_account(spec.id), spec.guarantee, "guarantee reserved", "sim", 0.0)
@@ -147,9 +151,11 @@ def _next(director: td.Director, now: int) -> tuple[str, int] | None:
 
 class _Run:
     def __init__(self, director: td.Director, ledger: Ledger, rng: random.Random, check: bool,
-                 observe: Callable[[list], None] | None = None) -> None:
+                 observe: Callable[[td.Director], None] | None = None,
+                 on_events: Callable[[list], None] | None = None) -> None:
         self.director = director
         self.observe = observe
+        self.on_events = on_events
         self.ledger = ledger
         self.check = check
         self.deck = list(range(52))
@@ -167,8 +173,8 @@ class _Run:
         return self.ledger.balance(cash(player))
 
     def apply(self, events: list) -> None:
-        if self.observe is not None:
-            self.observe(events)
+        if self.on_events is not None:
+            self.on_events(events)
         for e in events:
             kind = type(e)
             if kind is td.Payment:
@@ -190,6 +196,8 @@ class _Run:
                 self.busted_now.append(e.player)
             elif kind is td.DealMade:
                 self.dealt = True
+        if self.observe is not None:
+            self.observe(self.director)
 
     def _count(self, e: td.Payment) -> None:
         tid = self.director.spec.id
@@ -267,7 +275,7 @@ class _Run:
         for player, entry in list(d.entries.items()):
             if entry.table and rng.random() < 0.2:
                 try:
-                    if entry.rebuys < spec.rebuys and d._chips(player) <= spec.starting_stack:
+                    if entry.rebuys < spec.rebuys and d.chips(player) <= spec.starting_stack:
                         self.apply(d.rebuy(player, self.funds(player)))
                     elif spec.add_on_stack and not entry.add_on:
                         self.apply(d.add_on(player, self.funds(player)))

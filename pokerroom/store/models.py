@@ -18,6 +18,9 @@ What is stored, and why:
   ``cases`` with their ``case_hands`` and ``case_notes``, ``mutes``
   (HR-CHAT-3), ``restrictions`` (linked accounts kept apart) and
   ``nickname_resets`` (AC-3: the old name stays in the history).
+* ``tournaments`` (one row each, kept) and, while one is registering or
+  running, its director as typed rows (``tournament_states``, ``_terms``,
+  ``_tables``, ``_entries``) for the refunds after a crash (TR-REFUND).
 * ``session_tokens`` (hashes only, with an idle expiry) and ``account_changes``
   (role changes and bans that running rooms apply at once): STAFF-3.
 
@@ -287,20 +290,99 @@ class NicknameReset(Base):
 
 
 class TournamentRecord(Base):
-    """A tournament's director as of its last change, for recovery after a crash (TR-REFUND).
-
-    ``snapshot`` is the pickled director with every table between hands: the
-    stacks at the start of the hands in play, never a deck (HR-RNG-2). It is
-    written in the same transaction as the ledger transfers of the same step.
-    """
+    """A tournament: its name, state and who created it, kept after it ends (ids are never reused)."""
 
     __tablename__ = "tournaments"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(64))
     state: Mapped[str] = mapped_column(String(16), index=True)
-    snapshot: Mapped[bytes] = mapped_column(LargeBinary)
     created_by: Mapped[str] = mapped_column(String(20))
     updated_at: Mapped[float] = mapped_column(Float)
+
+
+# What a registering or running tournament's director is, for recovery after a crash (TR-REFUND): the rows of
+# tournament.saved_state, column for field. Each step upserts only the rows it changed, in the transaction of
+# its ledger transfers; a finished or cancelled tournament's rows are deleted. No row holds a hand or a deck:
+# a table's chips are those at the start of its hand in play (HR-RNG-2).
+
+
+class TournamentStateRow(Base):
+    """The director's scalars, rewritten every step."""
+
+    __tablename__ = "tournament_states"
+    tournament: Mapped[str] = mapped_column(String(32), primary_key=True)
+    state: Mapped[str] = mapped_column(String(16))
+    awaiting_approval: Mapped[bool] = mapped_column(Boolean)
+    level: Mapped[int] = mapped_column(Integer)
+    paused: Mapped[bool] = mapped_column(Boolean)
+    on_break: Mapped[bool] = mapped_column(Boolean)
+    late_open: Mapped[bool] = mapped_column(Boolean)
+    rebuys_open: Mapped[bool] = mapped_column(Boolean)
+    paid_places: Mapped[int] = mapped_column(Integer)
+    in_money: Mapped[bool] = mapped_column(Boolean)
+    hand_for_hand: Mapped[bool] = mapped_column(Boolean)
+    deal_made: Mapped[bool] = mapped_column(Boolean)
+    entries_total: Mapped[int] = mapped_column(Integer)
+    collected: Mapped[int] = mapped_column(BigInteger)
+    pool_balance: Mapped[int] = mapped_column(BigInteger)
+    prizes_paid: Mapped[int] = mapped_column(BigInteger)
+    table_count: Mapped[int] = mapped_column(Integer)
+    registrations: Mapped[int] = mapped_column(Integer)
+    winner: Mapped[str] = mapped_column(String(20))
+    round_played: Mapped[list] = mapped_column(JSON)        # table ids: hand-for-hand
+    round_busts: Mapped[list] = mapped_column(JSON)         # [player, start stack, table, dealing order]
+    protected: Mapped[list] = mapped_column(JSON)           # [table, player, hand number]: HR-DC-4
+    pending_deal: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    rng: Mapped[list] = mapped_column(JSON)                 # the seeded generator's state (TR-PLAY-4)
+
+
+class TournamentTermsRow(Base):
+    """Spec, payout table, prizes, substitutes and break order: written when they change."""
+
+    __tablename__ = "tournament_terms"
+    tournament: Mapped[str] = mapped_column(String(32), primary_key=True)
+    spec: Mapped[dict] = mapped_column(JSON)
+    payouts: Mapped[dict] = mapped_column(JSON)
+    prizes: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    substitutes: Mapped[list] = mapped_column(JSON)
+    break_order: Mapped[list] = mapped_column(JSON)
+
+
+class TournamentTableRow(Base):
+    """One table: its seats with the chips each had at the start of the hand in play, and the button."""
+
+    __tablename__ = "tournament_tables"
+    tournament: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table: Mapped[str] = mapped_column(String(48), primary_key=True)
+    size: Mapped[int] = mapped_column(Integer)
+    hand_number: Mapped[int] = mapped_column(Integer)
+    button: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    blinds: Mapped[list] = mapped_column(JSON)
+    seats: Mapped[list] = mapped_column(JSON)               # [seat, player, chips]
+
+
+class TournamentEntryRow(Base):
+    """One entry, live or busted: what it paid (what a refund returns, TR-REFUND-3), bounties and stakes."""
+
+    __tablename__ = "tournament_entries"
+    tournament: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player: Mapped[str] = mapped_column(String(20), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    fee: Mapped[int] = mapped_column(BigInteger)
+    paid_pool: Mapped[int] = mapped_column(BigInteger)
+    paid_bounty: Mapped[int] = mapped_column(BigInteger)
+    rebuys: Mapped[int] = mapped_column(Integer)
+    add_on: Mapped[bool] = mapped_column(Boolean)
+    own_bounty: Mapped[int] = mapped_column(BigInteger)
+    held: Mapped[int] = mapped_column(BigInteger)
+    source: Mapped[str] = mapped_column(String(120))
+    ticket: Mapped[bool] = mapped_column(Boolean)
+    table: Mapped[str] = mapped_column(String(48))
+    place: Mapped[list] = mapped_column(JSON)
+    stakes: Mapped[list] = mapped_column(JSON)              # [backer, percent, price]: TR-STAKE
+    ordinal: Mapped[int] = mapped_column(Integer)
+    out: Mapped[int | None] = mapped_column(Integer, nullable=True)      # order among the busted
+    unplaced: Mapped[list | None] = mapped_column(JSON, nullable=True)   # busted in late registration
 
 
 class CasinoRound(Base):

@@ -52,10 +52,10 @@ from pokerroom.store.models import (
     LedgerPosting,
     LedgerTransfer,
     Refusal,
-    TournamentRecord,
 )
 from pokerroom.store.security_records import SecurityRecords, pack_facts
 from pokerroom.store.session_records import SessionRecords
+from pokerroom.store.tournament_records import TournamentRecords
 from pokerroom.table.seating_history import Arrival, Departure
 
 
@@ -149,7 +149,7 @@ def chat_digest(row: Any) -> str:
     return row_digest(row.id, row.table_id, row.hand_id, row.player_id, row.text, row.at, row.blocked)
 
 
-class RoomStore(SecurityRecords, SessionRecords):
+class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
     """The room's database. Every method is one transaction -- or one step of a :meth:`batch`."""
 
     def __init__(self, engine: Engine) -> None:
@@ -519,31 +519,6 @@ class RoomStore(SecurityRecords, SessionRecords):
         if returned:
             self.save_transfers(returned)
         return Recovery(tuple(voided), tuple(returned))
-
-    # ------------------------------------------------------------------ tournaments
-
-    def save_tournament(self, tournament_id: str, name: str, state: str, snapshot: bytes, created_by: str,
-                        transfers: Sequence[Transfer], at: float) -> None:
-        """A tournament step: its ledger transfers and the director after them, in one transaction."""
-        with self._writing() as session:
-            if transfers:
-                self._save(session.connection(), list(transfers))
-            row = session.get(TournamentRecord, tournament_id)
-            if row is None:
-                session.add(TournamentRecord(id=tournament_id, name=name, state=state, snapshot=snapshot,
-                                             created_by=created_by, updated_at=at))
-            else:
-                row.state, row.snapshot, row.updated_at = state, snapshot, at
-
-    def unfinished_tournaments(self) -> list[TournamentRecord]:
-        """Tournaments that were registering or running when the server stopped."""
-        with self._reading() as session:
-            return list(session.scalars(select(TournamentRecord).where(
-                TournamentRecord.state.in_(("registering", "running"))).order_by(TournamentRecord.id)))
-
-    def tournament(self, tournament_id: str) -> TournamentRecord | None:
-        with self._reading() as session:
-            return session.get(TournamentRecord, tournament_id)
 
     # ------------------------------------------------------------------ casino
 

@@ -16,6 +16,7 @@ from tests.net.server_process import FAST_TOURNAMENTS, Server, serving
 from tests.net.tournament_bots import TournamentBot
 from tests.support.socket_play import director, sign_up
 from tests.support.waiting import wait_until
+from tournament import saved_state
 from tournament.director import bounty_account, pool_account
 
 
@@ -194,8 +195,7 @@ def test_TR_REFUND_3_a_killed_server_refunds_the_running_tournament_on_restart(t
     server.kill()                                                  # SIGKILL mid-tournament
     for bot in bots:
         bot.stop.set()
-    import pickle
-    stored = pickle.loads(store.tournament("crash").snapshot)      # the state the refunds must follow
+    stored = saved_state.restore(saved_state.from_rows(store.saved_tournament("crash")))   # what refunds follow
     stacks = stored.stacks()
     left = [p for p, e in stored.entries.items() if e.table]
     server = Server(tmp_path, "--max-rate", "500").start()         # recovery runs before listening

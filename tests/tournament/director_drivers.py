@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 from pokerroom.money.ledger import PROMOTIONS, WORLD, Ledger, cash
@@ -136,3 +137,26 @@ def winning(players: Sequence[str]) -> dict[str, str]:
     """Hole cards making ``players`` win in that order (on the default board: trips A, K, Q, then JJ, TT)."""
     strong = ["AcAd", "KcKh", "QcQh", "JcJd", "TcTd"]
     return dict(zip(players, strong, strict=False))
+
+
+def observable(d: td.Director) -> dict:
+    """Everything a director's commands and queries read, apart from hands in play (never saved)."""
+    running = d.state == td.RUNNING
+    return {
+        **{name: getattr(d, name) for name in (
+            "state", "awaiting_approval", "level", "paused", "on_break", "late_open", "rebuys_open", "paid_places",
+            "in_money", "hand_for_hand", "deal_made", "entries_total", "collected", "pool_balance", "prizes_paid",
+            "table_count", "registrations", "winner", "round_played", "round_busts", "protected", "prizes",
+            "substitutes", "break_order", "used_entries", "spec", "payouts")},
+        "rng": d.rng.getstate(),
+        "deal": None if d.pending_deal is None else asdict(d.pending_deal),
+        "entries": [asdict(e) for e in d.entries.values()],
+        "busted": [asdict(e) for e in d.busted],
+        "unplaced": [(busts, [asdict(e) for e in group.values()]) for busts, group in d.unplaced],
+        "tables": [(t.id, t.size, dict(t.seats), dict(t.stacks), t.positions, t.hand_number, t.layout.seats)
+                   for t in d.tables.values()],
+        "stacks": d.stacks() if running else None,
+        "refund": d.refund_preview() if d.state == td.REGISTERING or (running and d.entries) else None,
+        "schedule": d.schedule(),
+        "prizes_shown": d.provisional_prizes(),
+    }

@@ -129,7 +129,7 @@ def test_TR_REG_6_rebuys_need_a_stack_at_or_below_the_start_and_are_bounded_in_c
     room.apply(room.director.start())
     d = room.director
     room.apply(d.rebuy("a", room.cash("a")))
-    assert d._chips("a") == 2000 and room.of(td.ChipsAdded)[-1].kind == "rebuy"
+    assert d.chips("a") == 2000 and room.of(td.ChipsAdded)[-1].kind == "rebuy"
     with pytest.raises(RuleViolation) as e:
         d.rebuy("a", room.cash("a"))
     check_refusal(e, "no_rebuys_left", "TR-REG-6")

@@ -57,7 +57,7 @@ def test_the_check_itself_finds_a_fraction_and_an_int_key():
 def test_every_event_of_a_simulated_tournament_is_wire_data(players, seed, name):
     seen: list = []
     structure = replace(TournamentSpec.load(STRUCTURES / f"{name}.toml"), max_players=players * 2, min_players=2)
-    sim.simulate(players, seed=seed, spec=structure, observe=seen.extend)
+    sim.simulate(players, seed=seed, spec=structure, on_events=seen.extend)
     assert any(isinstance(e, td.Finished) for e in seen)
     problems = [p for e in seen for p in event_problems(e)]
     assert not problems, problems[:5]

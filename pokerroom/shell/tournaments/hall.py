@@ -35,7 +35,6 @@ TR-REFUND, through the ledger with the case as the reason.
 
 from __future__ import annotations
 
-import pickle
 import secrets
 from collections.abc import Callable
 from random import Random
@@ -55,6 +54,7 @@ from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.player_requests import PlayerRequests
 from pokerroom.shell.tournaments.timers import TournamentTimers
 from tournament import director as td
+from tournament import saved_state
 from tournament.bounds import EventBounds
 from tournament.event_quota import DirectorQuota
 from tournament.prizes import PayoutTable
@@ -63,14 +63,14 @@ from tournament.structure import PAYOUTS, TournamentSpec
 _QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
 
 
-def _saved(d: td.Director) -> bytes:
-    """The director as the store keeps it: the one place a snapshot is made."""
-    return pickle.dumps(d)
+def _saved(d: td.Director) -> saved_state.Saved:
+    """What changed in the director since its last save, as typed rows: the one place they are made."""
+    return saved_state.step(d)
 
 
 def _restored(record: Any) -> td.Director:
-    """The director a stored tournament record holds: the one place a snapshot is read."""
-    return pickle.loads(record.snapshot)
+    """The director a stored tournament's rows hold (between hands everywhere): the one place they are read."""
+    return saved_state.restore(saved_state.from_rows(record.rows))
 
 
 class TournamentHall:
