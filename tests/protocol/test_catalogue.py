@@ -8,7 +8,7 @@ from pokerroom.app import build_room
 from pokerroom.protocol.errors import ERRORS, SECTIONS
 from pokerroom.protocol.pushes import EVENTS, PUSHES
 from pokerroom.protocol.schema import REQUESTS
-from tests.support.code_scan import pushed_types, raised_codes
+from tests.support.code_scan import browser_types, pushed_types, raised_codes
 
 # codes that are not literals where they are raised, and what they can be
 FORWARDED = {                       # a refusal passed on with the code it already has
@@ -81,3 +81,15 @@ def test_every_push_the_shell_builds_is_declared():
 
 def test_push_and_request_types_are_apart():
     assert set(PUSHES) & set(REQUESTS) == {"chat"}      # a chat line is both what a player says and what all hear
+
+
+CLIENT_SIGNALS = {"closed": "common/room.js: the socket closed",
+                  "error": "common/room.js: a refusal no request waits for", "*": "common/room.js: every message"}
+
+
+def test_what_the_browser_clients_listen_for_and_match_by_type_is_declared():
+    listens, matches = browser_types()
+    assert {"table_events", "tournament_event"} <= set(listens) and {"hand_started", "posted"} <= set(matches)
+    assert {kind: where for kind, where in listens.items() if kind not in PUSHES and kind not in CLIENT_SIGNALS} == {}
+    known = set(PUSHES) | set(REQUESTS) | {kind for family in EVENTS.values() for kind in family}
+    assert {kind: where for kind, where in matches.items() if kind not in known} == {}

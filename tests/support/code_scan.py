@@ -7,6 +7,7 @@ added anywhere is caught the first time the suite runs, without anyone rememberi
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,3 +92,24 @@ def pushed_types() -> dict[str, list[str]]:
                             and isinstance(value.value, str)):
                         found.setdefault(value.value, []).append(f"{path}:{node.lineno}")
     return found
+
+
+BROWSER = "lobby/static"
+_LISTENS = re.compile(r"""\.on\(\s*["']([a-z_*]+)["']""")
+_MATCHES = re.compile(r"""type\s*[!=]==?\s*["']([a-z_]+)["']|["']([a-z_]+)["']\s*[!=]==?\s*[\w.]*\btype\b|"""
+                      r"""\bcase\s+["']([a-z_]+)["']""")
+
+
+def browser_types() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """What the browser clients listen for (``room.on("table_events", ...)``) and the ``type`` strings they match
+    messages and events by (``e.type === "hand_started"``, ``case "posted":``): each -> where."""
+    listens: dict[str, list[str]] = {}
+    matches: dict[str, list[str]] = {}
+    for path in sorted((ROOT / BROWSER).rglob("*.js")):
+        where = path.relative_to(ROOT).as_posix()
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            for name in _LISTENS.findall(line):
+                listens.setdefault(name, []).append(f"{where}:{number}")
+            for groups in _MATCHES.findall(line):
+                matches.setdefault(next(g for g in groups if g), []).append(f"{where}:{number}")
+    return listens, matches
