@@ -7,7 +7,7 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
-from pokerroom.protocol.pushes import PushError, verify_message
+from pokerroom.protocol.pushes import PushError, verify_answer, verify_message
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
 from pokerroom.store.room_store import RoomStore
@@ -53,7 +53,23 @@ def make_room(store: RoomStore, clock: Clock, **rules) -> Room:
 
 def request(room: Room, session, kind: str, rid: int = 1, **fields):   # noqa: ANN001, ANN201
     """``session`` asks ``room`` for ``kind``, parsed as a client's message is: the answer or its Deferred."""
-    return room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
+    return conform(room.handle(session, parse_request({"type": kind, "rid": rid, **fields})))
+
+
+def conform(answer):   # noqa: ANN001, ANN201 - a dict or a Deferred of one, handed back as it came
+    """``answer`` (or the answer it will be) checked against the protocol's envelope and wire types; what breaks
+    them is kept in :data:`MALFORMED`, which fails the test."""
+    def check(message):   # noqa: ANN001, ANN202
+        if isinstance(message, dict):
+            try:
+                verify_answer(message)
+            except PushError as e:
+                MALFORMED.append(f"{e}: {message!r}"[:500])
+        return message
+
+    if isinstance(answer, defer.Deferred):
+        return answer.addCallback(check)
+    return check(answer)
 
 
 def resolved(result) -> dict:                                       # noqa: ANN001
