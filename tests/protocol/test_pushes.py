@@ -77,3 +77,10 @@ def test_field_kinds_come_from_the_annotations_of_the_cores_dataclasses():
     assert EVENTS["table"]["decision_started"]["seconds"].kind == "float"
     assert EVENTS["tournament"]["shares_sold"]["percent"].kind == "int"
     assert "payment" not in EVENTS["tournament"]          # money moves are not pushed: they are in bet_history
+
+
+def test_every_field_of_every_event_has_a_wire_kind_so_no_fraction_or_object_can_be_declared():
+    loose = [(family, kind, name) for family, events in EVENTS.items() for kind, spec in events.items()
+             for name, rule in spec.items() if rule.kind == "any"]
+    assert loose == []
+    assert wire_of("Fraction").kind == "any" and wire_of("Payout").kind == "any"    # what the check above refuses
