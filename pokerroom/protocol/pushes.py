@@ -253,6 +253,11 @@ def _verify_fields(where: str, spec: dict[str, Wire], data: object) -> None:
         _verify_value(f"{where}.{name}", rule, data[name])
 
 
+_IS = {"int": lambda v: type(v) is int, "str": lambda v: type(v) is str, "bool": lambda v: type(v) is bool,
+       "float": lambda v: type(v) in (int, float), "list": lambda v: isinstance(v, list | tuple),
+       "map": lambda v: isinstance(v, dict), "any": lambda v: True}
+
+
 def _verify_value(where: str, rule: Wire, value: object) -> None:
     _wire_value(where, value)
     if value is None:
@@ -260,10 +265,7 @@ def _verify_value(where: str, rule: Wire, value: object) -> None:
             raise PushError(f"{where} cannot be null")
         return
     kind = rule.kind
-    good = {"int": lambda v: type(v) is int, "str": lambda v: type(v) is str, "bool": lambda v: type(v) is bool,
-            "float": lambda v: type(v) in (int, float), "list": lambda v: isinstance(v, list | tuple),
-            "map": lambda v: isinstance(v, dict), "any": lambda v: True}[kind]
-    if not good(value):
+    if not _IS[kind](value):
         raise PushError(f"{where} must be {kind}, not {type(value).__name__}")
     if not rule.of:
         return
