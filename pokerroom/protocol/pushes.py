@@ -222,8 +222,8 @@ def verify_answer(message: dict[str, Any]) -> None:
     kind, rid, ok = message.get("type"), message.get("rid", ...), message.get("ok")
     if type(kind) is not str:
         raise PushError("an answer's type is the request's type, a string")
-    if rid is ... or not (rid is None or (type(rid) is int and 0 <= rid <= MAX_RID)):
-        raise PushError(f"{kind}: an answer's rid is the request's, or null")
+    if rid is ... or not (rid is None or type(rid) is int) or (ok is True and (rid is None or not 0 <= rid <= MAX_RID)):
+        raise PushError(f"{kind}: an answer's rid is the request's (a refusal echoes even a bad one), or null")
     if type(ok) is not bool:
         raise PushError(f"{kind}: an answer's ok is true or false")
     if ok:

@@ -66,6 +66,7 @@ def test_answers_conform_as_the_schema_makes_them():
     verify_answer(error("join", 7, "seat_taken", "seat 3 is taken", "BJ-3"))
     verify_answer(error("error", None, "bad_frame", "the frame is not valid json"))
     verify_answer(error("whatever_they_sent", 2, "unknown_type", "unknown message type 'whatever_they_sent'"))
+    verify_answer(error("join", -5, "bad_rid", "rid must be a whole number from 0 to 2147483647"))   # echoed as sent
 
 
 def test_field_kinds_come_from_the_annotations_of_the_cores_dataclasses():
