@@ -8,7 +8,8 @@ wire kind (``int``, ``str``, ``bool``, ``float`` -- times and seconds, an int
 is a float too --, ``list``, ``map``, ``any``), whether it may be left out
 (``optional``) and whether it may be null (``nullable``). A list or map may
 name what it holds (``of``): an event family of :data:`EVENTS` (each item a map
-whose ``type`` is one of the family's events) or a record of :data:`RECORDS`.
+whose ``type`` is one of the family's events), a record of :data:`RECORDS` or a
+kind (a list of ``str``).
 
 The events inside ``table_events``, ``tournament_event``,
 ``tournament_table_events`` and ``casino_events`` are derived from the pure
@@ -52,7 +53,7 @@ class Wire:
     kind: str                           # one of KINDS
     optional: bool = False              # may be left out
     nullable: bool = False              # may be null
-    of: str = ""                        # a list's (or map's) items: an event family or a record name
+    of: str = ""                        # a list's (or map's) items: an event family, a record name or a kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,10 +164,10 @@ PUSHES: dict[str, Push] = {
                            {"table": STR, "seq": INT, "seats": _w("list", "seat"), "hand": _w("list", "hand"),
                             "to_act": _w("int", nullable=True), "deadline": _w("float", nullable=True),
                             "phase": _w("str", nullable=True), "seconds_left": _w("float", nullable=True),
-                            "button": _w("int", nullable=True), "waiting_list": LIST,
+                            "button": _w("int", nullable=True), "waiting_list": _w("list", "str"),
                             "legal": _w("map", "legal", optional=True)}),
     "lobby_update": Push("the cash tables that changed while you follow the lobby, and those that left it",
-                         {"tables": _w("list", "lobby_table"), "closed": _OPT["list"]}),
+                         {"tables": _w("list", "lobby_table"), "closed": _w("list", "str", optional=True)}),
     "table_closed": Push("a director closed the table you watch; its last player has stood up", {"table": STR}),
     "chat": Push("a chat line at a table you watch (name: the speaker's verified real name, AC-4)",
                  {"table": STR, "player": STR, "text": STR, "at": FLOAT, "name": _OPT["str"]}),
@@ -275,6 +276,9 @@ def _verify_value(where: str, rule: Wire, value: object) -> None:
 
 
 def _verify_item(where: str, of: str, item: object) -> None:
+    if of in _IS:
+        _verify_value(where, Wire(of), item)
+        return
     if of in RECORDS:
         _verify_fields(where, RECORDS[of], item)
         return

@@ -38,6 +38,7 @@ def test_a_table_frame_made_from_the_cores_events_conforms():
     ({"type": "tournament_event", "tournament": "pko", "event": {"type": "shares_sold", "seller": "a",
       "backer": "b", "percent": Fraction(1, 3), "price": 100}}, "is a Fraction: not a wire type"),
     ({"type": "lobby_update", "tables": [], "closed": {"nl-x"}}, "is a set: not a wire type"),
+    ({"type": "lobby_update", "tables": [], "closed": [3]}, "lobby_update.closed[0] must be str"),
     ({"type": "chat", "table": "t1", "player": "a", "text": b"gl", "at": 1.0}, "is a bytes: not a wire type"),
     ({"type": "casino_state", "table": "bj", "game": "BJ", "round": 3, "phase": "open", "results": [],
       "seats": {1: "ana"}}, "has a int key 1: map keys are strings"),
