@@ -30,7 +30,7 @@ class ResponsibleGaming:
         session.excluded_until = until
         d = self.recorder.write(partial(self.recorder.store.update_account, players.nickname_key(session.player_id),
                                         excluded_until=until), quiet=False)
-        return d.addCallback(lambda _: ok(request, until=None if days is None else until))
+        return d.addCallback(lambda _: ok(request, until=None if until == float("inf") else until))   # null: for good
 
     def _on_deposit_limit(self, session: Session, request: Request, amount: int | None) -> defer.Deferred:
         session.deposit_limit = amount

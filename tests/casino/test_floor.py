@@ -15,7 +15,7 @@ from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.room import Room
-from tests.support.clocked_room import Connection
+from tests.support.clocked_room import Connection, conform
 
 
 def rules(table_id: str, game: str, **kw) -> CasinoRules:
@@ -47,7 +47,8 @@ class Floor:
 
     def ask(self, who: str, kind: str, /, **fields) -> dict:
         self.rid += 1
-        answer = self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid, **fields}))
+        answer = conform(self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
+                                                                              **fields})))
         if not isinstance(answer, dict):
             out = []
             answer.addBoth(out.append)

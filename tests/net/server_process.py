@@ -22,6 +22,8 @@ from pathlib import Path
 import msgpack
 from websockets.sync.client import connect
 
+from pokerroom.protocol.pushes import verify_message
+
 
 def table_entry(table_id: str = "t1", name: str = "Test", variant: str = "NLHE", small_blind: int = 5,
                 big_blind: int = 10, min_buy_in: int = 400, max_buy_in: int = 1000, seats: int = 6) -> str:
@@ -161,11 +163,13 @@ class Player:
         self.ws.send(data)
 
     def receive(self, timeout: float = 10) -> dict:
-        """The next message; a ``table_events`` frame is taken apart into one ``table_event`` per event."""
+        """The next message, checked against the protocol's declarations; a ``table_events`` frame is taken apart
+        into one ``table_event`` per event."""
         if not self.inbox:
             frame = self.ws.recv(timeout=timeout)
             self.frames.append(frame)
             message = msgpack.unpackb(frame, raw=False, strict_map_key=False) if self.binary else json.loads(frame)
+            verify_message(message)                 # every message any socket test gets is declared and well-formed
             self.inbox.extend(unbatch(message))
         return self.inbox.popleft()
 

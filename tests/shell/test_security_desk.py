@@ -16,13 +16,13 @@ from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import void_postings
 from pokerroom.store.security_records import unpack_facts
-from tests.support.clocked_room import play_until, player, request
+from tests.support.clocked_room import conform, play_until, player, request
 from tests.support.clocked_room import resolved as answer
 from tests.support.security_room import account, security_room
 
 
 def ask(room: Room, session, kind: str, /, **fields) -> dict:       # noqa: ANN001
-    return answer(room.handle(session, parse_request({"type": kind, "rid": 1, **fields})))
+    return answer(conform(room.handle(session, parse_request({"type": kind, "rid": 1, **fields}))))
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
+from pokerroom.protocol.pushes import PushError, verify_answer, verify_message
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
 from pokerroom.store.room_store import RoomStore
@@ -16,13 +17,27 @@ TABLES = {"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blin
                       "max_buy_in": 1000, "seats": 6}]}
 
 
+MALFORMED: list[str] = []
+"""What the room sent that the protocol does not declare (the bus logs a subscriber's error and goes on: this
+list keeps it for tests/conftest.py, which fails the test)."""
+
+
 class Connection:
-    """A socket double that keeps what the room sent it, a close as ``{"closed": code}``."""
+    """A socket double that keeps what the room sent it, a close as ``{"closed": code}``.
+
+    Every message is checked against the protocol's declarations first (:func:`verify_message`): each test that
+    uses this double is a conformance test of what the room pushes.
+    """
 
     def __init__(self) -> None:
         self.sent: list[dict] = []
 
     def send(self, message: dict) -> None:
+        try:
+            verify_message(message)
+        except PushError as e:
+            MALFORMED.append(f"{e}: {message!r}"[:500])
+            raise
         self.sent.append(message)
 
     def close(self, code: int, reason: str) -> None:
@@ -38,7 +53,23 @@ def make_room(store: RoomStore, clock: Clock, **rules) -> Room:
 
 def request(room: Room, session, kind: str, rid: int = 1, **fields):   # noqa: ANN001, ANN201
     """``session`` asks ``room`` for ``kind``, parsed as a client's message is: the answer or its Deferred."""
-    return room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
+    return conform(room.handle(session, parse_request({"type": kind, "rid": rid, **fields})))
+
+
+def conform(answer):   # noqa: ANN001, ANN201 - a dict or a Deferred of one, handed back as it came
+    """``answer`` (or the answer it will be) checked against the protocol's envelope and wire types; what breaks
+    them is kept in :data:`MALFORMED`, which fails the test."""
+    def check(message):   # noqa: ANN001, ANN202
+        if isinstance(message, dict):
+            try:
+                verify_answer(message)
+            except PushError as e:
+                MALFORMED.append(f"{e}: {message!r}"[:500])
+        return message
+
+    if isinstance(answer, defer.Deferred):
+        return answer.addCallback(check)
+    return check(answer)
 
 
 def resolved(result) -> dict:                                       # noqa: ANN001

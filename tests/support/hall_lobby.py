@@ -12,7 +12,7 @@ from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.room import Room
 from pokerroom.shell.tournaments import TournamentHall
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import Connection
+from tests.support.clocked_room import Connection, conform
 from tournament import director as td
 
 
@@ -44,7 +44,8 @@ class Lobby:
     def ask(self, who: str, kind: str, /, **fields) -> dict:
         """``who`` asks for ``kind``: the answer, a Deferred one resolved (the store answers at once here)."""
         self.rid += 1
-        answer = self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid, **fields}))
+        answer = conform(self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
+                                                                              **fields})))
         if isinstance(answer, Deferred):            # no writer thread here: the store answers at once
             answered: list = []
             answer.addBoth(answered.append)
