@@ -171,7 +171,9 @@ class Recorder:
         if isinstance(event, he.HandStarted):
             hand = self._hands[table_id] = _HandBeingPlayed(event.hand_id)
         else:
-            hand = self._hands.setdefault(table_id, _HandBeingPlayed())
+            hand = self._hands.get(table_id)
+            if hand is None:                        # not one built (and thrown away) for every event
+                hand = self._hands[table_id] = _HandBeingPlayed()
         hand.events.append(as_dict)
         hand.objects.append(event)
         hand.times.append(now)
