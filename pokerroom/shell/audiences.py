@@ -13,7 +13,7 @@ frames and never sees a card its viewer may not see.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from pokerroom.bus import Bus
 from pokerroom.bus.subjects import player_stream
@@ -28,25 +28,24 @@ class Audiences:
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)   # player -> keys only they get (``legal``)
     public_packed: list[bytes] | None = None                    # the public events already packed, if they are
 
-
-class Redaction(Protocol):
-    """What a table of any game does with a batch of its events before anyone sees them."""
-
-    def audiences(self, events: list) -> Audiences | None: ...
+    def deliveries(self, head: dict[str, Any], key: str) -> tuple[Delivery, dict[str, Delivery]]:
+        """The public frame ``head + {key: public}`` and the frames of the players who get their own instead."""
+        shared: dict[str, Any] = {"message": dict(head, **{key: self.public})}
+        if self.public_packed is not None:
+            shared["encoded"] = {MSGPACK: pack_with_packed_list(head, key, self.public_packed)}
+        private: dict[str, Delivery] = {}
+        for player, events in self.own.items():
+            private[player] = Delivery.of(dict(head, **{key: events}, **self.extra.get(player, {})))
+        for player, extra in self.extra.items():
+            if player not in private:
+                private[player] = Delivery(shared, extra)
+        return Delivery(shared, instead=frozenset(private)), private
 
 
 def publish(bus: Bus, subject: str, head: dict[str, Any], key: str, audiences: Audiences) -> None:
-    """The public frame ``head + {key: public}`` on ``subject``; each player's own frame on their stream."""
-    shared: dict[str, Any] = {"message": dict(head, **{key: audiences.public})}
-    if audiences.public_packed is not None:
-        shared["encoded"] = {MSGPACK: pack_with_packed_list(head, key, audiences.public_packed)}
-    private: dict[str, Delivery] = {}
-    for player, events in audiences.own.items():
-        private[player] = Delivery.of(dict(head, **{key: events}, **audiences.extra.get(player, {})))
-    for player, extra in audiences.extra.items():
-        if player not in private:
-            private[player] = Delivery(shared, extra)
+    """The public frame on ``subject``; each player's own frame on their stream."""
+    public, private = audiences.deliveries(head, key)
     if audiences.public:
-        bus.publish(subject, Delivery(shared, instead=frozenset(private)))
+        bus.publish(subject, public)
     for player, delivery in private.items():
         bus.publish(player_stream(player), delivery)

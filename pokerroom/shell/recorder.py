@@ -31,7 +31,7 @@ from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom.bus import Bus
-from pokerroom.bus.subjects import TABLE_FULL
+from pokerroom.bus.subjects import TABLE_CLOSED, TABLE_FULL
 from pokerroom.money.ledger import Transfer
 from pokerroom.poker import events as he
 from pokerroom.security.facts import hand_facts
@@ -80,6 +80,7 @@ class Recorder:
         self._seated: dict[str, dict[int, str]] = {}         # table -> seat -> player, as the events told it
         self._on_hand_stored = on_hand_stored or (lambda: None)
         bus.subscribe(TABLE_FULL, self._recorded)
+        bus.subscribe(TABLE_CLOSED, self._forget_table)
 
     # ------------------------------------------------------------------ the writer
 
@@ -140,6 +141,11 @@ class Recorder:
             hand.chatted.add(player)
 
     # ------------------------------------------------------------------ a table's full stream
+
+    def _forget_table(self, subject: str, table_id: str) -> None:
+        """A table that left the room: nothing of it is kept (a table opened again later starts afresh)."""
+        self._seated.pop(table_id, None)
+        self._hands.pop(table_id, None)
 
     def _recorded(self, subject: str, batch: FullBatch) -> None:
         table_id = batch.rules.table_id

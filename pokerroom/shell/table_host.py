@@ -229,13 +229,8 @@ class TableHost:
             batch = missed[start:start + BATCH]
             audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
             if audiences is not None:
-                head = self._head(runner, batch)
-                if player_id in audiences.own:
-                    out.append(Delivery.of(dict(head, events=audiences.own[player_id],
-                                                **audiences.extra.get(player_id, {}))))
-                else:
-                    shared = {"message": dict(head, events=audiences.public)}
-                    out.append(Delivery(shared, audiences.extra.get(player_id)))
+                public, private = audiences.deliveries(self._head(runner, batch), "events")
+                out.append(private.get(player_id, public) if player_id is not None else public)
         return out
 
     # ------------------------------------------------------------------ a table's events
