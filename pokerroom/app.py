@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from twisted.internet import defer
 from twisted.internet import reactor as default_reactor
 from twisted.logger import (
     FilteringLogObserver,
@@ -46,6 +47,8 @@ from pokerroom.table.config import load_config, tables_from_config
 from tournament.bounds import EventBounds
 
 log = Logger()
+
+SHUTDOWN_FLUSH_SECONDS = 10.0    # how long a stopping server waits for its writer to land what is queued
 
 
 def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
@@ -112,6 +115,14 @@ def start_password_desk(room: Room, reactor) -> PasswordDesk:  # noqa: ANN001
     return desk
 
 
+def _flushed_before_stopping(room: Room, reactor) -> defer.Deferred:  # noqa: ANN001
+    """Every write asked for so far, landed (Twisted waits for it before shutting down); at most a few seconds."""
+    d = room.flushed()
+    d.addTimeout(SHUTDOWN_FLUSH_SECONDS, reactor)
+    d.addErrback(lambda failure: log.failure("the writer did not finish before the server stopped", failure))
+    return d
+
+
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
           bots: int, max_rate: float = 20.0, max_connections: int = 10_000) -> int:
     level = LogLevel.levelWithName(os.environ.get("POKERROOM_LOG_LEVEL", "info"))
@@ -126,7 +137,9 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     reactor = default_reactor
     room, writer = build_room(config, database, data_dir, reactor, demo=demo)
     writer.start()
-    reactor.addSystemEventTrigger("before", "shutdown", writer.stop)
+    # What is queued for the writer (a batch gathering, the prizes just paid) lands before its thread stops.
+    reactor.addSystemEventTrigger("before", "shutdown", _flushed_before_stopping, room, reactor)
+    reactor.addSystemEventTrigger("during", "shutdown", writer.stop)
     start_password_desk(room, reactor)
     site = build_site(room, None, rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
                       limits=limits)

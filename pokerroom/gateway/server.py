@@ -33,6 +33,7 @@ from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_orig
 from pokerroom.gateway.sessions import Session
 from pokerroom.gateway.throttle import TokenBucket, network_of
 from pokerroom.gateway.unmasking import install as install_unmasking
+from pokerroom.gateway.unmasking import unmask
 from pokerroom.protocol.codec import MAX_FRAME, SUBPROTOCOLS, Codec
 from pokerroom.protocol.schema import ProtocolError, error, parse_request
 
@@ -46,6 +47,18 @@ BURST = 40.0
 MAX_BAD = 50                # malformed or refused-for-rate messages before the connection is closed
 LOGIN_LATE = 4010           # close code: not logged in (or resumed) within the login deadline
 NOT_READING = 4011          # close code: more bytes waiting for the client than the cap
+
+
+_OPEN = WebSocketServerProtocol.STATE_OPEN
+_WHOLE_SMALL_MESSAGE = (0x81, 0x82)     # first byte of a final text or binary frame, no extension bits
+
+
+def _is_utf8(payload: bytes) -> bool:
+    try:
+        payload.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class FormattedIfLogged:
@@ -121,9 +134,41 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             self.close(LOGIN_LATE, f"log in within {self.factory.limits.login_seconds:g} seconds of connecting")
 
     def dataReceived(self, data: bytes) -> None:                      # noqa: N802 - Twisted's name
-        """Straight to Autobahn's frame parser, without its debug line: the line's arguments are worked out for
-        every read even when nothing logs them, and cost about what parsing a small frame does."""
+        """A read that is exactly one small whole message goes straight to :meth:`onMessage`; anything else to
+        Autobahn's frame parser (without its debug line, whose arguments are worked out for every read even when
+        nothing logs them).
+
+        A client's request is one frame of some sixty bytes, and that is nearly
+        every read: a final (FIN) text or binary frame, masked, with a 7-bit
+        length, and nothing before or after it. For it the parser's work --
+        a frame object, six callbacks, a masker, the message's pieces joined --
+        costs more than the room's answer. Autobahn internals: its read buffer
+        (``data``), the frame and message it is inside (``current_frame``,
+        ``inside_message``) and ``failedByMe`` must show that it is between
+        messages, so the shortcut cannot cut into one; a text payload that is not
+        UTF-8, or anything unusual, takes Autobahn's path and its errors.
+        """
+        size = len(data) - 6
+        if (0 <= size < 126 and data[1] == 0x80 | size and data[0] in _WHOLE_SMALL_MESSAGE
+                and self.state == WebSocketServerProtocol.STATE_OPEN and not self.data
+                and self.current_frame is None and not self.inside_message and not self.failedByMe
+                and not (self._listeners and self._listeners.get("message")) and not self.logOctets):
+            payload = unmask(data[2:6], data[6:])
+            binary = data[0] == 0x82
+            if binary or _is_utf8(payload):
+                self.trafficStats.incomingOctetsWireLevel += len(data)
+                self.onMessage(payload, binary)
+                return
         self._dataReceived(data)
+
+    def sendData(self, data: bytes, sync: bool = False, chopsize: int | None = None) -> None:   # noqa: N802, FBT001, FBT002
+        """Autobahn's own frames (its handshake answer, pings, a close) go out as the room's frames do: behind what
+        the request being answered has corked (an error's answer before the close it leads to), and without
+        Autobahn's debug line."""
+        if sync or chopsize or self.send_queue or self.logOctets or self.transport is None:
+            super().sendData(data, sync, chopsize)
+        else:
+            self._write(data)
 
     def onMessageEnd(self) -> None:
         """A whole message: straight to :meth:`onMessage`, without Autobahn's ``message`` signal when nobody listens.
@@ -131,8 +176,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         Autobahn fires that signal for every message, building a Deferred and
         its callbacks each time; the room subscribes nobody to it.
         """
-        listeners = self._listeners
-        if listeners is not None and listeners.get("message"):
+        if self._listeners and self._listeners.get("message"):
             super().onMessageEnd()
             return
         if not self.failedByMe:
@@ -201,8 +245,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
 
     def send(self, message: dict[str, Any]) -> None:
         if self.state == WebSocketServerProtocol.STATE_OPEN:
-            payload = self.codec.encode(message)
-            self._write(payload, self.factory.prepareMessage(payload, self.codec.binary).payloadHybi)
+            self._write(data_frame(self.codec.encode(message), self.codec.binary))
 
     def send_shared(self, shared: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
         """Send a message many connections get: encoded and framed once per subprotocol (cached in ``shared``).
@@ -211,27 +254,26 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         connection of the subprotocol. ``extra`` are keys of this connection's
         own (the decision player's ``legal``): the shared encoding, extended.
         """
-        if self.state == WebSocketServerProtocol.STATE_OPEN:
-            prepared = self._prepared(shared)
-            if extra:
-                payload = self.codec.extend(prepared.payload, extra)
-                self._write(payload, self.factory.prepareMessage(payload, self.codec.binary).payloadHybi)
-            else:
-                self._write(prepared.payload, prepared.payloadHybi)
+        if self.state == _OPEN:
+            codec = self.codec
+            prepared = shared.get(codec.subprotocol)
+            if prepared is None:
+                prepared = self._prepared(shared)
+            self._write(data_frame(codec.extend(prepared[0], extra), codec.binary) if extra else prepared[1])
 
-    def _prepared(self, shared: dict[str, Any]) -> Any:
+    def _prepared(self, shared: dict[str, Any]) -> tuple[bytes, bytes]:
+        """The payload and the whole frame of a shared message in this connection's subprotocol, made once."""
         key = self.codec.subprotocol
-        prepared = shared.get(key)
-        if prepared is None:
-            payload = shared.get("encoded", {}).get(key)          # bytes the room built already, if any
-            if payload is None:
-                payload = self.codec.encode(shared["message"])
-            prepared = shared[key] = self.factory.prepareMessage(payload, self.codec.binary)
+        payload = shared.get("encoded", {}).get(key)          # bytes the room built already, if any
+        if payload is None:
+            payload = self.codec.encode(shared["message"])
+        prepared = shared[key] = (payload, data_frame(payload, self.codec.binary))
         return prepared
 
     _corked: list[bytes] | None = None
 
-    def _write(self, payload: bytes, frame: bytes) -> None:
+    def _write(self, frame: bytes) -> None:
+        """Every byte the room sends on this connection passes here: its frames, and Autobahn's own."""
         if self._corked is not None:
             self._corked.append(frame)
         else:
@@ -250,8 +292,8 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         sock = getattr(transport, "socket", None)
         # Twisted internals: ``_tempDataLen`` is what ``write`` has buffered but not joined yet; anything there
         # (or in ``dataBuffer``) must go out before this frame.
-        if (sock is None or not transport.connected or transport.disconnecting or transport._tempDataLen
-                or len(transport.dataBuffer) > transport.offset or self.send_queue):
+        if (sock is None or transport._tempDataLen or len(transport.dataBuffer) > transport.offset
+                or not transport.connected or transport.disconnecting or self.send_queue):
             transport.write(frame)
             self._mind_backlog(transport)
             return
@@ -284,6 +326,22 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
     def close(self, code: int, reason: str) -> None:
         if self.state == WebSocketServerProtocol.STATE_OPEN:
             self.sendClose(code, reason)
+
+
+def data_frame(payload: bytes, binary: bool) -> bytes:
+    """One unfragmented, unmasked WebSocket frame (RFC 6455, 5.2) carrying ``payload``.
+
+    What Autobahn's ``prepareMessage`` builds for a server without compression
+    (the room accepts none), without the object around it: a table event's frame
+    is made once and written to every watcher.
+    """
+    size = len(payload)
+    opcode = 0x82 if binary else 0x81                       # FIN and binary (2) or text (1)
+    if size < 126:
+        return bytes((opcode, size)) + payload
+    if size < 1 << 16:
+        return bytes((opcode, 126)) + size.to_bytes(2, "big") + payload
+    return bytes((opcode, 127)) + size.to_bytes(8, "big") + payload
 
 
 class RoomFactory(WebSocketServerFactory):

@@ -16,9 +16,12 @@ NOBODY: frozenset[str] = frozenset()
 
 class Connection(Protocol):
     """What a session needs of a connection. It may also have ``identity_ended()``, called when the player it
-    carried logs out or is ended on it (the edge starts its login deadline again), and ``send_shared``."""
+    carried logs out or is ended on it (the edge starts its login deadline again)."""
 
     def send(self, message: dict[str, Any]) -> None: ...
+
+    def send_shared(self, shared: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
+        """Send ``shared["message"]`` with ``extra``'s keys; encodings made for it are cached in ``shared``."""
 
     def close(self, code: int, reason: str) -> None: ...
 
@@ -74,14 +77,12 @@ class Session:
         """Send ``shared["message"]`` (with ``extra``'s keys), encoded and framed once per subprotocol for everyone
         it goes to."""
         if self.connection is not None:
-            send_shared = getattr(self.connection, "send_shared", None)
-            if send_shared is None:
-                self.connection.send(dict(shared["message"], **(extra or {})))
-            else:
-                send_shared(shared, extra)
+            self.connection.send_shared(shared, extra)
 
     def deliver(self, subject: str, delivery: Delivery) -> None:
         """A bus handler: forward the frame, unless this player gets one of their own instead."""
         if delivery.instead and self.player_id in delivery.instead:
             return
-        self.push_shared(delivery.shared, delivery.extra)
+        connection = self.connection
+        if connection is not None:
+            connection.send_shared(delivery.shared, delivery.extra)

@@ -32,12 +32,16 @@ class FrameUnmasker:
         self._pointer = 0
 
     def process(self, data: bytes) -> bytes:
-        size = len(data)
         shift = self._pointer & 3
-        mask = self._mask[shift:] + self._mask[:shift] if shift else self._mask
-        self._pointer += size
-        key = (mask * (size // 4 + 1))[:size]
-        return (int.from_bytes(data, "little") ^ int.from_bytes(key, "little")).to_bytes(size, "little")
+        self._pointer += len(data)
+        return unmask(self._mask[shift:] + self._mask[:shift] if shift else self._mask, data)
+
+
+def unmask(mask: bytes, data: bytes) -> bytes:
+    """``data`` XOR the 4-byte ``mask`` repeated: a whole frame's payload, unmasked (or masked) in one step."""
+    size = len(data)
+    key = (mask * (size // 4 + 1))[:size]
+    return (int.from_bytes(data, "little") ^ int.from_bytes(key, "little")).to_bytes(size, "little")
 
 
 def install() -> bool:

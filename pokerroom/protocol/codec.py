@@ -97,6 +97,8 @@ class Codec:
                 UnicodeDecodeError, RecursionError) as e:
             raise ProtocolError("bad_frame", f"the frame is not valid {self.subprotocol.split('.')[-1]}: "
                                              f"{type(e).__name__}") from None
+        if isinstance(value, dict) and not any(isinstance(v, dict | list) for v in value.values()):
+            return value                                # a flat map, as nearly every request is: depth 1
         if _depth(value) > MAX_DEPTH:
             raise ProtocolError("bad_frame", f"messages nest at most {MAX_DEPTH} levels deep")
         return value

@@ -27,6 +27,7 @@ class Audiences:
     own: dict[str, list[dict]] = field(default_factory=dict)    # player -> the batch as only they may see it
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)   # player -> keys only they get (``legal``)
     public_packed: list[bytes] | None = None                    # the public events already packed, if they are
+    own_packed: dict[str, list[bytes]] = field(default_factory=dict)  # player -> their batch packed, if it is
 
     def deliveries(self, head: dict[str, Any], key: str) -> tuple[Delivery, dict[str, Delivery]]:
         """The public frame ``head + {key: public}`` and the frames of the players who get their own instead."""
@@ -35,7 +36,12 @@ class Audiences:
             shared["encoded"] = {MSGPACK: pack_with_packed_list(head, key, self.public_packed)}
         private: dict[str, Delivery] = {}
         for player, events in self.own.items():
-            private[player] = Delivery.of(dict(head, **{key: events}, **self.extra.get(player, {})))
+            extra = self.extra.get(player, {})
+            own: dict[str, Any] = {"message": dict(head, **{key: events}, **extra)}
+            packed = self.own_packed.get(player)
+            if packed is not None:                              # their own events are packed already too
+                own["encoded"] = {MSGPACK: pack_with_packed_list(dict(head, **extra), key, packed)}
+            private[player] = Delivery(own)
         for player, extra in self.extra.items():
             if player not in private:
                 private[player] = Delivery(shared, extra)

@@ -39,7 +39,7 @@ from pokerroom.store.room_store import RoomStore
 from pokerroom.table import TableRules
 from pokerroom.table import events as te
 
-WRITE_GATHER = 0.025                # seconds a busy writer waits for its next batch to fill
+WRITE_GATHER = 0.1                  # seconds a busy writer waits for its next batch to fill
 
 
 @dataclass(slots=True)

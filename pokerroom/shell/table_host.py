@@ -246,7 +246,11 @@ class TableHost:
             # The log keeps events packed: bytes are nothing for the garbage collector to scan.
             runner.log.append(packed[i])
             runner.log_seq = event.seq
-            if isinstance(event, te.DecisionStarted):
+            if isinstance(event, te.HandEvent):             # nearly every event: checked first
+                settlement = self._hand_event(runner, event.event, now)
+                if settlement is not None:
+                    transfers[i] = settlement
+            elif isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
             elif isinstance(event, te.PlayerSeated):
                 transfers[i] = self._move(cash(event.player_id), table_escrow(table_id, event.player_id),
@@ -259,10 +263,6 @@ class TableHost:
                 if event.stack:
                     transfers[i] = self._move(table_escrow(table_id, event.player_id), cash(event.player_id),
                                               event.stack, "cash_out", table_id)
-            elif isinstance(event, te.HandEvent):
-                settlement = self._hand_event(runner, event.event, now)
-                if settlement is not None:
-                    transfers[i] = settlement
         self.bus.publish(runner.full, FullBatch(table.rules, events, dicts, now, transfers))
         for start in range(0, len(events), BATCH):          # frames stay small
             batch = events[start:start + BATCH]
@@ -313,7 +313,7 @@ class TableHost:
         """
         public: list[dict] = []
         public_packed: list[bytes] = []
-        mine: dict[str, dict[int, dict]] = {}           # player -> position in the batch -> their own view
+        mine: dict[str, dict[int, tuple[dict, bytes]]] = {}   # player -> position in the batch -> their own view
         decision = None
         for event, as_dict, as_bytes in zip(events, dicts, packed, strict=True):
             shown = redact(event, OBSERVER)
@@ -322,7 +322,7 @@ class TableHost:
             if shown is not event:                      # hole cards: their owner sees them
                 owner = runner.dealt_by_hand.get(event.hand_id, {}).get(event.event.seat)
                 if owner is not None:
-                    mine.setdefault(owner, {})[len(public)] = as_dict
+                    mine.setdefault(owner, {})[len(public)] = (as_dict, as_bytes)
                 as_dict = table_event_to_dict(shown)
                 as_bytes = pack(as_dict)
             elif isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
@@ -331,8 +331,10 @@ class TableHost:
             public_packed.append(as_bytes)
         if not public:
             return None
-        out = Audiences(public, {player: [views.get(i, e) for i, e in enumerate(public)]
-                                 for player, views in mine.items()}, public_packed=public_packed)
+        out = Audiences(public, public_packed=public_packed)
+        for player, views in mine.items():
+            out.own[player] = [views[i][0] if i in views else e for i, e in enumerate(public)]
+            out.own_packed[player] = [views[i][1] if i in views else b for i, b in enumerate(public_packed)]
         clock = runner.table.clock
         if decision is not None and clock is not None and clock.seat == decision.seat:
             seated = runner.table.players.get(decision.seat)

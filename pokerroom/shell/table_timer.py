@@ -63,17 +63,30 @@ class TableTimer:
 
     def _arm(self) -> None:
         deadline = self.table.next_deadline()
-        if deadline == self._armed and self._call is not None and self._call.active():
+        call = self._call
+        if deadline == self._armed and call is not None and call.active():
             return
-        self.stop()
-        if deadline is not None and deadline != self._failed:
-            delay = max(0.0, deadline.at - self.reactor.seconds())
-            self._armed = deadline
-            self._call = self.reactor.callLater(delay, self._fire, deadline)
+        if deadline is None or deadline == self._failed:
+            self.stop()
+            return
+        delay = max(0.0, deadline.at - self.reactor.seconds())
+        self._armed = deadline
+        if call is not None and call.active() and deadline.at >= call.getTime():
+            # Every action moves a table's deadline, nearly always later: ``reset`` then moves the one pending
+            # call instead of cancelling it and scheduling another, and costs the reactor nothing until the old
+            # time comes up. (An earlier time would make the reactor search its whole heap for the call.)
+            call.reset(delay)
+        else:
+            if call is not None and call.active():
+                call.cancel()
+            self._call = self.reactor.callLater(delay, self._fire)
 
-    def _fire(self, deadline: Deadline) -> None:
+    def _fire(self) -> None:
+        deadline = self._armed
         self._call = None
         self._armed = None
+        if deadline is None:
+            return
         try:
             events = self.table.fire(deadline, deadline.at)
         except RuleViolation:

@@ -41,12 +41,18 @@ class RecordingProtocol(RoomProtocol):
 
     record = None
 
-    def _write(self, payload, frame):
+    def _write(self, frame):
         session = getattr(self, "session", None)
-        if not RecordingProtocol.record.closed:
+        if frame[0] in (0x81, 0x82) and self.state == RoomProtocol.STATE_OPEN and not RecordingProtocol.record.closed:
+            size, start = frame[1] & 0x7F, 2                    # a data frame (not the handshake, a ping, a close)
+            if size == 126:
+                size, start = int.from_bytes(frame[2:4], "big"), 4
+            elif size == 127:
+                size, start = int.from_bytes(frame[2:10], "big"), 10
+            payload = frame[start:start + size]
             RecordingProtocol.record.write(json.dumps({"to": session.player_id if session else None,
                                                        "message": self.codec.decode_from_server(payload)}) + "\n")
-        super()._write(payload, frame)
+        super()._write(frame)
 
 
 class Fuzzer(WebSocketClientProtocol):
@@ -138,14 +144,14 @@ def main() -> None:
         connectWS(factory)
 
     def check() -> None:
-        if room.metrics.hands._value.get() >= args.hands and stats["sent"] >= args.fuzz_frames:
+        if room.metrics.hands.value >= args.hands and stats["sent"] >= args.fuzz_frames:
             poll.stop()
             room.flushed().addBoth(finish)
 
     def finish(_):
         RecordingProtocol.record.close()
         (out / "summary.json").write_text(json.dumps({
-            "hands": room.metrics.hands._value.get(), "fuzz": stats,
+            "hands": room.metrics.hands.value, "fuzz": stats,
             "bot_actions": sum(b.actions for b in bots), "ledger_ok": room.ledger.check(),
             "players": sorted(room.by_player)}))
         writer.stop()

@@ -59,9 +59,9 @@ def main() -> None:
             del clients, client
             for _ in range(100):                                   # until the server has seen every close
                 yield task.deferLater(reactor, 0.02, lambda: None)
-                if room.metrics.connections._value.get() == 0:
+                if room.metrics.connections.value == 0:
                     break
-            report["open"] = room.metrics.connections._value.get()
+            report["open"] = room.metrics.connections.value
             report["connections"] = len(server_side)
             report["alive_without_collection"] = sum(ref() is not None for ref in server_side)
             gc.set_debug(gc.DEBUG_SAVEALL)

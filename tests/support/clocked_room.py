@@ -3,10 +3,12 @@ requests and their answers -- the in-process tests' way in, with no socket and n
 
 from __future__ import annotations
 
+from msgpack import unpackb
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
+from pokerroom.protocol.codec import MSGPACK, pack
 from pokerroom.protocol.pushes import PushError, verify_answer, verify_message
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
@@ -39,6 +41,13 @@ class Connection:
             MALFORMED.append(f"{e}: {message!r}"[:500])
             raise
         self.sent.append(message)
+
+    def send_shared(self, shared: dict, extra: dict | None = None) -> None:
+        """A frame many get: the bytes the room packed for it ahead (if any) must be the message, packed."""
+        packed = shared.get("encoded", {}).get(MSGPACK)
+        if packed is not None and unpackb(packed) != unpackb(pack(shared["message"])):
+            MALFORMED.append(f"packed ahead, not the message: {shared['message']!r}"[:500])
+        self.send(dict(shared["message"], **(extra or {})))
 
     def close(self, code: int, reason: str) -> None:
         self.sent.append({"closed": code})

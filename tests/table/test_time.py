@@ -201,3 +201,18 @@ def test_HR_DC_2_a_reconnecting_player_resumes_with_seat_stack_and_own_cards_onl
     assert len(holes[2]) == 2 and holes[1] == () and holes[3] == ()
     assert snap.clock[:2] == (2, "thinking")
     assert not any(isinstance(e, he.DeckRevealed) for e in snap.hand_events)
+
+
+def test_HR_TIME_5_a_moved_deadline_moves_the_one_pending_call_and_fires_on_time():
+    t = Timed()
+    t.sit("A", "B", "C")
+    t.advance(2)
+    t.advance(4)
+    t.do("act", "A", Call(1))                       # B's clock starts 4 s after A's, and runs 10 s
+    t.advance(3)
+    t.do("act", "B", Call(2))                       # C's clock: 10 s from now
+    assert len(t.clock.getDelayedCalls()) == 1      # the table keeps one call pending, moved, not a pile
+    assert t.advance(9.9) == []                     # A's old deadline passed at +10 from A's start: nothing
+    events = t.advance(0.1)
+    assert [(e.seat, e.seconds) for e in events if isinstance(e, te.TimeBankStarted)] == [(3, 30)]
+    assert len(t.clock.getDelayedCalls()) == 1
