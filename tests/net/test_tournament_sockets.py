@@ -140,7 +140,8 @@ def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rul
     created = td.request("director_create", template="daily", id="daily", name="Daily test", start_in=None,
                          settings={"guarantee": 0, "late_registration_levels": 10, "table_size": 4})
     assert created["ok"], created
-    names, bots = entered(server, "daily", "c", 8)
+    # twelve entries on three tables: far from the money at the first bust, even when one hand busts several
+    names, bots = entered(server, "daily", "c", 12)
     plain = sign_up(server.url, "plain")[0]
     forbidden = plain.request("director_pause", tournament="daily", reason="no")
     assert not forbidden["ok"] and forbidden["error"]["code"] == "forbidden"
@@ -157,11 +158,11 @@ def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rul
     details = idle()
     preview = td.request("director_cancel", tournament="daily", reason="server maintenance", confirm=False)
     assert preview["ok"] and preview["case"] == "TR-REFUND-3"
-    # By hand (TR-REFUND-3): 8 entries x 1,000 = 8,000 in the pool; half evenly among the k left, half by chips;
-    # plus each one's fee of 100; each rounded down once.
+    # By hand (TR-REFUND-3): 12 entries x 1,000 = 12,000 in the pool; half evenly among the k left, half by
+    # chips; plus each one's fee of 100; each rounded down once.
     stacks = {s["player"]: s["chips"] for s in details["standings"]}
     k, chips = len(stacks), sum(stacks.values())
-    expected = {p: int(Fraction(4000, k) + Fraction(4000) * c / chips + 100) for p, c in stacks.items()}
+    expected = {p: int(Fraction(6000, k) + Fraction(6000) * c / chips + 100) for p, c in stacks.items()}
     assert preview["refunds"] == expected
     done = td.request("director_cancel", tournament="daily", reason="server maintenance", confirm=True)
     assert done["ok"] and done["refunds"] == expected
