@@ -150,7 +150,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         """
         size = len(data) - 6
         if (0 <= size < 126 and data[1] == 0x80 | size and data[0] in _WHOLE_SMALL_MESSAGE
-                and self.state == WebSocketServerProtocol.STATE_OPEN and not self.data
+                and self.state == _OPEN and not self.data
                 and self.current_frame is None and not self.inside_message and not self.failedByMe
                 and not (self._listeners and self._listeners.get("message")) and not self.logOctets):
             payload = unmask(data[2:6], data[6:])

@@ -64,29 +64,28 @@ class TableTimer:
     def _arm(self) -> None:
         deadline = self.table.next_deadline()
         call = self._call
-        if deadline == self._armed and call is not None and call.active():
+        pending = call is not None and call.active()
+        if deadline == self._armed and pending:
             return
         if deadline is None or deadline == self._failed:
             self.stop()
             return
         delay = max(0.0, deadline.at - self.reactor.seconds())
         self._armed = deadline
-        if call is not None and call.active() and deadline.at >= call.getTime():
+        if pending and deadline.at >= call.getTime():
             # Every action moves a table's deadline, nearly always later: ``reset`` then moves the one pending
             # call instead of cancelling it and scheduling another, and costs the reactor nothing until the old
             # time comes up. (An earlier time would make the reactor search its whole heap for the call.)
             call.reset(delay)
         else:
-            if call is not None and call.active():
+            if pending:
                 call.cancel()
             self._call = self.reactor.callLater(delay, self._fire)
 
     def _fire(self) -> None:
-        deadline = self._armed
+        deadline = self._armed              # the call is only ever pending with a deadline armed
         self._call = None
         self._armed = None
-        if deadline is None:
-            return
         try:
             events = self.table.fire(deadline, deadline.at)
         except RuleViolation:

@@ -26,6 +26,7 @@ from pokerroom.shell.room import Room
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
+from tests.support.ws_frames import split_frame
 
 TABLES = {
     "house_rules": {"between_hands_seconds": 0.02, "reconnect_seconds": 0, "time_bank": {"initial_seconds": 0},
@@ -43,13 +44,9 @@ class RecordingProtocol(RoomProtocol):
 
     def _write(self, frame):
         session = getattr(self, "session", None)
+        # a data frame (not the handshake, a ping, a close)
         if frame[0] in (0x81, 0x82) and self.state == RoomProtocol.STATE_OPEN and not RecordingProtocol.record.closed:
-            size, start = frame[1] & 0x7F, 2                    # a data frame (not the handshake, a ping, a close)
-            if size == 126:
-                size, start = int.from_bytes(frame[2:4], "big"), 4
-            elif size == 127:
-                size, start = int.from_bytes(frame[2:10], "big"), 10
-            payload = frame[start:start + size]
+            _, payload, _ = split_frame(frame)
             RecordingProtocol.record.write(json.dumps({"to": session.player_id if session else None,
                                                        "message": self.codec.decode_from_server(payload)}) + "\n")
         super()._write(frame)

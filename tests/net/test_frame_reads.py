@@ -12,6 +12,7 @@ import msgpack
 import pytest
 
 from tests.net.server_process import serving
+from tests.support.ws_frames import split_frame
 
 
 @pytest.fixture(scope="module")
@@ -45,18 +46,13 @@ class RawClient:
         return bytes(((0x80 if fin else 0) | opcode,)) + length + mask + masked
 
     def read_frame(self) -> tuple[int, bytes]:
-        while True:
-            size, start = (self.buffer[1] & 0x7F, 2) if len(self.buffer) >= 2 else (None, 0)
-            if size == 126:                                       # the room's frames are under 64 KiB
-                size, start = (struct.unpack("!H", self.buffer[2:4])[0], 4) if len(self.buffer) >= 4 else (None, 0)
-            if size is not None and len(self.buffer) >= start + size:
-                opcode, payload = self.buffer[0] & 0x0F, self.buffer[start:start + size]
-                self.buffer = self.buffer[start + size:]
-                return opcode, payload
+        while (whole := split_frame(self.buffer)) is None:
             chunk = self.sock.recv(65536)
             if not chunk:
                 raise ConnectionError("the room closed the socket")
             self.buffer += chunk
+        opcode, payload, self.buffer = whole
+        return opcode, payload
 
     def close_code(self) -> int:
         """The code of the close frame the room sends next (RFC 6455, 5.5.1)."""
