@@ -109,7 +109,7 @@ def start_password_desk(room: Room, reactor) -> PasswordDesk:  # noqa: ANN001
     rules = room.account_rules
     desk = PasswordDesk.own_pool(reactor, threads=rules.password_threads, queue=rules.password_queue,
                                  per_network=rules.password_queue_per_network)
-    room.password_desk = desk
+    room.use_password_desk(desk)
     desk.start()
     reactor.addSystemEventTrigger("before", "shutdown", desk.stop)
     return desk

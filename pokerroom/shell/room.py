@@ -180,6 +180,11 @@ class Room:
         """The one may-play check (closed, staff SEC-2, frozen, AC-2, AC-5): :mod:`pokerroom.shell.play_check`."""
         self.play_check.session(session)
 
+    def use_password_desk(self, desk: PasswordDesk) -> None:
+        """Every login and registration hashes on ``desk`` from now on (the server's desk with its own pool)."""
+        self.password_desk = desk
+        self.accounts.password_desk = desk
+
     def end_identity(self, session: Session) -> None:
         self.accounts.end_identity(session)
 

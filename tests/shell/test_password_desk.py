@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import queue
+import threading
+
 import pytest
 from twisted.internet.task import Clock
 from twisted.python.failure import Failure
@@ -134,3 +137,75 @@ def test_a_full_desk_answers_a_login_busy(store):
     answers = []
     busy.addCallback(answers.append)
     assert answers[0]["error"]["code"] == "busy"
+
+
+class ThreadedClock(Clock):
+    """A Clock that also takes results back from threads (``callFromThread``) and keeps shutdown triggers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rightNow = 1.8e9                                       # 2027: a birth date of 1990 is possible
+        self.from_threads: queue.Queue = queue.Queue()
+        self.triggers: list = []
+
+    def callFromThread(self, f, *args, **kwargs):                   # noqa: N802 - Twisted's name
+        self.from_threads.put((f, args, kwargs))
+
+    def addSystemEventTrigger(self, phase, event, f, *args):        # noqa: N802
+        self.triggers.append((phase, event, f, args))
+
+    def until(self, done) -> None:                                 # noqa: ANN001
+        """Run what the threads hand back, and the clock's calls, until ``done()``."""
+        for _ in range(1000):
+            if done():
+                return
+            try:
+                f, args, kwargs = self.from_threads.get(timeout=0.05)
+            except queue.Empty:
+                self.advance(0.1)                                   # the writer gathers for 100 ms
+                continue
+            f(*args, **kwargs)
+        raise AssertionError("the room did not answer")
+
+
+def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_on_the_desks_own_pool(
+        tmp_path, monkeypatch):
+    """Finding 7 of issue 33: `Accounts` kept the default desk, so hashes ran on the reactor's shared pool."""
+    from pokerroom import players
+    from pokerroom.app import build_room, start_password_desk
+
+    threads: list[str] = []
+    hash_password, password_matches = players.hash_password, players.password_matches
+
+    def hashing(password):                                       # noqa: ANN001, ANN202
+        threads.append(threading.current_thread().name)
+        return hash_password(password)
+
+    def matching(digest, password):                              # noqa: ANN001, ANN202
+        threads.append(threading.current_thread().name)
+        return password_matches(digest, password)
+
+    monkeypatch.setattr(players, "hash_password", hashing)
+    monkeypatch.setattr(players, "password_matches", matching)
+    reactor = ThreadedClock()
+    room, writer = build_room(None, None, str(tmp_path), reactor=reactor)
+    writer.start()
+    desk = start_password_desk(room, reactor)
+    try:
+        session = room.connected(Connection(), "192.0.2.1")
+        answers: list = []
+        answer = room.handle(session, parse_request({"type": "register", "rid": 1, "nickname": "anna",
+                                                     "password": "x" * 8, "birth_date": "1990-01-01",
+                                                     "country": "NL"}))
+        assert not isinstance(answer, dict), answer
+        answer.addCallback(answers.append)
+        reactor.until(lambda: answers)
+        room.handle(session, parse_request({"type": "login", "rid": 2, "nickname": "anna",
+                                            "password": "x" * 8})).addCallback(answers.append)
+        reactor.until(lambda: len(answers) == 2)
+        assert [a["ok"] for a in answers] == [True, True], answers
+        assert len(threads) == 2 and all("pokerroom-passwords" in name for name in threads), threads
+        assert room.accounts.password_desk is desk and ("before", "shutdown", desk.stop, ()) in reactor.triggers
+    finally:
+        desk.stop()
+        writer.stop()
