@@ -14,6 +14,7 @@ Nothing a client sends can raise into the reactor.
 from __future__ import annotations
 
 import json
+import socket
 from pprint import pformat
 from typing import Any
 
@@ -110,6 +111,10 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         return chosen
 
     def onOpen(self) -> None:
+        send_buffer = self.factory.limits.send_buffer
+        handle = getattr(self.transport, "getHandle", None)
+        if send_buffer is not None and handle is not None:      # what the kernel holds for a client, bounded too
+            handle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
         self.bucket = TokenBucket(self.factory.rate, self.factory.burst, self.factory.reactor.seconds())
         self.bad = 0
         peer = getattr(self, "peer_address", "") or ""          # "tcp4:1.2.3.4:5678", "tcp6:[::1]:5678"
@@ -271,6 +276,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         return prepared
 
     _corked: list[bytes] | None = None
+    not_reading = False                         # the output cap closed this connection (4011), once
 
     def _write(self, frame: bytes) -> None:
         """Every byte the room sends on this connection passes here: its frames, and Autobahn's own."""
@@ -314,11 +320,16 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         Only the slow path looks: nothing waits while the kernel takes each frame.
         The close frame waits behind the rest, and Autobahn drops the socket when
         the close handshake times out, so what the room holds for it stays bounded.
+        The close frame goes out through here too: it must not start another
+        close (whether the frame that crossed the cap was an answer or a push).
         """
+        if self.not_reading:                    # closing for it already: the close frame itself passes here
+            return
         waiting = (len(getattr(transport, "dataBuffer", b"")) - getattr(transport, "offset", 0)
                    + getattr(transport, "_tempDataLen", 0) + sum(len(item[0]) for item in self.send_queue))
         cap = self.factory.limits.queued_bytes
         if waiting > cap and self.state == WebSocketServerProtocol.STATE_OPEN:
+            self.not_reading = True             # Autobahn marks the state closing only after writing the frame
             self.room_log.warn("closed {peer}: it does not read ({waiting} bytes waiting; the cap is {cap})",
                                peer=getattr(self, "peer_address", ""), waiting=waiting, cap=cap)
             self.close(NOT_READING, "you are not reading: too much is waiting for you")

@@ -4,64 +4,18 @@ path; split, fragmented, pipelined and malformed frames take Autobahn's, with th
 from __future__ import annotations
 
 import json
-import os
-import socket
-import struct
 
 import msgpack
 import pytest
 
 from tests.net.server_process import serving
-from tests.support.ws_frames import split_frame
+from tests.support.ws_frames import RawClient
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     with serving(tmp_path_factory.mktemp("frames")) as s:
         yield s
-
-
-class RawClient:
-    """A WebSocket client written out byte by byte, so each test decides exactly how frames meet the socket."""
-
-    def __init__(self, url: str, subprotocol: str) -> None:
-        host, port = url.split("/")[2].rsplit(":", 1)
-        self.sock = socket.create_connection((host, int(port)), timeout=10)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.sock.sendall(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                          "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                          f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: {subprotocol}\r\n\r\n".encode())
-        self.buffer = b""
-        while b"\r\n\r\n" not in self.buffer:
-            self.buffer += self.sock.recv(4096)
-        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
-        assert b" 101 " in head.split(b"\r\n", 1)[0], head
-
-    @staticmethod
-    def frame(payload: bytes, opcode: int, fin: bool = True) -> bytes:
-        mask = os.urandom(4)
-        size = len(payload)
-        length = bytes((0x80 | size,)) if size < 126 else bytes((0x80 | 126,)) + struct.pack("!H", size)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        return bytes(((0x80 if fin else 0) | opcode,)) + length + mask + masked
-
-    def read_frame(self) -> tuple[int, bytes]:
-        while (whole := split_frame(self.buffer)) is None:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("the room closed the socket")
-            self.buffer += chunk
-        opcode, payload, self.buffer = whole
-        return opcode, payload
-
-    def close_code(self) -> int:
-        """The code of the close frame the room sends next (RFC 6455, 5.5.1)."""
-        opcode, payload = self.read_frame()
-        assert opcode == 8, (opcode, payload)
-        return struct.unpack("!H", payload[:2])[0]
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 @pytest.fixture

@@ -1,0 +1,88 @@
+"""The output cap over a real socket (issue 33, finding 3): a client that does not read is closed once, with 4011.
+
+The close frame the cap sends passes the same write path that measured the
+backlog; it once started another close there, 121 levels deep, until a
+RecursionError dropped the socket without the documented close -- and when the
+frame that crossed the cap was a push, the bus swallowed the error and the
+connection kept growing.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+
+import msgpack
+from websockets.exceptions import ConnectionClosed
+
+from tests.net.server_process import Player, Server, start
+from tests.support.socket_play import sign_up
+from tests.support.waiting import wait_until
+from tests.support.ws_frames import RawClient
+
+CAP = "queued_bytes = 32768\nsend_buffer = 8192\n"
+
+
+def _closes(frames: list[tuple[int, bytes]]) -> list[int]:
+    return [struct.unpack("!H", payload[:2])[0] for opcode, payload in frames if opcode == 8]
+
+
+def _closed_once_for_not_reading(server: Server, client: RawClient, flood: threading.Event) -> None:
+    log = server.tmp / "server.log"
+    assert wait_until(lambda: "does not read" in log.read_text(), timeout=60), "the cap never closed the client"
+    flood.set()                                             # the room has the client's backlog to send, not more
+    frames = client.frames_until_closed()                   # now it reads: all that waited, then the close
+    assert _closes(frames) == [4011], (_closes(frames)[:5], len(frames), log.read_text()[-2000:])
+    text = log.read_text()
+    assert text.count("does not read") == 1
+    assert "Traceback" not in text and "RecursionError" not in text, text[-3000:]
+
+
+def _flood(client: RawClient, messages: list[dict], stop: threading.Event) -> None:
+    """Send ``messages`` over and over until ``stop`` (or the socket closes); rids count up from 100."""
+    rid = 100
+    try:
+        while not stop.is_set():
+            for message in messages:
+                rid += 1
+                client.sock.sendall(client.frame(msgpack.packb(dict(message, rid=rid)), 2))
+    except OSError:
+        return
+
+
+def test_a_client_that_never_reads_its_answers_gets_exactly_one_4011_close_and_no_traceback(tmp_path):
+    server = start(tmp_path, "", CAP, "--max-rate", "1000000")
+    client = RawClient(server.url, receive_buffer=4096)
+    stop = threading.Event()
+    try:                                                    # lobby answers, over 125 bytes each, never read
+        threading.Thread(target=_flood, args=(client, [{"type": "lobby_list"}], stop), daemon=True).start()
+        _closed_once_for_not_reading(server, client, stop)
+    finally:
+        stop.set()
+        client.close()
+        server.stop()
+
+
+def test_a_client_that_never_reads_the_pushes_of_a_table_it_watches_gets_exactly_one_4011_close(tmp_path):
+    server = start(tmp_path, "", CAP, "--max-rate", "1000000")
+    watcher = RawClient(server.url, receive_buffer=4096)
+    stop = threading.Event()
+    try:
+        watcher.sock.sendall(watcher.frame(msgpack.packb({"type": "observe", "rid": 1, "table": "t1", "on": True}), 2))
+        ana: Player = sign_up(server.url, "ana")[0]
+
+        def sit_and_stand() -> None:                        # every join and leave is pushed to the watcher
+            try:
+                while not stop.is_set():
+                    ana.request("join", table="t1", buy_in=1000)
+                    ana.request("leave", table="t1")
+            except (ConnectionClosed, TimeoutError):         # the server stopping ends it
+                return
+
+        threading.Thread(target=sit_and_stand, daemon=True).start()
+        _closed_once_for_not_reading(server, watcher, stop)
+        assert Player(server.url).request("lobby_list")["ok"]     # the room goes on for everyone else
+    finally:
+        stop.set()
+        watcher.close()
+        server.stop()
