@@ -26,6 +26,7 @@ class ConnectionLimits:
     header_seconds: float = 10.0        # an HTTP request's line and headers, from connecting or the last answer
     idle_seconds: float = 60.0          # an HTTP connection with nothing to do
     queued_bytes: int = 1 << 20         # bytes waiting to go to one client; more: closed (4011)
+    ping_seconds: float = 20.0          # a ping this often; no pong within as long again: dropped (any path alike)
     send_buffer: int | None = None      # the kernel's send buffer per WebSocket (SO_SNDBUF); None: its own tuning
     allowed_origins: tuple[str, ...] | None = None   # browser origins; None: the room's own address only
 

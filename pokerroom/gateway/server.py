@@ -371,7 +371,10 @@ class RoomFactory(WebSocketServerFactory):
         self.by_address: dict[str, int] = {}           # open connections per address (IPv6: per /64)
         self.rate, self.burst = rate, burst
         self.setProtocolOptions(maxFramePayloadSize=MAX_FRAME, maxMessagePayloadSize=MAX_FRAME,
-                                autoPingInterval=20, autoPingTimeout=20,
+                                # only a pong answers a ping: Autobahn's parser would also take any frame as
+                                # one, and the short path (dataReceived) none -- both paths must judge alike
+                                autoPingInterval=self.limits.ping_seconds, autoPingTimeout=self.limits.ping_seconds,
+                                autoPingRestartOnAnyTraffic=False,
                                 openHandshakeTimeout=self.limits.handshake_seconds,
                                 closeHandshakeTimeout=5, failByDrop=False)   # too big: close 1009 with a reason
 
