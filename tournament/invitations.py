@@ -12,6 +12,7 @@ log keeps who invited whom, why, and the answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pokerroom.errors import RuleViolation
 
@@ -27,10 +28,18 @@ class Invitation:
     reason: str
     at: float
     entry_cost: int                     # what accepting pays, as the player was told
+    offer: Any = None                   # the whole event as offered (its spec: buy-in, fee, stack, structure)
 
     def to_wire(self, name: str) -> dict:
+        offer = self.offer
         return {"tournament": self.tournament, "name": name, "player": self.player, "by": self.by,
-                "reason": self.reason, "at": self.at, "entry_cost": self.entry_cost}
+                "reason": self.reason, "at": self.at, "entry_cost": self.entry_cost,
+                "buy_in": getattr(offer, "buy_in", self.entry_cost), "fee": getattr(offer, "fee", 0),
+                "starting_stack": getattr(offer, "starting_stack", 0)}
+
+    def still_offered(self, offer: Any) -> bool:
+        """Whether ``offer`` (the event now) is exactly what the player was invited to: price, stack, structure."""
+        return offer == self.offer if self.offer is not None else getattr(offer, "entry_cost", None) == self.entry_cost
 
 
 class InvitationBook:
@@ -39,6 +48,7 @@ class InvitationBook:
         self.per_player = per_player
         self.open: dict[tuple[str, str], Invitation] = {}         # (tournament, player) -> invitation
         self.declined: set[tuple[str, str]] = set()
+        self.outdated: set[tuple[str, str]] = set()                # withdrawn by an edit, not yet answered
 
     def add(self, invitation: Invitation) -> None:
         key = (invitation.tournament, invitation.player)
@@ -54,6 +64,7 @@ class InvitationBook:
         if len(self.of(invitation.player)) >= self.per_player:
             raise RuleViolation("too_many_invitations", f"{invitation.player} holds {self.per_player} open "
                                 "invitations, the most a player may hold", "STAFF-2")
+        self.outdated.discard(key)
         self.open[key] = invitation
 
     def of(self, player: str) -> list[Invitation]:
@@ -61,6 +72,10 @@ class InvitationBook:
 
     def get(self, tournament: str, player: str) -> Invitation:
         invitation = self.open.get((tournament, player))
+        if invitation is None and (tournament, player) in self.outdated:
+            self.outdated.discard((tournament, player))
+            raise RuleViolation("invitation_outdated", f"{tournament} was changed after you were invited: the "
+                                "invitation is withdrawn", "STAFF-2")
         if invitation is None:
             raise RuleViolation("no_invitation", f"you have no open invitation to {tournament}", "STAFF-2")
         return invitation
@@ -87,7 +102,15 @@ class InvitationBook:
             del self.open[(tournament, invitation.player)]
         return gone
 
+    def outdate(self, tournament: str) -> list[Invitation]:
+        """The event changed (any of its offer): every open invitation to it is withdrawn, and an answer to one is
+        refused as outdated rather than paid."""
+        gone = self.withdraw(tournament)
+        self.outdated |= {(i.tournament, i.player) for i in gone}
+        return gone
+
     def forget(self, tournament: str) -> None:
         """A finished event's declined answers are no longer needed."""
         self.withdraw(tournament)
         self.declined = {k for k in self.declined if k[0] != tournament}
+        self.outdated = {k for k in self.outdated if k[0] != tournament}

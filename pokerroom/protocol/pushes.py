@@ -150,7 +150,7 @@ RECORDS: dict[str, dict[str, Wire]] = {
                     "max_buy_in": INT, "closing": BOOL},
     "to_act": {"player": STR, "seat": INT, "seconds": FLOAT, "time_bank": FLOAT},
     "invitation": {"tournament": STR, "name": STR, "player": STR, "by": STR, "reason": STR, "at": FLOAT,
-                   "entry_cost": INT},
+                   "entry_cost": INT, "buy_in": INT, "fee": INT, "starting_stack": INT},
 }
 """Named maps that pushes carry (each with exactly these fields)."""
 
@@ -181,7 +181,7 @@ PUSHES: dict[str, Push] = {
         "to_act": _w("map", "to_act", optional=True), "legal": _w("map", "legal", optional=True)}),
     "tournament_invitation": Push("a director invited you into a paid event (STAFF-2)",
                                   {"invitation": _w("map", "invitation")}),
-    "tournament_invitation_withdrawn": Push("an invitation you had no longer stands: the event takes no entries",
+    "tournament_invitation_withdrawn": Push("your invitation no longer stands: the event changed or takes no entries",
                                             {"tournament": STR, "reason": STR}),
     "tournament_invitation_answered": Push("to the inviting director: the player's answer (STAFF-2)",
                                            {"tournament": STR, "player": STR, "answer": STR}),

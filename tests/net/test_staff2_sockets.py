@@ -9,6 +9,7 @@ import pytest
 
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
+from tests.net.ledger_check import assert_ledger_sound
 from tests.net.server_process import FAST_ROOM, Player, Server
 from tests.support.refusals import refused
 from tests.support.socket_play import PASSWORD, sign_up
@@ -251,3 +252,24 @@ def test_STAFF_2_AC_5_AC_2_SEC_2_a_forbidden_account_is_refused_on_every_path_in
             (tournament, answer)
         assert name in answer["error"]["message"]               # said of the named player, not "you"
     assert name not in room.entrants("free") and name not in room.entrants("paid")
+
+
+def test_STAFF_2_an_invitation_edited_to_the_same_total_with_the_fee_to_the_house_is_refused_as_outdated(room):
+    """Issue 33, finding 4: the invitation guarded only the total; 1000 + 100 edited to 100 + 1000 and another
+    stack was accepted. The invitation holds the whole offer and any edit withdraws it."""
+    room.create("edited", buy_in=1_000, fee=100)
+    dee = sign_up(room.url, "dee")[0]
+    assert room.add("edited", "dee")["invited"]
+    offer = dee.wait_for(lambda m: m.get("type") == "tournament_invitation")["invitation"]
+    assert (offer["buy_in"], offer["fee"], offer["entry_cost"]) == (1_000, 100, 1_100)
+    edited = room.director.request("director_edit", tournament="edited",
+                                   settings={"buy_in": 100, "fee": 1_000, "starting_stack": 1_500})
+    assert edited["ok"], edited
+    gone = dee.wait_for(lambda m: m.get("type") == "tournament_invitation_withdrawn")
+    assert gone["tournament"] == "edited" and "changed" in gone["reason"]
+    before = wallet(dee)
+    refused(dee.request("tournament_invitation_answer", tournament="edited", accept=True),
+            code="invitation_outdated", rule="STAFF-2")
+    assert wallet(dee) == before and "dee" not in room.entrants("edited")
+    assert dee.request("tournament_invitations")["invitations"] == []
+    assert_ledger_sound(room.tmp / "data")

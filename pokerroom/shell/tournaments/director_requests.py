@@ -141,6 +141,7 @@ class DirectorRequests:
         d.spec = spec
         d.awaiting_approval = pending and (raised or d.awaiting_approval)
         self.room.directed(session, "edit", tournament, settings=settings)
+        self.hall.invitations.edited(d)                                # STAFF-2: what was offered has changed
         self.hall.run(d, reserve)
         return ok(request, tournament=self.hall.summary(d))
 

@@ -67,7 +67,7 @@ class InvitationDesk:
             self.hall.run(d, events)
             return ok(request, player=player, entered=True, invited=False)
         invitation = Invitation(tournament, player, session.player_id, reason, self.room.reactor.seconds(),
-                                d.spec.entry_cost)
+                                d.spec.entry_cost, d.spec)
         self.book.add(invitation)
         self.room.directed(session, "invite player", tournament, player=player, reason=reason,
                            entry_cost=d.spec.entry_cost)
@@ -89,11 +89,10 @@ class InvitationDesk:
         d = self.hall.director(tournament)
         if accept:
             self.room.may_play(session)
-            if d.spec.entry_cost != invitation.entry_cost:      # edited since: not what the player was told
+            if not invitation.still_offered(d.spec):     # edited since: not what the player was told
                 self.book.withdraw_one(invitation)
-                raise RuleViolation("invitation_outdated", f"the entry to {d.spec.name} now costs "
-                                    f"{d.spec.entry_cost}, not {invitation.entry_cost}: the invitation is "
-                                    "withdrawn", "STAFF-2")
+                raise RuleViolation("invitation_outdated", f"{d.spec.name} was changed after you were invited "
+                                    "(its price, stack or structure): the invitation is withdrawn", "STAFF-2")
             self.hall.enter(d, player)                  # refused (funds, full, closed): the invitation stays
         self.book.answered(invitation, accept)
         answer = "accepted" if accept else "declined"
@@ -115,6 +114,13 @@ class InvitationDesk:
                                            "reason": f"{d.spec.name} no longer takes entries"})
         if d.state in (td.FINISHED, td.CANCELLED):
             self.book.forget(d.spec.id)
+
+    def edited(self, d: td.Director) -> None:
+        """Any change to an event withdraws its open invitations: the player accepted an offer, not an event
+        (the same total could now go mostly to the house, with another stack or structure)."""
+        for invitation in self.book.outdate(d.spec.id):
+            self._push(invitation.player, {"type": "tournament_invitation_withdrawn", "tournament": d.spec.id,
+                                           "reason": f"{d.spec.name} was changed after you were invited"})
 
     def _show(self, session: Any) -> None:
         """A player who logs in (or resumes) is shown their open invitations again."""
