@@ -49,6 +49,7 @@ class AccountRules:
     network_password_attempts_burst: float = 30.0
     account_password_attempts_per_minute: float = 10.0   # per nickname, whoever tries it
     account_password_attempts_burst: float = 10.0
+    account_attempts_wait_seconds: float = 30.0   # all networks' limit (10x that): over it, wait up to this long
     password_threads: int = 2                # the password desk's own threads (pokerroom/shell/password_desk.py)
     password_queue: int = 16                 # hashes that may wait for a thread; beyond: `busy` at once
     password_queue_per_network: int = 4      # places one network may hold, running or waiting

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from twisted.internet import defer
+from twisted.internet import defer, task
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
@@ -19,7 +19,7 @@ from pokerroom.bus.subjects import SESSION_GONE
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
-from pokerroom.gateway.throttle import BucketsByKey, network_of
+from pokerroom.gateway.throttle import BucketsByKey, SlowLane, network_of
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.display_names import DisplayNames
@@ -52,8 +52,9 @@ class Accounts:
                                              rules.network_password_attempts_burst)
         self.account_attempts = BucketsByKey(rules.account_password_attempts_per_minute / 60,
                                              rules.account_password_attempts_burst)       # (account, network)
-        self.account_attempts_anywhere = BucketsByKey(ACCOUNT_WIDE * rules.account_password_attempts_per_minute / 60,
-                                                      ACCOUNT_WIDE * rules.account_password_attempts_burst)
+        self.account_attempts_anywhere = SlowLane(ACCOUNT_WIDE * rules.account_password_attempts_per_minute / 60,
+                                                  ACCOUNT_WIDE * rules.account_password_attempts_burst,
+                                                  rules.account_attempts_wait_seconds)
         gateway.bus.subscribe(SESSION_GONE, self._connection_closed)
 
     def _on_register(self, session: Session, request: Request, nickname: str, password: str, birth_date: str,
@@ -61,8 +62,8 @@ class Accounts:
         now = self.reactor.seconds()
         today = datetime.fromtimestamp(now, UTC).date()
         players.check_registration(nickname, birth_date, country, self.rules, today)
-        self._password_attempt(session, nickname)
-        d = self.password_desk.run(network_of(session.ip), players.hash_password, password)
+        taken = self._password_attempt(session, nickname)
+        d = self._hash(taken, network_of(session.ip), players.hash_password, password)
         d.addCallback(lambda digest: self.recorder.write(self.store.create_account, nickname,
                                                          players.nickname_key(nickname), digest, birth_date, country,
                                                          now, quiet=False))
@@ -74,34 +75,77 @@ class Accounts:
 
         return d.addCallback(created)
 
-    def _password_attempt(self, session: Session, nickname: str) -> None:
+    def _password_attempt(self, session: Session, nickname: str) -> list:
         """Each attempt costs an argon2id hash: an address, its network and an account each get a few a minute.
 
         An account's limit counts per network, so whoever guesses at a player's
-        password from one network does not lock the player out from theirs; a
-        limit ``ACCOUNT_WIDE`` times larger bounds guessing from many networks.
+        password from one network does not lock the player out from theirs.
+        What was taken is handed back if the attempt finds the desk busy.
         """
         now = self.reactor.seconds()
         network = network_of(session.ip)
-        if not (self.password_attempts.take(session.ip, now) and self.network_attempts.take(network, now)):
-            raise RuleViolation("too_many_attempts", "too many log-in and registration attempts from your "
-                                                     "address; wait a minute and try again")
-        account = players.nickname_key(nickname)
-        if not (self.account_attempts.take((account, network), now)
-                and self.account_attempts_anywhere.take(account, now)):
+        taken: list = []
+        for buckets, key in ((self.password_attempts, session.ip), (self.network_attempts, network)):
+            if not buckets.take(key, now):
+                self._give_back(taken)
+                raise RuleViolation("too_many_attempts", "too many log-in and registration attempts from your "
+                                                         "address; wait a minute and try again")
+            taken.append((buckets, key))
+        account = (players.nickname_key(nickname), network)
+        if not self.account_attempts.take(account, now):
+            self._give_back(taken)
             raise RuleViolation("too_many_attempts", "too many log-in attempts for this account; wait a minute "
                                                      "and try again")
+        taken.append((self.account_attempts, account))
+        return taken
+
+    @staticmethod
+    def _give_back(taken: list) -> None:
+        for buckets, key in taken:
+            buckets.give_back(key)
+
+    def _hash(self, taken: list, network: str, work: Any, *args: Any) -> defer.Deferred:
+        """``work`` on the password desk; a ``busy`` answer costs the caller none of the attempts it took."""
+        try:
+            return self.password_desk.run(network, work, *args)
+        except RuleViolation:
+            self._give_back(taken)
+            raise
+
+    def _account_wide(self, session: Session, device: str | None, taken: list, key: str,
+                      places: tuple[set, set]) -> float:
+        """The account's attempts from every network together (ten times one network's), where the guessing from
+        many networks shows -- but never against the player's own: a login from a network or a device the
+        account logged in from before does not count here, and one over the limit waits its turn (a few
+        seconds) rather than being refused, unless the queue is longer than ``account_attempts_wait_seconds``."""
+        networks, devices = places
+        if network_of(session.ip) in networks or (device is not None and device in devices):
+            return 0.0
+        wait = self.account_attempts_anywhere.delay(key, self.reactor.seconds())
+        if wait is None:
+            self._give_back(taken)
+            raise RuleViolation("too_many_attempts", "too many log-in attempts for this account from networks it "
+                                                     "has not logged in from; wait a minute and try again")
+        taken.append((self.account_attempts_anywhere, key))
+        return wait
 
     def _on_login(self, session: Session, request: Request, nickname: str, password: str,
                   client: str = "desktop", device: str | None = None) -> defer.Deferred:
-        self._password_attempt(session, nickname)
-        d = self.recorder.write(self.store.find_account, players.nickname_key(nickname), quiet=False)
+        taken = self._password_attempt(session, nickname)
+        d = self.recorder.write(account_and_places, self.store, players.nickname_key(nickname), quiet=False)
         network = network_of(session.ip)
 
-        def found(account: Any) -> defer.Deferred:
+        def found(result: tuple) -> defer.Deferred:
+            account, places = result
+            wait = self._account_wide(session, device, taken, players.nickname_key(nickname), places)
+            if wait:                                    # slowed, not refused (the victim of a guesser may be it)
+                return task.deferLater(self.reactor, wait, hashed, account)
+            return hashed(account)
+
+        def hashed(account: Any) -> defer.Deferred:
             if account is None:
-                return self.password_desk.run(network, players.hash_password, password).addCallback(lambda _: None)
-            return self.password_desk.run(network, players.password_matches, account.password_hash, password) \
+                return self._hash(taken, network, players.hash_password, password).addCallback(lambda _: None)
+            return self._hash(taken, network, players.password_matches, account.password_hash, password) \
                 .addCallback(lambda good: account if good else None)
 
         def checked(account: Any) -> defer.Deferred:
@@ -268,3 +312,12 @@ class Accounts:
         for delivery in missed:
             session.push_shared(delivery.shared, delivery.extra)
         return "events"
+
+
+def account_and_places(store: Any, key: str) -> tuple[Any, tuple[set[str], set[str]]]:
+    """On the writer thread: the account, and the networks and devices it logged in from before (SEC-1's records)."""
+    account = store.find_account(key)
+    if account is None:
+        return None, (set(), set())
+    records = store.connections_of(account.nickname)
+    return account, ({network_of(r.ip) for r in records}, {r.device_id for r in records if r.device_id})

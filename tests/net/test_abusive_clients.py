@@ -23,15 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from tests.net.server_process import Player, Server, room_config, serving, start
 from tests.support.socket_play import PASSWORD, sign_up
 from tests.support.waiting import wait_until
-
-
-def bound(ip: str, url: str) -> socket.socket:
-    """A TCP socket to the room from ``ip`` (any 127.0.0.0/8 address is this machine on Linux)."""
-    host, port = url.split("/")[2].rsplit(":", 1)
-    sock = socket.socket()
-    sock.bind((ip, 0))
-    sock.connect((host, int(port)))
-    return sock
+from tests.support.ws_frames import bound
 
 
 def player_from(ip: str, url: str) -> Player:

@@ -21,6 +21,15 @@ def split_frame(buffer: bytes) -> tuple[int, bytes, bytes] | None:
     return buffer[0] & 0x0F, buffer[start:start + size], buffer[start + size:]
 
 
+def bound(ip: str, url: str) -> socket.socket:
+    """A TCP socket to the room from ``ip`` (any 127.0.0.0/8 address is this machine on Linux)."""
+    host, port = url.split("/")[2].rsplit(":", 1)
+    sock = socket.socket()
+    sock.bind((ip, 0))
+    sock.connect((host, int(port)))
+    return sock
+
+
 class RawClient:
     """A WebSocket client written out byte by byte, so each test decides exactly how frames meet the socket
     (and whether it reads, or answers pings: it does neither unless told)."""

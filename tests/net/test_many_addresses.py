@@ -1,0 +1,67 @@
+"""Attackers with many addresses, over real sockets (issue 33, findings 1 and 2).
+
+Limits keyed by one address stop one machine; these tests come from 40 or 160
+addresses of loopback (any 127.0.0.0/8 address is this machine on Linux) and
+check that the places and log-ins a real player needs are still theirs.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import msgpack
+from websockets.exceptions import ConnectionClosed
+
+from tests.net.ledger_check import assert_ledger_sound
+from tests.net.server_process import Player, start
+from tests.support.socket_play import PASSWORD
+from tests.support.waiting import wait_until
+from tests.support.ws_frames import bound
+
+
+def player_from(ip: str, url: str) -> Player:
+    return Player(url, sock=bound(ip, url))
+
+
+def test_wrong_passwords_from_40_networks_leave_the_player_logging_in_from_their_usual_network_within_2_tries(
+        tmp_path, monkeypatch):
+    """Finding 1: the account's all-networks bucket, kept empty from 40 networks, refused the right password."""
+    monkeypatch.setenv("POKERROOM_ARGON2", "bench")                  # cheap hashes: the limits are under test
+    server = start(tmp_path, "account_password_attempts_per_minute = 6\naccount_password_attempts_burst = 4\n"
+                             "account_attempts_wait_seconds = 5\npassword_threads = 2\n")
+    stop = threading.Event()
+    try:
+        home = player_from("127.0.1.7", server.url)                  # the player's usual network, 127.0.1.0/24
+        assert home.request("register", nickname="victim", password=PASSWORD, birth_date="1990-01-01",
+                            country="NL")["ok"]
+        assert home.request("login", nickname="victim", password=PASSWORD)["ok"]
+        home.close()
+        attackers = [player_from(f"127.{10 + n}.0.1", server.url) for n in range(40)]
+        codes: list[str] = []
+
+        def guess(p: Player) -> None:                                # sustained: twice a second from each network
+            try:
+                while not stop.is_set():
+                    answer = p.request("login", nickname="victim", password="wrong-guess-1")
+                    codes.append(answer["error"]["code"])
+                    stop.wait(0.5)                                   # the attack's pace, not a wait for the room
+            except (ConnectionClosed, TimeoutError, OSError):
+                return
+
+        for p in attackers:
+            threading.Thread(target=guess, args=(p,), daemon=True).start()
+        assert wait_until(lambda: codes.count("too_many_attempts") >= 40,
+                          timeout=60), "timed out waiting for the guessers to use up the account's limits"
+        tries = []
+        back = player_from("127.0.1.8", server.url)                  # another address of the usual network
+        for rid in (1, 2):
+            back.send_raw(msgpack.packb({"type": "login", "rid": rid, "nickname": "victim", "password": PASSWORD}))
+            tries.append(back.receive(timeout=60))
+            if tries[-1]["ok"]:
+                break
+        assert tries[-1]["ok"], tries
+        assert "bad_login" in codes and set(codes) <= {"bad_login", "too_many_attempts", "busy"}
+    finally:
+        stop.set()
+        server.stop()
+    assert_ledger_sound(tmp_path / "data")
