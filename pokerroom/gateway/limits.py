@@ -20,7 +20,10 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 
 @dataclass(frozen=True)
 class ConnectionLimits:
-    per_address: int = 64               # open WebSocket connections from one IPv4 address or IPv6 /64
+    per_address: int = 64               # open WebSocket connections from one IPv4 or IPv6 address
+    per_network: int = 256              # ... from one IPv4 /24 or IPv6 /64 (at least per_address)
+    per_ipv6_56: int = 1_024            # ... from one IPv6 /56 (at least per_network)
+    anonymous_share: float = 0.8        # of all places, what connections not logged in may hold
     login_seconds: float = 120.0        # a WebSocket that has not logged in (or resumed) by then is closed (4010)
     handshake_seconds: float = 10.0     # Autobahn's opening handshake
     header_seconds: float = 10.0        # an HTTP request's line and headers, from connecting or the last answer

@@ -29,10 +29,12 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from lobby.site import add_pages
+from pokerroom.bus.subjects import SESSION_BACK
 from pokerroom.gateway.closing import FreedOnClose
 from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
+from pokerroom.gateway.places import PlaceRules, Places, Refused
 from pokerroom.gateway.sessions import Session
-from pokerroom.gateway.throttle import TokenBucket, network_of
+from pokerroom.gateway.throttle import TokenBucket
 from pokerroom.gateway.unmasking import install as install_unmasking
 from pokerroom.gateway.unmasking import unmask
 from pokerroom.protocol.codec import MAX_FRAME, SUBPROTOCOLS, Codec
@@ -48,6 +50,7 @@ BURST = 40.0
 MAX_BAD = 50                # malformed or refused-for-rate messages before the connection is closed
 LOGIN_LATE = 4010           # close code: not logged in (or resumed) within the login deadline
 NOT_READING = 4011          # close code: more bytes waiting for the client than the cap
+PLACE_TAKEN = 4012          # close code: not logged in, and a newcomer needed the place (the room's anonymous share)
 
 
 _OPEN = WebSocketServerProtocol.STATE_OPEN
@@ -91,23 +94,21 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
 
     def onConnect(self, request: Any) -> str:
         factory = self.factory
-        if factory.open_connections >= factory.max_connections:     # counted from the handshake, so a
-            raise ConnectionDeny(503, "the room is full; try again soon")   # burst of them cannot overshoot
-        address = address_of(request.peer)
-        if factory.by_address.get(address, 0) >= factory.limits.per_address:
-            raise ConnectionDeny(429, "too many connections from your address")
         chosen = next((p for p in request.protocols if p in SUBPROTOCOLS), None)
         if chosen is None:
             raise ConnectionDeny(400, f"ask for one of the subprotocols {', '.join(SUBPROTOCOLS)}")
         origin = request.headers.get("origin")           # browsers send it, whichever subprotocol they pick
         if origin and not factory.origin_allowed(origin, request.headers.get("host", "")):
             raise ConnectionDeny(403, f"origin {origin[:100]} may not use this room")
+        try:                                            # counted from the handshake, so a burst cannot overshoot
+            evicted = factory.places.admit(self, ip_of(request.peer))
+        except Refused as refused:
+            raise ConnectionDeny(refused.status, refused.reason) from None
+        self.counted = True
+        for other in evicted:                           # the oldest anonymous connection of the busiest network
+            other.place_taken()
         self.codec = Codec(chosen)
         self.peer_address = request.peer
-        factory.open_connections += 1
-        self.address = address
-        factory.by_address[address] = factory.by_address.get(address, 0) + 1
-        self.counted = True
         return chosen
 
     def onOpen(self) -> None:
@@ -117,15 +118,15 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             handle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
         self.bucket = TokenBucket(self.factory.rate, self.factory.burst, self.factory.reactor.seconds())
         self.bad = 0
-        peer = getattr(self, "peer_address", "") or ""          # "tcp4:1.2.3.4:5678", "tcp6:[::1]:5678"
-        ip = peer.split(":", 1)[-1].rsplit(":", 1)[0].strip("[]")
-        self.session: Session | None = self.factory.room.connected(self, ip)
+        self.session: Session | None = self.factory.room.connected(self, ip_of(getattr(self, "peer_address", "")))
         self.login_deadline = self.factory.reactor.callLater(self.factory.limits.login_seconds, self._login_late)
 
     def identity_ended(self) -> None:
         """The player on this socket logged out or was ended on it: it must log in again by the deadline."""
         if self.state != WebSocketServerProtocol.STATE_OPEN:
             return
+        if self.counted:
+            self.factory.places.logged_out(self)            # anonymous again: its share of places is bounded
         deadline = getattr(self, "login_deadline", None)
         if deadline is not None and deadline.active():
             deadline.cancel()
@@ -233,10 +234,9 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             self.close(4008, "too many bad messages")
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:   # noqa: N803
-        if getattr(self, "counted", False):
+        if self.counted:
             self.counted = False
-            self.factory.open_connections -= 1
-            self.factory.released(self.address)
+            self.factory.places.release(self)
         deadline = getattr(self, "login_deadline", None)
         if deadline is not None and deadline.active():
             deadline.cancel()
@@ -276,6 +276,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         return prepared
 
     _corked: list[bytes] | None = None
+    counted = False                             # holds one of the room's places (pokerroom/gateway/places.py)
     not_reading = False                         # the output cap closed this connection (4011), once
 
     def _write(self, frame: bytes) -> None:
@@ -338,6 +339,14 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         if self.state == WebSocketServerProtocol.STATE_OPEN:
             self.sendClose(code, reason)
 
+    def place_taken(self) -> None:
+        """A newcomer took this anonymous connection's place (its share of the room was full): it goes now."""
+        self.counted = False
+        if self.state == WebSocketServerProtocol.STATE_OPEN:
+            self.close(PLACE_TAKEN, "the room needed your place: log in sooner after connecting")
+        elif self.transport is not None:
+            self.transport.abortConnection()
+
 
 def data_frame(payload: bytes, binary: bool) -> bytes:
     """One unfragmented, unmasked WebSocket frame (RFC 6455, 5.2) carrying ``payload``.
@@ -364,11 +373,12 @@ class RoomFactory(WebSocketServerFactory):
         super().__init__(url, protocols=list(SUBPROTOCOLS))
         self.room = room
         self.reactor = room.reactor
-        self.max_connections = max_connections
-        self.limits = limits or ConnectionLimits()
+        self.limits = limits = limits or ConnectionLimits()
         self.allowed_origins = allowed_origins
-        self.open_connections = 0
-        self.by_address: dict[str, int] = {}           # open connections per address (IPv6: per /64)
+        self.places = Places(PlaceRules(total=max_connections, per_address=limits.per_address,
+                                        per_network=limits.per_network, per_ipv6_56=limits.per_ipv6_56,
+                                        anonymous_share=limits.anonymous_share))
+        room.bus.subscribe(SESSION_BACK, self._logged_in)
         self.rate, self.burst = rate, burst
         self.setProtocolOptions(maxFramePayloadSize=MAX_FRAME, maxMessagePayloadSize=MAX_FRAME,
                                 # only a pong answers a ping: Autobahn's parser would also take any frame as
@@ -394,12 +404,11 @@ class RoomFactory(WebSocketServerFactory):
         """
         return normal_origin(origin) in self._allowed_origins
 
-    def released(self, address: str) -> None:
-        left = self.by_address.get(address, 0) - 1
-        if left > 0:
-            self.by_address[address] = left
-        else:
-            self.by_address.pop(address, None)
+    def _logged_in(self, subject: str, session: Any) -> None:
+        """A player logged in or resumed on one of this factory's connections: no longer anonymous."""
+        connection = session.connection
+        if getattr(connection, "factory", None) is self and connection.counted:
+            self.places.logged_in(connection)
 
 
 class Health(Resource):
@@ -446,10 +455,9 @@ class RoomResource(WebSocketResource):
         return answer
 
 
-def address_of(peer: str) -> str:
-    """The address a connection limit counts: the IPv4 address, or the IPv6 /64 (``tcp6:[::1]:5678``)."""
-    ip = (peer or "").split(":", 1)[-1].rsplit(":", 1)[0].strip("[]")
-    return network_of(ip) if ":" in ip else ip
+def ip_of(peer: str) -> str:
+    """The address in a peer string (``tcp4:1.2.3.4:5678``, ``tcp6:[::1]:5678``)."""
+    return (peer or "").split(":", 1)[-1].rsplit(":", 1)[0].strip("[]")
 
 
 class RoomSite(Site):

@@ -8,7 +8,8 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 
 from pokerroom.gateway.limits import ConnectionLimits, normal_origin, own_origins
-from pokerroom.gateway.server import address_of, build_site
+from pokerroom.gateway.places import PlaceRules, Places, Refused, keys_of
+from pokerroom.gateway.server import build_site, ip_of
 from tests.support.clocked_room import make_room
 
 
@@ -67,9 +68,60 @@ def test_the_connections_section_is_checked_and_a_demo_lets_one_address_hold_mor
     assert ConnectionLimits.from_config({"connections": {"per_address": 3}}, demo=True).per_address == 3
 
 
-def test_a_connection_counts_against_its_ipv4_address_or_its_ipv6_slash_64():
-    assert address_of("tcp4:192.0.2.7:5678") == "192.0.2.7"
-    assert address_of("tcp6:[2001:db8:0:1::7]:5678") == address_of("tcp6:[2001:db8:0:1::9]:1") == "2001:db8:0:1::/64"
+def test_a_connection_counts_against_its_address_its_slash_24_or_64_and_over_ipv6_its_slash_56():
+    assert keys_of(ip_of("tcp4:192.0.2.7:5678")) == ("192.0.2.7", "192.0.2.0/24")
+    assert keys_of("::ffff:192.0.2.7") == ("192.0.2.7", "192.0.2.0/24")
+    assert keys_of(ip_of("tcp6:[2001:db8:0:1::7]:5678")) == ("2001:db8:0:1::7", "2001:db8:0:1::/64", "2001:db8::/56")
+    assert keys_of("2001:db8:0:ff::9")[1:] == ("2001:db8:0:ff::/64", "2001:db8::/56")
+
+
+def test_each_cap_holds_and_is_at_least_the_one_inside_it():
+    places = Places(PlaceRules(total=100, per_address=2, per_network=3, per_ipv6_56=4))
+    for n in range(2):
+        places.admit(f"a{n}", "192.0.2.1")
+    with pytest.raises(Refused, match="your address") as refused:
+        places.admit("a2", "192.0.2.1")
+    assert refused.value.status == 429
+    places.admit("b", "192.0.2.2")
+    with pytest.raises(Refused, match="your network"):
+        places.admit("c", "192.0.2.3")                           # the /24 is full, whichever address asks
+    for n in range(4):
+        places.admit(f"v6-{n}", f"2001:db8:0:{n}::1")              # four /64s of one /56
+    with pytest.raises(Refused, match="your network"):
+        places.admit("v6-4", "2001:db8:0:4::1")                   # the /56 is full
+    places.admit("elsewhere", "2001:db8:1:0::1")
+    places.release("a0")
+    places.admit("a2", "192.0.2.1")
+    assert Places(PlaceRules(per_address=500, per_network=256, per_ipv6_56=300)).caps == (500, 500, 500)
+
+
+def test_a_newcomer_takes_the_place_of_the_oldest_anonymous_connection_of_the_busiest_network():
+    places = Places(PlaceRules(total=10, per_address=10, per_network=10, anonymous_share=0.5))
+    assert places.admit("player", "198.51.100.1") == []
+    places.logged_in("player")                                   # never taken for a newcomer
+    crowd = [f"c{n}" for n in range(5)]
+    for n, c in enumerate(crowd):
+        assert places.admit(c, f"203.0.113.{n + 1}") == []        # one /24: the anonymous share is full now
+    assert places.admit("new", "192.0.2.9") == ["c0"]             # the busiest network's oldest goes
+    with pytest.raises(Refused) as full:                         # the crowd's network holds as many as any
+        places.admit("again", "203.0.113.50")
+    assert full.value.status == 503
+    assert len(places) == 6 and places.anonymous_count == 5
+    places.logged_out("player")                                  # anonymous again after a logout
+    assert places.anonymous_count == 6
+
+
+def test_anonymous_connections_from_one_network_each_cannot_take_a_logged_in_players_place():
+    places = Places(PlaceRules(total=8, per_address=1, per_network=2, anonymous_share=0.5))
+    for n in range(4):
+        places.admit(f"p{n}", f"198.51.{n}.1")
+        places.logged_in(f"p{n}")                                # four players hold half the room
+    for n in range(200):                                         # 200 networks, one anonymous place each
+        places.admit(f"x{n}", f"10.{n}.0.1")
+    assert len(places) == 8 and places.anonymous_count == 4      # the crowd only ever took each other's places
+    with pytest.raises(Refused) as full:
+        places.admit("x-again", "10.199.0.2")                    # a network that holds as many as the busiest
+    assert full.value.status == 503
 
 
 def test_STAFF_3_the_login_deadline_starts_again_when_the_player_on_a_socket_logs_out(store):

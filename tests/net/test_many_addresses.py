@@ -7,10 +7,12 @@ check that the places and log-ins a real player needs are still theirs.
 
 from __future__ import annotations
 
+import json
 import threading
+from urllib.request import urlopen
 
 import msgpack
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.net.ledger_check import assert_ledger_sound
 from tests.net.server_process import Player, start
@@ -63,5 +65,58 @@ def test_wrong_passwords_from_40_networks_leave_the_player_logging_in_from_their
         assert "bad_login" in codes and set(codes) <= {"bad_login", "too_many_attempts", "busy"}
     finally:
         stop.set()
+        server.stop()
+    assert_ledger_sound(tmp_path / "data")
+
+
+def _holds(ip: str, url: str, into: list, refusals: list) -> None:
+    """One more anonymous connection from ``ip``, kept in ``into``; a refused handshake's status in ``refusals``."""
+    try:
+        into.append(player_from(ip, url))
+    except InvalidStatus as refused:
+        refusals.append(refused.response.status_code)
+
+
+def _health(server) -> dict:                                              # noqa: ANN001
+    base = server.url.replace("ws://", "http://").rsplit("/ws", 1)[0]
+    return json.loads(urlopen(base + "/health", timeout=10).read())
+
+
+def test_160_addresses_cannot_take_the_places_a_logged_in_player_or_a_new_client_needs(tmp_path):
+    """Finding 2: 160 loopback addresses x 64 anonymous handshakes took all 10,000 places; a normal client got 503.
+    Small caps keep it quick: 40 places, half of them for anonymous connections, 4 per address, 16 per /24."""
+    server = start(tmp_path, "", "per_address = 4\nper_network = 16\nanonymous_share = 0.5\n",
+                   "--max-connections", "40")
+    held: list[Player] = []
+    refusals: list[int] = []
+    try:
+        player = player_from("127.0.6.1", server.url)
+        assert player.request("register", nickname="regular", password=PASSWORD, birth_date="1990-01-01",
+                              country="NL")["ok"]
+        assert player.request("login", nickname="regular", password=PASSWORD)["ok"]
+        for n in range(160):                                      # 160 addresses of one /24, 4 handshakes each
+            for _ in range(4):
+                _holds(f"127.0.0.{n + 10}", server.url, held, refusals)
+        assert len(held) == 16 and set(refusals) == {429}         # the /24 holds its 16 places, no more
+        for n in range(160):                                      # then one address in each of 160 networks
+            _holds(f"127.1.{n}.1", server.url, held, refusals)
+        assert _health(server)["connections"] <= 40
+        newcomer = player_from("127.0.7.1", server.url)          # a new client from another network gets in...
+        assert newcomer.request("register", nickname="newcomer", password=PASSWORD, birth_date="1990-01-01",
+                                country="NL")["ok"]
+        assert newcomer.request("login", nickname="newcomer", password=PASSWORD)["ok"]   # ...and logs in
+        assert player.request("lobby_list")["ok"]                 # the logged-in player kept their place
+        again = player_from("127.0.6.2", server.url)             # and finds one when they come back
+        assert again.request("login", nickname="regular", password=PASSWORD)["ok"]
+        taken = 0
+        for p in held:                                            # the crowd took each other's places (4012)
+            try:
+                p.receive(timeout=0.01)
+            except ConnectionClosed as closed:
+                taken += closed.rcvd is not None and closed.rcvd.code == 4012
+            except TimeoutError:
+                continue
+        assert taken >= 160 - 20, taken
+    finally:
         server.stop()
     assert_ledger_sound(tmp_path / "data")
