@@ -29,6 +29,9 @@ class EventBounds:
     max_creates_per_hour: int = 30            # one director's creations in any hour, cancelled ones too
     keep_ended_minutes: int = 60              # an ended event stays in the lobby this long, then only in the store
     max_house_deposit: int = 10_000_000       # one admin's house deposit into promotions
+    max_house_deposits_per_admin_day: int = 20_000_000   # one admin's house deposits in any 24 hours
+    max_house_deposits_per_day: int = 50_000_000         # every admin's together, in any 24 hours
+    approver_cooling_hours: int = 168         # an admin made by an event's creator this recently may not approve it
 
     @classmethod
     def from_config(cls, data: Mapping[str, Any]) -> EventBounds:
@@ -38,7 +41,10 @@ class EventBounds:
                           ("approval_above", "guarantee_approval_above"), ("max_open_events", "max_open_events"),
                           ("max_events_per_director", "max_events_per_director"),
                           ("max_creates_per_hour", "max_creates_per_director_hour"),
-                          ("keep_ended_minutes", "keep_ended_minutes"), ("max_house_deposit", "max_house_deposit")):
+                          ("keep_ended_minutes", "keep_ended_minutes"), ("max_house_deposit", "max_house_deposit"),
+                          ("max_house_deposits_per_admin_day", "max_house_deposits_per_admin_day"),
+                          ("max_house_deposits_per_day", "max_house_deposits_per_day"),
+                          ("approver_cooling_hours", "approver_cooling_hours")):
             if key in settings:
                 value = settings[key]
                 if type(value) is not int or value < 0:

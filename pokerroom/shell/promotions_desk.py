@@ -4,15 +4,19 @@ Guarantees, overlays and freerolls are paid from ``house:promotions``, never
 from ``world``. Only an admin fills it, by moving the house's own earnings
 (rake, fees) or a house deposit into it, and only an admin approves an event
 whose guarantee is above the limit a director may set alone -- never their
-own event -- and one house deposit is bounded. Each action is
-a chained audit record with who, how much and why (SEC-4); a director is
-refused like any player.
+own event, nor one whose creator gave them a role within the cooling period
+(``approver_cooling_hours``), so a role change cannot make a new approver --
+and house deposits are bounded each, per admin per day and in total per day.
+Each action, and each refusal of an admin's, is a chained audit record with
+who, how much and why (SEC-4); a director is refused like any player.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
+from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import HOUSE_FEES, HOUSE_RAKE, PROMOTIONS, WORLD, tournament_guarantee
 from pokerroom.money.ledger import Transfer
@@ -20,6 +24,7 @@ from pokerroom.protocol.schema import Request, ok
 
 SOURCES = {HOUSE_RAKE: HOUSE_RAKE, HOUSE_FEES: HOUSE_FEES, "deposit": WORLD}   # earnings by account name
 ADMIN = "admin"
+DAY = 24 * 3600
 
 
 def fund_promotions(room: Any, source: str, amount: int, by: str, reason: str) -> Transfer:
@@ -39,31 +44,78 @@ class PromotionsDesk:
     def __init__(self, room: Any, hall: Any) -> None:
         self.room = room
         self.hall = hall
+        self.deposits: deque[tuple[float, str, int]] = deque()     # house deposits of the last day: at, by, amount
+        since = room.reactor.seconds() - DAY
+        for record in room.store.audit_records("promotions_funded"):    # a restart keeps the day's count
+            if record.at > since and record.data.get("source") == "deposit":
+                self.deposits.append((record.at, record.data.get("by", ""), int(record.data.get("amount", 0))))
 
     @staticmethod
     def _verify_admin(session: Any, what: str) -> None:
         if session.role != ADMIN:
             raise RuleViolation("forbidden", f"only an admin can {what}", "STAFF-1")
 
+    def _audited(self, session: Any, command: str, refusal: RuleViolation, **details: Any) -> RuleViolation:
+        """An admin's request refused: the refusal is audited too (who tried what), then answered."""
+        self.room.audit("staff_refused", by=session.player_id, command=command, code=refusal.code,
+                        reason=refusal.message, **details)
+        return refusal
+
     def _on_admin_fund_promotions(self, session: Any, request: Request, source: str, amount: int,
                                   reason: str) -> dict:
         self._verify_admin(session, "move house money into promotions")
         have = self.room.ledger.balance(SOURCES[source])
-        bound = self.hall.bounds.max_house_deposit
-        if source == "deposit" and amount > bound:             # world moves; an admin is trusted only this far
-            raise RuleViolation("over_limit", f"one house deposit is at most {bound}, not {amount}: fund in parts, "
-                                "each audited", "STAFF-1")
+        if source == "deposit":                                 # world moves; an admin is trusted only this far
+            self._deposit_within_bounds(session, amount)
         if source != "deposit" and have < amount:
-            raise RuleViolation("insufficient_funds", f"{source} holds {have}, not {amount}", "STAFF-1")
+            raise self._audited(session, "admin_fund_promotions", RuleViolation(
+                "insufficient_funds", f"{source} holds {have}, not {amount}", "STAFF-1"), source=source, amount=amount)
         t = fund_promotions(self.room, source, amount, session.player_id, reason)
+        if source == "deposit":
+            self.deposits.append((self.room.reactor.seconds(), session.player_id, amount))
         return ok(request, transfer=t.number, balance=self.room.ledger.balance(PROMOTIONS))
 
-    def _on_admin_approve_tournament(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
+    def _deposit_within_bounds(self, session: Any, amount: int) -> None:
+        """One deposit, one admin's deposits in any 24 hours, and all admins' together: each bounded."""
+        bounds, now = self.hall.bounds, self.room.reactor.seconds()
+        while self.deposits and self.deposits[0][0] <= now - DAY:
+            self.deposits.popleft()
+        mine = sum(a for _, by, a in self.deposits if by == session.player_id)
+        everyone = sum(a for _, _, a in self.deposits)
+        for what, held, bound in (("one house deposit", 0, bounds.max_house_deposit),
+                                  ("your house deposits in 24 hours", mine, bounds.max_house_deposits_per_admin_day),
+                                  ("all admins' house deposits in 24 hours", everyone,
+                                   bounds.max_house_deposits_per_day)):
+            if held + amount > bound:
+                raise self._audited(session, "admin_fund_promotions", RuleViolation(
+                    "over_limit", f"{what} may come to at most {bound}; {held} already, {amount} asked: each "
+                    "deposit is audited", "STAFF-1"), source="deposit", amount=amount)
+
+    def _on_admin_approve_tournament(self, session: Any, request: Request, tournament: str, reason: str) -> Any:
         self._verify_admin(session, "approve a tournament's guarantee")
         self.hall.director(tournament)
-        if self.hall.created_by.get(tournament) == session.player_id:     # no one approves their own house money
-            raise RuleViolation("own_event", "an admin does not approve an event they created: another admin "
-                                "approves it", "STAFF-1")
+        creator = self.hall.created_by.get(tournament)
+        if creator == session.player_id:                  # no one approves their own house money
+            raise self._audited(session, "admin_approve_tournament", RuleViolation(
+                "own_event", "an admin does not approve an event they created: another admin approves it",
+                "STAFF-1"), tournament=tournament)
+        room = self.room
+        d = room.write(room.store.audit_records, "role_granted", quiet=False)
+        return d.addCallback(lambda grants: self._approve(session, request, tournament, reason, creator, grants))
+
+    def _approve(self, session: Any, request: Request, tournament: str, reason: str, creator: str | None,
+                 grants: list) -> dict:
+        """Approved by an admin whose role the event's creator did not give within the cooling period: a role
+        change cannot make a new approver for the creator's own event."""
+        me, since = players.nickname_key(session.player_id), self.room.reactor.seconds()
+        since -= self.hall.bounds.approver_cooling_hours * 3600
+        if creator is not None and any(g.at > since and g.data.get("by") == creator
+                                       and players.nickname_key(str(g.data.get("nickname", ""))) == me
+                                       for g in grants):
+            raise self._audited(session, "admin_approve_tournament", RuleViolation(
+                "granted_by_creator", f"{creator}, who created the event, gave you your role less than "
+                f"{self.hall.bounds.approver_cooling_hours} hours ago: another admin approves it", "STAFF-1"),
+                tournament=tournament)
         d = self.hall.approve(tournament, session.player_id, reason)
         return ok(request, tournament=self.hall.summary(d))
 

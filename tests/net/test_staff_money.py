@@ -153,3 +153,63 @@ def test_STAFF_1_STAFF_2_a_rogue_director_or_admin_is_held_to_their_share_over_r
     assert spam["error"]["code"] == "chat_blocked" and spam["error"]["rule"] == "HR-CHAT-2"
     invite = root.request("director_add_player", tournament="own", player="ana", reason="the series")
     refused(invite, code="awaiting_approval", rule="STAFF-1")
+
+
+@pytest.fixture
+def daily_capped_server(tmp_path):
+    (tmp_path / "room.toml").write_text(CONFIG + "max_house_deposits_per_admin_day = 20_000_000\n"
+                                                 "max_house_deposits_per_day = 25_000_000\n")
+    s = Server(tmp_path, "--max-rate", "500").start()
+    yield s
+    s.stop()
+
+
+def _refusals_audited(server: Server, command: str, count: int) -> list:
+    store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
+    records = lambda: [r.data for r in store.audit_records("staff_refused") if r.data["command"] == command]  # noqa: E731
+    assert wait_until(lambda: len(records()) == count, timeout=10), records()
+    return records()
+
+
+def test_STAFF_1_house_deposits_are_bounded_per_admin_and_in_total_per_day_and_each_refusal_is_audited(
+        daily_capped_server, tmp_path):
+    """Issue 33, finding 5: the bound was per deposit, so three deposits of 10,000,000 brought in 30,000,000."""
+    root = admin(daily_capped_server)
+    for _ in range(2):
+        assert root.request("admin_fund_promotions", source="deposit", amount=10_000_000, reason="the series")["ok"]
+    third = refused(root.request("admin_fund_promotions", source="deposit", amount=10_000_000, reason="and more"),
+                    code="over_limit", rule="STAFF-1")
+    assert "24 hours" in third["error"]["message"]
+    other = staff(daily_capped_server, "root2", "admin")
+    assert other.request("admin_fund_promotions", source="deposit", amount=5_000_000, reason="the series")["ok"]
+    refused(other.request("admin_fund_promotions", source="deposit", amount=1, reason="one more"),
+            code="over_limit", rule="STAFF-1")                    # every admin's together: 25,000,000 a day
+    assert root.request("admin_promotions")["balance"] == DEMO_PROMOTIONS + 25_000_000
+    audited = _refusals_audited(daily_capped_server, "admin_fund_promotions", 2)
+    assert [(r["by"], r["code"], r["amount"]) for r in audited] == [("root", "over_limit", 10_000_000),
+                                                                   ("root2", "over_limit", 1)]
+    assert_ledger_sound(tmp_path / "data")
+
+
+def test_STAFF_1_an_admin_the_events_creator_made_cannot_approve_its_guarantee_and_the_refusal_is_audited(
+        server, tmp_path):
+    """Issue 33, finding 5: an admin refused approval of their own event made one of their own accounts an admin
+    with admin_set_role, and that account approved it."""
+    root = admin(server)
+    assert root.request("admin_fund_promotions", source="deposit", amount=3_000_000, reason="the series")["ok"]
+    created = sit_and_go(root, "mine", 3_500_000)                 # an admin directs too
+    assert created["ok"] and created["tournament"]["awaiting_approval"]
+    refused(root.request("admin_approve_tournament", tournament="mine", reason="mine"), code="own_event",
+            rule="STAFF-1")
+    sign_up(server.url, "sockpuppet")[0].close()
+    assert root.request("admin_set_role", player="sockpuppet", role="admin", reason="help")["ok"]
+    puppet = Player(server.url)
+    assert puppet.request("login", nickname="sockpuppet", password=PASSWORD)["ok"]
+    refused(puppet.request("admin_approve_tournament", tournament="mine", reason="looks fine"),
+            code="granted_by_creator", rule="STAFF-1")
+    assert root.request("admin_promotions")["awaiting_approval"] == ["mine"]
+    audited = _refusals_audited(server, "admin_approve_tournament", 2)
+    assert [(r["by"], r["code"]) for r in audited] == [("root", "own_event"), ("sockpuppet", "granted_by_creator")]
+    other = staff(server, "root2", "admin")                       # an admin the creator did not make approves it
+    assert other.request("admin_approve_tournament", tournament="mine", reason="the series")["ok"]
+    assert_ledger_sound(tmp_path / "data")
