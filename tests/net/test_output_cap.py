@@ -15,6 +15,7 @@ import threading
 import msgpack
 from websockets.exceptions import ConnectionClosed
 
+from tests.net.ledger_check import assert_ledger_sound
 from tests.net.server_process import Player, Server, start
 from tests.support.socket_play import sign_up
 from tests.support.waiting import wait_until
@@ -86,3 +87,4 @@ def test_a_client_that_never_reads_the_pushes_of_a_table_it_watches_gets_exactly
         stop.set()
         watcher.close()
         server.stop()
+    assert_ledger_sound(tmp_path / "data")                    # every buy-in came back with its leave
