@@ -113,34 +113,46 @@ class Accounts:
             raise
 
     def _account_wide(self, session: Session, device: str | None, taken: list, key: str,
-                      places: tuple[set, set]) -> float:
-        """The account's attempts from every network together (ten times one network's), where the guessing from
-        many networks shows -- but never against the player's own: a login from a network or a device the
-        account logged in from before does not count here, and one over the limit waits its turn (a few
-        seconds) rather than being refused, unless the queue is longer than ``account_attempts_wait_seconds``."""
-        networks, devices = places
-        if network_of(session.ip) in networks or (device is not None and device in devices):
-            return 0.0
-        wait = self.account_attempts_anywhere.delay(key, self.reactor.seconds())
-        if wait is None:
-            self._give_back(taken)
-            raise RuleViolation("too_many_attempts", "too many log-in attempts for this account from networks it "
-                                                     "has not logged in from; wait a minute and try again")
-        taken.append((self.account_attempts_anywhere, key))
-        return wait
+                      account: Any) -> defer.Deferred:
+        """Seconds this login waits for the account's limit from every network together (ten times one network's),
+        where guessing from many networks shows -- but never against the player's own: a login from a network or
+        a device the account logged in from before (SEC-1's connection records, read only when the limit is
+        reached) does not count there, and one over the limit waits its turn rather than being refused, unless
+        the queue is longer than ``account_attempts_wait_seconds``."""
+        lane = self.account_attempts_anywhere
+        wait = lane.delay(key, self.reactor.seconds())
+        if wait == 0.0:
+            taken.append((lane, key))
+            return defer.succeed(0.0)
+        if wait is not None:
+            lane.give_back(key)                         # not taken yet: the player's own network may not count
+
+        def judged(places: tuple[set[str], set[str]]) -> float:
+            networks, devices = places
+            if network_of(session.ip) in networks or (device is not None and device in devices):
+                return 0.0
+            wait = lane.delay(key, self.reactor.seconds())
+            if wait is None:
+                self._give_back(taken)
+                raise RuleViolation("too_many_attempts", "too many log-in attempts for this account from networks "
+                                                         "it has not logged in from; wait a minute and try again")
+            taken.append((lane, key))
+            return wait
+
+        if account is None:
+            return defer.maybeDeferred(judged, (set(), set()))
+        return self.recorder.write(places_of, self.store, account.nickname, quiet=False).addCallback(judged)
 
     def _on_login(self, session: Session, request: Request, nickname: str, password: str,
                   client: str = "desktop", device: str | None = None) -> defer.Deferred:
         taken = self._password_attempt(session, nickname)
-        d = self.recorder.write(account_and_places, self.store, players.nickname_key(nickname), quiet=False)
+        d = self.recorder.write(self.store.find_account, players.nickname_key(nickname), quiet=False)
         network = network_of(session.ip)
 
-        def found(result: tuple) -> defer.Deferred:
-            account, places = result
-            wait = self._account_wide(session, device, taken, players.nickname_key(nickname), places)
-            if wait:                                    # slowed, not refused (the victim of a guesser may be it)
-                return task.deferLater(self.reactor, wait, hashed, account)
-            return hashed(account)
+        def found(account: Any) -> defer.Deferred:
+            d = self._account_wide(session, device, taken, players.nickname_key(nickname), account)
+            return d.addCallback(lambda wait: task.deferLater(self.reactor, wait, hashed, account) if wait
+                                 else hashed(account))     # slowed, not refused: the player may be the one waiting
 
         def hashed(account: Any) -> defer.Deferred:
             if account is None:
@@ -314,10 +326,7 @@ class Accounts:
         return "events"
 
 
-def account_and_places(store: Any, key: str) -> tuple[Any, tuple[set[str], set[str]]]:
-    """On the writer thread: the account, and the networks and devices it logged in from before (SEC-1's records)."""
-    account = store.find_account(key)
-    if account is None:
-        return None, (set(), set())
-    records = store.connections_of(account.nickname)
-    return account, ({network_of(r.ip) for r in records}, {r.device_id for r in records if r.device_id})
+def places_of(store: Any, nickname: str) -> tuple[set[str], set[str]]:
+    """On the writer thread: the networks and devices the account logged in from before (SEC-1's records)."""
+    records = store.connections_of(nickname)
+    return {network_of(r.ip) for r in records}, {r.device_id for r in records if r.device_id}
