@@ -66,6 +66,8 @@ class Places:
         self.keys: dict[Any, tuple[str, ...]] = {}          # connection -> its keys
         self.anonymous: dict[str, dict[Any, None]] = {}     # widest key -> its anonymous connections, oldest first
         self.anonymous_count = 0
+        self.sizes: dict[int, dict[str, None]] = {}         # n -> the networks holding n anonymous connections
+        self.top = 0                                        # the most any network holds: the busiest is found at once
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -80,9 +82,9 @@ class Places:
                 raise Refused(429, f"too many connections from your {where}")
         evicted = []
         if len(self.keys) >= self.rules.total or self.anonymous_count >= self.rules.anonymous:
-            group = max(self.anonymous, key=lambda g: len(self.anonymous[g]), default=None)
-            if group is None or len(self.anonymous[group]) <= len(self.anonymous.get(keys[-1], ())):
+            if self.top <= len(self.anonymous.get(keys[-1], ())):
                 raise Refused(503, "the room is full; try again soon")
+            group = next(iter(self.sizes[self.top]))
             evicted.append(next(iter(self.anonymous[group])))
             self.release(evicted[0])
         self.keys[connection] = keys
@@ -96,6 +98,7 @@ class Places:
         keys = self.keys.get(connection)
         group = self.anonymous.get(keys[-1]) if keys else None
         if group is not None and connection in group:
+            self._resize(keys[-1], len(group), len(group) - 1)
             del group[connection]
             self.anonymous_count -= 1
             if not group:
@@ -117,7 +120,21 @@ class Places:
                 del self.held[key]
 
     def _anonymous(self, connection: Any) -> None:
-        group = self.anonymous.setdefault(self.keys[connection][-1], {})
+        name = self.keys[connection][-1]
+        group = self.anonymous.setdefault(name, {})
         if connection not in group:
+            self._resize(name, len(group), len(group) + 1)
             group[connection] = None
             self.anonymous_count += 1
+
+    def _resize(self, name: str, was: int, now: int) -> None:
+        if was:
+            networks = self.sizes[was]
+            del networks[name]
+            if not networks:
+                del self.sizes[was]
+        if now:
+            self.sizes.setdefault(now, {})[name] = None
+        self.top = max(self.top, now)
+        while self.top and self.top not in self.sizes:
+            self.top -= 1

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -155,3 +157,39 @@ def test_STAFF_3_the_login_deadline_starts_again_when_the_player_on_a_socket_log
     assert closes == []
     clock.advance(0.2)
     assert closes == [4010]                                    # anonymous for the deadline again: closed
+
+
+@given(st.lists(st.tuples(st.sampled_from(["connect", "login", "logout", "leave"]), st.integers(0, 40),
+                          st.integers(0, 5)), max_size=300))
+def test_places_never_exceed_a_cap_and_never_take_a_logged_in_connections_place(ops):
+    rules = PlaceRules(total=12, per_address=2, per_network=3, per_ipv6_56=5, anonymous_share=0.5)
+    places, logged_in, n = Places(rules), set(), 0
+    for op, target, net in ops:
+        live = list(places.keys)
+        if op == "connect":
+            n += 1
+            ip = f"10.0.{net}.{target % 3}" if target % 2 else f"2001:db8:0:{net}{target % 4:x}::{target % 3 + 1}"
+            before = places.anonymous_count
+            try:
+                evicted = places.admit(n, ip)
+            except Refused as refused:
+                assert refused.status in (429, 503)
+                continue
+            assert not set(evicted) & logged_in              # a newcomer takes only an anonymous place...
+            assert places.anonymous_count <= max(rules.anonymous, before)   # ...and never grows a full share
+        elif live:
+            connection = live[target % len(live)]
+            if op == "login":
+                places.logged_in(connection)
+                logged_in.add(connection)
+            elif op == "logout":
+                places.logged_out(connection)
+                logged_in.discard(connection)
+            else:
+                places.release(connection)
+                logged_in.discard(connection)
+        assert len(places) <= rules.total
+        assert places.anonymous_count == sum(len(g) for g in places.anonymous.values())
+        assert places.top == max((len(g) for g in places.anonymous.values()), default=0)
+        for key, held in places.held.items():
+            assert held <= places.caps[2 if key.endswith("/56") else 1 if "/" in key else 0]
