@@ -8,14 +8,16 @@ check that the places and log-ins a real player needs are still theirs.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from urllib.request import urlopen
 
 import msgpack
+import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.net.ledger_check import assert_ledger_sound
-from tests.net.server_process import Player, start
+from tests.net.server_process import Player, Server, room_config, start
 from tests.support.socket_play import PASSWORD
 from tests.support.waiting import wait_until
 from tests.support.ws_frames import bound
@@ -117,6 +119,43 @@ def test_160_addresses_cannot_take_the_places_a_logged_in_player_or_a_new_client
             except TimeoutError:
                 continue
         assert taken >= 160 - 20, taken
+    finally:
+        server.stop()
+    assert_ledger_sound(tmp_path / "data")
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="this machine has no IPv6 loopback")
+def test_an_ipv6_client_is_held_to_its_address_inside_its_slash_64_and_slash_56(tmp_path):
+    """Finding 2 over IPv6: a connection counts against its address, /64 and /56. This machine's IPv6 loopback is
+    the one address ::1, so the test holds that address to its cap and sees the room's other places stay free
+    (the /64 and /56 caps themselves are checked without sockets, above and in test_connection_limits.py)."""
+    (tmp_path / "room.toml").write_text(room_config() + "\n[connections]\nper_address = 3\nper_network = 3\n"
+                                        "per_ipv6_56 = 3\nanonymous_share = 0.5\n")
+    server = Server(tmp_path, "--host", "::", "--max-connections", "12").start()   # IPv4 and IPv6 on one port
+    port = int(server.url.rsplit(":", 1)[1].split("/")[0])
+
+    def from_ipv6() -> Player:
+        sock = socket.create_connection(("::1", port))
+        return Player(f"ws://[::1]:{port}/ws", sock=sock)
+
+    try:
+        crowd = [from_ipv6() for _ in range(3)]
+        with pytest.raises(InvalidStatus) as refused:
+            from_ipv6()
+        assert refused.value.response.status_code == 429
+        newcomer = Player(f"ws://127.0.0.1:{port}/ws")            # IPv4 (mapped): another network entirely
+        assert newcomer.request("register", nickname="newcomer", password=PASSWORD, birth_date="1990-01-01",
+                                country="NL")["ok"]
+        assert all(p.request("lobby_list")["ok"] for p in crowd)
     finally:
         server.stop()
     assert_ledger_sound(tmp_path / "data")
