@@ -17,6 +17,7 @@ socket, no clock; the edge tells it who connected, logged in, logged out and lef
 from __future__ import annotations
 
 import ipaddress
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ class PlaceRules:
 
     @property
     def anonymous(self) -> int:
-        return max(1, int(self.total * self.anonymous_share))
+        return max(1, math.ceil(self.total * self.anonymous_share))     # a room of 2 may have 2 clients logging in
 
 
 def keys_of(ip: str) -> tuple[str, ...]:
