@@ -33,8 +33,11 @@ def browser():
         if os.environ.get("CI") == "true":
             pytest.fail("chromium is not installed: run the README's test set-up")
         pytest.skip("chromium is not installed (the README's test set-up installs it)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # A page's own waits and its assertions get the same patience: an argon2 hash or a server start on a
+    # loaded two-core machine can take longer than Playwright's 5 s assertion default.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
