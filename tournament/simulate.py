@@ -218,9 +218,13 @@ class _Run:
             self.money["bounties"] += e.amount
 
     def _check_move(self, e: td.Seated) -> None:
-        table = self.director.tables.get(e.table)
-        if table is None or table.in_hand or (e.source and self.director.tables.get(e.source)
-                                              and self.director.tables[e.source].in_hand):
+        """Read after the command: a table in a hand now was in it all along (a hand neither ends and starts
+        again within one command), and the table a player was moved to must still be there."""
+        tables = self.director.tables
+        table, source = tables.get(e.table), tables.get(e.source)
+        if table is None and self.director.state == td.RUNNING:
+            raise SimulationError(f"{e.player} was moved to {e.table}, which broke in the same step (TR-PLAY-4)")
+        if (table is not None and table.in_hand) or (source is not None and source.in_hand):
             raise SimulationError(f"{e.player} was moved to {e.table} during a hand (TR-PLAY-4)")
 
     def round(self, rng: random.Random) -> None:

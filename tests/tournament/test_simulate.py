@@ -63,3 +63,11 @@ def test_simulate_tournament_command_prints_hands_moves_per_bust_and_time_per_ha
     out = capsys.readouterr().out
     for words in ("hands played:", "moves per bust:", "time per hand:", "checks passed"):
         assert words in out
+
+
+@pytest.mark.parametrize("seed", [1, 12, 20, 21])
+def test_TR_PLAY_4_the_seeds_where_several_tables_broke_at_once_seat_nobody_at_a_breaking_table(seed):
+    # issue #38: at these seeds the hand-for-hand round's busts broke several tables in one step, and a
+    # player was seated at one of them before it broke; the simulation checks every move after each step
+    report = sim.simulate(2000, seed=seed)
+    assert report.busts == report.entries - 1 and report.moves > 0
