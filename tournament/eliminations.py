@@ -84,7 +84,8 @@ class Eliminations:
         return self._flush()
 
     def _fix_prizes_if_closed(self) -> None:
-        if self.prizes is not None or self.late_open or self.rebuys_open or self.state != RUNNING:
+        if (self.prizes is not None or self.late_open or self.rebuys_open or self.state != RUNNING
+                or self.drawing is not None):             # the draw's end fixes them, once all are seated
             return
         pool = prize_pool(self.collected, self.spec.guarantee)
         fixed = self._prizes_for(self.entries_total, self.collected)
@@ -106,6 +107,8 @@ class Eliminations:
 
     def _check_money(self) -> None:
         """Close what must close when the next bust would be paid (TR-REG-4); burst the bubble when it has."""
+        if self.drawing is not None:                      # asked again when the start's draw ends
+            return
         if self.prizes is None and len(self.entries) <= self._places():
             if self.late_open:
                 self._close_registration("in the money")
@@ -127,7 +130,7 @@ class Eliminations:
         self._set_hand_for_hand()
 
     def _set_hand_for_hand(self) -> None:
-        live = sum(1 for t in self.tables.values() if t.seats)
+        live = self.floor.live_tables
         places = self.paid_places if self.prizes is not None else self._places()
         on = not self.in_money and live > 1 and len(self.entries) == places + 1
         if on != self.hand_for_hand:

@@ -121,6 +121,8 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
     for name in early:
         run.apply(director.register(name, run.funds(name)))
     run.apply(director.start())
+    while director.drawing is not None:     # a large field is seated in slices, as the hall does between turns
+        run.apply(director.draw_more())
     started = time.perf_counter()
     clock, next_at = 0, _next(director, 0)
     while director.state == td.RUNNING:

@@ -39,6 +39,7 @@ class TournamentTimers:
         self.next_hand: dict[tuple[str, str], Any] = {}
         self.deal_call: dict[str, Any] = {}
         self.start_call: dict[str, Any] = {}
+        self.draw_call: dict[str, Any] = {}                          # tournament -> the seat draw's next slice
 
     # ------------------------------------------------------------------ the start
 
@@ -71,6 +72,10 @@ class TournamentTimers:
             self.stop(tid)
             return
         self._set_clock(d, events)
+        if d.drawing is not None:                   # TR-REG-3: a large field is seated a slice per reactor turn
+            if tid not in self.draw_call:
+                self.draw_call[tid] = self.reactor.callLater(0, self._draw_more, tid)
+            return
         for table_id in d.tables:
             key = (tid, table_id)
             if d.tables[table_id].hand is None and d.can_deal(table_id) and key not in self.next_hand:
@@ -81,7 +86,8 @@ class TournamentTimers:
             _cancel(self.deal_call.pop(tid, None))   # decided, or waiting for the director: no more time limit
 
     def stop(self, tid: str) -> None:
-        calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None)]
+        calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None),
+                 self.draw_call.pop(tid, None)]
         calls += [self.next_hand.pop(k) for k in [k for k in self.next_hand if k[0] == tid]]
         self.paused_left.pop(tid, None)                 # a finished tournament's clock holds nothing
         for call in calls:
@@ -133,6 +139,12 @@ class TournamentTimers:
         except RuleViolation as refusal:
             self.log.warn("tournament {id}: the clock's {command} was refused: {why}", id=tid, command=command,
                           why=refusal.message)
+
+    def _draw_more(self, tid: str) -> None:
+        self.draw_call.pop(tid, None)
+        d = self.hall.directors[tid]
+        if d.drawing is not None:
+            self.hall.run(d, d.draw_more())
 
     # ------------------------------------------------------------------ hands and deals
 
