@@ -43,6 +43,7 @@ class Balancing:
     def _close_table(self, table_id: str) -> None:
         del self.tables[table_id]
         self.floor.discard(table_id)
+        self._unranked.add(table_id)
         self.changes.table_closed(table_id)
         if table_id in self.break_order:
             self.break_order.remove(table_id)

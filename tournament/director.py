@@ -106,6 +106,7 @@ from tournament.floor import Floor
 from tournament.places import Bust
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.registration import Opening, Registration
+from tournament.standings import Standings
 from tournament.structure import TournamentSpec
 from tournament.table import HandResult, TournamentTable
 
@@ -171,6 +172,8 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self.drawing: Opening | None = None          # the start's seat draw, while it goes on in slices
         self._floor: Floor | None = None             # the tables by player count (built when first asked)
         self._touched: set[str] = set()              # tables changed since the floor last looked
+        self._standings: Standings | None = None     # the lobby's chip order (built when first asked)
+        self._unranked: set[str] = set()             # tables changed since the standings last looked
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -216,9 +219,23 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         return floor
 
     def _touch(self, table_id: str) -> None:
-        """A table's seats, stacks or hand changed: the next save stores it, and the floor reads it again."""
+        """A table's seats, stacks or hand changed: the next save stores it; the floor and standings read it."""
         self.changes.table(table_id)
         self._touched.add(table_id)
+        self._unranked.add(table_id)
+
+    @property
+    def standings(self) -> Standings:
+        """Players left by chips (at the start of the hands in play), the average stack and each one's rank,
+        brought up to date with the tables touched since last asked: the lobby's view of the field."""
+        kept = self._standings
+        touched = self._unranked if kept is not None else set(self.tables)
+        if kept is None:
+            kept = self._standings = Standings()
+        tables = self.tables
+        kept.read({t: tables[t].stacks for t in touched if t in tables}, touched)
+        self._unranked = set()
+        return kept
 
     def _verify_drawn(self) -> None:
         if self.drawing is not None:

@@ -143,7 +143,9 @@ class Prizes:
 
 def prizes(shares: Sequence[Fraction], pool: int, *, remainder_to_top: bool = False) -> Prizes:
     """TR-PRIZE-3: each place's share of ``pool`` rounded down once; the rest recorded or onto the first."""
-    amounts, remainder = round_down([pool * share / 100 for share in shares], pool)
+    # each floor(pool * share / 100) in whole numbers: the same amounts, without a Fraction per place
+    amounts = [pool * share.numerator // (100 * share.denominator) for share in shares]
+    remainder = pool - sum(amounts)
     if remainder_to_top and amounts:
         amounts[0] += remainder
         remainder = 0

@@ -191,10 +191,11 @@ class Registration:
         self.drawing = Opening(players, count)
         self._draw(DRAW_WORK)
 
-    def draw_more(self, work: int = DRAW_WORK) -> list:
-        """The next slice of the start's draw: ``work`` tables opened, swaps or seats (nothing once it is done)."""
+    def draw_more(self, work: int | None = None) -> list:
+        """The next slice of the start's draw: ``work`` (:data:`DRAW_WORK`) tables opened, swaps or seats
+        (nothing once it is done)."""
         if self.drawing is not None:
-            self._draw(work)
+            self._draw(DRAW_WORK if work is None else work)
         return self._flush()
 
     def _draw(self, work: int) -> None:

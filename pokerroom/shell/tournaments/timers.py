@@ -17,8 +17,10 @@ from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
 from tournament import director as td
+from tournament.events import tables_named
 
 _CLOCK_MOVED = (td.LevelStarted, td.BreakStarted, td.BreakEnded, td.Started, td.Resumed)
+_PLAY_OPENS = (td.BreakEnded, td.Resumed, td.DealMade, td.DealFailed, td.HandForHand)   # any table may deal again
 
 
 def _cancel(call: Any) -> None:
@@ -76,9 +78,15 @@ class TournamentTimers:
             if tid not in self.draw_call:
                 self.draw_call[tid] = self.reactor.callLater(0, self._draw_more, tid)
             return
-        for table_id in d.tables:
+        if d.hand_for_hand or any(isinstance(e, _PLAY_OPENS) or (type(e) is td.Seated and e.reason == "draw")
+                                  for e in events):
+            tables: Any = d.tables                  # play opens again everywhere (or a round of hand-for-hand)
+        else:
+            tables = tables_named(events)           # else only where a hand ended or someone sat down
+        for table_id in tables:
             key = (tid, table_id)
-            if d.tables[table_id].hand is None and d.can_deal(table_id) and key not in self.next_hand:
+            table = d.tables.get(table_id)
+            if table is not None and table.hand is None and d.can_deal(table_id) and key not in self.next_hand:
                 self.next_hand[key] = self.reactor.callLater(self.between_hands, self._deal, tid, table_id)
         if any(isinstance(e, td.DealOffered) for e in events):
             self.deal_call[tid] = self.reactor.callLater(d.spec.deal_seconds, self._deal_expired, tid)
