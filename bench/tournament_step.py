@@ -40,14 +40,16 @@ from tournament import saved_state, seating  # noqa: E402
 from tournament import simulate as sim  # noqa: E402
 from tournament.floor import Floor, SeatDraw  # noqa: E402
 
-COMMANDS = ("register", "start", "draw_more", "deal", "act", "level_up", "start_break", "end_break", "rebuy",
+COMMANDS = ("register", "start", "catch_up", "deal", "act", "level_up", "start_break", "end_break", "rebuy",
             "add_on", "propose_deal", "answer_deal")
 NAMED = ("start", "typical step", "table break", "hand-for-hand", "final table")
 
 
 def kind(d: td.Director, name: str, events: list, before_hfh: bool) -> str:
-    if name in ("start", "draw_more"):
+    if name == "start" or (name == "catch_up" and any(type(e) is td.Seated for e in events)):
         return "start"
+    if name == "catch_up":
+        return "placing late busts"
     if any(type(e) is td.TableClosed for e in events) and d.state == td.RUNNING:
         return "table break"
     if name in ("deal", "act"):
@@ -130,7 +132,7 @@ def main(players: int = 100_000) -> None:
     times, report = timed_run(players)
     print(f"{players} players, {report.entries} entries, {report.hands} hands, whole event "
           f"{time.perf_counter() - started:.0f} s (steps timed with their saved records)")
-    for group in (*NAMED, "late registration", "registration", "clock and deals"):
+    for group in (*NAMED, "placing late busts", "late registration", "registration", "clock and deals"):
         steps = sorted(times.get(group, ()))
         if not steps:
             print(f"{group:>18}: none")

@@ -38,6 +38,8 @@ from tournament.events import (
 from tournament.places import Bust, Finish, awards, finishing_places
 from tournament.prizes import Prizes, prize_pool, prizes
 
+PLACES_WORK = 200           # busted entries placed in one reactor turn once late registration closes
+
 
 class Eliminations:
     """Who finished where and what they were paid, the bubble and hand-for-hand, and the end."""
@@ -94,16 +96,20 @@ class Eliminations:
         self._emit(PrizesFixed(self.entries_total, pool.collected, pool.overlay, fixed.amounts, fixed.remainder))
         self._pay(guarantee_account(self.spec.id), self.pool, pool.overlay, "guarantee overlay")
         self._pay(self.pool, ROUNDING, fixed.remainder, "prize rounding")
-        self._place_early_busts()
+        self._place_early_busts(PLACES_WORK)
         self._check_money()
 
-    def _place_early_busts(self) -> None:
-        """Entries busted during late registration get their places now, below the money."""
-        worst = self.entries_total
-        for busts, entries in self.unplaced:
-            self._award(finishing_places(busts, worst), entries)
-            worst -= len(busts)
-        self.unplaced = []
+    def _place_early_busts(self, work: int) -> None:
+        """Entries busted during late registration get their places, below the money, about ``work`` at a time
+        (the rest on the next reactor turns: :meth:`catch_up`), the latest group first. A group's worst place is
+        the entries less those busted in the groups before it -- the ones still waiting -- so what waits needs
+        no count of its own, and the waiting groups keep their numbers in the saved records."""
+        before = sum(len(busts) for busts, _ in self.unplaced)
+        while self.unplaced and work > 0:
+            busts, entries = self.unplaced.pop()
+            before -= len(busts)
+            self._award(finishing_places(busts, self.entries_total - before), entries)
+            work -= len(busts)
 
     def _check_money(self) -> None:
         """Close what must close when the next bust would be paid (TR-REG-4); burst the bubble when it has."""

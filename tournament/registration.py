@@ -178,7 +178,7 @@ class Registration:
 
     def _start(self) -> None:
         """Started on time (TR-REG-1): the clock runs from now, and the seat draw begins; a large field's draw
-        goes on in slices (:meth:`draw_more`), no hand dealt until everyone is seated."""
+        goes on in slices (:meth:`catch_up`), no hand dealt until everyone is seated."""
         spec = self.spec
         self.state = RUNNING
         players = list(self.entries)
@@ -191,11 +191,20 @@ class Registration:
         self.drawing = Opening(players, count)
         self._draw(DRAW_WORK)
 
-    def draw_more(self, work: int | None = None) -> list:
-        """The next slice of the start's draw: ``work`` (:data:`DRAW_WORK`) tables opened, swaps or seats
-        (nothing once it is done)."""
+    @property
+    def behind(self) -> bool:
+        """Work a step left for the next reactor turns: the start's seat draw, or placing the entries busted
+        during late registration once it closed."""
+        return self.drawing is not None or (self.prizes is not None and bool(self.unplaced))
+
+    def catch_up(self, work: int | None = None) -> list:
+        """The next slice of that work: ``work`` (:data:`DRAW_WORK`) tables opened, swaps or seats of the
+        draw, or busted entries placed (nothing once it is done)."""
+        work = DRAW_WORK if work is None else work
         if self.drawing is not None:
-            self._draw(DRAW_WORK if work is None else work)
+            self._draw(work)
+        elif self.prizes is not None:
+            self._place_early_busts(work)
         return self._flush()
 
     def _draw(self, work: int) -> None:

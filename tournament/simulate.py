@@ -127,8 +127,8 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
     for name in early:
         run.apply(director.register(name, run.funds(name)))
     run.apply(director.start())
-    while director.drawing is not None:     # a large field is seated in slices, as the hall does between turns
-        run.apply(director.draw_more())
+    while director.behind:                  # a large field is seated in slices, as the hall does between turns
+        run.apply(director.catch_up())
     started = time.perf_counter()
     clock, next_at = 0, _next(director, 0)
     while director.state == td.RUNNING:
@@ -145,6 +145,8 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
                 if director.late_open:            # an entry can put the field in the money and close it
                     run.apply(director.register(name, run.funds(name)))
         run.busted_now = []
+        while director.behind:                # places of late registration's busts, a slice a turn
+            run.apply(director.catch_up())
         if director.rebuys_open:
             run.rebuys(rng)
         if deal and spec.deals and director.in_money and len(director.entries) == 3 and not run.dealt:

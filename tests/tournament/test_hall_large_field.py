@@ -24,14 +24,14 @@ def test_TR_REG_3_the_seat_draw_goes_on_between_reactor_turns_and_play_waits_for
     assert refused["error"]["code"] == "seats_being_drawn" and refused["error"]["rule"] == "TR-REG-3"
     turns = 0
     while d.drawing is not None:                               # each reactor turn seats a slice...
-        call = lobby.hall.timers.draw_call["sng"]
+        call = lobby.hall.timers.catch_up_call["sng"]
         assert call.getTime() == lobby.clock.seconds()         # ...on the very next turn
         func, args = call.func, call.args
         call.cancel()
         func(*args)                                            # one turn: what the reactor runs for it
         turns += 1
         assert turns < 50
-    assert turns > 5 and "sng" not in lobby.hall.timers.draw_call
+    assert turns > 5 and "sng" not in lobby.hall.timers.catch_up_call
     assert sorted(p for t in d.tables.values() for p in t.seats.values()) == sorted(names)
     assert sorted(len(t.seats) for t in d.tables.values()) == [3, 3]
     lobby.clock.advance(1)                                     # then the first hands are dealt

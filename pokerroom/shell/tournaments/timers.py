@@ -41,7 +41,7 @@ class TournamentTimers:
         self.next_hand: dict[tuple[str, str], Any] = {}
         self.deal_call: dict[str, Any] = {}
         self.start_call: dict[str, Any] = {}
-        self.draw_call: dict[str, Any] = {}                          # tournament -> the seat draw's next slice
+        self.catch_up_call: dict[str, Any] = {}                      # tournament -> the next slice of its work
 
     # ------------------------------------------------------------------ the start
 
@@ -74,9 +74,9 @@ class TournamentTimers:
             self.stop(tid)
             return
         self._set_clock(d, events)
-        if d.drawing is not None:                   # TR-REG-3: a large field is seated a slice per reactor turn
-            if tid not in self.draw_call:
-                self.draw_call[tid] = self.reactor.callLater(0, self._draw_more, tid)
+        if d.behind and tid not in self.catch_up_call:     # a large field's work, a slice per reactor turn
+            self.catch_up_call[tid] = self.reactor.callLater(0, self._catch_up, tid)
+        if d.drawing is not None:                   # TR-REG-3: no hand until everyone is seated
             return
         if d.hand_for_hand or any(isinstance(e, _PLAY_OPENS) or (type(e) is td.Seated and e.reason == "draw")
                                   for e in events):
@@ -95,7 +95,7 @@ class TournamentTimers:
 
     def stop(self, tid: str) -> None:
         calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None),
-                 self.draw_call.pop(tid, None)]
+                 self.catch_up_call.pop(tid, None)]
         calls += [self.next_hand.pop(k) for k in [k for k in self.next_hand if k[0] == tid]]
         self.paused_left.pop(tid, None)                 # a finished tournament's clock holds nothing
         for call in calls:
@@ -148,11 +148,11 @@ class TournamentTimers:
             self.log.warn("tournament {id}: the clock's {command} was refused: {why}", id=tid, command=command,
                           why=refusal.message)
 
-    def _draw_more(self, tid: str) -> None:
-        self.draw_call.pop(tid, None)
+    def _catch_up(self, tid: str) -> None:
+        self.catch_up_call.pop(tid, None)
         d = self.hall.directors[tid]
-        if d.drawing is not None:
-            self.hall.run(d, d.draw_more())
+        if d.behind:
+            self.hall.run(d, d.catch_up())
 
     # ------------------------------------------------------------------ hands and deals
 
