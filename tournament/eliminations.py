@@ -126,7 +126,8 @@ class Eliminations:
         if self.prizes is not None and not self.in_money and len(self.entries) <= self.paid_places:
             self.in_money = True
             held = 0
-            for entry in [*self.busted, *self.entries.values()]:
+            holders = [*self.busted, *self.entries.values()] if self.spec.bounty else []   # no bounty, none held
+            for entry in holders:
                 if entry.held:
                     self.changes.entry(entry)
                     held += entry.held
@@ -142,6 +143,7 @@ class Eliminations:
         if on != self.hand_for_hand:
             self.hand_for_hand = on
             self.round_played = set()
+            self._unplayed = None
             self._emit(HandForHand(on))
 
     def _eliminate(self, busts: list[Bust]) -> None:

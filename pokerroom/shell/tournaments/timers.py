@@ -78,9 +78,9 @@ class TournamentTimers:
             self.catch_up_call[tid] = self.reactor.callLater(0, self._catch_up, tid)
         if d.drawing is not None:                   # TR-REG-3: no hand until everyone is seated
             return
-        if d.hand_for_hand or any(isinstance(e, _PLAY_OPENS) or (type(e) is td.Seated and e.reason == "draw")
-                                  for e in events):
-            tables: Any = d.tables                  # play opens again everywhere (or a round of hand-for-hand)
+        if (d.hand_for_hand and not d.round_played) or any(
+                isinstance(e, _PLAY_OPENS) or (type(e) is td.Seated and e.reason == "draw") for e in events):
+            tables: Any = d.tables                  # play opens again everywhere (a round of hand-for-hand too)
         else:
             tables = tables_named(events)           # else only where a hand ended or someone sat down
         for table_id in tables:
