@@ -27,6 +27,14 @@ def test_TR_PLAY_4_TR_PRIZE_3_chips_places_and_money_hold_in_every_tournament(pl
     assert report.hands >= 1 and report.busts == report.entries - 1
 
 
+@settings(max_examples=6, deadline=None)
+@given(players=st.integers(61, 500), seed=st.integers(0, 10_000))
+def test_TR_PLAY_4_fields_of_many_tables_break_and_balance_with_every_check_passing(players, seed):
+    # tens of tables: several break in one step at the bubble, late entries sit at the emptiest, re-entries
+    report = sim.simulate(players, seed=seed)
+    assert report.busts == report.entries - 1 and report.moves > 0
+
+
 def test_TR_PLAY_3_a_larger_field_with_late_entries_re_entries_and_a_deal():
     report = sim.simulate(400, seed=5)
     assert report.entries > 400 and report.deal and report.moves > 0
