@@ -3,13 +3,15 @@ end (TR-REG-1, TR-REG-3)."""
 
 from __future__ import annotations
 
+from pokerroom.shell.tournaments import timers
 from tests.support.hall_lobby import Lobby
 from tournament import director as td
 from tournament import registration
 
 
 def test_TR_REG_3_the_seat_draw_goes_on_between_reactor_turns_and_play_waits_for_it(store, monkeypatch):
-    monkeypatch.setattr(registration, "DRAW_WORK", 1)       # one draw a turn: three players take several turns
+    monkeypatch.setattr(registration, "DRAW_WORK", 1)       # one draw a turn: six players take several turns
+    monkeypatch.setattr(timers, "SCAN_TABLES", 1)           # and one table a turn is given its first hand
     lobby = Lobby(store)
     lobby.create(max_players=6, table_size=3)
     names = ("ana", "bo", "cy", "di", "ed", "flo")
@@ -34,6 +36,9 @@ def test_TR_REG_3_the_seat_draw_goes_on_between_reactor_turns_and_play_waits_for
     assert turns > 5 and "sng" not in lobby.hall.timers.catch_up_call
     assert sorted(p for t in d.tables.values() for p in t.seats.values()) == sorted(names)
     assert sorted(len(t.seats) for t in d.tables.values()) == [3, 3]
+    assert len(lobby.hall.timers.next_hand) == 1 and "sng" in lobby.hall.timers.scan_call
+    lobby.clock.advance(0)                                     # the next turn looks at the other table
+    assert len(lobby.hall.timers.next_hand) == 2
     lobby.clock.advance(1)                                     # then the first hands are dealt
     assert all(t.in_hand for t in d.tables.values())
 
