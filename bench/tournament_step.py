@@ -49,8 +49,8 @@ COMMANDS = ("register", "start", "catch_up", "deal", "act", "level_up", "start_b
 NAMED = ("start", "typical step", "table break", "hand-for-hand", "final table")
 
 
-def kind(d: td.Director, name: str, events: list, before_hfh: bool) -> str:
-    if name == "start" or (name == "catch_up" and any(type(e) is td.Seated for e in events)):
+def kind(d: td.Director, name: str, events: list, before_hfh: bool, drawing: bool) -> str:
+    if name == "start" or (name == "catch_up" and drawing):
         return "start"
     if name == "catch_up":
         return "placing late busts"
@@ -76,13 +76,13 @@ def timed_run(players: int) -> tuple[dict[str, list[float]], dict[str, list[floa
         real = getattr(td.Director, name)
 
         def timed(self, *args, _real=real, _name=name, **kwargs):
-            before = self.hand_for_hand
+            before, drawing = self.hand_for_hand, self.drawing is not None
             full = gc.get_stats()[2]["collections"]
             started = time.thread_time()
             events = _real(self, *args, **kwargs)
             saved_state.step(self)
             took = (time.thread_time() - started) * 1000
-            group = kind(self, _name, events, before)
+            group = kind(self, _name, events, before, drawing)
             times[group].append(took)
             if gc.get_stats()[2]["collections"] != full:       # the collector's full pass ran inside the step
                 collected[group].append(took)

@@ -38,7 +38,7 @@ from tournament.events import (
 from tournament.places import Bust, Finish, awards, finishing_places
 from tournament.prizes import Prizes, prize_pool, prizes
 
-PLACES_WORK = 200           # busted entries placed in one reactor turn once late registration closes
+PLACES_WORK = 100           # busted entries placed in the step late registration closes (then DRAW_WORK a turn)
 
 
 class Eliminations:
@@ -151,7 +151,10 @@ class Eliminations:
         entries = {b.player: self.entries.pop(b.player) for b in busts}
         for entry in entries.values():
             self.changes.entry(entry)
-        self.busted += entries.values()
+        for entry in entries.values():
+            entry.out = len(self.busted)
+            entry.out = len(self.busted)
+            self.busted.append(entry)
         for b in busts:
             can_re_enter = self.late_open and self.used_entries[b.player] <= self.spec.re_entries
             self._emit(Busted(b.player, b.table, can_re_enter))

@@ -29,7 +29,7 @@ from tournament.events import (
 from tournament.floor import SeatDraw, Shuffle
 from tournament.table import TournamentTable
 
-DRAW_WORK = 200             # draws a slice of the start makes: a table opened, a swap of a shuffle, a seat
+DRAW_WORK = 100             # draws a slice makes: a table opened, a swap of a shuffle, a seat; or a bust placed
 
 
 @dataclass
@@ -226,7 +226,7 @@ class Registration:
             self.changes.terms = True
             opening.seats = SeatDraw(opening.players, self.floor, self.rng)
         for move in opening.seats.step(work):
-            self._place(move.player, move.to_table, self.spec.starting_stack, "draw")
+            self._place(move.player, move.to_table, self.spec.starting_stack, "draw", move.to_seat)
         if not opening.seats.done:
             return
         self.drawing = None
@@ -244,9 +244,9 @@ class Registration:
         self._touch(table_id)
         return table
 
-    def _place(self, player: str, table_id: str, chips: int, reason: str) -> None:
+    def _place(self, player: str, table_id: str, chips: int, reason: str, seat: int = 0) -> None:
         table = self.tables[table_id]
-        seat = table.seat_of(player)
+        seat = seat or table.seat_of(player)
         table.stacks[player] = chips
         self.entries[player].table = table_id
         self._touch(table_id)
