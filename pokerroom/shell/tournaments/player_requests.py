@@ -67,7 +67,8 @@ class PlayerRequests:
                   prizes=list(d.provisional_prizes()), prizes_fixed=d.prizes is not None, standings=standings,
                   players_left=len(d.entries), average_stack=average, rank=rank,
                   finished=finished, tables={t.id: {"seats": {str(s): p for s, p in t.seats.items()},
-                                                    "in_hand": t.in_hand} for t in d.tables.values()})
+                                                    "stacks": dict(t.stacks), "in_hand": t.in_hand}
+                                             for t in d.tables.values()})
 
     def _on_tournament_subscribe(self, session: Any, request: Request, tournament: str, on: bool) -> dict:
         self.hall.director(tournament)
