@@ -35,7 +35,9 @@ Where the code lives: this module keeps the state, play and cancellation; the
 director's other parts are mix-ins, one module each -- :mod:`~tournament.registration`,
 :mod:`~tournament.clock`, :mod:`~tournament.eliminations`, :mod:`~tournament.balancing`,
 :mod:`~tournament.deal_desk` -- over the records of :mod:`~tournament.entries` and the
-account names of :mod:`~tournament.accounts`, all re-exported here. Every change is
+account names of :mod:`~tournament.accounts`, all re-exported here; the tables by player count
+(:mod:`~tournament.floor`) and the lobby's chip order (:mod:`~tournament.standings`) are kept as tables
+change, so no step lists the field. Every change is
 marked in :attr:`Director.changes`, so :mod:`tournament.saved_state` saves a step's
 changed records only.
 """

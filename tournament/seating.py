@@ -15,6 +15,11 @@ director applies them.
 
 Every random choice takes the tournament's seeded generator, so a test can
 replay it.
+
+These are the simple definitions: each choice lists every table. The director
+makes the same draws from :mod:`tournament.floor` (tables kept by player
+count), which costs what a draw changes rather than the field; a property test
+compares the two on random fields.
 """
 
 from __future__ import annotations
