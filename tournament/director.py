@@ -144,6 +144,7 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self.used_entries: dict[str, int] = {}       # player -> entries so far, busted ones included
         self.busted: list[Entry] = []                # finished entries, in the order they busted
         self.unplaced: list[tuple[list[Bust], dict[str, Entry]]] = []   # busted in late registration
+        self._waiting_busts: int | None = None       # their count while they wait for places (when first asked)
         self.pool_balance = 0                        # what the prize pool account holds, by our own book
         self.prizes_paid = 0                         # places' prizes paid out of the pool so far
         self.substitutes: dict[int, tuple[str, int]] = {}   # place -> (description, value): TR-PRIZE-4

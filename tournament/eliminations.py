@@ -36,7 +36,7 @@ from tournament.events import (
     SeatWon,
 )
 from tournament.places import Bust, Finish, awards, finishing_places
-from tournament.prizes import Prizes, prize_pool, prizes
+from tournament.prizes import Prizes, prize_pool
 
 PLACES_WORK = 100           # busted entries placed in the step late registration closes (then DRAW_WORK a turn)
 
@@ -67,7 +67,7 @@ class Eliminations:
             seats = pool.total // spec.satellite_seat_value
             left = pool.total - seats * spec.satellite_seat_value
             return Prizes(tuple([spec.satellite_seat_value] * seats + ([left] if left else [])), 0)
-        return prizes(self.payouts.shares_for(max(entries, 2)), pool.total, remainder_to_top=spec.remainder_to_top)
+        return self.payouts.prizes_for(max(entries, 2), pool.total, remainder_to_top=spec.remainder_to_top)
 
     def substitute_prize(self, place: int, description: str, value: int, by: str) -> list:
         """TR-PRIZE-4: the room may replace a fixed prize not yet won by one of equal or greater value."""
@@ -104,12 +104,15 @@ class Eliminations:
         (the rest on the next reactor turns: :meth:`catch_up`), the latest group first. A group's worst place is
         the entries less those busted in the groups before it -- the ones still waiting -- so what waits needs
         no count of its own, and the waiting groups keep their numbers in the saved records."""
-        before = sum(len(busts) for busts, _ in self.unplaced)
+        before = self._waiting_busts
+        if before is None:
+            before = sum(len(busts) for busts, _ in self.unplaced)
         while self.unplaced and work > 0:
             busts, entries = self.unplaced.pop()
             before -= len(busts)
             self._award(finishing_places(busts, self.entries_total - before), entries)
             work -= len(busts)
+        self._waiting_busts = before            # counted once, then kept (not saved: a restore counts again)
 
     def _check_money(self) -> None:
         """Close what must close when the next bust would be paid (TR-REG-4); burst the bubble when it has."""
@@ -160,6 +163,7 @@ class Eliminations:
             self._emit(Busted(b.player, b.table, can_re_enter))
         if self.prizes is None:
             self.unplaced.append((busts, entries))
+            self._waiting_busts = None
         else:
             self._award(finishing_places(busts, remaining_before), entries)
         self._check_money()
