@@ -450,6 +450,8 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self.pending_deal = None
         self.drawing = None
         self.entries = {}
+        self.break_order = []                                # every table closes: none is looked for in it
+        self.changes.terms = True
         for table_id in list(self.tables):
             self._close_table(table_id)
         return self._flush()
