@@ -12,7 +12,7 @@ from tournament.events import (
     Seated,
     TableClosed,
 )
-from tournament.seating import Move, rebalance
+from tournament.seating import Move
 
 
 class Balancing:
@@ -21,15 +21,11 @@ class Balancing:
     def _balance(self) -> None:
         if self.hand_for_hand and self.round_played:
             return
-        idle = {t.id for t in self.tables.values() if not t.in_hand}
-        layouts = []
-        for t in self.tables.values():
-            t.layout.big_blind = t.big_blind_seat
-            layouts.append(t.layout)
-        moves = rebalance(layouts, self.break_order, self.rng, idle)
+        floor = self.floor
+        moves = floor.rebalance(self.break_order, self.rng)
         for move in moves:
             self._move(move)
-        for table_id in [t.id for t in self.tables.values() if not t.seats and not t.in_hand]:
+        for table_id in [floor.by_ordinal[o].id for o in floor.idle.get(0, ())]:
             self._close_table(table_id)
         if moves:
             self._set_hand_for_hand()
@@ -39,13 +35,17 @@ class Balancing:
         chips = source.stacks.pop(move.player)
         target.stacks[move.player] = chips
         self.entries[move.player].table = target.id
-        self.changes.table(source.id)
-        self.changes.table(target.id)
+        self._touch(source.id)
+        self._touch(target.id)
         self.changes.entry(self.entries[move.player])
         self._emit(Seated(move.player, target.id, move.to_seat, chips, move.reason, source.id))
 
     def _close_table(self, table_id: str) -> None:
         del self.tables[table_id]
+        self.floor.discard(table_id)
+        self._unranked.add(table_id)
+        if self._unplayed is not None:
+            self._unplayed.pop(table_id, None)
         self.changes.table_closed(table_id)
         if table_id in self.break_order:
             self.break_order.remove(table_id)
@@ -56,6 +56,7 @@ class Balancing:
         """A director balances the tables now (TR-PLAY-4), moving players from tables between hands."""
         if self.state != RUNNING:
             raise RuleViolation("not_running", f"{self.spec.name} is not running", "TR-PLAY-4")
+        self._verify_drawn()
         self._balance()
         return self._flush()
 
@@ -76,23 +77,23 @@ class Balancing:
 
     def break_table(self, table_id: str) -> list:
         """A director breaks a table between hands: its players go to random empty seats at the emptiest tables."""
+        self._verify_drawn()
         table = self.tables.get(table_id)
-        others = [t for t in self.tables.values() if t is not table]
+        others = len(self.tables) - 1
         if table is None or not others:
             raise RuleViolation("bad_break", f"table {table_id} cannot be broken: it is not here or is the last",
                                 "TR-PLAY-4")
-        if table.in_hand or any(t.in_hand for t in others):
+        floor = self.floor
+        if floor.in_hand:
             raise RuleViolation("hand_running", "tables break between hands", "TR-PLAY-4")
-        if sum(len(t.layout.empty_seats()) for t in others) < len(table.seats):
+        room = others * table.size - (floor.players - len(table.seats))
+        if room < len(table.seats):
             raise RuleViolation("bad_break", f"the other tables have no room for the players of {table_id}",
                                 "TR-PLAY-4")
+        floor.discard(table_id)
         for seat in sorted(table.seats):
             player = table.seats.pop(seat)
-            open_ = [t for t in others if t.layout.empty_seats()]
-            least = min(len(t.seats) for t in open_)
-            target = self.rng.choice([t for t in open_ if len(t.seats) == least])
-            to_seat = self.rng.choice(target.layout.empty_seats())
-            target.seats[to_seat] = player
+            target, to_seat = floor.seat(player, floor.emptiest(), self.rng)
             self._move(Move(player, table.id, seat, target.id, to_seat, "break"))
         self._close_table(table_id)
         self._balance()

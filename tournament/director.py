@@ -35,7 +35,9 @@ Where the code lives: this module keeps the state, play and cancellation; the
 director's other parts are mix-ins, one module each -- :mod:`~tournament.registration`,
 :mod:`~tournament.clock`, :mod:`~tournament.eliminations`, :mod:`~tournament.balancing`,
 :mod:`~tournament.deal_desk` -- over the records of :mod:`~tournament.entries` and the
-account names of :mod:`~tournament.accounts`, all re-exported here. Every change is
+account names of :mod:`~tournament.accounts`, all re-exported here; the tables by player count
+(:mod:`~tournament.floor`) and the lobby's chip order (:mod:`~tournament.standings`) are kept as tables
+change, so no step lists the field. Every change is
 marked in :attr:`Director.changes`, so :mod:`tournament.saved_state` saves a step's
 changed records only.
 """
@@ -102,9 +104,11 @@ from tournament.events import (
     TableClosed,
     Unregistered,
 )
+from tournament.floor import Floor
 from tournament.places import Bust
 from tournament.prizes import PayoutTable, prize_pool
-from tournament.registration import Registration
+from tournament.registration import Opening, Registration
+from tournament.standings import Standings
 from tournament.structure import TournamentSpec
 from tournament.table import HandResult, TournamentTable
 
@@ -140,6 +144,7 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self.used_entries: dict[str, int] = {}       # player -> entries so far, busted ones included
         self.busted: list[Entry] = []                # finished entries, in the order they busted
         self.unplaced: list[tuple[list[Bust], dict[str, Entry]]] = []   # busted in late registration
+        self._waiting_busts: int | None = None       # their count while they wait for places (when first asked)
         self.pool_balance = 0                        # what the prize pool account holds, by our own book
         self.prizes_paid = 0                         # places' prizes paid out of the pool so far
         self.substitutes: dict[int, tuple[str, int]] = {}   # place -> (description, value): TR-PRIZE-4
@@ -167,6 +172,12 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self._events: list = []
         self._provisional: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
         self.changes = Changes()                     # what the next save stores (tournament.saved_state)
+        self.drawing: Opening | None = None          # the start's seat draw, while it goes on in slices
+        self._floor: Floor | None = None             # the tables by player count (built when first asked)
+        self._touched: set[str] = set()              # tables changed since the floor last looked
+        self._standings: Standings | None = None     # the lobby's chip order (built when first asked)
+        self._unranked: set[str] = set()             # tables changed since the standings last looked
+        self._unplayed: dict[str, None] | None = None  # hand-for-hand: tables yet to play the round (when asked)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -195,7 +206,48 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
             stacks.update(table.start_stacks())
         return stacks
 
+    @property
+    def floor(self) -> Floor:
+        """The tables indexed by player count, brought up to date with the tables touched since last asked."""
+        floor = self._floor
+        if floor is None:
+            tables = self.tables.values()
+            floor = self._floor = Floor((t.layout for t in tables), [t.id for t in tables if t.hand is None])
+        else:
+            tables = self.tables
+            for table_id in self._touched:
+                table = tables.get(table_id)
+                if table is not None:
+                    floor.update(table_id, table.hand is None)
+        self._touched.clear()
+        return floor
+
+    def _touch(self, table_id: str) -> None:
+        """A table's seats, stacks or hand changed: the next save stores it; the floor and standings read it."""
+        self.changes.table(table_id)
+        self._touched.add(table_id)
+        self._unranked.add(table_id)
+
+    @property
+    def standings(self) -> Standings:
+        """Players left by chips (at the start of the hands in play), the average stack and each one's rank,
+        brought up to date with the tables touched since last asked: the lobby's view of the field."""
+        kept = self._standings
+        touched = self._unranked if kept is not None else set(self.tables)
+        if kept is None:
+            kept = self._standings = Standings()
+        tables = self.tables
+        kept.read({t: tables[t].stacks for t in touched if t in tables}, touched)
+        self._unranked = set()
+        return kept
+
+    def _verify_drawn(self) -> None:
+        if self.drawing is not None:
+            raise RuleViolation("seats_being_drawn", f"the seats of {self.spec.name} are being drawn: play begins "
+                                "in a moment", "TR-REG-3")
+
     def table_of(self, player: str) -> TournamentTable:
+        self._verify_drawn()
         entry = self.entries.get(player)
         if entry is None or not entry.table:
             raise RuleViolation("not_playing", f"{player} is not playing in {self.spec.name}", "TR-PLAY-4")
@@ -203,12 +255,14 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
 
     def ready_tables(self) -> list[str]:
         """Tables that may deal a hand now (none while paused, on a break, on a deal or finished)."""
-        if self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None:
+        if (self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None
+                or self.drawing is not None):
             return []
         return [t for t in self.tables if self.can_deal(t)]
 
     def can_deal(self, table_id: str) -> bool:
-        if self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None:
+        if (self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None
+                or self.drawing is not None):
             return False
         table = self.tables.get(table_id)
         if table is None or table.in_hand or (self.hand_for_hand and table_id in self.round_played):
@@ -227,9 +281,11 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         table = self.tables[table_id]
         stakes = self.spec.level(self.level).stakes()
         events = table.start_hand(stakes, deck, label=f"{self.spec.name} table {table_id}")
-        self.changes.table(table_id)
+        self._touch(table_id)
         if self.hand_for_hand:
             self.round_played.add(table_id)
+            if self._unplayed is not None:
+                self._unplayed.pop(table_id, None)
         self._emit(HandDealt(table_id, tuple(events)))
         self._after_action(table)
         return self._flush()
@@ -275,7 +331,7 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
 
     def _after_action(self, table: TournamentTable) -> None:
         if table.hand is not None and table.hand.ended:
-            self.changes.table(table.id)
+            self._touch(table.id)
             self._hand_over(table.finish_hand())
 
     def _hand_over(self, result: HandResult) -> None:
@@ -290,18 +346,39 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
             self.changes.entry(entry)
         if self.hand_for_hand:
             self.round_busts += busts
-            if any(t.in_hand for t in self.tables.values()) or self.ready_tables():
+            if self._round_goes_on():
                 return
             busts, self.round_busts, self.round_played = self.round_busts, [], set()
+            self._unplayed = None
         elif self.round_busts:                      # hand-for-hand ended mid-round: settle what it left
             busts, self.round_busts = self.round_busts + busts, []
         if busts:
             self._eliminate(busts)
-        if self.state == RUNNING and self._satellite_done() and not any(t.in_hand for t in self.tables.values()):
+        if self.state == RUNNING and self._satellite_done() and not self.floor.in_hand:
             self._finish()
         if self.state == RUNNING:
             self._balance()
             self._offer_deal_if_ready()
+
+    def _round_goes_on(self) -> bool:
+        """Hand-for-hand: a table is in a hand, or one that has not played the round may deal (what
+        :meth:`ready_tables` says, without listing the field: tables yet to play are kept, and one found
+        unable to deal while every table is between hands is dropped -- with no moves in a round, it stays so)."""
+        if self.floor.in_hand:
+            return True
+        if (self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None
+                or self.drawing is not None or self._satellite_done()):
+            return False
+        unplayed = self._unplayed
+        if unplayed is None:
+            played = self.round_played
+            unplayed = self._unplayed = {t: None for t in self.tables if t not in played}
+        while unplayed:
+            table_id = next(iter(unplayed))
+            if self.can_deal(table_id):
+                return True
+            del unplayed[table_id]
+        return False
 
     # ------------------------------------------------------------------ a director's word
 
@@ -319,8 +396,10 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         if self.state != RUNNING:
             raise RuleViolation("not_running", f"{spec.name} has nothing to refund", "TR-REFUND-7")
         stacks = self.stacks()
-        remaining = [refunds.Remaining(p, stacks[p], e.fee, e.held, e.own_bounty)
-                     for p, e in self.entries.items() if e.table]
+        out = {b.player for b in self.round_busts}            # busted in the round in play: not remaining
+        waiting = self.spec.starting_stack                    # not seated yet: the start's draw goes on
+        remaining = [refunds.Remaining(p, stacks[p] if e.table else waiting, e.fee, e.held, e.own_bounty)
+                     for p, e in self.entries.items() if e.table or p not in out]
         k = len(remaining)
         unpaid: tuple[int, ...] = ()
         # TR-REFUND-5: only money collected is shared -- what of it the pool still holds (a guarantee's
@@ -369,7 +448,10 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
                   "guarantee not met: the overlay goes back (TR-REFUND-5)")
         self.state = CANCELLED
         self.pending_deal = None
+        self.drawing = None
         self.entries = {}
+        self.break_order = []                                # every table closes: none is looked for in it
+        self.changes.terms = True
         for table_id in list(self.tables):
             self._close_table(table_id)
         return self._flush()

@@ -36,7 +36,9 @@ from tournament.events import (
     SeatWon,
 )
 from tournament.places import Bust, Finish, awards, finishing_places
-from tournament.prizes import Prizes, prize_pool, prizes
+from tournament.prizes import Prizes, prize_pool
+
+PLACES_WORK = 100           # busted entries placed in the step late registration closes (then DRAW_WORK a turn)
 
 
 class Eliminations:
@@ -65,7 +67,7 @@ class Eliminations:
             seats = pool.total // spec.satellite_seat_value
             left = pool.total - seats * spec.satellite_seat_value
             return Prizes(tuple([spec.satellite_seat_value] * seats + ([left] if left else [])), 0)
-        return prizes(self.payouts.shares_for(max(entries, 2)), pool.total, remainder_to_top=spec.remainder_to_top)
+        return self.payouts.prizes_for(max(entries, 2), pool.total, remainder_to_top=spec.remainder_to_top)
 
     def substitute_prize(self, place: int, description: str, value: int, by: str) -> list:
         """TR-PRIZE-4: the room may replace a fixed prize not yet won by one of equal or greater value."""
@@ -84,7 +86,8 @@ class Eliminations:
         return self._flush()
 
     def _fix_prizes_if_closed(self) -> None:
-        if self.prizes is not None or self.late_open or self.rebuys_open or self.state != RUNNING:
+        if (self.prizes is not None or self.late_open or self.rebuys_open or self.state != RUNNING
+                or self.drawing is not None):             # the draw's end fixes them, once all are seated
             return
         pool = prize_pool(self.collected, self.spec.guarantee)
         fixed = self._prizes_for(self.entries_total, self.collected)
@@ -93,19 +96,28 @@ class Eliminations:
         self._emit(PrizesFixed(self.entries_total, pool.collected, pool.overlay, fixed.amounts, fixed.remainder))
         self._pay(guarantee_account(self.spec.id), self.pool, pool.overlay, "guarantee overlay")
         self._pay(self.pool, ROUNDING, fixed.remainder, "prize rounding")
-        self._place_early_busts()
+        self._place_early_busts(PLACES_WORK)
         self._check_money()
 
-    def _place_early_busts(self) -> None:
-        """Entries busted during late registration get their places now, below the money."""
-        worst = self.entries_total
-        for busts, entries in self.unplaced:
-            self._award(finishing_places(busts, worst), entries)
-            worst -= len(busts)
-        self.unplaced = []
+    def _place_early_busts(self, work: int) -> None:
+        """Entries busted during late registration get their places, below the money, about ``work`` at a time
+        (the rest on the next reactor turns: :meth:`catch_up`), the latest group first. A group's worst place is
+        the entries less those busted in the groups before it -- the ones still waiting -- so what waits needs
+        no count of its own, and the waiting groups keep their numbers in the saved records."""
+        before = self._waiting_busts
+        if before is None:
+            before = sum(len(busts) for busts, _ in self.unplaced)
+        while self.unplaced and work > 0:
+            busts, entries = self.unplaced.pop()
+            before -= len(busts)
+            self._award(finishing_places(busts, self.entries_total - before), entries)
+            work -= len(busts)
+        self._waiting_busts = before            # counted once, then kept (not saved: a restore counts again)
 
     def _check_money(self) -> None:
         """Close what must close when the next bust would be paid (TR-REG-4); burst the bubble when it has."""
+        if self.drawing is not None:                      # asked again when the start's draw ends
+            return
         if self.prizes is None and len(self.entries) <= self._places():
             if self.late_open:
                 self._close_registration("in the money")
@@ -117,7 +129,8 @@ class Eliminations:
         if self.prizes is not None and not self.in_money and len(self.entries) <= self.paid_places:
             self.in_money = True
             held = 0
-            for entry in [*self.busted, *self.entries.values()]:
+            holders = [*self.busted, *self.entries.values()] if self.spec.bounty else []   # no bounty, none held
+            for entry in holders:
                 if entry.held:
                     self.changes.entry(entry)
                     held += entry.held
@@ -127,12 +140,13 @@ class Eliminations:
         self._set_hand_for_hand()
 
     def _set_hand_for_hand(self) -> None:
-        live = sum(1 for t in self.tables.values() if t.seats)
+        live = self.floor.live_tables
         places = self.paid_places if self.prizes is not None else self._places()
         on = not self.in_money and live > 1 and len(self.entries) == places + 1
         if on != self.hand_for_hand:
             self.hand_for_hand = on
             self.round_played = set()
+            self._unplayed = None
             self._emit(HandForHand(on))
 
     def _eliminate(self, busts: list[Bust]) -> None:
@@ -140,12 +154,16 @@ class Eliminations:
         entries = {b.player: self.entries.pop(b.player) for b in busts}
         for entry in entries.values():
             self.changes.entry(entry)
-        self.busted += entries.values()
+        for entry in entries.values():
+            entry.out = len(self.busted)
+            entry.out = len(self.busted)
+            self.busted.append(entry)
         for b in busts:
             can_re_enter = self.late_open and self.used_entries[b.player] <= self.spec.re_entries
             self._emit(Busted(b.player, b.table, can_re_enter))
         if self.prizes is None:
             self.unplaced.append((busts, entries))
+            self._waiting_busts = None
         else:
             self._award(finishing_places(busts, remaining_before), entries)
         self._check_money()

@@ -30,6 +30,7 @@ class Entry:
     table: str = ""
     place: tuple[int, ...] = ()
     ordinal: int = 0             # registrations before it: live entries keep this order when restored
+    out: int | None = None       # its index among the busted, once busted (the saved records' order)
 
 
 @dataclass

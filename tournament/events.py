@@ -11,6 +11,7 @@ read one and no conversion can round.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -258,6 +259,37 @@ class Cancelled:
     case: str                    # the TR-REFUND rule the refunds follow
     reason: str
     refunds: dict[str, int]      # player -> what they got back, before backers' parts
+
+
+def players_concerned(event: Any) -> tuple[str, ...] | None:
+    """The players an event is about, when it is about them and not the field (a seat, a bust, a place, a
+    bounty, chips bought, shares sold): entrants hear those of their own, subscribers all; None for the
+    field's events (levels, breaks, prizes, hand-for-hand, deals, the end), which every entrant hears."""
+    kind = type(event)
+    if kind in (Registered, Unregistered, Seated, Busted, ChipsAdded, SeatWon, PackageAwarded):
+        return (event.player,)
+    if kind is Eliminated:
+        return event.players
+    if kind is BountyWon:
+        return (event.busted, event.winner)
+    if kind is SharesSold:
+        return (event.seller, event.backer)
+    return None
+
+
+def tables_named(events: Iterable[Any]) -> set[str]:
+    """The tables a command's events name -- a hand's table, both ends of a move, a closed table: the only
+    tables whose seats, stacks or hand it changed, so the shell looks at those and not at the whole field."""
+    named: set[str] = set()
+    for e in events:
+        kind = type(e)
+        if kind is HandDealt or kind is HandPlayed or kind is TableClosed:
+            named.add(e.table)
+        elif kind is Seated:
+            named.add(e.table)
+            if e.source:
+                named.add(e.source)
+    return named
 
 
 def _plain(value: Any) -> Any:

@@ -6,6 +6,7 @@ writes; split out so each part of the director is one module with one job.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pokerroom.errors import RuleViolation
@@ -25,8 +26,22 @@ from tournament.events import (
     Started,
     Unregistered,
 )
-from tournament.seating import break_order, draw_seats
+from tournament.floor import SeatDraw, Shuffle
 from tournament.table import TournamentTable
+
+DRAW_WORK = 100             # draws a slice makes: a table opened, a swap of a shuffle, a seat; or a bust placed
+
+
+@dataclass
+class Opening:
+    """The start's work left, done a slice at a time (TR-REG-3): tables to open, the break order's shuffle,
+    the seat draw; and the late registrants waiting for it to end."""
+
+    players: list[str]
+    tables: int                                         # tables still to open
+    breaks: Shuffle | None = None
+    seats: SeatDraw | None = None
+    late: list[str] = field(default_factory=list)
 
 
 class Registration:
@@ -162,54 +177,97 @@ class Registration:
         self.awaiting_approval = False
 
     def _start(self) -> None:
+        """Started on time (TR-REG-1): the clock runs from now, and the seat draw begins; a large field's draw
+        goes on in slices (:meth:`catch_up`), no hand dealt until everyone is seated."""
         spec = self.spec
         self.state = RUNNING
         players = list(self.entries)
         count = -(-len(players) // spec.table_size)
-        for _ in range(count):
-            self._open_table()
-        layouts = [t.layout for t in self.tables.values()]
-        self.break_order = break_order(self.tables, self.rng)
-        self.changes.terms = True
         self._emit(Started(len(players), count))
-        for move in draw_seats(players, layouts, self.rng):
-            self._place(move.player, move.to_table, spec.starting_stack, "draw")
         self.level = 1
         self._emit(self._level_event())
         self.late_open = spec.late_registration_levels > 0
         self.rebuys_open = spec.rebuy_levels > 0 and (spec.rebuys > 0 or spec.add_on_stack > 0)
+        self.drawing = Opening(players, count)
+        self._draw(DRAW_WORK)
+
+    @property
+    def behind(self) -> bool:
+        """Work a step left for the next reactor turns: the start's seat draw, or placing the entries busted
+        during late registration once it closed."""
+        return self.drawing is not None or (self.prizes is not None and bool(self.unplaced))
+
+    def catch_up(self, work: int | None = None) -> list:
+        """The next slice of that work: ``work`` (:data:`DRAW_WORK`) tables opened, swaps or seats of the
+        draw, or busted entries placed (nothing once it is done)."""
+        work = DRAW_WORK if work is None else work
+        if self.drawing is not None:
+            self._draw(work)
+        elif self.prizes is not None:
+            self._place_early_busts(work)
+        return self._flush()
+
+    def _draw(self, work: int) -> None:
+        """The draws of the simple definitions, in their order: the tables, the break order, then the seats."""
+        opening = self.drawing
+        while opening.tables and work > 0:
+            self._open_table()
+            opening.tables -= 1
+            work -= 1
+        if opening.tables:
+            return
+        if opening.breaks is None:
+            opening.breaks = Shuffle(list(self.tables), self.rng)
+        work = opening.breaks.step(work)
+        if not opening.breaks.done:
+            return
+        if opening.seats is None:
+            self.break_order = opening.breaks.items
+            self.changes.terms = True
+            opening.seats = SeatDraw(opening.players, self.floor, self.rng)
+        for move in opening.seats.step(work):
+            self._place(move.player, move.to_table, self.spec.starting_stack, "draw", move.to_seat)
+        if not opening.seats.done:
+            return
+        self.drawing = None
+        for player in opening.late:                       # registered while the draw went on (TR-PLAY-7)
+            self._seat_late(self.entries[player])
         self._fix_prizes_if_closed()
+        self._check_money()
 
     def _open_table(self) -> TournamentTable:
         self.table_count += 1
         table_id = f"{self.spec.id}-t{self.table_count}"
         table = TournamentTable(table_id, self.spec.table_size, VARIANTS[self.spec.game], self.rng.choice)
+        self.floor.add(table.layout)                   # (built first, if it was not, from the tables before)
         self.tables[table_id] = table
-        self.changes.table(table_id)
+        self._touch(table_id)
         return table
 
-    def _place(self, player: str, table_id: str, chips: int, reason: str) -> None:
+    def _place(self, player: str, table_id: str, chips: int, reason: str, seat: int = 0) -> None:
         table = self.tables[table_id]
-        seat = table.seat_of(player)
+        seat = seat or table.seat_of(player)
         table.stacks[player] = chips
         self.entries[player].table = table_id
-        self.changes.table(table_id)
+        self._touch(table_id)
         self.changes.entry(self.entries[player])
         self._emit(Seated(player, table_id, seat, chips, reason))
 
     def _seat_late(self, entry: Entry) -> None:
         """TR-PLAY-7: a late registrant sits at the emptiest table (a new one if all are full), dealt in at once."""
-        open_tables = [t for t in self.tables.values() if len(t.seats) < t.size]
-        idle = [t for t in open_tables if not t.in_hand]
-        open_tables = idle or open_tables              # between hands if possible; else dealt in at the next
-        if open_tables:
-            least = min(len(t.seats) for t in open_tables)
-            table = self.rng.choice([t for t in open_tables if len(t.seats) == least])
+        if self.drawing is not None:
+            self.drawing.late.append(entry.player)
+            return
+        floor = self.floor
+        open_ = floor.emptiest() or floor.emptiest(idle=False)    # between hands if possible; else at the next
+        if open_:
+            table = self.tables[floor.by_ordinal[self.rng.choice(open_)].id]
+            seat = self.rng.choice(table.layout.empty_seats())
         else:
             table = self._open_table()
             self.break_order.insert(0, table.id)          # the newest table breaks first
             self.changes.terms = True
-        seat = self.rng.choice(table.layout.empty_seats())
+            seat = self.rng.choice(table.layout.empty_seats())
         table.seats[seat] = entry.player
         self._place(entry.player, table.id, self.spec.starting_stack, "late")
 
@@ -250,7 +308,7 @@ class Registration:
         entry.paid_pool += cost
         self.collected += cost
         table.add_chips(entry.player, chips)
-        self.changes.table(table.id)
+        self._touch(table.id)
         self.changes.entry(entry)
         self._emit(ChipsAdded(entry.player, chips, kind))
         self._pay(cash(entry.player), self.pool, cost, f"tournament {kind.replace('_', '-')}")

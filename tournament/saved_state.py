@@ -202,18 +202,8 @@ def _entries(d: td.Director, entries: Iterable[td.Entry]) -> tuple[EntryRecord, 
 
 
 def _positions(busted: Sequence[td.Entry], wanted: Sequence[td.Entry]) -> dict[int, int]:
-    """Where each of ``wanted`` stands among the busted: usually the newest, so looked for from the end."""
-    if not wanted:
-        return {}
-    ids = {id(e) for e in wanted}
-    found: dict[int, int] = {}
-    for i in range(len(busted) - 1, -1, -1):
-        key = id(busted[i])
-        if key in ids:
-            found[key] = i
-            if len(found) == len(ids):
-                break
-    return found
+    """Where each of ``wanted`` stands among the busted: each entry keeps its index when it busts."""
+    return {id(e): e.out for e in wanted if e.out is not None}
 
 
 def _unplaced_spots(unplaced: Sequence[tuple[list[Bust], dict[str, td.Entry]]],
@@ -330,7 +320,7 @@ def _entries_from(d: td.Director, records: Iterable[EntryRecord]) -> None:
         entry = td.Entry(r.player, r.number, r.fee, r.paid_pool, r.paid_bounty, r.rebuys, r.add_on, r.own_bounty,
                          r.held, r.source, r.ticket,
                          [staking.Stake(backer, Fraction(percent), price) for backer, percent, price in r.stakes],
-                         r.table, tuple(r.place), r.ordinal)
+                         r.table, tuple(r.place), r.ordinal, r.out)
         d.used_entries[r.player] = max(d.used_entries.get(r.player, 0), r.number)
         if r.out is None:
             live.append(entry)

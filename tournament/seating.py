@@ -15,6 +15,11 @@ director applies them.
 
 Every random choice takes the tournament's seeded generator, so a test can
 replay it.
+
+These are the simple definitions: each choice lists every table. The director
+makes the same draws from :mod:`tournament.floor` (tables kept by player
+count), which costs what a draw changes rather than the field; a property test
+compares the two on random fields.
 """
 
 from __future__ import annotations
@@ -81,23 +86,18 @@ def rebalance(tables: Sequence[Table], order: Sequence[str], rng: random.Random,
     idle = {t.id for t in tables} if idle is None else idle
     moves: list[Move] = []
     live = [t for t in tables if t.players]
-    rank = {table_id: i for i, table_id in enumerate(order)}
-    while len(live) > 1:
-        players = sum(len(t.players) for t in live)
-        breaking = min(live, key=lambda t: rank.get(t.id, len(rank)))
-        others = [t for t in live if t is not breaking]
-        if players > sum(t.seats for t in others) or breaking.id not in idle:
-            break
-        receivers = [t for t in others if t.id in idle]
-        if sum(len(t.empty_seats()) for t in receivers) < len(breaking.players):
-            break
-        for seat in sorted(breaking.players):
-            player = breaking.players.pop(seat)
-            table = _emptiest(receivers, rng)
-            to_seat = rng.choice(table.empty_seats())
-            table.players[to_seat] = player
-            moves.append(Move(player, breaking.id, seat, table.id, to_seat, "break"))
-        live = others
+    breaking = _breaking(live, order, idle)
+    if breaking:
+        gone = {t.id for t in breaking}
+        live = [t for t in live if t.id not in gone]
+        receivers = [t for t in live if t.id in idle]
+        for table in breaking:
+            for seat in sorted(table.players):
+                player = table.players.pop(seat)
+                target = _emptiest(receivers, rng)
+                to_seat = rng.choice(target.empty_seats())
+                target.players[to_seat] = player
+                moves.append(Move(player, table.id, seat, target.id, to_seat, "break"))
     while True:
         fullest = max(len(t.players) for t in live)
         emptiest = min(len(t.players) for t in live)
@@ -114,6 +114,29 @@ def rebalance(tables: Sequence[Table], order: Sequence[str], rng: random.Random,
         taker.players[to_seat] = player
         moves.append(Move(player, giver.id, seat, taker.id, to_seat, "balance"))
     return moves
+
+
+def _breaking(live: Sequence[Table], order: Sequence[str], idle: set[str]) -> list[Table]:
+    """The tables that break now, in the drawn order: each next one while the players fit in the tables left
+    and the idle ones among those have a seat for everyone leaving. All are chosen before anyone moves, so
+    nobody is seated at a table that breaks in the same step (and moved twice)."""
+    rank = {table_id: i for i, table_id in enumerate(order)}
+    rest = sorted(live, key=lambda t: rank.get(t.id, len(rank)))
+    players = sum(len(t.players) for t in live)
+    seats = sum(t.seats for t in live)
+    room = sum(t.seats - len(t.players) for t in live if t.id in idle)
+    leaving = 0
+    breaking: list[Table] = []
+    for table in rest[:-1]:
+        if table.id not in idle or players > seats - table.seats:
+            break
+        room -= table.seats - len(table.players)
+        if room < leaving + len(table.players):
+            break
+        breaking.append(table)
+        leaving += len(table.players)
+        seats -= table.seats
+    return breaking
 
 
 def _emptiest(tables: Sequence[Table], rng: random.Random) -> Table | None:

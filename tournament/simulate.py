@@ -4,11 +4,16 @@
 late, some re-entering, some buying rebuys and the add-on when the structure
 has them), play every hand through the director, and the finalists make a
 deal when the structure allows one. A :class:`~pokerroom.money.ledger.Ledger`
-posts every payment. After every hand the run checks:
+posts every payment. After every command and hand the run checks what it
+changed, so a field of 100,000 checks as fast as one of 1,000:
 
-- chips are conserved: the chips at the tables equal the chips ever issued;
-- nobody is moved while their table, or the one they go to, is in a hand;
-- between rounds, table sizes differ by at most one;
+- chips are conserved: the chips at the tables equal the chips ever issued
+  (counted again at each table a command named: the hand's, a move's ends);
+- nobody is moved while their table, or the one they go to, is in a hand, nor
+  to a table that broke in the same step;
+
+after every round it checks the whole state: every table's chips counted
+afresh, and table sizes differ by at most one (outside hand-for-hand);
 
 and at the end:
 
@@ -33,6 +38,7 @@ from pokerroom.money.accounts import HOUSE_FEES, PROMOTIONS, WORLD, cash, is_wal
 from pokerroom.money.ledger import Ledger
 from pokerroom.poker.actions import Bet, Call, Check, Fold, LegalActions, Raise
 from tournament import director as td
+from tournament.events import tables_named
 from tournament.prizes import PayoutTable
 from tournament.structure import PAYOUTS, STRUCTURES, TournamentSpec
 
@@ -59,6 +65,7 @@ class Report:
     bounties: int
     fees: int
     remainders: int
+    cpu_seconds: float = 0.0         # the process's CPU time: on a shared machine the wall clock also counts others
 
     def lines(self) -> list[str]:
         per_hand = self.seconds / self.hands * 1000 if self.hands else 0.0
@@ -67,7 +74,8 @@ class Report:
             f"{' (after a deal)' if self.deal else ''}",
             f"hands played: {self.hands} in {self.rounds} rounds",
             f"moves per bust: {self.moves / max(1, self.busts):.3f} ({self.moves} moves, {self.busts} busts)",
-            f"time per hand: {per_hand:.3f} ms; total {self.seconds:.1f} s",
+            f"time per hand: {per_hand:.3f} ms (CPU {self.cpu_seconds / max(1, self.hands) * 1000:.3f} ms); "
+            f"total {self.seconds:.1f} s (CPU {self.cpu_seconds:.1f} s)",
             f"money in {self.money_in} = prizes {self.prizes} + bounties {self.bounties} + fees {self.fees}"
             f" + remainders {self.remainders}",
             "checks passed: chips conserved, nobody moved mid-hand, tables within one, every place once, money"
@@ -121,7 +129,9 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
     for name in early:
         run.apply(director.register(name, run.funds(name)))
     run.apply(director.start())
-    started = time.perf_counter()
+    while director.behind:                  # a large field is seated in slices, as the hall does between turns
+        run.apply(director.catch_up())
+    started, cpu = time.perf_counter(), time.process_time()
     clock, next_at = 0, _next(director, 0)
     while director.state == td.RUNNING:
         run.round(rng)
@@ -137,11 +147,14 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
                 if director.late_open:            # an entry can put the field in the money and close it
                     run.apply(director.register(name, run.funds(name)))
         run.busted_now = []
+        while director.behind:                # places of late registration's busts, a slice a turn
+            run.apply(director.catch_up())
         if director.rebuys_open:
             run.rebuys(rng)
         if deal and spec.deals and director.in_money and len(director.entries) == 3 and not run.dealt:
             run.make_deal()
-    return run.report(players, time.perf_counter() - started)
+    report = run.report(players, time.perf_counter() - started)
+    return replace(report, cpu_seconds=time.process_time() - cpu)
 
 
 def _next(director: td.Director, now: int) -> tuple[str, int] | None:
@@ -158,6 +171,8 @@ class _Run:
         self.on_events = on_events
         self.ledger = ledger
         self.check = check
+        self.table_chips: dict[str, int] = {}          # each table's chips as last counted
+        self.chips_seen = 0                            # their sum
         self.deck = list(range(52))
         self.chips_issued = 0
         self.hands = 0
@@ -175,6 +190,8 @@ class _Run:
     def apply(self, events: list) -> None:
         if self.on_events is not None:
             self.on_events(events)
+        if self.check:
+            self._recount(events)
         for e in events:
             kind = type(e)
             if kind is td.Payment:
@@ -218,9 +235,13 @@ class _Run:
             self.money["bounties"] += e.amount
 
     def _check_move(self, e: td.Seated) -> None:
-        table = self.director.tables.get(e.table)
-        if table is None or table.in_hand or (e.source and self.director.tables.get(e.source)
-                                              and self.director.tables[e.source].in_hand):
+        """Read after the command: a table in a hand now was in it all along (a hand neither ends and starts
+        again within one command), and the table a player was moved to must still be there."""
+        tables = self.director.tables
+        table, source = tables.get(e.table), tables.get(e.source)
+        if table is None and self.director.state == td.RUNNING:
+            raise SimulationError(f"{e.player} was moved to {e.table}, which broke in the same step (TR-PLAY-4)")
+        if (table is not None and table.in_hand) or (source is not None and source.in_hand):
             raise SimulationError(f"{e.player} was moved to {e.table} during a hand (TR-PLAY-4)")
 
     def round(self, rng: random.Random) -> None:
@@ -244,10 +265,8 @@ class _Run:
                 self._check_chips(table_id)
             if d.state != td.RUNNING:
                 return
-        if self.check and not d.hand_for_hand:
-            sizes = [len(t.seats) for t in d.tables.values() if t.seats]
-            if sizes and max(sizes) - min(sizes) > 1:
-                raise SimulationError(f"after round {self.rounds} table sizes are {sorted(sizes)} (TR-PLAY-4)")
+        if self.check:
+            self._check_whole()
 
     def _play(self, table_id: str, rng: random.Random) -> None:
         d = self.director
@@ -259,15 +278,37 @@ class _Run:
             player, legal = turn
             self.apply(d.act(player, bot_action(legal, rng)))
 
+    def _recount(self, events: list) -> None:
+        """Count again the chips of the tables a command named: what a hand or a move can have changed."""
+        named = tables_named(events)
+        named.update(self.director.entries[e.player].table for e in events if type(e) is td.ChipsAdded)
+        tables = self.director.tables
+        for table_id in named:
+            table = tables.get(table_id)
+            chips = sum(table.stacks.values()) if table is not None else 0
+            self.chips_seen += chips - self.table_chips.pop(table_id, 0)
+            if table is not None:
+                self.table_chips[table_id] = chips
+
     def _check_chips(self, table_id: str) -> None:
+        """After each hand: the chips counted as hands and moves changed them (a table's stacks change only when
+        a hand ends: during one they are the stacks it began with)."""
+        if self.director.state == td.RUNNING and self.chips_seen != self.chips_issued:
+            raise SimulationError(f"after hand {self.hands} at {table_id} the tables hold {self.chips_seen} chips; "
+                                  f"{self.chips_issued} were issued")
+
+    def _check_whole(self) -> None:
+        """After each round: every table counted afresh, so a change no event named cannot hide."""
         d = self.director
         if d.state != td.RUNNING:
             return
-        # a table's stacks change only when a hand ends: during one they are the stacks it began with
-        chips = sum(sum(t.stacks.values()) for t in d.tables.values())
-        if chips != self.chips_issued:
-            raise SimulationError(f"after hand {self.hands} at {table_id} the tables hold {chips} chips; "
+        counted = {t.id: sum(t.stacks.values()) for t in d.tables.values()}
+        if counted != self.table_chips or sum(counted.values()) != self.chips_issued:
+            raise SimulationError(f"after round {self.rounds} the tables hold {sum(counted.values())} chips; "
                                   f"{self.chips_issued} were issued")
+        sizes = [len(t.seats) for t in d.tables.values() if t.seats]
+        if not d.hand_for_hand and sizes and max(sizes) - min(sizes) > 1:
+            raise SimulationError(f"after round {self.rounds} table sizes are {sorted(sizes)} (TR-PLAY-4)")
 
     def rebuys(self, rng: random.Random) -> None:
         d = self.director

@@ -142,6 +142,7 @@ class TournamentTable:
         if isinstance(plan, NoHand):
             return []
         self.positions = plan.positions
+        self.layout.big_blind = self.big_blind_seat     # where balancing aims a player moved in (TR-PLAY-4)
         self.hand_number += 1
         dealt = tuple(Seat(s, self.seats[s], self.stacks[self.seats[s]]) for s in plan.dealt)
         setup = HandSetup(f"{self.id}-{self.hand_number}", self.variant, stakes, dealt, plan.button, plan.blinds,

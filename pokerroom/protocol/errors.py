@@ -154,6 +154,8 @@ TOURNAMENT = {
     "add_on_closed": _c("the add-on is not open", "TR-REG-6"),
     "no_add_on_left": _c("the player has taken the add-on already", "TR-REG-6"),
     "not_playing": _c("the player is not playing in the tournament", "TR-PLAY-4", "TR-REG-6"),
+    "seats_being_drawn": _c("the tournament has started and its seats are being drawn: play begins in a moment",
+                            "TR-REG-3"),
     "not_running": _c("the tournament is not running", "TR-PLAY-4", "TR-REFUND-7", "TR-REG-1"),
     "paused": _c("the tournament is paused already", "TR-REG-1"),
     "not_paused": _c("the tournament is not paused", "TR-REG-1"),

@@ -49,10 +49,13 @@ class Room:
         self.ledger.move(WORLD, cash(player), self.money if amount is None else amount, "deposit", "test", 0.0)
 
     def apply(self, events: list) -> list:
+        """Post and keep ``events``; then, as the hall's next reactor turns would, the work the step left."""
         for e in events:
             if isinstance(e, td.Payment):
                 self.ledger.move(e.source, e.target, e.amount, e.reason, self.director.spec.id, 0.0)
         self.events += events
+        if self.director.behind:
+            return events + self.apply(self.director.catch_up())
         return events
 
     def register(self, *players: str, **options) -> list:

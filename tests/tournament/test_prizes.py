@@ -6,10 +6,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournament.prizes import PayoutError, PayoutTable, prize_pool, prizes
+from tournament.structure import PAYOUTS
 
 STANDARD = Path(__file__).resolve().parents[2] / "config" / "payouts" / "standard.toml"
 
@@ -68,3 +69,16 @@ def test_TR_PRIZE_3_prizes_and_remainder_are_the_pool_exactly(pool, entries, to_
     assert sum(paid.amounts) + paid.remainder == pool
     assert 0 <= paid.remainder < len(paid.amounts)
     assert list(paid.amounts) == sorted(paid.amounts, reverse=True)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(sorted(PAYOUTS.glob("*.toml"))), st.integers(2, 200_000), st.integers(0, 10**10),
+       st.booleans())
+def test_TR_PRIZE_3_the_curve_pays_from_its_weights_exactly_what_its_shares_pay(path, entries, pool, to_top):
+    table = PayoutTable.load(path)
+    try:
+        shares = table.shares_for(entries)
+    except PayoutError:
+        return                                              # no bracket for that many: nothing to compare
+    assert table.prizes_for(entries, pool, remainder_to_top=to_top) == prizes(shares, pool,
+                                                                              remainder_to_top=to_top)

@@ -83,3 +83,16 @@ def test_TR_PLAY_4_after_every_bust_tables_are_as_few_as_possible_and_differ_by_
         assert len(left) > sum(t.seats for t in live) - seats        # no table could break any more
         seated = [p for t in live for p in t.players.values()]
         assert sorted(seated) == sorted(left)                       # nobody lost, nobody twice
+
+
+def test_TR_PLAY_4_when_several_tables_break_at_once_nobody_is_seated_at_one_of_them():
+    # 16 players fit in three tables of six: a and b, first in the drawn order, break in the same step;
+    # b, the emptiest, must not take a's players only to break under them
+    ts = [Table("a", 6, {s: f"a{s}" for s in range(1, 6)}), Table("b", 6, {1: "b1", 4: "b4"}),
+          *(Table(t, 6, {s: f"{t}{s}" for s in (2, 3, 5)}) for t in "cde")]
+    order = ["a", "b", "c", "d", "e"]
+    moves = rebalance(ts, order, random.Random(3))
+    assert [(m.player, m.from_table) for m in moves] == [(f"a{s}", "a") for s in range(1, 6)] + [
+        ("b1", "b"), ("b4", "b")]                              # in the drawn order, each once
+    assert all(m.to_table in "cde" and m.reason == "break" for m in moves)
+    assert sizes(ts) == [6, 5, 5]

@@ -27,6 +27,14 @@ def test_TR_PLAY_4_TR_PRIZE_3_chips_places_and_money_hold_in_every_tournament(pl
     assert report.hands >= 1 and report.busts == report.entries - 1
 
 
+@settings(max_examples=6, deadline=None)
+@given(players=st.integers(61, 500), seed=st.integers(0, 10_000))
+def test_TR_PLAY_4_fields_of_many_tables_break_and_balance_with_every_check_passing(players, seed):
+    # tens of tables: several break in one step at the bubble, late entries sit at the emptiest, re-entries
+    report = sim.simulate(players, seed=seed)
+    assert report.busts == report.entries - 1 and report.moves > 0
+
+
 def test_TR_PLAY_3_a_larger_field_with_late_entries_re_entries_and_a_deal():
     report = sim.simulate(400, seed=5)
     assert report.entries > 400 and report.deal and report.moves > 0
@@ -63,3 +71,11 @@ def test_simulate_tournament_command_prints_hands_moves_per_bust_and_time_per_ha
     out = capsys.readouterr().out
     for words in ("hands played:", "moves per bust:", "time per hand:", "checks passed"):
         assert words in out
+
+
+@pytest.mark.parametrize("seed", [1, 12, 20, 21])
+def test_TR_PLAY_4_the_seeds_where_several_tables_broke_at_once_seat_nobody_at_a_breaking_table(seed):
+    # issue #38: at these seeds the hand-for-hand round's busts broke several tables in one step, and a
+    # player was seated at one of them before it broke; the simulation checks every move after each step
+    report = sim.simulate(2000, seed=seed)
+    assert report.busts == report.entries - 1 and report.moves > 0

@@ -248,13 +248,14 @@ export function mount(ctx, container, { param: tid }) {
       level.ante ? h("span.ante", {}, `${level.big_blind_ante ? "BB ante" : "ante"} ${chips(level.ante)}`) : ""] : []));
     tiles.blinds.note.textContent = registering ? "level 1, at the start"
       : running ? (next && s.level < st.levels.length ? `next: ${blindsText(next)}` : "the last level") : "";
-    const total = details.standings.reduce((sum, p) => sum + p.chips, 0);
-    const left = details.standings.length;
+    // the server keeps the field's count and average (a page shows the biggest stacks, not all 100,000)
+    const left = details.players_left ?? details.standings.length;
+    const average = details.average_stack ?? 0;
     tiles.players.value.textContent = running ? `${left.toLocaleString("en")} / ${s.entries.toLocaleString("en")}`
       : left.toLocaleString("en");
     tiles.players.note.textContent = running ? "left / entries" : registering ? "registered" : "";
-    tiles.average.value.textContent = left ? chips(Math.round(total / left)) : "—";
-    tiles.average.note.textContent = left && level ? `${(total / left / level.big_blind).toFixed(1)} big blinds` : "";
+    tiles.average.value.textContent = left ? chips(average) : "—";
+    tiles.average.note.textContent = left && level ? `${(average / level.big_blind).toFixed(1)} big blinds` : "";
     tiles.pool.value.textContent = cash(Math.max(s.prize_pool, s.guarantee));
     tiles.pool.note.textContent = s.guarantee > s.prize_pool ? `collected ${cash(s.prize_pool)}` : "";
 
@@ -269,7 +270,8 @@ export function mount(ctx, container, { param: tid }) {
         : running ? "Chips as of the start of each table's hand in play." : "";
 
     // tables
-    const stacks = new Map(details.standings.map((p) => [p.player, p.chips]));
+    const stacks = new Map([...details.standings.map((p) => [p.player, p.chips]),
+      ...Object.values(details.tables).flatMap((t) => Object.entries(t.stacks || {}))]);
     const ids = Object.keys(details.tables).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
     tablesGrid.replaceChildren(...ids.map((id) => {
       const table = details.tables[id];

@@ -28,6 +28,7 @@ from twisted.internet.interfaces import IDelayedCall
 
 from pokerroom.table.decision_clock import ACT, RECONNECT, THINKING, TIME_BANK, DecisionClock
 from tournament import director as td
+from tournament.events import tables_named
 from tournament.table import TournamentTable
 
 
@@ -113,14 +114,17 @@ class TournamentDecisions:
 
     # ------------------------------------------------------------------ the clocks
 
-    def set(self, d: td.Director) -> None:
-        """After every command: a clock for each table waiting on a player, none where the hand ended."""
+    def set(self, d: td.Director, events: list) -> None:
+        """After every command: a clock for each table the command left waiting on a player, none where its
+        hand ended; only the tables its events name can have changed."""
         tid = d.spec.id
-        for key in [k for k in self.waiting if k[0] == tid and (k[1] not in d.tables
-                                                                    or d.tables[k[1]].hand is None)]:
-            self._cancel(self.waiting.pop(key))
-        for table_id, table in d.tables.items():
-            if table.hand is not None:
+        for table_id in tables_named(events):
+            table = d.tables.get(table_id)
+            if table is None or table.hand is None:
+                current = self.waiting.pop((tid, table_id), None)
+                if current is not None:
+                    self._cancel(current)
+            else:
                 self._start(d, table_id)
 
     def stop(self, tid: str) -> None:

@@ -1,5 +1,9 @@
 """Who hears what of a tournament: its events to subscribers and entrants, each hand to the seats dealt into it.
 
+Subscribers hear every tournament event; an entrant hears the field's (levels, breaks, prizes, the end) and
+those about themselves (their seat, bust, place, bounty: :func:`tournament.events.players_concerned`), so a
+seat drawn or a bust costs its players and not a push to each of 100,000 entrants.
+
 Tournament events go out as ``tournament_event`` (:func:`tournament.events.event_to_wire`: integers, strings,
 lists and maps only); the hand events inside a ``HandDealt`` / ``HandPlayed`` go to each player dealt into
 that hand as their seat may see them (the one redaction function), with whose turn it is. A hand is also
@@ -21,7 +25,7 @@ from pokerroom.poker.redact import Viewer, redact
 from pokerroom.security.facts import hand_facts
 from pokerroom.shell.audiences import Audiences, publish
 from tournament import director as td
-from tournament.events import event_to_wire
+from tournament.events import event_to_wire, players_concerned
 
 _SEATING = (td.Registered, td.Unregistered, td.Seated, td.Eliminated)
 OBSERVER = Viewer.observer()
@@ -104,7 +108,12 @@ class TournamentFeed:
             if isinstance(e, td.HandDealt | td.HandPlayed):
                 self._hand_events(d, e)
             elif not isinstance(e, td.Payment):
-                self._announce(tid, {"type": "tournament_event", "tournament": tid, "event": event_to_wire(e)})
+                message = {"type": "tournament_event", "tournament": tid, "event": event_to_wire(e)}
+                about = players_concerned(e)
+                if about is None:
+                    self._announce(tid, message)
+                else:                                   # a seat, a bust: its players, not the whole field
+                    self._tell(tid, message, about)
 
     def _announce(self, tid: str, message: dict) -> None:
         """To the tournament's subscribers and everyone who entered (busted players too: they see how it ends),
@@ -116,6 +125,14 @@ class TournamentFeed:
         bus = self.room.bus
         bus.publish(tournament_public(tid), Delivery(shared, instead=entrants))
         for player in entrants:
+            bus.publish(player_stream(player), Delivery(shared))
+
+    def _tell(self, tid: str, message: dict, players: tuple[str, ...]) -> None:
+        """To the tournament's subscribers and to ``players`` on their own streams (once each)."""
+        shared = {"message": message}
+        bus = self.room.bus
+        bus.publish(tournament_public(tid), Delivery(shared, instead=frozenset(players)))
+        for player in players:
             bus.publish(player_stream(player), Delivery(shared))
 
     def _hand_events(self, d: td.Director, e: td.HandDealt | td.HandPlayed) -> None:

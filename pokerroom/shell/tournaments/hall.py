@@ -185,7 +185,7 @@ class TournamentHall:
         if d.state in (td.FINISHED, td.CANCELLED):
             self.decisions.stop(d.spec.id)
         else:
-            self.decisions.set(d)
+            self.decisions.set(d, events)
         self.invitations.closed(d)
         self._retire_later(d)
         return events

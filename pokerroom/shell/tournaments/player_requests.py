@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from fractions import Fraction
+from itertools import islice
 from typing import Any
 
 from pokerroom.errors import RuleViolation
@@ -16,6 +17,8 @@ from pokerroom.poker.actions import action_named
 from pokerroom.protocol.schema import Request, ok
 from tournament import director as td
 from tournament.structure import TournamentSpec
+
+SHOWN = 200                 # standings and finishers on an event's page: the top of a field, not all of it
 
 
 def _structure(spec: TournamentSpec) -> dict:
@@ -46,16 +49,26 @@ class PlayerRequests:
                                         for d in self.hall.directors.values()])
 
     def _on_tournament_details(self, session: Any, request: Request, tournament: str) -> dict:
+        """The event's page: the biggest stacks and the asker's rank, not the whole field (a field of 100,000
+        is kept in chip order as hands end: :mod:`tournament.standings`)."""
         d = self.hall.director(tournament)
         spec = d.spec
-        stacks = d.stacks() if d.state == td.RUNNING else {}
-        standings = sorted(({"player": p, "chips": stacks.get(p, spec.starting_stack), "table": e.table}
-                            for p, e in d.entries.items()), key=lambda s: -s["chips"])
-        finished = [{"player": e.player, "places": list(e.place)} for e in d.busted if e.place]
+        rank = None
+        if d.state == td.RUNNING:
+            kept = d.standings
+            top = kept.top(SHOWN)
+            rank, average = kept.rank(session.player_id), kept.average
+        else:
+            top = [(p, spec.starting_stack) for p in islice(d.entries, SHOWN)]
+            average = spec.starting_stack if d.entries and d.state == td.REGISTERING else 0
+        standings = [{"player": p, "chips": chips, "table": d.entries[p].table} for p, chips in top]
+        finished = [{"player": e.player, "places": list(e.place)} for e in d.busted[-SHOWN:] if e.place]
         return ok(request, tournament=self.hall.summary(d), structure=_structure(spec),
                   prizes=list(d.provisional_prizes()), prizes_fixed=d.prizes is not None, standings=standings,
+                  players_left=len(d.entries), average_stack=average, rank=rank,
                   finished=finished, tables={t.id: {"seats": {str(s): p for s, p in t.seats.items()},
-                                                    "in_hand": t.in_hand} for t in d.tables.values()})
+                                                    "stacks": dict(t.stacks), "in_hand": t.in_hand}
+                                             for t in d.tables.values()})
 
     def _on_tournament_subscribe(self, session: Any, request: Request, tournament: str, on: bool) -> dict:
         self.hall.director(tournament)

@@ -11,14 +11,18 @@ with what was left. Each decision's own clock is
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
 from tournament import director as td
+from tournament.events import tables_named
 
 _CLOCK_MOVED = (td.LevelStarted, td.BreakStarted, td.BreakEnded, td.Started, td.Resumed)
+SCAN_TABLES = 500           # tables looked at for their next hand in one reactor turn
+_PLAY_OPENS = (td.BreakEnded, td.Resumed, td.DealMade, td.DealFailed, td.HandForHand)   # any table may deal again
 
 
 def _cancel(call: Any) -> None:
@@ -39,6 +43,8 @@ class TournamentTimers:
         self.next_hand: dict[tuple[str, str], Any] = {}
         self.deal_call: dict[str, Any] = {}
         self.start_call: dict[str, Any] = {}
+        self.catch_up_call: dict[str, Any] = {}                      # tournament -> the next slice of its work
+        self.scan_call: dict[str, Any] = {}                          # tournament -> the next tables to look at
 
     # ------------------------------------------------------------------ the start
 
@@ -71,17 +77,44 @@ class TournamentTimers:
             self.stop(tid)
             return
         self._set_clock(d, events)
-        for table_id in d.tables:
-            key = (tid, table_id)
-            if d.tables[table_id].hand is None and d.can_deal(table_id) and key not in self.next_hand:
-                self.next_hand[key] = self.reactor.callLater(self.between_hands, self._deal, tid, table_id)
+        if d.behind and tid not in self.catch_up_call:     # a large field's work, a slice per reactor turn
+            self.catch_up_call[tid] = self.reactor.callLater(0, self._catch_up, tid)
+        if d.drawing is not None:                   # TR-REG-3: no hand until everyone is seated
+            return
+        if (d.hand_for_hand and not d.round_played) or any(
+                isinstance(e, _PLAY_OPENS) or (type(e) is td.Seated and e.reason == "draw") for e in events):
+            _cancel(self.scan_call.pop(tid, None))
+            self._scan(tid, list(d.tables), 0)      # play opens again everywhere (a round of hand-for-hand too)
+        else:
+            self._next_hands(d, tables_named(events))   # else only where a hand ended or someone sat down
         if any(isinstance(e, td.DealOffered) for e in events):
             self.deal_call[tid] = self.reactor.callLater(d.spec.deal_seconds, self._deal_expired, tid)
         if any(isinstance(e, td.DealMade | td.DealFailed | td.DealAwaitingApproval) for e in events):
             _cancel(self.deal_call.pop(tid, None))   # decided, or waiting for the director: no more time limit
 
+    def _next_hands(self, d: td.Director, table_ids: Iterable[str]) -> None:
+        """The next hand at each of ``table_ids`` that may deal and has none coming."""
+        tid = d.spec.id
+        for table_id in table_ids:
+            key = (tid, table_id)
+            table = d.tables.get(table_id)
+            if table is not None and table.hand is None and d.can_deal(table_id) and key not in self.next_hand:
+                self.next_hand[key] = self.reactor.callLater(self.between_hands, self._deal, tid, table_id)
+
+    def _scan(self, tid: str, table_ids: list[str], start: int) -> None:
+        """Every table looked at for its next hand, :data:`SCAN_TABLES` a reactor turn (11,000 tables at once
+        would hold the room for tens of ms)."""
+        self.scan_call.pop(tid, None)
+        d = self.hall.directors.get(tid)
+        if d is None or d.state != td.RUNNING:
+            return
+        self._next_hands(d, table_ids[start:start + SCAN_TABLES])
+        if start + SCAN_TABLES < len(table_ids):
+            self.scan_call[tid] = self.reactor.callLater(0, self._scan, tid, table_ids, start + SCAN_TABLES)
+
     def stop(self, tid: str) -> None:
-        calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None)]
+        calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None),
+                 self.catch_up_call.pop(tid, None), self.scan_call.pop(tid, None)]
         calls += [self.next_hand.pop(k) for k in [k for k in self.next_hand if k[0] == tid]]
         self.paused_left.pop(tid, None)                 # a finished tournament's clock holds nothing
         for call in calls:
@@ -133,6 +166,12 @@ class TournamentTimers:
         except RuleViolation as refusal:
             self.log.warn("tournament {id}: the clock's {command} was refused: {why}", id=tid, command=command,
                           why=refusal.message)
+
+    def _catch_up(self, tid: str) -> None:
+        self.catch_up_call.pop(tid, None)
+        d = self.hall.directors[tid]
+        if d.behind:
+            self.hall.run(d, d.catch_up())
 
     # ------------------------------------------------------------------ hands and deals
 
