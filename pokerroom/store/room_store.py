@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -117,6 +117,12 @@ _TRANSFER_IDS = select(_TRANSFERS.c.number, _TRANSFERS.c.id).where(
 _INSERT_POSTINGS = insert(LedgerPosting.__table__)
 _UPSERT_BALANCES = {"postgresql": _balance_upsert(postgresql_insert), "sqlite": _balance_upsert(sqlite_insert)}
 _CHAIN_HEAD = select(AuditRecord.__table__.c.hash).order_by(AuditRecord.__table__.c.id.desc()).limit(1)
+# Taking the chain's head: PostgreSQL holds a transaction-scoped advisory lock (the same key in every process);
+# SQLite takes its one write lock with a statement that writes nothing, before the head is read.
+CHAIN_LOCK_KEY = 0x706F6B6572                               # "poker": the audit chain's lock, in every process
+_LOCK_CHAIN = {"postgresql": text(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK_KEY})"),
+               "sqlite": text("UPDATE audit_records SET kind = kind WHERE id < 0")}
+APPEND_ATTEMPTS = 5                     # a standalone append that lost a race to an appender without the lock
 
 
 class _HandStart:
@@ -569,8 +575,13 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
         """
         rows = getattr(self._batch, "rows", None)
         if rows is None:
-            with self._writing() as session:
-                return self._chain(session.connection(), [(kind, data, at)])
+            for attempt in range(APPEND_ATTEMPTS):
+                try:
+                    with self._writing() as session:
+                        return self._chain(session.connection(), [(kind, data, at)])
+                except IntegrityError:          # the unique previous link refused a second record on one head
+                    if attempt == APPEND_ATTEMPTS - 1:
+                        raise
         connection = self._batch.session.connection()
         if rows.ended:
             self._flush_hands(connection, rows)
@@ -581,9 +592,16 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
         return digest
 
     def _head(self, connection: Connection) -> str:
-        """The newest record's hash: read once per batch, then kept as the batch appends."""
+        """The newest record's hash, with the chain held until this transaction ends: read once per batch, then
+        kept as the batch appends.
+
+        Every append of every thread and process (the writer, the CLI, a demo start) comes here first, so two
+        records never link to the same head: the lock makes them wait their turn, and the unique
+        ``previous_hash`` refuses a record that would fork the chain all the same.
+        """
         head = getattr(self._batch, "head", None)
         if head is None:
+            connection.execute(_LOCK_CHAIN[connection.dialect.name])
             head = connection.scalar(_CHAIN_HEAD) or GENESIS
         return head
 
