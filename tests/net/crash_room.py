@@ -1,0 +1,75 @@
+"""A room killed with SIGKILL the moment a client is shown an outcome, then started again on the same data.
+
+:class:`CrashRoom` runs ``pokerroom serve`` on SQLite (its data directory) or on a PostgreSQL database
+(``--database``), kills it as soon as a predicate holds for a push a client received -- the frame has only just
+reached the client, so the server has done nothing the client has not seen -- and checks the restarted room the
+way an operator does: ``pokerroom ledger check`` and ``pokerroom audit verify``.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+from pokerroom.cli import main as pokerroom
+from pokerroom.store.db import make_engine, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from tests.net.server_process import Player, Server
+
+Push = dict
+
+
+class CrashRoom:
+    def __init__(self, tmp: Path, database: str | None) -> None:
+        self.tmp = tmp
+        self.database = database
+        self.server: Server | None = None
+        self._store: RoomStore | None = None
+
+    @property
+    def _where(self) -> list[str]:
+        return ["--database", self.database] if self.database else ["--data-dir", str(self.tmp / "data")]
+
+    def start(self) -> Server:
+        self.server = Server(self.tmp, *(["--database", self.database] if self.database else [])).start()
+        return self.server
+
+    def store(self) -> RoomStore:
+        """The room's database, read as the restarted room reads it."""
+        if self._store is None:
+            self._store = RoomStore(make_engine(self.database or sqlite_url(self.tmp / "data")))
+        return self._store
+
+    def kill_when(self, players: dict[str, Player], shown: Callable[[str, Push], bool],
+                  answer: Callable[[str, Player, Push], None] = lambda name, player, push: None,
+                  timeout: float = 60) -> tuple[str, Push]:
+        """Read every player's pushes (``answer`` plays them) until ``shown(name, push)``; then SIGKILL at once."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for name, player in players.items():
+                try:
+                    push = player.pushes.pop(0) if player.pushes else player.receive(timeout=0.05)
+                except TimeoutError:
+                    continue
+                if shown(name, push):
+                    self.server.kill()
+                    return name, push
+                answer(name, player, push)
+        raise TimeoutError("the outcome was never shown")
+
+    def operator_checks(self) -> None:
+        """``pokerroom ledger check`` and ``pokerroom audit verify`` pass on the room's database."""
+        for command in (["ledger", "check"], ["audit", "verify"]):
+            said = io.StringIO()
+            with redirect_stdout(said), redirect_stderr(said):          # the command as the operator types it
+                code = pokerroom([*command, *self._where])
+            assert code == 0, f"{' '.join(command)}: {said.getvalue()}"
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+        if self._store is not None:
+            self._store.engine.dispose()
