@@ -547,9 +547,16 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
                     for player, market, staked, returned, detail in bets])
 
     def last_casino_round(self, table_id: str) -> int:
+        """The table's newest round number the store knows: its newest stored round, or a newer round that took
+        stakes (``<table>#<round>``) and never finished -- a crash voided it, and its number stays used (CR-7)."""
+        prefix = f"{table_id}#"
         with self._reading() as session:
-            return int(session.scalar(select(func.coalesce(func.max(CasinoRound.number), 0))
-                                      .where(CasinoRound.table_id == table_id)))
+            stored = int(session.scalar(select(func.coalesce(func.max(CasinoRound.number), 0))
+                                        .where(CasinoRound.table_id == table_id)))
+            staked = session.scalar(select(LedgerTransfer.reference)
+                                    .where(LedgerTransfer.reference.startswith(prefix, autoescape=True))
+                                    .order_by(LedgerTransfer.number.desc()).limit(1))  # numbers only grow
+        return max(stored, int(staked[len(prefix):]) if staked else 0)
 
     def casino_round(self, table_id: str, number: int) -> CasinoRound | None:
         with self._reading() as session:

@@ -23,7 +23,10 @@ Push = dict
 
 
 class CrashRoom:
-    def __init__(self, tmp: Path, database: str | None) -> None:
+    def __init__(self, tmp: Path, database: str | None, config: str | None = None) -> None:
+        """``config``: the room.toml text (None: the fast test room of :mod:`tests.net.server_process`)."""
+        if config is not None:
+            (tmp / "room.toml").write_text(config)
         self.tmp = tmp
         self.database = database
         self.server: Server | None = None
