@@ -207,22 +207,22 @@ class CasinoFloor:
         t = self._table(table)
         return ok(request, table=table, results=[list(r) for r in t.results], statistics=t.statistics())
 
-    def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> dict:
+    def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> Any:
         t = self._table(table)
         self.room.may_play(session)
         events = t.join(session.player_id, seat)
         self.room.gateway.follow(session, casino_public(table))
         self.members[table].add(session.player_id)
         self._run(t, events)
-        return ok(request, **t.view(session.player_id))
+        return self.holds[table].after(ok(request, **t.view(session.player_id)))
 
-    def _on_casino_leave(self, session: Any, request: Request, table: str) -> dict:
+    def _on_casino_leave(self, session: Any, request: Request, table: str) -> Any:
         t = self._table(table)
         events = t.leave(session.player_id)
         self.room.gateway.unfollow(session, casino_public(table))
         self.members[table].discard(session.player_id)
         self._run(t, events)
-        return ok(request)
+        return self.holds[table].after(ok(request))
 
     def _member(self, session: Any, table: str) -> CasinoTable:
         t = self._table(table)
@@ -231,19 +231,19 @@ class CasinoFloor:
         return t
 
     def _on_casino_bet(self, session: Any, request: Request, table: str, market: str, amount: int,
-                       seat: int | None = None) -> dict:
+                       seat: int | None = None) -> Any:
         t = self._member(session, table)
         self.room.may_play(session)
         events = t.bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
         self._run(t, events)
         placed = events[0]
-        return ok(request, round=t.number, market=placed.market, amount=placed.amount, odds=placed.odds,
-                  balance=self.room.balance(session.player_id))
+        return self.holds[table].after(ok(request, round=t.number, market=placed.market, amount=placed.amount,
+                                          odds=placed.odds, balance=self.room.balance(session.player_id)))
 
-    def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> dict:
+    def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> Any:
         t = self._member(session, table)
         self._run(t, t.decide(session.player_id, move, hand, self.room.balance(session.player_id)))
-        return ok(request)
+        return self.holds[table].after(ok(request))             # a settling decision: after the settlement
 
     def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:
         """The player's own bet history (CR-7), read through the writer's queue so the newest round is in it."""
@@ -278,7 +278,7 @@ class CasinoFloor:
         return self.room.write(self.store.casino_round, table, round, quiet=False).addCallback(check) \
             .addErrback(refused)
 
-    def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> dict:
+    def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> Any:
         """An operator voids the round in play for a malfunction (CR-5, BOB-5, IB-12)."""
         if session.role not in STAFF:
             raise RuleViolation("not_staff", "only the room's staff may void a round")
@@ -287,4 +287,4 @@ class CasinoFloor:
         self._run(t, t.void(reason))
         self.room.write(self.store.audit, "casino_void", {"table": table, "round": number, "by": session.player_id,
                                                            "reason": reason}, self.reactor.seconds())
-        return ok(request, round=number)
+        return self.holds[table].after(ok(request, round=number))

@@ -52,6 +52,15 @@ class OutcomeHold:
         self._held.append(held)
         landed.addBoth(self._landed, held)
 
+    def after(self, answer: Any) -> Any:
+        """``answer`` itself when nothing is held; else a Deferred of it that fires once everything held now has
+        gone out -- the answer to a request comes after the frames the request caused, as it always has."""
+        if not self._held:
+            return answer
+        out: defer.Deferred = defer.Deferred()
+        self._held[-1].frames.append(("", (out, answer)))
+        return out
+
     def first_held(self) -> Any:
         """The mark of the oldest part still held, or None when nothing is."""
         return self._held[0].mark if self._held else None
@@ -60,5 +69,8 @@ class OutcomeHold:
         held.landed = True              # a failed write lets the frames go too: the table has moved on (logged)
         while self._held and self._held[0].landed:
             for subject, payload in self._held.popleft().frames:
-                self.bus.publish(subject, payload)
+                if subject:
+                    self.bus.publish(subject, payload)
+                else:                                       # an answer waiting for these frames
+                    payload[0].callback(payload[1])
         return result

@@ -160,6 +160,10 @@ class TableHost:
     def command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
         return runner.timer.command(name, *args, **kwargs)
 
+    def answered(self, runner: TableRunner, answer: dict) -> dict | defer.Deferred:
+        """The answer to a command at the table, after the frames it caused (an outcome's wait for its commit)."""
+        return runner.hold.after(answer)
+
     def seated_runner(self, table_id: str, player_id: str | None) -> TableRunner:
         runner = self.runner(table_id)
         if runner.table.seat_of(player_id) is None:

@@ -216,17 +216,8 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
         nickname taken, say) fails alone.
         """
         if len(calls) > 1:
-            results = []
             try:
-                with self.sessions.begin() as session:
-                    self._batch.session, self._batch.rows, self._batch.head = session, _Rows(), None
-                    try:
-                        for function, args in calls:
-                            results.append((True, function(*args)))
-                        self._flush_rows(session)
-                    finally:
-                        self._batch.session = self._batch.rows = self._batch.head = None
-                return results
+                return [(True, result) for result in self._one_transaction(calls)]
             except Exception:                                   # noqa: BLE001 - retried one by one below
                 self._open_starts.clear()       # rolled back: starts remembered in it may not be stored
         out = []
@@ -236,6 +227,32 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
             except Exception as e:                              # noqa: BLE001 - handed back to the caller
                 out.append((False, e))
         return out
+
+    def _one_transaction(self, calls: Sequence[tuple[Callable, tuple]]) -> list[Any]:
+        """Run store calls in order in one transaction; their results, or the first error (nothing stored)."""
+        results = []
+        with self.sessions.begin() as session:
+            self._batch.session, self._batch.rows, self._batch.head = session, _Rows(), None
+            try:
+                for function, args in calls:
+                    results.append(function(*args))
+                self._flush_rows(session)
+            finally:
+                self._batch.session = self._batch.rows = self._batch.head = None
+        return results
+
+    def together(self, calls: Sequence[tuple[Callable, tuple]]) -> None:
+        """Store calls that stand or fall together (a tournament's step and the hands that caused it): one
+        transaction, the batch's own when called in one -- if any step of the batch fails, it is run again alone."""
+        if getattr(self._batch, "session", None) is not None:
+            for function, args in calls:
+                function(*args)
+            return
+        try:
+            self._one_transaction(calls)
+        except Exception:
+            self._open_starts.clear()           # rolled back: starts remembered in it may not be stored
+            raise
 
     def _flush_rows(self, session: Session, rows: _Rows | None = None) -> None:
         """Write gathered rows: Core bulk statements, a handful per batch rather than several per hand."""

@@ -63,6 +63,12 @@ class CrashRoom:
                 answer(name, player, push)
         raise TimeoutError("the outcome was never shown")
 
+    def grant(self, nickname: str, role: str) -> None:
+        """``pokerroom role NICKNAME ROLE`` on the room's database, as the operator gives it."""
+        said = io.StringIO()
+        with redirect_stdout(said):
+            assert pokerroom(["role", nickname, role, *self._where]) == 0
+
     def operator_checks(self) -> None:
         """``pokerroom ledger check`` and ``pokerroom audit verify`` pass on the room's database."""
         for command in (["ledger", "check"], ["audit", "verify"]):

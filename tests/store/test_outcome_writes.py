@@ -1,5 +1,5 @@
-"""A casino round's record and the money settling it land together, and round numbers come from the store (CR-7),
-on SQLite and PostgreSQL."""
+"""One write per outcome, on SQLite and PostgreSQL: a casino round's record and the money settling it land together,
+round numbers come from the store (CR-7), and a tournament step stands or falls with the hands that caused it."""
 
 from __future__ import annotations
 
@@ -38,3 +38,16 @@ def test_CR_4_a_round_and_its_settlement_are_one_transaction(store):
     stored = store.load_ledger()
     assert stored.balance(cash("gus")) == 10_000 and store.ledger_check()
     assert store.casino_round("ro", 1).result == "0 green"
+
+
+def test_a_tournament_step_and_the_hands_that_caused_it_land_together_or_not_at_all(store):
+    hand = (("sng-t1-1", "sng-t1", 1.0, {"sam": 400, "sid": 400}, "sng"),
+            ("sng-t1-1", 2.0, {"sam": 800, "sid": 0}, 0, [{"type": "hand_started"}], None, None, [1.0]))
+    broken_step = ("sng", "SnG", "running", None, "tdir", [], 2.0)      # no saved rows: the step cannot be stored
+    with pytest.raises(AttributeError):
+        store.together([(store.hand_started, hand[0]), (store.hand_ended, hand[1]),
+                        (store.save_tournament, broken_step)])
+    assert store.hands_of("sam", 5) == [] and store.tournament("sng") is None     # neither the hand nor the step
+    store.together([(store.hand_started, hand[0]), (store.hand_ended, hand[1])])
+    (stored,) = store.hands_of("sam", 5)
+    assert stored.end_stacks == {"sam": 800, "sid": 0} and store.verify_audit().intact
