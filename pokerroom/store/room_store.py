@@ -117,9 +117,9 @@ _TRANSFER_IDS = select(_TRANSFERS.c.number, _TRANSFERS.c.id).where(
 _INSERT_POSTINGS = insert(LedgerPosting.__table__)
 _UPSERT_BALANCES = {"postgresql": _balance_upsert(postgresql_insert), "sqlite": _balance_upsert(sqlite_insert)}
 _CHAIN_HEAD = select(AuditRecord.__table__.c.hash).order_by(AuditRecord.__table__.c.id.desc()).limit(1)
-# Taking the chain's head: PostgreSQL holds a transaction-scoped advisory lock (the same key in every process);
-# SQLite takes its one write lock with a statement that writes nothing, before the head is read.
-CHAIN_LOCK_KEY = 0x706F6B6572                               # "poker": the audit chain's lock, in every process
+# Taking the chain's head: PostgreSQL's transaction-scoped advisory lock (one key in every process); SQLite's one
+# write lock, taken by a statement that writes nothing, before the head is read.
+CHAIN_LOCK_KEY = 0x706F6B6572
 _LOCK_CHAIN = {"postgresql": text(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK_KEY})"),
                "sqlite": text("UPDATE audit_records SET kind = kind WHERE id < 0")}
 APPEND_ATTEMPTS = 5                     # a standalone append that lost a race to an appender without the lock
@@ -616,8 +616,7 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
         return digest
 
     def _head(self, connection: Connection) -> str:
-        """The newest record's hash, with the chain held until this transaction ends: read once per batch, then
-        kept as the batch appends.
+        """The newest record's hash, the chain held until this transaction ends: read once per batch, then kept.
 
         Every append of every thread and process (the writer, the CLI, a demo start) comes here first, so two
         records never link to the same head: the lock makes them wait their turn, and the unique
