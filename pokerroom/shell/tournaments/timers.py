@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
 from tournament import director as td
 
+HELD_AT_MOST = 3600.0           # the next hand waits for the last one's end to be shown; a write fails or lands sooner
 _CLOCK_MOVED = (td.LevelStarted, td.BreakStarted, td.BreakEnded, td.Started, td.Resumed)
 
 
@@ -74,11 +76,21 @@ class TournamentTimers:
         for table_id in d.tables:
             key = (tid, table_id)
             if d.tables[table_id].hand is None and d.can_deal(table_id) and key not in self.next_hand:
-                self.next_hand[key] = self.reactor.callLater(self.between_hands, self._deal, tid, table_id)
+                self.next_hand[key] = self._after_shown(tid, self.between_hands, self._deal, tid, table_id)
         if any(isinstance(e, td.DealOffered) for e in events):
             self.deal_call[tid] = self.reactor.callLater(d.spec.deal_seconds, self._deal_expired, tid)
         if any(isinstance(e, td.DealMade | td.DealFailed | td.DealAwaitingApproval) for e in events):
             _cancel(self.deal_call.pop(tid, None))   # decided, or waiting for the director: no more time limit
+
+    def _after_shown(self, tid: str, seconds: float, *call: Any) -> Any:
+        """A call ``seconds`` after the players have been shown what the tournament holds now (the hand's end waits
+        for its commit, :mod:`~pokerroom.shell.outcome_hold`): the pause between hands is theirs in full."""
+        later = self.reactor.callLater(seconds, *call)
+        shown = self.hall.feed.hold(tid).after(None)
+        if isinstance(shown, defer.Deferred):
+            later.delay(HELD_AT_MOST)                       # moved back to ``seconds`` from when it is shown
+            shown.addCallback(lambda _: later.reset(seconds) if later.active() else None)
+        return later
 
     def stop(self, tid: str) -> None:
         calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None)]
