@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from pokerroom.cli import main as pokerroom
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.server_process import Player, Server
+from tests.support.databases import postgres_database
+
+DATABASES = ("sqlite", "postgresql")
 
 Push = dict
 
@@ -82,3 +85,21 @@ class CrashRoom:
             self.server.stop()
         if self._store is not None:
             self._store.engine.dispose()
+
+
+@contextmanager
+def crash_room(tmp: Path, database: str, config: str | None = None) -> Iterator[CrashRoom]:
+    """A :class:`CrashRoom` on ``database`` ("sqlite": in ``tmp``; "postgresql": a new database), closed after."""
+    if database == "sqlite":
+        room = CrashRoom(tmp, None, config)
+        try:
+            yield room
+        finally:
+            room.close()
+        return
+    with postgres_database() as url:
+        room = CrashRoom(tmp, url, config)
+        try:
+            yield room
+        finally:
+            room.close()

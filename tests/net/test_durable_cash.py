@@ -8,28 +8,18 @@ from __future__ import annotations
 import pytest
 
 from pokerroom.money import cash, table_escrow
-from tests.net.crash_room import CrashRoom
+from tests.net.crash_room import DATABASES, CrashRoom, crash_room
 from tests.net.server_process import Player
-from tests.support.databases import postgres_database
 from tests.support.socket_play import event_type, sign_up
 
 BUY_IN = 1_000
 START = 100_000
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=DATABASES)
 def room(request, tmp_path):
-    if request.param == "sqlite":
-        crash = CrashRoom(tmp_path, None)
+    with crash_room(tmp_path, request.param, None) as crash:
         yield crash
-        crash.close()
-        return
-    with postgres_database() as url:
-        crash = CrashRoom(tmp_path, url)
-        try:
-            yield crash
-        finally:
-            crash.close()
 
 
 def _hand_event(push: dict, kind: str) -> dict | None:

@@ -8,9 +8,8 @@ from __future__ import annotations
 import pytest
 
 from pokerroom.money.accounts import cash, casino_escrow
-from tests.net.crash_room import CrashRoom
+from tests.net.crash_room import DATABASES, CrashRoom, crash_room
 from tests.net.server_process import Player, room_config
-from tests.support.databases import postgres_database
 from tests.support.socket_play import PASSWORD, sign_up
 
 RO, BJ = "roulette-altair", "blackjack-vega"
@@ -40,19 +39,10 @@ currency = "USD"
 """
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=DATABASES)
 def room(request, tmp_path):
-    if request.param == "sqlite":
-        crash = CrashRoom(tmp_path, None, room_config() + CASINO)
+    with crash_room(tmp_path, request.param, room_config() + CASINO) as crash:
         yield crash
-        crash.close()
-        return
-    with postgres_database() as url:
-        crash = CrashRoom(tmp_path, url, room_config() + CASINO)
-        try:
-            yield crash
-        finally:
-            crash.close()
 
 
 def _events(push: dict, kind: str) -> list[dict]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 
 from pokerroom.money.ledger import cash
-from tests.net.crash_room import CrashRoom
+from tests.net.crash_room import DATABASES, CrashRoom, crash_room
 from tests.net.server_process import FAST_TOURNAMENTS, Player
-from tests.support.databases import postgres_database
 from tests.support.socket_play import PASSWORD, sign_up
 
 START = 100_000
@@ -19,19 +18,10 @@ PLAYERS = ("sam", "sid", "sue")
 SETTINGS = {"min_players": 3, "max_players": 3, "table_size": 3, "starting_stack": 400}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=DATABASES)
 def room(request, tmp_path):
-    if request.param == "sqlite":
-        crash = CrashRoom(tmp_path, None, FAST_TOURNAMENTS)
+    with crash_room(tmp_path, request.param, FAST_TOURNAMENTS) as crash:
         yield crash
-        crash.close()
-        return
-    with postgres_database() as url:
-        crash = CrashRoom(tmp_path, url, FAST_TOURNAMENTS)
-        try:
-            yield crash
-        finally:
-            crash.close()
 
 
 def _event(push: dict) -> dict:
