@@ -41,6 +41,7 @@ class CrashRoom:
 
     def start(self) -> Server:
         self.server = Server(self.tmp, *(["--database", self.database] if self.database else [])).start()
+        Player(self.server.url).close()     # the reactor runs: a SIGINT before it would wait out stop()'s 10 s
         return self.server
 
     def store(self) -> RoomStore:

@@ -28,12 +28,13 @@ def _event(push: dict) -> dict:
     return push["event"] if push.get("type") == "tournament_event" else {}
 
 
-def _shove(name: str, player: Player, push: dict) -> None:
-    """All-in every hand, but for ``sue``, who folds: the sit & go busts someone in its first hands."""
+def _shove(name: str, player: Player, push: dict, folder: str = "sue") -> None:
+    """All-in every hand, but for ``folder``, who folds: the sit & go busts someone in its first hands, and the
+    first bust does not end it."""
     legal = push.get("legal") if push.get("type") == "tournament_table_events" else None
     if legal is None:
         return
-    if name == "sue":                       # stays out while the others shove: the first bust does not end it
+    if name == folder:
         action = {"action": "check" if legal["can_check"] else "fold"}
     elif legal["can_raise"] or legal["can_bet"]:
         action = {"action": "raise" if legal["can_raise"] else "bet", "amount": legal["max_to"]}
@@ -92,7 +93,7 @@ def test_TR_REFUND_4_a_finish_shown_stands_with_its_prizes_when_the_room_is_kill
     def shove_and_watch(name: str, player: Player, push: dict) -> None:
         if _event(push):
             seen.append(_event(push))
-        _shove(name, player, push)          # sue folds to the end: the others' busts and the finish come fast
+        _shove(name, player, push, folder="")           # everyone all-in: over in a hand or two
 
     _, push = room.kill_when(players, lambda name, push: _event(push).get("type") == "finished", shove_and_watch)
     winner = _event(push)["winner"]
