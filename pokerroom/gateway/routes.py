@@ -88,9 +88,15 @@ class Gateway:
         except RuleViolation as refusal:
             return error(request.type, request.rid, refusal.code, refusal.message, refusal.rule_id)
         if isinstance(answer, defer.Deferred):
+            if request.type == "act":                   # a hand-ending act answers once its end is stored
+                answer.addCallback(self._timed, started)
             return answer.addErrback(self._refused, request)
         if request.type == "act":
             self.metrics.latency.observe(time.perf_counter() - started)
+        return answer
+
+    def _timed(self, answer: dict, started: float) -> dict:
+        self.metrics.latency.observe(time.perf_counter() - started)
         return answer
 
     def _refused(self, failure: Any, request: Request) -> dict:

@@ -39,7 +39,7 @@ class CashPlay:
         return ok(request)
 
     def _on_join(self, session: Session, request: Request, table: str, buy_in: int, seat: int | None = None,
-                 wait_for_big_blind: bool = False) -> dict:
+                 wait_for_big_blind: bool = False) -> Any:
         runner = self.tables.runner(table)
         self.may_play(session)
         self.moderation.verify_seat(session.player_id, [p.player_id for p in runner.table.players.values()])
@@ -47,29 +47,30 @@ class CashPlay:
         self.gateway.watch(session, table)
         self.tables.command(runner, "sit", session.player_id, seat, buy_in, client_type=session.client_type,
                             wait_for_big_blind=wait_for_big_blind)
-        return ok(request, seat=runner.table.seat_of(session.player_id))
+        return self.tables.answered(runner, ok(request, seat=runner.table.seat_of(session.player_id)))
 
-    def _seated_command(self, name: str, session: Session, request: Request, table: str, **kwargs: Any) -> dict:
-        self.tables.command(self.tables.seated_runner(table, session.player_id), name, session.player_id, **kwargs)
-        return ok(request)
+    def _seated_command(self, name: str, session: Session, request: Request, table: str, **kwargs: Any) -> Any:
+        runner = self.tables.seated_runner(table, session.player_id)
+        self.tables.command(runner, name, session.player_id, **kwargs)
+        return self.tables.answered(runner, ok(request))
 
-    def _on_leave(self, session: Session, request: Request, table: str) -> dict:
+    def _on_leave(self, session: Session, request: Request, table: str) -> Any:
         return self._seated_command("leave", session, request, table)
 
-    def _on_sit_out(self, session: Session, request: Request, table: str) -> dict:
+    def _on_sit_out(self, session: Session, request: Request, table: str) -> Any:
         return self._seated_command("sit_out", session, request, table)
 
-    def _on_sit_in(self, session: Session, request: Request, table: str, wait_for_big_blind: bool = False) -> dict:
+    def _on_sit_in(self, session: Session, request: Request, table: str, wait_for_big_blind: bool = False) -> Any:
         self.may_play(session)
         return self._seated_command("sit_in", session, request, table, wait_for_big_blind=wait_for_big_blind)
 
-    def _on_post(self, session: Session, request: Request, table: str) -> dict:
+    def _on_post(self, session: Session, request: Request, table: str) -> Any:
         return self._on_sit_in(session, request, table, False)
 
-    def _on_wait_for_big_blind(self, session: Session, request: Request, table: str) -> dict:
+    def _on_wait_for_big_blind(self, session: Session, request: Request, table: str) -> Any:
         return self._on_sit_in(session, request, table, True)
 
-    def _on_options(self, session: Session, request: Request, table: str, **options: bool) -> dict:
+    def _on_options(self, session: Session, request: Request, table: str, **options: bool) -> Any:
         return self._seated_command("set_options", session, request, table, **options)
 
     def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> dict:
@@ -80,12 +81,12 @@ class CashPlay:
         return ok(request)
 
     def _on_act(self, session: Session, request: Request, table: str, action: str, amount: int | None = None,
-                agree: bool | None = None) -> dict:
+                agree: bool | None = None) -> Any:
         runner = self.tables.seated_runner(table, session.player_id)
         command = action_named(runner.table.seat_of(session.player_id), action, amount, agree)
         self.tables.command(runner, "act", session.player_id, command)
         self.metrics.actions.inc()
-        return ok(request)
+        return self.tables.answered(runner, ok(request))     # a hand-ending act: after its end, once stored
 
     def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> dict:
         runner = self.tables.runner(table)

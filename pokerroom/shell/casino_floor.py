@@ -15,10 +15,14 @@ player's bet or decision, a timer, an operator's void -- goes through
    refund (CR-5). After a crash, stakes still on a table are refunded by the
    room's recovery: the round they were on never finished;
 2. stores a finished round's result, cards and every bet (results history,
-   bet history: CR-7; claims: BOB-6);
+   bet history: CR-7; claims: BOB-6) with the transfer settling or refunding
+   it, in one transaction;
 3. sends the events: public ones to everyone at the table, a player's own
    stakes, bets and decisions to that player only, and a settled round's
-   payouts to each player as their own;
+   payouts to each player as their own -- a finished round's events (and the
+   table's after them) only once its transaction has committed
+   (:mod:`~pokerroom.shell.outcome_hold`), so a crash never takes back a
+   payout a player saw;
 4. sets the one timer the table's :meth:`~pokerroom.casino.table.CasinoTable.due`
    asks for (betting, a decision, the pause between rounds, or the 24 hours
    a round waits for a disconnected player, CR-6).
@@ -39,6 +43,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.casino_claims import ClaimBook
+from pokerroom.shell.outcome_hold import OutcomeHold
 
 CLAIM_DAYS = 30                         # BOB-6
 STAFF = frozenset({"admin"})            # who may void a round for a malfunction
@@ -55,6 +60,7 @@ class CasinoFloor:
         self.members: dict[str, set[str]] = {t: set() for t in self.tables}    # players who joined
         self.timers: dict[str, tuple[Any, Any]] = {}                           # table -> (key, delayed call)
         self.claims = ClaimBook()                                              # BOB-6 claims: one per round
+        self.holds = {t: OutcomeHold(room.bus) for t in self.tables}           # each table's frames
 
     # ------------------------------------------------------------------ composition
 
@@ -71,7 +77,8 @@ class CasinoFloor:
         return any(player in table.players() for table in self.tables.values())
 
     def start(self) -> None:
-        """Open every table's first round, numbered on from the last one stored (CR-7: numbers are never reused)."""
+        """Open every table's first round, numbered on from the last one stored or staked on (CR-7: numbers are
+        never reused, a round a crash voided included)."""
         self.claims.restore((r.data["player"], r.data["table"], r.data["round"])
                             for r in self.store.audit_records("casino_claim"))
         for table in self.tables.values():
@@ -84,25 +91,30 @@ class CasinoFloor:
     # ------------------------------------------------------------------ the one path of every command
 
     def _run(self, table: CasinoTable, events: list) -> list:
-        transfers = casino_transfers(self.room.ledger, events, self.reactor.seconds())
-        if transfers:
-            self.room.record_transfers(*transfers)
+        now = self.reactor.seconds()
+        hold = self.holds[table.table_id]
         for e in events:
-            if isinstance(e, RoundVoided) or (isinstance(e, RoundSettled) and (e.payouts or table.deals_without_bets)):
-                self._store_round(table, e)
+            transfers = casino_transfers(self.room.ledger, (e,), now)
+            if not isinstance(e, RoundSettled | RoundVoided):
+                if transfers:
+                    self.room.record_transfers(*transfers)              # stakes: stored as they are made
+            elif transfers or isinstance(e, RoundVoided) or table.deals_without_bets:
+                self.room.record_transfers(*transfers, store=False)     # stored with the round; flagged (AC-6)
+                hold.until(self._store_round(table, e, transfers, now))
         self._fan_out(table, events)
         self._set_timer(table)
         return events
 
-    def _store_round(self, table: CasinoTable, e: RoundSettled | RoundVoided) -> None:
+    def _store_round(self, table: CasinoTable, e: RoundSettled | RoundVoided, transfers: list, now: float) -> Any:
+        """The round's result, bets and the transfer settling it, in one transaction; fires once committed."""
         if isinstance(e, RoundSettled):
             bets = [(p.player, p.market, p.staked, p.returned, p.detail) for p in e.payouts]
             result, void = e.result, False
         else:
             bets = [(player, "refund", amount, amount, e.reason) for player, amount in e.refunds]
             result, void = f"void: {e.reason}", True
-        self.room.write(self.store.save_casino_round, table.table_id, e.round, table.game, result, void,
-                         list(table.dealt), bets, [], self.reactor.seconds())
+        return self.room.write(self.store.save_casino_round, table.table_id, e.round, table.game, result, void,
+                               list(table.dealt), bets, transfers, now)
 
     def _fan_out(self, table: CasinoTable, events: list) -> None:
         public: list[dict] = []
@@ -122,9 +134,10 @@ class CasinoFloor:
                                                              "detail": p.detail})
             else:
                 public.append(event_to_dict(e))
-        own = {player: public + mine for player, mine in private.items()}   # a player who bet hears of it,
-        publish(self.room.bus, casino_public(table.table_id), {"type": "casino_events", "table": table.table_id},
-                "events", Audiences(public, own))                      # watching the table or not
+        own = {player: public + mine for player, mine in private.items()}
+        head = {"type": "casino_events", "table": table.table_id}      # a player who bet hears of it,
+        publish(self.holds[table.table_id], casino_public(table.table_id), head, "events",
+                Audiences(public, own))                                # watching the table or not
 
     # ------------------------------------------------------------------ timers
 
@@ -194,22 +207,22 @@ class CasinoFloor:
         t = self._table(table)
         return ok(request, table=table, results=[list(r) for r in t.results], statistics=t.statistics())
 
-    def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> dict:
+    def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> Any:
         t = self._table(table)
         self.room.may_play(session)
         events = t.join(session.player_id, seat)
         self.room.gateway.follow(session, casino_public(table))
         self.members[table].add(session.player_id)
         self._run(t, events)
-        return ok(request, **t.view(session.player_id))
+        return self.holds[table].after(ok(request, **t.view(session.player_id)))
 
-    def _on_casino_leave(self, session: Any, request: Request, table: str) -> dict:
+    def _on_casino_leave(self, session: Any, request: Request, table: str) -> Any:
         t = self._table(table)
         events = t.leave(session.player_id)
         self.room.gateway.unfollow(session, casino_public(table))
         self.members[table].discard(session.player_id)
         self._run(t, events)
-        return ok(request)
+        return self.holds[table].after(ok(request))
 
     def _member(self, session: Any, table: str) -> CasinoTable:
         t = self._table(table)
@@ -218,19 +231,19 @@ class CasinoFloor:
         return t
 
     def _on_casino_bet(self, session: Any, request: Request, table: str, market: str, amount: int,
-                       seat: int | None = None) -> dict:
+                       seat: int | None = None) -> Any:
         t = self._member(session, table)
         self.room.may_play(session)
         events = t.bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
         self._run(t, events)
         placed = events[0]
-        return ok(request, round=t.number, market=placed.market, amount=placed.amount, odds=placed.odds,
-                  balance=self.room.balance(session.player_id))
+        return self.holds[table].after(ok(request, round=t.number, market=placed.market, amount=placed.amount,
+                                          odds=placed.odds, balance=self.room.balance(session.player_id)))
 
-    def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> dict:
+    def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> Any:
         t = self._member(session, table)
         self._run(t, t.decide(session.player_id, move, hand, self.room.balance(session.player_id)))
-        return ok(request)
+        return self.holds[table].after(ok(request))             # a settling decision: after the settlement
 
     def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:
         """The player's own bet history (CR-7), read through the writer's queue so the newest round is in it."""
@@ -265,7 +278,7 @@ class CasinoFloor:
         return self.room.write(self.store.casino_round, table, round, quiet=False).addCallback(check) \
             .addErrback(refused)
 
-    def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> dict:
+    def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> Any:
         """An operator voids the round in play for a malfunction (CR-5, BOB-5, IB-12)."""
         if session.role not in STAFF:
             raise RuleViolation("not_staff", "only the room's staff may void a round")
@@ -274,4 +287,4 @@ class CasinoFloor:
         self._run(t, t.void(reason))
         self.room.write(self.store.audit, "casino_void", {"table": table, "round": number, "by": session.player_id,
                                                            "reason": reason}, self.reactor.seconds())
-        return ok(request, round=number)
+        return self.holds[table].after(ok(request, round=number))

@@ -42,6 +42,11 @@ from pokerroom.table import events as te
 WRITE_GATHER = 0.1                  # seconds a busy writer waits for its next batch to fill
 
 
+def _fire(result: Any, out: defer.Deferred) -> Any:
+    out.callback(None)
+    return result
+
+
 @dataclass(slots=True)
 class FullBatch:
     """A table's events as they happened (every card), published once per batch on its full stream."""
@@ -76,6 +81,7 @@ class Recorder:
         self._writer = writer
         self._queued: list[tuple[Callable, tuple, defer.Deferred]] = []
         self._writing = False
+        self._newest: defer.Deferred | None = None          # the last write asked for
         self._hands: dict[str, _HandBeingPlayed] = {}       # table -> the hand it is playing
         self._seated: dict[str, dict[int, str]] = {}         # table -> seat -> player, as the events told it
         self._on_hand_stored = on_hand_stored or (lambda: None)
@@ -94,6 +100,7 @@ class Recorder:
         if quiet:
             out.addErrback(lambda failure: self.log.failure("a store write failed", failure))
         self._queued.append((function, args, out))
+        self._newest = out
         if not self._writing:
             self._write_queued()
         return out
@@ -129,6 +136,17 @@ class Recorder:
     def flushed(self) -> defer.Deferred:
         """Fires when every write asked for so far has landed."""
         return self.write(lambda: None)
+
+    def landed(self) -> defer.Deferred:
+        """Fires when every write asked for so far has committed, without a write of its own: what an outcome's
+        frames wait for (:mod:`pokerroom.shell.outcome_hold`) -- the batch holding its write, not one after it."""
+        out: defer.Deferred = defer.Deferred()
+        newest = self._newest
+        if newest is None or newest.called:
+            out.callback(None)
+        else:
+            newest.addBoth(_fire, out)
+        return out
 
     def audit(self, kind: str, at: float | None = None, **data: Any) -> None:
         """Chain a record in the audit log (SEC-1): who did what, when, in the writer's order."""

@@ -39,6 +39,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Connection, Session
+from pokerroom.money.accounts import Kind, parse
 from pokerroom.money.ledger import Ledger, Transfer
 from pokerroom.protocol.schema import Request
 from pokerroom.security.moderation import Moderation
@@ -82,7 +83,8 @@ class Room:
         self.wallet = Wallet(recorder, reactor, rules, gateway.by_player.get)
         self.history = StoredSeatingHistory(recorder.write, store)
         self.tables = TableHost(reactor, self.bus, self.wallet, self.history, self.metrics,
-                                is_current=gateway.is_current, display_names=self.display_names, shuffle=shuffle)
+                                is_current=gateway.is_current, display_names=self.display_names, shuffle=shuffle,
+                                landed=recorder.landed)
         self.lobby = LobbyFeed(reactor, self.bus, self.tables, gateway.follow_lobby)
         self.play_check = PlayCheck(self)                             # who may play, on every path (STAFF-2)
         self.session_watch = SessionWatch(self)                      # STAFF-3: role changes and bans, at once
@@ -113,7 +115,7 @@ class Room:
         self.recovery = self.store.recover(ledger, now)
         self.wallet.load(ledger, self.store.deposits_since(now - DAY))
         self.wallet.record_transfers(*self.recovery.returned, store=False)    # stored by recover; flagged (AC-6)
-        self.tables.restore_hand_numbers(self.store.last_hand_numbers())
+        self.tables.restore_hand_numbers(self._hand_numbers(self.recovery))
         self.history.restore(self.store.refusals_since(now - 2 * 12 * 3600),
                              self.store.departures_since(now - 24 * 3600),
                              self.store.arrivals_since(now - 24 * 3600))
@@ -124,6 +126,15 @@ class Room:
         self.moderation.frozen = self.store.frozen_accounts()
         self.session_watch.start()
         return self.recovery
+
+    def _hand_numbers(self, recovery: Any) -> dict[str, int]:
+        """Each table's newest stored hand number -- one more where players still sat when the room stopped: the
+        hand they were dealt may have been shown before its start was stored, and its number is not used again
+        (a later hand is never shown before the end of the one before it is stored)."""
+        numbers = self.store.last_hand_numbers()
+        sat = {account.place for account in (parse(t.reference) for t in recovery.returned)
+               if account is not None and account.kind is Kind.TABLE}
+        return {**numbers, **{table: numbers.get(table, 0) + 1 for table in sat}}
 
     # ------------------------------------------------------------------ the names other services call
 

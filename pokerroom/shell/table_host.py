@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
+from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
@@ -50,6 +51,7 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.protocol.codec import pack
 from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.display_names import DisplayNames
+from pokerroom.shell.outcome_hold import OutcomeHold
 from pokerroom.shell.recorder import FullBatch
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.wallet import Wallet
@@ -79,6 +81,7 @@ class TableRunner:
     decision_seq: int = 0                   # the DecisionStarted the table's clock is running for
     dealt_by_hand: dict[str, dict[int, str]] = field(default_factory=dict)   # hand -> seat -> player
     pots: deque = field(default_factory=lambda: deque(maxlen=50))
+    hold: OutcomeHold | None = None         # the table's frames; an outcome's wait for its commit
 
     @property
     def players(self) -> set[str]:
@@ -89,7 +92,8 @@ class TableRunner:
 class TableHost:
     def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, history: SeatingHistory,
                  metrics: Metrics, *, is_current: Callable[[Any], bool],
-                 display_names: DisplayNames, shuffle: Callable[[], list[int]] | None = None) -> None:
+                 display_names: DisplayNames, shuffle: Callable[[], list[int]] | None = None,
+                 landed: Callable[[], defer.Deferred] = lambda: defer.succeed(None)) -> None:
         self.reactor = reactor
         self.bus = bus
         self.wallet = wallet
@@ -101,6 +105,7 @@ class TableHost:
         self.known_tables: set[str] = set()     # every cash table id, open or since closed
         self._hands_played: dict[str, int] = {}  # table -> its newest stored hand's number
         self._shuffle = shuffle
+        self._landed = landed                    # fires when every write asked for so far has committed
         bus.subscribe(SESSION_GONE, self._player_gone)
         bus.subscribe(SESSION_BACK, self._player_back)
 
@@ -112,7 +117,7 @@ class TableHost:
             raise RuleViolation("table_exists", f"there is already a table {rules.table_id}")
         kwargs = {"shuffle": self._shuffle} if self._shuffle else {}
         runner = TableRunner(CashTable(rules, self.history, **kwargs), public=table_public(rules.table_id),
-                             full=table_full(rules.table_id))
+                             full=table_full(rules.table_id), hold=OutcomeHold(self.bus))
         runner.table.hand_number = self._hands_played.get(rules.table_id, 0)
         runner.timer = TableTimer(runner.table, self.reactor, lambda events: self._table_events(runner, events))
         self.runners[rules.table_id] = runner
@@ -142,8 +147,8 @@ class TableHost:
         runner.timer.stop()
         del self.runners[table_id]
         self.metrics.tables.set(len(self.runners))
-        self.bus.publish(runner.public, Delivery.of({"type": "table_closed", "table": table_id}))
-        self.bus.publish(table_closed(table_id), table_id)
+        runner.hold.publish(runner.public, Delivery.of({"type": "table_closed", "table": table_id}))
+        runner.hold.publish(table_closed(table_id), table_id)      # after the last frames: sessions forget it
         self.bus.publish(LOBBY_CHANGED, table_id)
 
     def runner(self, table_id: str) -> TableRunner:
@@ -154,6 +159,10 @@ class TableHost:
 
     def command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
         return runner.timer.command(name, *args, **kwargs)
+
+    def answered(self, runner: TableRunner, answer: dict) -> dict | defer.Deferred:
+        """The answer to a command at the table, after the frames it caused (an outcome's wait for its commit)."""
+        return runner.hold.after(answer)
 
     def seated_runner(self, table_id: str, player_id: str | None) -> TableRunner:
         runner = self.runner(table_id)
@@ -221,7 +230,9 @@ class TableHost:
         first = runner.log_seq - len(log) + 1
         if not log or first > last_seq + 1:
             return None
-        packed = list(itertools.islice(log, max(0, last_seq + 1 - first), None))
+        held = runner.hold.first_held()         # an outcome not yet stored is shown to nobody: it follows live
+        shown = len(log) if held is None else max(0, held - first + 1)
+        packed = list(itertools.islice(log, max(0, last_seq + 1 - first), shown))
         missed = [table_event_from_dict(msgpack.unpackb(as_bytes, strict_map_key=False)) for as_bytes in packed]
         dicts = [table_event_to_dict(event) for event in missed]
         out = []
@@ -242,6 +253,7 @@ class TableHost:
         dicts = [table_event_to_dict(event) for event in events]
         packed = [pack(as_dict) for as_dict in dicts]
         transfers = {}
+        outcome = False                                     # money settled: its frames wait for its commit
         for i, event in enumerate(events):
             # The log keeps events packed: bytes are nothing for the garbage collector to scan.
             runner.log.append(packed[i])
@@ -250,6 +262,9 @@ class TableHost:
                 settlement = self._hand_event(runner, event.event, now)
                 if settlement is not None:
                     transfers[i] = settlement
+                    outcome = True
+                elif isinstance(event.event, he.DeckRevealed):  # a hand's end that moved no money
+                    outcome = True
             elif isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
             elif isinstance(event, te.PlayerSeated):
@@ -263,12 +278,15 @@ class TableHost:
                 if event.stack:
                     transfers[i] = self._move(table_escrow(table_id, event.player_id), cash(event.player_id),
                                               event.stack, "cash_out", table_id)
-        self.bus.publish(runner.full, FullBatch(table.rules, events, dicts, now, transfers))
+                    outcome = True
+        self.bus.publish(runner.full, FullBatch(table.rules, events, dicts, now, transfers))   # queues the writes
+        if outcome:
+            runner.hold.until(self._landed(), events[0].seq - 1)
         for start in range(0, len(events), BATCH):          # frames stay small
             batch = events[start:start + BATCH]
             audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
             if audiences is not None:
-                publish(self.bus, runner.public, self._head(runner, batch), "events", audiences)
+                publish(runner.hold, runner.public, self._head(runner, batch), "events", audiences)
         if any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
                for e in events):
             self.bus.publish(LOBBY_CHANGED, table_id)

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -117,6 +117,12 @@ _TRANSFER_IDS = select(_TRANSFERS.c.number, _TRANSFERS.c.id).where(
 _INSERT_POSTINGS = insert(LedgerPosting.__table__)
 _UPSERT_BALANCES = {"postgresql": _balance_upsert(postgresql_insert), "sqlite": _balance_upsert(sqlite_insert)}
 _CHAIN_HEAD = select(AuditRecord.__table__.c.hash).order_by(AuditRecord.__table__.c.id.desc()).limit(1)
+# Taking the chain's head: PostgreSQL's transaction-scoped advisory lock (one key in every process); SQLite's one
+# write lock, taken by a statement that writes nothing, before the head is read.
+CHAIN_LOCK_KEY = 0x706F6B6572
+_LOCK_CHAIN = {"postgresql": text(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK_KEY})"),
+               "sqlite": text("UPDATE audit_records SET kind = kind WHERE id < 0")}
+APPEND_ATTEMPTS = 5                     # a standalone append that lost a race to an appender without the lock
 
 
 class _HandStart:
@@ -210,17 +216,8 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
         nickname taken, say) fails alone.
         """
         if len(calls) > 1:
-            results = []
             try:
-                with self.sessions.begin() as session:
-                    self._batch.session, self._batch.rows, self._batch.head = session, _Rows(), None
-                    try:
-                        for function, args in calls:
-                            results.append((True, function(*args)))
-                        self._flush_rows(session)
-                    finally:
-                        self._batch.session = self._batch.rows = self._batch.head = None
-                return results
+                return [(True, result) for result in self._one_transaction(calls)]
             except Exception:                                   # noqa: BLE001 - retried one by one below
                 self._open_starts.clear()       # rolled back: starts remembered in it may not be stored
         out = []
@@ -230,6 +227,32 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
             except Exception as e:                              # noqa: BLE001 - handed back to the caller
                 out.append((False, e))
         return out
+
+    def _one_transaction(self, calls: Sequence[tuple[Callable, tuple]]) -> list[Any]:
+        """Run store calls in order in one transaction; their results, or the first error (nothing stored)."""
+        results = []
+        with self.sessions.begin() as session:
+            self._batch.session, self._batch.rows, self._batch.head = session, _Rows(), None
+            try:
+                for function, args in calls:
+                    results.append(function(*args))
+                self._flush_rows(session)
+            finally:
+                self._batch.session = self._batch.rows = self._batch.head = None
+        return results
+
+    def together(self, calls: Sequence[tuple[Callable, tuple]]) -> None:
+        """Store calls that stand or fall together (a tournament's step and the hands that caused it): one
+        transaction, the batch's own when called in one -- if any step of the batch fails, it is run again alone."""
+        if getattr(self._batch, "session", None) is not None:
+            for function, args in calls:
+                function(*args)
+            return
+        try:
+            self._one_transaction(calls)
+        except Exception:
+            self._open_starts.clear()           # rolled back: starts remembered in it may not be stored
+            raise
 
     def _flush_rows(self, session: Session, rows: _Rows | None = None) -> None:
         """Write gathered rows: Core bulk statements, a handful per batch rather than several per hand."""
@@ -541,9 +564,16 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
                     for player, market, staked, returned, detail in bets])
 
     def last_casino_round(self, table_id: str) -> int:
+        """The table's newest round number the store knows: its newest stored round, or a newer round that took
+        stakes (``<table>#<round>``) and never finished -- a crash voided it, and its number stays used (CR-7)."""
+        prefix = f"{table_id}#"
         with self._reading() as session:
-            return int(session.scalar(select(func.coalesce(func.max(CasinoRound.number), 0))
-                                      .where(CasinoRound.table_id == table_id)))
+            stored = int(session.scalar(select(func.coalesce(func.max(CasinoRound.number), 0))
+                                        .where(CasinoRound.table_id == table_id)))
+            staked = session.scalar(select(LedgerTransfer.reference)
+                                    .where(LedgerTransfer.reference.startswith(prefix, autoescape=True))
+                                    .order_by(LedgerTransfer.number.desc()).limit(1))  # numbers only grow
+        return max(stored, int(staked[len(prefix):]) if staked else 0)
 
     def casino_round(self, table_id: str, number: int) -> CasinoRound | None:
         with self._reading() as session:
@@ -569,8 +599,13 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
         """
         rows = getattr(self._batch, "rows", None)
         if rows is None:
-            with self._writing() as session:
-                return self._chain(session.connection(), [(kind, data, at)])
+            for attempt in range(APPEND_ATTEMPTS):
+                try:
+                    with self._writing() as session:
+                        return self._chain(session.connection(), [(kind, data, at)])
+                except IntegrityError:          # the unique previous link refused a second record on one head
+                    if attempt == APPEND_ATTEMPTS - 1:
+                        raise
         connection = self._batch.session.connection()
         if rows.ended:
             self._flush_hands(connection, rows)
@@ -581,9 +616,15 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
         return digest
 
     def _head(self, connection: Connection) -> str:
-        """The newest record's hash: read once per batch, then kept as the batch appends."""
+        """The newest record's hash, the chain held until this transaction ends: read once per batch, then kept.
+
+        Every append of every thread and process (the writer, the CLI, a demo start) comes here first, so two
+        records never link to the same head: the lock makes them wait their turn, and the unique
+        ``previous_hash`` refuses a record that would fork the chain all the same.
+        """
         head = getattr(self._batch, "head", None)
         if head is None:
+            connection.execute(_LOCK_CHAIN[connection.dialect.name])
             head = connection.scalar(_CHAIN_HEAD) or GENESIS
         return head
 

@@ -130,3 +130,21 @@ def test_HR_DC_2_a_snapshot_gives_the_player_to_act_their_legal_actions_and_the_
             assert snapshot["legal"] == {k: getattr(legal, k) for k in legal.__slots__}
         else:
             assert "legal" not in snapshot
+
+
+def test_TR_REFUND_1_a_hand_number_dealt_before_a_crash_is_never_dealt_again(store):
+    """The running hand's start may be shown before it is stored: after a restart with players still seated, the
+    table skips that number, whether the start reached the store or not."""
+    clock = Clock()
+    room = make_room(store, clock)
+    for seat, name in enumerate(("ana", "bob"), 1):
+        session, _ = player(room, name)
+        assert resolved(request(room, session, "join", table="t1", buy_in=1_000, seat=seat))["ok"]
+    clock.advance(5)
+    dealt = room.runners["t1"].table.hand_number                 # a hand in play, its start stored or not
+    assert dealt >= 1 and room.runners["t1"].table.hand is not None
+    again = make_room(store, Clock())                              # the room restarts on the same store
+    assert again.recovery.returned                                 # the seated players' chips went home
+    assert again.runners["t1"].table.hand_number == dealt + 1      # the next hand is numbered past it
+    empty = make_room(store, Clock())                              # nobody sat: nothing to skip (the number
+    assert empty.runners["t1"].table.hand_number == dealt          # skipped last time was never dealt)

@@ -7,7 +7,12 @@ seat drawn or a bust costs its players and not a push to each of 100,000 entrant
 Tournament events go out as ``tournament_event`` (:func:`tournament.events.event_to_wire`: integers, strings,
 lists and maps only); the hand events inside a ``HandDealt`` / ``HandPlayed`` go to each player dealt into
 that hand as their seat may see them (the one redaction function), with whose turn it is. A hand is also
-kept here until it ends, then stored with all its cards and its facts, as a cash hand is (SEC-1).
+kept here until it ends, then handed to the hall (:meth:`TournamentFeed.ended_hands`) to be stored with all its
+cards and its facts, as a cash hand is (SEC-1), in the transaction of the step it caused.
+
+Everything goes out through the tournament's :class:`~pokerroom.shell.outcome_hold.OutcomeHold`: a step the hall
+stores (a bust, a finish, prizes, a deal, a hand's end) is shown once its transaction has committed, and the
+tournament's later frames wait behind it.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from pokerroom.poker.events import event_to_dict
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.security.facts import hand_facts
 from pokerroom.shell.audiences import Audiences, publish
+from pokerroom.shell.outcome_hold import OutcomeHold
 from tournament import director as td
 from tournament.events import event_to_wire, players_concerned
 
@@ -46,6 +52,8 @@ class TournamentFeed:
         self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
         self.hands: dict[tuple[str, str], tuple[list, list]] = {}  # (tournament, table) -> its hand's events, times
         self._entrant_set: dict[str, frozenset[str]] = {}            # tournament -> its entrants, while unchanged
+        self.holds: dict[str, OutcomeHold] = {}                      # tournament -> its way to the bus
+        self.ended: dict[str, list[tuple[tuple, tuple]]] = {}       # tournament -> hands ended, not yet stored
 
     # ------------------------------------------------------------------ audiences
 
@@ -69,6 +77,8 @@ class TournamentFeed:
             self.room.gateway.unfollow(session, tournament_public(tid))
         self._entrant_set.pop(tid, None)
         self.entrants.pop(tid, None)
+        self.holds.pop(tid, None)
+        self.ended.pop(tid, None)
         for keyed in (self.dealt, self.hands):
             for key in [k for k in keyed if k[0] == tid]:
                 del keyed[key]
@@ -78,9 +88,21 @@ class TournamentFeed:
         session = self.room.by_player.get(player)
         return session if session is not None and session.connection is not None else None
 
+    def hold(self, tid: str) -> OutcomeHold:
+        """The tournament's way to the bus: behind any step still waiting for its commit."""
+        hold = self.holds.get(tid)
+        if hold is None:
+            hold = self.holds[tid] = OutcomeHold(self.room.bus)
+        return hold
+
+    def ended_hands(self, tid: str) -> list[tuple[tuple, tuple]]:
+        """The hands that ended since the last call: ``(hand_started args, hand_ended args)`` each, for the hall
+        to store with the step they caused."""
+        return self.ended.pop(tid, [])
+
     def push_to(self, player: str, message: dict) -> None:
         """To the player alone, on their own stream (nothing if they are not connected)."""
-        self.room.bus.publish(player_stream(player), Delivery.of(message))
+        self.hold(message["tournament"]).publish(player_stream(player), Delivery.of(message))
 
     def push_to_hand(self, tid: str, table_id: str, message: dict) -> None:
         """To everyone dealt into the hand at ``table_id`` (e.g. why play waits)."""
@@ -122,7 +144,7 @@ class TournamentFeed:
         if entrants is None:
             entrants = self._entrant_set[tid] = frozenset(self.entrants.get(tid, ()))
         shared = {"message": message}
-        bus = self.room.bus
+        bus = self.hold(tid)
         bus.publish(tournament_public(tid), Delivery(shared, instead=entrants))
         for player in entrants:
             bus.publish(player_stream(player), Delivery(shared))
@@ -156,7 +178,7 @@ class TournamentFeed:
             audiences.extra[player] = {"seat": seat}
             if turn is not None and turn[0] == player:
                 audiences.extra[player]["legal"] = turn[1].to_wire()
-        publish(self.room.bus, tournament_table(d.spec.id, e.table), head, "events", audiences)
+        publish(self.hold(d.spec.id), tournament_table(d.spec.id, e.table), head, "events", audiences)
 
     def _keep_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
         """Store a tournament hand once it has ended, all cards and its facts, as a cash hand is (SEC-1)."""
@@ -181,10 +203,10 @@ class TournamentFeed:
         seats = {x.seat: x.player_id for x in hand if isinstance(x, he.SeatDealtIn)}
         start = {x.player_id: x.stack for x in hand if isinstance(x, he.SeatDealtIn)}
         ended = next(x for x in hand if isinstance(x, he.HandEnded))
-        store = self.hall.store
         facts = partial(hand_facts, hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
                         tournament=d.spec.id, bounty=d.spec.bounty > 0)      # on the writer's thread
-        self.room.write(store.hand_started, started.hand_id, key[1], now, start, d.spec.id)
-        self.room.write(store.hand_ended, started.hand_id, now, {seats[s]: c for s, c in ended.stacks},
-                        ended.rake, [event_to_dict(x) for x in hand], None, facts, times)
+        self.ended.setdefault(d.spec.id, []).append((
+            (started.hand_id, key[1], now, start, d.spec.id),
+            (started.hand_id, now, {seats[s]: c for s, c in ended.stacks}, ended.rake, [event_to_dict(x) for x in hand],
+             None, facts, times)))
 

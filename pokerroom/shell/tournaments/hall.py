@@ -8,15 +8,18 @@ from a client or from a timer, goes through :meth:`TournamentHall.run`, which
 
 1. posts the director's :class:`~tournament.director.Payment` s to the room's
    ledger, in order (money moves nowhere else);
-2. writes those transfers and the director's snapshot in one store call, so
-   after a crash the store holds a director that agrees with the ledger. A
-   snapshot never holds a hand: each table's stacks are those at the start of
-   its hand in play, which is what TR-REFUND refunds from (and no deck is
-   stored, HR-RNG-2);
+2. writes those transfers, the director's snapshot and the hands that ended
+   in the step in one transaction, so after a crash the store holds a
+   director that agrees with the ledger and with its hands. A snapshot never
+   holds a hand: each table's stacks are those at the start of its hand in
+   play, which is what TR-REFUND refunds from (and no deck is stored,
+   HR-RNG-2);
 3. pushes the events (:mod:`~pokerroom.shell.tournaments.feed`): tournament
    events to subscribers and entrants, hand events to the players of that
    table, each hand event passed through the one redaction function as the
-   viewer they are;
+   viewer they are -- a stored step's (a bust, a finish, prizes, a deal, a
+   hand's end) once its transaction has committed, so a crash never takes
+   back what a player was shown;
 4. sets the timers the director's state asks for
    (:mod:`~pokerroom.shell.tournaments.timers`): the level clock, the next hand
    at each table that may deal and a deal's limit; and the clock of the
@@ -40,6 +43,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom import players
@@ -47,6 +51,7 @@ from pokerroom.bus.subjects import SESSION_GONE
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PROMOTIONS
+from pokerroom.poker import events as he
 from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
 from pokerroom.shell.tournaments.director_requests import DirectorRequests, spec_record
 from pokerroom.shell.tournaments.feed import TournamentFeed
@@ -66,6 +71,11 @@ _QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a s
 def _saved(d: td.Director) -> saved_state.Saved:
     """What changed in the director since its last save, as typed rows: the one place they are made."""
     return saved_state.step(d)
+
+
+def _ends_hand(events: list) -> bool:
+    """A hand ends in these events (its deck is revealed last)."""
+    return any(isinstance(x, he.DeckRevealed) for e in events if isinstance(e, td.HandPlayed) for x in e.events)
 
 
 def _restored(record: Any) -> td.Director:
@@ -114,7 +124,9 @@ class TournamentHall:
             self.directors[record.id] = director
             self.created_by[record.id] = record.created_by
             events = director.cancel("the server stopped during the tournament; refunded on restart")
-            self._post_and_store(director, events, sync=True)
+            step = self._post(director, events)
+            if step is not None:
+                self.store.save_tournament(*step)           # blocking: before the room listens
             self._retire_later(director)
             refunded[record.id] = next(e for e in events if isinstance(e, td.Cancelled))
             self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id,
@@ -179,8 +191,18 @@ class TournamentHall:
     def run(self, d: td.Director, events: list) -> list:
         """Post, store, push and set the timers for ``events`` of ``d``: the one path of every command,
         public because the desks beside the hall (requests, invitations, timers) send theirs through it."""
-        self._post_and_store(d, events)
-        self.feed.fan_out(d, events)
+        step = self._post(d, events)
+        landed = None
+        if step is not None or _ends_hand(events):          # stored: shown once its transaction has committed
+            landed = defer.Deferred()
+            self.feed.hold(d.spec.id).until(landed)
+        self.feed.fan_out(d, events)                        # the hands it ends are kept for the step's write
+        if landed is not None:
+            calls = [call for started, ended in self.feed.ended_hands(d.spec.id)
+                     for call in ((self.store.hand_started, started), (self.store.hand_ended, ended))]
+            if step is not None:
+                calls.append((self.store.save_tournament, step))
+            self.room.write(self.store.together, calls).chainDeferred(landed)
         self.timers.set(d, events)
         if d.state in (td.FINISHED, td.CANCELLED):
             self.decisions.stop(d.spec.id)
@@ -207,7 +229,9 @@ class TournamentHall:
         self.invitations.book.forget(tid)
         self.quota.forget_idle(self.reactor.seconds())
 
-    def _post_and_store(self, d: td.Director, events: list, sync: bool = False) -> None:
+    def _post(self, d: td.Director, events: list) -> tuple | None:
+        """Post the step's payments to the ledger; what :meth:`save_tournament` stores of it (None: nothing a
+        snapshot keeps changed)."""
         now = self.reactor.seconds()
         ledger = self.room.ledger
         transfers = [ledger.move(e.source, e.target, e.amount, e.reason, d.spec.id, now)
@@ -220,12 +244,8 @@ class TournamentHall:
         if events and all(isinstance(e, _QUIET) for e in events):
             tables = [d.tables.get(table_id) for table_id in {e.table for e in events}]
             if all(t is not None and t.hand is not None for t in tables):
-                return                                      # mid-hand: nothing a snapshot keeps has changed
-        args = (d.spec.id, d.spec.name, d.state, _saved(d), self.created_by.get(d.spec.id, ""), transfers, now)
-        if sync:
-            self.store.save_tournament(*args)
-        else:
-            self.room.write(self.store.save_tournament, *args)
+                return None                                 # mid-hand: nothing a snapshot keeps has changed
+        return d.spec.id, d.spec.name, d.state, _saved(d), self.created_by.get(d.spec.id, ""), transfers, now
 
     # ------------------------------------------------------------------ what the desks and the lobby ask
 

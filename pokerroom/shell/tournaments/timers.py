@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
 from tournament import director as td
 from tournament.events import tables_named
 
+HELD_AT_MOST = 3600.0           # the next hand waits for the last one's end to be shown; a write fails or lands sooner
 _CLOCK_MOVED = (td.LevelStarted, td.BreakStarted, td.BreakEnded, td.Started, td.Resumed)
 SCAN_TABLES = 500           # tables looked at for their next hand in one reactor turn
 _PLAY_OPENS = (td.BreakEnded, td.Resumed, td.DealMade, td.DealFailed, td.HandForHand)   # any table may deal again
@@ -99,7 +101,7 @@ class TournamentTimers:
             key = (tid, table_id)
             table = d.tables.get(table_id)
             if table is not None and table.hand is None and d.can_deal(table_id) and key not in self.next_hand:
-                self.next_hand[key] = self.reactor.callLater(self.between_hands, self._deal, tid, table_id)
+                self.next_hand[key] = self._after_shown(tid, self.between_hands, self._deal, tid, table_id)
 
     def _scan(self, tid: str, table_ids: list[str], start: int) -> None:
         """Every table looked at for its next hand, :data:`SCAN_TABLES` a reactor turn (11,000 tables at once
@@ -111,6 +113,16 @@ class TournamentTimers:
         self._next_hands(d, table_ids[start:start + SCAN_TABLES])
         if start + SCAN_TABLES < len(table_ids):
             self.scan_call[tid] = self.reactor.callLater(0, self._scan, tid, table_ids, start + SCAN_TABLES)
+
+    def _after_shown(self, tid: str, seconds: float, *call: Any) -> Any:
+        """A call ``seconds`` after the players have been shown what the tournament holds now (the hand's end waits
+        for its commit, :mod:`~pokerroom.shell.outcome_hold`): the pause between hands is theirs in full."""
+        later = self.reactor.callLater(seconds, *call)
+        shown = self.hall.feed.hold(tid).after(None)
+        if isinstance(shown, defer.Deferred):
+            later.delay(HELD_AT_MOST)                       # moved back to ``seconds`` from when it is shown
+            shown.addCallback(lambda _: later.reset(seconds) if later.active() else None)
+        return later
 
     def stop(self, tid: str) -> None:
         calls = [self.clock.pop(tid, (None, None))[1], self.deal_call.pop(tid, None), self.start_call.pop(tid, None),
