@@ -30,6 +30,7 @@ from twisted.web.server import Site
 from lobby.site import add_pages
 from pokerroom.gateway.closing import FreedOnClose
 from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
+from pokerroom.gateway.pings import spread_first_ping
 from pokerroom.gateway.sessions import Session
 from pokerroom.gateway.throttle import TokenBucket, network_of
 from pokerroom.gateway.unmasking import install as install_unmasking
@@ -110,6 +111,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         return chosen
 
     def onOpen(self) -> None:
+        spread_first_ping(self)                     # a crowd that connected together is not pinged together
         self.bucket = TokenBucket(self.factory.rate, self.factory.burst, self.factory.reactor.seconds())
         self.bad = 0
         peer = getattr(self, "peer_address", "") or ""          # "tcp4:1.2.3.4:5678", "tcp6:[::1]:5678"

@@ -82,6 +82,17 @@ class CollectorPacer:
         self._loop = LoopingCall(self.pace)
         self._loop.clock = reactor
 
+    @classmethod
+    def from_config(cls, reactor: IReactorTime, config: dict[str, Any], collector: Any = gc) -> CollectorPacer:
+        """The pacer of the room config's ``[collector]`` section (``step_seconds``, ``sweep_seconds``)."""
+        section = config.get("collector", {})
+        try:
+            every = float(section.get("step_seconds", PACE_EVERY))
+            sweep_every = float(section.get("sweep_seconds", SWEEP_EVERY))
+            return cls(reactor, every, sweep_every, collector)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"[collector] in the room config: {e}") from None
+
     def start(self) -> None:
         """Freeze what exists now (modules, config, tables: it lives as long as the process) and start pacing."""
         self._gc.collect()
