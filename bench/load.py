@@ -207,7 +207,8 @@ def room_config(clients: int, gc_step: float | None = None) -> str:
              "network_password_attempts_per_minute = 1e9", "network_password_attempts_burst = 1e9",
              "account_password_attempts_per_minute = 1e9", "account_password_attempts_burst = 1e9",
              "password_threads = 2", f"password_queue = {clients}", f"password_queue_per_network = {clients}",
-             "[connections]", f"per_address = {clients + 100}",
+             # a crowd registering on a busy machine may take minutes to log in: the deadline must not close it
+             "[connections]", f"per_address = {clients + 100}", "login_seconds = 3600",
              "[house_rules]", "between_hands_seconds = 0.05", "reconnect_seconds = 0",
              "[house_rules.decision_seconds]", "default = { preflop = 10, flop = 10, turn = 10, river = 10 }"]
     if gc_step is not None:
