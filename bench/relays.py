@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -45,25 +44,32 @@ def answer(payload: bytes) -> bytes:
 
 
 class Seated:
-    """A connection at the table its path names; it leaves the table when it closes."""
+    """A connection at the table its path names, six to a table: a message is answered and relayed to the others.
+
+    How the answer and the relay are written is the subclass's: that is the difference measured.
+    """
 
     table: list
 
-    def seat(self, request: Any) -> str | None:
+    def onConnect(self, request):                       # noqa: N802 - Autobahn's names
         self.table = self.factory.tables.setdefault(request.path, [])
         return request.protocols[0] if request.protocols else None
 
-    def sit(self) -> None:
+    def onOpen(self):                                   # noqa: N802
         spread_first_ping(self)
         self.table.append(self)
 
-    def leave(self) -> None:
+    def onClose(self, wasClean, code, reason):          # noqa: N802, N803
         if self in getattr(self, "table", ()):
             self.table.remove(self)
 
+    def onMessage(self, payload, isBinary):             # noqa: N802, N803
+        self.answer_sender(answer(payload))
+        self.relay(payload, isBinary, [other for other in self.table if other is not self])
+
 
 class Echo(WebSocketServerProtocol):
-    def onConnect(self, request):                       # noqa: N802 - Autobahn's names
+    def onConnect(self, request):                       # noqa: N802
         return request.protocols[0] if request.protocols else None
 
     def onOpen(self):                                   # noqa: N802
@@ -76,40 +82,24 @@ class Echo(WebSocketServerProtocol):
 class Relay(Seated, WebSocketServerProtocol):
     """The fan-out of an action on Autobahn's own path: one ``sendMessage`` per message per seat."""
 
-    def onConnect(self, request):                       # noqa: N802
-        return self.seat(request)
+    def answer_sender(self, message: bytes) -> None:
+        self.sendMessage(message, True)
 
-    def onOpen(self):                                   # noqa: N802
-        self.sit()
-
-    def onClose(self, wasClean, code, reason):          # noqa: N802, N803
-        self.leave()
-
-    def onMessage(self, payload, isBinary):             # noqa: N802, N803
-        self.sendMessage(answer(payload), True)
-        for other in self.table:
-            if other is not self:
-                other.sendMessage(payload, isBinary)
+    def relay(self, payload: bytes, binary: bool, others: list) -> None:
+        for other in others:
+            other.sendMessage(payload, binary)
 
 
 class LeanRelay(Seated, RoomProtocol):
     """The fan-out of an action on the room's own edge: its reads, its frames and its writes, without the room."""
 
-    def onConnect(self, request):                       # noqa: N802
-        return self.seat(request)
+    def answer_sender(self, message: bytes) -> None:
+        self._write(data_frame(message, True))
 
-    def onOpen(self):                                   # noqa: N802
-        self.sit()
-
-    def onClose(self, wasClean, code, reason):          # noqa: N802, N803
-        self.leave()
-
-    def onMessage(self, payload, isBinary):             # noqa: N802, N803
-        self._write(data_frame(answer(payload), True))
-        frame = data_frame(payload, isBinary)              # built once, written to every other seat
-        for other in self.table:
-            if other is not self:
-                other._write(frame)
+    def relay(self, payload: bytes, binary: bool, others: list) -> None:
+        frame = data_frame(payload, binary)                # built once, written to every other seat
+        for other in others:
+            other._write(frame)
 
 
 def serve(kind: str) -> None:
