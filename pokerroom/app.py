@@ -133,8 +133,10 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         log.info("open files: soft limit raised from {before} to {after} (the hard limit)", before=before, after=after)
     else:
         log.info("open files: soft limit {soft} (already the hard limit, or it could not be raised)", soft=before)
-    limits = ConnectionLimits.from_config(load_config(config), demo=demo)
+    settings = load_config(config)
+    limits = ConnectionLimits.from_config(settings, demo=demo)
     reactor = default_reactor
+    pacer = CollectorPacer.from_config(reactor, settings)      # a bad [collector] stops the room before it opens
     room, writer = build_room(config, database, data_dir, reactor, demo=demo)
     writer.start()
     # What is queued for the writer (a batch gathering, the prizes just paid) lands before its thread stops.
@@ -144,7 +146,6 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     site = build_site(room, None, rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
                       limits=limits)
     CollectorWatch(room.metrics.registry).install()
-    pacer = CollectorPacer(reactor)
     pacer.start()
     listening = reactor.listenTCP(port, site, interface=host, backlog=1024)   # a crowd reconnecting at once
     actual = listening.getHost().port

@@ -32,6 +32,7 @@ from lobby.site import add_pages
 from pokerroom.bus.subjects import SESSION_BACK
 from pokerroom.gateway.closing import FreedOnClose
 from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
+from pokerroom.gateway.pings import spread_first_ping
 from pokerroom.gateway.places import PlaceRules, Places, Refused
 from pokerroom.gateway.sessions import Session
 from pokerroom.gateway.throttle import TokenBucket
@@ -112,6 +113,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         return chosen
 
     def onOpen(self) -> None:
+        spread_first_ping(self)                     # a crowd that connected together is not pinged together
         send_buffer = self.factory.limits.send_buffer
         handle = getattr(self.transport, "getHandle", None)
         if send_buffer is not None and handle is not None:      # what the kernel holds for a client, bounded too

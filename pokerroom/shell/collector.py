@@ -14,13 +14,14 @@ without pacing a busy room stalls every few seconds.
 Most objects that have lived a few seconds in the room live for minutes:
 connections, sessions, seats, tables. The pacer, every ``every`` seconds,
 collects what is not frozen (short, because that is only what appeared since
-the last time) and freezes the survivors, so no automatic collection ever
-scans them again. Garbage cycles among frozen objects are only found by a
-sweep: every ``sweep_every`` seconds everything is unfrozen and collected once
-(the one long pause, a few tenths of a second every quarter of an hour at
-5,000 connections). The room's own long-lived objects are built so that
-dropping them leaves no cycle (a closed connection is freed by reference
-counting alone: tests/net/test_collector.py), so what waits for a sweep is small.
+the last time; the pause grows with the step, so the step is one second) and
+freezes the survivors, so no automatic collection ever scans them again.
+Garbage cycles among frozen objects are only found by a sweep: every
+``sweep_every`` seconds everything is unfrozen and collected once (the one
+long pause, a few tenths of a second every quarter of an hour at 5,000
+connections). The room's own long-lived objects are built so that dropping
+them leaves no cycle (a closed connection is freed by reference counting
+alone: tests/net/test_collector.py), so what waits for a sweep is small.
 
 :class:`CollectorWatch` reports every pause on ``/metrics``.
 """
@@ -35,7 +36,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 
-PACE_EVERY = 10.0                # seconds between collect-and-freeze steps
+PACE_EVERY = 1.0                 # seconds between collect-and-freeze steps (docs/operations.md: how it was chosen)
 SWEEP_EVERY = 900.0              # seconds between full collections of everything
 
 
@@ -81,6 +82,17 @@ class CollectorPacer:
         self._step = 0
         self._loop = LoopingCall(self.pace)
         self._loop.clock = reactor
+
+    @classmethod
+    def from_config(cls, reactor: IReactorTime, config: dict[str, Any], collector: Any = gc) -> CollectorPacer:
+        """The pacer of the room config's ``[collector]`` section (``step_seconds``, ``sweep_seconds``)."""
+        section = config.get("collector", {})
+        try:
+            every = float(section.get("step_seconds", PACE_EVERY))
+            sweep_every = float(section.get("sweep_seconds", SWEEP_EVERY))
+            return cls(reactor, every, sweep_every, collector)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"[collector] in the room config: {e}") from None
 
     def start(self) -> None:
         """Freeze what exists now (modules, config, tables: it lives as long as the process) and start pacing."""

@@ -103,3 +103,21 @@ def test_the_watch_installs_once_and_removes_itself():
     assert gc.callbacks.count(watch) == 1
     watch.remove()
     assert watch not in gc.callbacks
+
+
+def test_the_room_config_sets_the_pacers_step_and_sweep_and_a_bad_one_is_refused():
+    clock, gc = Clock(), RecordingCollector()
+    pacer = CollectorPacer.from_config(clock, {"collector": {"step_seconds": 2, "sweep_seconds": 6}}, collector=gc)
+    pacer.start()
+    gc.calls.clear()
+    clock.pump([2, 2])
+    assert gc.calls == ["collect", "freeze"] * 2           # a step every 2 s...
+    gc.calls.clear()
+    clock.advance(2)
+    assert gc.calls == ["unfreeze", "collect", "freeze"]   # ...and the third is the sweep
+    pacer.stop()
+    default = CollectorPacer.from_config(clock, {}, collector=gc)
+    assert (default.every, default.sweep_every) == (1.0, 900.0)     # the measured step (docs/operations.md)
+    for bad in ({"step_seconds": "soon"}, {"step_seconds": 0}, {"step_seconds": 60, "sweep_seconds": 30}):
+        with pytest.raises(ValueError, match=r"\[collector\]"):
+            CollectorPacer.from_config(clock, {"collector": bad}, collector=gc)

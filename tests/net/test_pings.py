@@ -1,56 +1,68 @@
-"""The ping timeout over real sockets (issue 33, finding 6): both read paths judge a client alike.
-
-A client that sent small whole frames (the short path) but never answered a
-ping was dropped; the same client sending frames over 125 bytes (Autobahn's
-parser, where any traffic counted as a pong) stayed. Now only a pong answers a
-ping, whichever path reads the client's frames.
-"""
+"""Keep-alive pings spread over their interval: connections that opened together are not pinged together."""
 
 from __future__ import annotations
 
-import threading
+import random
+from types import SimpleNamespace
 
-import msgpack
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tests.net.server_process import Player, start
-from tests.support.waiting import wait_until
-from tests.support.ws_frames import RawClient
-
-REQUESTS = {"small": msgpack.packb({"type": "lobby_list", "rid": 1}),          # a whole small frame: the short path
-            "large": msgpack.packb({"type": "resume", "rid": 1, "token": "x" * 128, "tables": {}})}   # over 125
+from pokerroom.gateway.pings import spread_first_ping
 
 
-def _talks_without_answering_pings(client: RawClient, size: str, stop: threading.Event, dropped: list) -> None:
-    """A valid request every 0.2 s, reading (and never answering) what comes back: the client is alive, but deaf."""
-    request = REQUESTS[size]
-    client.sock.settimeout(0.2)
-    while not stop.is_set():
-        try:
-            client.sock.sendall(client.frame(request, 2))
-            if not client.sock.recv(65536):
-                dropped.append(size)
-                return
-        except TimeoutError:
-            continue
-        except OSError:
-            dropped.append(size)
-            return
+class Timer:
+    """Stands in for Autobahn's batched timer: the delays asked for, and the calls handed out."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[float, object]] = []
+
+    def call_later(self, delay: float, function: object) -> SimpleNamespace:
+        self.asked.append((delay, function))
+        return SimpleNamespace(cancelled=False, cancel=lambda: None)
 
 
-def test_a_client_that_never_answers_pings_is_dropped_on_the_short_path_and_on_autobahns_parser_alike(tmp_path):
-    server = start(tmp_path, "", "ping_seconds = 1\n")
-    stop = threading.Event()
-    dropped: list[str] = []
-    try:
-        small, large = RawClient(server.url), RawClient(server.url)
-        for client, size in ((small, "small"), (large, "large")):
-            threading.Thread(target=_talks_without_answering_pings, args=(client, size, stop, dropped),
-                             daemon=True).start()
-        answering = Player(server.url)                          # websockets answers every ping
-        assert wait_until(lambda: len(dropped) == 2, timeout=30), f"dropped only {dropped}"
-        assert sorted(dropped) == ["large", "small"]
-        assert len(REQUESTS["small"]) < 126 < len(REQUESTS["large"])
-        assert answering.request("lobby_list")["ok"]            # a client that answers pings stays
-    finally:
-        stop.set()
-        server.stop()
+class Connection:
+    """The parts of an open Autobahn connection the spreading reads: its interval, pending ping and factory."""
+
+    def __init__(self, interval: float, timer: Timer) -> None:
+        self.autoPingInterval = interval
+        self.first = SimpleNamespace(cancelled=False)
+        self.first.cancel = lambda: setattr(self.first, "cancelled", True)
+        self.autoPingPendingCall = self.first             # Autobahn scheduled it a whole interval after opening
+        self.factory = SimpleNamespace(_batched_timer=timer)
+
+    def _sendAutoPing(self) -> None:                      # noqa: N802 - Autobahn's name
+        raise AssertionError("not called here")
+
+
+@given(st.floats(min_value=0, max_value=1, exclude_max=True), st.sampled_from([5.0, 20.0, 60.0]))
+def test_the_first_ping_moves_to_a_point_inside_its_interval(draw, interval):
+    timer = Timer()
+    connection = Connection(interval, timer)
+    spread_first_ping(connection, lambda: draw)
+    assert connection.first.cancelled                      # Autobahn's own first ping is gone...
+    [(delay, function)] = timer.asked                      # ...and exactly one takes its place
+    assert 0 < delay <= interval
+    assert function == connection._sendAutoPing
+    assert connection.autoPingPendingCall is not connection.first
+
+
+def test_a_crowd_that_opened_together_is_pinged_across_the_whole_interval():
+    timer, rng = Timer(), random.Random(34)
+    for _ in range(2_000):
+        spread_first_ping(Connection(20.0, timer), rng.random)
+    seconds = [int(delay) for delay, _ in timer.asked]
+    per_second = [seconds.count(s) for s in range(20)]
+    assert min(per_second) >= 60 and max(per_second) <= 140      # about 100 in every second of the 20, not 2,000 in one
+
+
+def test_a_connection_without_pings_is_left_alone():
+    timer = Timer()
+    quiet = Connection(0, timer)
+    spread_first_ping(quiet)
+    assert timer.asked == [] and not quiet.first.cancelled
+    stopped = Connection(20.0, timer)
+    stopped.autoPingPendingCall = None                      # closing: no ping pending
+    spread_first_ping(stopped)
+    assert timer.asked == [] and stopped.autoPingPendingCall is None
