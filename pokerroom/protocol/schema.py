@@ -17,6 +17,7 @@ strings are bounded; a bool is never accepted as an int.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,9 @@ def Choice(*choices: str, **kw: bool) -> Field:            # noqa: N802
 
 
 TABLE = Str(1, MAX_NAME)
+# A new table's or tournament's id names ledger references (``<id>#<round>``, ``<id>-t<n>``) and bus subjects:
+# letters, digits, '_' and '-' only, so no id can pass for another's reference.
+NEW_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 TOURNAMENT = Str(1, 32)
 REASON = Str(1, 200)
 AMOUNT = Int(1, MAX_AMOUNT)

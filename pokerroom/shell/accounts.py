@@ -311,7 +311,8 @@ class Accounts:
         gateway.identify(session, session.player_id)
         caught_up = {}
         for table_id in sorted(session.tables):
-            caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
+            if table_id in self.tables.runners:             # one that just closed: its held table_closed follows
+                caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
         gateway.returned(session)                           # pushed after the catch-up
         return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
                   balance=self.wallet.balance(session.player_id))
@@ -319,7 +320,11 @@ class Accounts:
     def _catch_up(self, session: Session, table_id: str, last_seq: int) -> str:
         missed = self.tables.catch_up(table_id, session.player_id, last_seq)
         if missed is None:
-            session.push(self.tables.snapshot(table_id, session.player_id))
+            def push(_: Any = None) -> None:
+                if table_id in self.tables.runners:
+                    session.push(self.tables.snapshot(table_id, session.player_id))
+            shown = self.tables.runner(table_id).hold.after(None)
+            push() if shown is None else shown.addCallback(push)     # no outcome shown before it is stored
             return "snapshot"
         for delivery in missed:
             session.push_shared(delivery.shared, delivery.extra)

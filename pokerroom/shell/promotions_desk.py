@@ -105,16 +105,24 @@ class PromotionsDesk:
 
     def _approve(self, session: Any, request: Request, tournament: str, reason: str, creator: str | None,
                  grants: list) -> dict:
-        """Approved by an admin whose role the event's creator did not give within the cooling period: a role
-        change cannot make a new approver for the creator's own event."""
+        """Approved by an admin whose role the event's creator did not give within the cooling period, directly
+        or through admins the creator made (creator -> A -> B): a role change cannot make a new approver for the
+        creator's own event."""
         me, since = players.nickname_key(session.player_id), self.room.reactor.seconds()
         since -= self.hall.bounds.approver_cooling_hours * 3600
-        if creator is not None and any(g.at > since and g.data.get("by") == creator
-                                       and players.nickname_key(str(g.data.get("nickname", ""))) == me
-                                       for g in grants):
+        recent = [(players.nickname_key(str(g.data.get("by", ""))), players.nickname_key(str(g.data.get("nickname",
+                  "")))) for g in grants if g.at > since]
+        made = {players.nickname_key(creator)} if creator is not None else set()
+        grown = True
+        while grown:                                        # everyone the creator's grants reach, in the window
+            before = len(made)
+            made |= {granted for by, granted in recent if by in made}
+            grown = len(made) > before
+        if me in made:
             raise self._audited(session, "admin_approve_tournament", RuleViolation(
-                "granted_by_creator", f"{creator}, who created the event, gave you your role less than "
-                f"{self.hall.bounds.approver_cooling_hours} hours ago: another admin approves it", "STAFF-1"),
+                "granted_by_creator", f"{creator}, who created the event, gave you your role (or gave it to whoever "
+                f"did) less than {self.hall.bounds.approver_cooling_hours} hours ago: another admin approves it",
+                "STAFF-1"),
                 tournament=tournament)
         d = self.hall.approve(tournament, session.player_id, reason)
         return ok(request, tournament=self.hall.summary(d))

@@ -20,7 +20,7 @@ from twisted.logger import Logger
 
 from pokerroom.bus.subjects import TABLE_CLOSED
 from pokerroom.errors import RuleViolation
-from pokerroom.protocol.schema import Request, ok
+from pokerroom.protocol.schema import NEW_ID, Request, ok
 from pokerroom.shell.room import Room, Session, TableRunner
 from pokerroom.table import TableRules
 from pokerroom.table.config import table_from_entry
@@ -94,6 +94,8 @@ class TableDesk:
         casino = {t.get("table") for section in self.room.lobby_sections.values() for t in section()}
         if id in self.room.runners or id in self.config_ids or id in casino:
             raise RuleViolation("table_exists", f"there is already a table {id}")
+        if not NEW_ID.fullmatch(id):
+            raise RuleViolation("bad_field", "a table id is up to 32 letters, digits, '_' or '-'")
         if re.fullmatch(r".+-t\d+", id):                   # a tournament table's name: hand ids would clash
             raise RuleViolation("bad_table", f"{id} looks like a tournament table's id; choose another")
         if not small_blind < big_blind or not big_blind <= min_buy_in <= max_buy_in:

@@ -119,7 +119,8 @@ class TableHost:
         runner = TableRunner(CashTable(rules, self.history, **kwargs), public=table_public(rules.table_id),
                              full=table_full(rules.table_id), hold=OutcomeHold(self.bus))
         runner.table.hand_number = self._hands_played.get(rules.table_id, 0)
-        runner.timer = TableTimer(runner.table, self.reactor, lambda events: self._table_events(runner, events))
+        runner.timer = TableTimer(runner.table, self.reactor, lambda events: self._table_events(runner, events),
+                                  shown=lambda: runner.hold.after(None))
         self.runners[rules.table_id] = runner
         self.known_tables.add(rules.table_id)
         self.metrics.tables.set(len(self.runners))

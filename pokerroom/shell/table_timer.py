@@ -13,6 +13,11 @@ Events go to ``publish`` (the server fans them out and stores them). A
 the caller, who answers the client; from a timer (a deadline gone stale) it is
 ignored. Anything else a timer raises is logged and that deadline is not
 armed again, so one table's bug never stops or spins the reactor.
+
+A hand is never dealt on top of an outcome nobody has seen: when the next
+hand is due while the last one's end still waits for its commit
+(:mod:`~pokerroom.shell.outcome_hold`), ``shown()`` gives a Deferred and the
+hand starts once it fires, its clocks counting from then.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
-from pokerroom.table.cash_table import CashTable, Deadline
+from pokerroom.table.cash_table import START_HAND, CashTable, Deadline
 from pokerroom.table.events import TableEvent
 
 Publish = Callable[[Sequence[TableEvent]], None]
@@ -33,13 +38,16 @@ Publish = Callable[[Sequence[TableEvent]], None]
 class TableTimer:
     log = Logger()
 
-    def __init__(self, table: CashTable, reactor: IReactorTime, publish: Publish) -> None:
+    def __init__(self, table: CashTable, reactor: IReactorTime, publish: Publish,
+                 shown: Callable[[], Any] | None = None) -> None:
         self.table = table
         self.reactor = reactor
         self.publish = publish
+        self.shown = shown                  # None when every frame is out, else a Deferred of when it will be
         self._call: IDelayedCall | None = None
         self._armed: Deadline | None = None
         self._failed: Deadline | None = None
+        self._waiting: Deadline | None = None   # a hand start waiting for the last hand's end to be shown
 
     def command(self, name: str, *args: Any, **kwargs: Any) -> list[TableEvent]:
         """Run ``table.<name>(*args, now, **kwargs)`` now; publish its events; re-arm the timer."""
@@ -60,6 +68,7 @@ class TableTimer:
             self._call.cancel()
         self._call = None
         self._armed = None
+        self._waiting = None
 
     def _arm(self) -> None:
         deadline = self.table.next_deadline()
@@ -67,8 +76,10 @@ class TableTimer:
         pending = call is not None and call.active()
         if deadline == self._armed and pending:
             return
-        if deadline is None or deadline == self._failed:
+        if deadline is None or deadline == self._failed or deadline == self._waiting:
+            waiting = self._waiting if deadline == self._waiting else None
             self.stop()
+            self._waiting = waiting         # that one fires when it is shown
             return
         delay = max(0.0, deadline.at - self.reactor.seconds())
         self._armed = deadline
@@ -86,8 +97,25 @@ class TableTimer:
         deadline = self._armed              # the call is only ever pending with a deadline armed
         self._call = None
         self._armed = None
+        waiting = self.shown() if self.shown is not None and deadline.command == START_HAND else None
+        if waiting is not None:
+            self._waiting = deadline
+            waiting.addCallback(self._shown, deadline)
+            return
+        self._run(deadline, deadline.at)
+
+    def _shown(self, _: Any, deadline: Deadline) -> None:
+        if self._waiting != deadline:       # stopped meanwhile
+            return
+        self._waiting = None
+        if self.table.next_deadline() == deadline:
+            self._run(deadline, max(deadline.at, self.reactor.seconds()))
+        else:
+            self._arm()
+
+    def _run(self, deadline: Deadline, now: float) -> None:
         try:
-            events = self.table.fire(deadline, deadline.at)
+            events = self.table.fire(deadline, now)
         except RuleViolation:
             events = []
         except Exception:

@@ -570,10 +570,9 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
         with self._reading() as session:
             stored = int(session.scalar(select(func.coalesce(func.max(CasinoRound.number), 0))
                                         .where(CasinoRound.table_id == table_id)))
-            staked = session.scalar(select(LedgerTransfer.reference)
-                                    .where(LedgerTransfer.reference.startswith(prefix, autoescape=True))
-                                    .order_by(LedgerTransfer.number.desc()).limit(1))  # numbers only grow
-        return max(stored, int(staked[len(prefix):]) if staked else 0)
+            rounds = (r[len(prefix):] for r in session.scalars(select(LedgerTransfer.reference).where(
+                LedgerTransfer.reference.startswith(prefix, autoescape=True)).order_by(LedgerTransfer.number.desc())))
+            return max(stored, next((int(n) for n in rounds if n.isascii() and n.isdigit()), 0))  # not another id's
 
     def casino_round(self, table_id: str, number: int) -> CasinoRound | None:
         with self._reading() as session:

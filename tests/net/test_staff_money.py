@@ -207,9 +207,16 @@ def test_STAFF_1_an_admin_the_events_creator_made_cannot_approve_its_guarantee_a
     assert puppet.request("login", nickname="sockpuppet", password=PASSWORD)["ok"]
     refused(puppet.request("admin_approve_tournament", tournament="mine", reason="looks fine"),
             code="granted_by_creator", rule="STAFF-1")
+    sign_up(server.url, "puppet_two")[0].close()                   # one more link: root -> sockpuppet -> puppet_two
+    assert puppet.request("admin_set_role", player="puppet_two", role="admin", reason="help")["ok"]
+    second = Player(server.url)
+    assert second.request("login", nickname="puppet_two", password=PASSWORD)["ok"]
+    refused(second.request("admin_approve_tournament", tournament="mine", reason="looks fine"),
+            code="granted_by_creator", rule="STAFF-1")
     assert root.request("admin_promotions")["awaiting_approval"] == ["mine"]
-    audited = _refusals_audited(server, "admin_approve_tournament", 2)
-    assert [(r["by"], r["code"]) for r in audited] == [("root", "own_event"), ("sockpuppet", "granted_by_creator")]
+    audited = _refusals_audited(server, "admin_approve_tournament", 3)
+    assert [(r["by"], r["code"]) for r in audited] == [("root", "own_event"), ("sockpuppet", "granted_by_creator"),
+                                                      ("puppet_two", "granted_by_creator")]
     other = staff(server, "root2", "admin")                       # an admin the creator did not make approves it
     assert other.request("admin_approve_tournament", tournament="mine", reason="the series")["ok"]
     assert_ledger_sound(tmp_path / "data")

@@ -52,7 +52,8 @@ def test_a_director_opens_a_table_players_join_and_it_is_back_after_a_restart(st
 def test_HR_STAKE_4_a_table_that_could_not_run_or_an_id_in_use_is_refused_with_a_sentence(store):
     room, _, boss, _ = desk_room(store, Clock())
     for changes, code in [({"small_blind": 20}, "bad_table"), ({"min_buy_in": 10}, "bad_table"),
-                          ({"max_buy_in": 500}, "bad_table"), ({"id": "t1"}, "table_exists")]:
+                          ({"max_buy_in": 500}, "bad_table"), ({"id": "t1"}, "table_exists"),
+                          ({"id": "roulette-altair#7"}, "bad_field"), ({"id": "nl new"}, "bad_field")]:
         refused = answer(request(room, boss, "director_open_table", **{**NEW, **changes}))
         assert not refused["ok"] and refused["error"]["code"] == code, changes
         assert refused["error"]["message"]
@@ -180,7 +181,9 @@ def test_a_restarted_table_numbers_its_hands_on_from_the_stored_ones(store):
     stored = {h.hand_id for h in store.hands_of("ana", 10)}
     assert {"t1-1", "t1-2"} <= stored
     again, _, _, _ = desk_room(store, Clock())
-    assert again.runners["t1"].table.hand_number == table.hand_number   # the next hand is t1-3, not t1-1 again
+    # ana and bob still sat when it stopped: hand 3 may have been dealt and shown before its start was stored,
+    # so its number is skipped too -- the next hand is t1-4, never t1-1 or t1-3 again
+    assert again.runners["t1"].table.hand_number == table.hand_number + 1
 
 
 def test_directors_open_at_most_the_configured_number_of_cash_tables_at_once(store):

@@ -24,6 +24,9 @@ def test_CR_7_a_round_that_took_stakes_and_never_finished_keeps_its_number_used(
     store.save_transfers(_staked(ledger, "ro_10", 90))          # a table whose id starts with this one's
     assert store.last_casino_round("ro_1") == 6
     assert store.last_casino_round("roulette-new") == 0
+    store.save_transfers([ledger.move(cash("gus"), casino_escrow("rx", "gus"), 100, "buy-in", "ro_1#x", 2.0),
+                          ledger.move(cash("gus"), casino_escrow("rx", "gus"), 100, "buy-in", "ro_1#9²", 2.0)])
+    assert store.last_casino_round("ro_1") == 6                 # another id's reference is no round of this table
 
 
 def test_CR_4_a_round_and_its_settlement_are_one_transaction(store):

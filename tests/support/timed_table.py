@@ -15,7 +15,7 @@ TIMES = DecisionTimes(preflop=10, flop=15, turn=20, river=25)
 class Timed:
     """A scenario whose table runs on a ``Clock`` through the real :class:`TableTimer`."""
 
-    def __init__(self, **rules) -> None:
+    def __init__(self, shown=None, **rules) -> None:
         rules.setdefault("decision_times", TIMES)
         rules.setdefault("time_bank", TimeBankRules(initial=30, refill=5, every_hands=2, cap=40))
         rules.setdefault("between_hands", 2)
@@ -23,7 +23,7 @@ class Timed:
         self.clock = Clock()
         self.clock.advance(self.game.now)
         self.log = self.game.log
-        self.timer = TableTimer(self.game.table, self.clock, self.log.extend)
+        self.timer = TableTimer(self.game.table, self.clock, self.log.extend, shown=shown)
 
     def do(self, command: str, *args, **kwargs):
         return self.timer.command(command, *args, **kwargs)

@@ -6,9 +6,10 @@ Late-stage protection in tournaments is tested with the tournament hall (tests/t
 from __future__ import annotations
 
 import pytest
+from twisted.internet import defer
 
 from pokerroom.errors import RuleViolation
-from pokerroom.poker import Call, Check, Raise
+from pokerroom.poker import Call, Check, Fold, Raise
 from pokerroom.poker import events as he
 from pokerroom.table import TimeBankRules
 from pokerroom.table import events as te
@@ -216,3 +217,29 @@ def test_HR_TIME_5_a_moved_deadline_moves_the_one_pending_call_and_fires_on_time
     events = t.advance(0.1)
     assert [(e.seat, e.seconds) for e in events if isinstance(e, te.TimeBankStarted)] == [(3, 30)]
     assert len(t.clock.getDelayedCalls()) == 1
+
+
+def test_HR_TIME_5_the_next_hand_waits_until_the_last_hands_end_is_shown_and_its_clocks_count_from_then():
+    """The last hand's end waits for its commit (durable before visible): a hand dealt meanwhile would run its
+    clocks on frames nobody sees, so the table deals once the end is shown, and the first decision gets its time."""
+    pending: list[defer.Deferred] = []
+
+    def shown():
+        return pending[-1] if pending and not pending[-1].called else None
+
+    t = Timed(shown=shown)
+    t.sit("A", "B", "C")
+    t.advance(2)                                    # hand 1 dealt: nothing held yet
+    assert t.to_act() is not None
+    t.do("act", "A", Fold(1))
+    pending.append(defer.Deferred())                # hand 1's end: its write has not committed
+    t.do("act", "B", Fold(2))
+    assert t.game.table.hand is None
+    assert t.advance(2) == [] and t.advance(5) == []    # the pause is over, but nothing is dealt on it
+    assert t.game.table.hand is None
+    started = len(t.log)
+    pending[-1].callback(None)                      # shown: hand 2 is dealt now
+    dealt = t.log[started:]
+    assert any(isinstance(e, te.HandEvent) and isinstance(e.event, he.HandStarted) for e in dealt)
+    (decision,) = [e for e in dealt if isinstance(e, te.DecisionStarted)]
+    assert t.game.table.next_deadline().at == t.clock.seconds() + decision.seconds == t.clock.seconds() + 10

@@ -3,8 +3,10 @@ commands with their role check and audit, staking over the protocol (TR-PLAY-1/2
 
 from __future__ import annotations
 
+from twisted.internet.defer import Deferred
+
 from pokerroom.money.ledger import cash
-from tests.support.hall_lobby import Lobby, between_hands_in_the_money
+from tests.support.hall_lobby import Lobby, between_hands_in_the_money, started
 from tournament import director as td
 
 
@@ -124,3 +126,16 @@ def test_TR_DEAL_1_the_level_clock_stops_while_a_deal_is_on_the_table(store):
     assert d.pending_deal is None
     lobby.clock.advance(400)
     assert d.level == level + 1                                       # the clock ran on after the deal failed
+
+
+def test_TR_REFUND_3_a_bust_and_its_place_are_shown_only_once_the_step_that_made_them_is_stored(store):
+    """Durable before visible: a player's own events (a bust, a place and its prize) wait behind the
+    tournament's hold like the field's, so a crash before the step's commit never takes back a bust they saw."""
+    lobby, d = started(store)
+    stored = Deferred()
+    lobby.hall.feed.hold("sng").until(stored)               # the step's write, not committed yet
+    lobby.hall.feed.fan_out(d, [td.Busted("cy", next(iter(d.tables)), False), td.Eliminated(("cy",), (3,), 0)])
+    assert lobby.pushes("cy", "busted") == [] and lobby.pushes("cy", "eliminated") == []
+    stored.callback(None)
+    assert [e["player"] for e in lobby.pushes("cy", "busted")] == ["cy"]
+    assert [e["places"] for e in lobby.pushes("cy", "eliminated")] == [[3]]

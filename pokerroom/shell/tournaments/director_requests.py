@@ -19,7 +19,7 @@ from typing import Any
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker.variants import VARIANTS
-from pokerroom.protocol.schema import Request, ok
+from pokerroom.protocol.schema import NEW_ID, Request, ok
 from tournament import director as td
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
@@ -119,6 +119,8 @@ class DirectorRequests:
                             name: str, start_in: int | None, settings: dict | None = None, game: str | None = None,
                             satellite_target: str | None = None) -> dict:
         self.room.verify_director(session)
+        if not NEW_ID.fullmatch(id):
+            raise RuleViolation("bad_field", "a tournament id is up to 32 letters, digits, '_' or '-'")
         start_at = None if start_in is None else self.hall.reactor.seconds() + start_in
         with _structure_errors():
             spec = _template(template, id=id, name=name, start_at=start_at)

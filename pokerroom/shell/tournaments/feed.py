@@ -150,9 +150,10 @@ class TournamentFeed:
             bus.publish(player_stream(player), Delivery(shared))
 
     def _tell(self, tid: str, message: dict, players: tuple[str, ...]) -> None:
-        """To the tournament's subscribers and to ``players`` on their own streams (once each)."""
+        """To the tournament's subscribers and to ``players`` on their own streams (once each), behind the
+        tournament's hold like every other frame of it: a bust or a prize is shown once its step is stored."""
         shared = {"message": message}
-        bus = self.room.bus
+        bus = self.hold(tid)
         bus.publish(tournament_public(tid), Delivery(shared, instead=frozenset(players)))
         for player in players:
             bus.publish(player_stream(player), Delivery(shared))

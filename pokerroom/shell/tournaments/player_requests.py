@@ -68,7 +68,7 @@ class PlayerRequests:
                   players_left=len(d.entries), average_stack=average, rank=rank,
                   finished=finished, tables={t.id: {"seats": {str(s): p for s, p in t.seats.items()},
                                                     "stacks": dict(t.stacks), "in_hand": t.in_hand}
-                                             for t in d.tables.values()})
+                                             for t in _tables_shown(d, session.player_id)})
 
     def _on_tournament_subscribe(self, session: Any, request: Request, tournament: str, on: bool) -> dict:
         self.hall.director(tournament)
@@ -145,3 +145,14 @@ class PlayerRequests:
         d = self.hall.director(tournament)
         self.hall.run(d, d.answer_deal(session.player_id, accept))
         return ok(request)
+
+
+def _tables_shown(d: td.Director, player: str | None) -> list:
+    """The first :data:`SHOWN` tables and the asker's own: anyone may ask, and a field of 100,000 sits at
+    11,000 tables -- every one of them in each answer would hold the reactor for every asker."""
+    tables = list(islice(d.tables.values(), SHOWN))
+    entry = d.entries.get(player) if player is not None else None
+    own = d.tables.get(entry.table) if entry is not None and entry.table is not None else None
+    if own is not None and own not in tables:
+        tables.append(own)
+    return tables
