@@ -96,6 +96,7 @@ def clients(args: argparse.Namespace) -> None:
     from twisted.protocols.basic import LineReceiver
 
     rtts: list[float] = []
+    ending_rtts: list[float] = []           # acts whose answer came after their hand's end (issue #37's wait)
     state = {"ready": 0, "resumed": 0, "measuring": False}
     tokens: dict[str, str] = {}
     first_seats: list = []                  # relay mode: who starts at each table
@@ -145,6 +146,8 @@ def clients(args: argparse.Namespace) -> None:
                              country="NL")
 
         def request(self, kind, **fields):
+            if kind == "act":
+                self.ending = False                 # did this act end its hand? (seen before its answer)
             self.rid += 1
             self.sent[self.rid] = (time.perf_counter(), kind)
             self.transport.write(LeanWebSocket.frame(pack({"type": kind, "rid": self.rid, **fields})))
@@ -165,6 +168,9 @@ def clients(args: argparse.Namespace) -> None:
                     self.take_turn()
             elif message.get("type") == "table_events":
                 seqs[self.name] = message["seq"]
+                if any(e.get("type") == "hand_event" and e.get("event", {}).get("type") == "hand_ended"
+                       for e in message.get("events", ())):
+                    self.ending = True
                 if "legal" in message:
                     legal = message["legal"]
                     action = "check" if legal["can_check"] else "call"
@@ -193,7 +199,7 @@ def clients(args: argparse.Namespace) -> None:
                 reactor.callLater(random.expovariate(args.rate) if args.rate else 0, self.ping)
             elif kind == "act":
                 if state["measuring"]:
-                    rtts.append(rtt)
+                    (ending_rtts if getattr(self, "ending", False) else rtts).append(rtt)
             elif kind == "register":
                 self.request("login", nickname=self.name, password="load-test-pass")
             elif kind == "login":
@@ -238,10 +244,11 @@ def clients(args: argparse.Namespace) -> None:
                     client.take_turn()
             elif command == "go":
                 rtts.clear()
+                ending_rtts.clear()
                 state["measuring"] = True
             elif command == "report":
                 state["measuring"] = False
-                report(rtts=rtts)
+                report(rtts=rtts, ending=ending_rtts)
             elif command == "resume":
                 for connector in connections:
                     connector.disconnect()

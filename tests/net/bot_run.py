@@ -19,6 +19,7 @@ from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientPr
 from twisted.internet import reactor, task
 from twisted.python.threadpool import ThreadPool
 
+from pokerroom.app import demo_password_limits
 from pokerroom.client import start_bots
 from pokerroom.gateway.server import RoomProtocol, build_site
 from pokerroom.players import AccountRules
@@ -113,7 +114,7 @@ def serve_room(data: Path, protocol: type[RoomProtocol]) -> tuple[Room, ThreadPo
     writer = ThreadPool(minthreads=1, maxthreads=1)
     writer.start()
     rules = AccountRules(welcome_balance=1_000_000, aml_threshold=10**12, password_attempts_per_minute=6000,
-                         password_attempts_burst=1000)
+                         password_attempts_burst=1000, **demo_password_limits({}))   # nine bots log in at once
     room = Room(tables_from_config(TABLES), RoomStore(engine), reactor, account_rules=rules, writer=writer)
     room.start()
     site = build_site(room, rate=1000, burst=1000)      # bots that never think act faster than people
