@@ -320,11 +320,7 @@ class Accounts:
     def _catch_up(self, session: Session, table_id: str, last_seq: int) -> str:
         missed = self.tables.catch_up(table_id, session.player_id, last_seq)
         if missed is None:
-            def push(_: Any = None) -> None:
-                if table_id in self.tables.runners:
-                    session.push(self.tables.snapshot(table_id, session.player_id))
-            shown = self.tables.runner(table_id).hold.after(None)
-            push() if shown is None else shown.addCallback(push)     # no outcome shown before it is stored
+            self.tables.push_snapshot(session, table_id)
             return "snapshot"
         for delivery in missed:
             session.push_shared(delivery.shared, delivery.extra)

@@ -29,14 +29,11 @@ class CashPlay:
         self.may_play = may_play                # session -> None, or a RuleViolation (STAFF-2, SEC-2, AC-2, AC-5)
         self.metrics = metrics
 
-    def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> Any:
+    def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> dict:
         runner = self.tables.runner(table)
         if on:
-            shown = runner.hold.after(None)
-            if shown is not None:           # an outcome waits for its commit: the view starts once it is shown
-                return shown.addCallback(lambda _: self._on_observe(session, request, table, on))
             self.gateway.watch(session, table)
-            session.push(self.tables.snapshot(table, session.player_id))
+            self.tables.push_snapshot(session, table)
         elif runner.table.seat_of(session.player_id or "") is None:
             self.gateway.unwatch(session, table)
         return ok(request)

@@ -223,6 +223,18 @@ class TableHost:
                 message["legal"] = legal.to_wire()
         return message
 
+    def push_snapshot(self, session: Any, table_id: str) -> None:
+        """The table's snapshot to ``session``: now, or once an outcome waiting for its commit is shown (a snapshot
+        never shows stacks a crash could still take back); nothing if the table has closed by then."""
+        def push(_: Any = None) -> None:
+            if table_id in self.runners:
+                session.push(self.snapshot(table_id, session.player_id))
+        shown = self.runner(table_id).hold.after(None)
+        if shown is None:
+            push()
+        else:
+            shown.addCallback(push)
+
     def catch_up(self, table_id: str, player_id: str | None, last_seq: int) -> list[Delivery] | None:
         """The frames ``player_id`` missed after ``last_seq``, as they may see them; None if the log no longer
         holds them all (the client gets a snapshot instead)."""

@@ -64,11 +64,14 @@ class TableTimer:
         return self._armed
 
     def stop(self) -> None:
+        self._disarm()
+        self._waiting = None
+
+    def _disarm(self) -> None:
         if self._call is not None and self._call.active():
             self._call.cancel()
         self._call = None
         self._armed = None
-        self._waiting = None
 
     def _arm(self) -> None:
         deadline = self.table.next_deadline()
@@ -76,10 +79,11 @@ class TableTimer:
         pending = call is not None and call.active()
         if deadline == self._armed and pending:
             return
-        if deadline is None or deadline == self._failed or deadline == self._waiting:
-            waiting = self._waiting if deadline == self._waiting else None
+        if deadline is not None and deadline == self._waiting:
+            self._disarm()                  # that one fires when the last hand's end is shown
+            return
+        if deadline is None or deadline == self._failed:
             self.stop()
-            self._waiting = waiting         # that one fires when it is shown
             return
         delay = max(0.0, deadline.at - self.reactor.seconds())
         self._armed = deadline
