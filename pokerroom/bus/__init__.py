@@ -82,3 +82,19 @@ def matches(pattern_tokens: list[str], subject_tokens: list[str]) -> bool:
         if i >= len(subject_tokens) or (token != "*" and token != subject_tokens[i]):
             return False
     return len(pattern_tokens) == len(subject_tokens)
+
+
+def make_bus(reactor: Any) -> Bus:
+    """The room's bus: in-process (the default, objects handed over in the publisher's call), or with
+    ``POKERROOM_BUS=strict`` the broker-like test bus (plain data only, later-turn delivery;
+    ``POKERROOM_BUS=strict-reorder`` also shuffles the order across subjects)."""
+    import os
+
+    kind = os.environ.get("POKERROOM_BUS", "")
+    if kind.startswith("strict"):
+        from pokerroom.bus.strict import StrictBus
+
+        return StrictBus(reactor, reorder=kind == "strict-reorder")
+    from pokerroom.bus.in_process import InProcessBus
+
+    return InProcessBus()

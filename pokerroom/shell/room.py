@@ -33,8 +33,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
-from pokerroom.bus import Bus
-from pokerroom.bus.in_process import InProcessBus
+from pokerroom.bus import Bus, make_bus
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.routes import Gateway
@@ -73,7 +72,7 @@ class Room:
         self.reactor = reactor
         self.store = store
         self.account_rules = rules = account_rules or players.AccountRules()
-        self.bus = bus or InProcessBus()
+        self.bus = bus or make_bus(reactor)
         self.metrics = Metrics()
         self.moderation = Moderation()                                # the security team's standing decisions
         self.display_names = DisplayNames()                           # AC-4: players showing their verified name
