@@ -103,7 +103,7 @@ def test_TR_PLAY_5_HR_DC_3_an_away_player_keeps_posting_and_is_checked_or_folded
         while (turn := d.tables[table].to_act()) is not None:
             who, legal = turn
             room.apply(d.timeout(who) if who == player else
-                       d.act(who, Call(legal.seat) if legal.call_amount else Check(legal.seat)))
+                       d.act(who, Call(legal.seat) if legal.call_added else Check(legal.seat)))
         (hand,) = [e for e in room.deal(table) if isinstance(e, td.HandDealt)]
         dealt_in += any(isinstance(e, ev.HoleCardsDealt) and e.seat == seat for e in hand.events)
         posted += any(isinstance(e, ev.Posted) and e.seat == seat for e in hand.events)

@@ -497,8 +497,8 @@ export class TableView {
     show(el.check, legal.can_check);
     show(el.call, !legal.can_check);
     const me = s.seats.get(legal.seat);
-    const allInCall = me && legal.call_amount >= me.stack;
-    el.call.textContent = `Call ${cash(legal.call_amount, s.currency)}${allInCall ? " (all-in)" : ""}`;
+    const allInCall = me && legal.call_added >= me.stack;
+    el.call.textContent = `Call ${cash(legal.call_added, s.currency)}${allInCall ? " (all-in)" : ""}`;
     const sizing = legal.can_bet || legal.can_raise;
     show(el.raise, sizing);
     show(el.sizing, sizing && legal.max_to > legal.min_to);
