@@ -11,8 +11,8 @@ from pokerroom.protocol.pushes import EVENTS, PushError, verify_answer, verify_m
 from pokerroom.protocol.schema import error
 from pokerroom.table.events import HandEvent, PlayerSeated, table_event_to_dict
 
-ACTION = ActionTaken(seq=19, seat=2, street="preflop", action="raise", amount=20, to=20, facing=10, all_in=False,
-                     timed_out=False)
+ACTION = ActionTaken(seq=19, seat=2, street="preflop", action="raise", added=20, to=20, facing=10, all_in=False,
+                     timed_out=False, pot=35, behind=480)
 
 
 def frame(*events: dict, **extra: object) -> dict:
@@ -75,7 +75,9 @@ def test_field_kinds_come_from_the_annotations_of_the_cores_dataclasses():
     assert wire_of("tuple[tuple[str, int | None], ...]").kind == "list"
     assert wire_of("dict[str, int]").kind == "map"
     assert wire_of("hand_events.Event").of == "hand"
-    assert EVENTS["hand"]["action_taken"]["amount"].kind == "int"
+    assert EVENTS["hand"]["action_taken"]["added"].kind == "int"
+    assert EVENTS["hand"]["action_taken"]["behind"].kind == "int"
+    assert EVENTS["table"]["decision_started"]["deadline"].kind == "float"
     assert EVENTS["table"]["decision_started"]["seconds"].kind == "float"
     assert EVENTS["tournament"]["shares_sold"]["percent"].kind == "int"
     assert "payment" not in EVENTS["tournament"]          # money moves are not pushed: they are in bet_history
