@@ -78,9 +78,9 @@ def choose(legal: dict, rng: random.Random, strategy: str = "loose") -> dict:
         return {"action": "run_it_twice", "agree": rng.random() < 0.5}
     r = rng.random()
     if legal["can_bet"] and r < bet:
-        return {"action": "bet", "amount": legal["min_to"]}
+        return {"action": "bet", "to": legal["min_to"]}
     if legal["can_raise"] and r < raise_:
-        return {"action": "raise", "amount": legal["min_to"]}
+        return {"action": "raise", "to": legal["min_to"]}
     if legal["can_check"]:
         return {"action": "check"}
     return {"action": "call"} if r < call else {"action": "fold"}

@@ -55,9 +55,9 @@ class Narrator:
     def line(self, event: te.TableEvent) -> str | None:
         m = self.money
         if isinstance(event, te.PlayerSeated):
-            self.names[event.seat] = event.player_id
+            self.names[event.seat] = event.player
             how = ", waiting for the big blind" if event.wait_for_big_blind else ""
-            return f"{event.player_id} sits at seat {event.seat} with {m(event.stack)}{how}"
+            return f"{event.player} sits at seat {event.seat} with {m(event.stack)}{how}"
         name = self.names.get(getattr(event, "seat", 0), "?")
         if isinstance(event, te.PlayerLeft):
             extra = ""
@@ -65,7 +65,7 @@ class Narrator:
                 extra = f" -- hit-and-run refusal #{event.refusal} at this blind level"
                 if event.blocked_seconds:
                     extra += f", blocked for {event.blocked_seconds / 60:g} minutes"
-            return f"{event.player_id} leaves with {m(event.stack)}{extra}"
+            return f"{event.player} leaves with {m(event.stack)}{extra}"
         if isinstance(event, te.PlayerSatOut):
             return f"{name} sits out ({event.reason.replace('_', ' ')})"
         if isinstance(event, te.PlayerSatIn):
@@ -87,11 +87,11 @@ class Narrator:
             return (f"\n*** Hand {e.hand_id}: {e.variant} {m(e.small_blind)}/{m(e.big_blind)}, "
                     f"button seat {e.button_seat} ***")
         if isinstance(e, he.Posted):
-            return f"{names[e.seat]} {_POSTS[e.kind]} {m(e.amount)}"
+            return f"{names[e.seat]} {_POSTS[e.kind]} {m(e.added)}"
         if isinstance(e, he.ActionTaken):
             timed = " (out of time)" if e.timed_out else ""
             amount = f" {m(e.to)}" if e.action in (he.BET, he.RAISE) else ""
-            amount = f" {m(e.amount)}" if e.action == he.CALL else amount
+            amount = f" {m(e.added)}" if e.action == he.CALL else amount
             return f"{names[e.seat]} {e.action}s{amount}{timed}"
         if isinstance(e, he.BoardDealt):
             return f"  {e.street}: [{cards.format(e.board, ' ')}]"

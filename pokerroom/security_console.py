@@ -102,7 +102,7 @@ def _print_answer(kind: str, answer: dict, out: Any) -> None:
 
     if kind == "security_hand":
         hand = answer["hand"]
-        out.write(to_pokerstars([he.event_from_dict(e) for e in hand["events"]]))
+        out.write(to_pokerstars(he.events_from_stored(hand["events"])))
         for line in hand["chat"]:
             out.write(f"chat {time.strftime('%H:%M:%S', time.gmtime(line['at']))} {line['player']}: "
                       f"{line['text']}{' [blocked]' if line['blocked'] else ''}\n")

@@ -60,7 +60,7 @@ class LegalActions:
     """What the player to act may do.
 
     In a betting round: folding is always allowed; ``can_check`` when nothing
-    is owed, else ``call_amount`` is what a call adds (less than owed when it
+    is owed, else ``call_added`` is what a call adds (less than owed when it
     puts the player all-in). ``can_bet``/``can_raise`` with the inclusive
     range ``min_to..max_to`` of "to" amounts (both 0 when neither is
     allowed). When ``run_it_twice`` is True the only decision is a
@@ -69,7 +69,7 @@ class LegalActions:
 
     seat: int
     can_check: bool
-    call_amount: int
+    call_added: int
     can_bet: bool
     can_raise: bool
     min_to: int
@@ -84,12 +84,12 @@ class LegalActions:
 _BY_NAME = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}
 
 
-def action_named(seat: int, action: str, amount: int | None = None, agree: bool | None = None) -> Action:
+def action_named(seat: int, action: str, to: int | None = None, agree: bool | None = None) -> Action:
     """The command a client's ``act`` names (``fold`` .. ``raise``, ``run_it_twice``) for ``seat``."""
     if action == "run_it_twice":
         return RunItTwice(seat, bool(agree))
     if action in ("bet", "raise"):
-        if amount is None:
+        if to is None:
             raise RuleViolation("bad_amount", f"say how much to {action} to", "BET-3")
-        return _BY_NAME[action](seat, amount)
+        return _BY_NAME[action](seat, to)
     return _BY_NAME[action](seat)

@@ -125,7 +125,7 @@ class SeatDealtIn:
 
     seq: int
     seat: int
-    player_id: str
+    player: str
     stack: int
 
 
@@ -134,16 +134,21 @@ class SeatDealtIn:
 class Posted:
     """A forced bet. ``live`` posts count toward the poster's pre-flop bet.
 
-    ``amount`` may be less than the scheduled size when the stack is short;
-    then ``all_in`` is True.
+    ``added`` may be less than the scheduled size when the stack is short;
+    then ``all_in`` is True. What a client draws after it: ``to``, the seat's
+    bet on the street (a dead post adds to the pot, not to the bet), ``pot``,
+    every chip in the middle (pots and bets), and ``behind``, the seat's stack.
     """
 
     seq: int
     seat: int
     kind: str               # one of POST_KINDS
-    amount: int
+    added: int
     live: bool
     all_in: bool
+    to: int
+    pot: int
+    behind: int
 
 
 @quick_init
@@ -161,33 +166,44 @@ class HoleCardsDealt:
 class ActionTaken:
     """A player's decision in a betting round.
 
-    ``amount`` is the chips this action added; ``to`` is the player's total
+    ``added`` is the chips this action put in; ``to`` is the player's total
     bet on this street afterwards (live posts included); ``facing`` is the
     street's highest bet before the action, so a raise is "by ``to - facing``
     to ``to``". ``timed_out`` marks a check or fold made for the player when
-    their time ran out (HR-TIME-3, HR-DC-1).
+    their time ran out (HR-TIME-3, HR-DC-1). ``pot`` is every chip in the
+    middle afterwards (pots and this street's bets, before rake) and
+    ``behind`` the seat's stack: with ``to`` all a client draws for the seat,
+    without replaying the hand.
     """
 
     seq: int
     seat: int
     street: str
     action: str             # "fold" | "check" | "call" | "bet" | "raise"
-    amount: int
+    added: int
     to: int
     facing: int
     all_in: bool
     timed_out: bool
+    pot: int
+    behind: int
 
 
 @quick_init
 @dataclass(frozen=True, slots=True)
 class BetReturned:
-    """The part of a bet nobody called, given back at the end of the betting round."""
+    """The part of a bet nobody called, given back at the end of the betting round.
+
+    Afterwards the seat's bet on the street is ``to``, the middle holds ``pot`` and the seat ``behind``.
+    """
 
     seq: int
     seat: int
     amount: int
     street: str
+    to: int
+    pot: int
+    behind: int
 
 
 @quick_init
@@ -377,3 +393,59 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     fields = dict(data)
     cls = EVENT_TYPES[fields.pop("type")]
     return cls(**{k: _tuples(v) for k, v in fields.items()})
+
+
+# ---------------------------------------------------------------------- hands stored by protocol 1.0
+
+_RENAMED_1_0 = {"seat_dealt_in": (("player_id", "player"),), "posted": (("amount", "added"),),
+                "action_taken": (("amount", "added"),)}
+
+
+def upgrade_stored(dicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A stored hand's event maps in today's words: a hand stored before protocol 1.1 gets its renamed fields
+    (``player_id`` -> ``player``, ``amount`` -> ``added``) and the drawing fields (``to``, ``pot``,
+    ``behind``) replayed from its chips. A hand stored since is returned as it is, at the cost of one look."""
+    if not any(d.get("type") in _RENAMED_1_0 and not d.keys().isdisjoint(("player_id", "amount")) for d in dicts):
+        return dicts
+    stacks: dict[int, int] = {}
+    bets: dict[int, int] = {}
+    pot = 0
+    out = []
+    for d in dicts:
+        d = dict(d)
+        kind = d.get("type")
+        for old, new in _RENAMED_1_0.get(kind, ()):
+            if old in d:
+                d[new] = d.pop(old)
+        if kind == "seat_dealt_in":
+            stacks[d["seat"]] = d["stack"]
+        elif kind == "posted":
+            seat = d["seat"]
+            stacks[seat] -= d["added"]
+            pot += d["added"]
+            if d["live"]:
+                bets[seat] = bets.get(seat, 0) + d["added"]
+            d.setdefault("to", bets.get(seat, 0))
+        elif kind == "action_taken":
+            seat = d["seat"]
+            stacks[seat] -= d["added"]
+            pot += d["added"]
+            bets[seat] = d["to"]
+        elif kind == "bet_returned":
+            seat = d["seat"]
+            stacks[seat] += d["amount"]
+            pot -= d["amount"]
+            bets[seat] = bets.get(seat, 0) - d["amount"]
+            d.setdefault("to", bets[seat])
+        elif kind == "board_dealt":
+            bets.clear()
+        if kind in ("posted", "action_taken", "bet_returned"):
+            d.setdefault("pot", pot)
+            d.setdefault("behind", stacks[d["seat"]])
+        out.append(d)
+    return out
+
+
+def events_from_stored(dicts: list[dict[str, Any]] | None) -> list[Event]:
+    """A stored hand's events (:func:`upgrade_stored`, then :func:`event_from_dict`)."""
+    return [event_from_dict(d) for d in upgrade_stored(dicts or [])]

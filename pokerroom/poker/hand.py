@@ -156,6 +156,26 @@ class Hand:
     def stacks_by_seat(self) -> dict[int, int]:
         return dict(zip(self.seats, self.stacks, strict=True))
 
+    def bets_by_seat(self) -> dict[int, int]:
+        """Each seat's bet on this street: chips in front of it, not yet in a pot."""
+        return dict(zip(self.seats, self.bets, strict=True))
+
+    def pots(self) -> list[tuple[int, tuple[int, ...]]]:
+        """The pots gathered so far, main pot first, as ``(amount, eligible seats)``: what a table draws.
+
+        This street's bets stay in front of the players (:meth:`bets_by_seat`) until the street ends, so
+        the pots plus the bets are :attr:`pot_total`. None once the hand has ended (the pots were awarded).
+        """
+        if self.phase == ENDED:
+            return []
+        bets = self.bets
+        collected = [c - bets[q] for q, c in enumerate(self.committed)]
+        if not self.dead_money and not any(collected):
+            return []
+        seats = self.seats
+        return [(amount, tuple([seats[q] for q in eligible]))
+                for amount, eligible in side_pots(collected, [not f for f in self.folded], self.dead_money)]
+
     def hole_cards(self, seat: int) -> tuple[int, ...]:
         return self.holes[self._position(seat)]
 
@@ -173,12 +193,12 @@ class Hand:
             return LegalActions(seat, False, 0, False, False, 0, 0, True)
         owed = self.current_bet - self.bets[p]
         stack = self.stacks[p]
-        call_amount = owed if owed < stack else stack
+        call_added = owed if owed < stack else stack
         if self._raise_refusal(p) is None:
             low, high = self._raise_bounds(p)
             opening = self.current_bet == 0
-            return LegalActions(seat, not owed, call_amount, opening, not opening, low, high, False)
-        return LegalActions(seat, not owed, call_amount, False, False, 0, 0, False)
+            return LegalActions(seat, not owed, call_added, opening, not opening, low, high, False)
+        return LegalActions(seat, not owed, call_added, False, False, 0, 0, False)
 
     # ------------------------------------------------------------------ commands
 
@@ -391,7 +411,7 @@ class Hand:
         events = self.events
         all_in = not self.stacks[p] and action != ev.FOLD
         events.append(ev.ActionTaken(len(events) + 1, self.seats[p], self.street_name, action, amount,
-                                     self.bets[p], facing, all_in, timed_out))
+                                     self.bets[p], facing, all_in, timed_out, self.total_in, self.stacks[p]))
 
     def _put_in(self, p: int, amount: int) -> None:
         self.stacks[p] -= amount
@@ -531,7 +551,7 @@ class Hand:
         else:
             self.dead_money += amount
         self.events.append(ev.Posted(len(self.events) + 1, self.seats[p], kind, amount, live,
-                                     self.stacks[p] == 0))
+                                     self.stacks[p] == 0, self.bets[p], self.total_in, self.stacks[p]))
         return amount
 
     def _pass_turn(self, p: int) -> None:
@@ -589,7 +609,8 @@ class Hand:
             self.committed[top_p] -= back
             self.total_in -= back
             events = self.events
-            events.append(ev.BetReturned(len(events) + 1, self.seats[top_p], back, self.street_name))
+            events.append(ev.BetReturned(len(events) + 1, self.seats[top_p], back, self.street_name, bets[top_p],
+                                         self.total_in, self.stacks[top_p]))
 
     def _next_street(self) -> None:
         self.street += 1

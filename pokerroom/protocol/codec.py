@@ -16,7 +16,8 @@ import msgpack
 
 from pokerroom.protocol.schema import ProtocolError
 
-MSGPACK = "pokerroom.v1.msgpack"
+VERSION = "1.1"                 # the protocol's version, in the login and resume answers (docs/protocol.md)
+MSGPACK = "pokerroom.v1.msgpack"    # the subprotocols name the major version only
 JSON = "pokerroom.v1.json"
 SUBPROTOCOLS = (MSGPACK, JSON)
 MAX_FRAME = 16 * 1024

@@ -130,8 +130,8 @@ _CASINO.update({      # the shell makes these itself: who had what on the table 
 
 _TOURNAMENT = _family(_TOURNAMENT_TYPES, skip=_NOT_PUSHED)
 _TOURNAMENT.update({  # the hall's decision clocks, not the director's (pokerroom/shell/tournaments/decisions.py)
-    "reconnect_time_started": {"type": STR, "player": STR, "seconds": FLOAT},
-    "time_bank_started": {"type": STR, "player": STR, "seconds": FLOAT},
+    "reconnect_time_started": {"type": STR, "player": STR, "seconds": FLOAT, "deadline": FLOAT},
+    "time_bank_started": {"type": STR, "player": STR, "seconds": FLOAT, "deadline": FLOAT},
 })
 
 EVENTS: dict[str, dict[str, dict[str, Wire]]] = {
@@ -148,7 +148,8 @@ RECORDS: dict[str, dict[str, Wire]] = {
     "lobby_table": {"table": STR, "name": STR, "game": STR, "small_blind": INT, "big_blind": INT, "currency": STR,
                     "seats": INT, "taken": INT, "waiting": INT, "average_pot": INT, "min_buy_in": INT,
                     "max_buy_in": INT, "closing": BOOL},
-    "to_act": {"player": STR, "seat": INT, "seconds": FLOAT, "time_bank": FLOAT},
+    "to_act": {"player": STR, "seat": INT, "seconds": FLOAT, "deadline": FLOAT, "time_bank": FLOAT},
+    "pot": {"amount": INT, "seats": _w("list", "int")},
     "invitation": {"tournament": STR, "name": STR, "player": STR, "by": STR, "reason": STR, "at": FLOAT,
                    "entry_cost": INT, "buy_in": INT, "fee": INT, "starting_stack": INT},
 }
@@ -162,8 +163,11 @@ PUSHES: dict[str, Push] = {
                           "legal": _w("map", "legal", optional=True)}),
     "table_snapshot": Push("the table as you may see it, on observe or when a resume's missed events are gone",
                            {"table": STR, "seq": INT, "seats": _w("list", "seat"), "hand": _w("list", "hand"),
+                            "board": _w("list", "int"), "second_board": _w("list", "int"),
+                            "pots": _w("list", "pot"),
                             "to_act": _w("int", nullable=True), "deadline": _w("float", nullable=True),
                             "phase": _w("str", nullable=True), "seconds_left": _w("float", nullable=True),
+                            "time_bank": _w("float", nullable=True),
                             "button": _w("int", nullable=True), "waiting_list": _w("list", "str"),
                             "legal": _w("map", "legal", optional=True)}),
     "lobby_update": Push("the cash tables that changed while you follow the lobby, and those that left it",

@@ -73,7 +73,7 @@ from pokerroom.poker.events import (
     PotAwarded,
     PotFormed,
     SeatDealtIn,
-    event_from_dict,
+    events_from_stored,
 )
 from pokerroom.poker.quick_init import quick_init
 
@@ -196,7 +196,7 @@ def flows_between(net: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
 
 def facts_from_dicts(events: Sequence[dict], **context: Any) -> HandFacts:
     """:func:`hand_facts` of a hand as stored (wire dicts): the room keeps only those while a hand runs."""
-    return hand_facts([event_from_dict(e) for e in events], **context)
+    return hand_facts(events_from_stored(events), **context)
 
 
 def hand_facts(events: Sequence[Event], *, table_id: str, game_key: str, at: float, tournament: str | None = None,
@@ -272,17 +272,17 @@ def hand_facts(events: Sequence[Event], *, table_id: str, game_key: str, at: flo
                 aggressors.append(s)
             elif action == CALL:
                 callers.append(s)
-            put_in[s] += e.amount
+            put_in[s] += e.added
             if e.all_in:
                 all_in.add(s)
                 all_in_at[s] = len(acts)
             acts.append((s, action))
         elif kind is SeatDealtIn:
-            player_of[e.seat] = e.player_id
+            player_of[e.seat] = e.player
             start[e.seat] = e.stack
             put_in[e.seat] = 0
         elif kind is Posted:
-            put_in[e.seat] += e.amount
+            put_in[e.seat] += e.added
             if e.all_in:
                 all_in.add(e.seat)
                 all_in_at[e.seat] = -1

@@ -131,7 +131,7 @@ class HandView:
         self.events.append(e)
         kind = type(e)
         if kind is he.SeatDealtIn:
-            self.player_at[e.seat] = e.player_id
+            self.player_at[e.seat] = e.player
         elif kind is he.HoleCardsDealt:
             self.holes[e.seat] = e.cards
         elif kind is he.BoardDealt and e.run == 1:
@@ -161,7 +161,7 @@ class HandView:
 
 
 def _bet_size(legal: LegalActions, pot: int, fraction: float) -> int:
-    return max(legal.min_to, min(legal.max_to, int(pot * fraction) + legal.call_amount))
+    return max(legal.min_to, min(legal.max_to, int(pot * fraction) + legal.call_added))
 
 
 def honest_action(legal: LegalActions, view: HandView, pot: int, style: Style, rng: random.Random,
@@ -187,7 +187,7 @@ def honest_action(legal: LegalActions, view: HandView, pot: int, style: Style, r
         return wager(seat, _bet_size(legal, pot, 0.66))
     if legal.can_check:
         return Check(seat)
-    odds = legal.call_amount / (pot + legal.call_amount)
+    odds = legal.call_added / (pot + legal.call_added)
     return Call(seat) if strength >= max(style.call_post, odds + 0.2) else Fold(seat)
 
 
@@ -209,7 +209,7 @@ def colluder_action(player: str, legal: LegalActions, view: HandView, pot: int, 
             return honest_action(legal, view, pot, style, rng)
         if facing_partner and legal.can_raise:
             return Raise(seat, max(legal.min_to, min(legal.max_to, 2 * view_bet(view, partner_seat))))
-        if not legal.can_check and legal.call_amount <= 3 * STAKES.big_blind:
+        if not legal.can_check and legal.call_added <= 3 * STAKES.big_blind:
             return Call(seat)                               # stay in to receive
         return honest_action(legal, view, pot, style, rng)
     if facing_partner:

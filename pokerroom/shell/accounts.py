@@ -20,6 +20,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
 from pokerroom.gateway.throttle import BucketsByKey, SlowLane, network_of
+from pokerroom.protocol.codec import VERSION
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.display_names import DisplayNames
@@ -202,7 +203,7 @@ class Accounts:
             self.gateway.sessions[token] = session
             self.gateway.returned(session)
             return ok(request, token=session.token, nickname=account.nickname, role=account.role,
-                      balance=self.wallet.balance(account.nickname))
+                      balance=self.wallet.balance(account.nickname), protocol=VERSION)
 
         return d.addCallback(found).addCallback(checked)
 
@@ -315,7 +316,7 @@ class Accounts:
                 caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
         gateway.returned(session)                           # pushed after the catch-up
         return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
-                  balance=self.wallet.balance(session.player_id))
+                  balance=self.wallet.balance(session.player_id), protocol=VERSION)
 
     def _catch_up(self, session: Session, table_id: str, last_seq: int) -> str:
         missed = self.tables.catch_up(table_id, session.player_id, last_seq)

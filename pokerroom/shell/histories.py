@@ -34,8 +34,8 @@ class Histories:
         def shape(hands: list) -> dict:
             out = []
             for h in hands:
-                events = [he.event_from_dict(e) for e in (h.events or [])]
-                seat = next((e.seat for e in events if isinstance(e, he.SeatDealtIn) and e.player_id == player),
+                events = he.events_from_stored(h.events)
+                seat = next((e.seat for e in events if isinstance(e, he.SeatDealtIn) and e.player == player),
                             None)
                 viewer = Viewer.player(seat) if seat is not None else Viewer.observer()
                 shown = [redact_hand_event(e, viewer, hand_ended=True) for e in events]

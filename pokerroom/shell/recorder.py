@@ -177,8 +177,8 @@ class Recorder:
             if transfer is not None:
                 self.write(self.store.save_transfers, [transfer])
             if isinstance(event, te.PlayerSeated):
-                seated[event.seat] = event.player_id
-                self.audit("seat", now, what="joined", table=table_id, player=event.player_id, seat=event.seat,
+                seated[event.seat] = event.player
+                self.audit("seat", now, what="joined", table=table_id, player=event.player, seat=event.seat,
                            stack=event.stack)
             elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
                 self.audit("seat", now, what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
@@ -186,7 +186,7 @@ class Recorder:
                            reason=getattr(event, "reason", ""))
             elif isinstance(event, te.PlayerLeft):
                 seated.pop(event.seat, None)
-                self.audit("seat", now, what="left", table=table_id, player=event.player_id, seat=event.seat,
+                self.audit("seat", now, what="left", table=table_id, player=event.player, seat=event.seat,
                            stack=event.stack, reason=event.reason)
 
     def _hand_event(self, rules: TableRules, event: he.Event, now: float, as_dict: dict,
@@ -202,8 +202,8 @@ class Recorder:
         hand.objects.append(event)
         hand.times.append(now)
         if isinstance(event, he.SeatDealtIn):
-            hand.players[event.seat] = event.player_id
-            hand.start[event.player_id] = event.stack
+            hand.players[event.seat] = event.player
+            hand.start[event.player] = event.stack
         elif not hand.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
             hand.start_written = True               # every seat is known: store the start before any card
             self.write(self.store.hand_started, hand.hand_id, table_id, now, dict(hand.start))

@@ -153,7 +153,7 @@ class SecurityDesk:
                 raise RuleViolation("hand_in_progress", f"hand {hand_id} is still being played: its cards are "
                                                         "shown once it ends", "SEC-2")
             out = {**_hand_summary(hand, list(hand.start_stacks)), "start_stacks": hand.start_stacks,
-                   "end_stacks": hand.end_stacks, "rake": hand.rake, "events": hand.events or [],
+                   "end_stacks": hand.end_stacks, "rake": hand.rake, "events": he.upgrade_stored(hand.events or []),
                    "times": hand.event_times or []}
             lines = self._read(self.store.search_chat, hand_id=hand_id, limit=500)
             return lines.addCallback(lambda chat: ok(request, hand={**out, "chat": [_chat_line(c)
@@ -328,7 +328,7 @@ class SecurityDesk:
             return self._read(self.store.hands_by_id, hand_ids).addCallback(shape)
 
         def shape(hands: list) -> dict:
-            histories = [[he.event_from_dict(e) for e in h.events or []] for h in hands if h.ended_at is not None]
+            histories = [he.events_from_stored(h.events) for h in hands if h.ended_at is not None]
             if format == "pokerstars":
                 text = "\n\n".join(to_pokerstars(events) for events in histories)
                 name = f"case-{case}.txt"

@@ -57,6 +57,7 @@ from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.wallet import Wallet
 from pokerroom.table import CashTable, SeatingHistory, TableRules
 from pokerroom.table import events as te
+from pokerroom.table.decision_clock import TIME_BANK
 from pokerroom.table.events import redact, table_event_from_dict, table_event_to_dict
 
 LOG_SIZE = 160                      # table events kept for clients that resume: two hands or so; older, a snapshot
@@ -205,18 +206,25 @@ class TableHost:
         clock = snap.clock
         seats = [dataclasses.asdict(s) for s in snap.seats]
         for seat in seats:
-            name = self.display_names.get(seat.get("player_id"))
+            name = self.display_names.get(seat["player"])
             if name is not None:
                 seat["name"] = name                     # AC-4: the verified real name
+        now = self.reactor.seconds()
+        seated = table.players.get(clock[0]) if clock is not None else None
+        time_bank = None
+        if seated is not None:                          # the bank counting down now, or what waits after the clock
+            time_bank = max(0.0, clock[2] - now) if clock[1] == TIME_BANK else seated.time_bank
         message = {"type": "table_snapshot", "table": table.table_id, "seq": snap.seq, "seats": seats,
                    "hand": [he.event_to_dict(e) for e in snap.hand_events],
+                   "board": list(snap.board), "second_board": list(snap.second_board),
+                   "pots": [{"amount": amount, "seats": list(eligible)} for amount, eligible in snap.pots],
                    "to_act": None if clock is None else clock[0],
                    "deadline": None if clock is None else clock[2],
                    "phase": None if clock is None else clock[1],
-                   "seconds_left": None if clock is None else max(0.0, clock[2] - self.reactor.seconds()),
+                   "seconds_left": None if clock is None else max(0.0, clock[2] - now),
+                   "time_bank": time_bank,
                    "button": None if snap.positions is None else snap.positions.button,
                    "waiting_list": list(snap.waiting_list)}
-        seated = table.players.get(clock[0]) if clock is not None else None
         if seated is not None and player_id is not None and seated.player_id == player_id:
             legal = table.legal_actions(player_id)
             if legal is not None:                       # your turn: what you may do, as a decision's frame says
@@ -281,15 +289,15 @@ class TableHost:
             elif isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
             elif isinstance(event, te.PlayerSeated):
-                transfers[i] = self._move(cash(event.player_id), table_escrow(table_id, event.player_id),
+                transfers[i] = self._move(cash(event.player), table_escrow(table_id, event.player),
                                           event.stack, "buy_in", table_id)
             elif isinstance(event, te.ChipsAdded):
                 player = table.players[event.seat].player_id
-                transfers[i] = self._move(cash(player), table_escrow(table_id, player), event.amount, "add_chips",
+                transfers[i] = self._move(cash(player), table_escrow(table_id, player), event.added, "add_chips",
                                           table_id)
             elif isinstance(event, te.PlayerLeft):
                 if event.stack:
-                    transfers[i] = self._move(table_escrow(table_id, event.player_id), cash(event.player_id),
+                    transfers[i] = self._move(table_escrow(table_id, event.player), cash(event.player),
                                               event.stack, "cash_out", table_id)
                     outcome = True
         self.bus.publish(runner.full, FullBatch(table.rules, events, dicts, now, transfers))   # queues the writes
@@ -315,9 +323,9 @@ class TableHost:
         if isinstance(event, he.HandStarted):
             runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
         elif isinstance(event, he.SeatDealtIn):
-            runner.hand_players[event.seat] = event.player_id
-            runner.hand_start[event.player_id] = event.stack
-            runner.dealt_by_hand.setdefault(runner.hand_id, {})[event.seat] = event.player_id
+            runner.hand_players[event.seat] = event.player
+            runner.hand_start[event.player] = event.stack
+            runner.dealt_by_hand.setdefault(runner.hand_id, {})[event.seat] = event.player
             while len(runner.dealt_by_hand) > LOG_HANDS:
                 runner.dealt_by_hand.pop(next(iter(runner.dealt_by_hand)))
         elif isinstance(event, he.PotFormed):

@@ -83,20 +83,25 @@ class Deadline:
 
 @dataclass(frozen=True, slots=True)
 class SeatState:
-    """One seat as everyone may see it."""
+    """One seat as everyone may see it: ``stack`` is behind the seat's ``bet`` on this street."""
 
     seat: int
-    player_id: str
+    player: str
     stack: int
     sitting_out: bool
     connected: bool
     owes: str | None
     time_bank: float
+    bet: int
 
 
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
-    """The whole table for one viewer at table event ``seq``; ``clock`` is (seat, phase, deadline)."""
+    """The whole table for one viewer at table event ``seq``; ``clock`` is (seat, phase, deadline).
+
+    ``board`` (and ``second_board`` when the hand runs twice) and ``pots`` (``(amount, eligible seats)``, main
+    pot first, without this street's bets) are the running hand's, empty between hands.
+    """
 
     seq: int
     table_id: str
@@ -105,6 +110,9 @@ class TableSnapshot:
     hand_events: tuple
     clock: tuple[int, str, float] | None
     waiting_list: tuple[str, ...]
+    board: tuple[int, ...]
+    second_board: tuple[int, ...]
+    pots: tuple[tuple[int, tuple[int, ...]], ...]
 
 
 @dataclass(slots=True)
@@ -236,7 +244,10 @@ class CashTable:
         The running hand comes as its events so far, redacted for the viewer:
         a seated player sees their own hole cards and nobody else's.
         """
-        seats = tuple(SeatState(s, p.player_id, stack, p.sitting_out, p.connected, p.owes, p.time_bank)
+        hand = self.hand
+        bets = self._hand_bets()
+        seats = tuple(SeatState(s, p.player_id, stack, p.sitting_out, p.connected, p.owes, p.time_bank,
+                                bets.get(s, 0))
                       for s, stack in sorted(self.stacks().items()) if (p := self.players[s]))
         hand_events: tuple = ()
         if viewer.kind == "player":             # a seat taken since the deal does not see the cards dealt to it
@@ -248,7 +259,12 @@ class CashTable:
         clock = self.clock
         return TableSnapshot(self.seq, self.table_id, seats, self.positions, hand_events,
                              None if clock is None else (clock.seat, clock.phase, clock.deadline),
-                             tuple(self.waiting_list))
+                             tuple(self.waiting_list), tuple(hand.board) if hand else (),
+                             tuple(hand.board2) if hand else (), tuple(hand.pots()) if hand else ())
+
+    def _hand_bets(self) -> dict[int, int]:
+        """This street's bets of the seats dealt into the running hand who are still seated."""
+        return {p.seat: self.hand.bets[self.hand.position[p.seat]] for p, _ in self._hand_players()}
 
     def next_deadline(self) -> Deadline | None:
         """The earliest timer command due, for the shell to schedule."""
@@ -670,7 +686,7 @@ class CashTable:
         if phase == RECONNECT:
             seconds = self.rules.reconnect_seconds
             self.clock = DecisionClock(seat, RECONNECT, now, now + seconds)
-            self._emit(ev.ReconnectTimeStarted, seat, seconds)
+            self._emit(ev.ReconnectTimeStarted, seat, seconds, now + seconds)
         elif phase == TIME_BANK:
             self._start_time_bank(p, now)
         else:
@@ -682,7 +698,7 @@ class CashTable:
 
     def _start_time_bank(self, p: SeatedPlayer, now: float) -> None:
         self.clock = DecisionClock(p.seat, TIME_BANK, now, now + p.time_bank)
-        self._emit(ev.TimeBankStarted, p.seat, p.time_bank)
+        self._emit(ev.TimeBankStarted, p.seat, p.time_bank, now + p.time_bank)
 
     def _after_reconnect_time(self, p: SeatedPlayer, now: float) -> None:
         if p.time_bank > 0 and not p.sitting_out:
@@ -718,7 +734,7 @@ class CashTable:
                 continue
             seconds = self.rules.decision_times.for_street(hand.street_name)
             self.clock = DecisionClock(seat, THINKING, now, now + seconds)
-            self._emit(ev.DecisionStarted, seat, seconds, 0.0 if p.sitting_out else p.time_bank)
+            self._emit(ev.DecisionStarted, seat, seconds, 0.0 if p.sitting_out else p.time_bank, now + seconds)
             return
         self._end_hand(now)
 

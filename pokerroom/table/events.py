@@ -39,14 +39,14 @@ BUTTON_MUST_PASS = "button_must_pass"               # HR-POST-3
 
 @dataclass(frozen=True, slots=True)
 class PlayerSeated:
-    """``player_id`` took ``seat`` with ``stack`` chips (HR-STAKE-4).
+    """``player`` took ``seat`` with ``stack`` chips (HR-STAKE-4).
 
     ``owes`` is a blind still owed from a recent leave of this table (HR-MB-5).
     """
 
     seq: int
     seat: int
-    player_id: str
+    player: str
     stack: int
     wait_for_big_blind: bool
     owes: str | None
@@ -54,9 +54,11 @@ class PlayerSeated:
 
 @dataclass(frozen=True, slots=True)
 class ChipsAdded:
+    """``added`` chips came from the player's wallet; the seat now has ``stack``."""
+
     seq: int
     seat: int
-    amount: int
+    added: int
     stack: int
 
 
@@ -107,30 +109,34 @@ class HandEvent:
 
 @dataclass(frozen=True, slots=True)
 class DecisionStarted:
-    """``seat`` must act within ``seconds``; ``time_bank`` is what they have after that (HR-TIME-1)."""
+    """``seat`` must act within ``seconds``, that is by ``deadline`` (the table's clock: epoch seconds on a
+    live server); ``time_bank`` is what they have after that (HR-TIME-1)."""
 
     seq: int
     seat: int
     seconds: float
     time_bank: float
+    deadline: float
 
 
 @dataclass(frozen=True, slots=True)
 class ReconnectTimeStarted:
-    """A disconnected player's decision time ran out: extra time to come back (HR-DC-1)."""
+    """A disconnected player's decision time ran out: extra time to come back, until ``deadline`` (HR-DC-1)."""
 
     seq: int
     seat: int
     seconds: float
+    deadline: float
 
 
 @dataclass(frozen=True, slots=True)
 class TimeBankStarted:
-    """The decision time ran out; the time bank counts down, shown to everyone (HR-TIME-2)."""
+    """The decision time ran out; the time bank counts down to ``deadline``, shown to everyone (HR-TIME-2)."""
 
     seq: int
     seat: int
     seconds: float
+    deadline: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +180,7 @@ class PlayerLeft:
 
     seq: int
     seat: int
-    player_id: str
+    player: str
     stack: int
     reason: str
     refusal: int
@@ -193,7 +199,7 @@ class SeatOffered:
 
     seq: int
     seat: int
-    player_id: str
+    player: str
     expires_at: float
 
 
@@ -201,7 +207,7 @@ class SeatOffered:
 class SeatOfferExpired:
     seq: int
     seat: int
-    player_id: str
+    player: str
 
 
 TableEvent = (PlayerSeated | ChipsAdded | PlayerSatOut | PlayerSatIn | BlindMissed | WaitingToPlay | HandEvent

@@ -21,7 +21,7 @@ def test_TR_REFUND_1_a_killed_server_voids_the_open_hand_and_returns_every_stack
     seen = play({"ana": ana, "bob": bob}, 1,
                 stop=lambda name, push: name == "ana" and event_type(push) == "hand_event"
                 and push["event"]["event"]["type"] == "hole_cards_dealt")
-    starts = {p["event"]["event"]["player_id"]: p["event"]["event"]["stack"] for p in seen["ana"]
+    starts = {p["event"]["event"]["player"]: p["event"]["event"]["stack"] for p in seen["ana"]
               if event_type(p) == "hand_event" and p["event"]["event"]["type"] == "seat_dealt_in"}
     starts = {name: starts[name] for name in ("ana", "bob")}            # the running hand's start stacks
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))

@@ -36,7 +36,7 @@ def _all_in(name: str, player: Player, push: dict) -> None:
     if legal["run_it_twice"]:
         player.request("act", table="t1", action="run_it_twice", agree=False)
     elif legal["can_raise"] or legal["can_bet"]:
-        player.request("act", table="t1", action="raise" if legal["can_raise"] else "bet", amount=legal["max_to"])
+        player.request("act", table="t1", action="raise" if legal["can_raise"] else "bet", to=legal["max_to"])
     else:
         player.request("act", table="t1", action="check" if legal["can_check"] else "call")
 

@@ -37,7 +37,7 @@ def _shove(name: str, player: Player, push: dict, folder: str = "sue") -> None:
     if name == folder:
         action = {"action": "check" if legal["can_check"] else "fold"}
     elif legal["can_raise"] or legal["can_bet"]:
-        action = {"action": "raise" if legal["can_raise"] else "bet", "amount": legal["max_to"]}
+        action = {"action": "raise" if legal["can_raise"] else "bet", "to": legal["max_to"]}
     else:
         action = {"action": "check" if legal["can_check"] else "call"}
     player.request("tournament_act", tournament="sng", **action)

@@ -69,7 +69,7 @@ def test_a_whole_session_over_real_sockets_in_both_encodings(server):
         assert p.request("leave", table="t1")["ok"]
     stacks = {}
     for name, p in (("ana", ana2), ("bob", bo)):
-        left = p.wait_for(lambda m, n=name: event_type(m) == "player_left" and m["event"]["player_id"] == n)
+        left = p.wait_for(lambda m, n=name: event_type(m) == "player_left" and m["event"]["player"] == n)
         stacks[name] = left["event"]["stack"]
     balances = {name: p.request("bet_history")["balance"] for name, p in (("ana", ana2), ("bob", bo))}
     assert balances == {name: 100_000 - 1_000 + stacks[name] for name in stacks}

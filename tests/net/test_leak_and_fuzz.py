@@ -53,7 +53,7 @@ def test_HR_RNG_2_SEC_2_no_frame_shows_anyone_elses_hole_cards_or_the_deck(run):
         for hand in store.hands_of(player, 10_000):
             if hand.events is None:
                 continue                            # still running when the run stopped: no truth to check against
-            seats = {e["player_id"]: e["seat"] for e in hand.events if e["type"] == "seat_dealt_in"}
+            seats = {e["player"]: e["seat"] for e in hand.events if e["type"] == "seat_dealt_in"}
             holes = {e["seat"]: set(e["cards"]) for e in hand.events if e["type"] == "hole_cards_dealt"}
             truth[hand.hand_id] = (seats, holes)
     assert len(truth) >= HANDS

@@ -36,7 +36,7 @@ def test_SEC_2_resume_never_replays_cards_dealt_to_an_earlier_occupant_of_the_se
     for push in again.pushes:
         if event_type(push) == "hand_event":
             e = push["event"]["event"]
-            if e["type"] == "seat_dealt_in" and e["player_id"] == "bob":
+            if e["type"] == "seat_dealt_in" and e["player"] == "bob":
                 dealt_to_bob.add(push["event"]["hand_id"])
             if e["type"] == "hole_cards_dealt" and e["seat"] == 1 and e["cards"]:
                 assert push["event"]["hand_id"] in dealt_to_bob, "an earlier occupant's cards were replayed"

@@ -52,7 +52,7 @@ def test_a_bad_request_is_refused_with_a_code_and_a_sentence(message, code):
 @pytest.mark.parametrize("subprotocol", [MSGPACK, JSON])
 def test_both_codecs_carry_the_same_messages(subprotocol):
     codec = Codec(subprotocol)
-    message = {"type": "act", "rid": 3, "table": "nl-1", "action": "raise", "amount": 600}
+    message = {"type": "act", "rid": 3, "table": "nl-1", "action": "raise", "to": 600}
     assert codec.decode(codec.encode(message), codec.binary) == message
 
 

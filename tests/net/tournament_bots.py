@@ -74,9 +74,9 @@ class TournamentBot(threading.Thread):
             legal = push["legal"]
             r = 1.0 if self.passive else self.rng.random()
             if legal["can_raise"] and r < 0.08:
-                action = {"action": "raise", "amount": legal["max_to"]}
+                action = {"action": "raise", "to": legal["max_to"]}
             elif legal["can_bet"] and r < 0.15:
-                action = {"action": "bet", "amount": legal["max_to"] if r < 0.04 else legal["min_to"]}
+                action = {"action": "bet", "to": legal["max_to"] if r < 0.04 else legal["min_to"]}
             elif legal["can_check"]:
                 action = {"action": "check"}
             elif r < 0.5:

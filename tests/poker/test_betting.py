@@ -68,7 +68,7 @@ def test_HR_POST_2_big_blind_may_check_an_unraised_pot():
     h.apply(Call(3))
     h.apply(Call(1))
     legal = h.legal_actions()
-    assert legal.seat == 2 and legal.can_check and legal.call_amount == 0 and legal.can_raise
+    assert legal.seat == 2 and legal.can_check and legal.call_added == 0 and legal.can_raise
     h.apply(Check(2))
     assert h.street_name == "flop"
 
@@ -126,7 +126,7 @@ def test_BET_4_short_all_in_does_not_reopen_the_betting_to_players_who_acted():
     h.apply(Call(2))
     h.apply(Raise(3, 150))
     legal = h.legal_actions()
-    assert (legal.seat, legal.call_amount, legal.can_raise) == (1, 50, False)
+    assert (legal.seat, legal.call_added, legal.can_raise) == (1, 50, False)
     refused(h.apply, Raise(1, 250), code="betting_not_reopened", rule="BET-4", keeps=partial(state_of, h))
     h.apply(Call(1))
     assert not h.legal_actions().can_raise
@@ -169,7 +169,7 @@ def test_BET_4_a_limper_may_not_reraise_a_short_all_in_preflop():
     h.apply(Call(1))
     h.apply(Call(2))
     legal = h.legal_actions()
-    assert legal.seat == 3 and legal.call_amount == 1 and not legal.can_raise
+    assert legal.seat == 3 and legal.call_added == 1 and not legal.can_raise
 
 
 def test_BET_7_no_raise_when_nobody_left_could_call_it():
@@ -177,7 +177,7 @@ def test_BET_7_no_raise_when_nobody_left_could_call_it():
     h.apply(Fold(3))
     h.apply(Raise(1, 40))
     legal = h.legal_actions()
-    assert legal.seat == 2 and legal.call_amount == 38 and not legal.can_raise
+    assert legal.seat == 2 and legal.call_added == 38 and not legal.can_raise
     refused(h.apply, Raise(2, 40), code="not_enough_chips", rule="HR-STAKE-1", keeps=partial(state_of, h))
     h2 = hand([1000, 1000, 40])
     h2.apply(Raise(3, 40))
@@ -260,7 +260,7 @@ def test_BET_6_fixed_limit_cap_is_a_bet_and_three_raises():
     h.apply(Raise(1, 6))
     h.apply(Raise(2, 8))
     legal = h.legal_actions()
-    assert legal.seat == 3 and not legal.can_raise and legal.call_amount == 4
+    assert legal.seat == 3 and not legal.can_raise and legal.call_added == 4
     refused(h.apply, Raise(3, 10), code="raise_cap_reached", rule="BET-6", keeps=partial(state_of, h))
 
 
@@ -318,9 +318,9 @@ def test_BET_2_fold_is_allowed_when_checking_is_free():
 def test_BET_3_action_events_carry_amount_street_total_and_the_bet_faced():
     h = hand([1000, 1000, 1000])
     e = h.apply(Raise(3, 10))[0]
-    assert (e.action, e.amount, e.to, e.facing, e.street) == ("raise", 10, 10, 2, "preflop")
+    assert (e.action, e.added, e.to, e.facing, e.street) == ("raise", 10, 10, 2, "preflop")
     e = h.apply(Call(1))[0]
-    assert (e.action, e.amount, e.to, e.facing) == ("call", 9, 10, 10)
+    assert (e.action, e.added, e.to, e.facing) == ("call", 9, 10, 10)
 
 
 def test_BET_1_a_hand_that_ended_refuses_every_command():
@@ -343,7 +343,7 @@ def test_BET_1_next_street_resets_the_bets():
     for a in (Raise(3, 6), Call(1), Call(2)):
         h.apply(a)
     assert isinstance(h.events[-1], BoardDealt)
-    assert h.legal_actions().call_amount == 0 and h.pot_total == 18
+    assert h.legal_actions().call_added == 0 and h.pot_total == 18
     assert [e for e in h.events if isinstance(e, ActionTaken)][-1].to == 6
 
 

@@ -101,7 +101,7 @@ def _random_stacks(rng: random.Random, n: int, big_blind: int, ante: int) -> lis
 
 def _choose(rng: random.Random, ours, theirs, short_all_in_seen: bool):
     """A random action legal in both engines; checks that they agree where they must."""
-    assert ours.call_amount == (theirs.checking_or_calling_amount or 0)
+    assert ours.call_added == (theirs.checking_or_calling_amount or 0)
     we_raise = ours.can_bet or ours.can_raise
     they_raise = theirs.can_complete_bet_or_raise_to()
     if we_raise and they_raise:

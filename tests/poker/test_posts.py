@@ -12,7 +12,7 @@ DECK = list(range(52))
 
 
 def posts(h: Hand) -> list[tuple[int, str, int, bool]]:
-    return [(e.seat, e.kind, e.amount, e.live) for e in h.events if isinstance(e, Posted)]
+    return [(e.seat, e.kind, e.added, e.live) for e in h.events if isinstance(e, Posted)]
 
 
 def test_POST_1_antes_are_dead_and_posted_by_everyone_before_the_blinds():
@@ -20,7 +20,7 @@ def test_POST_1_antes_are_dead_and_posted_by_everyone_before_the_blinds():
     assert posts(h) == [(1, "ante", 1, False), (2, "ante", 1, False), (3, "ante", 1, False),
                         (1, "small_blind", 1, True), (2, "big_blind", 2, True)]
     assert h.pot_total == 6
-    assert h.legal_actions().call_amount == 2          # antes do not count toward the bet
+    assert h.legal_actions().call_added == 2          # antes do not count toward the bet
 
 
 def test_POST_1_big_blind_ante_is_paid_by_the_big_blind_after_the_blind():
@@ -34,7 +34,7 @@ def test_HR_STAKE_1_a_short_big_blind_posts_all_in_and_the_others_still_owe_a_fu
     h = Hand(setup([100, 1], button=1), DECK)          # heads-up: seat 1 button/SB, seat 2 BB with 1 chip
     assert posts(h) == [(1, "small_blind", 1, True), (2, "big_blind", 1, True)]
     legal = h.legal_actions()
-    assert legal.seat == 1 and legal.call_amount == 1 and not legal.can_raise
+    assert legal.seat == 1 and legal.call_added == 1 and not legal.can_raise
     events = h.apply(Call(1))
     assert [(e.seat, e.amount) for e in events if isinstance(e, BetReturned)] == [(1, 1)]
     assert h.ended
@@ -46,7 +46,7 @@ def test_HR_POST_1_HR_POST_2_an_entry_blind_is_live_and_may_check_when_unraised(
     assert (4, "entry", 2, True) in posts(h)
     h.apply(Call(3))
     legal = h.legal_actions()
-    assert legal.seat == 4 and legal.can_check and legal.call_amount == 0
+    assert legal.seat == 4 and legal.can_check and legal.call_added == 0
     h.apply(Check(4))
     h.apply(Call(1))
     h.apply(Check(2))
@@ -58,7 +58,7 @@ def test_HR_MB_1_a_dead_small_blind_goes_to_the_pot_and_does_not_count_toward_th
     assert (3, "dead_small_blind", 1, False) in posts(h)
     assert h.pot_total == 4
     legal = h.legal_actions()
-    assert legal.seat == 3 and legal.call_amount == 2 and not legal.can_check
+    assert legal.seat == 3 and legal.call_added == 2 and not legal.can_check
 
 
 def test_HR_MB_2_live_big_blind_plus_dead_small_blind():
@@ -74,7 +74,7 @@ def test_HR_MB_3_third_blind_is_live_straddle_sized_and_sets_the_minimum_raise()
     h = Hand(setup([100, 100, 100, 100], stakes=Stakes(1, 2, third_blind=4)), DECK)
     assert posts(h)[-1] == (3, "third_blind", 4, True)
     legal = h.legal_actions()
-    assert legal.seat == 4 and legal.call_amount == 4 and legal.min_to == 8
+    assert legal.seat == 4 and legal.call_added == 4 and legal.min_to == 8
     for a in (Call(4), Call(1), Call(2)):
         h.apply(a)
     legal = h.legal_actions()
@@ -125,7 +125,7 @@ def test_HR_POST_2_a_raise_over_the_entry_blind_is_called_in_turn():
     h = Hand(setup([100, 100, 100, 100], owed_posts=(Post(4, "entry", 2),)), DECK)
     h.apply(Raise(3, 6))
     legal = h.legal_actions()
-    assert legal.seat == 4 and legal.call_amount == 4
+    assert legal.seat == 4 and legal.call_added == 4
 
 
 def test_HR_MB_6_HR_MB_3_a_third_blind_table_may_deal_with_a_dead_big_blind():
@@ -135,7 +135,7 @@ def test_HR_MB_6_HR_MB_3_a_third_blind_table_may_deal_with_a_dead_big_blind():
     assert posts(h) == [(1, "small_blind", 1, True), (3, "third_blind", 4, True)]
     assert h.events[0].big_blind_seat is None
     legal = h.legal_actions()
-    assert legal.seat == 4 and legal.call_amount == 4       # the third blind opens; seat 2 acts in turn
+    assert legal.seat == 4 and legal.call_added == 4       # the third blind opens; seat 2 acts in turn
     h.apply(Fold(4))
     assert h.legal_actions().seat == 1
 

@@ -144,14 +144,25 @@ def replay(setup: HandSetup, deck, commands) -> list:
 
 def assert_events_account_for_every_chip(events: list) -> None:
     stacks = {e.seat: e.stack for e in events if isinstance(e, ev.SeatDealtIn)}
+    chips = sum(stacks.values())
+    bets = dict.fromkeys(stacks, 0)
     into_pot = 0
     for e in events:
         if isinstance(e, ev.Posted | ev.ActionTaken):
-            stacks[e.seat] -= e.amount
-            into_pot += e.amount
+            stacks[e.seat] -= e.added
+            into_pot += e.added
+            bets[e.seat] += e.added if isinstance(e, ev.ActionTaken) or e.live else 0
         elif isinstance(e, ev.BetReturned):
             stacks[e.seat] += e.amount
             into_pot -= e.amount
+            bets[e.seat] -= e.amount
+        elif isinstance(e, ev.BoardDealt):
+            bets = dict.fromkeys(stacks, 0)
+        if isinstance(e, ev.Posted | ev.ActionTaken | ev.BetReturned):
+            # What a client draws comes with the event, and it is the chips' own account: the pot plus
+            # every stack behind is the chips dealt in (none made, none lost), seat by seat.
+            assert (e.pot, e.behind, e.to) == (into_pot, stacks[e.seat], bets[e.seat]), e
+            assert e.pot + sum(stacks.values()) == chips
         elif isinstance(e, ev.PotAwarded):
             for seat, share in zip(e.seats, e.shares, strict=True):
                 stacks[seat] += share

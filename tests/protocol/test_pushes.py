@@ -11,8 +11,8 @@ from pokerroom.protocol.pushes import EVENTS, PushError, verify_answer, verify_m
 from pokerroom.protocol.schema import error
 from pokerroom.table.events import HandEvent, PlayerSeated, table_event_to_dict
 
-ACTION = ActionTaken(seq=19, seat=2, street="preflop", action="raise", amount=20, to=20, facing=10, all_in=False,
-                     timed_out=False)
+ACTION = ActionTaken(seq=19, seat=2, street="preflop", action="raise", added=20, to=20, facing=10, all_in=False,
+                     timed_out=False, pot=35, behind=480)
 
 
 def frame(*events: dict, **extra: object) -> dict:
@@ -22,7 +22,7 @@ def frame(*events: dict, **extra: object) -> dict:
 def test_a_table_frame_made_from_the_cores_events_conforms():
     seated = table_event_to_dict(PlayerSeated(4188, 3, "ana", 500, False, None))
     hand = table_event_to_dict(HandEvent(4189, "t1-57", ACTION))
-    legal = {"seat": 3, "can_check": False, "call_amount": 20, "can_bet": False, "can_raise": True,
+    legal = {"seat": 3, "can_check": False, "call_added": 20, "can_bet": False, "can_raise": True,
              "min_to": 40, "max_to": 1000, "run_it_twice": False}
     verify_push(frame(seated, hand, legal=legal))
     verify_message({"type": "chat", "table": "t1", "player": "ana", "text": "gl", "at": 1764686400.5})
@@ -75,7 +75,9 @@ def test_field_kinds_come_from_the_annotations_of_the_cores_dataclasses():
     assert wire_of("tuple[tuple[str, int | None], ...]").kind == "list"
     assert wire_of("dict[str, int]").kind == "map"
     assert wire_of("hand_events.Event").of == "hand"
-    assert EVENTS["hand"]["action_taken"]["amount"].kind == "int"
+    assert EVENTS["hand"]["action_taken"]["added"].kind == "int"
+    assert EVENTS["hand"]["action_taken"]["behind"].kind == "int"
+    assert EVENTS["table"]["decision_started"]["deadline"].kind == "float"
     assert EVENTS["table"]["decision_started"]["seconds"].kind == "float"
     assert EVENTS["tournament"]["shares_sold"]["percent"].kind == "int"
     assert "payment" not in EVENTS["tournament"]          # money moves are not pushed: they are in bet_history

@@ -258,7 +258,7 @@ def test_AC_4_a_verified_player_may_show_their_real_name(floor, store):
     assert chat["player"] == "ana" and chat["name"] == "Ana Lima"
     assert request(room, people["pat"], "observe", table="t1", on=True)["ok"]
     snapshot = [m for m in people["pat"].connection.sent if m.get("type") == "table_snapshot"][-1]
-    assert {s["player_id"]: s.get("name") for s in snapshot["seats"]} == {"ana": "Ana Lima", "bob": None}
+    assert {s["player"]: s.get("name") for s in snapshot["seats"]} == {"ana": "Ana Lima", "bob": None}
     assert ask(room, ana, "real_name", on=False)["name"] == "ana"
     room.flushed()
     assert store.find_account("ana").verified_name == "Ana Lima" and not store.find_account("ana").show_real_name

@@ -83,7 +83,7 @@ class Scenario:
         return "".join(name_of(e.seat) for e in self.last_hand() if isinstance(e, he.SeatDealtIn))
 
     def posts(self) -> list[tuple[str, str, int]]:
-        return [(name_of(e.seat), e.kind, e.amount) for e in self.last_hand() if isinstance(e, he.Posted)]
+        return [(name_of(e.seat), e.kind, e.added) for e in self.last_hand() if isinstance(e, he.Posted)]
 
     def positions(self) -> tuple[str, str, str]:
         """(button, small blind, big blind) of the last hand as names; "-" for a dead or empty position."""

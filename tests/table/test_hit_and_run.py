@@ -16,7 +16,7 @@ HOUR = 3600.0
 def hit_and_run(game: Scenario, name: str, hands: int = 1) -> te.PlayerLeft:
     """``name`` sits (with what they last left with: HR-STAKE-3), plays ``hands`` hands, and leaves."""
     earlier = game.of_type(te.PlayerLeft)
-    game.sit(name, stack=max([100] + [e.stack for e in earlier if e.player_id == name]))
+    game.sit(name, stack=max([100] + [e.stack for e in earlier if e.player == name]))
     seat = game.table.seat_of(name)
     while game.table.players[seat].hands_played < hands:
         game.play_hand()
@@ -126,4 +126,4 @@ def test_HR_HNR_1_a_leave_during_a_hand_folds_at_the_players_turn_and_counts_whe
     assert game.table.seat_of("C") == 3                             # still seated until the hand ends
     game.finish_hand()
     left = game.of_type(te.PlayerLeft)[-1]
-    assert (left.player_id, left.refusal) == ("C", 1) and game.table.seat_of("C") is None
+    assert (left.player, left.refusal) == ("C", 1) and game.table.seat_of("C") is None

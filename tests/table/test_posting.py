@@ -70,7 +70,7 @@ def test_HR_POST_2_the_entry_blind_is_live_and_may_check_when_nobody_raised():
     game.sit("F")
     game.deal()                                     # B button, C small, D big; F (first to act) posted 2
     legal = game.table.legal_actions("F")
-    assert legal is not None and legal.can_check and legal.call_amount == 0
+    assert legal is not None and legal.can_check and legal.call_added == 0
     game.act("F", Check)
     game.act("A", Call)
     assert game.table.hand.pot_total == 1 + 2 + 2 + 2

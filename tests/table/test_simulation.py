@@ -53,7 +53,7 @@ class Model:
         self.previous_big_player: str | None = None
 
     def left(self, e: te.PlayerLeft) -> None:
-        if e.player_id == self.previous_big_player:
+        if e.player == self.previous_big_player:
             self.previous_big_player = None             # back later, they are a newcomer
 
     def seated(self, e: te.PlayerSeated) -> None:
@@ -62,7 +62,7 @@ class Model:
 
     def check_hand(self, table: CashTable, sitting_out: set[int], events: list[he.Event]) -> None:
         started = events[0]
-        dealt = {e.seat: e.player_id for e in events if isinstance(e, he.SeatDealtIn)}
+        dealt = {e.seat: e.player for e in events if isinstance(e, he.SeatDealtIn)}
         posts: dict[int, list[str]] = {}
         for e in events:
             if isinstance(e, he.Posted):
@@ -180,7 +180,7 @@ def run(seed: int, hands: int, rules: TableRules) -> CashTable:
                 brought += e.stack
                 model.seated(e)
             elif isinstance(e, te.ChipsAdded):
-                brought += e.amount
+                brought += e.added
             elif isinstance(e, te.PlayerLeft):
                 taken += e.stack
                 model.left(e)

@@ -152,13 +152,13 @@ def test_the_waiting_list_gets_the_free_seat_kept_for_it():
     game.do("join_waiting_list", "D")
     events = game.do("leave", "B")
     offer = game.of_type(te.SeatOffered, events)[0]
-    assert (offer.seat, offer.player_id, offer.expires_at) == (2, "C", game.now + 60)
+    assert (offer.seat, offer.player, offer.expires_at) == (2, "C", game.now + 60)
     assert refused(game.do, "sit", "E", 2, 100, keeps=partial(seats_and_chips, game)).code == "seat_reserved"
     assert game.table.next_deadline().command == "offer_expired"
     assert refused(game.do, "offer_expired", "C", keeps=partial(seats_and_chips, game)).code == "not_due"
     game.wait(60)
     events = game.do("offer_expired", "C")
-    assert [(e.seat, e.player_id) for e in game.of_type(te.SeatOffered, events)] == [(2, "D")]
+    assert [(e.seat, e.player) for e in game.of_type(te.SeatOffered, events)] == [(2, "D")]
     game.do("sit", "D", None, 100)
     assert game.table.seat_of("D") == 2 and game.table.waiting_list == []
 
@@ -174,5 +174,5 @@ def test_a_player_sitting_out_too_long_makes_room_for_the_waiting_list():
     assert (deadline.command, deadline.target) == ("sit_out_expired", 2)
     events = game.table.fire(deadline, game.now)
     left = game.of_type(te.PlayerLeft, events)[0]
-    assert (left.player_id, left.reason, left.refusal) == ("B", te.SAT_OUT_TOO_LONG, 0)
-    assert game.of_type(te.SeatOffered, events)[0].player_id == "C"
+    assert (left.player, left.reason, left.refusal) == ("B", te.SAT_OUT_TOO_LONG, 0)
+    assert game.of_type(te.SeatOffered, events)[0].player == "C"

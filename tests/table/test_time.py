@@ -197,7 +197,7 @@ def test_HR_DC_2_a_reconnecting_player_resumes_with_seat_stack_and_own_cards_onl
     t.do("reconnect", "B")
     snap = t.game.table.snapshot(Viewer.player(2))
     assert snap.seq == t.game.table.seq
-    assert [(s.seat, s.player_id, s.stack) for s in snap.seats] == [(1, "A", 94), (2, "B", 99), (3, "C", 98)]
+    assert [(s.seat, s.player, s.stack) for s in snap.seats] == [(1, "A", 94), (2, "B", 99), (3, "C", 98)]
     holes = {e.seat: e.cards for e in snap.hand_events if isinstance(e, he.HoleCardsDealt)}
     assert len(holes[2]) == 2 and holes[1] == () and holes[3] == ()
     assert snap.clock[:2] == (2, "thinking")

@@ -101,7 +101,7 @@ class Room:
                 action = Check(legal.seat) if legal.can_check else Fold(legal.seat)
             else:
                 action = (Raise(legal.seat, legal.max_to) if legal.can_raise else
-                          Call(legal.seat) if legal.call_amount else Check(legal.seat))
+                          Call(legal.seat) if legal.call_added else Check(legal.seat))
             self.apply(d.act(player, action))
 
     def check_down(self, table_id: str) -> None:
@@ -109,7 +109,7 @@ class Room:
         d = self.director
         while (table := d.tables.get(table_id)) is not None and (turn := table.to_act()) is not None:
             player, legal = turn
-            self.apply(d.act(player, Call(legal.seat) if legal.call_amount else Check(legal.seat)))
+            self.apply(d.act(player, Call(legal.seat) if legal.call_added else Check(legal.seat)))
 
     def only_table(self) -> str:
         (table_id,) = self.director.tables

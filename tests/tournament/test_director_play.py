@@ -18,12 +18,12 @@ def test_TR_PLAY_1_levels_advance_on_the_clock_and_the_next_hand_uses_the_new_bl
     assert d.schedule() == ("level_up", 600)
     table = room.only_table()
     posted = [e for e in room.deal(table)[0].events if isinstance(e, ev.Posted)]
-    assert sorted(p.amount for p in posted) == [50, 100]
+    assert sorted(p.added for p in posted) == [50, 100]
     room.check_down(table)
     room.apply(d.level_up())
     assert room.of(td.LevelStarted)[-1].big_blind == 200
     posted = [e for e in room.deal(table)[0].events if isinstance(e, ev.Posted)]
-    assert sorted(p.amount for p in posted) == [100, 200]
+    assert sorted(p.added for p in posted) == [100, 200]
 
 
 def test_TR_PLAY_2_a_break_stops_new_hands_while_the_hand_in_play_finishes():
@@ -83,7 +83,7 @@ def test_TR_PLAY_7_a_late_registrant_is_dealt_in_at_once_without_posting():
     room.check_down(table)
     room.register("late")
     hand = room.deal(table)[0].events
-    dealt = [e.player_id for e in hand if isinstance(e, ev.SeatDealtIn)]
+    dealt = [e.player for e in hand if isinstance(e, ev.SeatDealtIn)]
     posts = [e for e in hand if isinstance(e, ev.Posted) and e.kind not in (ev.POST_SMALL_BLIND, ev.POST_BIG_BLIND)]
     assert "late" in dealt and posts == []
 
@@ -103,7 +103,7 @@ def test_TR_PLAY_5_HR_DC_3_an_away_player_keeps_posting_and_is_checked_or_folded
         while (turn := d.tables[table].to_act()) is not None:
             who, legal = turn
             room.apply(d.timeout(who) if who == player else
-                       d.act(who, Call(legal.seat) if legal.call_amount else Check(legal.seat)))
+                       d.act(who, Call(legal.seat) if legal.call_added else Check(legal.seat)))
         (hand,) = [e for e in room.deal(table) if isinstance(e, td.HandDealt)]
         dealt_in += any(isinstance(e, ev.HoleCardsDealt) and e.seat == seat for e in hand.events)
         posted += any(isinstance(e, ev.Posted) and e.seat == seat for e in hand.events)

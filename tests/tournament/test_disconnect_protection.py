@@ -19,9 +19,11 @@ def test_HR_DC_4_a_disconnected_player_in_the_late_stage_gets_the_extra_seconds_
     player, _ = table.to_act()
     others = [n for n in ("ana", "bo", "cy") if n != player]
     drop(lobby, player)
+    started_at = lobby.clock.seconds()
     lobby.clock.advance(10)                                          # the decision's own 10 s are up
     assert lobby.pushes(others[0], "reconnect_time_started")[-1] == {"type": "reconnect_time_started",
-                                                                     "player": player, "seconds": 60}
+                                                                     "player": player, "seconds": 60,
+                                                                     "deadline": started_at + 70}
     lobby.clock.advance(59)
     assert table.to_act()[0] == player                               # still theirs, 69 s on
     lobby.clock.advance(1)                                           # the extra 60 s are up: then the time bank

@@ -218,5 +218,5 @@ def test_HR_TIME_1_everyone_at_a_tournament_table_is_told_whose_turn_it_is_and_t
     for name in ("ana", "bob", "cyd"):
         frames = [m for m in lobby.people[name][1].sent if m.get("type") == "tournament_table_events"]
         assert frames[-1]["to_act"] == {"player": player, "seat": table.seat_of(player), "seconds": 10,
-                                        "time_bank": 20.0}
+                                        "deadline": lobby.clock.seconds() + 10, "time_bank": 20.0}
         assert ("legal" in frames[-1]) == (name == player)

@@ -86,8 +86,8 @@ def test_STAFF_1_an_overlay_is_paid_from_promotions_and_what_is_left_returns(sto
             lobby.clock.advance(1)                                     # the next hand
             continue
         player, legal = turns[0]
-        action = ({"action": "raise", "amount": legal.max_to} if legal.can_raise else
-                  {"action": "call"} if legal.call_amount else {"action": "check"})
+        action = ({"action": "raise", "to": legal.max_to} if legal.can_raise else
+                  {"action": "call"} if legal.call_added else {"action": "check"})
         assert lobby.ask(player, "tournament_act", tournament="sng", **action)["ok"]
     assert d.state == td.FINISHED
     (paid,) = [t for t in ledger.transfers if t.reason == "guarantee overlay"]

@@ -38,7 +38,7 @@ def test_TR_PLAY_7_a_player_moved_in_is_dealt_at_once_even_in_the_blinds_and_nob
     assert sorted(first) == ["a", "b", "c"]                          # the big blind goes round
     table.seat("moved", 4, 5000)                                     # moved in between hands, anywhere
     events = table.start_hand(STAKES, list(range(52)))
-    dealt = [e.player_id for e in events if isinstance(e, ev.SeatDealtIn)]
+    dealt = [e.player for e in events if isinstance(e, ev.SeatDealtIn)]
     extra = [e for e in events if isinstance(e, ev.Posted) and e.kind not in (ev.POST_SMALL_BLIND,
                                                                                 ev.POST_BIG_BLIND)]
     assert "moved" in dealt and extra == []                          # dealt in at once, no entry post

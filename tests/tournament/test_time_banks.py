@@ -35,7 +35,7 @@ def test_HR_TIME_2_HR_TIME_5_the_bank_starts_when_the_decision_time_is_up_on_the
     clock = clock_of(lobby, d)
     assert clock.phase == TIME_BANK and clock.deadline - clock.started_at == 20
     assert lobby.pushes(player, "time_bank_started")[-1] == {"type": "time_bank_started", "player": player,
-                                                              "seconds": 20.0}
+                                                              "seconds": 20.0, "deadline": clock.deadline}
     assert turn(d)[0] == player
 
 

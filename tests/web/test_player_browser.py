@@ -272,7 +272,7 @@ def test_a_person_plays_the_bots_to_a_showdown_and_finds_the_hand_in_the_history
         result = table.locator(SHOWDOWN_WITH_ME)
         hand_id = result.get_attribute("data-hand-id")
         events = observer.hand(hand_id)
-        players = {e["seat"]: e["player_id"] for e in events if e["type"] == "seat_dealt_in"}
+        players = {e["seat"]: e["player"] for e in events if e["type"] == "seat_dealt_in"}
         assert "Ana_web" in players.values()
         sent_awards = sorted((players[seat], share) for e in events if e["type"] == "pot_awarded"
                              for seat, share in zip(e["seats"], e["shares"], strict=True))
@@ -292,11 +292,11 @@ def test_a_person_plays_the_bots_to_a_showdown_and_finds_the_hand_in_the_history
 
         # HR-POST-1: in the first hand Ana was dealt into, she had posted a big blind's worth (entry or big blind)
         first = next(e["hand_id"] for e in observer.events if e["type"] == "hand_event"
-                     and e["event"]["type"] == "seat_dealt_in" and e["event"]["player_id"] == "Ana_web")
-        mine = next(seat for seat, p in ((e["seat"], e["player_id"]) for e in observer.hand(first)
+                     and e["event"]["type"] == "seat_dealt_in" and e["event"]["player"] == "Ana_web")
+        mine = next(seat for seat, p in ((e["seat"], e["player"]) for e in observer.hand(first)
                                          if e["type"] == "seat_dealt_in") if p == "Ana_web")
         posts = [e for e in observer.hand(first) if e["type"] == "posted" and e["seat"] == mine]
-        assert [(p["kind"] in ("entry", "big_blind"), p["amount"]) for p in posts] == [(True, 10)]
+        assert [(p["kind"] in ("entry", "big_blind"), p["added"]) for p in posts] == [(True, 10)]
         expect(table.get_by_test_id("log")).to_contain_text("Ana_web posts")
 
         # a link in chat is refused, with the rule, next to the chat box (seconds after the last line: HR-CHAT-2)
@@ -309,9 +309,9 @@ def test_a_person_plays_the_bots_to_a_showdown_and_finds_the_hand_in_the_history
         # leave: the stack goes back to the wallet
         table.get_by_test_id("leave").click()
         expect(me).to_have_count(0, timeout=30_000)
-        left = observer.wait_for(lambda es: any(e["type"] == "player_left" and e["player_id"] == "Ana_web"
+        left = observer.wait_for(lambda es: any(e["type"] == "player_left" and e["player"] == "Ana_web"
                                                 for e in es))
-        stack = next(e["stack"] for e in left if e["type"] == "player_left" and e["player_id"] == "Ana_web")
+        stack = next(e["stack"] for e in left if e["type"] == "player_left" and e["player"] == "Ana_web")
         expect(page.get_by_test_id("balance")).to_have_text(dollars(100_000 - 1_000 + stack))
 
         # the hand history lists the showdown hand, its events readable with the cards drawn
@@ -491,7 +491,7 @@ def test_a_person_registers_for_a_tournament_in_the_lobby_and_plays_at_their_tou
         with changed:
             assert changed.wait_for(lambda: any(e["type"] == "hand_ended" for e in hands.get(hand_id, [])), 10)
             events = list(hands[hand_id])
-        players = {e["seat"]: e["player_id"] for e in events if e["type"] == "seat_dealt_in"}
+        players = {e["seat"]: e["player"] for e in events if e["type"] == "seat_dealt_in"}
         sent = sorted((players[seat], share) for e in events if e["type"] == "pot_awarded"
                       for seat, share in zip(e["seats"], e["shares"], strict=True))
         awards = result.get_by_test_id("award")

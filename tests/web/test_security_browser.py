@@ -88,14 +88,14 @@ def play_heads_up(server: Server, hands: int, *, chat: str = "", sec: Player | N
                 push = next_push(p, 0.05)
             except TimeoutError:
                 continue
-            if event_type(push) == "player_left" and push["event"]["player_id"] == name:
+            if event_type(push) == "player_left" and push["event"]["player"] == name:
                 left.add(name)
             if event_type(push) == "hand_event":
                 hand, e = push["event"]["hand_id"], push["event"]["event"]
                 if e["type"] == "hand_started":
                     running = hand
                 elif e["type"] == "seat_dealt_in":
-                    played.starts.setdefault(hand, {})[e["seat"]] = (e["player_id"], e["stack"])
+                    played.starts.setdefault(hand, {})[e["seat"]] = (e["player"], e["stack"])
                 elif e["type"] == "hole_cards_dealt" and e["cards"]:           # one's own, and only one's own
                     played.cards.setdefault(hand, {})[name] = e["cards"]
                 elif e["type"] == "board_dealt" and e["run"] == 1:

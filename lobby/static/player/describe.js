@@ -44,16 +44,16 @@ export function describeHandEvent(e, ctx) {
       return [`Hand ${e.hand_id}: ${e.variant} ${stakes}, button on seat ${e.button_seat}`];
     }
     case "seat_dealt_in":
-      return ctx.verbose ? [`Seat ${e.seat}: ${e.player_id} (${m(e.stack)})`] : null;
+      return ctx.verbose ? [`Seat ${e.seat}: ${e.player} (${m(e.stack)})`] : null;
     case "posted":
-      return [`${name(e.seat)} ${POSTS[e.kind] || "posts"} ${m(e.amount)}${e.all_in ? " and is all-in" : ""}`];
+      return [`${name(e.seat)} ${POSTS[e.kind] || "posts"} ${m(e.added)}${e.all_in ? " and is all-in" : ""}`];
     case "hole_cards_dealt":
       return e.cards && e.cards.length ? [`Dealt to ${name(e.seat)} `, cards(e.cards)] : null;
     case "action_taken": {
       const all = e.all_in ? " (all-in)" : "";
       const late = e.timed_out ? " (time ran out)" : "";
       const what = {
-        fold: "folds", check: "checks", call: `calls ${m(e.amount)}`, bet: `bets ${m(e.to)}`,
+        fold: "folds", check: "checks", call: `calls ${m(e.added)}`, bet: `bets ${m(e.to)}`,
         raise: `raises to ${m(e.to)}`,
       }[e.action] || e.action;
       return [`${name(e.seat)} ${what}${all}${late}`];
@@ -98,10 +98,10 @@ export function describeTableEvent(e, ctx) {
   const m = (amount) => cash(amount, ctx.currency);
   switch (e.type) {
     case "player_seated":
-      return [`${e.player_id} sits down at seat ${e.seat} with ${m(e.stack)}`
+      return [`${e.player} sits down at seat ${e.seat} with ${m(e.stack)}`
               + (e.wait_for_big_blind ? ", waiting for the big blind" : "")];
     case "chips_added":
-      return [`${name(e.seat)} adds ${m(e.amount)} (now ${m(e.stack)})`];
+      return [`${name(e.seat)} adds ${m(e.added)} (now ${m(e.stack)})`];
     case "player_sat_out":
       return [`${name(e.seat)} ${SAT_OUT[e.reason] || "sits out"}`];
     case "player_sat_in":
@@ -122,12 +122,12 @@ export function describeTableEvent(e, ctx) {
     case "player_reconnected":
       return [`${name(e.seat)} is back online`];
     case "player_left":
-      return [`${e.player_id} leaves with ${m(e.stack)}`
+      return [`${e.player} leaves with ${m(e.stack)}`
               + (e.blocked_seconds ? ` (blocked from this level for ${Math.ceil(e.blocked_seconds / 60)} min)` : "")];
     case "seat_offered":
-      return [`Seat ${e.seat} is offered to ${e.player_id}`];
+      return [`Seat ${e.seat} is offered to ${e.player}`];
     case "seat_offer_expired":
-      return [`The seat offer to ${e.player_id} has run out`];
+      return [`The seat offer to ${e.player} has run out`];
     default:
       return null;
   }

@@ -37,7 +37,7 @@ export class HistoryView {
     const started = events.find((e) => e.type === "hand_started") || {};
     const currency = started.currency;
     const players = new Map();
-    for (const e of events) if (e.type === "seat_dealt_in") players.set(e.seat, e.player_id);
+    for (const e of events) if (e.type === "seat_dealt_in") players.set(e.seat, e.player);
     const mySeat = [...players].find(([, p]) => p === me);
     const mine = mySeat ? events.find((e) => e.type === "hole_cards_dealt" && e.seat === mySeat[0]) : null;
     const board = events.filter((e) => e.type === "board_dealt" && e.run === 1).map((e) => e.board).pop() || [];

@@ -1,8 +1,10 @@
 // The state of one cash table as this player may see it, built from a table_snapshot and then the
 // table_events that follow it, in gapless seq order. Pure data: no DOM, no socket. The view reads it.
 //
-// A snapshot gives the seats (stacks behind their bets) and the running hand's events so far; replaying
-// those hand events rebuilds bets, pots, board and cards. Table events then move it along one by one.
+// A snapshot gives the seats (stacks behind their bets this street), the board, the pots and the running
+// hand's events so far (for cards, actions and who is in). Each chip-moving hand event (posted, action_taken,
+// bet_returned) carries the seat's bet on the street (to), its stack behind and the pot total: the state takes
+// them as they come instead of adding chips up. Table events then move it along one by one.
 
 const LIVE = new Set(["small_blind", "big_blind", "third_blind", "entry"]);
 
@@ -56,7 +58,7 @@ export class TableState {
   loadSnapshot(snap) {
     this.seats = new Map();
     for (const s of snap.seats) {
-      const seat = emptySeat(s.seat, s.player_id, s.stack);
+      const seat = emptySeat(s.seat, s.player, s.stack);
       seat.sittingOut = s.sitting_out;
       seat.connected = s.connected;
       seat.owes = s.owes;
@@ -67,9 +69,12 @@ export class TableState {
     this.legal = null;
     this.clock = null;
     for (const e of snap.hand || []) this.applyHandEvent(e, snap.hand.length && snap.hand[0].hand_id, true);
-    for (const s of snap.seats) {           // the snapshot's stacks are the truth (behind bets)
+    for (const s of snap.seats) {           // the snapshot's stacks and bets are the truth
       const seat = this.seats.get(s.seat);
-      if (seat) seat.stack = s.stack;
+      if (seat) { seat.stack = s.stack; seat.bet = s.bet || 0; }
+    }
+    if (this.hand && !this.hand.ended && snap.pots) {   // gathered pots; the bets are in front of the seats
+      this.hand.collected = snap.pots.reduce((sum, p) => sum + p.amount, 0);
     }
     if (snap.to_act != null && this.hand && !this.hand.ended) {
       const seat = this.seats.get(snap.to_act);
@@ -139,11 +144,11 @@ export class TableState {
     const seat = e.seat != null ? this.seats.get(e.seat) : null;
     switch (e.type) {
       case "player_seated": {
-        const s = emptySeat(e.seat, e.player_id, e.stack);
+        const s = emptySeat(e.seat, e.player, e.stack);
         s.owes = e.owes;
         if (e.wait_for_big_blind) s.waiting = "waiting_for_big_blind";
         this.seats.set(e.seat, s);
-        if (e.player_id === this.me) this.offer = null;
+        if (e.player === this.me) this.offer = null;
         break;
       }
       case "chips_added":
@@ -197,16 +202,16 @@ export class TableState {
         break;
       case "player_left":
         this.seats.delete(e.seat);
-        if (e.player_id === this.me) this.legal = null;
+        if (e.player === this.me) this.legal = null;
         break;
       case "waiting_list_changed":
         this.waitingList = e.players;
         break;
       case "seat_offered":
-        if (e.player_id === this.me) this.offer = { seat: e.seat, expiresAt: e.expires_at };
+        if (e.player === this.me) this.offer = { seat: e.seat, expiresAt: e.expires_at };
         break;
       case "seat_offer_expired":
-        if (e.player_id === this.me) this.offer = null;
+        if (e.player === this.me) this.offer = null;
         break;
       default:
         break;
@@ -228,7 +233,7 @@ export class TableState {
         id: e.hand_id || handId, variant: e.variant, betting: e.betting, holeCount: e.hole_card_count,
         smallBlind: e.small_blind, bigBlind: e.big_blind, button: e.button_seat, sbSeat: e.small_blind_seat,
         bbSeat: e.big_blind_seat, maxSeats: e.max_seats, currency: e.currency, street: "preflop",
-        boards: {}, collected: 0, pots: [], awards: [], shown: [], ended: false, currentBet: 0,
+        boards: {}, collected: 0, pot: 0, pots: [], awards: [], shown: [], ended: false, currentBet: 0,
         lastRaise: e.big_blind, players: new Map(), runs: 1, rake: 0,
       };
       for (const s of this.seats.values()) {
@@ -243,42 +248,41 @@ export class TableState {
     const seat = e.seat != null ? this.seats.get(e.seat) : null;
     switch (e.type) {
       case "seat_dealt_in":
-        h.players.set(e.seat, e.player_id);
-        if (this.handOnly && (!seat || seat.player !== e.player_id)) {
-          this.seats.set(e.seat, emptySeat(e.seat, e.player_id, e.stack));
+        h.players.set(e.seat, e.player);
+        if (this.handOnly && (!seat || seat.player !== e.player)) {
+          this.seats.set(e.seat, emptySeat(e.seat, e.player, e.stack));
         }
-        if (this.seats.get(e.seat) && this.seats.get(e.seat).player === e.player_id) {
+        if (this.seats.get(e.seat) && this.seats.get(e.seat).player === e.player) {
           const dealt = this.seats.get(e.seat);
           dealt.inHand = true;
           dealt.stack = e.stack;
           dealt.waiting = null;
         }
-        if (e.player_id === this.me) this.handsSeen.add(h.id);
+        if (e.player === this.me) this.handsSeen.add(h.id);
         break;
       case "posted":
+        h.pot = e.pot;
         if (seat && seat.inHand) {
-          seat.stack -= e.amount;
+          seat.stack = e.behind;
+          seat.bet = e.to;
           if (e.all_in) seat.allIn = true;
-          if (e.live) {
-            seat.bet += e.amount;
-            h.currentBet = Math.max(h.currentBet, seat.bet);
-          } else {
-            h.collected += e.amount;
-          }
+          if (e.live) h.currentBet = Math.max(h.currentBet, seat.bet);
+          else h.collected += e.added;
           seat.lastAction = e.kind === "entry" ? "posts" : null;
           if (seat.owes && !replaying) seat.owes = null;
         } else if (!LIVE.has(e.kind)) {
-          h.collected += e.amount;
+          h.collected += e.added;
         }
         break;
       case "hole_cards_dealt":
         if (seat && seat.inHand) seat.cards = e.cards && e.cards.length ? e.cards.slice() : null;
         break;
       case "action_taken":
+        h.pot = e.pot;
         if (seat && seat.inHand) {
-          seat.stack -= e.amount;
+          seat.stack = e.behind;
+          seat.bet = e.to;
           if (e.action === "fold") seat.folded = true;
-          else seat.bet += e.amount;
           if (e.all_in) seat.allIn = true;
           seat.lastAction = e.action;
           seat.lastTimedOut = e.timed_out;
@@ -291,7 +295,8 @@ export class TableState {
         if (e.seat === this.mySeat) this.legal = null;
         break;
       case "bet_returned":
-        if (seat) { seat.stack += e.amount; seat.bet = Math.max(0, seat.bet - e.amount); }
+        h.pot = e.pot;
+        if (seat) { seat.stack = e.behind; seat.bet = e.to; }
         break;
       case "board_dealt":
         this.gatherBets();
@@ -368,7 +373,9 @@ export class TableState {
   // All chips in the middle: collected pots plus every bet in front of the players.
   potTotal() {
     if (!this.hand) return 0;
-    let total = this.hand.ended ? 0 : this.hand.collected;
+    if (this.hand.ended) return 0;
+    if (this.hand.pot != null) return this.hand.pot;     // the last chip-moving event's pot
+    let total = this.hand.collected;
     for (const s of this.seats.values()) total += s.bet;
     return total;
   }

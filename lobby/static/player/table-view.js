@@ -246,12 +246,12 @@ export class TableView {
     for (const e of applied) {
       if (e.type === "hand_event") this.logHandEvent(e.event);
       else this.logTableEvent(e);
-      if (e.type === "player_left" && e.player_id === mine) {
+      if (e.type === "player_left" && e.player === mine) {
         this.el.controlsNote.textContent = `You left the table with ${cash(e.stack, state.currency)}.`;
         this.app.refreshBalance();
       }
-      if (e.type === "player_seated" && e.player_id === mine) this.app.refreshBalance();
-      if (e.type === "hand_event" && e.event.type === "seat_dealt_in" && e.event.player_id === mine) {
+      if (e.type === "player_seated" && e.player === mine) this.app.refreshBalance();
+      if (e.type === "hand_event" && e.event.type === "seat_dealt_in" && e.event.player === mine) {
         this.el.controlsNote.textContent = "";
       }
     }
@@ -497,8 +497,8 @@ export class TableView {
     show(el.check, legal.can_check);
     show(el.call, !legal.can_check);
     const me = s.seats.get(legal.seat);
-    const allInCall = me && legal.call_amount >= me.stack;
-    el.call.textContent = `Call ${cash(legal.call_amount, s.currency)}${allInCall ? " (all-in)" : ""}`;
+    const allInCall = me && legal.call_added >= me.stack;
+    el.call.textContent = `Call ${cash(legal.call_added, s.currency)}${allInCall ? " (all-in)" : ""}`;
     const sizing = legal.can_bet || legal.can_raise;
     show(el.raise, sizing);
     show(el.sizing, sizing && legal.max_to > legal.min_to);
@@ -544,13 +544,13 @@ export class TableView {
     this.act(legal.can_bet ? "bet" : "raise", to);
   }
 
-  async act(action, amount = null, agree = null) {
+  async act(action, to = null, agree = null) {
     if (this.pending || !this.state) return;
     this.pending = true;
     this.el.actionError.textContent = "";
     this.renderActions();
     const fields = { table: this.tableId, action };
-    if (amount != null) fields.amount = amount;
+    if (to != null) fields.to = to;                   // a bet or raise: the total on the street
     if (agree != null) fields.agree = agree;
     try {
       await this.app.room.request("act", fields);

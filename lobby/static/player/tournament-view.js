@@ -91,13 +91,13 @@ export class TournamentTableView extends TableView {
       : "You are not dealt in at this table now."));
   }
 
-  async act(action, amount = null) {
+  async act(action, to = null) {
     if (this.pending || !this.state) return;
     this.pending = true;
     this.el.actionError.textContent = "";
     this.renderActions();
     const fields = { tournament: this.current, action };
-    if (amount != null) fields.amount = amount;
+    if (to != null) fields.to = to;                   // a bet or raise: the total on the street
     try {
       await this.app.room.request("tournament_act", fields);
     } catch (e) {

@@ -32,21 +32,15 @@ export function tableAt(events, last) {
       case "seat_dealt_in":
         seats.set(e.seat, { stack: e.stack, bet: 0, folded: false, won: 0 });
         break;
-      case "posted":
-        if (seat) { seat.stack -= e.amount; seat.bet += e.amount; }
-        pot += e.amount;
-        break;
+      case "posted":             // every chip-moving event says the seat's bet, its stack and the pot after it
       case "action_taken":
+      case "bet_returned":
         if (seat) {
-          seat.stack -= e.amount;
-          seat.bet += e.amount;
+          seat.stack = e.behind;
+          seat.bet = e.to;
           if (e.action === "fold") seat.folded = true;
         }
-        pot += e.amount;
-        break;
-      case "bet_returned":
-        if (seat) { seat.stack += e.amount; seat.bet -= e.amount; }
-        pot -= e.amount;
+        pot = e.pot;
         break;
       case "board_dealt":
         boards.set(e.run, e.board);
@@ -104,7 +98,7 @@ function render(ctx, root, hand) {
   const started = events.find((e) => e.type === "hand_started") || {};
   const currency = started.currency ?? "USD";
   const m = (amount) => cash(amount, currency);
-  const names = new Map(events.filter((e) => e.type === "seat_dealt_in").map((e) => [e.seat, e.player_id]));
+  const names = new Map(events.filter((e) => e.type === "seat_dealt_in").map((e) => [e.seat, e.player]));
   const nameCtx = { name: (seat) => names.get(seat) || `seat ${seat}`, currency, verbose: true };
   const steps = stepsOf(events, nameCtx);
   const hole = new Map();

@@ -60,14 +60,14 @@ def to_ohh(events: Sequence[ev.Event], *, hero: str | None = None, site_name: st
         "tournament": not s.currency,
         "dealer_seat": s.button_seat,
         "flags": [],
-        "players": [{"id": p.seat, "seat": p.seat, "name": p.player_id, "display": p.player_id,
+        "players": [{"id": p.seat, "seat": p.seat, "name": p.player, "display": p.player,
                      "starting_stack": money.number(p.stack)} for p in record.seats],
         "rounds": _rounds(record, money, hero),
         "pots": _pots(record, money),
     }
     if s.third_blind:
         hand["straddle_amount"] = money.number(s.third_blind)
-    heroes = [p.seat for p in record.seats if p.player_id == hero]
+    heroes = [p.seat for p in record.seats if p.player == hero]
     if heroes:
         hand["hero_player_id"] = heroes[0]
     return {"ohh": hand}
@@ -96,12 +96,12 @@ def _rounds(record: HandRecord, money: Money, hero: str | None) -> list[dict[str
     exposed: set[int] = set()
     for e in record.events:
         if isinstance(e, ev.Posted):
-            add(e.seat, _POSTS[e.kind], e.amount, e.all_in)
+            add(e.seat, _POSTS[e.kind], e.added, e.all_in)
         elif isinstance(e, ev.HoleCardsDealt):
             visible = hero is None or record.names[e.seat] == hero
             add(e.seat, "Dealt Cards", cards=e.cards if visible else ())
         elif isinstance(e, ev.ActionTaken):
-            add(e.seat, _ACTIONS[e.action], e.amount, e.all_in)
+            add(e.seat, _ACTIONS[e.action], e.added, e.all_in)
         elif isinstance(e, ev.BoardDealt):
             open_round(e.street.capitalize(), e.cards)
             if e.run == 2:

@@ -74,7 +74,7 @@ def to_phh(events: Sequence[ev.Event]) -> str:
         elif post.kind in (ev.POST_ANTE, ev.POST_BIG_BLIND_ANTE):
             antes[i] += s.ante
         else:
-            antes[i] += post.amount
+            antes[i] += post.added
     if n == 2:
         blinds = [s.small_blind if s.small_blind_seat is not None else 0, s.big_blind]
     fields: dict[str, Any] = {"variant": code, "antes": antes, "blinds_or_straddles": blinds}
@@ -85,7 +85,7 @@ def to_phh(events: Sequence[ev.Event]) -> str:
     fields["starting_stacks"] = [p.stack for p in record.seats]
     fields["actions"] = _actions(record, index)
     fields.update(hand=s.hand_id, table=s.table_name, seat_count=s.max_seats or n,
-                  seats=list(record.order), players=[p.player_id for p in record.seats],
+                  seats=list(record.order), players=[p.player for p in record.seats],
                   finishing_stacks=[record.final_stacks[seat] for seat in record.order])
     if s.currency:
         fields["currency"] = s.currency

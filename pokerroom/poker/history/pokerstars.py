@@ -65,7 +65,7 @@ def _header(record: HandRecord, money: Money) -> list[str]:
     lines = [f"PokerStars Hand #{s.hand_id}: {game} ({money(low)}/{money(high)}{currency}){when}",
              f"Table '{s.table_name}' {size}-max Seat #{s.button_seat} is the button"]
     for seat in sorted(record.seats, key=lambda e: e.seat):
-        lines.append(f"Seat {seat.seat}: {seat.player_id} ({money(seat.stack)} in chips)")
+        lines.append(f"Seat {seat.seat}: {seat.player} ({money(seat.stack)} in chips)")
     return lines
 
 
@@ -79,12 +79,12 @@ def _posts(record: HandRecord, money: Money) -> list[str]:
     for p in posts:
         name = record.names[p.seat]
         if p.seat in combined and p.kind in (ev.POST_ENTRY, ev.POST_BIG_BLIND):
-            dead = sum(q.amount for q in posts if q.seat == p.seat and q.kind == ev.POST_DEAD_SMALL_BLIND)
-            text = f"{name}: posts small & big blinds {money(p.amount + dead)}"
+            dead = sum(q.added for q in posts if q.seat == p.seat and q.kind == ev.POST_DEAD_SMALL_BLIND)
+            text = f"{name}: posts small & big blinds {money(p.added + dead)}"
         elif p.seat in combined and p.kind == ev.POST_DEAD_SMALL_BLIND:
             continue
         else:
-            text = f"{name}: {_POST_WORDS[p.kind]} {money(p.amount)}"
+            text = f"{name}: {_POST_WORDS[p.kind]} {money(p.added)}"
         lines.append(text + (" and is all-in" if p.all_in else ""))
     return lines
 
@@ -97,9 +97,9 @@ def _action(record: HandRecord, money: Money, a: ev.ActionTaken) -> list[str]:
     elif a.action == ev.CHECK:
         text = "checks"
     elif a.action == ev.CALL:
-        text = f"calls {money(a.amount)}"
+        text = f"calls {money(a.added)}"
     elif a.action == ev.BET:
-        text = f"bets {money(a.amount)}"
+        text = f"bets {money(a.added)}"
     else:
         text = f"raises {money(a.to - a.facing)} to {money(a.to)}"
     lines.append(f"{name}: {text}" + (" and is all-in" if a.all_in else ""))

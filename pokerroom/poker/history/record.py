@@ -65,7 +65,7 @@ class HandRecord:
         self.ended: ev.HandEnded = ended[0]
         self.seats: tuple[ev.SeatDealtIn, ...] = self.of(ev.SeatDealtIn)
         self.order = tuple(s.seat for s in self.seats)          # dealing order, from the button
-        self.names = {s.seat: s.player_id for s in self.seats}
+        self.names = {s.seat: s.player for s in self.seats}
         self.holes = {e.seat: e.cards for e in self.of(ev.HoleCardsDealt)}
         for e in self.of(ev.HandShown) + self.of(ev.HandMucked) + self.of(ev.CardsExposed):
             if e.cards and not self.holes.get(e.seat):

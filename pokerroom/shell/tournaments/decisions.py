@@ -100,8 +100,13 @@ class TournamentDecisions:
         if turn is None:
             return None
         player = turn[0]
+        current = self.waiting.get((d.spec.id, table.id))
+        if current is not None and current.player == player and current.marker == len(table.hand.events):
+            deadline = current.clock.deadline       # the decision's clock runs on
+        else:
+            deadline = self.reactor.seconds() + self.decision_seconds   # the clock :meth:`set` starts next
         return {"player": player, "seat": table.seat_of(player), "seconds": self.decision_seconds,
-                "time_bank": self.bank(d.spec.id, player)}
+                "deadline": deadline, "time_bank": self.bank(d.spec.id, player)}
 
     def acted(self, tid: str, table_id: str, player: str) -> None:
         """The player acted: what they spent of their time bank is gone, the rest stays for later decisions."""
@@ -183,12 +188,14 @@ class TournamentDecisions:
         if phase == RECONNECT:
             self._wait(tid, table_id, player, marker, self._after(clock, RECONNECT, reconnect))
             self.hall.feed.push_to_hand(tid, table_id, {"type": "tournament_event", "tournament": tid, "event": {
-                "type": "reconnect_time_started", "player": player, "seconds": reconnect}})
+                "type": "reconnect_time_started", "player": player, "seconds": reconnect,
+                "deadline": clock.deadline + reconnect}})
             return
         if phase == TIME_BANK:
             self._wait(tid, table_id, player, marker, self._after(clock, TIME_BANK, bank))
             self.hall.feed.push_to(player, {"type": "tournament_event", "tournament": tid, "event": {
-                "type": "time_bank_started", "player": player, "seconds": bank}})
+                "type": "time_bank_started", "player": player, "seconds": bank,
+                "deadline": clock.deadline + bank}})
             return
         assert phase == ACT
         if clock.phase == TIME_BANK:

@@ -201,8 +201,8 @@ class TournamentFeed:
             return
         del self.hands[key]
         started = next(x for x in hand if isinstance(x, he.HandStarted))
-        seats = {x.seat: x.player_id for x in hand if isinstance(x, he.SeatDealtIn)}
-        start = {x.player_id: x.stack for x in hand if isinstance(x, he.SeatDealtIn)}
+        seats = {x.seat: x.player for x in hand if isinstance(x, he.SeatDealtIn)}
+        start = {x.player: x.stack for x in hand if isinstance(x, he.SeatDealtIn)}
         ended = next(x for x in hand if isinstance(x, he.HandEnded))
         facts = partial(hand_facts, hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
                         tournament=d.spec.id, bounty=d.spec.bounty > 0)      # on the writer's thread
