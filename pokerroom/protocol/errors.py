@@ -128,6 +128,8 @@ HAND = {
     "fixed_limit_size": _c("fixed limit bets and raises are of exactly one size", "BET-5"),
     "raise_cap_reached": _c("the betting is capped for this round", "BET-6"),
     "no_one_to_raise": _c("nobody left in the hand could call a raise", "BET-7"),
+    "stale_decision": _c("the action names a decision that is not the player's current one (over, or never "
+                         "theirs): it did nothing; act on the newest decision id sent", "BET-1", "BJ-4", "IB-4"),
     "answer_run_it_twice": _c("the decision now is whether to run it twice", "BET-1"),
     "bad_answer": _c("run it twice is answered yes or no", "BET-1"),
     "no_run_it_twice_vote": _c("nobody has offered to run it twice", "BET-1"),

@@ -549,7 +549,8 @@ export class TableView {
     this.pending = true;
     this.el.actionError.textContent = "";
     this.renderActions();
-    const fields = { table: this.tableId, action };
+    // the decision acted on, as the server named it: a second click on the same one is refused (stale_decision)
+    const fields = { table: this.tableId, action, decision: this.state.legal ? this.state.legal.decision : "" };
     if (amount != null) fields.amount = amount;
     if (agree != null) fields.agree = agree;
     try {
