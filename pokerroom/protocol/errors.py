@@ -33,6 +33,8 @@ PROTOCOL = {
     "frame_too_large": _c("the frame is over the 16 KiB limit"),
     "wrong_frame": _c("a text frame on the msgpack subprotocol, or a binary frame on the JSON one"),
     "rate_limited": _c("more messages a second than the connection may send"),
+    "too_many_waiting": _c("more requests sent ahead of an answer not given yet than a connection may have "
+                           "waiting (16): wait for answers"),
     "server_error": _c("a bug on the server's side: the request did nothing"),
     "connection_closed": _c("the connection closed while the request was answered"),
 }
