@@ -85,6 +85,8 @@ MONEY = {
 CASH_TABLE = {
     "no_such_table": _c("there is no cash table of that id"),
     "not_at_table": _c("the request is for a table the player has not joined"),
+    "not_watching": _c("a resume names a table the session neither watches nor sits at"),
+    "bad_seq": _c("a resume's seq for a table is beyond the table's newest event"),
     "not_seated": _c("the player has no seat at that table", "BJ-3", "TR-PLAY-4"),
     "already_seated": _c("the player has a seat at that table already", "BJ-3"),
     "seat_taken": _c("someone sits in that seat", "BJ-3", "TR-PLAY-4"),
