@@ -109,7 +109,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "post": {"table": TABLE},
     "wait_for_big_blind": {"table": TABLE},
     # decision: the id of the `legal` acted on (an older one is refused: stale_decision)
-    "act": {"table": TABLE, "action": Choice(*ACTIONS), "decision": DECISION, "amount": Int(1, MAX_AMOUNT, optional=True),
+    "act": {"table": TABLE, "action": Choice(*ACTIONS), "decision": DECISION,
+            "amount": Int(1, MAX_AMOUNT, optional=True),
             "agree": Bool(optional=True)},
     "add_chips": {"table": TABLE, "amount": AMOUNT},
     "options": {"table": TABLE, "auto_post_blinds": Bool(optional=True),

@@ -559,7 +559,8 @@ def test_IB_1_IB_4_everyone_decides_alone_on_the_same_cards_and_every_bet_settle
                 continue
             played = True
             assert "stand" in need["moves"] and need["seconds"] == DECISION
-            assert ps["siri1"].ask("casino_decide", table=IB, move="stand", decision=need["decision"])["decision"] is None
+            stood = ps["siri1"].ask("casino_decide", table=IB, move="stand", decision=need["decision"])
+            assert stood["decision"] is None                    # done: no decision left
             refused(ps["siri1"].request("casino_decide", table=IB, move="hit", decision=need["decision"]),  # done
                     code="stale_decision", rule="IB-4")
             taken, next_id = {}, {}
@@ -634,7 +635,8 @@ def test_CR_2_CR_3_BA_5_BOB_3_IB_9_BJ_3_BJ_4_garbage_casino_requests_are_answere
     refused(gus.request("casino_claim", table=BOB, round=0, text="x"), code="bad_field", rule="")
     # the floor: unknown tables, tables not joined, decisions where there are none
     for kind, extra in (("casino_rules", {}), ("casino_history", {}), ("casino_join", {}), ("casino_leave", {}),
-                        ("casino_bet", {"market": "player", "amount": 100}), ("casino_decide", {"move": "hit", "decision": "1.p0"}),
+                        ("casino_bet", {"market": "player", "amount": 100}),
+                        ("casino_decide", {"move": "hit", "decision": "1.p0"}),
                         ("casino_void", {"reason": "x"}), ("casino_claim", {"round": 1, "text": "x"})):
         code = "not_staff" if kind == "casino_void" else "unknown_table"
         refused(gus.request(kind, table="no-such-table", **extra), code=code)

@@ -115,7 +115,8 @@ def test_BET_1_a_duplicated_act_is_refused_as_stale_and_the_next_decision_is_unt
                         decision=after["decision"])
     assert answer["ok"], answer
     mine = me.wait_for(lambda p: p.get("event", {}).get("type") == "hand_event"
-                       and p["event"]["event"]["type"] == "action_taken" and p["event"]["event"]["seat"] == after["seat"])
+                       and p["event"]["event"]["type"] == "action_taken"
+                       and p["event"]["event"]["seat"] == after["seat"])
     assert mine["event"]["event"]["action"] == ("check" if after["can_check"] else "call")
     for p in players.values():
         p.close()
