@@ -155,8 +155,9 @@ class TournamentTable:
     def act(self, player: str, action: Action, decision: str | None = None) -> list[ev.Event]:
         """The player's action; ``decision`` (a client's) must name their current decision (``stale_decision``)."""
         if decision is not None:
-            turn = self.to_act()
-            verify_decision(turn[1] if turn is not None and turn[0] == player else None, decision)
+            hand = self.hand
+            mine = hand is not None and not hand.ended and self.seats.get(hand.to_act()) == player
+            verify_decision(hand.decision() if mine else None, decision)
         hand = self._verify_turn(player, getattr(action, "seat", None))
         return hand.apply(action)
 

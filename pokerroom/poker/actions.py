@@ -102,14 +102,14 @@ def decision_id(hand_id: str, events: int) -> str:
     return f"{hand_id}/{events}"
 
 
-def verify_decision(legal: LegalActions | None, decision: str | None, rule: str = "BET-1") -> None:
-    """Refuse an action sent for a decision that is not the player's current one (``legal``: theirs, or None).
+def verify_decision(current: str | None, decision: str | None, rule: str = "BET-1") -> None:
+    """Refuse an action sent for a decision that is not the player's current one (``current``: its id, or None).
 
     ``decision`` None is the core's own callers (timers, simulations), which act on the decision in front of
     them; a client always names one. Checked before anything else, so a stale action changes nothing.
     """
-    if decision is not None and (legal is None or legal.decision != decision):
-        if legal is None:
+    if decision is not None and current != decision:
+        if current is None:
             raise RuleViolation("stale_decision", "that decision is over and you have no other to make now; "
                                                   "the action did nothing", rule)
         raise RuleViolation("stale_decision", "that decision is over: the action did nothing; act on the newest "

@@ -163,6 +163,10 @@ class Hand:
         """The seat whose decision the hand waits for, or None once it has ended."""
         return None if self.actor < 0 else self.seats[self.actor]
 
+    def decision(self) -> str | None:
+        """The id of the decision the hand waits for (``LegalActions.decision``), or None once it has ended."""
+        return None if self.actor < 0 else decision_id(self.hand_id, len(self.events))
+
     def legal_actions(self) -> LegalActions | None:
         """What the player to act may do, or None when the hand has ended."""
         p = self.actor

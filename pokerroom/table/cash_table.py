@@ -640,7 +640,9 @@ class CashTable:
         """
         p = self.player(player_id)
         if decision is not None:
-            verify_decision(self.legal_actions(player_id) if self.clock is not None else None, decision)
+            hand, clock = self.hand, self.clock
+            mine = hand is not None and clock is not None and clock.seat == p.seat and hand.to_act() == p.seat
+            verify_decision(hand.decision() if mine else None, decision)
         if self.hand is None or self.clock is None:
             raise RuleViolation("no_decision", "there is no decision to make now", "BET-1")
         if getattr(action, "seat", None) != p.seat:
