@@ -253,7 +253,7 @@ class Bench:
             else:
                 action = "fold" if self.choices.random() < 0.1 else "call"
             answer = self.ask(session, "act", table=table, action=action, decision=legal["decision"])
-            if not answer.get("ok"):
+            if isinstance(answer, dict) and not answer.get("ok"):     # a hand-ending act: a Deferred answer
                 # a decision its clock ended first (a player whose turn came while the tables ahead of theirs
                 # were being seated): as a bot would, it hears no and waits for its next turn
                 assert answer["error"]["code"] == "stale_decision", answer
