@@ -252,11 +252,11 @@ class Bench:
                 action = "check"
             else:
                 action = "fold" if self.choices.random() < 0.1 else "call"
-            answer = self.ask(session, "act", table=table, action=action)
-            if not answer.get("ok"):
+            answer = self.ask(session, "act", table=table, action=action, decision=legal["decision"])
+            if isinstance(answer, dict) and not answer.get("ok"):     # a hand-ending act: a Deferred answer
                 # a decision its clock ended first (a player whose turn came while the tables ahead of theirs
                 # were being seated): as a bot would, it hears no and waits for its next turn
-                assert answer["error"]["code"] == "not_your_turn", answer
+                assert answer["error"]["code"] == "stale_decision", answer
                 self.stale += 1
                 continue
             done += 1

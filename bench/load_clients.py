@@ -175,13 +175,14 @@ def clients(args: argparse.Namespace) -> None:
                     legal = message["legal"]
                     action = "check" if legal["can_check"] else "call"
                     if args.think:
-                        reactor.callLater(random.uniform(0.5, 1.5) * args.think, self.act, action)
+                        reactor.callLater(random.uniform(0.5, 1.5) * args.think, self.act, action,
+                                          legal["decision"])
                     else:
-                        self.act(action)
+                        self.act(action, legal["decision"])
 
-        def act(self, action):
+        def act(self, action, decision):
             if self.transport.connected:
-                self.request("act", table=f"t{self.factory.table}", action=action)
+                self.request("act", table=f"t{self.factory.table}", action=action, decision=decision)
 
         def take_turn(self):
             """Relay mode: act after thinking, naming the next seat round the table."""

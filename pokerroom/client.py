@@ -74,16 +74,17 @@ STRATEGIES = {            # (bet when checked to, raise when bet into, call when
 def choose(legal: dict, rng: random.Random, strategy: str = "loose") -> dict:
     """A bot's action from the server's legal actions, by a strategy of :data:`STRATEGIES`."""
     bet, raise_, call = STRATEGIES[strategy]
+    decision = legal["decision"]                    # the decision this action is for, sent back as it came
     if legal["run_it_twice"]:
-        return {"action": "run_it_twice", "agree": rng.random() < 0.5}
+        return {"action": "run_it_twice", "agree": rng.random() < 0.5, "decision": decision}
     r = rng.random()
     if legal["can_bet"] and r < bet:
-        return {"action": "bet", "to": legal["min_to"]}
+        return {"action": "bet", "to": legal["min_to"], "decision": decision}
     if legal["can_raise"] and r < raise_:
-        return {"action": "raise", "to": legal["min_to"]}
+        return {"action": "raise", "to": legal["min_to"], "decision": decision}
     if legal["can_check"]:
-        return {"action": "check"}
-    return {"action": "call"} if r < call else {"action": "fold"}
+        return {"action": "check", "decision": decision}
+    return {"action": "call" if r < call else "fold", "decision": decision}
 
 
 class Bot:

@@ -290,9 +290,9 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self._after_action(table)
         return self._flush()
 
-    def act(self, player: str, action: Action) -> list:
+    def act(self, player: str, action: Action, decision: str | None = None) -> list:
         table = self.table_of(player)
-        events = table.act(player, action)
+        events = table.act(player, action, decision)
         self._emit(HandPlayed(table.id, tuple(events)))
         self._after_action(table)
         return self._flush()

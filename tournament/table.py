@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker import events as ev
-from pokerroom.poker.actions import Action, LegalActions
+from pokerroom.poker.actions import Action, LegalActions, verify_decision
 from pokerroom.poker.hand import Hand
 from pokerroom.poker.hand_setup import HandSetup, Seat
 from pokerroom.poker.variants import Stakes, Variant
@@ -152,7 +152,12 @@ class TournamentTable:
         self._order = self.hand.player_ids
         return list(self.hand.events)
 
-    def act(self, player: str, action: Action) -> list[ev.Event]:
+    def act(self, player: str, action: Action, decision: str | None = None) -> list[ev.Event]:
+        """The player's action; ``decision`` (a client's) must name their current decision (``stale_decision``)."""
+        if decision is not None:
+            hand = self.hand
+            mine = hand is not None and not hand.ended and self.seats.get(hand.to_act()) == player
+            verify_decision(hand.decision() if mine else None, decision)
         hand = self._verify_turn(player, getattr(action, "seat", None))
         return hand.apply(action)
 

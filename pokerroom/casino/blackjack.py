@@ -52,6 +52,7 @@ class Box:
     insurance: Bet | None = None
     answered: bool = False              # insurance answered
     drawn: int = 0                      # infinite blackjack: cards taken from the common sequence
+    moves: int = 0                      # play moves made on the box's hands (a decision id's count)
 
     @property
     def done(self) -> bool:
@@ -93,7 +94,7 @@ class DealerTable(CasinoTable):
         if bj.insurance_offered(self.dealer[0]) and any(self._may_insure(b) for b in self.boxes.values()):
             self.step = INSURANCE
             return [DecisionNeeded(self.table_id, self.number, "", INSURANCE, self.rules.decision_seconds,
-                                   moves=("insurance", "no_insurance"))]
+                                   moves=("insurance", "no_insurance"), decision=self._insurance_id())]
         return self._peek()
 
     def _may_insure(self, box: Box) -> bool:
@@ -182,6 +183,7 @@ class DealerTable(CasinoTable):
             box.hands[i:i + 1] = [first.with_card(self._hit_card(box, i)), second]
             box.hands[i + 1] = second.with_card(self._hit_card(box, i + 1))
         box.moved = True
+        box.moves += 1
         events.append(Decided(self.table_id, self.number, box.player, i, move, auto, box.hands[i].cards))
         box.advance()
         return events
@@ -208,7 +210,42 @@ class DealerTable(CasinoTable):
         """The play decision due on the box's active hand, with the moves it may make (BJ-4, IB-4)."""
         moves = bj.legal_moves(box.hands[box.active], self.dealer[0], self.house, not box.moved, len(box.hands))
         return DecisionNeeded(self.table_id, self.number, who, PLAY, self.rules.decision_seconds, box.active,
-                              tuple(sorted(moves)))
+                              tuple(sorted(moves)), self._play_id(box))
+
+    # ------------------------------------------------------------------ decision ids
+
+    def _insurance_id(self) -> str:
+        return f"{self.number}.i"
+
+    def _play_id(self, box: Box) -> str:
+        return f"{self.number}.p{box.moves}"
+
+    def decision_of(self, player: str | None) -> str | None:
+        """The id of ``player``'s decision now: ``<round>.i`` for insurance, ``<round>.p<moves made>`` for a move.
+
+        A round number is never reused at a table (CR-7) and each move adds one
+        to the count, so an id names one decision of the player; the same for
+        everyone at an infinite blackjack table when the round's decisions open
+        (one ``decision_needed`` for all). Not a secret: only the player's own
+        box is ever moved, whatever id they send.
+        """
+        box = self.boxes.get(player or "")
+        if box is None or self.phase not in (DECIDING, WAITING) or not box.hands:
+            return None
+        if self.step == INSURANCE:
+            return self._insurance_id() if not box.answered and self._may_insure(box) else None
+        if box.done or not self._deciding(box):
+            return None
+        return self._play_id(box)
+
+    def _deciding(self, box: Box) -> bool:
+        """Whether the box's player may move now (live: their turn; infinite: until they finish)."""
+        raise NotImplementedError
+
+    def _verify_decision(self, player: str, decision: str | None) -> None:
+        if decision is not None and decision != self.decision_of(player):
+            raise RuleViolation("stale_decision", "that decision is over: the move did nothing; decide on the "
+                                                  "newest decision you were sent", f"{self.rule}-4")
 
     def _turn(self) -> tuple:
         return (self.step,)
@@ -324,7 +361,11 @@ class BlackjackTable(DealerTable):
     def _turn(self) -> tuple:
         return (self.step, self.turn)
 
-    def decide(self, player: str, move: str, hand: int, funds: int) -> list:
+    def _deciding(self, box: Box) -> bool:
+        return self.turn is not None and self.seats_in_round.get(self.turn[0]) == box.player
+
+    def decide(self, player: str, move: str, hand: int, funds: int, decision: str | None = None) -> list:
+        self._verify_decision(player, decision)
         box = self.boxes.get(player)
         if box is None or self.phase not in (DECIDING, WAITING):
             raise RuleViolation("no_decision", "you have no hand in play", "BJ-4")

@@ -109,6 +109,7 @@ class DecisionNeeded:
     seconds: float
     hand: int = 0
     moves: tuple[str, ...] = ()
+    decision: str = ""                  # its id, sent back with the move (``casino_decide``; stale_decision)
 
 
 @dataclass(frozen=True, slots=True)

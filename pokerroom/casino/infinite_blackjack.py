@@ -132,7 +132,11 @@ class InfiniteBlackjackTable(DealerTable):
 
     # ------------------------------------------------------------------ decisions
 
-    def decide(self, player: str, move: str, hand: int, funds: int) -> list:
+    def _deciding(self, box: Box) -> bool:
+        return box in self.playing
+
+    def decide(self, player: str, move: str, hand: int, funds: int, decision: str | None = None) -> list:
+        self._verify_decision(player, decision)
         box = self.boxes.get(player)
         if box is None or self.phase not in (DECIDING, WAITING):
             raise RuleViolation("no_decision", "you have no hand in play", "IB-4")

@@ -169,8 +169,12 @@ class CasinoTable:
     def leave(self, player: str) -> list:
         return []
 
-    def decide(self, player: str, move: str, hand: int, funds: int) -> list:
+    def decide(self, player: str, move: str, hand: int, funds: int, decision: str | None = None) -> list:
         raise RuleViolation("no_decisions", f"{self.game.replace('_', ' ')} has no player decisions")
+
+    def decision_of(self, player: str | None) -> str | None:
+        """The id of the decision ``player`` has to make now, or None (games without decisions: always)."""
+        return None
 
     def disconnect(self, player: str, at: float) -> list:
         self.away.setdefault(player, at)

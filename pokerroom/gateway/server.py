@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import socket
+from collections import deque
 from pprint import pformat
 from typing import Any
 
@@ -52,6 +53,8 @@ MAX_BAD = 50                # malformed or refused-for-rate messages before the 
 LOGIN_LATE = 4010           # close code: not logged in (or resumed) within the login deadline
 NOT_READING = 4011          # close code: more bytes waiting for the client than the cap
 PLACE_TAKEN = 4012          # close code: not logged in, and a newcomer needed the place (the room's anonymous share)
+MAX_WAITING = 16            # requests of one connection waiting behind an answer not given yet (more: refused)
+MAX_WAITING_BYTES = 32 * 1024
 
 
 _OPEN = WebSocketServerProtocol.STATE_OPEN
@@ -194,8 +197,23 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         self.message_data = None
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:        # noqa: N803 - Autobahn's name
+        """One request, answered in the order the connection sent it.
+
+        An answer may wait (the database, a password hash): until it goes out,
+        later requests of the connection wait behind it (:meth:`_wait`) and are
+        handled in order once it has, so a ``login`` sent right after its
+        ``register`` finds the account. Pushes do not wait. The usual request
+        is answered at once, and its path here is one more test of two class
+        attributes.
+        """
         if self.session is None or self.state != WebSocketServerProtocol.STATE_OPEN:
             return                                          # closing: nothing it says counts any more
+        if self._pending or self._waiting:
+            self._wait(payload, isBinary)
+            return
+        self._handle(payload, isBinary)
+
+    def _handle(self, payload: bytes, isBinary: bool) -> None:         # noqa: N803
         if not self.bucket.take(self.factory.reactor.seconds()):
             self._bad(error("error", None, "rate_limited", f"at most {self.factory.rate:g} messages a second"))
             return
@@ -224,10 +242,73 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             self.room_log.failure("handling {type}", type=request.type)
             answer = error(request.type, request.rid, "server_error", "the server could not do that")
         if isinstance(answer, defer.Deferred):
-            answer.addCallback(self.send)
-            answer.addErrback(lambda failure: self.room_log.failure("answering", failure))
+            self._pending = True                        # later requests wait for this answer (:meth:`_wait`)
+            answer.addCallbacks(self._answered, self._answer_failed, errbackArgs=(request,))
         else:
             self.send(answer)
+
+    def _answered(self, answer: dict) -> None:
+        """A waited-for answer: out, then the requests that waited behind it, in order."""
+        self.send(answer)
+        self._pending = False
+        if self._corked is None:                        # not inside a request's handling (it fired at once)
+            self._go_on()
+
+    def _answer_failed(self, failure: Any, request: Any) -> None:
+        self.room_log.failure("answering {type}", failure, type=request.type)
+        self._answered(error(request.type, request.rid, "server_error", "the server could not do that"))
+
+    def _wait(self, payload: bytes, binary: bool) -> None:
+        """A request sent while an earlier one's answer is not out: it waits its turn, within bounds.
+
+        Beyond :data:`MAX_WAITING` requests (or :data:`MAX_WAITING_BYTES`) it is
+        refused (``too_many_waiting``) -- in its place in the order, and counted
+        as a bad message, so a client that keeps pipelining is closed (4008)
+        and what waits for one connection stays small.
+        """
+        waiting = self._waiting
+        if not waiting:
+            waiting = self._waiting = deque()
+            self._waiting_bytes = 0
+        if len(waiting) >= MAX_WAITING or self._waiting_bytes + len(payload) > MAX_WAITING_BYTES:
+            kind, rid = self._peek(payload, binary)
+            waiting.append((None, error(kind, rid, "too_many_waiting", f"at most {MAX_WAITING} requests may wait "
+                                                                       "for an earlier answer: wait for answers")))
+            self.bad += 1
+            if self.bad > MAX_BAD:
+                self._waiting = None
+                self.close(4008, "too many bad messages")
+            return
+        self._waiting_bytes += len(payload)
+        waiting.append((payload, binary))
+
+    def _peek(self, payload: bytes, binary: bool) -> tuple[str, int | None]:
+        """A refused request's type and rid, when they can be read (for its refusal's envelope)."""
+        try:
+            data = self.codec.decode(payload, binary)
+        except ProtocolError:
+            return "error", None
+        if not isinstance(data, dict):
+            return "error", None
+        kind = data.get("type")
+        return (kind[:40] if isinstance(kind, str) else "error"), (data.get("rid") if type(data.get("rid")) is int
+                                                                     else None)
+
+    def _go_on(self) -> None:
+        """Handle the requests that waited, in order, until one must wait for its answer again."""
+        waiting = self._waiting
+        while waiting and not self._pending:
+            if self.session is None or self.state != WebSocketServerProtocol.STATE_OPEN:
+                self._waiting = None
+                return
+            payload, binary = waiting.popleft()
+            if payload is None:
+                self.send(binary)                       # a refusal made when it came: its place in the order
+            else:
+                self._waiting_bytes -= len(payload)
+                self._handle(payload, binary)
+        if not waiting:
+            self._waiting = None
 
     def _bad(self, message: dict) -> None:
         self.bad += 1
@@ -236,6 +317,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             self.close(4008, "too many bad messages")
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:   # noqa: N803
+        self._waiting = None
         if self.counted:
             self.counted = False
             self.factory.places.release(self)
@@ -278,6 +360,9 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         return prepared
 
     _corked: list[bytes] | None = None
+    _pending = False                            # an answer is on its way (a Deferred): later requests wait
+    _waiting: deque | None = None               # those requests, oldest first: (payload, binary) or (None, refusal)
+    _waiting_bytes = 0
     counted = False                             # holds one of the room's places (pokerroom/gateway/places.py)
     not_reading = False                         # the output cap closed this connection (4011), once
 

@@ -65,6 +65,12 @@ class LegalActions:
     range ``min_to..max_to`` of "to" amounts (both 0 when neither is
     allowed). When ``run_it_twice`` is True the only decision is a
     :class:`RunItTwice` answer.
+
+    ``decision`` names this decision: the hand's id and how many events the
+    hand had when it began waiting for the player (:func:`decision_id`). A
+    client sends it back with its action, so an action meant for one decision
+    is never applied to a later one (a double click, or the same ``legal``
+    seen in a resume's catch-up and again in a snapshot).
     """
 
     seat: int
@@ -75,10 +81,39 @@ class LegalActions:
     min_to: int
     max_to: int
     run_it_twice: bool
+    decision: str
 
     def to_wire(self) -> dict[str, int | bool]:
         """The ``legal`` map a client gets with its decision."""
         return {name: getattr(self, name) for name in self.__slots__}
+
+
+def decision_id(hand_id: str, events: int) -> str:
+    """The id of the decision a hand waits for after ``events`` events: ``<hand id>/<events>``.
+
+    Every action or timeout adds at least one event, so the count names one
+    decision within the hand, and a table (or tournament) never reuses a hand
+    id (a restart skips the hand that was in play): no two decisions a player
+    could still hold share an id. It is cheap (one string per decision, no
+    state kept) and it is not secret on purpose: it binds an action to what
+    the player saw, it does not authorise anything -- only the player whose
+    turn it is may act, whatever id they send, so guessing one gains nothing.
+    """
+    return f"{hand_id}/{events}"
+
+
+def verify_decision(current: str | None, decision: str | None, rule: str = "BET-1") -> None:
+    """Refuse an action sent for a decision that is not the player's current one (``current``: its id, or None).
+
+    ``decision`` None is the core's own callers (timers, simulations), which act on the decision in front of
+    them; a client always names one. Checked before anything else, so a stale action changes nothing.
+    """
+    if decision is not None and current != decision:
+        if current is None:
+            raise RuleViolation("stale_decision", "that decision is over and you have no other to make now; "
+                                                  "the action did nothing", rule)
+        raise RuleViolation("stale_decision", "that decision is over: the action did nothing; act on the newest "
+                                              "legal you were sent", rule)
 
 
 _BY_NAME = {"fold": Fold, "check": Check, "call": Call, "bet": Bet, "raise": Raise}

@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from pokerroom.cards import validate
 from pokerroom.errors import RuleViolation
 from pokerroom.poker import events as ev
-from pokerroom.poker.actions import Action, Bet, Call, Check, Fold, LegalActions, Raise, RunItTwice
+from pokerroom.poker.actions import Action, Bet, Call, Check, Fold, LegalActions, Raise, RunItTwice, decision_id
 from pokerroom.poker.hand_setup import (
     BlindSeats,
     HandSetup,
@@ -183,22 +183,27 @@ class Hand:
         """The seat whose decision the hand waits for, or None once it has ended."""
         return None if self.actor < 0 else self.seats[self.actor]
 
+    def decision(self) -> str | None:
+        """The id of the decision the hand waits for (``LegalActions.decision``), or None once it has ended."""
+        return None if self.actor < 0 else decision_id(self.hand_id, len(self.events))
+
     def legal_actions(self) -> LegalActions | None:
         """What the player to act may do, or None when the hand has ended."""
         p = self.actor
         if p < 0:
             return None
         seat = self.seats[p]
+        decision = decision_id(self.hand_id, len(self.events))
         if self.phase == VOTE:
-            return LegalActions(seat, False, 0, False, False, 0, 0, True)
+            return LegalActions(seat, False, 0, False, False, 0, 0, True, decision)
         owed = self.current_bet - self.bets[p]
         stack = self.stacks[p]
         call_added = owed if owed < stack else stack
         if self._raise_refusal(p) is None:
             low, high = self._raise_bounds(p)
             opening = self.current_bet == 0
-            return LegalActions(seat, not owed, call_added, opening, not opening, low, high, False)
-        return LegalActions(seat, not owed, call_added, False, False, 0, 0, False)
+            return LegalActions(seat, not owed, call_added, opening, not opening, low, high, False, decision)
+        return LegalActions(seat, not owed, call_added, False, False, 0, 0, False, decision)
 
     # ------------------------------------------------------------------ commands
 

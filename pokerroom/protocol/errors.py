@@ -33,6 +33,8 @@ PROTOCOL = {
     "frame_too_large": _c("the frame is over the 16 KiB limit"),
     "wrong_frame": _c("a text frame on the msgpack subprotocol, or a binary frame on the JSON one"),
     "rate_limited": _c("more messages a second than the connection may send"),
+    "too_many_waiting": _c("more requests sent ahead of an answer not given yet than a connection may have "
+                           "waiting (16): wait for answers"),
     "server_error": _c("a bug on the server's side: the request did nothing"),
     "connection_closed": _c("the connection closed while the request was answered"),
 }
@@ -83,6 +85,8 @@ MONEY = {
 CASH_TABLE = {
     "no_such_table": _c("there is no cash table of that id"),
     "not_at_table": _c("the request is for a table the player has not joined"),
+    "not_watching": _c("a resume names a table the session neither watches nor sits at"),
+    "bad_seq": _c("a resume's seq for a table is beyond the table's newest event"),
     "not_seated": _c("the player has no seat at that table", "BJ-3", "TR-PLAY-4"),
     "already_seated": _c("the player has a seat at that table already", "BJ-3"),
     "seat_taken": _c("someone sits in that seat", "BJ-3", "TR-PLAY-4"),
@@ -128,6 +132,8 @@ HAND = {
     "fixed_limit_size": _c("fixed limit bets and raises are of exactly one size", "BET-5"),
     "raise_cap_reached": _c("the betting is capped for this round", "BET-6"),
     "no_one_to_raise": _c("nobody left in the hand could call a raise", "BET-7"),
+    "stale_decision": _c("the action names a decision that is not the player's current one (over, or never "
+                         "theirs): it did nothing; act on the newest decision id sent", "BET-1", "BJ-4", "IB-4"),
     "answer_run_it_twice": _c("the decision now is whether to run it twice", "BET-1"),
     "bad_answer": _c("run it twice is answered yes or no", "BET-1"),
     "no_run_it_twice_vote": _c("nobody has offered to run it twice", "BET-1"),

@@ -196,7 +196,7 @@ PUSHES: dict[str, Push] = {
         "seats": _OPT["map"], "dealer": _OPT["list"], "hands": _OPT["any"], "to_act": _w("str", optional=True,
                                                                                            nullable=True),
         "first_two": _OPT["list"], "active": _OPT["int"], "shown": _OPT["list"], "odds": _OPT["map"],
-        "window": _OPT["int"]}),
+        "window": _OPT["int"], "decision": _w("str", nullable=True)}),
 }
 
 

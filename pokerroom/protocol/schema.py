@@ -87,6 +87,7 @@ HAND = Str(1, 120)
 CASE = Int(1, 2**31 - 1)
 TABLE_OPT = Str(1, MAX_NAME, optional=True)
 PERIOD = {"since": Int(0, 2**40, optional=True), "until": Int(0, 2**40, optional=True)}   # UTC seconds
+DECISION = Str(1, 160)               # a decision's id, as the server sent it (a hand id and a number)
 DEVICE = Str(1, 128, optional=True)     # the client's own device id, kept with the connection for security (SEC-1)
 
 REQUESTS: dict[str, dict[str, Field]] = {
@@ -107,7 +108,9 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "sit_in": {"table": TABLE, "wait_for_big_blind": Bool(optional=True)},
     "post": {"table": TABLE},
     "wait_for_big_blind": {"table": TABLE},
-    "act": {"table": TABLE, "action": Choice(*ACTIONS), "to": Int(1, MAX_AMOUNT, optional=True),
+    # decision: the id of the `legal` acted on (an older one is refused: stale_decision)
+    "act": {"table": TABLE, "action": Choice(*ACTIONS), "decision": DECISION,
+            "to": Int(1, MAX_AMOUNT, optional=True),
             "agree": Bool(optional=True)},
     "add_chips": {"table": TABLE, "amount": AMOUNT},
     "options": {"table": TABLE, "auto_post_blinds": Bool(optional=True),
@@ -129,6 +132,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "tournament_rebuy": {"tournament": TOURNAMENT},
     "tournament_add_on": {"tournament": TOURNAMENT},
     "tournament_act": {"tournament": TOURNAMENT, "action": Choice("fold", "check", "call", "bet", "raise"),
+                       "decision": DECISION,
                        "to": Int(1, MAX_AMOUNT, optional=True)},
     "stake_offer": {"tournament": TOURNAMENT, "percent": Int(1, 100), "markup_percent": Int(100, 200)},
     "stake_buy": {"tournament": TOURNAMENT, "seller": Str(3, 20), "percent": Int(1, 100)},
@@ -177,7 +181,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "casino_leave": {"table": TABLE},
     "casino_bet": {"table": TABLE, "market": Str(1, 40), "amount": AMOUNT,
                    "seat": Int(1, 7, optional=True, nullable=True)},
-    "casino_decide": {"table": TABLE, "move": Choice(*CASINO_MOVES), "hand": Int(0, 1, optional=True)},
+    "casino_decide": {"table": TABLE, "move": Choice(*CASINO_MOVES), "decision": DECISION,
+                      "hand": Int(0, 1, optional=True)},
     "casino_bets": {"limit": Int(1, 100, optional=True)},
     "casino_claim": {"table": TABLE, "round": Int(1, 2**31 - 1), "text": Str(1, MAX_CHAT)},
     "casino_void": {"table": TABLE, "reason": REASON},

@@ -291,6 +291,7 @@ class Accounts:
         old = gateway.sessions.get(token)
         if old is None or old.player_id != account.nickname:
             old = gateway.by_player.get(account.nickname)   # known here under another token, or not at all
+        self._verify_resumed_tables(account.nickname, old.tables if old is not None else set(), tables)
         if old is not session:
             if session.player_id is not None:
                 self.end_identity(session)                  # this connection was someone until now
@@ -310,18 +311,54 @@ class Accounts:
         self._account_state(session, account)
         gateway.sessions[token] = session
         gateway.identify(session, session.player_id)
-        caught_up = {}
+        runners = self.tables.runners
+        for table_id in tables:                             # seated there, not watching (a restart): watched again
+            if table_id in runners and table_id not in session.tables:
+                gateway.watch(session, table_id)
+        caught_up = {table_id: "closed" for table_id in tables if table_id not in runners}
         for table_id in sorted(session.tables):
-            if table_id in self.tables.runners:             # one that just closed: its held table_closed follows
+            if table_id in runners:                         # one that just closed: its held table_closed follows
                 caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
         gateway.returned(session)                           # pushed after the catch-up
         return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
                   balance=self.wallet.balance(session.player_id), protocol=VERSION)
 
+    def _verify_resumed_tables(self, player: str, watched: set[str], tables: dict[str, int]) -> None:
+        """A resume naming a table it cannot resume is refused before anything changes (a client must know).
+
+        Each named table must be one the session watches or the player sits at
+        (after a restart the room knows only the seat); a table closed since is
+        no error (the answer says ``closed``); ``seq`` may not be beyond the
+        table's newest event.
+        """
+        runners, known = self.tables.runners, self.tables.known_tables
+        for table_id, seq in sorted(tables.items()):
+            runner = runners.get(table_id)
+            if runner is None:
+                if table_id in known:
+                    continue
+                raise RuleViolation("no_such_table", f"there is no table {table_id}; resume without it")
+            table = runner.table
+            if table_id not in watched and table.seat_of(player) is None:
+                raise RuleViolation("not_watching", f"you do not watch {table_id}; resume without it, then observe "
+                                                    "it")
+            if seq > table.seq:
+                raise RuleViolation("bad_seq", f"{table_id} has sent no event {seq} yet (its newest is {table.seq}); "
+                                               "resume with the last seq you saw, or 0 for a snapshot")
+
     def _catch_up(self, session: Session, table_id: str, last_seq: int) -> str:
-        missed = self.tables.catch_up(table_id, session.player_id, last_seq)
+        """The table as the client missed it: its missed frames, or a snapshot when those cannot show it whole --
+        seq 0 (it knows nothing), a gap the log does not hold or too long to replay, or the player dealt into the
+        running hand (the snapshot has their own cards and, on their turn, their ``legal``: HR-DC-2)."""
+        tables = self.tables
+        player = session.player_id
+        table = tables.runners[table_id].table
+        seat = table.seat_of(player) if player is not None else None
+        missed = None
+        if last_seq and not (seat is not None and table.dealt_in(seat)):
+            missed = tables.catch_up(table_id, player, last_seq)
         if missed is None:
-            self.tables.push_snapshot(session, table_id)
+            tables.push_snapshot(session, table_id)
             return "snapshot"
         for delivery in missed:
             session.push_shared(delivery.shared, delivery.extra)

@@ -80,11 +80,11 @@ class CashPlay:
         self.tables.command(runner, "add_chips", session.player_id, amount)
         return ok(request)
 
-    def _on_act(self, session: Session, request: Request, table: str, action: str, to: int | None = None,
-                agree: bool | None = None) -> Any:
+    def _on_act(self, session: Session, request: Request, table: str, action: str, decision: str,
+                to: int | None = None, agree: bool | None = None) -> Any:
         runner = self.tables.seated_runner(table, session.player_id)
         command = action_named(runner.table.seat_of(session.player_id), action, to, agree)
-        self.tables.command(runner, "act", session.player_id, command)
+        self.tables.command(runner, "act", session.player_id, command, decision=decision)
         self.metrics.actions.inc()
         return self.tables.answered(runner, ok(request))     # a hand-ending act: after its end, once stored
 

@@ -187,7 +187,7 @@ class CasinoFloor:
                 table = self.tables[table_id]
                 self.room.gateway.follow(session, casino_public(table_id))
                 self._run(table, table.reconnect(player))
-                session.push({"type": "casino_state", **table.view(player)})
+                session.push({"type": "casino_state", **table.view(player), "decision": table.decision_of(player)})
 
     # ------------------------------------------------------------------ requests
 
@@ -240,10 +240,17 @@ class CasinoFloor:
         return self.holds[table].after(ok(request, round=t.number, market=placed.market, amount=placed.amount,
                                           odds=placed.odds, balance=self.room.balance(session.player_id)))
 
-    def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> Any:
+    def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, decision: str,
+                          hand: int = 0) -> Any:
+        """A blackjack move on the decision ``decision`` names (an older one: stale_decision, nothing moves).
+
+        The answer names the player's next decision (null: none now): at infinite blackjack each player goes on
+        deciding alone, with no ``decision_needed`` between their moves.
+        """
         t = self._member(session, table)
-        self._run(t, t.decide(session.player_id, move, hand, self.room.balance(session.player_id)))
-        return self.holds[table].after(ok(request))             # a settling decision: after the settlement
+        self._run(t, t.decide(session.player_id, move, hand, self.room.balance(session.player_id), decision))
+        answer = ok(request, decision=t.decision_of(session.player_id))
+        return self.holds[table].after(answer)                  # a settling decision: after the settlement
 
     def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:
         """The player's own bet history (CR-7), read through the writer's queue so the newest round is in it."""

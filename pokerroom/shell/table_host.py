@@ -61,6 +61,7 @@ from pokerroom.table.decision_clock import TIME_BANK
 from pokerroom.table.events import redact, table_event_from_dict, table_event_to_dict
 
 LOG_SIZE = 160                      # table events kept for clients that resume: two hands or so; older, a snapshot
+REPLAY = 64                         # a resume's gap of more events than this gets a snapshot, not a replay
 LOG_HANDS = 16                      # hands whose seating is kept for redacting the log (more than it holds)
 BATCH = 32                          # table events in one frame at most
 OBSERVER = Viewer.observer()
@@ -245,11 +246,11 @@ class TableHost:
 
     def catch_up(self, table_id: str, player_id: str | None, last_seq: int) -> list[Delivery] | None:
         """The frames ``player_id`` missed after ``last_seq``, as they may see them; None if the log no longer
-        holds them all (the client gets a snapshot instead)."""
+        holds them all or they are more than :data:`REPLAY` events (the client gets a snapshot instead)."""
         runner = self.runner(table_id)
         log = runner.log
         first = runner.log_seq - len(log) + 1
-        if not log or first > last_seq + 1:
+        if not log or first > last_seq + 1 or runner.log_seq - last_seq > REPLAY:
             return None
         held = runner.hold.first_held()         # an outcome not yet stored is shown to nobody: it follows live
         shown = len(log) if held is None else max(0, held - first + 1)

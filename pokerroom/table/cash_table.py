@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
-from pokerroom.poker.actions import Action, Fold, LegalActions
+from pokerroom.poker.actions import Action, Fold, LegalActions, verify_decision
 from pokerroom.poker.hand import Hand
 from pokerroom.poker.hand_setup import HandSetup, Seat
 from pokerroom.poker.redact import Viewer
@@ -648,9 +648,17 @@ class CashTable:
         self._emit_hand(self.hand.events)
         self._continue(now)
 
-    def act(self, player_id: str, action: Action, now: float) -> list[ev.TableEvent]:
-        """A player's decision, passed to the hand once the table has checked it is theirs to make."""
+    def act(self, player_id: str, action: Action, now: float, decision: str | None = None) -> list[ev.TableEvent]:
+        """A player's decision, passed to the hand once the table has checked it is theirs to make.
+
+        ``decision`` is the id of the ``legal`` the client acts on: one for a decision that is not the player's
+        current one is refused (``stale_decision``) before anything changes.
+        """
         p = self.player(player_id)
+        if decision is not None:
+            hand, clock = self.hand, self.clock
+            mine = hand is not None and clock is not None and clock.seat == p.seat and hand.to_act() == p.seat
+            verify_decision(hand.decision() if mine else None, decision)
         if self.hand is None or self.clock is None:
             raise RuleViolation("no_decision", "there is no decision to make now", "BET-1")
         if getattr(action, "seat", None) != p.seat:

@@ -159,8 +159,12 @@ def test_CR_6_a_player_back_within_24_hours_resumes_the_decision(store):
     f.room.gateway.returned(back)
     state = [m for m in f.people["ana"][1].sent if m.get("type") == "casino_state"][-1]
     assert state["to_act"] == "ana" and state["hands"]["ana"] == [list(parse("Ts 6d"))]
-    assert table.phase == "deciding"
-    assert f.ask("ana", "casino_decide", table="bj", move="stand")["ok"]
+    assert table.phase == "deciding" and state["decision"] == table.decision_of("ana")
+    stale = f.ask("ana", "casino_decide", table="bj", move="stand", decision=f"{table.number - 1}.p0")
+    assert stale["error"]["code"] == "stale_decision" and stale["error"]["rule"] == "BJ-4"
+    assert table.phase == "deciding"                                # BJ-4: a stale move moves nothing
+    answer = f.ask("ana", "casino_decide", table="bj", move="stand", decision=state["decision"])
+    assert answer["ok"] and answer["decision"] is None              # no decision left to make
     assert table.phase == "settled"                                 # dealer 9+7 draws on; the round is done
     assert f.room.ledger.balance(casino_escrow("bj", "ana")) == 0 and f.room.ledger.check()
 

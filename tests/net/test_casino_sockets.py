@@ -417,20 +417,20 @@ def _play_live_round(room: CasinoRoom, seated: dict[str, Gambler], number: int, 
         if need["phase"] == "insurance":                             # every seat answers (BJ-8)
             assert need["who"] == "" and sorted(need["moves"]) == ["insurance", "no_insurance"]
             for p in seated.values():
-                answer = p.request("casino_decide", table=BJ, move="no_insurance")
-                assert answer["ok"] or answer["error"]["code"] == "no_insurance_now", answer
+                answer = p.request("casino_decide", table=BJ, move="no_insurance", decision=need["decision"])
+                assert answer["ok"] or answer["error"]["code"] == "stale_decision", answer   # not offered it
             continue
         played = True
         actor = seated[need["who"]]
         other = seated[next(n for n in names if n != need["who"])]
         assert need["seconds"] == DECISION and "stand" in need["moves"]
-        refused(other.request("casino_decide", table=BJ, move="stand", hand=need["hand"]),
-                code="not_your_turn", rule="BJ-4")
+        refused(other.request("casino_decide", table=BJ, move="stand", hand=need["hand"], decision=need["decision"]),
+                code="stale_decision", rule="BJ-4")                 # not theirs: the id names another's decision
         move = "hit" if "hit" in need["moves"] and hits[actor.name] == 0 else "stand"
         if actor is seated[names[1]] and "double" in need["moves"]:
             move = "double"
         hits[actor.name] += move == "hit"
-        actor.ask("casino_decide", table=BJ, move=move, hand=need["hand"])
+        actor.ask("casino_decide", table=BJ, move=move, hand=need["hand"], decision=need["decision"])
         mine = actor.events(cursor, "decided", BJ, round=number, player=actor.name)
         assert mine and mine[-1]["move"] == move and mine[-1]["auto"] == ""
     raise AssertionError("the round did not settle")
@@ -554,22 +554,25 @@ def test_IB_1_IB_4_everyone_decides_alone_on_the_same_cards_and_every_bet_settle
             assert need is not None and need["who"] == "", lead.seen[since["siri1"]:]
             if need["phase"] == "insurance":                 # one insures, the others decline (IB-8)
                 for n, p in ps.items():
-                    p.ask("casino_decide", table=IB, move="insurance" if n == "siri1" else "no_insurance")
+                    p.ask("casino_decide", table=IB, move="insurance" if n == "siri1" else "no_insurance",
+                          decision=need["decision"])
                 continue
             played = True
             assert "stand" in need["moves"] and need["seconds"] == DECISION
-            ps["siri1"].ask("casino_decide", table=IB, move="stand")
-            refused(ps["siri1"].request("casino_decide", table=IB, move="hit"),  # done already
-                    code="no_decision", rule="IB-4")
-            taken = {}
+            stood = ps["siri1"].ask("casino_decide", table=IB, move="stand", decision=need["decision"])
+            assert stood["decision"] is None                    # done: no decision left
+            refused(ps["siri1"].request("casino_decide", table=IB, move="hit", decision=need["decision"]),  # done
+                    code="stale_decision", rule="IB-4")
+            taken, next_id = {}, {}
             for n, move in (("siri2", "hit"), ("siri3", "double" if "double" in need["moves"] else "hit")):
-                ps[n].ask("casino_decide", table=IB, move=move)
+                next_id[n] = ps[n].ask("casino_decide", table=IB, move=move, decision=need["decision"])["decision"]
                 taken[n] = ps[n].one(since[n], "decided", IB, round=number, move=move)["cards"]
             assert taken["siri2"][2] == taken["siri3"][2]    # IB-1: the n-th extra card is everyone's n-th
             if total(taken["siri2"])[0] < 21:
-                ps["siri2"].ask("casino_decide", table=IB, move="stand")
+                assert next_id["siri2"] not in (None, need["decision"])     # each move: a new decision
+                ps["siri2"].ask("casino_decide", table=IB, move="stand", decision=next_id["siri2"])
             if len(taken["siri3"]) == 3 and total(taken["siri3"])[0] < 21 and "double" not in need["moves"]:
-                ps["siri3"].ask("casino_decide", table=IB, move="stand")
+                ps["siri3"].ask("casino_decide", table=IB, move="stand", decision=next_id["siri3"])
         for n, p in ps.items():
             p.sync()
             p.one(since[n], "round_settled", IB, round=number)
@@ -625,13 +628,15 @@ def test_CR_2_CR_3_BA_5_BOB_3_IB_9_BJ_3_BJ_4_garbage_casino_requests_are_answere
     refused(gus.request("casino_bet", **fields, odds=500), code="unknown_field", rule="")
     refused(gus.request("casino_bet", table=BAC, market="player"), code="missing_field", rule="")
     refused(gus.request("casino_decide", table=BJ, move="fold"), code="bad_field", rule="")
-    refused(gus.request("casino_decide", table=BJ, move="stand", hand=2), code="bad_field", rule="")
+    refused(gus.request("casino_decide", table=BJ, move="stand", hand=2, decision="1.p0"), code="bad_field", rule="")
+    refused(gus.request("casino_decide", table=BJ, move="stand"), code="missing_field", rule="")
     refused(gus.request("casino_join", table=BJ, seat=9), code="bad_field", rule="")
     refused(gus.request("casino_bets", limit=0), code="bad_field", rule="")
     refused(gus.request("casino_claim", table=BOB, round=0, text="x"), code="bad_field", rule="")
     # the floor: unknown tables, tables not joined, decisions where there are none
     for kind, extra in (("casino_rules", {}), ("casino_history", {}), ("casino_join", {}), ("casino_leave", {}),
-                        ("casino_bet", {"market": "player", "amount": 100}), ("casino_decide", {"move": "hit"}),
+                        ("casino_bet", {"market": "player", "amount": 100}),
+                        ("casino_decide", {"move": "hit", "decision": "1.p0"}),
                         ("casino_void", {"reason": "x"}), ("casino_claim", {"round": 1, "text": "x"})):
         code = "not_staff" if kind == "casino_void" else "unknown_table"
         refused(gus.request(kind, table="no-such-table", **extra), code=code)
@@ -642,9 +647,11 @@ def test_CR_2_CR_3_BA_5_BOB_3_IB_9_BJ_3_BJ_4_garbage_casino_requests_are_answere
     refused(gus.request("casino_void", table=BAC, reason="I lost"), code="not_staff")
     for table in (BAC, BOB, BJ, IB, RO):
         gus.ask("casino_join", table=table)
-    refused(gus.request("casino_decide", table=BAC, move="hit"), code="no_decisions")
-    refused(gus.request("casino_decide", table=BJ, move="stand"), code="no_decision", rule="BJ-4")    # no hand in play
-    refused(gus.request("casino_decide", table=IB, move="stand", hand=1), code="no_decision", rule="IB-4")
+    refused(gus.request("casino_decide", table=BAC, move="hit", decision="1.p0"), code="no_decisions")
+    refused(gus.request("casino_decide", table=BJ, move="stand", decision="1.p0"), code="stale_decision",
+            rule="BJ-4")                                                # no hand in play: no decision of theirs
+    refused(gus.request("casino_decide", table=IB, move="stand", hand=1, decision="1.p0"), code="stale_decision",
+            rule="IB-4")
     # bets refused by the table, each naming its rule; no money moves
     fresh_round(floor, gus, BAC)
     for table, rule in ((BAC, "BA-5"), (BOB, "BOB-3"), (IB, "IB-9"), (BJ, "BJ-3"), (RO, "RO-5")):
@@ -695,7 +702,7 @@ def _my_turn(room: CasinoRoom, p: Gambler, balance: int) -> tuple[int, dict, int
             cursor, need = _last_decision(p, BJ, number, cursor)
             assert need is not None
             if need["phase"] == "insurance":
-                p.ask("casino_decide", table=BJ, move="no_insurance")
+                p.ask("casino_decide", table=BJ, move="no_insurance", decision=need["decision"])
                 continue
             assert need["who"] == p.name
             return number, need, balance
@@ -738,7 +745,8 @@ def test_CR_6_a_lone_blackjack_player_who_disconnects_on_their_turn_resumes_with
     assert len(state["hands"]["lone"][need["hand"]]) >= 2 and state["dealer"][1] is None
     again = back.events(0, "decision_needed", BJ, round=number, who="lone")
     assert again and again[-1]["moves"] == need["moves"]      # the decision is asked again
-    back.ask("casino_decide", table=BJ, move="stand", hand=need["hand"])
+    assert state["decision"] == again[-1]["decision"] == need["decision"]     # the same decision, the same id
+    back.ask("casino_decide", table=BJ, move="stand", hand=need["hand"], decision=state["decision"])
     back.sync()
     settled = back.one(0, "round_settled", BJ, round=number)
     paid = payouts_of(back, 0, number)
@@ -776,7 +784,8 @@ def test_CR_6_a_lone_blackjack_round_waits_24_hours_then_is_cancelled_and_refund
     assert [number, "void"] in back.ask("casino_history", table=BJ)["results"]
     rows = [r for r in back.ask("casino_bets")["bets"] if r["round"] == number]
     assert [(r["market"], r["staked"], r["returned"]) for r in rows] == [("refund", 1_000, 1_000)]
-    refused(back.request("casino_decide", table=BJ, move="stand"), code="no_decision", rule="BJ-4")
+    refused(back.request("casino_decide", table=BJ, move="stand", decision=f"{number}.p0"), code="stale_decision",
+            rule="BJ-4")
     back.close()
 
 
@@ -844,7 +853,7 @@ def test_IB_11_IB_6_a_disconnected_infinite_blackjack_player_is_played_for_and_t
                 break
             cursor, need = _last_decision(away, IB, number, cursor)
             if need["phase"] == "insurance":
-                away.ask("casino_decide", table=IB, move="no_insurance")
+                away.ask("casino_decide", table=IB, move="no_insurance", decision=need["decision"])
                 need = None
                 continue
             break

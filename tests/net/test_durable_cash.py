@@ -34,17 +34,20 @@ def _all_in(name: str, player: Player, push: dict) -> None:
     if legal is None:
         return
     if legal["run_it_twice"]:
-        player.request("act", table="t1", action="run_it_twice", agree=False)
+        player.request("act", table="t1", action="run_it_twice", agree=False, decision=legal["decision"])
     elif legal["can_raise"] or legal["can_bet"]:
-        player.request("act", table="t1", action="raise" if legal["can_raise"] else "bet", to=legal["max_to"])
+        player.request("act", table="t1", action="raise" if legal["can_raise"] else "bet", to=legal["max_to"],
+                       decision=legal["decision"])
     else:
-        player.request("act", table="t1", action="check" if legal["can_check"] else "call")
+        player.request("act", table="t1", action="check" if legal["can_check"] else "call",
+                       decision=legal["decision"])
 
 
 def _check_call(name: str, player: Player, push: dict) -> None:
     legal = push.get("legal")
     if legal is not None:
-        player.request("act", table="t1", action="check" if legal["can_check"] else "call")
+        player.request("act", table="t1", action="check" if legal["can_check"] else "call",
+                       decision=legal["decision"])
 
 
 def _seated_pair(room: CrashRoom) -> dict[str, Player]:

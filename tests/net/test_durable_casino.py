@@ -71,7 +71,8 @@ def _play(name: str, player: Player, push: dict) -> None:
         player.bet(opened["round"])
     for needed in _events(push, "decision_needed"):
         if needed["who"] in ("", "gus") and "stand" in needed["moves"]:
-            player.request("casino_decide", table=needed["table"], move="stand", hand=needed["hand"])
+            player.request("casino_decide", table=needed["table"], move="stand", hand=needed["hand"],
+                           decision=needed["decision"])
 
 
 def _kill_on_payout(room: CrashRoom, table: str, market: str, amount: int) -> tuple[int, list[dict]]:

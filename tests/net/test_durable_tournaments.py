@@ -40,7 +40,7 @@ def _shove(name: str, player: Player, push: dict, folder: str = "sue") -> None:
         action = {"action": "raise" if legal["can_raise"] else "bet", "to": legal["max_to"]}
     else:
         action = {"action": "check" if legal["can_check"] else "call"}
-    player.request("tournament_act", tournament="sng", **action)
+    player.request("tournament_act", tournament="sng", decision=legal["decision"], **action)
 
 
 def _sit_and_go(room: CrashRoom) -> dict[str, Player]:

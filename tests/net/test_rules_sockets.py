@@ -65,7 +65,7 @@ def _lose_a_hand(ana: Player, bob: Player, table: str) -> None:
             if "legal" in push:
                 can_check = push["legal"]["can_check"]
                 move = "check" if can_check else ("fold" if who == "ana" else "call")
-                me.request("act", table=table, action=move)
+                me.request("act", table=table, action=move, decision=push["legal"]["decision"])
             if who == "ana" and event_type(push) == "hand_event" \
                     and push["event"]["event"]["type"] == "hand_ended":
                 if dict(push["event"]["event"]["stacks"])[1] < 1_000:
@@ -134,5 +134,9 @@ def test_HR_DC_4_a_player_who_drops_in_the_late_stage_gets_extra_time_and_comes_
     assert extra["event"] == {"type": "reconnect_time_started", "player": name, "seconds": 30}
     back = Player(tournament_room.url)
     assert back.request("login", nickname=name, password=PASSWORD)["ok"]
-    answer = back.request("tournament_act", tournament="late", action="check" if legal["can_check"] else "fold")
+    hand = back.wait_for(lambda p: p.get("type") == "tournament_table_events" and "legal" in p)   # HR-DC-2
+    assert hand["legal"]["decision"] == legal["decision"] and hand["events"][0]["type"] == "hand_started"
+    assert [e for e in hand["events"] if e["type"] == "hole_cards_dealt" and e["seat"] == hand["seat"] and e["cards"]]
+    answer = back.request("tournament_act", tournament="late", action="check" if legal["can_check"] else "fold",
+                          decision=legal["decision"])
     assert answer["ok"], answer                         # still their decision, long after its 1 s

@@ -83,4 +83,4 @@ class TournamentBot(threading.Thread):
                 action = {"action": "call"}
             else:
                 action = {"action": "fold"}
-            self.ask("tournament_act", tournament=self.tournament, **action)
+            self.ask("tournament_act", tournament=self.tournament, decision=legal["decision"], **action)

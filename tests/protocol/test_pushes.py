@@ -23,7 +23,7 @@ def test_a_table_frame_made_from_the_cores_events_conforms():
     seated = table_event_to_dict(PlayerSeated(4188, 3, "ana", 500, False, None))
     hand = table_event_to_dict(HandEvent(4189, "t1-57", ACTION))
     legal = {"seat": 3, "can_check": False, "call_added": 20, "can_bet": False, "can_raise": True,
-             "min_to": 40, "max_to": 1000, "run_it_twice": False}
+             "min_to": 40, "max_to": 1000, "run_it_twice": False, "decision": "t1-57/12"}
     verify_push(frame(seated, hand, legal=legal))
     verify_message({"type": "chat", "table": "t1", "player": "ana", "text": "gl", "at": 1764686400.5})
 

@@ -27,10 +27,10 @@ def test_the_reference_lists_every_request_push_event_and_error_code():
 
 
 def test_rewriting_keeps_the_hand_written_page_and_replaces_only_the_generated_part():
-    page = "# Title\n\nprose\n\n" + reference.BEGIN + "\nstale\n" + reference.END + "\n\nmore prose\n"
+    page = "# Title\n\nprose\n\n" + reference.BEGIN + "\nleft-over text\n" + reference.END + "\n\nmore prose\n"
     new = reference.rewritten(page)
     assert new.startswith("# Title\n\nprose\n\n") and new.endswith("\n\nmore prose\n")
-    assert "stale" not in new and "| `join` |" in new
+    assert "left-over text" not in new and "| `join` |" in new
     assert reference.rewritten("# Fresh\n").startswith("# Fresh\n\n" + reference.BEGIN)
 
 

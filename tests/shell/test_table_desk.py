@@ -142,7 +142,7 @@ def test_a_player_who_was_away_when_their_table_closed_resumes_with_their_chips_
     assert room.ledger.balance(cash("ana")) == 10_000 and "t1" not in ana.tables
     back = room.connected(type(boss.connection)(), "10.0.0.9")
     resumed = answer(request(room, back, "resume", token=ana.token, tables={"t1": 3}))
-    assert resumed["ok"] and resumed["tables"] == {} and resumed["balance"] == 10_000
+    assert resumed["ok"] and resumed["tables"] == {"t1": "closed"} and resumed["balance"] == 10_000
     room.disconnected(back)                                           # and leaving again raises nothing
 
 

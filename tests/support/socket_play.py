@@ -54,7 +54,8 @@ def play(players: dict[str, Player], hands: int, *, stop=None, timeout: float = 
                 return seen
             if "legal" in push:
                 legal = push["legal"]
-                p.request("act", table="t1", action="check" if legal["can_check"] else "call")
+                p.request("act", table="t1", action="check" if legal["can_check"] else "call",
+                          decision=legal["decision"])
             if name == next(iter(players)) and event_type(push) == "hand_event" \
                     and push["event"]["event"]["type"] == "hand_ended":
                 ended += 1

@@ -88,7 +88,7 @@ def test_STAFF_1_an_overlay_is_paid_from_promotions_and_what_is_left_returns(sto
         player, legal = turns[0]
         action = ({"action": "raise", "to": legal.max_to} if legal.can_raise else
                   {"action": "call"} if legal.call_added else {"action": "check"})
-        assert lobby.ask(player, "tournament_act", tournament="sng", **action)["ok"]
+        assert lobby.ask(player, "tournament_act", tournament="sng", decision=legal.decision, **action)["ok"]
     assert d.state == td.FINISHED
     (paid,) = [t for t in ledger.transfers if t.reason == "guarantee overlay"]
     assert {p.account: p.amount for p in paid.postings} == {td.guarantee_account("sng"): -2_000,

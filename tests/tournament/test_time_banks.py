@@ -21,7 +21,8 @@ def clock_of(lobby: Lobby, d: td.Director):
 
 def act(lobby: Lobby, d: td.Director, player: str) -> None:
     _, legal = turn(d)
-    answer = lobby.ask(player, "tournament_act", tournament="sng", action="check" if legal.can_check else "call")
+    answer = lobby.ask(player, "tournament_act", tournament="sng", action="check" if legal.can_check else "call",
+                       decision=legal.decision)
     assert answer["ok"], answer
 
 

@@ -98,7 +98,7 @@ def test_every_push_of_a_sit_and_go_played_to_its_end_over_the_hall_is_wire_data
             continue
         player, legal = table.to_act()
         action = {"action": "raise", "to": legal.max_to} if legal.can_raise else {"action": "call"}
-        assert lobby.ask(player, "tournament_act", tournament="sng", **action)["ok"]
+        assert lobby.ask(player, "tournament_act", tournament="sng", decision=legal.decision, **action)["ok"]
     assert d.state == td.FINISHED
     for question in ("tournament_list", "tournament_details"):
         assert lobby.ask("cy", question, **({"tournament": "sng"} if question != "tournament_list" else {}))["ok"]

@@ -62,7 +62,7 @@ class CalmBot(TournamentBot):
         if push["type"] == "tournament_table_events" and "legal" in push and push["tournament"] == self.tournament:
             legal = push["legal"]
             action = "check" if legal["can_check"] else "call" if self.rng.random() < 0.6 else "fold"
-            self.ask("tournament_act", tournament=self.tournament, action=action)
+            self.ask("tournament_act", tournament=self.tournament, action=action, decision=legal["decision"])
         else:
             super()._handle(push)
 

@@ -352,7 +352,8 @@ def test_the_decision_clock_and_time_bank_count_down_and_a_reload_resumes_the_se
     def rival_plays() -> None:                              # checks or calls at once, whenever it is his turn
         for push in pushes_until(rival, stopping):
             if "legal" in push:
-                rival.request("act", table="t1", action="check" if push["legal"]["can_check"] else "call")
+                rival.request("act", table="t1", action="check" if push["legal"]["can_check"] else "call",
+                              decision=push["legal"]["decision"])
 
     thread = threading.Thread(target=rival_plays, daemon=True)
     thread.start()
@@ -466,7 +467,7 @@ def test_a_person_registers_for_a_tournament_in_the_lobby_and_plays_at_their_tou
                         list(hands.values())[-1].append(e)
                 changed.notify_all()
             if "legal" in push:
-                rival.request("tournament_act", tournament="cup",
+                rival.request("tournament_act", tournament="cup", decision=push["legal"]["decision"],
                               action="check" if push["legal"]["can_check"] else "call")
 
     thread = threading.Thread(target=rival_plays, daemon=True)

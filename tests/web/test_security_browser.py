@@ -111,7 +111,8 @@ def play_heads_up(server: Server, hands: int, *, chat: str = "", sec: Player | N
                     if sec is not None:
                         played.in_progress = sec.request("security_hand", hand_id=running)
                 legal = push["legal"]
-                p.request("act", table="t1", action="check" if legal["can_check"] else "call")
+                p.request("act", table="t1", action="check" if legal["can_check"] else "call",
+                          decision=legal["decision"])
             won = any(net > 0 for nets in played.nets.values() for net in nets.values())
             if not leaving and len(played.ended) >= hands and won:
                 for other, q in played.players.items():

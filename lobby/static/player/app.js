@@ -220,7 +220,13 @@ class App {
     }
     try {
       const tables = this.table.seenSeqs();
-      await this.room.request("resume", { token: this.token, tables });     // catch-up arrives before the answer
+      try {
+        await this.room.request("resume", { token: this.token, tables });   // catch-up arrives before the answer
+      } catch (e) {
+        // a table the room no longer has for us, or seqs from before its restart: resume with a snapshot of each
+        if (!["bad_seq", "not_watching", "no_such_table"].includes(e.code)) throw e;
+        await this.room.request("resume", { token: this.token, tables: {} });
+      }
       if (document.body.dataset.view === "lobby-view") this.lobby.show(true);
       this.refreshBalance();
     } catch (e) {

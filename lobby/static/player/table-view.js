@@ -549,7 +549,8 @@ export class TableView {
     this.pending = true;
     this.el.actionError.textContent = "";
     this.renderActions();
-    const fields = { table: this.tableId, action };
+    // the decision acted on, as the server named it: a second click on the same one is refused (stale_decision)
+    const fields = { table: this.tableId, action, decision: this.state.legal ? this.state.legal.decision : "" };
     if (to != null) fields.to = to;                   // a bet or raise: the total on the street
     if (agree != null) fields.agree = agree;
     try {

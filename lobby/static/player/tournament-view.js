@@ -96,7 +96,8 @@ export class TournamentTableView extends TableView {
     this.pending = true;
     this.el.actionError.textContent = "";
     this.renderActions();
-    const fields = { tournament: this.current, action };
+    const legal = this.state.legal;
+    const fields = { tournament: this.current, action, decision: legal ? legal.decision : "" };
     if (to != null) fields.to = to;                   // a bet or raise: the total on the street
     try {
       await this.app.room.request("tournament_act", fields);

@@ -181,6 +181,27 @@ class TournamentFeed:
                 audiences.extra[player]["legal"] = turn[1].to_wire()
         publish(self.hold(d.spec.id), tournament_table(d.spec.id, e.table), head, "events", audiences)
 
+    def back(self, session: Any) -> None:
+        """A player logged in or resumed: each hand they are dealt into, from its start as their seat may see
+        it, with whose turn it is and their ``legal`` (the same decision id as before) on their turn -- what a
+        client needs to draw the table and act (HR-DC-2)."""
+        player = session.player_id
+        for (tid, table_id), seats in list(self.dealt.items()):
+            kept = self.hands.get((tid, table_id))
+            d = self.hall.directors.get(tid)
+            table = d.tables.get(table_id) if d is not None else None
+            seat = next((s for s, who in seats.items() if who == player), None)
+            if kept is None or table is None or table.hand is None or seat is None:
+                continue
+            message = {"type": "tournament_table_events", "tournament": tid, "table": table_id, "seat": seat,
+                       "events": _shown(tuple(kept[0]), Viewer.player(seat))}
+            turn = table.to_act()
+            if turn is not None:
+                message["to_act"] = self.hall.decisions.to_act(d, table)
+                if turn[0] == player:
+                    message["legal"] = turn[1].to_wire()
+            self.push_to(player, message)
+
     def _keep_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
         """Store a tournament hand once it has ended, all cards and its facts, as a cash hand is (SEC-1)."""
         try:

@@ -47,7 +47,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom import players
-from pokerroom.bus.subjects import SESSION_GONE
+from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PROMOTIONS
@@ -114,6 +114,7 @@ class TournamentHall:
         self.room.serve(self.player_requests, {"tournament_list", "tournament_details", "tournament_subscribe"})
         self.room.serve(self.director_requests)
         self.room.bus.subscribe(SESSION_GONE, lambda _, session: self.feed.disconnected(session))
+        self.room.bus.subscribe(SESSION_BACK, lambda _, session: self.feed.back(session))
         self.invitations.install()
 
     def recover(self) -> dict[str, td.Cancelled]:

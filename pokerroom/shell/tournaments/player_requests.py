@@ -103,12 +103,12 @@ class PlayerRequests:
 
     # ------------------------------------------------------------------ play
 
-    def _on_tournament_act(self, session: Any, request: Request, tournament: str, action: str,
+    def _on_tournament_act(self, session: Any, request: Request, tournament: str, action: str, decision: str,
                            to: int | None = None) -> dict:
         d = self.hall.director(tournament)
         player = session.player_id
         table = d.table_of(player)
-        events = d.act(player, action_named(table.seat_of(player), action, to))
+        events = d.act(player, action_named(table.seat_of(player), action, to), decision)
         self.hall.decisions.acted(tournament, table.id, player)     # the time bank keeps what was not used
         self.hall.run(d, events)
         return ok(request)
