@@ -234,7 +234,10 @@ class CasinoFloor:
                        seat: int | None = None) -> Any:
         t = self._member(session, table)
         self.room.may_play(session)
-        events = t.bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
+        try:
+            events = t.bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
+        except RuleViolation as refusal:
+            raise refusal.priced(t.rules.currency) from None
         self._run(t, events)
         placed = events[0]
         return self.holds[table].after(ok(request, round=t.number, market=placed.market, amount=placed.amount,
@@ -242,7 +245,11 @@ class CasinoFloor:
 
     def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, hand: int = 0) -> Any:
         t = self._member(session, table)
-        self._run(t, t.decide(session.player_id, move, hand, self.room.balance(session.player_id)))
+        try:
+            events = t.decide(session.player_id, move, hand, self.room.balance(session.player_id))
+        except RuleViolation as refusal:
+            raise refusal.priced(t.rules.currency) from None
+        self._run(t, events)
         return self.holds[table].after(ok(request))             # a settling decision: after the settlement
 
     def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:
