@@ -58,7 +58,7 @@ _OPEN = WebSocketServerProtocol.STATE_OPEN
 _WHOLE_SMALL_MESSAGE = (0x81, 0x82)     # first byte of a final text or binary frame, no extension bits
 
 
-def _envelope(data: object) -> tuple[str, int | None]:
+def echoed(data: object) -> tuple[str, int | None]:
     """The ``type`` and ``rid`` a refusal echoes: what the frame said, when it said them readably."""
     if not isinstance(data, dict):
         return "error", None
@@ -212,7 +212,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             data = self.codec.decode(payload, isBinary)
             request = parse_request(data)
         except ProtocolError as e:
-            kind, rid = _envelope(data if data is not None else e.data)     # echoed whenever it can be read
+            kind, rid = echoed(data if data is not None else e.data)     # echoed whenever it can be read
             self._bad(error(kind, rid, e.code, e.message, e.rule))
             return
         self._corked = []                               # what the request makes us send to this client...

@@ -311,8 +311,9 @@ class Hand:
             raise RuleViolation(*refusal)
         all_in = self.stacks[p] + self.bets[p]
         if to > all_in:
-            raise RuleViolation("not_enough_chips", f"you have {{stack}} for this street; you cannot {word} to {{given}}",
-                                "HR-STAKE-1", amounts={"stack": all_in, "given": to})
+            raise RuleViolation("not_enough_chips",
+                                f"you have {{stack}} for this street; you cannot {word} to {{given}}", "HR-STAKE-1",
+                                amounts={"stack": all_in, "given": to})
         low, high = self._raise_bounds(p)
         if to < low:
             raise RuleViolation(f"{word}_too_small", f"the smallest {word} is to {{min}}, not {{given}}", "BET-3",

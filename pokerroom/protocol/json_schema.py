@@ -182,7 +182,8 @@ def build_asyncapi() -> dict[str, Any]:
 
     messages: dict[str, Any] = {}
     for kind in REQUESTS:
-        messages[f"request.{kind}"] = {"name": kind, "title": f"{kind} (request)", "payload": payload(f"request.{kind}")}
+        messages[f"request.{kind}"] = {"name": kind, "title": f"{kind} (request)",
+                                       "payload": payload(f"request.{kind}")}
     messages["answer"] = {"name": "answer", "title": "an answer (ok true)", "payload": payload("answer")}
     messages["refusal"] = {"name": "refusal", "title": "a refusal (ok false)", "payload": payload("refusal")}
     for kind, push in PUSHES.items():

@@ -19,8 +19,7 @@ import pytest
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
-from tests.protocol.test_error_sentences import LEAK
-from tests.support.wire_schema import server_problem
+from tests.support.wire_schema import LEAK, server_problem
 
 HANDS = 500
 

@@ -3,9 +3,7 @@ message -- never a Python or library name -- with amounts written in the table's
 
 from __future__ import annotations
 
-import builtins
 import json
-import re
 
 import msgpack
 import pytest
@@ -14,16 +12,11 @@ from hypothesis import strategies as st
 
 from pokerroom.amount_text import amount_text
 from pokerroom.errors import RuleViolation
-from pokerroom.gateway.server import _envelope
+from pokerroom.gateway.server import echoed
 from pokerroom.protocol.codec import JSON, MAX_DEPTH, MSGPACK, Codec
 from pokerroom.protocol.pushes import verify_answer
 from pokerroom.protocol.schema import ProtocolError, error, parse_request, refused
-
-PYTHON_NAMES = sorted({name for name, value in vars(builtins).items()
-                       if isinstance(value, type) and issubclass(value, BaseException)}
-                      | {name for name in vars(msgpack) if name[:1].isupper()}
-                      | {"Traceback", "None", "True", "False", "b'", "object at 0x", "__"})
-LEAK = re.compile("|".join(re.escape(name) for name in PYTHON_NAMES))
+from tests.support.wire_schema import LEAK
 
 
 def _refusal(frame: bytes, subprotocol: str) -> dict | None:
@@ -33,7 +26,7 @@ def _refusal(frame: bytes, subprotocol: str) -> dict | None:
         data = codec.decode(frame, codec.binary)
         parse_request(data)
     except ProtocolError as e:
-        kind, rid = _envelope(data if data is not None else e.data)
+        kind, rid = echoed(data if data is not None else e.data)
         return error(kind, rid, e.code, e.message, e.rule)
     return None
 

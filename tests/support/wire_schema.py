@@ -8,10 +8,13 @@ names, so a check costs one small schema, not a search through every message.
 
 from __future__ import annotations
 
+import builtins
 import json
+import re
 from functools import cache
 from typing import Any
 
+import msgpack
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
@@ -20,6 +23,13 @@ from pokerroom.protocol.json_schema import DOCS, SCHEMA_FILE
 # what a request the schema refuses is answered with: refused while parsing, before any service sees it
 PARSE_CODES = frozenset({"bad_message", "unknown_type", "bad_rid", "unknown_field", "missing_field", "bad_field",
                          "bad_nickname", "bad_token", "bad_frame"})
+
+# what no refusal's sentence may say: Python's exception names, the msgpack library's, a repr, a traceback
+PYTHON_NAMES = sorted({name for name, value in vars(builtins).items()
+                       if isinstance(value, type) and issubclass(value, BaseException)}
+                      | {name for name in vars(msgpack) if name[:1].isupper()}
+                      | {"Traceback", "None", "True", "False", "b'", "object at 0x", "__"})
+LEAK = re.compile("|".join(re.escape(name) for name in PYTHON_NAMES))
 
 
 @cache
