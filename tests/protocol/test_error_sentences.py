@@ -4,6 +4,9 @@ message -- never a Python or library name -- with amounts written in the table's
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -131,3 +134,19 @@ def test_HR_STAKE_4_the_core_gives_amounts_as_data_and_the_shell_words_them_in_t
                                "amounts": {"min": 400, "max": 1000, "given": 1200}, "currency": "USD"}
     plain = refused("join", 5, RuleViolation("seat_taken", "seat 3 is taken").priced("USD"))
     assert "amounts" not in plain["error"] and "currency" not in plain["error"]
+
+
+FORMAT_JS = Path(__file__).resolve().parents[2] / "lobby" / "static" / "common" / "format.js"
+AMOUNTS = [0, 1, 5, 99, 100, 400, 1_000, 123_456, 10_000_000, -250]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the browser's format.js")
+@pytest.mark.parametrize("currency", ["USD", "EUR", "chips", ""])
+def test_the_server_writes_an_amount_with_the_digits_the_browser_shows(currency):
+    script = (f"import {{ money }} from {json.dumps(FORMAT_JS.as_uri())};"
+              f"console.log(JSON.stringify({json.dumps(AMOUNTS)}.map(a => money(a, {json.dumps(currency)}))));")
+    shown = json.loads(subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True,
+                                      check=True, timeout=30).stdout)
+    ours = [amount_text(a, currency).replace("$", "").replace("€", "").replace(" chips", "").replace(" chip", "")
+            for a in AMOUNTS]
+    assert ours == shown
