@@ -5,21 +5,51 @@ single type. It carries what a client needs to show a clear refusal: a stable
 machine ``code``, a plain sentence, and the ID of the rule in ``RULES.md`` (or
 the engine's rule list in ``docs/engine.md``) that forbids the command. A
 command that raises it has changed nothing.
+
+Amounts travel as data. A refusal that names amounts gives them in
+``amounts`` (name -> minor units) and writes its sentence with ``{name}``
+placeholders: ``RuleViolation("buy_in_out_of_range", "the buy-in here is {min}
+to {max}, not {given}", "HR-STAKE-4", amounts={"min": 400, ...})``. The core
+does not know a table's currency; the shell that does calls :meth:`priced`
+on the way out, and the sentence reads ``$4.00 to $10.00, not $12.00`` (or
+``1,200 chips`` at a tournament table; unpriced, the bare numbers). The raw integers reach the
+client too, in the error's ``amounts``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pokerroom.amount_text import amount_text
 
 
 class RuleViolation(Exception):
     """A command broke a rule; the state it was sent to is unchanged."""
 
-    __slots__ = ("code", "message", "rule_id")
+    __slots__ = ("code", "template", "rule_id", "amounts", "currency")
 
-    def __init__(self, code: str, message: str, rule_id: str = "") -> None:
-        super().__init__(code, message, rule_id)
+    def __init__(self, code: str, message: str, rule_id: str = "", amounts: Mapping[str, int] | None = None) -> None:
+        super().__init__(code, message, rule_id, dict(amounts) if amounts else None)
         self.code = code
-        self.message = message
+        self.template = message
         self.rule_id = rule_id
+        self.amounts: dict[str, int] = dict(amounts) if amounts else {}
+        self.currency: str | None = None        # the unit of ``amounts``, once the shell has said it
+
+    def priced(self, currency: str) -> RuleViolation:
+        """This refusal with its amounts in ``currency`` (the first shell to say wins); itself, for ``raise``."""
+        if self.currency is None and self.amounts:
+            self.currency = currency
+        return self
+
+    @property
+    def message(self) -> str:
+        """The sentence, its amounts written in the currency (bare numbers until :meth:`priced`)."""
+        if not self.amounts:
+            return self.template
+        if self.currency is None:                # the core's own view: bare minor units
+            return self.template.format_map({k: str(v) for k, v in self.amounts.items()})
+        return self.template.format_map({k: amount_text(v, self.currency) for k, v in self.amounts.items()})
 
     def __str__(self) -> str:
         rule = f" ({self.rule_id})" if self.rule_id else ""

@@ -68,8 +68,8 @@ class Registration:
             raise RuleViolation("tournament_full", f"{spec.name} is full ({spec.max_players} players)", "TR-REG-4")
         source = source or cash(player)
         if funds < spec.entry_cost:
-            raise RuleViolation("insufficient_funds", f"the entry costs {spec.entry_cost}; {player} has {funds}",
-                                "TR-REG-6")
+            raise RuleViolation("insufficient_funds", f"the entry costs {{need}}; {player} has {{have}}", "TR-REG-6",
+                                amounts={"need": spec.entry_cost, "have": funds}).priced(spec.currency)
         entry = Entry(player, used + 1, spec.fee, spec.buy_in, spec.bounty, own_bounty=spec.bounty,
                       source=source, ticket=ticket, ordinal=self.registrations)
         self.registrations += 1
@@ -147,7 +147,8 @@ class Registration:
         staking.verify_sale(entry.stakes, percent, markup)
         price = staking.price(self.spec.entry_cost, percent, markup)
         if funds < price:
-            raise RuleViolation("insufficient_funds", f"the share costs {price}; {backer} has {funds}", "TR-STAKE-1")
+            raise RuleViolation("insufficient_funds", f"the share costs {{need}}; {backer} has {{have}}", "TR-STAKE-1",
+                                amounts={"need": price, "have": funds}).priced(self.spec.currency)
         entry.stakes.append(staking.Stake(backer, percent, price))
         self.changes.entry(entry)
         self._emit(SharesSold(seller, backer, int(percent), price))
@@ -281,7 +282,8 @@ class Registration:
         chips = self.chips(player)
         if chips > spec.starting_stack:
             raise RuleViolation("too_many_chips", f"a rebuy is allowed at or below the starting stack "
-                                f"({spec.starting_stack}); {player} has {chips}", "TR-REG-6")
+                                f"({{max}}); {player} has {{stack}}", "TR-REG-6",
+                                amounts={"max": spec.starting_stack, "stack": chips}).priced("chips")
         self._buy_chips(entry, funds, spec.buy_in, spec.starting_stack, "rebuy")
         entry.rebuys += 1
         return self._flush()

@@ -106,14 +106,14 @@ class BettingRound:
         existing = self._index.get((player, market, self.window, seat))
         total = amount + (existing.amount if existing else 0)
         if total < limits.minimum:
-            raise RuleViolation("below_minimum", f"the minimum bet on {market} is {limits.minimum}; "
-                                                 f"{total} is below it", "CR-3")
+            raise RuleViolation("below_minimum", f"the minimum bet on {market} is {{min}}; {{given}} is below it",
+                                "CR-3", amounts={"min": limits.minimum, "given": total})
         if total > limits.maximum:
-            raise RuleViolation("above_maximum", f"the maximum bet on {market} is {limits.maximum}; "
-                                                 f"{total} is above it", "CR-3")
+            raise RuleViolation("above_maximum", f"the maximum bet on {market} is {{max}}; {{given}} is above it",
+                                "CR-3", amounts={"max": limits.maximum, "given": total})
         if amount > funds:
-            raise RuleViolation("insufficient_funds", f"you have {funds} in your wallet; the bet needs {amount}",
-                                "CR-3")
+            raise RuleViolation("insufficient_funds", "you have {have} in your wallet; the bet needs {need}", "CR-3",
+                                amounts={"have": funds, "need": amount})
         return existing
 
     def place(self, player: str, market: str, amount: int, limits: Limits, funds: int, *,

@@ -109,8 +109,8 @@ class DealerTable(CasinoTable):
             raise RuleViolation("no_insurance_now", "you have no insurance decision to make", f"{self.rule}-8")
         cost = bj.insurance_cost(box.main.amount)
         if move == "insurance" and cost > funds:            # refused before anything changes
-            raise RuleViolation("insufficient_funds", f"insurance costs {cost}; you have {funds}",
-                                f"{self.rule}-8")
+            raise RuleViolation("insufficient_funds", "insurance costs {need}; you have {have}", f"{self.rule}-8",
+                                amounts={"need": cost, "have": funds})
         box.answered = True
         events: list = [Decided(self.table_id, self.number, box.player, 0, move)]
         if move == "insurance":
@@ -200,8 +200,8 @@ class DealerTable(CasinoTable):
         return move
 
     def _short_of_funds(self, hand: bj.PlayerHand, move: str, funds: int) -> str:
-        raise RuleViolation("insufficient_funds", f"a {move} needs {hand.bet} more; you have {funds}",
-                            "BJ-6" if move == "double" else "BJ-7")
+        raise RuleViolation("insufficient_funds", f"a {move} needs {{need}} more; you have {{have}}",
+                            "BJ-6" if move == "double" else "BJ-7", amounts={"need": hand.bet, "have": funds})
 
     def _next_decision(self) -> list:
         raise NotImplementedError

@@ -38,7 +38,7 @@ from pokerroom.bus.subjects import (
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.sessions import Connection, Session
-from pokerroom.protocol.schema import Request, error
+from pokerroom.protocol.schema import Request, error, refused
 
 PUBLIC_REQUESTS = frozenset({"register", "login", "resume", "lobby_list", "lobby_subscribe", "observe"})
 _IDENTITY = ("player_id", "token", "role", "client_type", "country", "excluded_until", "deposit_limit",
@@ -86,7 +86,7 @@ class Gateway:
                 raise RuleViolation("not_logged_in", "log in first")
             answer = handler(session, request, **request.fields)
         except RuleViolation as refusal:
-            return error(request.type, request.rid, refusal.code, refusal.message, refusal.rule_id)
+            return refused(request.type, request.rid, refusal)
         if isinstance(answer, defer.Deferred):
             if request.type == "act":                   # a hand-ending act answers once its end is stored
                 answer.addCallback(self._timed, started)
@@ -102,7 +102,7 @@ class Gateway:
     def _refused(self, failure: Any, request: Request) -> dict:
         if failure.check(RuleViolation):
             r = failure.value
-            return error(request.type, request.rid, r.code, r.message, r.rule_id)
+            return refused(request.type, request.rid, r)
         self.log.failure("request {type} failed", failure, type=request.type)
         return error(request.type, request.rid, "server_error", "the server could not do that; try again")
 

@@ -61,6 +61,14 @@ _OPEN = WebSocketServerProtocol.STATE_OPEN
 _WHOLE_SMALL_MESSAGE = (0x81, 0x82)     # first byte of a final text or binary frame, no extension bits
 
 
+def echoed(data: object) -> tuple[str, int | None]:
+    """The ``type`` and ``rid`` a refusal echoes: what the frame said, when it said them readably."""
+    if not isinstance(data, dict):
+        return "error", None
+    kind, rid = data.get("type"), data.get("rid")
+    return (kind[:40] if isinstance(kind, str) else "error"), (rid if type(rid) is int else None)
+
+
 def _is_utf8(payload: bytes) -> bool:
     try:
         payload.decode("utf-8")
@@ -217,15 +225,13 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         if not self.bucket.take(self.factory.reactor.seconds()):
             self._bad(error("error", None, "rate_limited", f"at most {self.factory.rate:g} messages a second"))
             return
-        kind, rid = "error", None
+        data = None
         try:
             data = self.codec.decode(payload, isBinary)
-            if isinstance(data, dict):
-                kind = data.get("type") if isinstance(data.get("type"), str) else "error"
-                rid = data.get("rid") if type(data.get("rid")) is int else None
             request = parse_request(data)
         except ProtocolError as e:
-            self._bad(error(kind[:40], rid, e.code, e.message))
+            kind, rid = echoed(data if data is not None else e.data)     # echoed whenever it can be read
+            self._bad(error(kind, rid, e.code, e.message, e.rule))
             return
         self._corked = []                               # what the request makes us send to this client...
         try:

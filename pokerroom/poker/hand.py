@@ -337,16 +337,18 @@ class Hand:
         all_in = self.stacks[p] + self.bets[p]
         if to > all_in:
             raise RuleViolation("not_enough_chips",
-                                f"you have {all_in} chips for this street; you cannot {word} to {to}",
-                                "HR-STAKE-1")
+                                f"you have {{stack}} for this street; you cannot {word} to {{given}}", "HR-STAKE-1",
+                                amounts={"stack": all_in, "given": to})
         low, high = self._raise_bounds(p)
         if to < low:
-            raise RuleViolation(f"{word}_too_small", f"the smallest {word} is to {low}", "BET-3")
+            raise RuleViolation(f"{word}_too_small", f"the smallest {word} is to {{min}}, not {{given}}", "BET-3",
+                                amounts={"min": low, "given": to})
         if to > high:
             if self._fixed_limit:
-                raise RuleViolation("fixed_limit_size", f"in fixed limit you {word} to exactly {high}",
-                                    "BET-5")
-            raise RuleViolation("over_pot_limit", f"the pot limit allows a {word} to at most {high}", "BET-5")
+                raise RuleViolation("fixed_limit_size", f"in fixed limit you {word} to exactly {{to}}, not {{given}}",
+                                    "BET-5", amounts={"to": high, "given": to})
+            raise RuleViolation("over_pot_limit", f"the pot limit allows a {word} to at most {{max}}, not {{given}}",
+                                "BET-5", amounts={"max": high, "given": to})
 
     # ------------------------------------------------------------------ per-command checks and moves
     # Each command has a verifier (raises RuleViolation, changes nothing) and a performer (changes the
@@ -361,7 +363,8 @@ class Hand:
             self._refuse_betting("check")
         owed = self.current_bet - self.bets[p]
         if owed:
-            raise RuleViolation("cannot_check", f"you owe {owed} to call: call, raise or fold", "BET-2")
+            raise RuleViolation("cannot_check", "you owe {owed} to call: call, raise or fold", "BET-2",
+                                amounts={"owed": owed})
 
     def _verify_call(self, p: int, action: Call) -> None:
         if self.phase != BETTING:

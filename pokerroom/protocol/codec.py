@@ -96,13 +96,34 @@ class Codec:
                 value = json.loads(payload.decode("utf-8"), parse_constant=_no_constants)
         except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError,
                 UnicodeDecodeError, RecursionError) as e:
-            raise ProtocolError("bad_frame", f"the frame is not valid {self.subprotocol.split('.')[-1]}: "
-                                             f"{type(e).__name__}") from None
+            raise ProtocolError("bad_frame", self._unreadable(e)) from None
         if isinstance(value, dict) and not any(isinstance(v, dict | list) for v in value.values()):
             return value                                # a flat map, as nearly every request is: depth 1
         if _depth(value) > MAX_DEPTH:
-            raise ProtocolError("bad_frame", f"messages nest at most {MAX_DEPTH} levels deep")
+            raise ProtocolError("bad_frame", f"messages nest at most {MAX_DEPTH} levels deep", data=value)
         return value
+
+    def _unreadable(self, e: BaseException) -> str:
+        """Why a frame could not be read, as a sentence about the frame: no library's or Python's names."""
+        name = "msgpack" if self.binary else "JSON"
+        text = str(e)
+        if isinstance(e, UnicodeDecodeError):
+            return "text must be UTF-8"
+        if isinstance(e, msgpack.ExtraData):
+            return "a frame carries one msgpack value, and this one has more bytes after it"
+        if isinstance(e, msgpack.StackError | RecursionError):
+            return f"messages nest at most {MAX_DEPTH} levels deep"
+        if self.binary and "max_bin_len" in text:
+            return "strings must be msgpack str, not bin"
+        if self.binary and "max_ext_len" in text:
+            return "msgpack ext types are not used"
+        if self.binary and "map key" in text:
+            return "map keys must be strings"
+        if self.binary and "exceeds max_" in text:
+            return "a map or array may hold at most 256 items"
+        if not self.binary and "is not a number this protocol accepts" in text:
+            return "NaN and Infinity are not numbers this protocol accepts"
+        return f"the frame is not valid {name}"
 
     def decode_from_server(self, payload: bytes) -> Any:
         """What a client reads: the server's own messages, which nest deeper and run longer than requests."""

@@ -9,7 +9,7 @@ is a float too --, ``list``, ``map``, ``any``), whether it may be left out
 (``optional``) and whether it may be null (``nullable``). A list or map may
 name what it holds (``of``): an event family of :data:`EVENTS` (each item a map
 whose ``type`` is one of the family's events), a record of :data:`RECORDS` or a
-kind (a list of ``str``).
+kind (a list of ``str``; a map of ``int`` values).
 
 The events inside ``table_events``, ``tournament_event``,
 ``tournament_table_events`` and ``casino_events`` are derived from the pure
@@ -157,6 +157,13 @@ RECORDS: dict[str, dict[str, Wire]] = {
 
 _OPT = {k: _w(k, optional=True) for k in KINDS}
 
+ERROR: dict[str, Wire] = {
+    "code": STR, "message": STR, "rule": STR,
+    # a refusal that names amounts: each as minor units under the name its sentence uses ("min", "max", "given"),
+    # and their unit ("USD", "EUR", ... or "chips"); the sentence has them written in it ("$4.00 to $10.00")
+    "amounts": _w("map", "int", optional=True), "currency": _w("str", optional=True)}
+"""The ``error`` of a refusal (an answer with ``ok`` false)."""
+
 PUSHES: dict[str, Push] = {
     "table_events": Push("what one thing at a table did: its table events in order, each with the table's seq",
                          {"table": STR, "seq": INT, "events": _w("list", "table"),
@@ -239,9 +246,11 @@ def verify_answer(message: dict[str, Any]) -> None:
         return
     _verify_fields(kind, {"type": STR, "rid": Wire("int", nullable=True), "ok": BOOL, "error": MAP}, message)
     problem = message["error"]
-    _verify_fields(f"{kind}.error", {"code": STR, "message": STR, "rule": STR}, problem)
+    _verify_fields(f"{kind}.error", ERROR, problem)
     if problem["code"] not in ERRORS:
         raise PushError(f"{kind}: error code {problem['code']!r} is not in the catalogue")
+    if ("amounts" in problem) != ("currency" in problem):
+        raise PushError(f"{kind}.error: amounts and their currency come together")
 
 
 def _verify_fields(where: str, spec: dict[str, Wire], data: object) -> None:
@@ -273,6 +282,10 @@ def _verify_value(where: str, rule: Wire, value: object) -> None:
     if not _IS[kind](value):
         raise PushError(f"{where} must be {kind}, not {type(value).__name__}")
     if not rule.of:
+        return
+    if kind == "map" and rule.of in _IS:            # a map of plain values: each value of that kind
+        for name, item in value.items():
+            _verify_value(f"{where}.{name}", Wire(rule.of), item)
         return
     items = value if kind == "list" else [value]
     for i, item in enumerate(items):

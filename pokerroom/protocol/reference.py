@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from pokerroom.protocol.errors import SECTIONS
-from pokerroom.protocol.pushes import EVENTS, PUSHES, RECORDS, Wire
+from pokerroom.protocol.pushes import ERROR, EVENTS, PUSHES, RECORDS, Wire
 from pokerroom.protocol.schema import REQUESTS, Field
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -62,6 +62,7 @@ def render() -> str:
     out += [f"| `{kind}` | {_fields(push.fields, _push_field)} | {push.about} |" for kind, push in PUSHES.items()]
     out += ["", "Records that pushes carry:", "", "| record | fields |", "|---|---|"]
     out += [f"| {name} | {_fields(spec, _push_field)} |" for name, spec in RECORDS.items()]
+    out += [f"| error (of a refusal) | {_fields(ERROR, _push_field)} |"]
     for family, events in EVENTS.items():
         out += ["", f"### {FAMILIES[family]}", "", "| type | fields |", "|---|---|"]
         out += [f"| `{kind}` | {_fields(spec, _push_field)} |" for kind, spec in events.items()]

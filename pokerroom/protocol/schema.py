@@ -17,6 +17,7 @@ strings are bounded; a bool is never accepted as an int.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,12 +40,18 @@ CASINO_MOVES = ("hit", "stand", "double", "split", "surrender", "insurance", "no
 
 
 class ProtocolError(Exception):
-    """A malformed request: ``code`` for machines, ``message`` for people."""
+    """A malformed request: ``code`` for machines, ``message`` for people, ``rule`` when one applies.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``data`` is what was decoded when the problem came after decoding (a map
+    nesting too deep): its ``type`` and ``rid`` are echoed in the answer.
+    """
+
+    def __init__(self, code: str, message: str, rule: str = "", data: object = None) -> None:
         super().__init__(code, message)
         self.code = code
         self.message = message
+        self.rule = rule
+        self.data = data
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +63,17 @@ class Field:
     high: int = 0
     choices: tuple[str, ...] = ()
     max_items: int = 0                  # for "map": at most this many str -> int entries; "list": of strings
+    pattern: str = ""                   # for "str": a regular expression the whole text matches
+    code: str = "bad_field"             # the error code when the value breaks this rule...
+    says: str = ""                      # ...its sentence, when not the generic one naming the field...
+    rule: str = ""                      # ...and the RULES.md ID behind it
 
 
 def Int(low: int, high: int, **kw: bool) -> Field:         # noqa: N802 - reads like a type in the table
     return Field("int", low=low, high=high, **kw)
 
 
-def Str(low: int, high: int, **kw: bool) -> Field:         # noqa: N802
+def Str(low: int, high: int, **kw: Any) -> Field:          # noqa: N802
     return Field("str", low=low, high=high, **kw)
 
 
@@ -81,8 +92,12 @@ NEW_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 TOURNAMENT = Str(1, 32)
 REASON = Str(1, 200)
 AMOUNT = Int(1, MAX_AMOUNT)
+NICKNAME_PATTERN = r"[A-Za-z0-9_\-]{3,20}"       # pokerroom.players: AC-3's shape, one code for every way to miss it
+NICKNAME_SAYS = "a nickname is 3 to 20 letters, digits, '_' or '-'"
+NICKNAME = Str(3, 20, pattern=NICKNAME_PATTERN, code="bad_nickname", says=NICKNAME_SAYS, rule="AC-3")
 NICK = Str(3, 20)
 NICK_OPT = Str(3, 20, optional=True)
+TOKEN = Str(16, MAX_TOKEN, code="bad_token", says="that is not a session token; log in again", rule="STAFF-3")
 HAND = Str(1, 120)
 CASE = Int(1, 2**31 - 1)
 TABLE_OPT = Str(1, MAX_NAME, optional=True)
@@ -91,12 +106,12 @@ DECISION = Str(1, 160)               # a decision's id, as the server sent it (a
 DEVICE = Str(1, 128, optional=True)     # the client's own device id, kept with the connection for security (SEC-1)
 
 REQUESTS: dict[str, dict[str, Field]] = {
-    "register": {"nickname": Str(3, 20), "password": Str(8, 128), "birth_date": Str(10, 10),
+    "register": {"nickname": NICKNAME, "password": Str(8, 128), "birth_date": Str(10, 10),
                  "country": Str(2, 2)},
     "login": {"nickname": Str(3, 20), "password": Str(1, 128),
               "client": Choice(*CLIENT_TYPES, optional=True), "device": DEVICE},
     "logout": {},
-    "resume": {"token": Str(16, MAX_TOKEN), "tables": Field("map", max_items=64, low=0, high=2**62),
+    "resume": {"token": TOKEN, "tables": Field("map", max_items=64, low=0, high=2**62),
                "device": DEVICE},
     "lobby_list": {},
     "lobby_subscribe": {"on": Bool()},
@@ -207,7 +222,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "security_mute": {"player": NICK, "table": Str(1, MAX_NAME, optional=True, nullable=True),
                       "minutes": Int(1, 10 * 365 * 24 * 60, optional=True, nullable=True), "reason": REASON},
     "security_unmute": {"player": NICK, "reason": REASON},
-    "security_reset_nickname": {"player": NICK, "nickname": NICK, "reason": REASON},
+    "security_reset_nickname": {"player": NICK, "nickname": NICKNAME, "reason": REASON},
     "security_void": {"player": NICK, "hands": Field("list", low=1, high=120, max_items=200), "reason": REASON,
                       "case": Int(1, 2**31 - 1, optional=True)},
     "security_freeze": {"player": NICK, "on": Bool(), "reason": REASON},
@@ -255,40 +270,49 @@ def parse_request(data: object) -> Request:
 
 def _check(kind: str, name: str, rule: Field, value: object) -> object:
     where = f"{kind}.{name}"
+
+    def refuse(generic: str) -> ProtocolError:
+        return ProtocolError(rule.code, rule.says or generic, rule.rule)
+
     if value is None:
         if rule.nullable:
             return None
-        raise ProtocolError("bad_field", f"{where} cannot be null")
+        raise refuse(f"{where} cannot be null")
     if rule.kind == "int":
         if type(value) is not int or not rule.low <= value <= rule.high:
-            raise ProtocolError("bad_field", f"{where} must be a whole number from {rule.low} to {rule.high}")
+            raise refuse(f"{where} must be a whole number from {rule.low} to {rule.high}")
     elif rule.kind == "str":
-        if type(value) is not str or not rule.low <= len(value) <= rule.high or not value.isprintable():
-            raise ProtocolError("bad_field", f"{where} must be printable text of {rule.low} to {rule.high} "
-                                             "characters")
+        if type(value) is not str or not rule.low <= len(value) <= rule.high or not value.isprintable() or (
+                rule.pattern and not re.fullmatch(rule.pattern, value)):
+            raise refuse(f"{where} must be printable text of {rule.low} to {rule.high} characters")
     elif rule.kind == "bool":
         if type(value) is not bool:
-            raise ProtocolError("bad_field", f"{where} must be true or false")
+            raise refuse(f"{where} must be true or false")
     elif rule.kind == "choice":
         if type(value) is not str or value not in rule.choices:
-            raise ProtocolError("bad_field", f"{where} must be one of {', '.join(rule.choices)}")
+            raise refuse(f"{where} must be one of {', '.join(rule.choices)}")
     elif rule.kind == "list":
         if not isinstance(value, list) or not 1 <= len(value) <= rule.max_items or not all(
                 type(v) is str and rule.low <= len(v) <= rule.high and v.isprintable() for v in value):
-            raise ProtocolError("bad_field", f"{where} must be a list of 1 to {rule.max_items} texts of {rule.low} "
-                                             f"to {rule.high} characters")
+            raise refuse(f"{where} must be a list of 1 to {rule.max_items} texts of {rule.low} to {rule.high} "
+                         "characters")
     elif rule.kind == "map":
         if not isinstance(value, dict) or len(value) > rule.max_items:
-            raise ProtocolError("bad_field", f"{where} must be a map of at most {rule.max_items} entries")
+            raise refuse(f"{where} must be a map of at most {rule.max_items} entries")
         for k, v in value.items():
             good_key = type(k) is str and 1 <= len(k) <= MAX_NAME
             if not good_key or type(v) is not int or not rule.low <= v <= rule.high:
-                raise ProtocolError("bad_field", f"{where} maps table names to whole numbers")
+                raise refuse(f"{where} maps names of 1 to {MAX_NAME} characters to whole numbers from {rule.low} "
+                             f"to {rule.high}")
     return value
 
 
 def _show(value: object) -> str:
-    text = repr(value)
+    """What the client sent, as JSON would write it (``null``, ``"x"``), never a Python repr."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        text = "a value of another kind"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -297,6 +321,24 @@ def ok(request: Request, **data: Any) -> dict[str, Any]:
     return {"type": request.type, "rid": request.rid, "ok": True, **data}
 
 
-def error(kind: str, rid: int | None, code: str, message: str, rule: str = "") -> dict[str, Any]:
-    """The answer to a request that failed: a code, a sentence and the rule ID when one applies."""
-    return {"type": kind, "rid": rid, "ok": False, "error": {"code": code, "message": message, "rule": rule}}
+def error(kind: str, rid: int | None, code: str, message: str, rule: str = "",
+          amounts: dict[str, int] | None = None, currency: str = "") -> dict[str, Any]:
+    """The answer to a request that failed: a code, a sentence and the rule ID when one applies.
+
+    A refusal that names amounts also gives them as numbers: ``amounts`` (name
+    -> minor units, the names the sentence uses) in ``currency`` (a currency
+    code, or ``chips``), so a client can show them its own way.
+    """
+    problem: dict[str, Any] = {"code": code, "message": message, "rule": rule}
+    if amounts:
+        problem["amounts"] = amounts
+        problem["currency"] = currency or "chips"
+    return {"type": kind, "rid": rid, "ok": False, "error": problem}
+
+
+def refused(kind: str, rid: int | None, refusal: Any) -> dict[str, Any]:
+    """The answer carrying a :class:`~pokerroom.errors.RuleViolation`: its sentence, rule and amounts."""
+    amounts = getattr(refusal, "amounts", None)
+    currency = getattr(refusal, "currency", None)
+    return error(kind, rid, refusal.code, refusal.message, refusal.rule_id, amounts or None,
+                 "chips" if not currency or currency == "chips" else currency)

@@ -234,7 +234,10 @@ class CasinoFloor:
                        seat: int | None = None) -> Any:
         t = self._member(session, table)
         self.room.may_play(session)
-        events = t.bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
+        try:
+            events = t.bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
+        except RuleViolation as refusal:
+            raise refusal.priced(t.rules.currency) from None
         self._run(t, events)
         placed = events[0]
         return self.holds[table].after(ok(request, round=t.number, market=placed.market, amount=placed.amount,
@@ -248,7 +251,11 @@ class CasinoFloor:
         deciding alone, with no ``decision_needed`` between their moves.
         """
         t = self._member(session, table)
-        self._run(t, t.decide(session.player_id, move, hand, self.room.balance(session.player_id), decision))
+        try:
+            events = t.decide(session.player_id, move, hand, self.room.balance(session.player_id), decision)
+        except RuleViolation as refusal:
+            raise refusal.priced(t.rules.currency) from None
+        self._run(t, events)
         answer = ok(request, decision=t.decision_of(session.player_id))
         return self.holds[table].after(answer)                  # a settling decision: after the settlement
 

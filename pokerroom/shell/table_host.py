@@ -161,7 +161,10 @@ class TableHost:
         return runner
 
     def command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
-        return runner.timer.command(name, *args, **kwargs)
+        try:
+            return runner.timer.command(name, *args, **kwargs)
+        except RuleViolation as refusal:            # its amounts in the table's money (a sentence in "$4.00")
+            raise refusal.priced(runner.table.rules.currency) from None
 
     def answered(self, runner: TableRunner, answer: dict) -> dict | defer.Deferred:
         """The answer to a command at the table, after the frames it caused (an outcome's wait for its commit)."""

@@ -27,6 +27,8 @@ DAY = 86_400.0
 
 
 class Wallet:
+    currency = "USD"                            # the unit of every wallet: the cash tables' (config/room.toml)
+
     log = Logger()
 
     def __init__(self, recorder: Recorder, reactor: IReactorTime, account_rules: players.AccountRules,
@@ -51,7 +53,8 @@ class Wallet:
     def verify_funds(self, player_id: str, amount: int) -> None:
         have = self.ledger.balance(cash(player_id))
         if have < amount:
-            raise RuleViolation("insufficient_funds", f"you have {have} in your wallet, not {amount}")
+            raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
+                                amounts={"have": have, "need": amount}).priced(self.currency)
 
     def record_transfers(self, *transfers: Transfer, store: bool = True) -> None:
         """Store the transfers (in ledger order) and flag the large ones (AC-6).

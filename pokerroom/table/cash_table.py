@@ -373,12 +373,13 @@ class CashTable:
                 minutes = math.ceil((left.at + rules.rat_hole_period - now) / 60)
                 raise RuleViolation(
                     "rat_holing",
-                    f"you left a {rules.game_key} table with {left.stack} chips; for {minutes} more minutes "
-                    f"you must sit with at least that many", "HR-STAKE-3")
+                    f"you left a {rules.game_key} table with {{stack}}; for {minutes} more minutes "
+                    f"you must sit with at least that much, not {{given}}", "HR-STAKE-3",
+                    amounts={"stack": left.stack, "given": buy_in})
             high = max(high, left.stack)
         if not low <= buy_in <= high:
-            raise RuleViolation("buy_in_out_of_range",
-                                f"the buy-in here is {low} to {high} chips, not {buy_in}", "HR-STAKE-4")
+            raise RuleViolation("buy_in_out_of_range", "the buy-in here is {min} to {max}, not {given}", "HR-STAKE-4",
+                                amounts={"min": low, "max": high, "given": buy_in})
 
     def leave(self, player_id: str, now: float) -> list[ev.TableEvent]:
         """Stand up. With live cards the hand is folded at the player's turn and they leave when it ends."""
@@ -523,13 +524,14 @@ class CashTable:
         if type(amount) is not int or amount <= 0:
             raise RuleViolation("bad_amount", "add a positive whole number of chips", "HR-STAKE-2")
         if p.stack + amount < self.rules.min_buy_in:
-            raise RuleViolation("below_min_buy_in",
-                                f"add at least {self.rules.min_buy_in - p.stack} chips: the table minimum is "
-                                f"{self.rules.min_buy_in}", "HR-STAKE-4")
+            raise RuleViolation("below_min_buy_in", "add at least {need}, not {given}: the table minimum is {min}",
+                                "HR-STAKE-4", amounts={"need": self.rules.min_buy_in - p.stack, "given": amount,
+                                                       "min": self.rules.min_buy_in, "stack": p.stack})
         if p.stack + amount > self.rules.max_buy_in:
             raise RuleViolation("above_max_buy_in",
-                                f"you may have at most {self.rules.max_buy_in} chips on the table; you have "
-                                f"{p.stack}", "HR-STAKE-2")
+                                "you may have at most {max} on the table; you have {stack}, and {given} more is too "
+                                "much", "HR-STAKE-2",
+                                amounts={"max": self.rules.max_buy_in, "stack": p.stack, "given": amount})
         p.stack += amount
         self.chips_in += amount
         self._emit(ev.ChipsAdded, p.seat, amount, p.stack)

@@ -108,6 +108,9 @@ def test_CR_3_a_refused_bet_names_its_reason_and_moves_no_money(store):
                                  ("player", 400, "insufficient_funds"), ("dragon", 100, "unknown_market")):
         answer = f.ask("ana", "casino_bet", table="bac", market=market, amount=amount)
         assert not answer["ok"] and answer["error"]["code"] == code and answer["error"]["message"]
+        if code == "below_minimum":                                 # the table's euros, and the numbers apart
+            assert answer["error"]["message"] == "the minimum bet on player is €1.00; €0.50 is below it"
+            assert (answer["error"]["amounts"], answer["error"]["currency"]) == ({"min": 100, "given": 50}, "EUR")
     assert f.balance("ana") == 300 and f.room.ledger.balance(casino_escrow("bac", "ana")) == 0
     f.clock.advance(10)                                             # betting closed: late (CR-2)
     late = f.ask("ana", "casino_bet", table="bac", market="player", amount=100)

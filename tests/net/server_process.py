@@ -23,6 +23,7 @@ import msgpack
 from websockets.sync.client import connect
 
 from pokerroom.protocol.pushes import verify_message
+from tests.support.wire_schema import check_answer_to, check_received, request_problem
 
 
 def table_entry(table_id: str = "t1", name: str = "Test", variant: str = "NLHE", small_blind: int = 5,
@@ -170,16 +171,19 @@ class Player:
             self.frames.append(frame)
             message = msgpack.unpackb(frame, raw=False, strict_map_key=False) if self.binary else json.loads(frame)
             verify_message(message)                 # every message any socket test gets is declared and well-formed
+            check_received(message)                 # ...and allowed by the published schema (docs/)
             self.inbox.extend(unbatch(message))
         return self.inbox.popleft()
 
     def request(self, kind: str, /, **fields) -> dict:
         self.rid += 1
         message = {"type": kind, "rid": self.rid, **fields}
+        problem = request_problem(message)          # a request the schema refuses is one the room must refuse
         self.ws.send(msgpack.packb(message) if self.binary else json.dumps(message))
         while True:
             answer = self.receive()
             if answer.get("rid") == self.rid and "ok" in answer:
+                check_answer_to(message, problem, answer)
                 return answer
             self.pushes.append(answer)
 

@@ -87,6 +87,23 @@ def test_a_malformed_frame_gets_an_error_and_the_connection_keeps_working(server
     assert p.request("lobby_list")["ok"]
 
 
+def test_frame_refusals_say_what_is_wrong_in_protocol_words_and_echo_a_readable_rid(server):
+    p = Player(server.url)
+    p.send_raw(msgpack.packb({"type": "chat", "rid": 8, "table": "t1", "text": b"gl"}, use_bin_type=True))
+    binary = p.receive()
+    assert (binary["rid"], binary["error"]["code"]) == (None, "bad_frame")      # unreadable: no map to read
+    assert binary["error"]["message"] == "strings must be msgpack str, not bin"
+    p.send_raw(msgpack.packb({"type": "chat", "rid": 9, "table": "t1", "text": [[[[["deep"]]]]]}))
+    deep = p.receive()
+    assert (deep["type"], deep["rid"], deep["error"]["code"]) == ("chat", 9, "bad_frame")
+    p.send_raw(msgpack.packb({"type": "register", "rid": 10, "nickname": "no spaces", "password": "correct horse",
+                              "birth_date": "1990-04-01", "country": "NL"}))
+    nickname = p.receive()
+    assert (nickname["rid"], nickname["error"]["code"], nickname["error"]["rule"]) == (10, "bad_nickname", "AC-3")
+    bad_token = p.request("resume", token="short", tables={})
+    assert (bad_token["error"]["code"], bad_token["error"]["rule"]) == ("bad_token", "STAFF-3")
+
+
 def test_a_flood_is_rate_limited_with_an_error_not_served(server):
     p = Player(server.url)
     for rid in range(1, 61):

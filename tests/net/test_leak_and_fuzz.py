@@ -19,6 +19,7 @@ import pytest
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
+from tests.support.wire_schema import LEAK, server_problem
 
 HANDS = 500
 
@@ -92,3 +93,20 @@ def test_hostile_frames_get_errors_while_bots_keep_playing_and_the_ledger_balanc
     store = RoomStore(make_engine(sqlite_url(run)))
     assert store.ledger_check() and store.load_ledger().check()
     assert_ledger_sound(run)                                            # STAFF-1: `pokerroom ledger check`
+
+
+def test_every_frame_the_bots_and_fuzzers_received_is_allowed_by_the_published_schema(run):
+    """Every message of the run, to bots and fuzzers alike, against docs/protocol.schema.json; and no refusal of a
+    fuzzed frame names Python or a library."""
+    problems, refusals, seen = [], 0, set()
+    for line in (run / "frames.jsonl").read_text().splitlines():
+        message = json.loads(line)["message"]
+        seen.add(message.get("type"))
+        problem = server_problem(message)
+        if problem is not None and len(problems) < 5:
+            problems.append(problem)
+        if message.get("ok") is False:
+            refusals += 1
+            assert not LEAK.search(message["error"]["message"]), message
+    assert problems == []
+    assert refusals >= 1_000 and {"table_events", "act", "login"} <= seen

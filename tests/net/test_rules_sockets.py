@@ -91,7 +91,9 @@ def test_HR_STAKE_3_chips_lost_after_sitting_again_with_the_stack_are_not_owed(t
     assert stack < 1_000
     too_little = ana.request("join", table="t3", buy_in=stack - 1, seat=1)
     assert (too_little["error"]["code"], too_little["error"]["rule"]) == ("rat_holing", "HR-STAKE-3")
-    assert str(stack) in too_little["error"]["message"]
+    assert too_little["error"]["amounts"] == {"stack": stack, "given": stack - 1}        # as numbers, and in dollars
+    assert too_little["error"]["currency"] == "USD" and f"${stack // 100}.{stack % 100:02d}" in \
+        too_little["error"]["message"]
     assert ana.request("join", table="t3", buy_in=stack, seat=1)["ok"]
 
 

@@ -12,9 +12,12 @@ from tests.support.code_scan import browser_types, pushed_types, raised_codes
 
 # codes that are not literals where they are raised, and what they can be
 FORWARDED = {                       # a refusal passed on with the code it already has
-    ("pokerroom/gateway/routes.py", "refusal.code"), ("pokerroom/gateway/routes.py", "r.code"),
+    ("pokerroom/protocol/schema.py", "refusal.code"),  # refused(): a RuleViolation's own code
     ("pokerroom/gateway/server.py", "e.code"),
     ("pokerroom/poker/hand.py", "*refusal"),            # the (code, message, rule) of _raise_refusal, scanned too
+}
+MADE_BY_FIELDS = {                  # a request field's own code (schema.Field.code) for a value it refuses
+    ("pokerroom/protocol/schema.py", "rule.code"),
 }
 MADE = {("pokerroom/poker/hand.py", "f'{word}_too_small'"): {"bet_too_small", "raise_too_small"}}
 
@@ -29,6 +32,9 @@ def _codes_in_use() -> tuple[dict[str, set[str]], list[str]]:
             used.setdefault(r.code, set()).update({r.rule} if r.rule else set())
         elif key in MADE:
             for code in MADE[key]:
+                used.setdefault(code, set())
+        elif key in MADE_BY_FIELDS:
+            for code in {rule.code for spec in REQUESTS.values() for rule in spec.values()}:
                 used.setdefault(code, set())
         elif key not in FORWARDED:
             unread.append(f"{r.where}: {r.expression}")

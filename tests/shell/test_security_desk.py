@@ -12,7 +12,7 @@ from twisted.internet.task import Clock
 
 from pokerroom.money.accounts import WORLD, cash, tournament_dollars
 from pokerroom.players import nickname_key
-from pokerroom.protocol.schema import parse_request
+from pokerroom.protocol.schema import ProtocolError, parse_request
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import void_postings
 from pokerroom.store.security_records import unpack_facts
@@ -210,8 +210,9 @@ def test_AC_3_only_the_security_team_resets_a_nickname_once_the_player_has_left_
     play_until(room, clock, 1)
     busy = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
     assert busy["error"]["code"] == "player_busy" and busy["error"]["rule"] == "AC-3"
-    bad = ask(room, sec, "security_reset_nickname", player="bob", nickname="bad nick", reason="bumhunted")
-    assert bad["error"]["code"] == "bad_nickname"
+    with pytest.raises(ProtocolError) as bad:               # the schema's AC-3 rule: refused before the desk
+        ask(room, sec, "security_reset_nickname", player="bob", nickname="bad nick", reason="bumhunted")
+    assert (bad.value.code, bad.value.rule) == ("bad_nickname", "AC-3")
     assert request(room, people["bob"], "leave", table="t1")["ok"]
     room.runners["quiet"].table.waiting_list.append("bob")          # queued for a full table
     queued = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")

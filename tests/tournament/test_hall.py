@@ -73,7 +73,8 @@ def test_director_commands_need_the_role_and_are_recorded_with_who_and_why(store
     assert lobby.ask("boss", "director_remove_player", tournament="sng", player="bob", reason="wrong event")["ok"]
     assert lobby.room.ledger.balance(cash("bob")) == 100_000
     edited = lobby.ask("boss", "director_edit", tournament="sng", settings={"no_such_field": 1})
-    assert not edited["ok"] and edited["error"]["code"] == "bad_structure"
+    assert not edited["ok"] and edited["error"]["code"] == "unknown_field"       # a nested map's names, as a request's
+    assert edited["error"]["message"] == "settings has no 'no_such_field': director_templates lists the settings"
     lobby.room.flushed()
     commands = [(r.data["command"], r.data["by"], r.data.get("reason"))
                 for r in store.audit_records("director_command")]

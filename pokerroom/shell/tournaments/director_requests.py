@@ -67,6 +67,10 @@ class DirectorRequests:
     def changes(self, spec: TournamentSpec, settings: dict, game: str | None = None,
                 satellite_target: str | None = None) -> dict:
         """A director's settings as changes to ``spec``: whole numbers, and the few that stand for more."""
+        unknown = sorted(set(settings) - {f.name for f in fields(TournamentSpec)} - set(EXTRA_SETTINGS))
+        if unknown:                                    # a nested map is refused as a request is: by its names
+            raise RuleViolation("unknown_field", f"settings has no '{unknown[0][:40]}': director_templates lists "
+                                                 "the settings")
         fixed = sorted(set(settings) & FIXED_FIELDS)
         if fixed:
             raise RuleViolation("bad_structure", f"{fixed[0]} is not a setting a director can change here",

@@ -108,7 +108,10 @@ class PlayerRequests:
         d = self.hall.director(tournament)
         player = session.player_id
         table = d.table_of(player)
-        events = d.act(player, action_named(table.seat_of(player), action, to), decision)
+        try:
+            events = d.act(player, action_named(table.seat_of(player), action, to), decision)
+        except RuleViolation as refusal:            # a tournament table's amounts are chips ("1,200 chips")
+            raise refusal.priced("chips") from None
         self.hall.decisions.acted(tournament, table.id, player)     # the time bank keeps what was not used
         self.hall.run(d, events)
         return ok(request)
