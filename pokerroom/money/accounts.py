@@ -59,7 +59,8 @@ HOUSE_NAMES = frozenset({"rake", "fees", "casino", "promotions", "rounding", "pa
 POOL, BOUNTIES, GUARANTEE, STAKES = "pool", "bounties", "guarantee", "stakes"
 TOURNAMENT_PURPOSES = frozenset({POOL, BOUNTIES, GUARANTEE, STAKES})
 
-PLAYER_KINDS = frozenset({Kind.WALLET, Kind.TABLE, Kind.CASINO, Kind.TICKET, Kind.TDOLLARS, Kind.PAYOUT})   # a player's money
+PLAYER_KINDS = frozenset({Kind.WALLET, Kind.TABLE, Kind.CASINO, Kind.TICKET, Kind.TDOLLARS,
+                          Kind.PAYOUT})                          # a player's money
 ESCROWS = frozenset({Kind.TABLE, Kind.CASINO})     # chips on a table, returned to the wallet after a crash (CR-5)
 PREFIXES = tuple(k.value + SEPARATOR for k in Kind if k is not Kind.WORLD)
 

@@ -76,7 +76,7 @@ class Cashier:
         self.asks = BucketsByKey(bounds.requests_per_minute / 60, bounds.requests_burst)
         self.busy: set[str] = set()                         # players with a deposit or withdrawal being answered
         self.withdrawn: dict[str, deque] = {}               # player -> (at, amount) of the last day (AC-6)
-        self.retrying: set[str] = set()                     # references a retry is scheduled for
+        self.retrying: dict[str, Any] = {}                  # reference -> its scheduled retry (a DelayedCall)
         self.waits: dict[str, float] = {}                   # reference -> seconds before its next retry
 
     # ------------------------------------------------------------------ start
@@ -290,15 +290,21 @@ class Cashier:
         """Ask a silent provider again later, doubling the wait (one retry scheduled per reference)."""
         if reference in self.retrying:
             return
-        self.retrying.add(reference)
         waits = self.waits.setdefault(reference, RETRY_FIRST)
         self.waits[reference] = min(RETRY_MOST, waits * 2)
 
         def run() -> None:
-            self.retrying.discard(reference)
+            self.retrying.pop(reference, None)
             again()
 
-        self.room.reactor.callLater(waits, run)
+        self.retrying[reference] = self.room.reactor.callLater(waits, run)
+
+    def stop(self) -> None:
+        """No more retries in this process (what is still unanswered is asked again at the next start)."""
+        for call in self.retrying.values():
+            if call.active():
+                call.cancel()
+        self.retrying.clear()
 
     # ------------------------------------------------------------------ AML (AC-6)
 
