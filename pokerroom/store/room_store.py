@@ -32,10 +32,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import ESCROWS, WORLD, cash, owner, parse
+from pokerroom.money.accounts import ESCROWS, cash, parse
 from pokerroom.money.ledger import Ledger, Posting, Transfer
 from pokerroom.money.ledger_audit import ledger_problems
 from pokerroom.security.audit import GENESIS, Anchor, Verdict, record_hash, row_digest, verify_chain
+from pokerroom.store.cashier_records import CashierRecords
 from pokerroom.store.models import (
     Account,
     AuditRecord,
@@ -155,7 +156,7 @@ def chat_digest(row: Any) -> str:
     return row_digest(row.id, row.table_id, row.hand_id, row.player_id, row.text, row.at, row.blocked)
 
 
-class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
+class RoomStore(CashierRecords, SecurityRecords, SessionRecords, TournamentRecords):
     """The room's database. Every method is one transaction -- or one step of a :meth:`batch`."""
 
     def __init__(self, engine: Engine) -> None:
@@ -430,32 +431,6 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
                 query = query.where(LedgerTransfer.number < before)
             rows = session.scalars(query.order_by(LedgerTransfer.number.desc()).limit(limit)).all()
             return [_transfer(row) for row in rows]
-
-    def deposits_since(self, since: float) -> list[tuple[str, int, float]]:
-        """(player, amount, at) of every deposit since ``since``: the deposit limit's memory (AC-5)."""
-        return self.world_movements_since("deposit", since)
-
-    def world_movements_since(self, reason: str, since: float) -> list[tuple[str, int, float]]:
-        """(player, amount, at) of every ``deposit`` or ``withdrawal`` since ``since``, in ledger order: the player
-        is the owner of the account on the other side of ``world`` (the wallet credited, the payout paid), not the
-        reference; a house deposit (into promotions) is nobody's."""
-        with self._reading() as session:
-            rows = session.execute(select(LedgerPosting.account, LedgerPosting.amount, LedgerTransfer.at)
-                                   .join(LedgerTransfer)
-                                   .where(LedgerTransfer.reason == reason, LedgerTransfer.at >= since,
-                                          LedgerPosting.account != WORLD)
-                                   .order_by(LedgerTransfer.number)).all()
-        return [(player, abs(int(amount)), at) for account, amount, at in rows
-                if (player := owner(account)) is not None]
-
-    def transfer_references(self, reason: str, references: Sequence[str]) -> set[str]:
-        """Which of ``references`` a stored transfer of ``reason`` carries (a deposit the cashier credited)."""
-        found: set[str] = set()
-        with self._reading() as session:
-            for start in range(0, len(references), 500):
-                found.update(session.scalars(select(LedgerTransfer.reference).where(
-                    LedgerTransfer.reason == reason, LedgerTransfer.reference.in_(references[start:start + 500]))))
-        return found
 
     def ledger_check(self) -> bool:
         """In the database itself: postings sum to zero, and every cached balance is its postings' sum."""

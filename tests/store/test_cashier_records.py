@@ -6,7 +6,7 @@ from __future__ import annotations
 from pokerroom.money.accounts import PROMOTIONS, WORLD, cash, payout
 from pokerroom.money.ledger import Ledger
 from pokerroom.shell.cashier import RETRY_FIRST
-from tests.shell.test_cashier import BOUNDS, FakeProvider, account, assert_conserved, cashier_room, funded
+from tests.support.cashier_room import BOUNDS, FakeProvider, account, assert_conserved, cashier_room, funded
 from tests.support.clocked_room import request, resolved
 
 
