@@ -47,7 +47,9 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom import players
+from pokerroom.bus.subjects import player_stream
 from pokerroom.errors import RuleViolation
+from pokerroom.gateway.sessions import Delivery
 from pokerroom.gateway.throttle import BucketsByKey
 from pokerroom.money.accounts import WORLD, Kind, cash, parse, payout
 from pokerroom.protocol.schema import Request, ok
@@ -90,14 +92,15 @@ class Cashier:
         for account, balance in sorted(room.ledger.balances.items()):
             held = parse(account) if balance > 0 else None
             if held is not None and held.kind is Kind.PAYOUT:
-                self._settle_withdrawal(held.player, balance, held.place)
+                self._settle_withdrawal(held.player, balance, held.place, True)
         answered = {r.data.get("reference") for r in room.store.audit_records("cashier_deposit_refused")}
         asked = [r for r in room.store.audit_records("cashier_deposit_asked")
                  if r.data.get("reference") not in answered]
         credited = room.store.transfer_references("deposit", [r.data["reference"] for r in asked])
         for record in asked:
             if record.data["reference"] not in credited:
-                self._settle_deposit(record.data["player"], int(record.data["amount"]), record.data["reference"])
+                self._settle_deposit(record.data["player"], int(record.data["amount"]), record.data["reference"],
+                                     True)
 
     # ------------------------------------------------------------------ the requests
 
@@ -123,7 +126,8 @@ class Cashier:
                                     "yet: if your payment was taken, it is credited once the service answers")
             return ok(request, amount=amount, reference=detail.reference, balance=self.room.wallet.balance(player))
 
-        return self._one_at_a_time(player, d.addCallback(allowed).addCallback(answered))
+        d.addCallback(allowed).addCallback(self._landed).addCallback(answered)
+        return self._one_at_a_time(player, d)
 
     def _on_withdraw(self, session: Any, request: Request, amount: int) -> defer.Deferred:
         player = session.player_id
@@ -155,7 +159,8 @@ class Cashier:
             return ok(request, amount=amount, reference=detail.reference if status == "paid" else detail,
                       status=status, balance=self.room.wallet.balance(player))
 
-        return self._one_at_a_time(player, d.addCallback(allowed).addCallback(answered))
+        d.addCallback(allowed).addCallback(self._landed).addCallback(answered)
+        return self._one_at_a_time(player, d)
 
     def _on_admin_credit(self, session: Any, request: Request, player: str, amount: int, reason: str,
                          payment: str | None = None) -> defer.Deferred:
@@ -217,6 +222,21 @@ class Cashier:
                                                       "you may still withdraw", "AC-2")
         self.room.wallet.check_deposit(account.nickname, amount, account)
 
+    def _landed(self, outcome: Any) -> defer.Deferred:
+        """``outcome`` once every write asked for so far has committed: an answer never shows money the store
+        could still lose (docs/operations.md, "Durable before visible")."""
+        return self.room.recorder.landed().addCallback(lambda _: outcome)
+
+    def _announce(self, player: str, kind: str, reference: str, amount: int, status: str) -> None:
+        """A settlement nobody's request is waiting for (a retry, a restart): a ``cashier`` push on the player's
+        stream once it is stored (lost if they are offline: their wallet shows it at the next login)."""
+        def push(_: Any) -> None:
+            message = {"type": "cashier", "kind": kind, "reference": reference, "amount": amount, "status": status,
+                       "balance": self.room.wallet.balance(player)}
+            self.room.bus.publish(player_stream(player), Delivery.of(message))
+
+        self.room.recorder.landed().addCallback(push)
+
     def _one_at_a_time(self, player: str, d: defer.Deferred) -> defer.Deferred:
         self.busy.add(player)
 
@@ -239,35 +259,41 @@ class Cashier:
 
         return d.addCallback(as_payment).addErrback(failed)
 
-    def _settle_deposit(self, player: str, amount: int, reference: str) -> defer.Deferred:
-        """Ask until answered: ("credited", Payment), ("refused", reason) or, while silent, ("pending", reference)."""
+    def _settle_deposit(self, player: str, amount: int, reference: str, announce: bool = False) -> defer.Deferred:
+        """Ask until answered: ("credited", Payment), ("refused", reason) or, while silent, ("pending", reference);
+        ``announce``: no request waits for the answer, so the player is told with a push."""
         def answered(payment: Payment | None) -> tuple[str, Any]:
             if payment is None:
-                self._retry(reference, lambda: self._settle_deposit(player, amount, reference))
+                self._retry(reference, lambda: self._settle_deposit(player, amount, reference, True))
                 return "pending", reference
             self.waits.pop(reference, None)
             if not payment.approved:
                 self.room.audit("cashier_deposit_refused", player=player, amount=amount, reference=reference,
                                 reason=payment.reason)
+                if announce:
+                    self._announce(player, "deposit", reference, amount, "refused")
                 return "refused", payment.reason or "no reason given"
             t = self.room.wallet.credit(player, amount, reference)
             self.room.audit("cashier_deposit", player=player, amount=amount, reference=reference,
                             provider=self.provider.name, provider_reference=payment.provider_reference,
                             transfer=t.number)
             self._structuring(player, "deposit")
+            if announce:
+                self._announce(player, "deposit", reference, amount, "credited")
             return "credited", _Done(reference, payment)
 
         return self._ask(self.provider.authorise_deposit, player, amount, reference).addCallback(answered)
 
-    def _settle_withdrawal(self, player: str, amount: int, reference: str) -> defer.Deferred:
-        """Ask until answered: ("paid", done), ("refused", reason: the money is back) or ("pending", reference)."""
+    def _settle_withdrawal(self, player: str, amount: int, reference: str, announce: bool = False) -> defer.Deferred:
+        """Ask until answered: ("paid", done), ("refused", reason: the money is back) or ("pending", reference);
+        ``announce`` as for deposits."""
         held = payout(reference, player)
 
         def answered(payment: Payment | None) -> tuple[str, Any]:
             if self.room.ledger.balance(held) != amount:     # settled meanwhile (a retry and a start overlapping)
                 return "pending", reference
             if payment is None:
-                self._retry(reference, lambda: self._settle_withdrawal(player, amount, reference))
+                self._retry(reference, lambda: self._settle_withdrawal(player, amount, reference, True))
                 return "pending", reference
             self.waits.pop(reference, None)
             wallet = self.room.wallet
@@ -275,6 +301,8 @@ class Cashier:
                 t = wallet.move(held, cash(player), amount, "withdrawal returned", reference)
                 self.room.audit("cashier_withdrawal_refused", player=player, amount=amount, reference=reference,
                                 reason=payment.reason, transfer=t.number)
+                if announce:
+                    self._announce(player, "withdrawal", reference, amount, "returned")
                 return "refused", payment.reason or "no reason given"
             t = wallet.move(held, WORLD, amount, "withdrawal", reference)
             self.room.audit("cashier_withdrawal", player=player, amount=amount, reference=reference,
@@ -282,6 +310,8 @@ class Cashier:
                             transfer=t.number)
             self._remember(self.withdrawn, player, amount, t.at)
             self._structuring(player, "withdrawal")
+            if announce:
+                self._announce(player, "withdrawal", reference, amount, "paid")
             return "paid", _Done(reference, payment)
 
         return self._ask(self.provider.pay_out, player, amount, reference).addCallback(answered)

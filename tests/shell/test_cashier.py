@@ -70,6 +70,9 @@ def test_a_failing_provider_credits_nothing_until_it_answers_and_then_exactly_on
     assert room.wallet.balance("ana") == 0
     clock.advance(RETRY_FIRST)                               # asked again, with the same reference: approved
     assert room.wallet.balance("ana") == 700
+    (told,) = [m for m in ana.connection.sent if m.get("type") == "cashier"]     # nobody's request waited for it
+    assert told == {"type": "cashier", "kind": "deposit", "reference": provider.calls[0][3], "amount": 700,
+                    "status": "credited", "balance": 700}
     assert len({reference for *_, reference in provider.calls}) == 1
     clock.advance(10 * RETRY_FIRST)
     assert room.wallet.balance("ana") == 700 and len(provider.calls) == 2
@@ -131,6 +134,8 @@ def test_a_failing_provider_holds_the_withdrawal_outside_the_wallet_until_it_ans
     assert_conserved(room)                                   # held: still the player's, not the world's
     clock.advance(RETRY_FIRST)
     assert room.ledger.balance(WORLD) == -6_000 and provider.moved == {answer["reference"]: 4_000}
+    assert [(m["kind"], m["status"], m["balance"]) for m in ana.connection.sent if m.get("type") == "cashier"] == \
+        [("withdrawal", "paid", 6_000)]
     assert_conserved(room)
 
 
