@@ -32,9 +32,12 @@ from pokerroom.gateway.limits import ConnectionLimits, own_origins, raise_open_f
 from pokerroom.gateway.server import build_site
 from pokerroom.money.accounts import PROMOTIONS
 from pokerroom.players import AccountRules
+from pokerroom.shell.cashier import Cashier
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
+from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.password_desk import PasswordDesk
+from pokerroom.shell.payments import CashierBounds, PlayMoney
 from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
 from pokerroom.shell.recorder import FullBatch
 from pokerroom.shell.room import Room
@@ -82,7 +85,12 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
                           time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
     hall.install()
     room.session_watch.play_checks["is entered in a tournament"] = hall.playing      # SEC-2: no promotion meanwhile
-    room.serve(PromotionsDesk(room, hall))                      # the admin's house money for events (STAFF-1)
+    house_deposits = HouseDeposits(room, lambda: hall.bounds)    # promotions deposits and wallet credits (STAFF-1)
+    room.serve(PromotionsDesk(room, hall, house_deposits))      # the admin's house money for events (STAFF-1)
+    cashier_bounds = CashierBounds.from_config(data)
+    cashier = Cashier(room, PlayMoney(cashier_bounds), cashier_bounds, house_deposits)
+    room.serve(cashier)                                         # deposits, withdrawals, an admin's credit
+    cashier.recover()               # withdrawals held and deposits asked when the room stopped: asked again
     if demo:
         demo_promotions(room)
     hall.recover()                  # tournaments the server stopped during are refunded (TR-REFUND)

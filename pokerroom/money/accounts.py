@@ -10,6 +10,7 @@ Every name has a kind, the text before its first colon, and a fixed shape::
     tournament:<tournament>:<purpose>   a tournament's pool, bounties, guarantee or stakes (TOURNAMENT_PURPOSES)
     ticket:<tournament>:<player>        a seat won to a tournament, waiting for the player to enter (TR-PRIZE-5)
     tdollars:<player>                   T$: money only for tournament entries (TR-PRIZE-5)
+    payout:<reference>:<player>         a withdrawal held until the payment provider pays it (the cashier)
 
 Why a name reads back as exactly one account: a player's name never holds a
 colon (nicknames are letters, digits, ``_`` and ``-``, AC-3; the constructors
@@ -41,6 +42,7 @@ class Kind(Enum):
     TOURNAMENT = "tournament"
     TICKET = "ticket"
     TDOLLARS = "tdollars"
+    PAYOUT = "payout"
 
 
 SEPARATOR = ":"
@@ -57,7 +59,8 @@ HOUSE_NAMES = frozenset({"rake", "fees", "casino", "promotions", "rounding", "pa
 POOL, BOUNTIES, GUARANTEE, STAKES = "pool", "bounties", "guarantee", "stakes"
 TOURNAMENT_PURPOSES = frozenset({POOL, BOUNTIES, GUARANTEE, STAKES})
 
-PLAYER_KINDS = frozenset({Kind.WALLET, Kind.TABLE, Kind.CASINO, Kind.TICKET, Kind.TDOLLARS})   # a player's money
+PLAYER_KINDS = frozenset({Kind.WALLET, Kind.TABLE, Kind.CASINO, Kind.TICKET, Kind.TDOLLARS,
+                          Kind.PAYOUT})                          # a player's money
 ESCROWS = frozenset({Kind.TABLE, Kind.CASINO})     # chips on a table, returned to the wallet after a crash (CR-5)
 PREFIXES = tuple(k.value + SEPARATOR for k in Kind if k is not Kind.WORLD)
 
@@ -120,6 +123,12 @@ def ticket(tournament: str, player: str) -> str:
     return f"ticket:{_place(tournament)}:{_player(player)}"
 
 
+def payout(reference: str, player: str) -> str:
+    """A withdrawal taken from the player's wallet and held until the payment provider pays it out (or refuses
+    it, and it goes back): one account per withdrawal, so a restart finds each one unfinished, with its amount."""
+    return f"payout:{_place(reference)}:{_player(player)}"
+
+
 def tournament_dollars(player: str) -> str:
     """T$: money only for tournament entries (TR-PRIZE-5)."""
     return "tdollars:" + _player(player)
@@ -155,6 +164,7 @@ _MAKERS = {
     Kind.TOURNAMENT: lambda a: tournament_account(a.place, a.purpose),
     Kind.TICKET: lambda a: ticket(a.place, a.player),
     Kind.TDOLLARS: lambda a: tournament_dollars(a.player),
+    Kind.PAYOUT: lambda a: payout(a.place, a.player),
 }
 _KINDS = {k.value: k for k in Kind}
 

@@ -50,8 +50,9 @@ SESSION = {
     "forbidden": _c("the request needs a role the session does not have", "SEC-4", "STAFF-1", "STAFF-3"),
     "own_role": _c("an admin cannot change their own role", "STAFF-3"),
     "account_closed": _c("the account is closed (closed or banned)", "AC-1"),
-    "account_frozen": _c("the account is frozen while the security team reviews it", "SEC-4"),
-    "restricted_country": _c("players from that country may not play here", "AC-2"),
+    "account_frozen": _c("the account is frozen while the security team reviews it (no play, deposit or "
+                         "withdrawal)", "SEC-4"),
+    "restricted_country": _c("players from that country may not play or deposit here (they may withdraw)", "AC-2"),
     "self_excluded": _c("the player has excluded themselves from play for now", "AC-5"),
     "deposit_limit": _c("the deposit would go over the player's 24-hour deposit limit", "AC-5"),
     "under_age": _c("the player is younger than the room's minimum age", "AC-1"),
@@ -61,7 +62,8 @@ SESSION = {
     "nickname_taken": _c("another account has that nickname, ignoring case", "AC-3"),
     "same_nickname": _c("the account has that nickname already", "AC-3"),
     "not_verified": _c("the security team has not verified the player's identity yet", "AC-4"),
-    "staff_may_not_play": _c("security and admin accounts do not play", "SEC-2"),
+    "staff_may_not_play": _c("security and admin accounts do not play, deposit or get credits", "SEC-2",
+                             "STAFF-1"),
     "linked_accounts": _c("an account linked to this one sits at the table", "SEC-4"),
     "player_busy": _c("the player is in play (a table, a tournament, a casino bet) and cannot be changed now",
                       "AC-3", "SEC-2"),
@@ -80,6 +82,13 @@ MONEY = {
                              "TR-STAKE-1"),
     "bad_amount": _c("an amount is a positive whole number of minor units within the bounds", "BET-3", "CR-3",
                      "HR-STAKE-2", "HR-STAKE-4"),
+    "amount_out_of_range": _c("a deposit or withdrawal outside the cashier's bounds (config [cashier])"),
+    "payment_refused": _c("the payment provider refused: nothing was credited, or the withdrawal is back in the "
+                          "wallet"),
+    "payment_unavailable": _c("the payment provider did not answer: nothing is credited yet; a payment it took is "
+                              "credited once it answers"),
+    "cashier_busy": _c("the player's last deposit or withdrawal is still being answered"),
+    "cashier_too_fast": _c("more deposits and withdrawals a minute than a player may ask for"),
 }
 
 CASH_TABLE = {

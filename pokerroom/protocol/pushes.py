@@ -183,6 +183,9 @@ PUSHES: dict[str, Push] = {
     "chat": Push("a chat line at a table you watch (name: the speaker's verified real name, AC-4)",
                  {"table": STR, "player": STR, "text": STR, "at": FLOAT, "name": _OPT["str"]}),
     "reminder": Push("how long you have been playing this session (AC-5)", {"minutes_played": INT}),
+    "cashier": Push("a deposit or withdrawal settled after its request was answered (the payment provider was "
+                    "silent): kind `deposit`/`withdrawal`, status `credited`/`refused`/`paid`/`returned`",
+                    {"kind": STR, "reference": STR, "amount": INT, "status": STR, "balance": INT}),
     "session_changed": Push("your role changed; the old role's requests are refused from now on (STAFF-3)",
                             {"role": STR, "was": STR}),
     "tournament_event": Push("one event of a tournament you entered or follow", {

@@ -135,6 +135,9 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "self_exclude": {"days": Int(1, 3650, nullable=True)},            # null: permanently (AC-5)
     "deposit_limit": {"amount": Int(1, MAX_AMOUNT, nullable=True)},   # per 24 hours; null: none (AC-5)
     "session_reminder": {"minutes": Int(5, 600, nullable=True)},      # null: off (AC-5)
+    # the cashier (docs/protocol.md, "Cashier"): money in and out through the room's payment provider
+    "deposit": {"amount": AMOUNT},                                     # AC-2, AC-5, AC-6
+    "withdraw": {"amount": AMOUNT},                                    # the wallet's cash only; AC-6
     # pages, newest first: `before` is the `next` of the page before (docs/protocol.md)
     "hand_history": {"limit": Int(1, HAND_PAGE, optional=True), "before": Int(1, MAX_CURSOR, optional=True)},
     "bet_history": {"limit": Int(1, TRANSFER_PAGE, optional=True), "before": Int(1, MAX_CURSOR, optional=True)},
@@ -188,6 +191,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                               "reason": REASON},
     "admin_approve_tournament": {"tournament": TOURNAMENT, "reason": REASON},
     "admin_promotions": {},
+    # an admin credits a player's wallet from outside (a refund of a failed payment): bounded, audited (STAFF-1)
+    "admin_credit": {"player": NICK, "amount": AMOUNT, "reason": REASON, "payment": Str(1, 100, optional=True)},
     # casino tables (docs/protocol.md, "Casino")
     "casino_list": {},
     "casino_rules": {"table": TABLE},

@@ -13,7 +13,6 @@ who, how much and why (SEC-4); a director is refused like any player.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from pokerroom import players
@@ -21,10 +20,10 @@ from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import HOUSE_FEES, HOUSE_RAKE, PROMOTIONS, WORLD, tournament_guarantee
 from pokerroom.money.ledger import Transfer
 from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.house_deposits import HouseDeposits
 
 SOURCES = {HOUSE_RAKE: HOUSE_RAKE, HOUSE_FEES: HOUSE_FEES, "deposit": WORLD}   # earnings by account name
 ADMIN = "admin"
-DAY = 24 * 3600
 
 
 def fund_promotions(room: Any, source: str, amount: int, by: str, reason: str) -> Transfer:
@@ -41,14 +40,11 @@ def fund_promotions(room: Any, source: str, amount: int, by: str, reason: str) -
 class PromotionsDesk:
     """The admin's requests: fund promotions, approve a large guarantee, see both."""
 
-    def __init__(self, room: Any, hall: Any) -> None:
+    def __init__(self, room: Any, hall: Any, house_deposits: HouseDeposits | None = None) -> None:
         self.room = room
         self.hall = hall
-        self.deposits: deque[tuple[float, str, int]] = deque()     # house deposits of the last day: at, by, amount
-        since = room.reactor.seconds() - DAY
-        for record in room.store.audit_records("promotions_funded"):    # a restart keeps the day's count
-            if record.at > since and record.data.get("source") == "deposit":
-                self.deposits.append((record.at, record.data.get("by", ""), int(record.data.get("amount", 0))))
+        # house deposits of the last day, shared with the cashier's admin credits (one set of bounds)
+        self.house_deposits = house_deposits or HouseDeposits(room, lambda: hall.bounds)
 
     @staticmethod
     def _verify_admin(session: Any, what: str) -> None:
@@ -72,24 +68,15 @@ class PromotionsDesk:
                 "insufficient_funds", f"{source} holds {have}, not {amount}", "STAFF-1"), source=source, amount=amount)
         t = fund_promotions(self.room, source, amount, session.player_id, reason)
         if source == "deposit":
-            self.deposits.append((self.room.reactor.seconds(), session.player_id, amount))
+            self.house_deposits.made(session.player_id, amount)
         return ok(request, transfer=t.number, balance=self.room.ledger.balance(PROMOTIONS))
 
     def _deposit_within_bounds(self, session: Any, amount: int) -> None:
         """One deposit, one admin's deposits in any 24 hours, and all admins' together: each bounded."""
-        bounds, now = self.hall.bounds, self.room.reactor.seconds()
-        while self.deposits and self.deposits[0][0] <= now - DAY:
-            self.deposits.popleft()
-        mine = sum(a for _, by, a in self.deposits if by == session.player_id)
-        everyone = sum(a for _, _, a in self.deposits)
-        for what, held, bound in (("one house deposit", 0, bounds.max_house_deposit),
-                                  ("your house deposits in 24 hours", mine, bounds.max_house_deposits_per_admin_day),
-                                  ("all admins' house deposits in 24 hours", everyone,
-                                   bounds.max_house_deposits_per_day)):
-            if held + amount > bound:
-                raise self._audited(session, "admin_fund_promotions", RuleViolation(
-                    "over_limit", f"{what} may come to at most {bound}; {held} already, {amount} asked: each "
-                    "deposit is audited", "STAFF-1"), source="deposit", amount=amount)
+        try:
+            self.house_deposits.check(session.player_id, amount)
+        except RuleViolation as refusal:
+            raise self._audited(session, "admin_fund_promotions", refusal, source="deposit", amount=amount) from None
 
     def _on_admin_approve_tournament(self, session: Any, request: Request, tournament: str, reason: str) -> Any:
         self._verify_admin(session, "approve a tournament's guarantee")

@@ -78,26 +78,45 @@ class Wallet:
         self.record_transfers(t, store=store)
         return t
 
-    def deposit(self, player_id: str, amount: int) -> Transfer:
-        """Money in from outside (the cashier; play money in a demo room), within the player's limits (AC-5)."""
+    def check_deposit(self, player_id: str, amount: int, limits: Any = None) -> None:
+        """Refuse a deposit the player's own limits forbid (AC-5): self-excluded, or over the 24-hour limit.
+
+        ``limits`` is what the store holds of the player (``excluded_until``, ``deposit_limit``): the cashier reads
+        the account afresh, so a limit set from another connection -- or with no connection at all -- binds.
+        Without it, the player's session (the demo's welcome balance, the in-process tests)."""
         now = self.reactor.seconds()
-        session = self.standing_of(player_id)
-        if session is not None:
-            if session.excluded_until is not None and now < session.excluded_until:
-                raise RuleViolation("self_excluded", "you have excluded yourself: no deposits", "AC-5")
-            if session.deposit_limit is not None:
-                recent = self.deposited_today(player_id)
-                if recent + amount > session.deposit_limit:
-                    raise RuleViolation("deposit_limit", f"your deposit limit is {session.deposit_limit} a day; "
-                                                         f"{recent} deposited in the last 24 hours", "AC-5")
-        t = self.ledger.move(WORLD, cash(player_id), amount, "deposit", player_id, now)
+        limits = self.standing_of(player_id) if limits is None else limits
+        if limits is None:
+            return
+        if limits.excluded_until is not None and now < limits.excluded_until:
+            raise RuleViolation("self_excluded", "you have excluded yourself: no deposits", "AC-5")
+        if limits.deposit_limit is not None:
+            recent = self.deposited_today(player_id)
+            if recent + amount > limits.deposit_limit:
+                raise RuleViolation("deposit_limit", f"your deposit limit is {limits.deposit_limit} a day; "
+                                                     f"{recent} deposited in the last 24 hours", "AC-5")
+
+    def deposit(self, player_id: str, amount: int, *, reference: str | None = None, limits: Any = None) -> Transfer:
+        """Money in from outside (the cashier; play money in a demo room), within the player's limits (AC-5)."""
+        self.check_deposit(player_id, amount, limits)
+        return self.credit(player_id, amount, reference or player_id)
+
+    def credit(self, player_id: str, amount: int, reference: str) -> Transfer:
+        """Money in from outside that is the room's already (a provider approved it; an admin's credit): no limit
+        refuses it now -- it counts toward the day's deposits (AC-5) -- and it is stored and flagged (AC-6)."""
+        now = self.reactor.seconds()
+        t = self.ledger.move(WORLD, cash(player_id), amount, "deposit", reference, now)
         self._remember_deposit(player_id, amount, now)
         self.record_transfers(t)
         return t
 
     def deposited_today(self, player_id: str) -> int:
+        return sum(self.deposits_today(player_id))
+
+    def deposits_today(self, player_id: str) -> list[int]:
+        """The player's deposits of the last 24 hours, oldest first (AC-5's limit, AC-6's structuring)."""
         now = self.reactor.seconds()
-        return sum(size for at, size in self._deposits.get(player_id, ()) if at > now - DAY)
+        return [size for at, size in self._deposits.get(player_id, ()) if at > now - DAY]
 
     def renamed(self, old: str, new: str) -> None:
         """A nickname reset (SEC): the day's deposits still count under the new name (AC-5)."""

@@ -36,6 +36,7 @@ from pokerroom.money.accounts import ESCROWS, cash, parse
 from pokerroom.money.ledger import Ledger, Posting, Transfer
 from pokerroom.money.ledger_audit import ledger_problems
 from pokerroom.security.audit import GENESIS, Anchor, Verdict, record_hash, row_digest, verify_chain
+from pokerroom.store.cashier_records import CashierRecords
 from pokerroom.store.models import (
     Account,
     AuditRecord,
@@ -155,7 +156,7 @@ def chat_digest(row: Any) -> str:
     return row_digest(row.id, row.table_id, row.hand_id, row.player_id, row.text, row.at, row.blocked)
 
 
-class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
+class RoomStore(CashierRecords, SecurityRecords, SessionRecords, TournamentRecords):
     """The room's database. Every method is one transaction -- or one step of a :meth:`batch`."""
 
     def __init__(self, engine: Engine) -> None:
@@ -430,16 +431,6 @@ class RoomStore(SecurityRecords, SessionRecords, TournamentRecords):
                 query = query.where(LedgerTransfer.number < before)
             rows = session.scalars(query.order_by(LedgerTransfer.number.desc()).limit(limit)).all()
             return [_transfer(row) for row in rows]
-
-    def deposits_since(self, since: float) -> list[tuple[str, int, float]]:
-        """(player, amount, at) of every deposit since ``since``: the deposit limit's memory (AC-5)."""
-        with self._reading() as session:
-            rows = session.execute(select(LedgerTransfer.reference, LedgerPosting.amount, LedgerTransfer.at)
-                                   .join(LedgerPosting)
-                                   .where(LedgerTransfer.reason == "deposit", LedgerTransfer.at >= since,
-                                          LedgerPosting.amount > 0)
-                                   .order_by(LedgerTransfer.number)).all()
-            return [(player, int(amount), at) for player, amount, at in rows]
 
     def ledger_check(self) -> bool:
         """In the database itself: postings sum to zero, and every cached balance is its postings' sum."""

@@ -40,6 +40,7 @@ def _made() -> st.SearchStrategy[tuple[Account, str]]:
             lambda x: (Account(Kind.TOURNAMENT, place=x[0], purpose=x[1]), accounts.tournament_account(*x))),
         st.tuples(t, p).map(lambda x: (Account(Kind.TICKET, x[1], x[0]), accounts.ticket(*x))),
         p.map(lambda a: (Account(Kind.TDOLLARS, player=a), accounts.tournament_dollars(a))),
+        st.tuples(t, p).map(lambda x: (Account(Kind.PAYOUT, x[1], x[0]), accounts.payout(*x))),
     )
 
 

@@ -1,7 +1,8 @@
-// The player's client: one connection to the room, a session that survives a reload (resume), and four views
-// (log in, lobby, a table, the hand history) chosen by the address's #fragment.
+// The player's client: one connection to the room, a session that survives a reload (resume), and its views
+// (log in, lobby, a table, the hand history, the cashier) chosen by the address's #fragment.
 import { Room, RoomError, forget, remember, remembered } from "/static/common/room.js";
 import { setupAuth } from "./auth.js";
+import { CashierView } from "./cashier.js";
 import { cash } from "./describe.js";
 import { HistoryView } from "./history.js";
 import { Lobby } from "./lobby.js";
@@ -9,7 +10,7 @@ import { TableView } from "./table-view.js";
 import { TournamentTableView } from "./tournament-view.js";
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ["auth-view", "lobby-view", "table-view", "tournament-view", "history-view"];
+const VIEWS = ["auth-view", "lobby-view", "table-view", "tournament-view", "history-view", "cashier-view"];
 const RETRIES = [500, 1000, 2000, 4000, 8000, 15000];
 
 class App {
@@ -20,6 +21,7 @@ class App {
     this.lobby = new Lobby(this);
     this.table = new TableView(this);
     this.history = new HistoryView(this);
+    this.cashier = new CashierView(this);
     this.tournamentTable = new TournamentTableView(this);
     this.retry = 0;
     this.reconnecting = false;
@@ -132,6 +134,9 @@ class App {
     if (hash === "history") {
       this.show("history-view");
       this.history.show();
+    } else if (hash === "cashier") {
+      this.show("cashier-view");
+      this.cashier.show();
     } else {
       this.show("lobby-view");
       this.lobby.show();

@@ -1,0 +1,371 @@
+"""The cashier: money into and out of the room through a payment provider, and an admin's credit.
+
+Theory of operation
+-------------------
+Every movement is a ledger transfer made through the wallet service, and
+``world`` -- the outside -- moves only for ``deposit`` and ``withdrawal``
+(STAFF-1). Nothing is lost whatever order a crash cuts:
+
+* **Deposit.** The player's stored account is read through the writer (so a
+  limit or an exclusion set from any connection binds, AC-5); the request is
+  refused for a closed, frozen or staff account, a restricted country (AC-2), a
+  self-exclusion or the 24-hour limit (AC-5). Then a ``cashier_deposit_asked``
+  record with the cashier's reference is stored -- *before* the provider is
+  asked -- and only an approval credits the wallet (``world -> cash``, reason
+  ``deposit``, the reference on the transfer). A provider that does not answer
+  is asked again with the same reference, later and at the next start, until
+  it approves (credited) or refuses: a charge the room took is always credited.
+* **Withdrawal.** The amount leaves the wallet first, into the withdrawal's own
+  ``payout:<reference>:<player>`` account, and that transfer is stored before
+  the provider is asked: money the provider may be paying is never in the
+  wallet too. Approved: ``payout -> world`` (``withdrawal``). Refused: back to
+  the wallet. No answer: it stays held and is asked about again, later and at
+  every start (each held ``payout`` balance names its reference and player).
+  Only the wallet's cash is taken -- never chips at a table, a tournament entry
+  or a casino stake -- and a restricted country (AC-2) or a self-exclusion
+  (AC-5) does not stop a withdrawal; a frozen account (SEC-4) does.
+* **Admin credit.** An admin credits a player's wallet from outside for a
+  stated reason (a refund of a failed payment): ``world -> cash`` as a
+  deposit, bounded with the house deposits (:mod:`house_deposits`), audited
+  with who, whom, how much and why; it only ever adds to a wallet.
+
+Providers must be idempotent on the reference (:mod:`pokerroom.shell.payments`).
+Each request is one at a time per player and rate-limited per player; amounts
+are bounded by ``[cashier]``. Deposits and withdrawals at or above the AML
+threshold are flagged by the wallet (AC-6); so is a day's run of smaller ones
+that adds up to it (structuring).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet import defer
+from twisted.logger import Logger
+
+from pokerroom import players
+from pokerroom.bus.subjects import player_stream
+from pokerroom.errors import RuleViolation
+from pokerroom.gateway.sessions import Delivery
+from pokerroom.gateway.throttle import BucketsByKey
+from pokerroom.money.accounts import WORLD, Kind, cash, parse, payout
+from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.house_deposits import HouseDeposits
+from pokerroom.shell.payments import CashierBounds, Payment, PaymentProvider, as_payment
+
+DAY = 86_400.0
+RETRY_FIRST, RETRY_MOST = 30.0, 3600.0       # seconds between asking a silent provider again (doubling)
+ADMIN = "admin"
+
+
+def new_reference(kind: str) -> str:
+    """A cashier reference: unique, no colon (it names a payout account), short enough for a ledger row."""
+    return f"{kind}-{secrets.token_hex(8)}"
+
+
+class Cashier:
+    log = Logger()
+
+    def __init__(self, room: Any, provider: PaymentProvider, bounds: CashierBounds,
+                 house_deposits: HouseDeposits | None = None) -> None:
+        self.room = room
+        self.provider = provider
+        self.bounds = bounds
+        self.house_deposits = house_deposits
+        self.asks = BucketsByKey(bounds.requests_per_minute / 60, bounds.requests_burst)
+        self.busy: set[str] = set()                         # players with a deposit or withdrawal being answered
+        self.withdrawn: dict[str, deque] = {}               # player -> (at, amount) of the last day (AC-6)
+        self.retrying: dict[str, Any] = {}                  # reference -> its scheduled retry (a DelayedCall)
+        self.waits: dict[str, float] = {}                   # reference -> seconds before its next retry
+
+    # ------------------------------------------------------------------ start
+
+    def recover(self) -> None:
+        """At start (after the ledger is loaded): the day's withdrawals (AC-6); every held withdrawal and every
+        deposit the provider was asked about without an answer stored, asked again with its reference."""
+        room, now = self.room, self.room.reactor.seconds()
+        for player, amount, at in room.store.world_movements_since("withdrawal", now - DAY):
+            self._remember(self.withdrawn, player, amount, at)
+        for account, balance in sorted(room.ledger.balances.items()):
+            held = parse(account) if balance > 0 else None
+            if held is not None and held.kind is Kind.PAYOUT:
+                self._settle_withdrawal(held.player, balance, held.place, True)
+        answered = {r.data.get("reference") for r in room.store.audit_records("cashier_deposit_refused")}
+        asked = [r for r in room.store.audit_records("cashier_deposit_asked")
+                 if r.data.get("reference") not in answered]
+        credited = room.store.transfer_references("deposit", [r.data["reference"] for r in asked])
+        for record in asked:
+            if record.data["reference"] not in credited:
+                self._settle_deposit(record.data["player"], int(record.data["amount"]), record.data["reference"],
+                                     True)
+
+    # ------------------------------------------------------------------ the requests
+
+    def _on_deposit(self, session: Any, request: Request, amount: int) -> defer.Deferred:
+        player = session.player_id
+        self._admit(player, amount, self.bounds.min_deposit, self.bounds.max_deposit, "deposit")
+        d = self.room.play_check.account(player)
+
+        def allowed(account: Any) -> defer.Deferred:
+            self._may_deposit(account, amount)
+            reference = new_reference("d")
+            data = {"player": player, "amount": amount, "reference": reference, "provider": self.provider.name}
+            stored = self.room.write(self.room.store.audit, "cashier_deposit_asked", data,
+                                     self.room.reactor.seconds(), quiet=False)    # before the provider is asked
+            return stored.addCallback(lambda _: self._settle_deposit(player, amount, reference))
+
+        def answered(outcome: tuple[str, Any]) -> dict:
+            status, detail = outcome
+            if status == "refused":
+                raise RuleViolation("payment_refused", f"the payment service refused the deposit: {detail}")
+            if status == "pending":
+                raise RuleViolation("payment_unavailable", "the payment service did not answer; nothing is credited "
+                                    "yet: if your payment was taken, it is credited once the service answers")
+            return ok(request, amount=amount, reference=detail.reference, balance=self.room.wallet.balance(player))
+
+        d.addCallback(allowed).addCallback(self._landed).addCallback(answered)
+        return self._one_at_a_time(player, d)
+
+    def _on_withdraw(self, session: Any, request: Request, amount: int) -> defer.Deferred:
+        player = session.player_id
+        self._admit(player, amount, self.bounds.min_withdrawal, self.bounds.max_withdrawal, "withdrawal")
+        d = self.room.play_check.account(player)
+
+        def allowed(account: Any) -> defer.Deferred:
+            if account.closed:
+                raise RuleViolation("account_closed", "this account is closed", "AC-1")
+            if account.frozen or player in self.room.moderation.frozen:
+                raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it: "
+                                    "no money leaves it until then; contact support", "SEC-4")
+            wallet = self.room.wallet
+            have = wallet.balance(player)
+            if have < amount:                               # chips at tables, entries and stakes are not cash
+                raise RuleViolation("insufficient_funds", f"your wallet holds {have}, not {amount}: chips at a "
+                                    "table, tournament entries and casino stakes come back to it first")
+            reference = new_reference("w")
+            hold = wallet.move(cash(player), payout(reference, player), amount, "withdrawal held", reference,
+                               store=False)
+            stored = self.room.write(self.room.store.save_transfers, [hold], quiet=False)   # before the provider
+            return stored.addCallback(lambda _: self._settle_withdrawal(player, amount, reference))
+
+        def answered(outcome: tuple[str, Any]) -> dict:
+            status, detail = outcome
+            if status == "refused":
+                raise RuleViolation("payment_refused", f"the payment service refused the withdrawal: {detail}; "
+                                                       "the money is back in your wallet")
+            return ok(request, amount=amount, reference=detail.reference if status == "paid" else detail,
+                      status=status, balance=self.room.wallet.balance(player))
+
+        d.addCallback(allowed).addCallback(self._landed).addCallback(answered)
+        return self._one_at_a_time(player, d)
+
+    def _on_admin_credit(self, session: Any, request: Request, player: str, amount: int, reason: str,
+                         payment: str | None = None) -> defer.Deferred:
+        """An admin credits a wallet from outside (a refund of a failed payment): bounded with the house
+        deposits, audited, never a debit (STAFF-1, STAFF-2)."""
+        by = session.player_id
+        if session.role != ADMIN:
+            raise RuleViolation("forbidden", "only an admin can credit a wallet", "STAFF-1")
+        if self.house_deposits is None:
+            raise RuleViolation("forbidden", "this room has no house deposits to bound a credit by", "STAFF-1")
+
+        def found(account: Any) -> dict:
+            name = account.nickname
+            try:
+                if account.closed:
+                    raise RuleViolation("account_closed", f"{name}'s account is closed", "AC-1")
+                if account.role in players.SECURITY_ROLES or players.nickname_key(name) == players.nickname_key(by):
+                    raise RuleViolation("staff_may_not_play", f"{name} is a staff account: staff are not credited, "
+                                        "and no admin credits themselves", "STAFF-1")
+                self.house_deposits.check(by, amount)
+            except RuleViolation as refusal:
+                self.room.audit("staff_refused", by=by, command="admin_credit", code=refusal.code,
+                                reason=refusal.message, player=name, amount=amount)
+                raise
+            reference = new_reference("c")
+            t = self.room.wallet.credit(name, amount, reference)
+            self.house_deposits.made(by, amount)
+            self.room.audit("wallet_credited", by=by, player=name, amount=amount, reason=reason, payment=payment,
+                            reference=reference, transfer=t.number)
+            self._structuring(name, "deposit")
+            return ok(request, player=name, amount=amount, reference=reference, transfer=t.number,
+                      balance=self.room.wallet.balance(name))
+
+        return self.room.play_check.account(player).addCallback(found)
+
+    # ------------------------------------------------------------------ checks
+
+    def _admit(self, player: str, amount: int, low: int, high: int, what: str) -> None:
+        """Bounds, one request at a time, a few a minute: a client hammering the cashier costs it nothing."""
+        if not low <= amount <= high:
+            raise RuleViolation("amount_out_of_range", f"a {what} is {low} to {high}, not {amount}")
+        if player in self.busy:
+            raise RuleViolation("cashier_busy", "your last deposit or withdrawal is still being answered")
+        if not self.asks.take(player, self.room.reactor.seconds()):
+            raise RuleViolation("cashier_too_fast", f"at most {self.bounds.requests_per_minute:g} deposits and "
+                                                    "withdrawals a minute; wait a little")
+
+    def _may_deposit(self, account: Any, amount: int) -> None:
+        """Who may bring money in: not closed, staff, frozen, restricted (AC-2) or excluded/over limit (AC-5)."""
+        if account.closed:
+            raise RuleViolation("account_closed", "this account is closed", "AC-1")
+        if account.role in players.SECURITY_ROLES:
+            raise RuleViolation("staff_may_not_play", "security and admin accounts do not play or deposit", "SEC-2")
+        if account.frozen or account.nickname in self.room.moderation.frozen:
+            raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it; "
+                                                  "contact support", "SEC-4")
+        if account.country not in self.room.account_rules.countries:
+            raise RuleViolation("restricted_country", f"deposits from {account.country} are not allowed any more; "
+                                                      "you may still withdraw", "AC-2")
+        self.room.wallet.check_deposit(account.nickname, amount, account)
+
+    def _landed(self, outcome: Any) -> defer.Deferred:
+        """``outcome`` once every write asked for so far has committed: an answer never shows money the store
+        could still lose (docs/operations.md, "Durable before visible")."""
+        return self.room.recorder.landed().addCallback(lambda _: outcome)
+
+    def _announce(self, player: str, kind: str, reference: str, amount: int, status: str) -> None:
+        """A settlement nobody's request is waiting for (a retry, a restart): a ``cashier`` push on the player's
+        stream once it is stored (lost if they are offline: their wallet shows it at the next login)."""
+        def push(_: Any) -> None:
+            message = {"type": "cashier", "kind": kind, "reference": reference, "amount": amount, "status": status,
+                       "balance": self.room.wallet.balance(player)}
+            self.room.bus.publish(player_stream(player), Delivery.of(message))
+
+        self.room.recorder.landed().addCallback(push)
+
+    def _one_at_a_time(self, player: str, d: defer.Deferred) -> defer.Deferred:
+        self.busy.add(player)
+
+        def done(result: Any) -> Any:
+            self.busy.discard(player)
+            return result
+
+        return d.addBoth(done)
+
+    # ------------------------------------------------------------------ the provider's answers
+
+    def _ask(self, ask: Callable[[str, int, str], Any], player: str, amount: int, reference: str) -> defer.Deferred:
+        """The provider's :class:`Payment`, or None when it fails or is silent past ``provider_seconds``."""
+        d = defer.maybeDeferred(ask, player, amount, reference)
+        d.addTimeout(self.bounds.provider_seconds, self.room.reactor)
+
+        def failed(failure: Any) -> None:
+            self.log.failure("the payment provider failed on {reference}", failure, reference=reference)
+            return None
+
+        return d.addCallback(as_payment).addErrback(failed)
+
+    def _settle_deposit(self, player: str, amount: int, reference: str, announce: bool = False) -> defer.Deferred:
+        """Ask until answered: ("credited", Payment), ("refused", reason) or, while silent, ("pending", reference);
+        ``announce``: no request waits for the answer, so the player is told with a push."""
+        def answered(payment: Payment | None) -> tuple[str, Any]:
+            if payment is None:
+                self._retry(reference, lambda: self._settle_deposit(player, amount, reference, True))
+                return "pending", reference
+            self.waits.pop(reference, None)
+            if not payment.approved:
+                self.room.audit("cashier_deposit_refused", player=player, amount=amount, reference=reference,
+                                reason=payment.reason)
+                if announce:
+                    self._announce(player, "deposit", reference, amount, "refused")
+                return "refused", payment.reason or "no reason given"
+            t = self.room.wallet.credit(player, amount, reference)
+            self.room.audit("cashier_deposit", player=player, amount=amount, reference=reference,
+                            provider=self.provider.name, provider_reference=payment.provider_reference,
+                            transfer=t.number)
+            self._structuring(player, "deposit")
+            if announce:
+                self._announce(player, "deposit", reference, amount, "credited")
+            return "credited", _Done(reference, payment)
+
+        return self._ask(self.provider.authorise_deposit, player, amount, reference).addCallback(answered)
+
+    def _settle_withdrawal(self, player: str, amount: int, reference: str, announce: bool = False) -> defer.Deferred:
+        """Ask until answered: ("paid", done), ("refused", reason: the money is back) or ("pending", reference);
+        ``announce`` as for deposits."""
+        held = payout(reference, player)
+
+        def answered(payment: Payment | None) -> tuple[str, Any]:
+            if self.room.ledger.balance(held) != amount:     # settled meanwhile (a retry and a start overlapping)
+                return "pending", reference
+            if payment is None:
+                self._retry(reference, lambda: self._settle_withdrawal(player, amount, reference, True))
+                return "pending", reference
+            self.waits.pop(reference, None)
+            wallet = self.room.wallet
+            if not payment.approved:
+                t = wallet.move(held, cash(player), amount, "withdrawal returned", reference)
+                self.room.audit("cashier_withdrawal_refused", player=player, amount=amount, reference=reference,
+                                reason=payment.reason, transfer=t.number)
+                if announce:
+                    self._announce(player, "withdrawal", reference, amount, "returned")
+                return "refused", payment.reason or "no reason given"
+            t = wallet.move(held, WORLD, amount, "withdrawal", reference)
+            self.room.audit("cashier_withdrawal", player=player, amount=amount, reference=reference,
+                            provider=self.provider.name, provider_reference=payment.provider_reference,
+                            transfer=t.number)
+            self._remember(self.withdrawn, player, amount, t.at)
+            self._structuring(player, "withdrawal")
+            if announce:
+                self._announce(player, "withdrawal", reference, amount, "paid")
+            return "paid", _Done(reference, payment)
+
+        return self._ask(self.provider.pay_out, player, amount, reference).addCallback(answered)
+
+    def _retry(self, reference: str, again: Callable[[], Any]) -> None:
+        """Ask a silent provider again later, doubling the wait (one retry scheduled per reference)."""
+        if reference in self.retrying:
+            return
+        waits = self.waits.setdefault(reference, RETRY_FIRST)
+        self.waits[reference] = min(RETRY_MOST, waits * 2)
+
+        def run() -> None:
+            self.retrying.pop(reference, None)
+            again()
+
+        self.retrying[reference] = self.room.reactor.callLater(waits, run)
+
+    def stop(self) -> None:
+        """No more retries in this process (what is still unanswered is asked again at the next start)."""
+        for call in self.retrying.values():
+            if call.active():
+                call.cancel()
+        self.retrying.clear()
+
+    # ------------------------------------------------------------------ AML (AC-6)
+
+    def _structuring(self, player: str, what: str) -> None:
+        """AC-6: a day's deposits (or withdrawals) that reach the AML threshold only together -- each below it --
+        raise a flag once the sum crosses it (a single large one is flagged by the wallet)."""
+        threshold = self.room.account_rules.aml_threshold
+        if what == "deposit":
+            recent = self.room.wallet.deposits_today(player)
+        else:
+            now = self.room.reactor.seconds()
+            recent = [a for at, a in self.withdrawn.get(player, ()) if at > now - DAY]
+        if len(recent) < 2 or recent[-1] >= threshold:
+            return
+        total, before = sum(recent), sum(recent[:-1])
+        if before < threshold <= total:
+            self.room.audit("aml_flag", pattern="structured", player=player, what=what, count=len(recent),
+                            total=total, threshold=threshold)
+
+    def _remember(self, memory: dict[str, deque], player: str, amount: int, at: float) -> None:
+        recent = memory.setdefault(player, deque())
+        recent.append((at, amount))
+        while recent and recent[0][0] <= at - DAY:
+            recent.popleft()
+
+
+class _Done:
+    """A settled request: the cashier's reference and the provider's answer."""
+
+    __slots__ = ("reference", "payment")
+
+    def __init__(self, reference: str, payment: Payment) -> None:
+        self.reference = reference
+        self.payment = payment
