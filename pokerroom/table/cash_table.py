@@ -56,6 +56,7 @@ from pokerroom.table.hit_and_run import is_refusal, refusal_number, seconds_bloc
 from pokerroom.table.rat_holing import binding_departure
 from pokerroom.table.rules import TableRules
 from pokerroom.table.seating_history import Arrival, Departure, SeatingHistory
+from pokerroom.table.snapshot import SeatState, TableSnapshot  # noqa: F401 - the snapshot's records, named here too
 
 START_HAND = "start_hand"
 OFFER_EXPIRED = "offer_expired"
@@ -79,40 +80,6 @@ class Deadline:
     at: float
     command: str
     target: int | str | None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    """One seat as everyone may see it: ``stack`` is behind the seat's ``bet`` on this street."""
-
-    seat: int
-    player: str
-    stack: int
-    sitting_out: bool
-    connected: bool
-    owes: str | None
-    time_bank: float
-    bet: int
-
-
-@dataclass(frozen=True, slots=True)
-class TableSnapshot:
-    """The whole table for one viewer at table event ``seq``; ``clock`` is (seat, phase, deadline).
-
-    ``board`` (and ``second_board`` when the hand runs twice) and ``pots`` (``(amount, eligible seats)``, main
-    pot first, without this street's bets) are the running hand's, empty between hands.
-    """
-
-    seq: int
-    table_id: str
-    seats: tuple[SeatState, ...]
-    positions: Positions | None
-    hand_events: tuple
-    clock: tuple[int, str, float] | None
-    waiting_list: tuple[str, ...]
-    board: tuple[int, ...]
-    second_board: tuple[int, ...]
-    pots: tuple[tuple[int, tuple[int, ...]], ...]
 
 
 @dataclass(slots=True)

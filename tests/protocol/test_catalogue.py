@@ -14,6 +14,7 @@ from tests.support.code_scan import browser_types, pushed_types, raised_codes
 FORWARDED = {                       # a refusal passed on with the code it already has
     ("pokerroom/protocol/schema.py", "refusal.code"),  # refused(): a RuleViolation's own code
     ("pokerroom/gateway/server.py", "e.code"),
+    ("pokerroom/bus/strict.py", "error.code"),          # a responder's refusal, carried to the requester
     ("pokerroom/poker/hand.py", "*refusal"),            # the (code, message, rule) of _raise_refusal, scanned too
 }
 MADE_BY_FIELDS = {                  # a request field's own code (schema.Field.code) for a value it refuses

@@ -77,11 +77,12 @@ def frame(*events: dict, **extra: object) -> dict:
 
 
 def test_server_messages_the_declarations_allow_the_schema_allows_and_the_reverse():
-    legal = {"seat": 3, "can_check": False, "call_amount": 20, "can_bet": False, "can_raise": True,
-             "min_to": 40, "max_to": 1000, "run_it_twice": False}
+    legal = {"seat": 3, "can_check": False, "call_added": 20, "can_bet": False, "can_raise": True,
+             "min_to": 40, "max_to": 1000, "run_it_twice": False, "decision": "t1-57/19"}
     good = [frame({"type": "hand_event", "seq": 4189, "hand_id": "t1-57",
                    "event": {"type": "action_taken", "seq": 19, "seat": 2, "street": "preflop", "action": "raise",
-                             "amount": 20, "to": 20, "facing": 10, "all_in": False, "timed_out": False}},
+                             "added": 20, "to": 20, "facing": 10, "all_in": False, "timed_out": False,
+                             "pot": 35, "behind": 980}},
                   legal=legal),
             {"type": "chat", "table": "t1", "player": "ana", "text": "gl", "at": 1764686400.5},
             {"type": "join", "rid": 7, "ok": True, "seat": 3},
