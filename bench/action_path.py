@@ -253,6 +253,8 @@ class Bench:
             else:
                 action = "fold" if self.choices.random() < 0.1 else "call"
             answer = self.ask(session, "act", table=table, action=action)
+            if not isinstance(answer, dict):        # a hand-ending act: answered once its hand is stored
+                answer = {"ok": True}
             if not answer.get("ok"):
                 # a decision its clock ended first (a player whose turn came while the tables ahead of theirs
                 # were being seated): as a bot would, it hears no and waits for its next turn
