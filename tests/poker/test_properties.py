@@ -4,7 +4,9 @@ For every hand and after every command: chips are conserved (stacks + chips in
 the middle + rake never change), no stack is negative, an illegal command
 raises RuleViolation and changes nothing, the hand ends within a bounded
 number of commands, the same setup, deck and commands give the same events,
-and the events alone account for every chip (they are a complete history).
+and the events alone account for every chip (they are a complete history) --
+down to what a client draws after each of them: a seat's bet (``to``), its
+stack ``behind`` and the ``pot``, whose sum with every stack never changes.
 """
 
 from __future__ import annotations
@@ -97,6 +99,27 @@ def attempt(hand: Hand, command) -> None:
         hand.apply(command)
 
 
+def assert_drawing_matches_the_hand(hand: Hand) -> None:
+    """What the events say a client draws -- each seat's bet and stack behind, the pot -- is the engine's own
+    state after every command, and the pots a snapshot shows plus the bets are the pot."""
+    behind = {e.seat: e.stack for e in hand.events if isinstance(e, ev.SeatDealtIn)}
+    bets = dict.fromkeys(behind, 0)
+    pot = 0
+    for e in hand.events:
+        if isinstance(e, ev.Posted | ev.ActionTaken | ev.BetReturned):
+            behind[e.seat], bets[e.seat], pot = e.behind, e.to, e.pot
+        elif isinstance(e, ev.BoardDealt):
+            bets = dict.fromkeys(behind, 0)
+    if hand.ended:
+        assert hand.pots() == []
+        return
+    assert pot == hand.pot_total
+    assert behind == hand.stacks_by_seat()
+    assert bets == hand.bets_by_seat()
+    assert sum(amount for amount, _ in hand.pots()) + sum(bets.values()) == hand.pot_total
+    assert all(set(seats) <= set(hand.seats) for _, seats in hand.pots())
+
+
 def play(data, hand: Hand) -> list:
     """Drive the hand with legal commands, each maybe preceded by an odd one; check invariants after each."""
     rng = random.Random(data.draw(st.integers(0, 2**32)))
@@ -128,6 +151,7 @@ def play(data, hand: Hand) -> list:
         attempt(hand, command)
         commands.append(command)
         assert chips(hand) == total, "chips were created or destroyed"
+        assert_drawing_matches_the_hand(hand)
         assert min(hand.stacks) >= 0
     raise AssertionError("the hand did not end")
 
