@@ -62,7 +62,9 @@ def test_BET_3_a_raise_too_small_reads_in_dollars(store):
     while table.hand is None:
         clock.advance(1)
     actor = next(name for name in sessions if table.legal_actions(name) is not None)
-    problem = _refusal(request(room, sessions[actor], "act", rid=3, table="usd", action="raise", amount=15))
+    decision = table.legal_actions(actor).decision
+    problem = _refusal(request(room, sessions[actor], "act", rid=3, table="usd", action="raise", to=15,
+                               decision=decision))
     assert problem["code"] == "raise_too_small" and problem["rule"] == "BET-3"
     assert problem["message"] == "the smallest raise is to $0.20, not $0.15"
     assert problem["amounts"] == {"min": 20, "given": 15} and problem["currency"] == "USD"
@@ -73,7 +75,7 @@ def test_BET_3_at_a_tournament_table_amounts_are_chips(store):
     (table,) = d.tables.values()
     player, legal = table.to_act()
     action = "raise" if legal.can_raise else "bet"
-    answer = lobby.ask(player, "tournament_act", tournament="sng", action=action, amount=1)
+    answer = lobby.ask(player, "tournament_act", tournament="sng", action=action, to=1, decision=legal.decision)
     problem = answer["error"]
     assert problem["code"] == f"{action}_too_small" and problem["currency"] == "chips"
     assert problem["message"] == f"the smallest {action} is to {problem['amounts']['min']:,} chips, not 1 chip"

@@ -11,7 +11,7 @@ from pokerroom.poker import NLHE, Call, Check, Fold, Stakes
 from pokerroom.table import CashTable, InMemorySeatingHistory, TableRules
 from tests.support.refusals import refused
 from tests.table.scenario import fingerprint
-from tests.table.test_properties import TableMachine
+from tests.table.table_machine import TableMachine
 
 
 class DecisionMachine(TableMachine):
