@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.net.server_process import Player, Server, room_config, serving, table_entry
@@ -133,7 +135,9 @@ def test_HR_DC_4_a_player_who_drops_in_the_late_stage_gets_extra_time_and_comes_
     watcher = next(iter(players.values()))
     extra = watcher.wait_for(lambda p: p.get("type") == "tournament_event"
                              and p["event"]["type"] == "reconnect_time_started")
+    deadline = extra["event"].pop("deadline")                   # the same clock on the server's time (epoch s)
     assert extra["event"] == {"type": "reconnect_time_started", "player": name, "seconds": 30}
+    assert abs(deadline - time.time()) < 31
     back = Player(tournament_room.url)
     assert back.request("login", nickname=name, password=PASSWORD)["ok"]
     hand = back.wait_for(lambda p: p.get("type") == "tournament_table_events" and "legal" in p)   # HR-DC-2

@@ -40,7 +40,7 @@ def act(room, people, table, rng: random.Random) -> None:   # noqa: ANN001
         fields = {"action": "fold"}
     else:
         fields = {"action": "check" if legal.can_check else "call"}
-    assert resolved(request(room, people[name][0], "act", table="t1", **fields))["ok"]
+    assert resolved(request(room, people[name][0], "act", table="t1", decision=legal.decision, **fields))["ok"]
 
 
 def the_table(room) -> dict:   # noqa: ANN001
@@ -65,10 +65,11 @@ def test_HR_TIME_1_HR_DC_2_a_snapshot_carries_board_pots_bets_stacks_button_and_
     while table.hand.street_name == "preflop":                      # everyone calls or checks: the flop
         name = table.players[table.clock.seat].player_id
         legal = table.legal_actions(name)
-        assert resolved(request(room, people[name][0], "act", table="t1",
+        assert resolved(request(room, people[name][0], "act", table="t1", decision=legal.decision,
                                 action="check" if legal.can_check else "call"))["ok"]
     first = table.players[table.clock.seat].player_id
-    assert resolved(request(room, people[first][0], "act", table="t1", action="bet", to=40))["ok"]
+    assert resolved(request(room, people[first][0], "act", table="t1", action="bet", to=40,
+                            decision=table.legal_actions(first).decision))["ok"]
     clock.advance(3)                                                # the next player thinks for 3 s
     watcher, screen = player(room, "ozzy")
     assert request(room, watcher, "observe", table="t1", on=True)["ok"]

@@ -402,11 +402,13 @@ def test_the_decision_clock_and_time_bank_count_down_and_a_reload_resumes_the_se
         expect(me).not_to_have_class(re.compile(r"\baway\b"))
         expect(table.get_by_test_id("sit-out")).to_be_visible()
 
-        # the connection drops: the page reconnects and resumes from the last seq it saw, with no new snapshot
-        page.evaluate("window.pokerroom.room.socket.close()")
+        # the connection drops on our turn: the page reconnects and resumes from the last seq it saw; dealt into
+        # the running hand, it gets the table anew (our cards, our legal with the same decision) and acts on it
         expect(turn).to_be_visible(timeout=20_000)
-        expect(page.get_by_test_id("connection")).to_be_hidden()
-        expect(table.get_by_test_id("log").get_by_text("Table state received")).to_have_count(1)
+        page.evaluate("window.pokerroom.room.socket.close()")
+        expect(page.get_by_test_id("connection")).to_be_hidden(timeout=20_000)
+        expect(table.get_by_test_id("log").get_by_text("Table state received")).to_have_count(2)
+        expect(turn).to_be_visible(timeout=20_000)
         acted = len(observer.events)
         turn.click()
         observer.wait_for(lambda es: any(e["type"] == "hand_event" and e["event"]["type"] == "action_taken"
