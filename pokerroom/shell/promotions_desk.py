@@ -46,7 +46,7 @@ class PromotionsDesk:
         self.hall = hall
         self.deposits: deque[tuple[float, str, int]] = deque()     # house deposits of the last day: at, by, amount
         since = room.reactor.seconds() - DAY
-        for record in room.store.audit_records("promotions_funded"):    # a restart keeps the day's count
+        for record in room.store.audit_log.audit_records("promotions_funded"):    # a restart keeps the day's count
             if record.at > since and record.data.get("source") == "deposit":
                 self.deposits.append((record.at, record.data.get("by", ""), int(record.data.get("amount", 0))))
 
@@ -100,7 +100,7 @@ class PromotionsDesk:
                 "own_event", "an admin does not approve an event they created: another admin approves it",
                 "STAFF-1"), tournament=tournament)
         room = self.room
-        d = room.write(room.store.audit_records, "role_granted", quiet=False)
+        d = room.write(room.store.audit_log.audit_records, "role_granted", quiet=False)
         return d.addCallback(lambda grants: self._approve(session, request, tournament, reason, creator, grants))
 
     def _approve(self, session: Any, request: Request, tournament: str, reason: str, creator: str | None,

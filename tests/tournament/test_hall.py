@@ -76,7 +76,7 @@ def test_director_commands_need_the_role_and_are_recorded_with_who_and_why(store
     assert not edited["ok"] and edited["error"]["code"] == "bad_structure"
     lobby.room.flushed()
     commands = [(r.data["command"], r.data["by"], r.data.get("reason"))
-                for r in store.audit_records("director_command")]
+                for r in store.audit_log.audit_records("director_command")]
     assert ("invite player", "boss", "a promotion") in commands and ("remove player", "boss", "wrong event") in commands
 
 

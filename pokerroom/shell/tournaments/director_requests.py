@@ -233,4 +233,5 @@ class DirectorRequests:
                              "reason": data.pop("reason", ""), "details": data})
             return ok(request, records=rows)
 
-        return self.room.write(self.hall.store.director_activity, limit, tournament, quiet=False).addCallback(shape)
+        return self.room.write(self.hall.store.audit_log.director_activity, limit, tournament,
+                               quiet=False).addCallback(shape)

@@ -119,14 +119,14 @@ class TournamentHall:
     def recover(self) -> dict[str, td.Cancelled]:
         """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""
         refunded = {}
-        for record in self.store.unfinished_tournaments():
+        for record in self.store.tournaments.unfinished_tournaments():
             director = _restored(record)
             self.directors[record.id] = director
             self.created_by[record.id] = record.created_by
             events = director.cancel("the server stopped during the tournament; refunded on restart")
             step = self._post(director, events)
             if step is not None:
-                self.store.save_tournament(*step)           # blocking: before the room listens
+                self.store.tournaments.save_tournament(*step)           # blocking: before the room listens
             self._retire_later(director)
             refunded[record.id] = next(e for e in events if isinstance(e, td.Cancelled))
             self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id,
@@ -134,7 +134,7 @@ class TournamentHall:
         return refunded
 
     def create(self, spec: TournamentSpec, by: str) -> td.Director:
-        if spec.id in self.directors or self.store.tournament(spec.id) is not None:
+        if spec.id in self.directors or self.store.tournaments.tournament(spec.id) is not None:
             raise RuleViolation("tournament_exists", f"a tournament {spec.id!r} already exists", "TR-REG-1")
         pending = self.bounds.check(spec)
         now = self.reactor.seconds()
@@ -199,9 +199,9 @@ class TournamentHall:
         self.feed.fan_out(d, events)                        # the hands it ends are kept for the step's write
         if landed is not None:
             calls = [call for started, ended in self.feed.ended_hands(d.spec.id)
-                     for call in ((self.store.hand_started, started), (self.store.hand_ended, ended))]
+                     for call in ((self.store.hands.hand_started, started), (self.store.hands.hand_ended, ended))]
             if step is not None:
-                calls.append((self.store.save_tournament, step))
+                calls.append((self.store.tournaments.save_tournament, step))
             self.room.write(self.store.together, calls).chainDeferred(landed)
         self.timers.set(d, events)
         if d.state in (td.FINISHED, td.CANCELLED):
