@@ -28,7 +28,6 @@ MAX_METHODS, MAX_LINES = 55, 800
 OVER_THE_LIMIT = {
     "pokerroom.casino.blackjack.BlackjackTable": 70,
     "pokerroom.casino.infinite_blackjack.InfiniteBlackjackTable": 70,
-    "tournament.director.Director": 87,                 # split in the next step
 }
 
 

@@ -109,7 +109,7 @@ class HandRecords:
                 voided.append(hand)
             session.flush()
             self.core.chain(session.connection(), [("hand", {"hand_id": h.hand_id, "table": h.table_id, "void": True,
-                                                         "digest": hand_digest(h)}, at) for h in voided])
+                                                             "digest": hand_digest(h)}, at) for h in voided])
             voided = [h.hand_id for h in voided]
         returned = []
         for account, balance in sorted(ledger.balances.items()):

@@ -50,7 +50,7 @@ class TableRecords:
             session.add(line)
             session.flush()
             self.core.chain(session.connection(), [("chat", {"id": line.id, "table": table_id, "player": player_id,
-                                                         "hand_id": hand_id, "digest": chat_digest(line)}, at)])
+                                                             "hand_id": hand_id, "digest": chat_digest(line)}, at)])
 
     def chat_of(self, table_id: str) -> list[ChatLine]:
         with self.core.reading() as session:

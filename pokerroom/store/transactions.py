@@ -286,9 +286,9 @@ class Transactions:
             # the chain keeps each ended hand's digest (SEC-1), in the order the hands ended: worked out from the
             # values just written (the same bytes once read back: canonical() makes tuples lists, sorts keys)
             self.chain(connection, [("hand", {"hand_id": hand_id, "table": opened[hand_id].table_id,
-                                               "digest": hand_digest(_EndedHand(opened[hand_id], ended))},
-                                      ended["ended_at"])
-                                     for hand_id, ended in zip(ids, rows.ended, strict=True)])
+                                              "digest": hand_digest(_EndedHand(opened[hand_id], ended))},
+                                     ended["ended_at"])
+                                    for hand_id, ended in zip(ids, rows.ended, strict=True)])
         if rows.facts:
             connection.execute(_INSERT_FACTS, rows.facts)
         rows.started, rows.players, rows.ended, rows.facts = [], [], [], []

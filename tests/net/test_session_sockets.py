@@ -77,7 +77,7 @@ def test_STAFF_3_a_ban_closes_the_live_session_tokens_are_hashes_that_expire_and
 
         store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
         ended = lambda: [r.ended_at is not None  # noqa: E731
-                          for r in store.sessions.token_rows("ana") + store.sessions.token_rows("cyd")]
+                         for r in store.sessions.token_rows("ana") + store.sessions.token_rows("cyd")]
         assert wait_until(lambda: ended() == [True, True], timeout=10), "timed out waiting for the ended tokens"
         with sqlite3.connect(tmp_path / "data" / "room.db") as db:       # the whole database, every table
             dump = "\n".join(db.iterdump())

@@ -224,7 +224,7 @@ def logging_in(room: Room, name: str):
 
 def account(room: Room, name: str) -> None:
     room.store.accounts.create_account(name, nickname_key(name), "not-a-hash", "1990-01-01", "NL",
-                                      room.reactor.seconds())
+                                       room.reactor.seconds())
     room.deposit(name, 10_000)
 
 

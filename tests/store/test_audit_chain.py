@@ -246,7 +246,7 @@ def test_SEC_5_a_room_writing_while_the_check_reads_is_not_reported(played):
 def test_SEC_5_a_hand_ended_at_a_whole_second_verifies_as_stored(store):
     store.hands.hand_started("t9-1", "t9", 10, {"ana": 100, "bob": 100})
     store.hands.hand_ended("t9-1", 20, {"ana": 110, "bob": 90}, 0, [{"type": "hand_started", "seq": 1}], None,
-                     times=[11, 12])
+                           times=[11, 12])
     assert store.audit_log.verify_audit().intact                  # int times are stored (and digested) as floats
 
 

@@ -26,7 +26,7 @@ def test_CR_7_a_round_that_took_stakes_and_never_finished_keeps_its_number_used(
     assert store.casino.last_casino_round("ro_1") == 6
     assert store.casino.last_casino_round("roulette-new") == 0
     store.ledger.save_transfers([ledger.move(cash("gus"), casino_escrow("rx", "gus"), 100, "buy-in", "ro_1#x", 2.0),
-                          ledger.move(cash("gus"), casino_escrow("rx", "gus"), 100, "buy-in", "ro_1#9²", 2.0)])
+                                 ledger.move(cash("gus"), casino_escrow("rx", "gus"), 100, "buy-in", "ro_1#9²", 2.0)])
     # another id's reference is no round of this table
     assert store.casino.last_casino_round("ro_1") == 6
 

@@ -98,7 +98,7 @@ def test_HR_CHAT_1_every_chat_line_is_kept_even_when_blocked(store):
     store.tables.save_chat("t1", "t1-3", "ana", "nice hand", 5.0, False)
     store.tables.save_chat("t1", None, "bo", "www.spam.example", 6.0, True)
     assert [(c.player_id, c.hand_id, c.blocked) for c in store.tables.chat_of("t1")] == [("ana", "t1-3", False),
-                                                                                  ("bo", None, True)]
+                                                                                         ("bo", None, True)]
 
 
 def test_connections_are_kept_with_ip_and_times(store):

@@ -43,7 +43,7 @@ def test_STAFF_3_renewal_is_for_live_tokens_only_and_logout_and_a_ban_end_them(s
     store.sessions.close_account("ana", 60.0)
     assert store.accounts.find_account("ana").closed and not store.accounts.find_account("bo").closed
     assert [(r.ended_at, r.end_reason) for r in store.sessions.token_rows("ana")] == [(10.0, "ended"),
-                                                                           (60.0, "account closed")]
+                                                                                      (60.0, "account closed")]
     assert store.sessions.use_token(token_digest("ana-2"), 61.0, DAY) == (TOKEN_ENDED, None)
     assert store.sessions.use_token(token_digest("bo-1"), 61.0, DAY)[0] == TOKEN_LIVE
 

@@ -74,7 +74,7 @@ def between_hands_in_the_money(store, **settings) -> tuple[Lobby, td.Director]:
         lobby.person(name)
         lobby.ask(name, "tournament_register", tournament="sng")
     d = lobby.hall.directors["sng"]
-    d.in_money = True
+    d.eliminations.in_money = True
     table = next(iter(d.tables.values()))
     lobby.clock.advance(1)
     while table.hand is not None:                                    # let the timers play the hand out

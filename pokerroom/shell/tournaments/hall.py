@@ -262,12 +262,12 @@ class TournamentHall:
         """Seconds of play until the next scheduled break (TR-PLAY-2), as the lobby shows it."""
         if d.state != td.RUNNING or not d.spec.breaks:
             return None
-        if d.on_break:
+        if d.clock.on_break:
             return 0.0
         left = self.timers.clock_left(d)
         if left is None:
-            left = d.spec.level(d.level).seconds * self.clock_scale
-        level = d.level
+            left = d.spec.level(d.clock.level).seconds * self.clock_scale
+        level = d.clock.level
         while d.spec.break_after(level) is None:
             level += 1
             if level > len(d.spec.levels):
@@ -277,12 +277,13 @@ class TournamentHall:
 
     def summary(self, d: td.Director) -> dict:
         spec = d.spec
-        step = d.schedule()
+        step = d.clock.schedule()
         return {"id": spec.id, "name": spec.name, "game": spec.game, "state": d.state,
                 "next_break_in": self.next_break_in(d),
                 "buy_in": spec.buy_in, "bounty": spec.bounty, "fee": spec.fee, "entrants": len(d.entries),
                 "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
-                "level": d.level, "paused": d.paused, "on_break": d.on_break, "late_registration": d.late_open,
+                "level": d.clock.level, "paused": d.clock.paused, "on_break": d.clock.on_break,
+                "late_registration": d.clock.late_open,
                 "start_at": spec.start_at, "next": list(step) if step else None,
                 "clock_left": self.timers.clock_left(d), "deal": self._deal_state(d),
                 "awaiting_approval": d.awaiting_approval}
@@ -290,7 +291,7 @@ class TournamentHall:
     @staticmethod
     def _deal_state(d: td.Director) -> dict | None:
         """The deal on the table, if any (TR-DEAL-1): who proposed it, what it pays, who accepted."""
-        deal = d.pending_deal
+        deal = d.deal_desk.pending_deal
         if deal is None:
             return None
         amounts = None if deal.offer is None else dict(zip(deal.players, deal.offer.amounts, strict=True))
@@ -319,7 +320,7 @@ class TournamentHall:
     @staticmethod
     def taking_entries(d: td.Director) -> bool:
         """Registering, or running with late registration open."""
-        return d.state == td.REGISTERING or (d.state == td.RUNNING and d.late_open)
+        return d.state == td.REGISTERING or (d.state == td.RUNNING and d.clock.late_open)
 
     @staticmethod
     def entrant(d: td.Director, name: str) -> str:
