@@ -42,10 +42,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tournament import director as td  # noqa: E402
 from tournament import saved_state, seating  # noqa: E402
 from tournament import simulate as sim  # noqa: E402
+from tournament.clock import Clock  # noqa: E402
+from tournament.deal_desk import DealDesk  # noqa: E402
 from tournament.floor import Floor, SeatDraw  # noqa: E402
 
-COMMANDS = ("register", "start", "catch_up", "deal", "act", "level_up", "start_break", "end_break", "rebuy",
-            "add_on", "propose_deal", "answer_deal")
+# the commands timed, on the director or on the part that takes them
+COMMANDS = ((td.Director, ("register", "start", "catch_up", "deal", "act", "rebuy", "add_on")),
+            (Clock, ("level_up", "start_break", "end_break")), (DealDesk, ("propose_deal", "answer_deal")))
 NAMED = ("start", "typical step", "table break", "hand-for-hand", "final table")
 
 
@@ -72,17 +75,18 @@ def timed_run(players: int) -> tuple[dict[str, list[float]], dict[str, list[floa
     times: dict[str, list[float]] = defaultdict(list)
     collected: dict[str, list[float]] = defaultdict(list)
     worst: list[tuple[float, str, str, int]] = []
-    for name in COMMANDS:
-        real = getattr(td.Director, name)
+    for owner, name in [(owner, name) for owner, names in COMMANDS for name in names]:
+        real = getattr(owner, name)
 
         def timed(self, *args, _real=real, _name=name, **kwargs):
-            before, drawing = self.hand_for_hand, self.drawing is not None
+            d = getattr(self, "director", self)
+            before, drawing = d.hand_for_hand, d.drawing is not None
             full = gc.get_stats()[2]["collections"]
             started = time.thread_time()
             events = _real(self, *args, **kwargs)
-            saved_state.step(self)
+            saved_state.step(d)
             took = (time.thread_time() - started) * 1000
-            group = kind(self, _name, events, before, drawing)
+            group = kind(d, _name, events, before, drawing)
             times[group].append(took)
             if gc.get_stats()[2]["collections"] != full:       # the collector's full pass ran inside the step
                 collected[group].append(took)
@@ -91,7 +95,7 @@ def timed_run(players: int) -> tuple[dict[str, list[float]], dict[str, list[floa
             del worst[5:]
             return events
 
-        setattr(td.Director, name, timed)
+        setattr(owner, name, timed)
     report = sim.simulate(players, check=False)
     for took, group, name, events in worst:
         print(f"  a largest step: {took:.3f} ms, {group}, {name}, {events} events")

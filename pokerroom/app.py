@@ -225,10 +225,10 @@ def demo_account(room: Room, account: tuple[str, str], role: str) -> tuple[str, 
     key = players.nickname_key(nickname)
     hashed = players.hash_password(password)
     now = time.time()
-    if room.store.find_account(key) is None:
-        room.store.create_account(nickname, key, hashed, "1980-01-01", "NL", now, role=role)
+    if room.store.accounts.find_account(key) is None:
+        room.store.accounts.create_account(nickname, key, hashed, "1980-01-01", "NL", now, role=role)
     else:
-        room.store.update_account(key, password_hash=hashed, role=role, closed=False)
+        room.store.accounts.update_account(key, password_hash=hashed, role=role, closed=False)
     room.store.audit("role_granted", {"nickname": nickname, "role": role, "by": "demo"}, now)
     return nickname, password
 

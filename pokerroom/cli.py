@@ -121,7 +121,8 @@ def _role(args: argparse.Namespace) -> int:
     engine = make_engine(args.database or os.environ.get("POKERROOM_DATABASE") or sqlite_url(args.data_dir))
     migrate(engine)
     store = RoomStore(engine)
-    account = store.set_role(nickname_key(args.nickname), args.role, time.time())   # running rooms apply it (STAFF-3)
+    # running rooms apply it (STAFF-3)
+    account = store.sessions.set_role(nickname_key(args.nickname), args.role, time.time())
     if account is None:
         raise ValueError(f"there is no account {args.nickname!r}")
     store.audit("role_granted", {"nickname": account.nickname, "role": args.role, "by": "operator"}, time.time())
@@ -150,7 +151,7 @@ def _ledger_check(args: argparse.Namespace) -> int:
             raise ValueError(f"there is no database at {path}")
         url = f"sqlite:///{path}"
     try:
-        problems = RoomStore(make_engine(url)).ledger_problems()
+        problems = RoomStore(make_engine(url)).ledger.ledger_problems()
     except SQLAlchemyError as e:
         raise ValueError(f"the ledger cannot be read: {e.__class__.__name__}") from None
     for problem in problems:

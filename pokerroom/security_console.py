@@ -47,7 +47,7 @@ def _anchors(path: str) -> list[Anchor]:
 
 
 def verify(args: argparse.Namespace) -> int:
-    verdict = _store(args).verify_audit(_anchors(args.anchors))
+    verdict = _store(args).audit_log.verify_audit(_anchors(args.anchors))
     if verdict.intact:
         print(f"audit log intact: {verdict.count} records, head {verdict.head}; every stored hand and chat line "
               f"matches its record")
@@ -59,7 +59,7 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def anchor(args: argparse.Namespace) -> int:
-    verdict = _store(args).verify_audit(_anchors(args.anchors))
+    verdict = _store(args).audit_log.verify_audit(_anchors(args.anchors))
     if not verdict.intact:
         print("the chain does not verify: no anchor written (run `pokerroom audit verify`)", file=sys.stderr)
         return 1

@@ -6,7 +6,9 @@
   ``self``, ``cls``, ``super()``, a class of the same module, or inside the
   class that defines ``_name`` (another instance of the same class); Autobahn's and Twisted's internals are
   the exception, each with a comment naming them on the line or just above;
-* no class over 55 methods, no module over 800 lines;
+* no class over 55 methods, counted with those it inherits from its bases in
+  the scanned packages (a mix-in's methods are the class's), and no module
+  over 800 lines;
 * the pure packages import no Twisted, SQLAlchemy or msgpack, and nothing of
   the shell.
 """
@@ -22,6 +24,11 @@ PURE = ("pokerroom.poker", "pokerroom.table", "pokerroom.casino", "pokerroom.mon
 NOT_IN_PURE = ("twisted", "sqlalchemy", "msgpack", "autobahn", "pokerroom.shell", "pokerroom.gateway",
                "pokerroom.store", "pokerroom.bus", "pokerroom.app")
 MAX_METHODS, MAX_LINES = 55, 800
+# Temporary, until the casino tables are split (issue #35): these classes may not grow past their count today.
+OVER_THE_LIMIT = {
+    "pokerroom.casino.blackjack.BlackjackTable": 70,
+    "pokerroom.casino.infinite_blackjack.InfiniteBlackjackTable": 70,
+}
 
 
 def modules() -> dict[str, tuple[Path, ast.Module, list[str]]]:
@@ -121,17 +128,59 @@ def test_no_module_reaches_into_another_objects_private_attributes():
     assert reaches == []
 
 
-def test_no_class_over_55_methods_and_no_module_over_800_lines():
-    too_big = []
-    for path, tree, lines in modules().values():
+def classes(found: dict[str, tuple[Path, ast.Module, list[str]]]) -> dict[str, tuple[str, ast.ClassDef]]:
+    """Every top-level class of the scanned modules by its dotted name, with the module it is defined in."""
+    return {f"{module}.{node.name}": (module, node) for module, (_, tree, _) in found.items()
+            for node in tree.body if isinstance(node, ast.ClassDef)}
+
+
+def base_names(module: str, tree: ast.Module, node: ast.ClassDef) -> list[str]:
+    """The dotted names of ``node``'s bases, as far as the module's imports say where they come from."""
+    imported = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom) and statement.level == 0 and statement.module:
+            imported.update({alias.asname or alias.name: f"{statement.module}.{alias.name}"
+                             for alias in statement.names})
+    out = []
+    for base in node.bases:
+        name = ast.unparse(base)
+        head, _, rest = name.partition(".")
+        out.append(f"{imported[head]}.{rest}".rstrip(".") if head in imported else f"{module}.{name}")
+    return out
+
+
+def method_counts(found: dict[str, tuple[Path, ast.Module, list[str]]]) -> dict[str, int]:
+    """Each class's methods with those of every base defined in the scanned modules (mix-ins, each base once):
+    what a reader of the class reads, so a method a base defines and the class overrides counts twice."""
+    known = classes(found)
+
+    def lineage(qualified: str, seen: set[str]) -> set[str]:
+        seen.add(qualified)
+        module, node = known[qualified]
+        for base in base_names(module, found[module][1], node):
+            if base in known and base not in seen:
+                lineage(base, seen)
+        return seen
+
+    def own(qualified: str) -> int:
+        return sum(isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef) for b in known[qualified][1].body)
+
+    return {qualified: sum(own(c) for c in lineage(qualified, set())) for qualified in known}
+
+
+def too_big(found: dict[str, tuple[Path, ast.Module, list[str]]], allowed: dict[str, int]) -> list[str]:
+    out = []
+    for path, _, lines in found.values():
         if len(lines) > MAX_LINES:
-            too_big.append(f"{path.relative_to(ROOT)}: {len(lines)} lines")
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef):
-                methods = sum(isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef) for b in node.body)
-                if methods > MAX_METHODS:
-                    too_big.append(f"{path.relative_to(ROOT)}: {node.name} has {methods} methods")
-    assert too_big == []
+            out.append(f"{path.relative_to(ROOT)}: {len(lines)} lines")
+    for qualified, count in method_counts(found).items():
+        if count > allowed.get(qualified, MAX_METHODS):
+            out.append(f"{qualified} has {count} methods, its bases' included")
+    return out
+
+
+def test_no_class_over_55_methods_and_no_module_over_800_lines():
+    assert too_big(modules(), OVER_THE_LIMIT) == []
 
 
 def test_the_pure_packages_import_no_io_library_and_nothing_of_the_shell():
@@ -148,3 +197,12 @@ def test_the_checks_themselves_catch_what_they_look_for():
               "        other = Desk()\n        other._own\n        super()._base()\n")
     tree = ast.parse(source)
     assert [r.split(": ")[1] for r in private_reaches(ROOT / "x.py", tree, source.splitlines())] == ["room._write"]
+    # 30 methods in a mix-in of another module and 30 in the class: 60, over the limit only counted together
+    mixin = "class Desk:\n" + "".join(f"    def d{i}(self): ...\n" for i in range(30))
+    room = ("from pkg.desk import Desk\n\nclass Room(Desk):\n" +
+            "".join(f"    def r{i}(self): ...\n" for i in range(30)))
+    found = {name: (ROOT / "pkg" / f"{name}.py", ast.parse(text), text.splitlines())
+             for name, text in (("pkg.desk", mixin), ("pkg.room", room))}
+    assert method_counts(found) == {"pkg.desk.Desk": 30, "pkg.room.Room": 60}
+    assert too_big(found, {}) == ["pkg.room.Room has 60 methods, its bases' included"]
+    assert too_big(found, {"pkg.room.Room": 60}) == []

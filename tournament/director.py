@@ -3,8 +3,10 @@
 Theory of operation
 -------------------
 A :class:`Director` takes commands and returns events; it reads no clock and
-does no I/O. Time arrives as commands (:meth:`level_up`, :meth:`start_break`,
-:meth:`end_break`, :meth:`deal_expired`); :meth:`schedule` says when the shell
+does no I/O. Time arrives as commands to its clock and deal desk
+(:meth:`Clock.level_up <tournament.clock.Clock.level_up>`, ``start_break``,
+``end_break``, :meth:`DealDesk.deal_expired <tournament.deal_desk.DealDesk.deal_expired>`);
+:meth:`Clock.schedule <tournament.clock.Clock.schedule>` says when the shell
 should send the next one. Every random choice (seat draw, table break order,
 balancing) takes the director's seeded generator, so a test can replay an
 event exactly (TR-PLAY-4). Decks come in with :meth:`deal`: the shell shuffles
@@ -31,11 +33,18 @@ in one hand -- or in one round of hand-for-hand play across tables, which
 starts on the bubble -- are placed together by :func:`~tournament.places.finishing_places`.
 Prizes are fixed when registration and rebuys have both closed (TR-PRIZE-1).
 
-Where the code lives: this module keeps the state, play and cancellation; the
-director's other parts are mix-ins, one module each -- :mod:`~tournament.registration`,
-:mod:`~tournament.clock`, :mod:`~tournament.eliminations`, :mod:`~tournament.balancing`,
-:mod:`~tournament.deal_desk` -- over the records of :mod:`~tournament.entries` and the
-account names of :mod:`~tournament.accounts`, all re-exported here; the tables by player count
+Where the code lives: this module keeps the entries, the tables, play and
+cancellation, and the payments every part makes; entering and the start are
+the mix-in :mod:`~tournament.registration`, over the same entries. The other
+parts are objects the director composes, each in its own module with the state
+only it changes, and the director's commands for it: ``director.clock``
+(:mod:`~tournament.clock`: level, breaks, pauses, what is open),
+``director.eliminations`` (:mod:`~tournament.eliminations`: the busted, places,
+prizes, bounties, the winner), ``director.balancing`` (:mod:`~tournament.balancing`:
+the break order and moves) and ``director.deal_desk`` (:mod:`~tournament.deal_desk`:
+a deal between the finalists). They read the rest of the tournament through
+the director. The records are those of :mod:`~tournament.entries`, the
+account names those of :mod:`~tournament.accounts`, all re-exported here; the tables by player count
 (:mod:`~tournament.floor`) and the lobby's chip order (:mod:`~tournament.standings`) are kept as tables
 change, so no step lists the field. Every change is
 marked in :attr:`Director.changes`, so :mod:`tournament.saved_state` saves a step's
@@ -128,7 +137,7 @@ def _holds_nothing(player: str) -> bool:
     return False
 
 
-class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
+class Director(Registration):
     """One tournament. ``rng`` is the tournament's seeded generator for draws (TR-PLAY-4, TR-REG-3)."""
 
     awaiting_approval = False                    # STAFF-1: a guarantee above the limit waits for an admin
@@ -142,35 +151,17 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self.state = REGISTERING
         self.entries: dict[str, Entry] = {}          # live (and, before the start, registered) entries
         self.used_entries: dict[str, int] = {}       # player -> entries so far, busted ones included
-        self.busted: list[Entry] = []                # finished entries, in the order they busted
-        self.unplaced: list[tuple[list[Bust], dict[str, Entry]]] = []   # busted in late registration
-        self._waiting_busts: int | None = None       # their count while they wait for places (when first asked)
         self.pool_balance = 0                        # what the prize pool account holds, by our own book
-        self.prizes_paid = 0                         # places' prizes paid out of the pool so far
-        self.substitutes: dict[int, tuple[str, int]] = {}   # place -> (description, value): TR-PRIZE-4
-        self.deal_made = False
         self.entries_total = 0
         self.registrations = 0                       # entries ever made, withdrawn ones too
         self.collected = 0
-        self.level = 0
-        self.paused = False
-        self.on_break = False
-        self.late_open = False
-        self.rebuys_open = False
-        self.prizes: tuple[int, ...] | None = None
-        self.paid_places = 0
-        self.in_money = False
         self.protected: dict[tuple[str, str], int] = {}    # (table, player) -> hand given extra time (HR-DC-4)
         self.hand_for_hand = False
         self.round_played: set[str] = set()
         self.round_busts: list[Bust] = []
         self.tables: dict[str, TournamentTable] = {}
-        self.break_order: list[str] = []
-        self.pending_deal: Deal | None = None
-        self.winner = ""
         self.table_count = 0
         self._events: list = []
-        self._provisional: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
         self.changes = Changes()                     # what the next save stores (tournament.saved_state)
         self.drawing: Opening | None = None          # the start's seat draw, while it goes on in slices
         self._floor: Floor | None = None             # the tables by player count (built when first asked)
@@ -178,6 +169,10 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self._standings: Standings | None = None     # the lobby's chip order (built when first asked)
         self._unranked: set[str] = set()             # tables changed since the standings last looked
         self._unplayed: dict[str, None] | None = None  # hand-for-hand: tables yet to play the round (when asked)
+        self.clock = Clock(self)                     # the level, breaks, pauses; late registration and rebuys open
+        self.eliminations = Eliminations(self)       # the busted, their places, prizes and bounties; the winner
+        self.balancing = Balancing(self)             # the break order, and moves between tables
+        self.deal_desk = DealDesk(self)              # a deal between the finalists
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -222,7 +217,7 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self._touched.clear()
         return floor
 
-    def _touch(self, table_id: str) -> None:
+    def touch(self, table_id: str) -> None:
         """A table's seats, stacks or hand changed: the next save stores it; the floor and standings read it."""
         self.changes.table(table_id)
         self._touched.add(table_id)
@@ -241,13 +236,13 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         self._unranked = set()
         return kept
 
-    def _verify_drawn(self) -> None:
+    def verify_drawn(self) -> None:
         if self.drawing is not None:
             raise RuleViolation("seats_being_drawn", f"the seats of {self.spec.name} are being drawn: play begins "
                                 "in a moment", "TR-REG-3")
 
     def table_of(self, player: str) -> TournamentTable:
-        self._verify_drawn()
+        self.verify_drawn()
         entry = self.entries.get(player)
         if entry is None or not entry.table:
             raise RuleViolation("not_playing", f"{player} is not playing in {self.spec.name}", "TR-PLAY-4")
@@ -255,19 +250,19 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
 
     def ready_tables(self) -> list[str]:
         """Tables that may deal a hand now (none while paused, on a break, on a deal or finished)."""
-        if (self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None
+        if (self.state != RUNNING or self.clock.paused or self.clock.on_break or self.deal_desk.pending_deal is not None
                 or self.drawing is not None):
             return []
         return [t for t in self.tables if self.can_deal(t)]
 
     def can_deal(self, table_id: str) -> bool:
-        if (self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None
+        if (self.state != RUNNING or self.clock.paused or self.clock.on_break or self.deal_desk.pending_deal is not None
                 or self.drawing is not None):
             return False
         table = self.tables.get(table_id)
         if table is None or table.in_hand or (self.hand_for_hand and table_id in self.round_played):
             return False
-        if self._satellite_done():                # TR-PRIZE-6: it ends once the hands in play are over
+        if self.eliminations.satellite_done():                # TR-PRIZE-6: it ends once the hands in play are over
             return False
         stacks = table.stacks
         return sum(1 for p in table.seats.values() if stacks[p] > 0) >= 2
@@ -279,23 +274,23 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         if not self.can_deal(table_id):
             raise RuleViolation("table_waiting", f"table {table_id} may not deal now", "TR-PLAY-2")
         table = self.tables[table_id]
-        stakes = self.spec.level(self.level).stakes()
+        stakes = self.spec.level(self.clock.level).stakes()
         events = table.start_hand(stakes, deck, label=f"{self.spec.name} table {table_id}")
-        self._touch(table_id)
+        self.touch(table_id)
         if self.hand_for_hand:
             self.round_played.add(table_id)
             if self._unplayed is not None:
                 self._unplayed.pop(table_id, None)
-        self._emit(HandDealt(table_id, tuple(events)))
+        self.emit(HandDealt(table_id, tuple(events)))
         self._after_action(table)
-        return self._flush()
+        return self.flush()
 
     def act(self, player: str, action: Action, decision: str | None = None) -> list:
         table = self.table_of(player)
         events = table.act(player, action, decision)
-        self._emit(HandPlayed(table.id, tuple(events)))
+        self.emit(HandPlayed(table.id, tuple(events)))
         self._after_action(table)
-        return self._flush()
+        return self.flush()
 
     @property
     def in_late_stage(self) -> bool:
@@ -304,7 +299,7 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
             return False
         if self.spec.late_stage_players:
             return len(self.entries) <= self.spec.late_stage_players
-        return self.in_money
+        return self.eliminations.in_money
 
     def reconnect_time(self, player: str, connected: bool) -> int:
         """HR-DC-4: extra seconds on the player's decision, when it is theirs to have; asking spends it.
@@ -325,13 +320,13 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         """The player's time ran out, or they are away: they check or fold (HR-DC-1, TR-PLAY-5)."""
         table = self.table_of(player)
         events = table.timeout(player)
-        self._emit(HandPlayed(table.id, tuple(events)))
+        self.emit(HandPlayed(table.id, tuple(events)))
         self._after_action(table)
-        return self._flush()
+        return self.flush()
 
     def _after_action(self, table: TournamentTable) -> None:
         if table.hand is not None and table.hand.ended:
-            self._touch(table.id)
+            self.touch(table.id)
             self._hand_over(table.finish_hand())
 
     def _hand_over(self, result: HandResult) -> None:
@@ -340,7 +335,7 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         for player in result.busted:
             entry = self.entries[player]
             busts.append(Bust(player, result.start[player], table.id, result.dealing_order.index(player)))
-            self._knockout(entry, result.eliminated_by.get(player, ()))
+            self.eliminations.knockout(entry, result.eliminated_by.get(player, ()))
             table.unseat(player)
             entry.table = ""
             self.changes.entry(entry)
@@ -353,12 +348,12 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         elif self.round_busts:                      # hand-for-hand ended mid-round: settle what it left
             busts, self.round_busts = self.round_busts + busts, []
         if busts:
-            self._eliminate(busts)
-        if self.state == RUNNING and self._satellite_done() and not self.floor.in_hand:
-            self._finish()
+            self.eliminations.eliminate(busts)
+        if self.state == RUNNING and self.eliminations.satellite_done() and not self.floor.in_hand:
+            self.eliminations.finish()
         if self.state == RUNNING:
-            self._balance()
-            self._offer_deal_if_ready()
+            self.balancing.balance()
+            self.deal_desk.offer_if_ready()
 
     def _round_goes_on(self) -> bool:
         """Hand-for-hand: a table is in a hand, or one that has not played the round may deal (what
@@ -366,8 +361,8 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         unable to deal while every table is between hands is dropped -- with no moves in a round, it stays so)."""
         if self.floor.in_hand:
             return True
-        if (self.state != RUNNING or self.paused or self.on_break or self.pending_deal is not None
-                or self.drawing is not None or self._satellite_done()):
+        if (self.state != RUNNING or self.clock.paused or self.clock.on_break or self.deal_desk.pending_deal is not None
+                or self.drawing is not None or self.eliminations.satellite_done()):
             return False
         unplayed = self._unplayed
         if unplayed is None:
@@ -383,8 +378,8 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
     # ------------------------------------------------------------------ a director's word
 
     def broadcast(self, text: str, by: str) -> list:
-        self._emit(Broadcast(text, by))
-        return self._flush()
+        self.emit(Broadcast(text, by))
+        return self.flush()
 
     # ------------------------------------------------------------------ cancellation and refunds (TR-REFUND)
 
@@ -404,12 +399,12 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         unpaid: tuple[int, ...] = ()
         # TR-REFUND-5: only money collected is shared -- what of it the pool still holds (a guarantee's
         # overlay is not paid, and what rounding already took is not in the pool)
-        shareable = min(self.collected - self.prizes_paid, self.pool_balance)
-        if self.prizes is not None and k <= self.paid_places:
-            if self.deal_made or prize_pool(self.collected, spec.guarantee).overlay == 0:
-                unpaid = tuple(self.prizes[:k])                       # the prizes as fixed (or as a deal left them)
+        shareable = min(self.collected - self.eliminations.prizes_paid, self.pool_balance)
+        if self.eliminations.prizes is not None and k <= self.eliminations.paid_places:
+            if self.deal_desk.deal_made or prize_pool(self.collected, spec.guarantee).overlay == 0:
+                unpaid = tuple(self.eliminations.prizes[:k])         # the prizes as fixed (or as a deal left them)
             else:
-                unpaid = self._prizes_for(self.entries_total, self.collected, guarantee=0).amounts[:k]
+                unpaid = self.eliminations.prizes_for(self.entries_total, self.collected, guarantee=0).amounts[:k]
             shareable = max(shareable, sum(unpaid))
         return refunds.after_the_start(remaining, max(0, shareable), unpaid)
 
@@ -420,7 +415,7 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
         spec = self.spec
         refund = self.refund_preview()
         registering = self.state == REGISTERING
-        self._emit(Cancelled(refund.case, reason, dict(refund.amounts)))
+        self.emit(Cancelled(refund.case, reason, dict(refund.amounts)))
         bounties = bounty_account(spec.id)
         why = f"refund {refund.case}"
         for player, amount in refund.amounts.items():
@@ -428,47 +423,72 @@ class Director(Registration, Clock, Eliminations, Balancing, DealDesk):
             bounty = entry.paid_bounty if registering else entry.held + entry.own_bounty
             from_pool = amount - entry.fee - bounty
             if registering:
-                self._pay(HOUSE_FEES, entry.source, entry.fee, why)
-                self._pay(self.pool, entry.source, from_pool, why)
-                self._pay(bounties, entry.source, bounty, why)
+                self.pay(HOUSE_FEES, entry.source, entry.fee, why)
+                self.pay(self.pool, entry.source, from_pool, why)
+                self.pay(bounties, entry.source, bounty, why)
                 for stake in entry.stakes:                   # nothing was played: backers get their money back
-                    self._pay(stakes_account(spec.id), cash(stake.backer), stake.price, why)
+                    self.pay(stakes_account(spec.id), cash(stake.backer), stake.price, why)
             else:
-                self._pay_player(entry, HOUSE_FEES, entry.fee, why)       # backers share the fee back too
-                self._pay_player(entry, self.pool, from_pool, why)
-                self._pay_player(entry, bounties, bounty, why)
-                self._release_stakes(entry)
+                self.eliminations.pay_player(entry, HOUSE_FEES, entry.fee, why)       # backers share the fee back too
+                self.eliminations.pay_player(entry, self.pool, from_pool, why)
+                self.eliminations.pay_player(entry, bounties, bounty, why)
+                self.eliminations.release_stakes(entry)
         out = [e for e in self.entries.values() if not e.table and not registering]   # busted, round unfinished
-        for entry in self.busted + out:                      # TR-PLAY-6: held bounties go to their holders
-            self._pay_player(entry, bounties, entry.held, f"{why}: bounty held")
+        for entry in self.eliminations.busted + out:                      # TR-PLAY-6: held bounties go to their holders
+            self.eliminations.pay_player(entry, bounties, entry.held, f"{why}: bounty held")
             entry.held = 0
-            self._release_stakes(entry)
-        self._pay(self.pool, ROUNDING, refund.remainder, f"{why}: rounding")
-        self._pay(self.pool, guarantee_account(spec.id), self.pool_balance,
-                  "guarantee not met: the overlay goes back (TR-REFUND-5)")
-        self.state = CANCELLED
-        self.pending_deal = None
+            self.eliminations.release_stakes(entry)
+        self.pay(self.pool, ROUNDING, refund.remainder, f"{why}: rounding")
+        self.pay(self.pool, guarantee_account(spec.id), self.pool_balance,
+                 "guarantee not met: the overlay goes back (TR-REFUND-5)")
+        self.deal_desk.call_off()
         self.drawing = None
+        self.balancing.order([])                             # every table closes: none is looked for in it
+        self.end(CANCELLED)
+        return self.flush()
+
+    def end(self, state: str) -> None:
+        """Finished or cancelled: no entry is live any more, and every table closes."""
+        self.state = state
         self.entries = {}
-        self.break_order = []                                # every table closes: none is looked for in it
-        self.changes.terms = True
         for table_id in list(self.tables):
-            self._close_table(table_id)
-        return self._flush()
+            self.close_table(table_id)
+
+    def close_table(self, table_id: str) -> None:
+        del self.tables[table_id]
+        self.floor.discard(table_id)
+        self._unranked.add(table_id)
+        if self._unplayed is not None:
+            self._unplayed.pop(table_id, None)
+        self.changes.table_closed(table_id)
+        self.balancing.forget(table_id)
+        self.emit(TableClosed(table_id))
+
+    def set_hand_for_hand(self) -> None:
+        """Hand-for-hand play (TR-PLAY-3) on the bubble: one player more than the places paid, at several tables."""
+        live = self.floor.live_tables
+        eliminations = self.eliminations
+        places = eliminations.paid_places if eliminations.prizes is not None else eliminations.places()
+        on = not eliminations.in_money and live > 1 and len(self.entries) == places + 1
+        if on != self.hand_for_hand:
+            self.hand_for_hand = on
+            self.round_played = set()
+            self._unplayed = None
+            self.emit(HandForHand(on))
 
     # ------------------------------------------------------------------ plumbing
 
-    def _pay(self, source: str, target: str, amount: int, reason: str) -> None:
+    def pay(self, source: str, target: str, amount: int, reason: str) -> None:
         if amount > 0:
             if source == self.pool:
                 self.pool_balance -= amount
             elif target == self.pool:
                 self.pool_balance += amount
-            self._emit(Payment(source, target, amount, reason))
+            self.emit(Payment(source, target, amount, reason))
 
-    def _emit(self, event: object) -> None:
+    def emit(self, event: object) -> None:
         self._events.append(event)
 
-    def _flush(self) -> list:
+    def flush(self) -> list:
         events, self._events = self._events, []
         return events

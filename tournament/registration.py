@@ -1,7 +1,8 @@
 """Registration, the start and late seats, rebuys and add-ons (TR-REG): a part of the director.
 
-A mix-in of :class:`~tournament.director.Director`, which holds the state it reads and
-writes; split out so each part of the director is one module with one job.
+A mix-in of :class:`~tournament.director.Director`: entering and the start
+change the director's own entries and tables, so this part keeps no state of
+its own; it is split out so each part of the director is one module with one job.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class Registration:
         self._approved()
         if self.state == REGISTERING:
             pass
-        elif self.state == RUNNING and self.late_open:
+        elif self.state == RUNNING and self.clock.late_open:
             pass
         else:
             raise RuleViolation("registration_closed", f"registration for {spec.name} is closed", "TR-REG-4")
@@ -78,21 +79,21 @@ class Registration:
         self.used_entries[player] = used + 1
         self.entries_total += 1
         self.collected += spec.buy_in
-        self._emit(Registered(player, entry.number))
-        self._pay(source, self.pool, spec.buy_in, "tournament buy-in")
-        self._pay(source, bounty_account(spec.id), spec.bounty, "tournament bounty")
-        self._pay(source, HOUSE_FEES, spec.fee, "tournament fee")
+        self.emit(Registered(player, entry.number))
+        self.pay(source, self.pool, spec.buy_in, "tournament buy-in")
+        self.pay(source, bounty_account(spec.id), spec.bounty, "tournament bounty")
+        self.pay(source, HOUSE_FEES, spec.fee, "tournament fee")
         if self.state == RUNNING:
             self._seat_late(entry)
         if len(self.entries) >= spec.max_players:
             if self.state == RUNNING:
-                self._close_registration("full")
-                self._fix_prizes_if_closed()
+                self.clock.close_late_registration("full")
+                self.eliminations.fix_prizes_if_closed()
             elif spec.sit_and_go:
                 self._start()
         if self.state == RUNNING:
-            self._check_money()                   # TR-REG-4: an entry can make the next bust paid
-        return self._flush()
+            self.eliminations.check_money()                   # TR-REG-4: an entry can make the next bust paid
+        return self.flush()
 
     def unregister(self, player: str, now: float) -> list:
         """TR-REG-5: before the stated time, unless forbidden or the seat was won; everything paid comes back."""
@@ -109,7 +110,7 @@ class Registration:
             raise RuleViolation("unregister_closed", f"unregistering closed {spec.unregister_until} s before the start",
                                 "TR-REG-5")
         self._withdraw(entry)
-        return self._flush()
+        return self.flush()
 
     def _withdraw(self, entry: Entry) -> None:
         """An entry taken back before the start: everything it paid returns, its backers' stakes too."""
@@ -120,12 +121,12 @@ class Registration:
         self.used_entries[player] -= 1
         self.entries_total -= 1
         self.collected -= entry.paid_pool
-        self._emit(Unregistered(player))
-        self._pay(self.pool, entry.source, entry.paid_pool, "tournament unregistered")
-        self._pay(bounty_account(spec.id), entry.source, entry.paid_bounty, "tournament unregistered")
-        self._pay(HOUSE_FEES, entry.source, entry.fee, "tournament unregistered")
+        self.emit(Unregistered(player))
+        self.pay(self.pool, entry.source, entry.paid_pool, "tournament unregistered")
+        self.pay(bounty_account(spec.id), entry.source, entry.paid_bounty, "tournament unregistered")
+        self.pay(HOUSE_FEES, entry.source, entry.fee, "tournament unregistered")
         for stake in entry.stakes:                           # TR-STAKE-2: backers get it all back
-            self._pay(stakes_account(spec.id), cash(stake.backer), stake.price, "stake returned: unregistered")
+            self.pay(stakes_account(spec.id), cash(stake.backer), stake.price, "stake returned: unregistered")
 
     def remove(self, player: str) -> list:
         """A director takes a registrant out before the start, whatever the unregistering rules: all paid back."""
@@ -134,7 +135,7 @@ class Registration:
             raise RuleViolation("not_registered", f"{player} can be removed only while registering, and is not "
                                 f"registered", "TR-REG-5")
         self._withdraw(entry)
-        return self._flush()
+        return self.flush()
 
     def sell_shares(self, seller: str, backer: str, percent: Fraction, markup: Fraction, funds: int) -> list:
         """TR-STAKE-1: after registering, before the start; the backer pays into the stakes escrow."""
@@ -151,9 +152,9 @@ class Registration:
                                 amounts={"need": price, "have": funds}).priced(self.spec.currency)
         entry.stakes.append(staking.Stake(backer, percent, price))
         self.changes.entry(entry)
-        self._emit(SharesSold(seller, backer, int(percent), price))
-        self._pay(cash(backer), stakes_account(self.spec.id), price, "stake bought")
-        return self._flush()
+        self.emit(SharesSold(seller, backer, int(percent), price))
+        self.pay(cash(backer), stakes_account(self.spec.id), price, "stake bought")
+        return self.flush()
 
     def start(self) -> list:
         """TR-REG-1: the scheduled time came (or a director said start now)."""
@@ -164,7 +165,7 @@ class Registration:
             raise RuleViolation("too_few_players", f"{self.spec.name} needs {self.spec.min_players} players to start; "
                                 f"{len(self.entries)} registered", "TR-REG-1")
         self._start()
-        return self._flush()
+        return self.flush()
 
     def _approved(self) -> None:
         if self.awaiting_approval:
@@ -184,11 +185,8 @@ class Registration:
         self.state = RUNNING
         players = list(self.entries)
         count = -(-len(players) // spec.table_size)
-        self._emit(Started(len(players), count))
-        self.level = 1
-        self._emit(self._level_event())
-        self.late_open = spec.late_registration_levels > 0
-        self.rebuys_open = spec.rebuy_levels > 0 and (spec.rebuys > 0 or spec.add_on_stack > 0)
+        self.emit(Started(len(players), count))
+        self.clock.start()
         self.drawing = Opening(players, count)
         self._draw(DRAW_WORK)
 
@@ -196,7 +194,7 @@ class Registration:
     def behind(self) -> bool:
         """Work a step left for the next reactor turns: the start's seat draw, or placing the entries busted
         during late registration once it closed."""
-        return self.drawing is not None or (self.prizes is not None and bool(self.unplaced))
+        return self.drawing is not None or (self.eliminations.prizes is not None and bool(self.eliminations.unplaced))
 
     def catch_up(self, work: int | None = None) -> list:
         """The next slice of that work: ``work`` (:data:`DRAW_WORK`) tables opened, swaps or seats of the
@@ -204,9 +202,9 @@ class Registration:
         work = DRAW_WORK if work is None else work
         if self.drawing is not None:
             self._draw(work)
-        elif self.prizes is not None:
-            self._place_early_busts(work)
-        return self._flush()
+        elif self.eliminations.prizes is not None:
+            self.eliminations.place_early_busts(work)
+        return self.flush()
 
     def _draw(self, work: int) -> None:
         """The draws of the simple definitions, in their order: the tables, the break order, then the seats."""
@@ -223,8 +221,7 @@ class Registration:
         if not opening.breaks.done:
             return
         if opening.seats is None:
-            self.break_order = opening.breaks.items
-            self.changes.terms = True
+            self.balancing.order(opening.breaks.items)
             opening.seats = SeatDraw(opening.players, self.floor, self.rng)
         for move in opening.seats.step(work):
             self._place(move.player, move.to_table, self.spec.starting_stack, "draw", move.to_seat)
@@ -233,8 +230,8 @@ class Registration:
         self.drawing = None
         for player in opening.late:                       # registered while the draw went on (TR-PLAY-7)
             self._seat_late(self.entries[player])
-        self._fix_prizes_if_closed()
-        self._check_money()
+        self.eliminations.fix_prizes_if_closed()
+        self.eliminations.check_money()
 
     def _open_table(self) -> TournamentTable:
         self.table_count += 1
@@ -242,7 +239,7 @@ class Registration:
         table = TournamentTable(table_id, self.spec.table_size, VARIANTS[self.spec.game], self.rng.choice)
         self.floor.add(table.layout)                   # (built first, if it was not, from the tables before)
         self.tables[table_id] = table
-        self._touch(table_id)
+        self.touch(table_id)
         return table
 
     def _place(self, player: str, table_id: str, chips: int, reason: str, seat: int = 0) -> None:
@@ -250,9 +247,9 @@ class Registration:
         seat = seat or table.seat_of(player)
         table.stacks[player] = chips
         self.entries[player].table = table_id
-        self._touch(table_id)
+        self.touch(table_id)
         self.changes.entry(self.entries[player])
-        self._emit(Seated(player, table_id, seat, chips, reason))
+        self.emit(Seated(player, table_id, seat, chips, reason))
 
     def _seat_late(self, entry: Entry) -> None:
         """TR-PLAY-7: a late registrant sits at the emptiest table (a new one if all are full), dealt in at once."""
@@ -266,16 +263,15 @@ class Registration:
             seat = self.rng.choice(table.layout.empty_seats())
         else:
             table = self._open_table()
-            self.break_order.insert(0, table.id)          # the newest table breaks first
-            self.changes.terms = True
+            self.balancing.breaks_first(table.id)
             seat = self.rng.choice(table.layout.empty_seats())
         table.seats[seat] = entry.player
         self._place(entry.player, table.id, self.spec.starting_stack, "late")
 
     def rebuy(self, player: str, funds: int) -> list:
         spec = self.spec
-        entry = self._live_entry(player)
-        if not self.rebuys_open or spec.rebuys == 0 or self.prizes is not None:
+        entry = self.live_entry(player)
+        if not self.clock.rebuys_open or spec.rebuys == 0 or self.eliminations.prizes is not None:
             raise RuleViolation("rebuys_closed", f"rebuys in {spec.name} are closed", "TR-REG-6")
         if entry.rebuys >= spec.rebuys:
             raise RuleViolation("no_rebuys_left", f"{player} has used all {spec.rebuys} rebuys", "TR-REG-6")
@@ -286,19 +282,19 @@ class Registration:
                                 amounts={"max": spec.starting_stack, "stack": chips}).priced("chips")
         self._buy_chips(entry, funds, spec.buy_in, spec.starting_stack, "rebuy")
         entry.rebuys += 1
-        return self._flush()
+        return self.flush()
 
     def add_on(self, player: str, funds: int) -> list:
         spec = self.spec
-        entry = self._live_entry(player)
-        open_ = self.rebuys_open or (self.on_break and self.level == spec.rebuy_levels)
-        if not spec.add_on_stack or not open_ or self.prizes is not None:      # TR-PRIZE-1: prizes are fixed
+        entry = self.live_entry(player)
+        open_ = self.clock.rebuys_open or (self.clock.on_break and self.clock.level == spec.rebuy_levels)
+        if not spec.add_on_stack or not open_ or self.eliminations.prizes is not None:    # TR-PRIZE-1: prizes fixed
             raise RuleViolation("add_on_closed", f"the add-on of {spec.name} is not open", "TR-REG-6")
         if entry.add_on:
             raise RuleViolation("no_add_on_left", f"{player} has already taken the add-on", "TR-REG-6")
         self._buy_chips(entry, funds, spec.add_on_cost, spec.add_on_stack, "add_on")
         entry.add_on = True
-        return self._flush()
+        return self.flush()
 
     def _buy_chips(self, entry: Entry, funds: int, cost: int, chips: int, kind: str) -> None:
         if funds < cost:
@@ -310,12 +306,12 @@ class Registration:
         entry.paid_pool += cost
         self.collected += cost
         table.add_chips(entry.player, chips)
-        self._touch(table.id)
+        self.touch(table.id)
         self.changes.entry(entry)
-        self._emit(ChipsAdded(entry.player, chips, kind))
-        self._pay(cash(entry.player), self.pool, cost, f"tournament {kind.replace('_', '-')}")
+        self.emit(ChipsAdded(entry.player, chips, kind))
+        self.pay(cash(entry.player), self.pool, cost, f"tournament {kind.replace('_', '-')}")
 
-    def _live_entry(self, player: str) -> Entry:
+    def live_entry(self, player: str) -> Entry:
         entry = self.entries.get(player)
         if self.state != RUNNING or entry is None:
             raise RuleViolation("not_playing", f"{player} is not playing in {self.spec.name}", "TR-REG-6")

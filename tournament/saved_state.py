@@ -142,12 +142,13 @@ def step(d: td.Director) -> Saved:
     elif d.state in ENDED:
         saved = Saved(d.spec.id, _state(d), ended=True)
     else:
-        terms = changes.terms or changes.saved_spec is not d.spec or changes.saved_prizes is not d.prizes
+        terms = (changes.terms or changes.saved_spec is not d.spec
+                 or changes.saved_prizes is not d.eliminations.prizes)
         tables = [d.tables[t] for t in changes.tables if t in d.tables]
         saved = Saved(d.spec.id, _state(d), _terms(d) if terms else None, tuple(_table(d, t) for t in tables),
                       _entries(d, changes.entries.values()), tuple(changes.closed), tuple(changes.withdrawn))
     changes.taken()
-    changes.saved_spec, changes.saved_prizes = d.spec, d.prizes
+    changes.saved_spec, changes.saved_prizes = d.spec, d.eliminations.prizes
     return saved
 
 
@@ -155,26 +156,28 @@ def whole(d: td.Director) -> Saved:
     """Every record of ``d``."""
     if d.state in ENDED:
         return Saved(d.spec.id, _state(d), ended=True)
-    everyone = [*d.entries.values(), *d.busted]
+    everyone = [*d.entries.values(), *d.eliminations.busted]
     return Saved(d.spec.id, _state(d), _terms(d), tuple(_table(d, t) for t in d.tables.values()),
                  _entries(d, everyone))
 
 
 def _state(d: td.Director) -> StateRecord:
     version, internal, gauss = d.rng.getstate()
+    clock, eliminations = d.clock, d.eliminations
     return StateRecord(
-        d.spec.id, d.state, d.awaiting_approval, d.level, d.paused, d.on_break, d.late_open, d.rebuys_open,
-        d.paid_places, d.in_money, d.hand_for_hand, d.deal_made, d.entries_total, d.collected, d.pool_balance,
-        d.prizes_paid, d.table_count, d.registrations, d.winner, tuple(sorted(d.round_played)),
+        d.spec.id, d.state, d.awaiting_approval, clock.level, clock.paused, clock.on_break, clock.late_open,
+        clock.rebuys_open, eliminations.paid_places, eliminations.in_money, d.hand_for_hand, d.deal_desk.deal_made,
+        d.entries_total, d.collected, d.pool_balance, eliminations.prizes_paid, d.table_count, d.registrations,
+        eliminations.winner, tuple(sorted(d.round_played)),
         tuple((b.player, b.start_stack, b.table, b.order) for b in d.round_busts),
         tuple((table, player, hand) for (table, player), hand in d.protected.items()),
-        _deal(d.pending_deal), (version, internal, gauss))
+        _deal(d.deal_desk.pending_deal), (version, internal, gauss))
 
 
 def _terms(d: td.Director) -> TermsRecord:
-    return TermsRecord(d.spec.id, spec_data(d.spec), payouts_data(d.payouts), d.prizes,
-                       tuple((place, what, value) for place, (what, value) in d.substitutes.items()),
-                       tuple(d.break_order))
+    return TermsRecord(d.spec.id, spec_data(d.spec), payouts_data(d.payouts), d.eliminations.prizes,
+                       tuple((place, what, value) for place, (what, value) in d.eliminations.substitutes.items()),
+                       tuple(d.balancing.break_order))
 
 
 def _table(d: td.Director, table: TournamentTable) -> TableRecord:
@@ -188,8 +191,8 @@ def _table(d: td.Director, table: TournamentTable) -> TableRecord:
 def _entries(d: td.Director, entries: Iterable[td.Entry]) -> tuple[EntryRecord, ...]:
     live = d.entries
     out = [e for e in entries if live.get(e.player) is not e]
-    position = _positions(d.busted, out)
-    spots = _unplaced_spots(d.unplaced, [e for e in out if not e.place])
+    position = _positions(d.eliminations.busted, out)
+    spots = _unplaced_spots(d.eliminations.unplaced, [e for e in out if not e.place])
     records = []
     for e in entries:
         spot = spots.get(id(e))
@@ -276,22 +279,26 @@ def restore(saved: Saved) -> td.Director:
     version, internal, gauss = s.rng
     rng.setstate((version, tuple(internal), gauss))
     d = td.Director(spec, payouts, rng)
-    for name in ("state", "awaiting_approval", "level", "paused", "on_break", "late_open", "rebuys_open",
-                 "paid_places", "in_money", "hand_for_hand", "deal_made", "entries_total", "collected",
-                 "pool_balance", "prizes_paid", "table_count", "registrations", "winner"):
-        setattr(d, name, getattr(s, name))
+    clock, eliminations = d.clock, d.eliminations
+    for part, names in ((d, ("state", "awaiting_approval", "hand_for_hand", "entries_total", "collected",
+                             "pool_balance", "table_count", "registrations")),
+                        (clock, ("level", "paused", "on_break", "late_open", "rebuys_open")),
+                        (eliminations, ("paid_places", "in_money", "prizes_paid", "winner")),
+                        (d.deal_desk, ("deal_made",))):
+        for name in names:
+            setattr(part, name, getattr(s, name))
     d.round_played = set(s.round_played)
     d.round_busts = [Bust(*b) for b in s.round_busts]
     d.protected = {(table, player): hand for table, player, hand in s.protected}
-    d.pending_deal = _deal_from(s.pending_deal)
-    d.prizes = None if terms.prizes is None else tuple(terms.prizes)
-    d.substitutes = {place: (what, value) for place, what, value in terms.substitutes}
-    d.break_order = list(terms.break_order)
+    d.deal_desk.pending_deal = _deal_from(s.pending_deal)
+    d.eliminations.prizes = None if terms.prizes is None else tuple(terms.prizes)
+    d.eliminations.substitutes = {place: (what, value) for place, what, value in terms.substitutes}
+    d.balancing.break_order = list(terms.break_order)
     for record in sorted(saved.tables, key=lambda r: _opened(r.table)):
         d.tables[record.table] = _table_from(record, spec, rng)
     _entries_from(d, saved.entries)
     d.changes.taken()
-    d.changes.saved_spec, d.changes.saved_prizes = d.spec, d.prizes
+    d.changes.saved_spec, d.changes.saved_prizes = d.spec, d.eliminations.prizes
     return d
 
 
@@ -330,11 +337,11 @@ def _entries_from(d: td.Director, records: Iterable[EntryRecord]) -> None:
             group, index, stack, table, order = r.unplaced
             groups.setdefault(group, []).append((index, Bust(r.player, stack, table, order), entry))
     d.entries = {e.player: e for e in sorted(live, key=lambda e: e.ordinal)}
-    d.busted = [entry for _, entry in sorted(busted, key=lambda pair: pair[0])]
-    d.unplaced = []
+    d.eliminations.busted = [entry for _, entry in sorted(busted, key=lambda pair: pair[0])]
+    unplaced = d.eliminations.unplaced = []
     for group in sorted(groups):
         members = sorted(groups[group], key=lambda m: m[0])
-        d.unplaced.append(([bust for _, bust, _ in members], {bust.player: entry for _, bust, entry in members}))
+        unplaced.append(([bust for _, bust, _ in members], {bust.player: entry for _, bust, entry in members}))
 
 
 def _deal_from(data: dict[str, Any] | None) -> td.Deal | None:

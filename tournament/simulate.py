@@ -137,28 +137,28 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
         run.round(rng)
         clock += ROUND_SECONDS
         while next_at is not None and clock >= next_at[1] and director.state == td.RUNNING:
-            run.apply(getattr(director, next_at[0])())
+            run.apply(getattr(director.clock, next_at[0])())
             next_at = _next(director, next_at[1])
-        while later and director.late_open:
+        while later and director.clock.late_open:
             name = later.pop()
             run.apply(director.register(name, run.funds(name)))
-        if director.late_open:
+        if director.clock.late_open:
             for name in [p for p in run.busted_now if rng.random() < re_enter]:
-                if director.late_open:            # an entry can put the field in the money and close it
+                if director.clock.late_open:            # an entry can put the field in the money and close it
                     run.apply(director.register(name, run.funds(name)))
         run.busted_now = []
         while director.behind:                # places of late registration's busts, a slice a turn
             run.apply(director.catch_up())
-        if director.rebuys_open:
+        if director.clock.rebuys_open:
             run.rebuys(rng)
-        if deal and spec.deals and director.in_money and len(director.entries) == 3 and not run.dealt:
+        if deal and spec.deals and director.eliminations.in_money and len(director.entries) == 3 and not run.dealt:
             run.make_deal()
     report = run.report(players, time.perf_counter() - started)
     return replace(report, cpu_seconds=time.process_time() - cpu)
 
 
 def _next(director: td.Director, now: int) -> tuple[str, int] | None:
-    step = director.schedule()
+    step = director.clock.schedule()
     return None if step is None else (step[0], now + step[1])
 
 
@@ -249,7 +249,7 @@ class _Run:
         d = self.director
         ready = d.ready_tables()
         if not ready:
-            if d.paused or d.on_break or d.pending_deal is not None:
+            if d.clock.paused or d.clock.on_break or d.deal_desk.pending_deal is not None:
                 return
             raise SimulationError("no table can deal, yet the tournament is running")
         self.rounds += 1
@@ -326,11 +326,11 @@ class _Run:
     def make_deal(self) -> None:
         d = self.director
         first = next(iter(d.entries))
-        self.apply(d.propose_deal(first, "icm"))
+        self.apply(d.deal_desk.propose_deal(first, "icm"))
         self.dealt = True
-        if d.pending_deal is not None and d.pending_deal.offer is not None:
-            for player in d.pending_deal.players:
-                self.apply(d.answer_deal(player, True))
+        if d.deal_desk.pending_deal is not None and d.deal_desk.pending_deal.offer is not None:
+            for player in d.deal_desk.pending_deal.players:
+                self.apply(d.deal_desk.answer_deal(player, True))
 
     def report(self, players: int, seconds: float) -> Report:
         d = self.director
@@ -351,8 +351,9 @@ class _Run:
         if not self.ledger.check():
             raise SimulationError("the ledger does not balance")
         busts = d.entries_total - 1
-        return Report(players, d.entries_total, self.hands, self.rounds, self.moves, busts, seconds, d.winner,
-                      self.dealt, m["in"], m["prizes"], m["bounties"], m["fees"], m["remainders"])
+        return Report(players, d.entries_total, self.hands, self.rounds, self.moves, busts, seconds,
+                      d.eliminations.winner, self.dealt, m["in"], m["prizes"], m["bounties"], m["fees"],
+                      m["remainders"])
 
 
 def main(players: int, seed: int = 1, structure: str = "") -> int:

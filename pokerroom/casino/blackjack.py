@@ -33,12 +33,13 @@ from dataclasses import dataclass, field, replace
 from pokerroom.cards import format as show
 from pokerroom.casino import blackjack_rules as bj
 from pokerroom.casino.betting import Bet
+from pokerroom.casino.box_decisions import INSURANCE, BoxDecisions, LiveDecisions
 from pokerroom.casino.events import CardDealt, Decided, DecisionNeeded, HoleCardRevealed, RoundWaiting
 from pokerroom.casino.shoe import ShoeSource
 from pokerroom.casino.table import BETTING, DAY, DECIDING, WAITING, CasinoRules, CasinoTable
 from pokerroom.errors import RuleViolation
 
-INSURANCE, PLAY = "insurance", "play"
+PLAY = "play"
 
 
 @dataclass(slots=True)
@@ -69,6 +70,7 @@ class DealerTable(CasinoTable):
     house: bj.HouseRules = bj.LIVE
     rule = "BJ"
     deals_without_bets = False
+    decisions: BoxDecisions             # each game's: whose decision is open and its id
 
     def __init__(self, rules: CasinoRules, source: ShoeSource | None = None) -> None:
         super().__init__(rules, source)
@@ -91,21 +93,17 @@ class DealerTable(CasinoTable):
     def _after_deal(self) -> list:
         """Insurance under an ace, then the peek; otherwise straight to play."""
         self.phase = DECIDING
-        if bj.insurance_offered(self.dealer[0]) and any(self._may_insure(b) for b in self.boxes.values()):
+        if bj.insurance_offered(self.dealer[0]) and any(self.decisions.may_insure(b) for b in self.boxes.values()):
             self.step = INSURANCE
             return [DecisionNeeded(self.table_id, self.number, "", INSURANCE, self.rules.decision_seconds,
-                                   moves=("insurance", "no_insurance"), decision=self._insurance_id())]
+                                   moves=("insurance", "no_insurance"), decision=self.decisions.insurance())]
         return self._peek()
-
-    def _may_insure(self, box: Box) -> bool:
-        return bool(box.hands) and bj.may_insure(box.hands[0], self.dealer[0], self.house) \
-            and bj.insurance_cost(box.main.amount) > 0
 
     def _insure(self, box: Box, move: str, funds: int) -> list:
         if self.step != INSURANCE:
             raise RuleViolation("no_insurance_now", "insurance is offered only under an ace, before any other "
                                                     "decision", f"{self.rule}-8")
-        if box.answered or not self._may_insure(box):
+        if box.answered or not self.decisions.may_insure(box):
             raise RuleViolation("no_insurance_now", "you have no insurance decision to make", f"{self.rule}-8")
         cost = bj.insurance_cost(box.main.amount)
         if move == "insurance" and cost > funds:            # refused before anything changes
@@ -116,7 +114,7 @@ class DealerTable(CasinoTable):
         if move == "insurance":
             box.insurance = Bet(box.player, "insurance", cost, seat=box.main.seat)
             events.append(self.round.add_bet(box.insurance))
-        if all(b.answered or not self._may_insure(b) for b in self.boxes.values()):
+        if all(b.answered or not self.decisions.may_insure(b) for b in self.boxes.values()):
             events += self._peek()
         return events
 
@@ -210,42 +208,7 @@ class DealerTable(CasinoTable):
         """The play decision due on the box's active hand, with the moves it may make (BJ-4, IB-4)."""
         moves = bj.legal_moves(box.hands[box.active], self.dealer[0], self.house, not box.moved, len(box.hands))
         return DecisionNeeded(self.table_id, self.number, who, PLAY, self.rules.decision_seconds, box.active,
-                              tuple(sorted(moves)), self._play_id(box))
-
-    # ------------------------------------------------------------------ decision ids
-
-    def _insurance_id(self) -> str:
-        return f"{self.number}.i"
-
-    def _play_id(self, box: Box) -> str:
-        return f"{self.number}.p{box.moves}"
-
-    def decision_of(self, player: str | None) -> str | None:
-        """The id of ``player``'s decision now: ``<round>.i`` for insurance, ``<round>.p<moves made>`` for a move.
-
-        A round number is never reused at a table (CR-7) and each move adds one
-        to the count, so an id names one decision of the player; the same for
-        everyone at an infinite blackjack table when the round's decisions open
-        (one ``decision_needed`` for all). Not a secret: only the player's own
-        box is ever moved, whatever id they send.
-        """
-        box = self.boxes.get(player or "")
-        if box is None or self.phase not in (DECIDING, WAITING) or not box.hands:
-            return None
-        if self.step == INSURANCE:
-            return self._insurance_id() if not box.answered and self._may_insure(box) else None
-        if box.done or not self._deciding(box):
-            return None
-        return self._play_id(box)
-
-    def _deciding(self, box: Box) -> bool:
-        """Whether the box's player may move now (live: their turn; infinite: until they finish)."""
-        raise NotImplementedError
-
-    def _verify_decision(self, player: str, decision: str | None) -> None:
-        if decision is not None and decision != self.decision_of(player):
-            raise RuleViolation("stale_decision", "that decision is over: the move did nothing; decide on the "
-                                                  "newest decision you were sent", f"{self.rule}-4")
+                              tuple(sorted(moves)), self.decisions.play(box))
 
     def _turn(self) -> tuple:
         return (self.step,)
@@ -279,6 +242,7 @@ class BlackjackTable(DealerTable):
         self.seats: dict[int, str] = {}
         self.turn: tuple[int, int] | None = None        # (seat, hand) whose decision the clock runs for
         self.seats_in_round: dict[int, str] = {}
+        self.decisions = LiveDecisions(self)
 
     def join(self, player: str, seat: int | None) -> list:
         self.away.pop(player, None)
@@ -361,11 +325,8 @@ class BlackjackTable(DealerTable):
     def _turn(self) -> tuple:
         return (self.step, self.turn)
 
-    def _deciding(self, box: Box) -> bool:
-        return self.turn is not None and self.seats_in_round.get(self.turn[0]) == box.player
-
     def decide(self, player: str, move: str, hand: int, funds: int, decision: str | None = None) -> list:
-        self._verify_decision(player, decision)
+        self.decisions.verify(player, decision)
         box = self.boxes.get(player)
         if box is None or self.phase not in (DECIDING, WAITING):
             raise RuleViolation("no_decision", "you have no hand in play", "BJ-4")

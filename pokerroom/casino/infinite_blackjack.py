@@ -26,6 +26,7 @@ from pokerroom.casino import blackjack_rules as bj
 from pokerroom.casino import side_bets
 from pokerroom.casino.betting import Bet
 from pokerroom.casino.blackjack import PLAY, Box, DealerTable
+from pokerroom.casino.box_decisions import InfiniteDecisions
 from pokerroom.casino.events import CardDealt, ShoeShuffled
 from pokerroom.casino.shoe import Shoe, ShoeSource, burn_by_first_card
 from pokerroom.casino.table import DECIDING, WAITING, CasinoRules
@@ -64,6 +65,7 @@ class InfiniteBlackjackTable(DealerTable):
         self.sequence: list[int] = []
         self.playing: list[Box] = []         # boxes still deciding
         self.undecided = 0                   # how many of them have not finished: the round goes on at 0
+        self.decisions = InfiniteDecisions(self)
 
     # ------------------------------------------------------------------ shoe and markets
 
@@ -132,11 +134,8 @@ class InfiniteBlackjackTable(DealerTable):
 
     # ------------------------------------------------------------------ decisions
 
-    def _deciding(self, box: Box) -> bool:
-        return box in self.playing
-
     def decide(self, player: str, move: str, hand: int, funds: int, decision: str | None = None) -> list:
-        self._verify_decision(player, decision)
+        self.decisions.verify(player, decision)
         box = self.boxes.get(player)
         if box is None or self.phase not in (DECIDING, WAITING):
             raise RuleViolation("no_decision", "you have no hand in play", "IB-4")

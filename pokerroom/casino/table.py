@@ -30,6 +30,7 @@ from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from pokerroom.casino.betting import DEALING, OPEN, Bet, BettingRound, Limits
 from pokerroom.casino.events import LastRound, RoundOpened, RoundSettled, RoundVoided, ShoeShuffled
@@ -84,6 +85,7 @@ class CasinoTable:
     rules_text: tuple[str, ...] = ()
     paytable: tuple[tuple[str, str], ...] = ()
     deals_without_bets = True           # baccarat deals and the wheel spins for the history; blackjack waits
+    decisions: Any = None               # a game with player decisions: their ids (blackjack's BoxDecisions)
 
     def __init__(self, rules: CasinoRules, source: ShoeSource | None = None) -> None:
         if rules.game != self.game:
@@ -174,7 +176,7 @@ class CasinoTable:
 
     def decision_of(self, player: str | None) -> str | None:
         """The id of the decision ``player`` has to make now, or None (games without decisions: always)."""
-        return None
+        return None if self.decisions is None else self.decisions.of(player)
 
     def disconnect(self, player: str, at: float) -> list:
         self.away.setdefault(player, at)

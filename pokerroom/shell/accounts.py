@@ -65,7 +65,7 @@ class Accounts:
         players.check_registration(nickname, birth_date, country, self.rules, today)
         taken = self._password_attempt(session, nickname)
         d = self._hash(taken, network_of(session.ip), players.hash_password, password)
-        d.addCallback(lambda digest: self.recorder.write(self.store.create_account, nickname,
+        d.addCallback(lambda digest: self.recorder.write(self.store.accounts.create_account, nickname,
                                                          players.nickname_key(nickname), digest, birth_date, country,
                                                          now, quiet=False))
 
@@ -147,7 +147,7 @@ class Accounts:
     def _on_login(self, session: Session, request: Request, nickname: str, password: str,
                   client: str = "desktop", device: str | None = None) -> defer.Deferred:
         taken = self._password_attempt(session, nickname)
-        d = self.recorder.write(self.store.find_account, players.nickname_key(nickname), quiet=False)
+        d = self.recorder.write(self.store.accounts.find_account, players.nickname_key(nickname), quiet=False)
         network = network_of(session.ip)
 
         def found(account: Any) -> defer.Deferred:
@@ -171,8 +171,8 @@ class Accounts:
             # STAFF-3: every other token of the account ends in the store (a restart's, another process's), and
             # the new one is stored with the account as it is now -- read after the hash, not before it.
             token, now = players.new_session_token(), self.reactor.seconds()
-            self.recorder.write(self.store.end_tokens_of, account.nickname_key, now, "logged in again")
-            return self.recorder.write(self.store.open_token, token_digest(token), account.nickname,
+            self.recorder.write(self.store.sessions.end_tokens_of, account.nickname_key, now, "logged in again")
+            return self.recorder.write(self.store.sessions.open_token, token_digest(token), account.nickname,
                                        account.nickname_key, now, now + self.idle, quiet=False) \
                 .addCallback(lambda fresh: landed(fresh, token))
 
@@ -180,7 +180,7 @@ class Accounts:
             if account is None:
                 raise RuleViolation("account_closed", "this account is closed", "AC-1")
             if session.connection is None:
-                self.recorder.write(self.store.end_token, token_digest(token), self.reactor.seconds(),
+                self.recorder.write(self.store.sessions.end_token, token_digest(token), self.reactor.seconds(),
                                     "connection closed")
                 raise RuleViolation("connection_closed", "the connection closed while logging in")
             if session.player_id is not None and session.player_id != account.nickname:
@@ -210,8 +210,8 @@ class Accounts:
     def _connection_opened(self, session: Session) -> None:
         """Where a player connected from (IP, device): stored, and chained in the audit log (SEC-1)."""
         now = self.reactor.seconds()
-        session.connection_record = self.recorder.write(self.store.connection_opened, session.player_id, session.ip,
-                                                        session.device, now)
+        session.connection_record = self.recorder.write(self.store.accounts.connection_opened, session.player_id,
+                                                        session.ip, session.device, now)
         self.recorder.audit("connection", player=session.player_id, ip=session.ip, device=session.device,
                             client=session.client_type)
 
@@ -220,7 +220,7 @@ class Accounts:
         if session.connection is None and record is not None:
             session.connection_record = None
             now = self.reactor.seconds()
-            record.addCallback(lambda stored: self.recorder.write(self.store.connection_closed, stored, now))
+            record.addCallback(lambda stored: self.recorder.write(self.store.accounts.connection_closed, stored, now))
 
     def end_identity(self, session: Session) -> None:
         """The player leaves this connection: disconnected at their tables (HR-DC-1), token ended."""
@@ -243,8 +243,8 @@ class Accounts:
         token = session.token = players.new_session_token()
         self.gateway.sessions[token] = session
         now = self.reactor.seconds()
-        d = self.recorder.write(self.store.open_token, token_digest(token), account.nickname, account.nickname_key,
-                                now, now + self.idle)
+        d = self.recorder.write(self.store.sessions.open_token, token_digest(token), account.nickname,
+                                account.nickname_key, now, now + self.idle)
         d.addCallback(lambda fresh: shut(session, token) if fresh is None
                       else self._account_state(session, fresh) if session.token == token else None)
 
@@ -253,7 +253,7 @@ class Accounts:
         if token is None:
             return
         self.gateway.sessions.pop(token, None)
-        self.recorder.write(self.store.end_token, token_digest(token), self.reactor.seconds(), reason)
+        self.recorder.write(self.store.sessions.end_token, token_digest(token), self.reactor.seconds(), reason)
 
     def _account_state(self, session: Session, account: Any) -> None:
         """What the account may do, as stored now (STAFF-3): never what an older session remembers."""
@@ -271,7 +271,7 @@ class Accounts:
         or belongs to a closed account resumes nothing; one this process does not know (a restart, another
         process) resumes its account as it is stored now.
         """
-        d = self.recorder.write(self.store.use_token, token_digest(token), self.reactor.seconds(), self.idle,
+        d = self.recorder.write(self.store.sessions.use_token, token_digest(token), self.reactor.seconds(), self.idle,
                                 quiet=False)
         return d.addCallback(lambda found: self._resumed(session, request, token, tables, device, *found))
 
@@ -367,5 +367,5 @@ class Accounts:
 
 def places_of(store: Any, nickname: str) -> tuple[set[str], set[str]]:
     """On the writer thread: the networks and devices the account logged in from before (SEC-1's records)."""
-    records = store.connections_of(nickname)
+    records = store.accounts.connections_of(nickname)
     return {network_of(r.ip) for r in records}, {r.device_id for r in records if r.device_id}

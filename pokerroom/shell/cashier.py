@@ -87,16 +87,16 @@ class Cashier:
         """At start (after the ledger is loaded): the day's withdrawals (AC-6); every held withdrawal and every
         deposit the provider was asked about without an answer stored, asked again with its reference."""
         room, now = self.room, self.room.reactor.seconds()
-        for player, amount, at in room.store.world_movements_since("withdrawal", now - DAY):
+        for player, amount, at in room.store.cashier.world_movements_since("withdrawal", now - DAY):
             self._remember(self.withdrawn, player, amount, at)
         for account, balance in sorted(room.ledger.balances.items()):
             held = parse(account) if balance > 0 else None
             if held is not None and held.kind is Kind.PAYOUT:
                 self._settle_withdrawal(held.player, balance, held.place, True)
-        answered = {r.data.get("reference") for r in room.store.audit_records("cashier_deposit_refused")}
-        asked = [r for r in room.store.audit_records("cashier_deposit_asked")
+        answered = {r.data.get("reference") for r in room.store.audit_log.audit_records("cashier_deposit_refused")}
+        asked = [r for r in room.store.audit_log.audit_records("cashier_deposit_asked")
                  if r.data.get("reference") not in answered]
-        credited = room.store.transfer_references("deposit", [r.data["reference"] for r in asked])
+        credited = room.store.cashier.transfer_references("deposit", [r.data["reference"] for r in asked])
         for record in asked:
             if record.data["reference"] not in credited:
                 self._settle_deposit(record.data["player"], int(record.data["amount"]), record.data["reference"],
@@ -148,7 +148,7 @@ class Cashier:
             reference = new_reference("w")
             hold = wallet.move(cash(player), payout(reference, player), amount, "withdrawal held", reference,
                                store=False)
-            stored = self.room.write(self.room.store.save_transfers, [hold], quiet=False)   # before the provider
+            stored = self.room.write(self.room.store.ledger.save_transfers, [hold], quiet=False)   # before the provider
             return stored.addCallback(lambda _: self._settle_withdrawal(player, amount, reference))
 
         def answered(outcome: tuple[str, Any]) -> dict:

@@ -80,9 +80,9 @@ class CasinoFloor:
         """Open every table's first round, numbered on from the last one stored or staked on (CR-7: numbers are
         never reused, a round a crash voided included)."""
         self.claims.restore((r.data["player"], r.data["table"], r.data["round"])
-                            for r in self.store.audit_records("casino_claim"))
+                            for r in self.store.audit_log.audit_records("casino_claim"))
         for table in self.tables.values():
-            table.number = self.store.last_casino_round(table.table_id)
+            table.number = self.store.casino.last_casino_round(table.table_id)
             self._set_timer(table)
 
     def listing(self) -> list[dict]:
@@ -113,7 +113,7 @@ class CasinoFloor:
         else:
             bets = [(player, "refund", amount, amount, e.reason) for player, amount in e.refunds]
             result, void = f"void: {e.reason}", True
-        return self.room.write(self.store.save_casino_round, table.table_id, e.round, table.game, result, void,
+        return self.room.write(self.store.casino.save_casino_round, table.table_id, e.round, table.game, result, void,
                                list(table.dealt), bets, transfers, now)
 
     def _fan_out(self, table: CasinoTable, events: list) -> None:
@@ -266,7 +266,8 @@ class CasinoFloor:
                                       "staked": r.staked, "returned": r.returned, "detail": r.detail, "at": r.at}
                                      for r in rows])
 
-        return self.room.write(self.store.casino_bets_of, session.player_id, limit, quiet=False).addCallback(shape)
+        return self.room.write(self.store.casino.casino_bets_of, session.player_id, limit,
+                               quiet=False).addCallback(shape)
 
     def _on_casino_claim(self, session: Any, request: Request, table: str, round: int, text: str) -> Any:  # noqa: A002
         """A claim about a result, for the security team; taken up to 30 days after the draw (BOB-6)."""
@@ -289,7 +290,7 @@ class CasinoFloor:
             self.claims.release(claim)
             return failure
 
-        return self.room.write(self.store.casino_round, table, round, quiet=False).addCallback(check) \
+        return self.room.write(self.store.casino.casino_round, table, round, quiet=False).addCallback(check) \
             .addErrback(refused)
 
     def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> Any:

@@ -45,7 +45,8 @@ class Histories:
                             "events": [he.event_to_dict(e) for e in shown if e is not None]})
             return ok(request, hands=out, next=hands[-1].id if len(hands) == limit else None)
 
-        return self.recorder.write(self.recorder.store.hands_of, player, limit, before, quiet=False).addCallback(shape)
+        return self.recorder.write(self.recorder.store.hands.hands_of, player, limit, before,
+                                   quiet=False).addCallback(shape)
 
     def escrows(self, player: str) -> list[str]:
         """The player's chip accounts at every cash table the room has known, closed ones too (their history)."""
@@ -64,5 +65,5 @@ class Histories:
             return ok(request, transfers=mine, balance=self.wallet.balance(player),
                       next=transfers[-1].number if len(transfers) == limit else None)
 
-        return self.recorder.write(self.recorder.store.transfers_touching, [wallet, *sorted(escrows)], limit, before,
-                                   quiet=False).addCallback(shape)
+        return self.recorder.write(self.recorder.store.ledger.transfers_touching, [wallet, *sorted(escrows)], limit,
+                                   before, quiet=False).addCallback(shape)

@@ -34,7 +34,8 @@ class HouseDeposits:
         self.bounds = bounds                    # -> the hall's EventBounds (read at each check: config may change)
         self.recent: deque[tuple[float, str, int]] = deque()
         since = room.reactor.seconds() - DAY
-        records = [*room.store.audit_records("promotions_funded"), *room.store.audit_records("wallet_credited")]
+        audit_log = room.store.audit_log
+        records = [*audit_log.audit_records("promotions_funded"), *audit_log.audit_records("wallet_credited")]
         for record in sorted(records, key=lambda r: r.at):
             if record.at > since and _counted(record):
                 self.recent.append((record.at, record.data.get("by", ""), int(record.data.get("amount", 0))))

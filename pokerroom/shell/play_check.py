@@ -79,7 +79,7 @@ class PlayCheck:
         It is read through the writer's queue, so it sees every write asked
         for before (a self-exclusion, a freeze, a ban).
         """
-        d = self.room.write(self.room.store.find_account, players.nickname_key(name), quiet=False)
+        d = self.room.write(self.room.store.accounts.find_account, players.nickname_key(name), quiet=False)
 
         def found(account: Any) -> Any:
             if account is None:

@@ -87,7 +87,7 @@ class PromotionsDesk:
                 "own_event", "an admin does not approve an event they created: another admin approves it",
                 "STAFF-1"), tournament=tournament)
         room = self.room
-        d = room.write(room.store.audit_records, "role_granted", quiet=False)
+        d = room.write(room.store.audit_log.audit_records, "role_granted", quiet=False)
         return d.addCallback(lambda grants: self._approve(session, request, tournament, reason, creator, grants))
 
     def _approve(self, session: Any, request: Request, tournament: str, reason: str, creator: str | None,

@@ -175,7 +175,7 @@ class Recorder:
                 self._hand_event(batch.rules, event.event, now, as_dict["event"], transfer)
                 continue
             if transfer is not None:
-                self.write(self.store.save_transfers, [transfer])
+                self.write(self.store.ledger.save_transfers, [transfer])
             if isinstance(event, te.PlayerSeated):
                 seated[event.seat] = event.player
                 self.audit("seat", now, what="joined", table=table_id, player=event.player, seat=event.seat,
@@ -206,14 +206,14 @@ class Recorder:
             hand.start[event.player] = event.stack
         elif not hand.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
             hand.start_written = True               # every seat is known: store the start before any card
-            self.write(self.store.hand_started, hand.hand_id, table_id, now, dict(hand.start))
+            self.write(self.store.hands.hand_started, hand.hand_id, table_id, now, dict(hand.start))
         elif isinstance(event, he.HandEnded):
             hand.end = ({hand.players[seat]: stack for seat, stack in event.stacks}, event.rake)
         elif isinstance(event, he.DeckRevealed):
             end, rake = hand.end
             facts = partial(hand_facts, hand.objects, table_id=table_id, game_key=rules.game_key, at=now,
                             chatted=frozenset(hand.chatted))   # worked out on the writer's thread (SEC-3)
-            self.write(self.store.hand_ended, hand.hand_id, now, end, rake, list(hand.events), settlement, facts,
+            self.write(self.store.hands.hand_ended, hand.hand_id, now, end, rake, list(hand.events), settlement, facts,
                        list(hand.times))
             del self._hands[table_id]
             self._on_hand_stored()

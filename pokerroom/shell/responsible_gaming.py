@@ -28,14 +28,14 @@ class ResponsibleGaming:
         until = float("inf") if days is None else now + days * DAY
         until = max(until, session.excluded_until or 0.0)             # it cannot be shortened or undone
         session.excluded_until = until
-        d = self.recorder.write(partial(self.recorder.store.update_account, players.nickname_key(session.player_id),
-                                        excluded_until=until), quiet=False)
+        d = self.recorder.write(partial(self.recorder.store.accounts.update_account,
+                                        players.nickname_key(session.player_id), excluded_until=until), quiet=False)
         return d.addCallback(lambda _: ok(request, until=None if until == float("inf") else until))   # null: for good
 
     def _on_deposit_limit(self, session: Session, request: Request, amount: int | None) -> defer.Deferred:
         session.deposit_limit = amount
-        d = self.recorder.write(partial(self.recorder.store.update_account, players.nickname_key(session.player_id),
-                                        deposit_limit=amount), quiet=False)
+        d = self.recorder.write(partial(self.recorder.store.accounts.update_account,
+                                        players.nickname_key(session.player_id), deposit_limit=amount), quiet=False)
         return d.addCallback(lambda _: ok(request))
 
     def _on_session_reminder(self, session: Session, request: Request, minutes: int | None) -> dict:

@@ -110,19 +110,19 @@ class Room:
     def start(self) -> Any:
         """Recover from any crash, then load the ledger and the seating memory (blocking; before listening)."""
         now = self.reactor.seconds()
-        ledger = self.store.load_ledger(LEDGER_KEEP)
-        self.recovery = self.store.recover(ledger, now)
-        self.wallet.load(ledger, self.store.deposits_since(now - DAY))
+        ledger = self.store.ledger.load_ledger(LEDGER_KEEP)
+        self.recovery = self.store.hands.recover(ledger, now)
+        self.wallet.load(ledger, self.store.cashier.deposits_since(now - DAY))
         self.wallet.record_transfers(*self.recovery.returned, store=False)    # stored by recover; flagged (AC-6)
         self.tables.restore_hand_numbers(self._hand_numbers(self.recovery))
-        self.history.restore(self.store.refusals_since(now - 2 * 12 * 3600),
-                             self.store.departures_since(now - 24 * 3600),
-                             self.store.arrivals_since(now - 24 * 3600))
-        for mute in self.store.active_mutes(now):
+        self.history.restore(self.store.tables.refusals_since(now - 2 * 12 * 3600),
+                             self.store.tables.departures_since(now - 24 * 3600),
+                             self.store.tables.arrivals_since(now - 24 * 3600))
+        for mute in self.store.security.active_mutes(now):
             self.moderation.mute(mute.player_id, mute.table_id, mute.until, mute.reason)
-        for restriction in self.store.restrictions():
+        for restriction in self.store.security.restrictions():
             self.moderation.link(restriction.a, restriction.b)
-        self.moderation.frozen = self.store.frozen_accounts()
+        self.moderation.frozen = self.store.security.frozen_accounts()
         self.session_watch.start()
         return self.recovery
 
@@ -130,7 +130,7 @@ class Room:
         """Each table's newest stored hand number -- one more where players still sat when the room stopped: the
         hand they were dealt may have been shown before its start was stored, and its number is not used again
         (a later hand is never shown before the end of the one before it is stored)."""
-        numbers = self.store.last_hand_numbers()
+        numbers = self.store.hands.last_hand_numbers()
         sat = {account.place for account in (parse(t.reference) for t in recovery.returned)
                if account is not None and account.kind is Kind.TABLE}
         return {**numbers, **{table: numbers.get(table, 0) + 1 for table in sat}}

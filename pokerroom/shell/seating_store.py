@@ -30,12 +30,12 @@ class StoredSeatingHistory(InMemorySeatingHistory):
 
     def record_refusal(self, player_id: str, blind_level: str, at: float) -> None:
         super().record_refusal(player_id, blind_level, at)
-        self._write_through(self._store.record_refusal, player_id, blind_level, at)
+        self._write_through(self._store.tables.record_refusal, player_id, blind_level, at)
 
     def record_departure(self, player_id: str, game_key: str, departure: Departure) -> None:
         super().record_departure(player_id, game_key, departure)
-        self._write_through(self._store.record_departure, player_id, game_key, departure)
+        self._write_through(self._store.tables.record_departure, player_id, game_key, departure)
 
     def record_arrival(self, player_id: str, game_key: str, arrival: Arrival) -> None:
         super().record_arrival(player_id, game_key, arrival)
-        self._write_through(self._store.record_arrival, player_id, game_key, arrival)
+        self._write_through(self._store.tables.record_arrival, player_id, game_key, arrival)

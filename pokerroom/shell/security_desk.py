@@ -132,7 +132,7 @@ class SecurityDesk:
             if view is None:
                 raise RuleViolation("no_such_player", f"there is no player {player}", "SEC-4")
             return view
-        return self._read(self.store.account_view, nickname_key(player)).addCallback(found)
+        return self._read(self.store.security.account_view, nickname_key(player)).addCallback(found)
 
     # ------------------------------------------------------------------ review (SEC-4)
 
@@ -140,7 +140,7 @@ class SecurityDesk:
                            tournament: str | None = None, since: int | None = None, until: int | None = None,
                            limit: int = 50) -> defer.Deferred:
         self._looked(session, "hands", player=player, table=table, tournament=tournament, since=since, until=until)
-        d = self._read(self.store.search_hands, player, table, tournament, since, until, limit)
+        d = self._read(self.store.security.search_hands, player, table, tournament, since, until, limit)
         return d.addCallback(lambda found: ok(request, hands=[_hand_summary(h, who) for h, who in found]))
 
     def _on_security_hand(self, session: Any, request: Request, hand_id: str) -> defer.Deferred:
@@ -155,25 +155,25 @@ class SecurityDesk:
             out = {**_hand_summary(hand, list(hand.start_stacks)), "start_stacks": hand.start_stacks,
                    "end_stacks": hand.end_stacks, "rake": hand.rake, "events": he.upgrade_stored(hand.events or []),
                    "times": hand.event_times or []}
-            lines = self._read(self.store.search_chat, hand_id=hand_id, limit=500)
+            lines = self._read(self.store.security.search_chat, hand_id=hand_id, limit=500)
             return lines.addCallback(lambda chat: ok(request, hand={**out, "chat": [_chat_line(c)
                                                                                     for c in reversed(chat)]}))
 
-        return self._read(self.store.hand, hand_id).addCallback(shape)
+        return self._read(self.store.security.hand, hand_id).addCallback(shape)
 
     def _on_security_chat(self, session: Any, request: Request, player: str | None = None, table: str | None = None,
                           text: str | None = None, since: int | None = None, until: int | None = None,
                           limit: int = 100) -> defer.Deferred:
         self._looked(session, "chat", player=player, table=table, text=text, since=since, until=until)
-        d = self._read(self.store.search_chat, player, table, text, since, until, limit)
+        d = self._read(self.store.security.search_chat, player, table, text, since, until, limit)
         return d.addCallback(lambda lines: ok(request, lines=[_chat_line(c) for c in lines]))
 
     def _signals(self, since: int | None, until: int | None) -> PairSignals:
         """Every stored hand of the period through the signals (on a thread of its own: it may take seconds)."""
         signals = PairSignals()
-        for data in self.store.iter_hand_facts(since, until):
+        for data in self.store.security.iter_hand_facts(since, until):
             signals.add(unpack_facts(data))
-        for player, identities in self.store.identities(since).items():
+        for player, identities in self.store.security.identities(since).items():
             signals.add_identities(player, identities)
         return signals
 
@@ -200,11 +200,11 @@ class SecurityDesk:
                 entry = signals.entry(a, b)
             except KeyError:                                # they never met at a table, nor share anything
                 entry = None
-            identities = self.store.identities(since)
+            identities = self.store.security.identities(since)
             mine, theirs = identities.get(a, set()), identities.get(b, set())
-            hands = self.store.hands_together(a, b, SHARED_HANDS)
-            tables = {h.table_id for h in self.store.hands_by_id(hands)}
-            chat = [c for c in self.store.search_chat(players=[a, b], limit=500) if c.table_id in tables]
+            hands = self.store.security.hands_together(a, b, SHARED_HANDS)
+            tables = {h.table_id for h in self.store.security.hands_by_id(hands)}
+            chat = [c for c in self.store.security.search_chat(players=[a, b], limit=500) if c.table_id in tables]
             report = {"players": list(pair), "score": entry.score if entry else 0.0,
                       "signals": entry.to_wire()["signals"] if entry else {}, "shared_hands": hands,
                       "identities": {a: sorted(mine), b: sorted(theirs), "shared": sorted(mine & theirs)},
@@ -223,13 +223,13 @@ class SecurityDesk:
             def gather() -> dict:
                 return {**view, "balance": self.room.balance(name),
                         "muted": [{"table": m.table_id, "until": m.until, "reason": m.reason}
-                                  for m in self.store.active_mutes(now, name)],
+                                  for m in self.store.security.active_mutes(now, name)],
                         "restrictions": [{"player": r.b if r.a == name else r.a, "reason": r.reason}
-                                         for r in self.store.restrictions(name)],
+                                         for r in self.store.security.restrictions(name)],
                         "connections": [{"ip": c.ip, "device": c.device_id, "connected_at": c.connected_at,
                                          "disconnected_at": c.disconnected_at}
-                                        for c in self.store.connections_of(name)[-50:]],
-                        "aliases": self.store.aliases_of(name)}
+                                        for c in self.store.accounts.connections_of(name)[-50:]],
+                        "aliases": self.store.security.aliases_of(name)}
 
             return self._read(gather).addCallback(lambda out: ok(request, player=out))
 
@@ -238,20 +238,20 @@ class SecurityDesk:
     def _on_security_ledger(self, session: Any, request: Request, player: str, limit: int = 50) -> defer.Deferred:
         self._looked(session, "ledger", player=player)
         accounts = [cash(player), *self.room.histories.escrows(player)]
-        d = self._read(self.store.transfers_touching, accounts, limit)
+        d = self._read(self.store.ledger.transfers_touching, accounts, limit)
         return d.addCallback(lambda transfers: ok(request, transfers=[_transfer(t) for t in transfers]))
 
     def _on_security_audit(self, session: Any, request: Request, kind: str | None = None, player: str | None = None,
                            limit: int = 100) -> defer.Deferred:
         self._verify(session)
-        d = self._read(self.store.recent_audit, limit, kind, player)
+        d = self._read(self.store.security.recent_audit, limit, kind, player)
         return d.addCallback(lambda records: ok(request, records=[_audit(r) for r in records]))
 
     # ------------------------------------------------------------------ cases (SEC-4)
 
     def _on_security_cases(self, session: Any, request: Request, state: str | None = None) -> defer.Deferred:
         self._verify(session)
-        d = self._read(self.store.cases, state)
+        d = self._read(self.store.security.cases, state)
         return d.addCallback(lambda cases: ok(request, cases=[self._case(c) for c in cases]))
 
     @staticmethod
@@ -265,14 +265,14 @@ class SecurityDesk:
             if found is None:
                 raise RuleViolation("no_such_case", f"there is no case {case_id}", "SEC-4")
             return found
-        return self._read(self.store.case, case_id).addCallback(check)
+        return self._read(self.store.security.case, case_id).addCallback(check)
 
     def _on_security_case(self, session: Any, request: Request, case: int) -> defer.Deferred:
         self._verify(session)
 
         def shape(found: Any) -> defer.Deferred:
             row, hands, notes = found
-            actions = self._read(self.store.recent_audit, 500, "security_action")
+            actions = self._read(self.store.security.recent_audit, 500, "security_action")
             return actions.addCallback(lambda records: ok(request, case={
                 **self._case(row), "hands": hands,
                 "notes": [{"by": n.by, "text": n.text, "at": n.at} for n in notes],
@@ -290,9 +290,9 @@ class SecurityDesk:
             if missing:
                 raise RuleViolation("no_such_player", f"there is no player {missing[0]}", "SEC-4")
             named = [views[nickname_key(name)]["nickname"] for name in names]
-            return self._read(self.store.open_case, title, named, by, self._now())
+            return self._read(self.store.security.open_case, title, named, by, self._now())
 
-        d = self._read(lambda: {nickname_key(n): self.store.account_view(nickname_key(n)) for n in names})
+        d = self._read(lambda: {nickname_key(n): self.store.security.account_view(nickname_key(n)) for n in names})
         d.addCallback(known)
 
         def opened(case_id: int) -> dict:
@@ -303,20 +303,20 @@ class SecurityDesk:
 
     def _on_security_case_note(self, session: Any, request: Request, case: int, text: str) -> defer.Deferred:
         by = self._verify(session)
-        d = self._read(self.store.note_case, case, by, text, self._now())
+        d = self._read(self.store.security.note_case, case, by, text, self._now())
         return d.addCallback(lambda _: self._acted(by, "case_note", "note", case=case, text=text)).addCallback(
             lambda _: ok(request))
 
     def _on_security_case_attach(self, session: Any, request: Request, case: int, hand_id: str) -> defer.Deferred:
         by = self._verify(session)
-        d = self._read(self.store.attach_hand, case, hand_id, by, self._now())
+        d = self._read(self.store.security.attach_hand, case, hand_id, by, self._now())
         return d.addCallback(lambda _: self._acted(by, "case_attach", "evidence", case=case, hand_id=hand_id)) \
             .addCallback(lambda _: ok(request))
 
     def _on_security_case_decide(self, session: Any, request: Request, case: int, decision: str,
                                  reason: str) -> defer.Deferred:
         by = self._verify(session)
-        d = self._read(self.store.decide_case, case, decision, by, self._now())
+        d = self._read(self.store.security.decide_case, case, decision, by, self._now())
         return d.addCallback(lambda _: self._acted(by, "case_decide", reason, case=case, decision=decision)) \
             .addCallback(lambda _: ok(request))
 
@@ -325,7 +325,7 @@ class SecurityDesk:
 
         def export(found: Any) -> defer.Deferred:
             hand_ids = found[1]
-            return self._read(self.store.hands_by_id, hand_ids).addCallback(shape)
+            return self._read(self.store.security.hands_by_id, hand_ids).addCallback(shape)
 
         def shape(hands: list) -> dict:
             histories = [he.events_from_stored(h.events) for h in hands if h.ended_at is not None]
@@ -352,7 +352,7 @@ class SecurityDesk:
             name = view["nickname"]
             self.room.moderation.mute(name, table, until, reason)
             self._acted(by, "mute", reason, player=name, table=table, until=until)
-            return self._read(self.store.add_mute, name, table, until, reason, by, now)
+            return self._read(self.store.security.add_mute, name, table, until, reason, by, now)
 
         return self._account(player).addCallback(mute).addCallback(lambda _: ok(request))
 
@@ -362,7 +362,7 @@ class SecurityDesk:
         def unmute(view: dict) -> defer.Deferred:
             self.room.moderation.unmute(view["nickname"])
             self._acted(by, "unmute", reason, player=view["nickname"])
-            return self._read(self.store.lift_mutes, view["nickname"], self._now())
+            return self._read(self.store.security.lift_mutes, view["nickname"], self._now())
 
         return self._account(player).addCallback(unmute).addCallback(lambda _: ok(request))
 
@@ -379,7 +379,7 @@ class SecurityDesk:
             else:
                 self.room.moderation.unfreeze(name)
             self._acted(by, "freeze" if on else "unfreeze", reason, player=name)
-            return self._read(self.store.update_account, nickname_key(name), frozen=on)
+            return self._read(self.store.accounts.update_account, nickname_key(name), frozen=on)
 
         return self._account(player).addCallback(freeze).addCallback(lambda _: ok(request))
 
@@ -403,7 +403,7 @@ class SecurityDesk:
             name = view["nickname"]
             self._acted(by, "ban", reason, player=name)
             self._end_sessions(name, ACCOUNT_CLOSED, CLOSED_REASON)
-            return self._read(self.store.close_account, nickname_key(name), self._now())
+            return self._read(self.store.sessions.close_account, nickname_key(name), self._now())
 
         return self._account(player).addCallback(ban).addCallback(lambda _: ok(request))
 
@@ -423,7 +423,7 @@ class SecurityDesk:
         def restrict(first: str, second: str) -> defer.Deferred:
             self.room.moderation.link(first, second)
             self._acted(by, "restrict", reason, players=[first, second])
-            return self._read(self.store.add_restriction, first, second, reason, by, self._now())
+            return self._read(self.store.security.add_restriction, first, second, reason, by, self._now())
 
         d = self._account(a).addCallback(lambda one: self._account(b).addCallback(
             lambda other: restrict(one["nickname"], other["nickname"])))
@@ -436,7 +436,7 @@ class SecurityDesk:
 
         def verify(view: dict) -> defer.Deferred:
             self._acted(by, "verify_identity", reason, player=view["nickname"], real_name=real_name)
-            return self._read(self.store.update_account, nickname_key(view["nickname"]),
+            return self._read(self.store.accounts.update_account, nickname_key(view["nickname"]),
                               verified_name=real_name)
 
         return self._account(player).addCallback(verify).addCallback(lambda _: ok(request))
@@ -457,7 +457,8 @@ class SecurityDesk:
         def free(view: dict) -> defer.Deferred:
             old = view["nickname"]
             self._verify_idle(old)
-            d = self._read(lambda: self.store.find_account(key) is None and not self.store.name_was_used(key))
+            accounts = self.store.accounts
+            d = self._read(lambda: accounts.find_account(key) is None and not accounts.name_was_used(key))
             return d.addCallback(lambda available: rename(old, available))
 
         def rename(old: str, available: bool) -> defer.Deferred:
@@ -475,7 +476,7 @@ class SecurityDesk:
                                           self._now())
                 return failure
 
-            d = self._read(self.store.rename_account, old, nickname, key, reason, by, self._now(), moved)
+            d = self._read(self.store.security.rename_account, old, nickname, key, reason, by, self._now(), moved)
             return d.addCallbacks(lambda _: renamed(old, moved), undo)
 
         def renamed(old: str, moved: list) -> dict:
@@ -515,12 +516,12 @@ class SecurityDesk:
         wanted = list(dict.fromkeys(hands))
 
         def gather() -> tuple[list, set[str], dict[str, str]]:
-            rows = self.store.hands_by_id(wanted)
+            rows = self.store.security.hands_by_id(wanted)
             names = sorted({p for h in rows for p in h.start_stacks} | {player})
-            current = self.store.current_names(names)
+            current = self.store.security.current_names(names)
             # the winner as the account is called now, and every name it had: a void is once per account
-            wallets = [cash(n) for n in (current[player], *self.store.aliases_of(current[player]))]
-            return rows, self.store.voided_hands(wanted, wallets), current
+            wallets = [cash(n) for n in (current[player], *self.store.security.aliases_of(current[player]))]
+            return rows, self.store.security.voided_hands(wanted, wallets), current
 
         def void(found: tuple[list, set[str], dict[str, str]]) -> dict:
             rows, done, current = found
@@ -574,7 +575,7 @@ class SecurityDesk:
                 self.room.display_names.show(player, view["verified_name"])
             else:
                 self.room.display_names.hide(player)
-            d = self._read(self.store.update_account, nickname_key(player), show_real_name=on)
+            d = self._read(self.store.accounts.update_account, nickname_key(player), show_real_name=on)
             return d.addCallback(lambda _: ok(request, name=view["verified_name"] if on else player))
 
         return self._account(player).addCallback(switch)

@@ -58,7 +58,7 @@ class SessionWatch:
 
     def start(self) -> None:
         """From the newest change on (blocking; at start): older ones are read afresh at each login and resume."""
-        self.cursor = self.room.store.last_account_change()
+        self.cursor = self.room.store.sessions.last_account_change()
         if not self.running:
             self.running = True
             self.room.reactor.callLater(self.room.account_rules.session_check_seconds, self._tick)
@@ -69,7 +69,7 @@ class SessionWatch:
         if now - self.renewed_at >= RENEW_EVERY:
             self.renewed_at = now
             self._renew(now)
-        d = room.write(room.store.account_changes_since, self.cursor, time.time() - LATE_COMMIT, quiet=False)
+        d = room.write(room.store.sessions.account_changes_since, self.cursor, time.time() - LATE_COMMIT, quiet=False)
         d.addCallback(self._changed)
         d.addErrback(lambda failure: self.log.failure("reading the account changes failed", failure))
         d.addBoth(lambda _: room.reactor.callLater(room.account_rules.session_check_seconds, self._tick))
@@ -79,7 +79,7 @@ class SessionWatch:
         digests = sorted({token_digest(s.token) for s in room.sessions.values()
                           if s.token is not None and s.connection is not None})
         if digests:
-            room.write(room.store.renew_tokens, digests, now, self.idle)
+            room.write(room.store.sessions.renew_tokens, digests, now, self.idle)
 
     def _changed(self, found: tuple[int, list]) -> None:
         cursor, accounts = found
@@ -134,7 +134,7 @@ class SessionWatch:
             if account is None:
                 raise RuleViolation("no_such_player", f"there is no player {player}", "STAFF-3")
             refuse_if_playing(room, account.nickname, role)                 # SEC-2
-            return room.write(room.store.set_role, key, role, room.reactor.seconds(), quiet=False)
+            return room.write(room.store.sessions.set_role, key, role, room.reactor.seconds(), quiet=False)
 
         def stored(account: Any) -> dict:
             if account is None:
@@ -143,4 +143,4 @@ class SessionWatch:
             self.apply(account)
             return ok(request, player=account.nickname, role=role)
 
-        return room.write(room.store.find_account, key, quiet=False).addCallback(found).addCallback(stored)
+        return room.write(room.store.accounts.find_account, key, quiet=False).addCallback(found).addCallback(stored)

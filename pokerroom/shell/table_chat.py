@@ -37,7 +37,7 @@ class TableChat:
         now = self.recorder.reactor.seconds()
         hand = runner.table.hand
         hand_id = hand.hand_id if hand else None
-        save_chat = self.recorder.store.save_chat
+        save_chat = self.recorder.store.tables.save_chat
         try:
             self.moderation.verify_chat(player, table, now)
         except RuleViolation:                           # kept all the same, never shown (HR-CHAT-1): a line a second

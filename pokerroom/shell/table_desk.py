@@ -58,8 +58,8 @@ class TableDesk:
 
     def restore(self) -> list[str]:
         """Open the tables directors opened and did not close (blocking: at start, before listening)."""
-        self.room.known_tables |= self.store.cash_table_ids()      # players' histories include closed ones
-        for record in self.store.open_cash_tables():
+        self.room.known_tables |= self.store.tables.cash_table_ids()      # players' histories include closed ones
+        for record in self.store.tables.open_cash_tables():
             if record.id in self.room.runners:          # the operator has since put a table of that id in the config
                 self.log.warn("the director's table {id} is not opened: the config has a table of that id",
                               id=record.id)
@@ -111,13 +111,13 @@ class TableDesk:
                 raise RuleViolation("table_exists", f"the table id {id} has been used; choose another")
             self._check_room(session.player_id)             # others may have opened tables during the read
             by = self.room.directed(session, "open table", table=id, reason=reason, definition=entry)
-            self.room.write(self.store.save_cash_table, id, entry, by, self.room.reactor.seconds())
+            self.room.write(self.store.tables.save_cash_table, id, entry, by, self.room.reactor.seconds())
             runner = self.room.add_table(rules)
             self.opened.add(id)
             self.opened_by[id] = by
             return ok(request, table=self.describe(runner))
 
-        return self.room.write(self.store.cash_table_ids, quiet=False).addCallback(stored)
+        return self.room.write(self.store.tables.cash_table_ids, quiet=False).addCallback(stored)
 
     def _check_room(self, director: str) -> None:
         """Each table holds a timer, a log and its watchers: the room caps all directors' tables, and one
@@ -137,6 +137,6 @@ class TableDesk:
             raise RuleViolation("table_closing", f"table {table} is already closing")
         self.room.directed(session, "close table", table=table, reason=reason)
         if table in self.opened:
-            self.room.write(self.store.cash_table_closed, table, self.room.reactor.seconds())
+            self.room.write(self.store.tables.cash_table_closed, table, self.room.reactor.seconds())
         self.room.close_table(table)
         return ok(request, closed=table not in self.room.runners)

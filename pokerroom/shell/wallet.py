@@ -63,7 +63,7 @@ class Wallet:
         hand, the hall's with its tournament's state).
         """
         if store and transfers:
-            self.recorder.write(self.recorder.store.save_transfers, list(transfers))
+            self.recorder.write(self.recorder.store.ledger.save_transfers, list(transfers))
         for t in transfers:
             if players.aml_flag(t.size, self.account_rules):
                 self.log.warn("AML flag: transfer {number} of {size} ({reason} {reference})", number=t.number,

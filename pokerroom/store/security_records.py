@@ -1,19 +1,18 @@
 """What the security team reads and writes (SEC-3, SEC-4): searches, cases, mutes, restrictions, renames.
 
-A mix-in of :class:`~pokerroom.store.room_store.RoomStore`: every method is
-one transaction (or one step of a batch), run off the reactor thread like the
-rest of the store. Nothing here edits play history: a case, a mute or a rename
+``store.security``, a part of :class:`~pokerroom.store.room_store.RoomStore`:
+every method is one transaction (or one step of a batch), run off the reactor
+thread like the rest of the store. Nothing here edits play history: a case, a mute or a rename
 is a new row, and the shell chains each action in the audit log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgpack
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -37,6 +36,7 @@ from pokerroom.store.models import (
     NicknameReset,
     Restriction,
 )
+from pokerroom.store.transactions import Transactions, insert_transfers
 
 
 def pack_facts(facts: HandFacts) -> bytes:
@@ -49,11 +49,10 @@ def unpack_facts(data: bytes) -> HandFacts:
 
 
 class SecurityRecords:
-    if TYPE_CHECKING:                                           # RoomStore's transactions
-        def _reading(self) -> AbstractContextManager[Session]: ...
-        def _writing(self) -> AbstractContextManager[Session]: ...
-        @staticmethod
-        def _save(connection: Any, transfers: list[Transfer]) -> None: ...
+    """What the security team searches and decides on: hands, chat, cases, mutes, restrictions, renames."""
+
+    def __init__(self, core: Transactions) -> None:
+        self.core = core
 
     # ------------------------------------------------------------------ search (SEC-4)
 
@@ -61,7 +60,7 @@ class SecurityRecords:
                      since: float | None = None, until: float | None = None,
                      limit: int = 50) -> list[tuple[HandRecord, list[str]]]:
         """Ended hands, newest first, each with who played it; a hand in progress is never found (SEC-2)."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             query = select(HandRecord).where(HandRecord.ended_at.is_not(None))
             if player is not None:
                 query = query.where(HandRecord.hand_id.in_(select(HandPlayer.hand_id)
@@ -78,11 +77,11 @@ class SecurityRecords:
             return [(h, list(h.start_stacks)) for h in hands]
 
     def hand(self, hand_id: str) -> HandRecord | None:
-        with self._reading() as session:
+        with self.core.reading() as session:
             return session.scalar(select(HandRecord).where(HandRecord.hand_id == hand_id))
 
     def hands_by_id(self, hand_ids: list[str]) -> list[HandRecord]:
-        with self._reading() as session:
+        with self.core.reading() as session:
             return list(session.scalars(select(HandRecord).where(HandRecord.hand_id.in_(hand_ids))
                                         .order_by(HandRecord.id)))
 
@@ -90,7 +89,7 @@ class SecurityRecords:
                     since: float | None = None, until: float | None = None, limit: int = 100,
                     hand_id: str | None = None, players: list[str] | None = None) -> list[ChatLine]:
         """Chat lines (blocked ones too: HR-CHAT-1), newest first."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             query = select(ChatLine)
             if player is not None:
                 query = query.where(ChatLine.player_id == player)
@@ -110,7 +109,7 @@ class SecurityRecords:
 
     def hands_together(self, a: str, b: str, limit: int) -> list[str]:
         """The newest ``limit`` ended hands both played."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             both = (select(HandPlayer.hand_id).where(HandPlayer.player_id == a)
                     .intersect(select(HandPlayer.hand_id).where(HandPlayer.player_id == b))).subquery()
             return list(session.scalars(select(HandRecord.hand_id).where(HandRecord.hand_id.in_(select(both)),
@@ -119,7 +118,7 @@ class SecurityRecords:
 
     def iter_hand_facts(self, since: float | None = None, until: float | None = None) -> Iterator[bytes]:
         """Every stored hand's packed facts in the period (:func:`unpack_facts`), oldest first, streamed."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             query = select(HandFactsRecord.data)
             if since is not None:
                 query = query.where(HandFactsRecord.at >= since)
@@ -129,7 +128,7 @@ class SecurityRecords:
 
     def identities(self, since: float | None = None) -> dict[str, set[str]]:
         """Each player's IP addresses and device ids (``ip:…``, ``device:…``) since ``since``."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             query = select(ConnectionRecord.player_id, ConnectionRecord.ip, ConnectionRecord.device_id)
             if since is not None:
                 query = query.where(ConnectionRecord.connected_at >= since)
@@ -144,7 +143,7 @@ class SecurityRecords:
 
     def recent_audit(self, limit: int, kind: str | None = None, player: str | None = None) -> list[AuditRecord]:
         """The newest ``limit`` audit records (of one kind; naming one player anywhere in their data)."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             query = select(AuditRecord).order_by(AuditRecord.id.desc()).execution_options(yield_per=1000)
             if kind is not None:
                 query = query.where(AuditRecord.kind == kind)
@@ -159,21 +158,21 @@ class SecurityRecords:
     # ------------------------------------------------------------------ cases (SEC-4)
 
     def open_case(self, title: str, players: list[str], by: str, at: float) -> int:
-        with self._writing() as session:
+        with self.core.writing() as session:
             case = Case(title=title, players=list(players), state="open", opened_by=by, opened_at=at)
             session.add(case)
             session.flush()
             return case.id
 
     def cases(self, state: str | None = None) -> list[Case]:
-        with self._reading() as session:
+        with self.core.reading() as session:
             query = select(Case).order_by(Case.id.desc())
             if state is not None:
                 query = query.where(Case.state == state)
             return list(session.scalars(query))
 
     def case(self, case_id: int) -> tuple[Case, list[str], list[CaseNote]] | None:
-        with self._reading() as session:
+        with self.core.reading() as session:
             case = session.get(Case, case_id)
             if case is None:
                 return None
@@ -191,12 +190,12 @@ class SecurityRecords:
         return case
 
     def note_case(self, case_id: int, by: str, text: str, at: float) -> None:
-        with self._writing() as session:
+        with self.core.writing() as session:
             self._open_case(session, case_id)
             session.add(CaseNote(case_id=case_id, by=by, text=text, at=at))
 
     def attach_hand(self, case_id: int, hand_id: str, by: str, at: float) -> None:
-        with self._writing() as session:
+        with self.core.writing() as session:
             self._open_case(session, case_id)
             hand = session.scalar(select(HandRecord).where(HandRecord.hand_id == hand_id))
             if hand is None:
@@ -208,7 +207,7 @@ class SecurityRecords:
             session.add(CaseHand(case_id=case_id, hand_id=hand_id, by=by, at=at))
 
     def decide_case(self, case_id: int, decision: str, by: str, at: float) -> None:
-        with self._writing() as session:
+        with self.core.writing() as session:
             case = self._open_case(session, case_id)
             case.state, case.decision, case.decided_by, case.decided_at = "decided", decision, by, at
 
@@ -216,27 +215,27 @@ class SecurityRecords:
 
     def add_mute(self, player: str, table: str | None, until: float | None, reason: str, by: str,
                  at: float) -> None:
-        with self._writing() as session:
+        with self.core.writing() as session:
             session.add(Mute(player_id=player, table_id=table, until=until, reason=reason, by=by, at=at))
 
     def lift_mutes(self, player: str, at: float) -> None:
-        with self._writing() as session:
+        with self.core.writing() as session:
             session.execute(update(Mute).where(Mute.player_id == player, Mute.lifted_at.is_(None))
                             .values(lifted_at=at))
 
     def active_mutes(self, now: float, player: str | None = None) -> list[Mute]:
-        with self._reading() as session:
+        with self.core.reading() as session:
             query = select(Mute).where(Mute.lifted_at.is_(None), or_(Mute.until.is_(None), Mute.until > now))
             if player is not None:
                 query = query.where(Mute.player_id == player)
             return list(session.scalars(query.order_by(Mute.id)))
 
     def add_restriction(self, a: str, b: str, reason: str, by: str, at: float) -> None:
-        with self._writing() as session:
+        with self.core.writing() as session:
             session.add(Restriction(a=a, b=b, reason=reason, by=by, at=at))
 
     def restrictions(self, player: str | None = None) -> list[Restriction]:
-        with self._reading() as session:
+        with self.core.reading() as session:
             query = select(Restriction)
             if player is not None:
                 query = query.where(or_(Restriction.a == player, Restriction.b == player))
@@ -247,7 +246,7 @@ class SecurityRecords:
         """AC-3: the account is known as ``nickname`` from now on, with its wallet (``transfers``), its mutes and
         its restrictions, in one transaction; the old name stays in every record of play."""
         try:
-            with self._writing() as session:
+            with self.core.writing() as session:
                 account = session.scalar(select(Account).where(Account.nickname == old))
                 session.add(NicknameReset(old=old, new=nickname, reason=reason, by=by, at=at))
                 account.nickname, account.nickname_key = nickname, key
@@ -256,13 +255,13 @@ class SecurityRecords:
                 session.execute(update(Restriction).where(Restriction.b == old).values(b=nickname))
                 session.flush()
                 if transfers:
-                    self._save(session.connection(), transfers)
+                    insert_transfers(session.connection(), transfers)
         except IntegrityError:
             raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3") from None
 
     def aliases_of(self, nickname: str) -> list[str]:
         """The names an account had before its resets, newest first."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             out, name = [], nickname
             while (old := session.scalar(select(NicknameReset.old).where(NicknameReset.new == name)
                                          .order_by(NicknameReset.id.desc()).limit(1))) is not None:
@@ -275,14 +274,14 @@ class SecurityRecords:
     def voided_hands(self, hand_ids: list[str], wallets: list[str]) -> set[str]:
         """Which of ``hand_ids`` already had winnings voided out of any of ``wallets`` -- one account's, under
         every name it had (AC-7: once per player and hand)."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             return set(session.scalars(select(LedgerTransfer.reference).join(LedgerPosting).where(
                 LedgerTransfer.reason == "void", LedgerTransfer.reference.in_(hand_ids),
                 LedgerPosting.account.in_(wallets), LedgerPosting.amount < 0)))
 
     def current_names(self, names: list[str]) -> dict[str, str]:
         """Each name as its account is called now, following nickname resets (AC-3); unknown names as given."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             out = {}
             for name in names:
                 now, seen = name, {name}
@@ -294,14 +293,8 @@ class SecurityRecords:
                 out[name] = now
             return out
 
-    def name_was_used(self, key: str) -> bool:
-        """AC-3: a name a reset took away is never given to anyone else (its history stays its own)."""
-        with self._reading() as session:
-            return session.scalar(select(NicknameReset.id).where(func.lower(NicknameReset.old) == key)
-                                  .limit(1)) is not None
-
     def account_view(self, key: str) -> dict[str, Any] | None:
-        with self._reading() as session:
+        with self.core.reading() as session:
             account = session.scalar(select(Account).where(Account.nickname_key == key))
             if account is None:
                 return None
@@ -310,5 +303,5 @@ class SecurityRecords:
                     "status": "closed" if account.closed else "frozen" if account.frozen else "active"}
 
     def frozen_accounts(self) -> set[str]:
-        with self._reading() as session:
+        with self.core.reading() as session:
             return set(session.scalars(select(Account.nickname).where(Account.frozen.is_(True))))

@@ -8,20 +8,19 @@ at logout, at a ban or when a newer login replaces it.
 ``account_changes`` is a short append-only log of role changes and bans, from
 whatever process made them (the room, ``pokerroom role``): a running room reads
 the rows after the last it has seen, every second or so, and applies them to its
-live sessions. A mix-in of :class:`~pokerroom.store.room_store.RoomStore`.
+live sessions. ``store.sessions``, a part of :class:`~pokerroom.store.room_store.RoomStore`.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, insert, or_, select, update
-from sqlalchemy.orm import Session
 
 from pokerroom.store.models import Account, AccountChange, SessionToken
+from pokerroom.store.transactions import Transactions
 
 TOKEN_LIVE = "ok"
 TOKEN_UNKNOWN = "unknown"           # never issued here, or its account was renamed away
@@ -36,9 +35,10 @@ def token_digest(token: str) -> str:
 
 
 class SessionRecords:
-    if TYPE_CHECKING:                                           # RoomStore's transactions
-        def _reading(self) -> AbstractContextManager[Session]: ...
-        def _writing(self) -> AbstractContextManager[Session]: ...
+    """Login tokens and account changes: what lets any process check a session (STAFF-3)."""
+
+    def __init__(self, core: Transactions) -> None:
+        self.core = core
 
     # ------------------------------------------------------------------ tokens
 
@@ -49,7 +49,7 @@ class SessionRecords:
         The login applies this row, not the one it read before the password hash: a freeze or a role change
         that landed while the hash ran is what the session gets (STAFF-3).
         """
-        with self._writing() as session:
+        with self.core.writing() as session:
             account = session.scalar(select(Account).where(Account.nickname_key == key, Account.closed.is_(False)))
             if account is None:
                 return None
@@ -66,7 +66,7 @@ class SessionRecords:
         as a read-only row with the same attributes).
         """
         tokens, accounts = SessionToken.__table__, Account.__table__
-        with self._writing() as session:
+        with self.core.writing() as session:
             connection = session.connection()
             row = connection.execute(
                 select(tokens.c.ended_at.label("token_ended_at"), tokens.c.expires_at.label("token_expires_at"),
@@ -88,7 +88,7 @@ class SessionRecords:
     def renew_tokens(self, digests: Sequence[str], at: float, idle: float) -> None:
         """The tokens of connected sessions are in use: their idle time starts again (once a minute, in bulk)."""
         table = SessionToken.__table__
-        with self._writing() as session:
+        with self.core.writing() as session:
             for start in range(0, len(digests), _RENEW_CHUNK):
                 session.connection().execute(
                     update(table).where(table.c.token_hash.in_(digests[start:start + _RENEW_CHUNK]),
@@ -96,19 +96,19 @@ class SessionRecords:
                     .values(used_at=at, expires_at=at + idle))
 
     def end_token(self, digest: str, at: float, reason: str) -> None:
-        with self._writing() as session:
+        with self.core.writing() as session:
             session.execute(update(SessionToken).where(SessionToken.token_hash == digest,
                                                        SessionToken.ended_at.is_(None))
                             .values(ended_at=at, end_reason=reason))
 
     def end_tokens_of(self, key: str, at: float, reason: str) -> None:
-        with self._writing() as session:
+        with self.core.writing() as session:
             session.execute(update(SessionToken).where(SessionToken.nickname_key == key,
                                                        SessionToken.ended_at.is_(None))
                             .values(ended_at=at, end_reason=reason))
 
     def token_rows(self, nickname: str) -> list[SessionToken]:
-        with self._reading() as session:
+        with self.core.reading() as session:
             return list(session.scalars(select(SessionToken).where(SessionToken.player_id == nickname)
                                         .order_by(SessionToken.id)))
 
@@ -116,7 +116,7 @@ class SessionRecords:
 
     def set_role(self, key: str, role: str, at: float) -> Account | None:
         """The account's new role, and a change row every running room applies to its live sessions."""
-        with self._writing() as session:
+        with self.core.writing() as session:
             account = session.scalar(select(Account).where(Account.nickname_key == key))
             if account is None:
                 return None
@@ -126,7 +126,7 @@ class SessionRecords:
 
     def close_account(self, key: str, at: float) -> None:
         """A ban: the account closed, every token of it ended, and a change row for the running rooms."""
-        with self._writing() as session:
+        with self.core.writing() as session:
             session.execute(update(Account).where(Account.nickname_key == key).values(closed=True))
             session.execute(update(SessionToken).where(SessionToken.nickname_key == key,
                                                        SessionToken.ended_at.is_(None))
@@ -134,7 +134,7 @@ class SessionRecords:
             session.add(AccountChange(nickname_key=key, what="closed", at=at))
 
     def last_account_change(self) -> int:
-        with self._reading() as session:
+        with self.core.reading() as session:
             return session.scalar(select(func.coalesce(func.max(AccountChange.id), 0)))
 
     def account_changes_since(self, after: int, recent: float = float("inf")) -> tuple[int, list[Account]]:
@@ -144,7 +144,7 @@ class SessionRecords:
         ``recent`` catches a change whose id was taken before ``after`` but committed after it was read (two
         processes writing at once on PostgreSQL): applying an account twice does nothing the second time.
         """
-        with self._reading() as session:
+        with self.core.reading() as session:
             rows = session.execute(select(AccountChange.id, AccountChange.nickname_key)
                                    .where(or_(AccountChange.id > after, AccountChange.at >= recent))
                                    .order_by(AccountChange.id)).all()

@@ -5,16 +5,15 @@ the terms, tables and entries only when changed -- and deletes closed tables
 and withdrawn entries, in the one transaction of the step's ledger transfers,
 so the rows always agree with the ledger. A finished or cancelled tournament
 keeps only its ``tournaments`` row. The store knows the records only by their
-fields (column for field), not the poker they hold. A mix-in of
-:class:`~pokerroom.store.room_store.RoomStore`.
+fields (column for field), not the poker they hold. ``store.tournaments``, a
+part of :class:`~pokerroom.store.room_store.RoomStore`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Table, delete, select, tuple_
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -29,6 +28,7 @@ from pokerroom.store.models import (
     TournamentTableRow,
     TournamentTermsRow,
 )
+from pokerroom.store.transactions import Transactions, insert_transfers
 
 UNFINISHED = ("registering", "running")
 _STATES: Table = TournamentStateRow.__table__
@@ -64,9 +64,10 @@ class SavedTournament:
 
 
 class TournamentRecords:
-    if TYPE_CHECKING:                                           # RoomStore's transactions
-        def _reading(self) -> AbstractContextManager[Session]: ...
-        def _writing(self) -> AbstractContextManager[Session]: ...
+    """Tournaments' saved steps: what a restarted room restores each unfinished tournament from."""
+
+    def __init__(self, core: Transactions) -> None:
+        self.core = core
 
         @staticmethod
         def _save(connection: Any, transfers: list[Transfer]) -> None: ...
@@ -74,10 +75,10 @@ class TournamentRecords:
     def save_tournament(self, tournament_id: str, name: str, state: str, saved: Any, created_by: str,
                         transfers: Sequence[Transfer], at: float) -> None:
         """A tournament step: its ledger transfers and the rows it changed (a ``saved_state.Saved``), at once."""
-        with self._writing() as session:
+        with self.core.writing() as session:
             connection = session.connection()
             if transfers:
-                self._save(connection, list(transfers))
+                insert_transfers(connection, list(transfers))
             row = session.get(TournamentRecord, tournament_id)
             if row is None:
                 session.add(TournamentRecord(id=tournament_id, name=name, state=state, created_by=created_by,
@@ -103,7 +104,7 @@ class TournamentRecords:
 
     def unfinished_tournaments(self) -> list[SavedTournament]:
         """Tournaments that were registering or running when the server stopped, with their rows."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             records = list(session.scalars(select(TournamentRecord).where(
                 TournamentRecord.state.in_(UNFINISHED)).order_by(TournamentRecord.id)))
             return [SavedTournament(r.id, r.name, r.state, r.created_by, self._tournament_rows(session, r.id))
@@ -111,12 +112,12 @@ class TournamentRecords:
 
     def saved_tournament(self, tournament_id: str) -> dict[str, Any] | None:
         """The rows of one unfinished tournament (None when it has none: finished, cancelled or unknown)."""
-        with self._reading() as session:
+        with self.core.reading() as session:
             rows = self._tournament_rows(session, tournament_id)
             return rows if rows["state"] is not None else None
 
     def tournament(self, tournament_id: str) -> TournamentRecord | None:
-        with self._reading() as session:
+        with self.core.reading() as session:
             return session.get(TournamentRecord, tournament_id)
 
     @staticmethod

@@ -196,7 +196,7 @@ def test_BOB_6_claims_are_taken_for_30_days_after_the_draw(store):
     f.ask("ana", "casino_join", table="rou")
     f.clock.advance(10)                                             # round 1 spun and settled
     assert f.ask("ana", "casino_claim", table="rou", round=1, text="the ball bounced out")["ok"]
-    assert f.room.store.audit_records("casino_claim")
+    assert f.room.store.audit_log.audit_records("casino_claim")
     f.clock.advance(31 * 86_400)
     f.person("bo")
     late = f.ask("bo", "casino_claim", table="rou", round=1, text="again")
@@ -222,7 +222,7 @@ def test_BOB_6_one_claim_per_player_and_round_survives_a_restart_and_claims_are_
     codes = [restarted.ask("ana", "casino_claim", table="rou", round=10**6 + k, text="?")["error"]["code"]
              for k in range(6)]
     assert codes == ["unknown_round"] * 5 + ["claims_too_fast"]
-    assert len(store.audit_records("casino_claim")) == 1
+    assert len(store.audit_log.audit_records("casino_claim")) == 1
 
 
 def test_CR_6_logging_out_leaves_the_casino_table_like_a_disconnection(store):
@@ -239,7 +239,7 @@ def test_CR_7_round_numbers_go_on_after_a_restart(store):
     f = Floor(store, build_table(rules("rou", "roulette")))
     f.clock.advance(10)                                             # round 1 spun and stored
     again = Floor(store, build_table(rules("rou", "roulette")))    # the room starts again on the same store
-    assert store.last_casino_round("rou") == 1
+    assert store.casino.last_casino_round("rou") == 1
     assert again.floor.tables["rou"].number == 2                    # not round 1 again: claims find the right one
 
 
@@ -288,15 +288,16 @@ def test_AC_6_a_large_casino_stake_and_its_settlement_are_flagged_through_the_on
     assert f.ask("ana", "casino_join", table="bac")["ok"]
     assert f.ask("ana", "casino_bet", table="bac", market="player", amount=50_000)["ok"]
     f.clock.advance(10)                                             # player wins: 100,000 back
-    flags = [(r.data["reason"], r.data["size"]) for r in store.audit_records("aml_flag")]
+    flags = [(r.data["reason"], r.data["size"]) for r in store.audit_log.audit_records("aml_flag")]
     assert [flag for flag in flags if flag[0] != "deposit"] == [("casino bet", 50_000), ("casino round", 100_000)]
 
 
 def test_SEC_2_a_player_with_a_casino_bet_open_is_not_made_security_or_admin(store):
     f, table, ana = alone_at_blackjack(store)                   # her bet is in the open round
-    store.create_account("ana", "ana", "not-a-hash", "1990-01-01", "NL", 0.0)
+    store.accounts.create_account("ana", "ana", "not-a-hash", "1990-01-01", "NL", 0.0)
     f.person("root", role="admin")
     assert f.floor.playing("ana") and not f.floor.playing("root")
     refused = f.ask("root", "admin_set_role", player="ana", role="security", reason="hired")
     assert refused["error"]["code"] == "player_busy" and refused["error"]["rule"] == "SEC-2"
-    assert "has a casino bet open" in refused["error"]["message"] and store.find_account("ana").role == "player"
+    assert "has a casino bet open" in refused["error"]["message"]
+    assert store.accounts.find_account("ana").role == "player"

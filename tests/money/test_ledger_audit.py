@@ -34,10 +34,10 @@ def test_STAFF_1_the_command_exits_0_on_a_sound_store_and_1_with_a_line_per_prob
     migrate(engine)
     store = RoomStore(engine)
     ledger = Ledger()
-    store.save_transfers([ledger.move(WORLD, cash("ana"), 500, "deposit", "ana", 1.0)])
+    store.ledger.save_transfers([ledger.move(WORLD, cash("ana"), 500, "deposit", "ana", 1.0)])
     assert main(["ledger", "check", "--data-dir", str(tmp_path)]) == 0
     assert "sound" in capsys.readouterr().out
-    store.save_transfers([ledger.move(WORLD, cash("ana"), 10**12, "guarantee overlay", "sng", 2.0)])
+    store.ledger.save_transfers([ledger.move(WORLD, cash("ana"), 10**12, "guarantee overlay", "sng", 2.0)])
     assert main(["ledger", "check", "--data-dir", str(tmp_path)]) == 1
     (line,) = capsys.readouterr().out.splitlines()
     assert "world for 'guarantee overlay'" in line

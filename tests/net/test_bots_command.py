@@ -22,7 +22,7 @@ def test_bot_clients_from_the_command_line_play_hands(tmp_path):
         store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
 
         def three_played() -> list:
-            played = [h for h in store.hands_of("bot001", 10) if h.ended_at is not None]
+            played = [h for h in store.hands.hands_of("bot001", 10) if h.ended_at is not None]
             return played if len(played) >= 3 else []
 
         played = wait_until(three_played, timeout=60, every=0.2)
@@ -47,12 +47,12 @@ def test_bots_against_a_room_not_in_demo_mode_need_a_secret_and_nobody_takes_the
         assert refused.wait(60) == 2
         assert SECRET_ENV in refused.stderr.read()
         store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-        assert store.find_account("bot001") is None                     # no account made without the secret
+        assert store.accounts.find_account("bot001") is None                     # no account made without the secret
         secret = "an operator's secret, 40 characters long"
         bots = _bots_command(server.url, env={**os.environ, SECRET_ENV: secret})
         try:
-            wait_until(lambda: store.find_account("bot003") is not None, timeout=60, every=0.2)
-            assert store.find_account("bot003") is not None, "the bots did not register"
+            wait_until(lambda: store.accounts.find_account("bot003") is not None, timeout=60, every=0.2)
+            assert store.accounts.find_account("bot003") is not None, "the bots did not register"
             intruder = Player(server.url)
             for name in ("bot001", "bot002", "bot003"):                     # the old, guessable password fails
                 answer = intruder.request("login", nickname=name, password="bot-password-" + name)

@@ -60,7 +60,7 @@ def test_deposit_and_withdraw_move_the_wallet_and_the_stored_ledger_balances(ser
     assert again.request("login", nickname="ana", password=PASSWORD)["balance"] == 44_000
     server.stop()
     assert_ledger_sound(tmp_path / "data")
-    stored = RoomStore(make_engine(sqlite_url(tmp_path / "data"))).load_ledger()
+    stored = RoomStore(make_engine(sqlite_url(tmp_path / "data"))).ledger.load_ledger()
     assert stored.balance(cash("ana")) == 44_000
     withdrawals = [t for t in stored.transfers if t.reason == "withdrawal"]
     assert [p.amount for t in withdrawals for p in t.postings if p.account == WORLD] == [30_000, 30_000]

@@ -603,7 +603,7 @@ def test_BOB_6_a_claim_per_player_and_round_and_a_pace_keep_claims_from_flooding
     hal.sync()
     hal.one(since, "round_settled", BAC, round=number)
     store = RoomStore(make_engine(sqlite_url(floor.tmp / "data")))
-    before = len(store.audit_records("casino_claim"))
+    before = len(store.audit_log.audit_records("casino_claim"))
     assert hal.ask("casino_claim", table=BAC, round=number, text="the shoe was short")["round"] == number
     for _ in range(99):
         answer = refused(hal.request("casino_claim", table=BAC, round=number, text="again!"),
@@ -611,7 +611,7 @@ def test_BOB_6_a_claim_per_player_and_round_and_a_pace_keep_claims_from_flooding
         assert str(number) in answer["error"]["message"]
     codes = [hal.request("casino_claim", table=BAC, round=10**6 + k, text="?")["error"]["code"] for k in range(8)]
     assert codes[-1] == "claims_too_fast" and "unknown_round" in codes        # a pace per player, any round
-    assert len(store.audit_records("casino_claim")) == before + 1
+    assert len(store.audit_log.audit_records("casino_claim")) == before + 1
     other = sign_up(floor, "ivy")                                   # another player's claim is their own
     assert other.ask("casino_claim", table=BAC, round=number, text="I saw it too")["ok"]
 

@@ -25,22 +25,22 @@ def test_TR_REFUND_1_a_killed_server_voids_the_open_hand_and_returns_every_stack
               if event_type(p) == "hand_event" and p["event"]["event"]["type"] == "seat_dealt_in"}
     starts = {name: starts[name] for name in ("ana", "bob")}            # the running hand's start stacks
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    wait_until(store.open_hands, timeout=10)                           # the start is written off the reactor
+    wait_until(store.hands.open_hands, timeout=10)                           # the start is written off the reactor
     server.kill()                                                       # SIGKILL: no goodbye
-    (open_hand,) = store.open_hands()
+    (open_hand,) = store.hands.open_hands()
     assert open_hand.start_stacks == starts
     assert sum(starts.values()) == 2_000
 
     server = Server(tmp_path).start()                                   # recovery runs before listening
     try:
-        assert store.open_hands() == []
-        ledger = store.load_ledger()
-        assert ledger.check() and store.ledger_check()
+        assert store.hands.open_hands() == []
+        ledger = store.ledger.load_ledger()
+        assert ledger.check() and store.ledger.ledger_check()
         assert_ledger_sound(tmp_path / "data")                          # STAFF-1: `pokerroom ledger check`
         for name in ("ana", "bob"):
             assert ledger.balance(table_escrow("t1", name)) == 0
             assert ledger.balance(cash(name)) == 100_000 - 1_000 + starts[name]
-        voided = [h for h in store.hands_of("ana", 50) if h.hand_id == open_hand.hand_id][0]
+        voided = [h for h in store.hands.hands_of("ana", 50) if h.hand_id == open_hand.hand_id][0]
         assert voided.void and voided.end_stacks == starts
         again = Player(server.url)
         login = again.request("login", nickname="ana", password="secret-pass-1")

@@ -60,7 +60,7 @@ def _seated_pair(room: CrashRoom) -> dict[str, Player]:
 
 def _next_hand_is_new(room: CrashRoom) -> None:
     """The restarted table deals on under a hand id it never used (two new players sit down)."""
-    used = {h.hand_id for name in ("ana", "bob") for h in room.store().hands_of(name, 50)}
+    used = {h.hand_id for name in ("ana", "bob") for h in room.store().hands.hands_of(name, 50)}
     players = {name: sign_up(room.server.url, name)[0] for name in ("cyd", "dan")}
     for seat, player in enumerate(players.values(), 3):
         assert player.request("join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
@@ -76,9 +76,9 @@ def test_TR_REFUND_1_a_hand_shown_ended_after_an_all_in_stands_when_the_room_is_
 
     room.start()                                                             # recovery runs before listening
     store = room.store()
-    (hand,) = [h for h in store.hands_of("ana", 5) if h.hand_id == push["event"]["hand_id"]]
+    (hand,) = [h for h in store.hands.hands_of("ana", 5) if h.hand_id == push["event"]["hand_id"]]
     assert not hand.void and hand.end_stacks == {"ana": shown[1], "bob": shown[2]}
-    ledger = store.load_ledger()
+    ledger = store.ledger.load_ledger()
     for seat, name in ((1, "ana"), (2, "bob")):                              # the escrow came back: the end stack
         assert ledger.balance(table_escrow("t1", name)) == 0
         assert ledger.balance(cash(name)) == START - BUY_IN + shown[seat]
@@ -103,10 +103,10 @@ def test_TR_REFUND_1_a_cash_out_shown_stands_when_the_room_is_killed_that_moment
 
     room.start()
     store = room.store()
-    ledger = store.load_ledger()
+    ledger = store.ledger.load_ledger()
     assert ledger.balance(cash("ana")) == START - BUY_IN + stack                   # what the client was shown
-    (cash_out,) = [t for t in store.transfers_touching([cash("ana")], 10) if t.reason == "cash_out"]
+    (cash_out,) = [t for t in store.ledger.transfers_touching([cash("ana")], 10) if t.reason == "cash_out"]
     assert dict((p.account, p.amount) for p in cash_out.postings)[cash("ana")] == stack   # stored as the cash-out
-    assert all(not h.void for h in store.hands_of("ana", 5))                       # the hand before it stands too
+    assert all(not h.void for h in store.hands.hands_of("ana", 5))                       # the hand before it stands too
     room.operator_checks()
     _next_hand_is_new(room)

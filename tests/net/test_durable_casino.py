@@ -86,15 +86,15 @@ def _kill_on_payout(room: CrashRoom, table: str, market: str, amount: int) -> tu
 def _stands_as_shown(room: CrashRoom, table: str, number: int, payouts: list[dict]) -> None:
     room.start()
     store = room.store()
-    stored = store.casino_round(table, number)
+    stored = store.casino.casino_round(table, number)
     assert stored is not None and not stored.void                               # the round the player saw
-    bets = [b for b in store.casino_bets_of("gus", 10) if b.table_id == table and b.number == number]
+    bets = [b for b in store.casino.casino_bets_of("gus", 10) if b.table_id == table and b.number == number]
     assert sorted((b.market, b.staked, b.returned) for b in bets) == \
         sorted((p["market"], p["staked"], p["returned"]) for p in payouts)
-    ledger = store.load_ledger()
+    ledger = store.ledger.load_ledger()
     assert ledger.balance(casino_escrow(table, "gus")) == 0
     assert ledger.balance(cash("gus")) == START + sum(p["returned"] - p["staked"] for p in payouts)
-    (settled,) = [t for t in store.transfers_touching([casino_escrow(table, "gus")], 20)
+    (settled,) = [t for t in store.ledger.transfers_touching([casino_escrow(table, "gus")], 20)
                   if t.reason == "casino round"]
     assert settled.reference == f"{table}#{number}"                             # settled with the round, once
     room.operator_checks()

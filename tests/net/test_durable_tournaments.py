@@ -62,7 +62,7 @@ def _sit_and_go(room: CrashRoom) -> dict[str, Player]:
 
 def _spent(room: CrashRoom, name: str) -> int:
     """What ``name`` paid to enter (the ledger's word, not the test's)."""
-    entries = [t for t in room.store().transfers_touching([cash(name)], 50) if t.reference == "sng"]
+    entries = [t for t in room.store().ledger.transfers_touching([cash(name)], 50) if t.reference == "sng"]
     return -sum(p.amount for t in entries for p in t.postings if p.account == cash(name) and p.amount < 0)
 
 
@@ -73,16 +73,16 @@ def test_TR_REFUND_3_a_bust_shown_stands_when_the_room_is_killed_that_moment(roo
 
     room.start()                                                        # the restart refunds the tournament
     store = room.store()
-    assert store.tournament("sng").state == "cancelled"
-    mine = [t for t in store.transfers_touching([cash(busted)], 50) if t.reference == "sng"]
+    assert store.tournaments.tournament("sng").state == "cancelled"
+    mine = [t for t in store.ledger.transfers_touching([cash(busted)], 50) if t.reference == "sng"]
     assert not [t for t in mine if t.reason.startswith("refund")]      # out before the kill: nothing more
-    ledger = store.load_ledger()
+    ledger = store.ledger.load_ledger()
     won = sum(p.amount for t in mine for p in t.postings if p.account == cash(busted) and p.amount > 0)
     assert ledger.balance(cash(busted)) == START - _spent(room, busted) + won
-    hands = [h for h in store.hands_of(busted, 20) if h.tournament == "sng"]
+    hands = [h for h in store.hands.hands_of(busted, 20) if h.tournament == "sng"]
     assert hands and not hands[0].void and hands[0].end_stacks[busted] == 0   # the hand that busted them, stored
     for name in set(PLAYERS) - {busted}:                                # the others are refunded
-        assert any(t.reason.startswith("refund") for t in store.transfers_touching([cash(name)], 50))
+        assert any(t.reason.startswith("refund") for t in store.ledger.transfers_touching([cash(name)], 50))
     room.operator_checks()
 
 
@@ -101,11 +101,12 @@ def test_TR_REFUND_4_a_finish_shown_stands_with_its_prizes_when_the_room_is_kill
 
     room.start()
     store = room.store()
-    assert store.tournament("sng").state == "finished"                  # not refunded: it was over
-    ledger = store.load_ledger()
+    assert store.tournaments.tournament("sng").state == "finished"                  # not refunded: it was over
+    ledger = store.ledger.load_ledger()
     paid = {name: ledger.balance(cash(name)) - START + _spent(room, name) for name in PLAYERS}
     assert {name: paid[name] for name in prizes} == prizes               # each place's prize, as shown
     fixed = next(e for e in seen if e["type"] == "prizes_fixed")         # every entrant was shown the same
     assert paid[winner] == fixed["prizes"][0] > 0                        # first place, as the table showed it
-    assert not [t for n in PLAYERS for t in store.transfers_touching([cash(n)], 50) if t.reason.startswith("refund")]
+    assert not [t for n in PLAYERS for t in store.ledger.transfers_touching([cash(n)], 50)
+                if t.reason.startswith("refund")]
     room.operator_checks()

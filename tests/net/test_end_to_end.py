@@ -164,8 +164,8 @@ def test_a_login_is_recorded_with_the_address_it_came_from(server):
 
     sign_up(server.url, "ana")
     store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
-    wait_until(lambda: store.connections_of("ana"), timeout=10)                  # written off the reactor
-    (record,) = store.connections_of("ana")
+    wait_until(lambda: store.accounts.connections_of("ana"), timeout=10)                  # written off the reactor
+    (record,) = store.accounts.connections_of("ana")
     assert record.ip == "127.0.0.1" and record.disconnected_at is None
 
 

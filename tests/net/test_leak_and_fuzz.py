@@ -51,7 +51,7 @@ def test_HR_RNG_2_SEC_2_no_frame_shows_anyone_elses_hole_cards_or_the_deck(run):
     store = RoomStore(make_engine(sqlite_url(run)))
     truth = {}                                      # hand id -> (player -> seat, seat -> hole cards)
     for player in json.loads((run / "summary.json").read_text())["players"]:
-        for hand in store.hands_of(player, 10_000):
+        for hand in store.hands.hands_of(player, 10_000):
             if hand.events is None:
                 continue                            # still running when the run stopped: no truth to check against
             seats = {e["player"]: e["seat"] for e in hand.events if e["type"] == "seat_dealt_in"}
@@ -91,7 +91,7 @@ def test_hostile_frames_get_errors_while_bots_keep_playing_and_the_ledger_balanc
     assert set(reason.split()[0] for reason in fuzz.get("reasons", {})) <= {"1009", "4008"}
     assert summary["ledger_ok"]
     store = RoomStore(make_engine(sqlite_url(run)))
-    assert store.ledger_check() and store.load_ledger().check()
+    assert store.ledger.ledger_check() and store.ledger.load_ledger().check()
     assert_ledger_sound(run)                                            # STAFF-1: `pokerroom ledger check`
 
 

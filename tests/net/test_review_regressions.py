@@ -61,8 +61,9 @@ def test_a_resume_is_recorded_as_a_connection_with_the_clients_device_id(server)
     third = Player(server.url)
     assert third.request("login", nickname="alice", password=PASSWORD, device="laptop-7")["ok"]
     store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
-    wait_until(lambda: len(store.connections_of("alice")) >= 3, timeout=10)     # written off the reactor, elsewhere
-    records = store.connections_of("alice")
+    # written off the reactor, elsewhere
+    wait_until(lambda: len(store.accounts.connections_of("alice")) >= 3, timeout=10)
+    records = store.accounts.connections_of("alice")
     assert [r.device_id for r in records] == [None, "phone-42", "laptop-7"]
     assert all(r.ip == "127.0.0.1" for r in records)
 

@@ -52,11 +52,11 @@ def test_SEC_1_SEC_4_the_command_line_reviews_a_running_room_and_connections_are
 
         store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
         assert wait_until(lambda: any(r.data.get("action") == "case_attach"
-                                      for r in store.audit_records("security_action")),
+                                      for r in store.audit_log.audit_records("security_action")),
                           timeout=10), "timed out waiting for the case's records"
-        connections = [r.data for r in store.audit_records("connection")]
+        connections = [r.data for r in store.audit_log.audit_records("connection")]
         assert {"player": "ana", "ip": "127.0.0.1", "device": "ana-phone-1", "client": "desktop"} in connections
         assert {c["player"] for c in connections} >= {"sec", "ana", "bob"}
-        assert store.verify_audit().intact
+        assert store.audit_log.verify_audit().intact
     finally:
         server.stop()

@@ -76,7 +76,8 @@ def test_STAFF_3_a_ban_closes_the_live_session_tokens_are_hashes_that_expire_and
         assert Player(server.url).request("resume", token=cy_token, tables={})["error"]["code"] == "bad_token"
 
         store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-        ended = lambda: [r.ended_at is not None for r in store.token_rows("ana") + store.token_rows("cyd")]  # noqa: E731
+        ended = lambda: [r.ended_at is not None  # noqa: E731
+                         for r in store.sessions.token_rows("ana") + store.sessions.token_rows("cyd")]
         assert wait_until(lambda: ended() == [True, True], timeout=10), "timed out waiting for the ended tokens"
         with sqlite3.connect(tmp_path / "data" / "room.db") as db:       # the whole database, every table
             dump = "\n".join(db.iterdump())

@@ -108,12 +108,13 @@ def test_STAFF_2_a_paid_event_takes_no_money_until_the_player_accepts_the_invita
     assert (answered["player"], answered["answer"]) == ("ana", "accepted")
 
     store = room.store()
-    assert wait_until(lambda: any(r.data.get("player") == "ana" for r in store.audit_records("tournament_invitation")),
+    assert wait_until(lambda: any(r.data.get("player") == "ana"
+                                  for r in store.audit_log.audit_records("tournament_invitation")),
                       timeout=10), "timed out waiting for the audited answer"
-    (record,) = [r.data for r in store.audit_records("tournament_invitation") if r.data["player"] == "ana"]
+    (record,) = [r.data for r in store.audit_log.audit_records("tournament_invitation") if r.data["player"] == "ana"]
     assert (record["by"], record["reason"], record["answer"]) == ("tdir", "a promotion", "accepted")
     commands = [(r.data["command"], r.data["player"], r.data["by"], r.data["reason"])
-                for r in store.audit_records("director_command") if r.data.get("player") == "ana"]
+                for r in store.audit_log.audit_records("director_command") if r.data.get("player") == "ana"]
     assert commands == [("invite player", "ana", "tdir", "a promotion")]
 
 
@@ -214,7 +215,7 @@ def forbidden_account(room: Room, kind: str) -> Player | None:
         return None
     else:
         if kind == "country":                                   # the room no longer takes play from there (AC-2)
-            room.store().update_account(name, country="US")
+            room.store().accounts.update_account(name, country="US")
         else:
             room.role(name, kind)
         p.close()

@@ -57,7 +57,7 @@ def test_STAFF_1_the_minting_attack_is_refused_and_a_director_cannot_fund_promot
             code="forbidden", rule="STAFF-1")
     server.stop()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    assert store.load_ledger().balance(PROMOTIONS) == DEMO_PROMOTIONS
+    assert store.ledger.load_ledger().balance(PROMOTIONS) == DEMO_PROMOTIONS
     assert_ledger_sound(tmp_path / "data")
 
 
@@ -84,13 +84,13 @@ def test_STAFF_1_AC_6_a_covered_guarantee_pays_its_overlay_from_promotions_and_w
                       == "finished", timeout=120), "the room did not pay the prizes"   # after a bot's last hand
     server.stop()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    ledger = store.load_ledger()
+    ledger = store.ledger.load_ledger()
     assert ledger.balance(cash("free_a")) + ledger.balance(cash("free_b")) == 2 * 100_000 + 2_000_000
     assert ledger.balance(PROMOTIONS) == DEMO_PROMOTIONS + 1_500_000 - 2_000_000
     assert ledger.balance(guarantee_account("free")) == 0
-    flags = [r.data for r in store.audit_records("aml_flag")]               # AC-6: the tournament path too
+    flags = [r.data for r in store.audit_log.audit_records("aml_flag")]               # AC-6: the tournament path too
     assert any(f["reason"] == "guarantee overlay" and f["size"] == 2_000_000 for f in flags), flags
-    (record,) = [r.data for r in store.audit_records("promotions_funded") if r.data["by"] == "root"]
+    (record,) = [r.data for r in store.audit_log.audit_records("promotions_funded") if r.data["by"] == "root"]
     assert record["reason"] == "spring freeroll" and record["amount"] == 1_500_000
     assert_ledger_sound(tmp_path / "data")
 
@@ -166,7 +166,7 @@ def daily_capped_server(tmp_path):
 
 def _refusals_audited(server: Server, command: str, count: int) -> list:
     store = RoomStore(make_engine(sqlite_url(server.tmp / "data")))
-    records = lambda: [r.data for r in store.audit_records("staff_refused") if r.data["command"] == command]  # noqa: E731
+    records = lambda: [r.data for r in store.audit_log.audit_records("staff_refused") if r.data["command"] == command]  # noqa: E731
     assert wait_until(lambda: len(records()) == count, timeout=10), records()
     return records()
 

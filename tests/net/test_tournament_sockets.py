@@ -129,9 +129,9 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
     assert events_of(bots, "bounty_won") and events_of(bots, "break_started")
     assert events_of(bots, "deal_made") and proposed, (proposed, failures)
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    wait_until(lambda: store.tournament("pko").state == "finished", timeout=10)
-    ledger = store.load_ledger()
-    assert ledger.check() and store.ledger_check()
+    wait_until(lambda: store.tournaments.tournament("pko").state == "finished", timeout=10)
+    ledger = store.ledger.load_ledger()
+    assert ledger.check() and store.ledger.ledger_check()
     assert ledger.balance(pool_account("pko")) == 0 and ledger.balance(bounty_account("pko")) == 0
 
 
@@ -171,12 +171,12 @@ def test_TR_REFUND_3_a_director_cancels_mid_way_and_every_refund_matches_the_rul
     for bot in bots:
         bot.stop.set()
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    wait_until(lambda: store.tournament("daily").state == "cancelled", timeout=10)
-    ledger = store.load_ledger()
+    wait_until(lambda: store.tournaments.tournament("daily").state == "cancelled", timeout=10)
+    ledger = store.ledger.load_ledger()
     for name in names:
         assert ledger.balance(cash(name)) == 100_000 - 1100 + expected.get(name, 0)
-    assert ledger.balance(pool_account("daily")) == 0 and ledger.check() and store.ledger_check()
-    audit = [r.data["command"] for r in store.audit_records("director_command")]
+    assert ledger.balance(pool_account("daily")) == 0 and ledger.check() and store.ledger.ledger_check()
+    audit = [r.data["command"] for r in store.audit_log.audit_records("director_command")]
     assert {"create", "start now", "pause", "cancel"} <= set(audit)
 
 
@@ -191,20 +191,22 @@ def test_TR_REFUND_3_a_killed_server_refunds_the_running_tournament_on_restart(t
     assert wait_until(lambda: sum(1 for b in bots for e in b.events if e["type"] == "level_started") >= 6,
                       timeout=60), "timed out waiting for play to begin"
     store = RoomStore(make_engine(sqlite_url(tmp_path / "data")))
-    assert wait_until(lambda: store.tournament("crash") is not None and store.tournament("crash").state == "running",
+    assert wait_until(lambda: store.tournaments.tournament("crash") is not None
+                      and store.tournaments.tournament("crash").state == "running",
                       timeout=10), "timed out waiting for the running tournament to be stored"
     server.kill()                                                  # SIGKILL mid-tournament
     for bot in bots:
         bot.stop.set()
-    stored = saved_state.restore(saved_state.from_rows(store.saved_tournament("crash")))   # what refunds follow
+    # what refunds follow
+    stored = saved_state.restore(saved_state.from_rows(store.tournaments.saved_tournament("crash")))
     stacks = stored.stacks()
     left = [p for p, e in stored.entries.items() if e.table]
     server = Server(tmp_path, "--max-rate", "500").start()         # recovery runs before listening
     try:
-        record = store.tournament("crash")
+        record = store.tournaments.tournament("crash")
         assert record.state == "cancelled"
-        ledger = store.load_ledger()
-        assert ledger.check() and store.ledger_check()
+        ledger = store.ledger.load_ledger()
+        assert ledger.check() and store.ledger.ledger_check()
         pool = stored.collected
         chips = sum(stacks[p] for p in left)
         for name in names:

@@ -45,8 +45,8 @@ def test_an_approved_deposit_is_credited_with_its_references_and_stored(store):
     (t,) = [t for t in room.ledger.transfers if t.reference == reference]
     assert t.reason == "deposit" and {(p.account, p.amount) for p in t.postings} == {(WORLD, -5_000),
                                                                                     (cash("ana"), 5_000)}
-    (asked,) = store.audit_records("cashier_deposit_asked")
-    (done,) = store.audit_records("cashier_deposit")
+    (asked,) = store.audit_log.audit_records("cashier_deposit_asked")
+    (done,) = store.audit_log.audit_records("cashier_deposit")
     assert asked.data["reference"] == done.data["reference"] == reference
     assert done.data["provider_reference"] == f"fake-{reference}" and done.data["transfer"] == t.number
     assert_conserved(room)
@@ -58,7 +58,7 @@ def test_a_refused_deposit_credits_nothing(store):
     answer = ask(room, ana, "deposit", amount=5_000)
     assert refusal(answer)[0] == "payment_refused" and "card declined" in answer["error"]["message"]
     assert room.wallet.balance("ana") == 0 and room.ledger.balance(WORLD) == 0
-    assert [r.data["amount"] for r in store.audit_records("cashier_deposit_refused")] == [5_000]
+    assert [r.data["amount"] for r in store.audit_log.audit_records("cashier_deposit_refused")] == [5_000]
     assert_conserved(room)
 
 
@@ -86,7 +86,7 @@ def test_a_silent_provider_times_out_and_a_restart_credits_what_it_took_once(sto
     clock.advance(BOUNDS.provider_seconds)
     assert refusal(resolved(pending))[0] == "payment_unavailable"
     cashier.stop()
-    (asked,) = store.audit_records("cashier_deposit_asked")   # stored before the provider was asked
+    (asked,) = store.audit_log.audit_records("cashier_deposit_asked")   # stored before the provider was asked
     # The room stops; the provider took the money meanwhile. At the next start it is asked again and credited.
     provider = FakeProvider("approve")
     again, _, _ = cashier_room(store, provider, clock)
@@ -110,7 +110,7 @@ def test_an_approved_withdrawal_leaves_the_wallet_for_the_world(store):
     assert [t.reason for t in room.ledger.transfers if t.reference == reference] == ["withdrawal held",
                                                                                        "withdrawal"]
     assert room.ledger.balance(WORLD) == -6_000 and provider.moved == {reference: 4_000}
-    assert store.audit_records("cashier_withdrawal")[0].data["provider_reference"] == f"fake-{reference}"
+    assert store.audit_log.audit_records("cashier_withdrawal")[0].data["provider_reference"] == f"fake-{reference}"
     assert_conserved(room)
 
 
@@ -254,10 +254,10 @@ def test_AC_6_large_deposits_and_withdrawals_raise_an_aml_flag(store):
     room, _, _ = cashier_room(store, FakeProvider(), aml_threshold=50_000)
     ana = account(room, "ana")
     assert ask(room, ana, "deposit", amount=49_999)["ok"]
-    assert [f for f in store.audit_records("aml_flag")] == []
+    assert [f for f in store.audit_log.audit_records("aml_flag")] == []
     assert ask(room, ana, "deposit", amount=50_000)["ok"]
     assert ask(room, ana, "withdraw", amount=60_000)["ok"]
-    flagged = [t.reason for f in store.audit_records("aml_flag") for t in room.ledger.transfers
+    flagged = [t.reason for f in store.audit_log.audit_records("aml_flag") for t in room.ledger.transfers
                if t.number == f.data.get("transfer")]
     assert "deposit" in flagged and "withdrawal" in flagged
 
@@ -268,15 +268,15 @@ def test_AC_6_a_days_small_deposits_that_add_up_to_the_threshold_raise_one_flag(
     for _ in range(3):
         assert ask(room, ana, "deposit", amount=3_000)["ok"]
         clock.advance(600)
-    assert store.audit_records("aml_flag") == []
+    assert store.audit_log.audit_records("aml_flag") == []
     assert ask(room, ana, "deposit", amount=3_000)["ok"]      # 12,000 in the day: structured
     assert ask(room, ana, "deposit", amount=3_000)["ok"]      # flagged once, when the sum crosses it
-    (flag,) = store.audit_records("aml_flag")
+    (flag,) = store.audit_log.audit_records("aml_flag")
     assert flag.data == {"pattern": "structured", "player": "ana", "what": "deposit", "count": 4,
                          "total": 12_000, "threshold": 10_000}
     for _ in range(4):
         assert ask(room, ana, "withdraw", amount=3_000)["ok"]
-    assert [f.data["what"] for f in store.audit_records("aml_flag")] == ["deposit", "withdrawal"]
+    assert [f.data["what"] for f in store.audit_log.audit_records("aml_flag")] == ["deposit", "withdrawal"]
 
 
 # ---------------------------------------------------------------------- the admin's credit
@@ -293,7 +293,7 @@ def test_STAFF_1_an_admin_credit_is_a_bounded_audited_deposit_and_nobody_else_ma
     answer = ask(room, root, "admin_credit", player="ANA", amount=500, reason="refund: card charged, deposit failed",
                  payment="psp-123")
     assert answer["ok"] and answer["player"] == "ana" and answer["balance"] == 600
-    (credit,) = store.audit_records("wallet_credited")
+    (credit,) = store.audit_log.audit_records("wallet_credited")
     assert credit.data["by"] == "root" and credit.data["reason"].startswith("refund") and \
         credit.data["payment"] == "psp-123"
     (t,) = [t for t in room.ledger.transfers if t.number == answer["transfer"]]
@@ -304,7 +304,7 @@ def test_STAFF_1_an_admin_credit_is_a_bounded_audited_deposit_and_nobody_else_ma
     assert ask(room, root, "admin_credit", player="ana", amount=50_000, reason="x")["ok"]
     assert refusal(ask(room, root, "admin_credit", player="ana", amount=30_000, reason="x")) == \
         ("over_limit", "STAFF-1")
-    assert [r.data["code"] for r in store.audit_records("staff_refused")] == ["over_limit", "over_limit"]
+    assert [r.data["code"] for r in store.audit_log.audit_records("staff_refused")] == ["over_limit", "over_limit"]
     assert_conserved(room)
 
 

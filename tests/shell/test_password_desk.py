@@ -142,8 +142,9 @@ def test_an_account_wide_limit_slows_guesses_from_many_networks_and_never_counts
                      account_attempts_wait_seconds=10)
     pool = HeldPool()
     room.accounts.password_desk = PasswordDesk(Immediate(), pool=pool, threads=100, queue=100, per_network=100)
-    store.create_account("Victim", "victim", players.hash_password("right-pass"), "1990-01-01", "NL", 0.0)
-    store.connection_opened("Victim", "203.0.113.7", "victims-phone", 0.0)    # where the player logged in before
+    store.accounts.create_account("Victim", "victim", players.hash_password("right-pass"), "1990-01-01", "NL", 0.0)
+    # where the player logged in before
+    store.accounts.connection_opened("Victim", "203.0.113.7", "victims-phone", 0.0)
     networks = [room.connected(Connection(), f"198.51.{n}.1") for n in range(40)]
     wide = [login(room, s, 100 + n, "victim") for n, s in enumerate(networks)]
     assert len(pool.jobs) == 2 * 10                          # ACCOUNT_WIDE x the burst hash at once...

@@ -13,12 +13,12 @@ from tests.support.clocked_room import Connection, make_room, player, request, r
 def test_AC_6_a_transfer_over_the_threshold_is_flagged_for_the_security_team(store):
     room = make_room(store, Clock(), aml_threshold=50_000)
     room.deposit("ana", 49_999)
-    assert store.audit_records("aml_flag") == []
+    assert store.audit_log.audit_records("aml_flag") == []
     big = room.deposit("ana", 50_000)
-    flags = store.audit_records("aml_flag")
+    flags = store.audit_log.audit_records("aml_flag")
     assert [f.data["transfer"] for f in flags] == [big.number]
     assert flags[0].data["postings"] == [["world", -50_000], [cash("ana"), 50_000]]
-    assert store.audit_chain_intact()
+    assert store.audit_log.audit_chain_intact()
 
 
 def test_AC_5_the_deposit_limit_counts_the_last_day_even_across_a_restart(store):

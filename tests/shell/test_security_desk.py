@@ -59,7 +59,8 @@ def test_SEC_2_a_hand_in_progress_is_refused_and_an_ended_one_shows_every_card(f
     times = hand["times"]                                        # SEC-1: every action with its time
     assert len(times) == len(hand["events"]) and times == sorted(times) and times[-1] > times[0]
     room.flushed()                                               # SEC-4: every look is logged, with who and what
-    looks = [(r.data["what"], r.data["by"], r.data.get("hand_id")) for r in store.audit_records("security_review")]
+    looks = [(r.data["what"], r.data["by"], r.data.get("hand_id"))
+             for r in store.audit_log.audit_records("security_review")]
     assert looks == [("hand", "sec", running), ("hands", "sec", None), ("hands", "sec", None),
                      ("hand", "sec", running)]
     staff = ask(room, sec, "join", table="quiet", buy_in=500)      # and the security team never plays
@@ -91,7 +92,7 @@ def test_SEC_4_a_case_is_opened_with_hands_and_notes_decided_and_exported_with_e
         assert export["hands"] == len(hands) >= 2 and export["text"].count(mark) == len(hands)
     stars = ask(room, sec, "security_export", case=case, format="pokerstars")["text"]
     for hand_id in hands:                                         # both players' hole cards, in every hand
-        stored = store.hand(hand_id)
+        stored = store.security.hand(hand_id)
         for e in stored.events:
             if e["type"] == "hole_cards_dealt":
                 assert e["cards"] and all(isinstance(c, int) for c in e["cards"])
@@ -107,14 +108,14 @@ def test_SEC_4_a_case_is_opened_with_hands_and_notes_decided_and_exported_with_e
                                                                 *["case_attach"] * len(hands), "case_open"]
     late = ask(room, sec, "security_case_note", case=case, text="more")
     assert late["error"]["code"] == "case_decided"
-    assert store.audit_chain_intact()
+    assert store.audit_log.audit_chain_intact()
 
 
 def test_AC_7_void_reverses_the_winners_takings_to_the_loser_through_the_ledger_once(floor, store):
     room, clock, people = floor
     sec = people["sec"]
     play_until(room, clock, 1)
-    hand = store.hand("t1-1")
+    hand = store.security.hand("t1-1")
     winner = max(hand.end_stacks, key=lambda p: hand.end_stacks[p] - hand.start_stacks[p])
     loser = next(p for p in hand.start_stacks if p != winner)
     won = hand.end_stacks[winner] - hand.start_stacks[winner]
@@ -133,12 +134,12 @@ def test_AC_7_void_reverses_the_winners_takings_to_the_loser_through_the_ledger_
     assert room.balance(winner) == before[winner] - won and room.balance(loser) == before[loser] + won
     assert room.ledger.check()
     room.flushed()
-    assert store.ledger_check() and store.load_ledger().balance(cash(loser)) == room.balance(loser)
+    assert store.ledger.ledger_check() and store.ledger.load_ledger().balance(cash(loser)) == room.balance(loser)
     again = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="twice")
     assert again["error"]["code"] == "already_void"
     shown = ask(room, sec, "security_ledger", player=loser)["transfers"]
     assert shown[0]["reason"] == "void" and shown[0]["number"] == t["number"]
-    record = [r for r in store.audit_records("security_action") if r.data["action"] == "void"]
+    record = [r for r in store.audit_log.audit_records("security_action") if r.data["action"] == "void"]
     assert record[0].data["transfers"] == [t["number"]] and record[0].data["reason"] == "chip dumping"
 
 
@@ -161,9 +162,9 @@ def test_HR_CHAT_3_a_mute_at_a_table_or_room_wide_for_a_while_or_for_good_is_kep
     refused = ask(room, ana, "chat", table="t1", text="hello again")
     assert refused["error"]["code"] == "muted" and refused["error"]["rule"] == "HR-CHAT-3"
     assert "at this table until" in refused["error"]["message"]
-    assert [(c.text, c.blocked) for c in store.search_chat(player="ana")][0] == ("hello again", True)
+    assert [(c.text, c.blocked) for c in store.security.search_chat(player="ana")][0] == ("hello again", True)
     assert ask(room, ana, "chat", table="t1", text="flood")["error"]["code"] == "muted"
-    assert [c.text for c in store.search_chat(player="ana")][0] == "hello again"   # kept: one line a second
+    assert [c.text for c in store.security.search_chat(player="ana")][0] == "hello again"   # kept: one line a second
     assert request(room, ana, "observe", table="quiet", on=True)["ok"]
     assert ask(room, ana, "chat", table="quiet", text="elsewhere is fine")["ok"]
     clock.advance(30 * 60 + 1)
@@ -175,7 +176,7 @@ def test_HR_CHAT_3_a_mute_at_a_table_or_room_wide_for_a_while_or_for_good_is_kep
     assert ask(room, sec, "security_unmute", player="ana", reason="appeal upheld")["ok"]
     assert ask(room, ana, "chat", table="quiet", text="thanks")["ok"]
     room.flushed()
-    actions = [(r.data["action"], r.data["reason"]) for r in store.audit_records("security_action")]
+    actions = [(r.data["action"], r.data["reason"]) for r in store.audit_log.audit_records("security_action")]
     assert actions == [("mute", "abuse"), ("mute", "threats"), ("unmute", "appeal upheld")]
     assert security_room(store, clock)[0].moderation.muted("ana", "quiet", clock.seconds()) is None
 
@@ -196,11 +197,11 @@ def test_HR_CHAT_4_chat_from_a_player_in_the_running_hand_is_flagged_and_refused
     assert ask(room, pat, "chat", table="quiet", text="nice table")["ok"]          # a railbird is not in the hand
     hand_id = room.runners["quiet"].table.hand.hand_id
     play_until(room, clock, 1, "quiet")
-    flagged = store.audit_records("chat_in_hand")
+    flagged = store.audit_log.audit_records("chat_in_hand")
     assert [(r.data["player"], r.data["hand_id"], r.data["blocked"]) for r in flagged] == [("ana", hand_id, True)]
-    lines = store.search_chat(table="quiet")
+    lines = store.security.search_chat(table="quiet")
     assert {(c.player_id, c.blocked) for c in lines} == {("ana", True), ("pat", False)}     # kept (HR-CHAT-1)
-    facts = unpack_facts(next(store.iter_hand_facts()))
+    facts = unpack_facts(next(store.security.iter_hand_facts()))
     assert facts.hand_id == hand_id and set(facts.chatted) == {"ana", "pat"}
 
 
@@ -230,11 +231,13 @@ def test_AC_3_only_the_security_team_resets_a_nickname_once_the_player_has_left_
     assert {"closed": 4004} in connection.sent                       # told to log in with the new name
     assert room.balance("bob") == 0 and room.balance("player-7") == wallet and room.ledger.check()
     room.flushed()
-    assert store.find_account(nickname_key("bob")) is None and store.find_account("player-7") is not None
-    assert store.aliases_of("player-7") == ["bob"]
-    assert "bob" in store.hand("t1-1").start_stacks                  # history keeps the name it was played under
+    assert store.accounts.find_account(nickname_key("bob")) is None
+    assert store.accounts.find_account("player-7") is not None
+    assert store.security.aliases_of("player-7") == ["bob"]
+    # history keeps the name it was played under
+    assert "bob" in store.security.hand("t1-1").start_stacks
     with pytest.raises(Exception, match="taken") as reused:         # the old name is never anyone else's
-        store.create_account("BOB", "bob", "x", "1990-01-01", "NL", 0.0)
+        store.accounts.create_account("BOB", "bob", "x", "1990-01-01", "NL", 0.0)
     assert reused.value.rule_id == "AC-3"
     again, _ = security_room(store, clock)                           # the mute followed the account
     assert again.moderation.muted("player-7", "t1", clock.seconds()) and not again.moderation.muted(
@@ -262,7 +265,8 @@ def test_AC_4_a_verified_player_may_show_their_real_name(floor, store):
     assert {s["player"]: s.get("name") for s in snapshot["seats"]} == {"ana": "Ana Lima", "bob": None}
     assert ask(room, ana, "real_name", on=False)["name"] == "ana"
     room.flushed()
-    assert store.find_account("ana").verified_name == "Ana Lima" and not store.find_account("ana").show_real_name
+    assert store.accounts.find_account("ana").verified_name == "Ana Lima"
+    assert not store.accounts.find_account("ana").show_real_name
 
 
 def test_SEC_4_frozen_and_banned_accounts_and_linked_accounts_kept_apart(floor, store):
@@ -283,7 +287,7 @@ def test_SEC_4_frozen_and_banned_accounts_and_linked_accounts_kept_apart(floor, 
     assert ask(room, sec, "security_ban", player="pat", reason="collusion proven")["ok"]
     assert {"closed": 4003} in connection.sent and pat.player_id is None
     room.flushed()
-    assert store.find_account("pat").closed
+    assert store.accounts.find_account("pat").closed
     view = ask(room, sec, "security_player", player="pat")["player"]
     assert view["status"] == "closed" and view["restrictions"] == [{"player": "ana", "reason": "same household"}]
     assert ask(room, sec, "security_player", player="nobody")["error"]["code"] == "no_such_player"
@@ -298,11 +302,11 @@ def test_SEC_1_hands_seats_and_chat_are_chained_in_the_audit_log_and_the_pairs_c
     played = room.runners["t1"].table.hand_number
     assert request(room, people["ana"], "leave", table="t1")["ok"]
     room.flushed()
-    kinds = [r.kind for r in store.audit_records()]
+    kinds = [r.kind for r in store.audit_log.audit_records()]
     assert kinds.count("hand") == played >= 3 and kinds.count("chat") == 1
-    seats = [(r.data["what"], r.data["player"]) for r in store.audit_records("seat")]
+    seats = [(r.data["what"], r.data["player"]) for r in store.audit_log.audit_records("seat")]
     assert ("joined", "ana") in seats and ("joined", "bob") in seats and ("left", "ana") in seats
-    verdict = store.verify_audit()
+    verdict = store.audit_log.verify_audit()
     assert verdict.intact and verdict.count == len(kinds)
     pairs = ask(room, sec, "security_pairs")
     assert pairs["ok"] and isinstance(pairs["pairs"], list) and isinstance(pairs["rings"], list)
@@ -320,17 +324,17 @@ def test_AC_7_a_hand_voided_for_one_winner_can_still_be_voided_for_another(store
     ledger.move(WORLD, cash("a"), 100, "deposit", "a", 0.0)
     ledger.move(WORLD, cash("b"), 100, "deposit", "b", 0.0)
     t = ledger.transfer([Posting(cash("a"), -40), Posting(cash("c"), 40)], "void", "t1-9", 1.0)
-    store.save_transfers([t])
-    assert store.voided_hands(["t1-9", "t1-8"], [cash("a")]) == {"t1-9"}
-    assert store.voided_hands(["t1-9"], [cash("b")]) == set()
-    assert store.voided_hands(["t1-9"], [cash("b"), cash("a")]) == {"t1-9"}      # a's account, renamed b since
+    store.ledger.save_transfers([t])
+    assert store.security.voided_hands(["t1-9", "t1-8"], [cash("a")]) == {"t1-9"}
+    assert store.security.voided_hands(["t1-9"], [cash("b")]) == set()
+    assert store.security.voided_hands(["t1-9"], [cash("b"), cash("a")]) == {"t1-9"}      # a's account, renamed b since
 
 
 def test_AC_7_AC_3_winnings_voided_before_a_rename_are_not_voided_again_under_either_name(floor, store):
     room, clock, people = floor
     sec = people["sec"]
     play_until(room, clock, 1)
-    hand = store.hand("t1-1")
+    hand = store.security.hand("t1-1")
     winner = max(hand.end_stacks, key=lambda p: hand.end_stacks[p] - hand.start_stacks[p])
     for name in ("ana", "bob"):
         assert request(room, people[name], "leave", table="t1")["ok"]
@@ -348,11 +352,12 @@ def test_AC_6_a_large_balance_moved_by_a_nickname_reset_is_flagged_and_stored_on
     threshold = room.account_rules.aml_threshold
     room.deposit("pat", threshold)
     room.flushed()
-    before = len(store.audit_records("aml_flag"))
+    before = len(store.audit_log.audit_records("aml_flag"))
     done = ask(room, people["sec"], "security_reset_nickname", player="pat", nickname="pat-2", reason="bumhunted")
     assert done["ok"] and room.balance("pat-2") >= threshold
     room.flushed()
-    flags = [f.data for f in store.audit_records("aml_flag")[before:]]
+    flags = [f.data for f in store.audit_log.audit_records("aml_flag")[before:]]
     assert [(f["reason"], f["reference"]) for f in flags] == [("nickname reset", "pat")]
     assert flags[0]["size"] == room.balance("pat-2")
-    assert store.ledger_problems() == []                              # the transfer is stored once, by the rename
+    # the transfer is stored once, by the rename
+    assert store.ledger.ledger_problems() == []

@@ -32,8 +32,8 @@ def signed_in(room: Room, name: str, role: str = "player"):
     session, connection = player(room, name)
     token = with_token(room, session)
     if role != "player":
-        room.store.set_role(nickname_key(name), role, room.reactor.seconds())
-        room.session_watch.cursor = room.store.last_account_change()      # as if it was so before the login
+        room.store.sessions.set_role(nickname_key(name), role, room.reactor.seconds())
+        room.session_watch.cursor = room.store.sessions.last_account_change()      # as if it was so before the login
         session.role = role
     return session, connection, token
 
@@ -52,7 +52,7 @@ def test_STAFF_3_the_store_keeps_only_a_hash_of_each_token_with_an_idle_expiry(s
     clock.advance(1_000)
     room = make_room(store, clock)
     _, _, token = signed_in(room, "ana")
-    [row] = store.token_rows("ana")
+    [row] = store.sessions.token_rows("ana")
     assert row.token_hash == hashlib.sha256(token.encode()).hexdigest() != token
     assert token not in {str(getattr(row, c.name)) for c in row.__table__.columns}
     assert (row.created_at, row.expires_at, row.ended_at) == (1_000, 1_000 + 24 * HOUR, None)
@@ -71,7 +71,7 @@ def test_STAFF_3_a_resume_after_the_idle_time_is_refused_and_the_idle_time_is_co
     expired, _ = resume(room, token)
     assert expired["error"]["code"] == "session_expired" and expired["error"]["rule"] == "STAFF-3"
     assert "expired after 2 hours without use" in expired["error"]["message"]
-    assert store.token_rows("ana")[0].end_reason == "expired"
+    assert store.sessions.token_rows("ana")[0].end_reason == "expired"
     assert resume(room, token)[0]["error"]["code"] == "bad_token"           # it has ended for good
 
 
@@ -80,8 +80,8 @@ def test_STAFF_3_a_connected_session_keeps_its_token_alive_and_is_renewed_at_mos
     room = make_room(store, clock, session_idle_hours=1)
     ana, _, token = signed_in(room, "ana")
     renewals = []
-    renew = store.renew_tokens
-    store.renew_tokens = lambda *args: (renewals.append(args[1]), renew(*args))[1]
+    renew = store.sessions.renew_tokens
+    store.sessions.renew_tokens = lambda *args: (renewals.append(args[1]), renew(*args))[1]
     for _ in range(180):                                    # three hours connected, looked at every second
         clock.advance(60)
     assert 170 <= len(renewals) <= 181 and all(b - a >= 60 for a, b in zip(renewals, renewals[1:], strict=False))
@@ -94,7 +94,7 @@ def test_STAFF_3_logout_ends_the_token_in_the_store(store):
     room = make_room(store, Clock())
     ana, _, token = signed_in(room, "ana")
     assert request(room, ana, "logout")["ok"]
-    assert store.token_rows("ana")[0].end_reason == "ended"
+    assert store.sessions.token_rows("ana")[0].end_reason == "ended"
     refused, _ = resume(room, token)
     assert refused["error"]["code"] == "bad_token" and refused["error"]["rule"] == "STAFF-3"
 
@@ -105,7 +105,7 @@ def test_STAFF_3_a_role_set_by_another_process_reaches_the_live_director_within_
     boss, connection, token = signed_in(room, "boss", "director")
     assert request(room, boss, "director_tables")["ok"]
     elsewhere = RoomStore(store.engine)                     # `pokerroom role boss player`, another process
-    elsewhere.set_role("boss", "player", clock.seconds())
+    elsewhere.sessions.set_role("boss", "player", clock.seconds())
     clock.advance(1.0)                                      # session_check_seconds
     assert pushes(connection, "session_changed") == [{"type": "session_changed", "role": "player",
                                                       "was": "director"}]
@@ -121,7 +121,7 @@ def test_STAFF_3_a_resume_reads_the_role_and_the_freeze_from_the_store_not_the_o
     room = staffed(store, clock, session_check_seconds=3600)      # no look at the changes meanwhile
     boss, _, token = signed_in(room, "boss", "director")
     room.disconnected(boss)
-    store.update_account("boss", role="player", frozen=True)      # even written without a change row
+    store.accounts.update_account("boss", role="player", frozen=True)      # even written without a change row
     answer, back = resume(room, token)
     assert answer["ok"] and answer["role"] == "player"
     assert request(room, back, "director_tables")["error"]["code"] == "forbidden"
@@ -156,8 +156,8 @@ def test_STAFF_3_an_admin_sets_a_role_and_the_live_session_has_it_at_once(store)
     assert demoted["ok"] and demoted["player"] == "boss"
     assert pushes(connection, "session_changed")[-1]["role"] == "player"         # at once: no clock advanced
     assert request(room, boss, "director_tables")["error"]["code"] == "forbidden"
-    assert store.find_account("boss").role == "player"
-    [granted] = store.audit_records("role_granted")
+    assert store.accounts.find_account("boss").role == "player"
+    [granted] = store.audit_log.audit_records("role_granted")
     assert granted.data == {"nickname": "boss", "role": "player", "by": "root", "reason": "left the team"}
     clock.advance(1.0)                                      # the change row comes back to this room: no second push
     assert len(pushes(connection, "session_changed")) == 1
@@ -171,7 +171,7 @@ def test_STAFF_3_a_ban_closes_the_live_session_and_its_tokens_resume_nothing(sto
     pat, connection, token = signed_in(room, "pat")
     assert resolved(request(room, sec, "security_ban", player="pat", reason="collusion proven"))["ok"]
     assert {"closed": 4003} in connection.sent and pat.player_id is None
-    assert [row.end_reason for row in store.token_rows("pat")] == ["ended"]
+    assert [row.end_reason for row in store.sessions.token_rows("pat")] == ["ended"]
     assert resume(room, token)[0]["error"]["code"] == "bad_token"
 
 
@@ -179,8 +179,8 @@ def test_STAFF_3_a_ban_written_by_another_process_closes_the_live_session_within
     clock = Clock()
     room = make_room(store, clock)
     pat, connection, token = signed_in(room, "pat")
-    RoomStore(store.engine).close_account("pat", clock.seconds())
-    assert store.token_rows("pat")[0].end_reason == "account closed"
+    RoomStore(store.engine).sessions.close_account("pat", clock.seconds())
+    assert store.sessions.token_rows("pat")[0].end_reason == "account closed"
     clock.advance(1.0)
     assert {"closed": 4003} in connection.sent and "pat" not in room.by_player and token not in room.sessions
     assert resume(room, token)[0]["error"]["code"] == "bad_token"
@@ -190,13 +190,13 @@ def test_STAFF_3_a_login_that_lands_after_the_ban_is_shut_out_when_its_token_is_
     clock = Clock()
     room = make_room(store, clock)
     session, connection = player(room, "pat")
-    store.create_account("pat", "pat", "not-a-hash", "1990-01-01", "NL", 0.0)
-    account = store.find_account("pat")                     # the login read the account: not closed yet
-    RoomStore(store.engine).close_account("pat", 1.0)       # the ban lands while the password is checked
+    store.accounts.create_account("pat", "pat", "not-a-hash", "1990-01-01", "NL", 0.0)
+    account = store.accounts.find_account("pat")                     # the login read the account: not closed yet
+    RoomStore(store.engine).sessions.close_account("pat", 1.0)       # the ban lands while the password is checked
     clock.advance(1.0)                                      # and the room has seen it before the login ends
     room.open_token(session, account)                      # the login ends
     assert {"closed": 4003} in connection.sent and session.player_id is None and "pat" not in room.by_player
-    assert store.token_rows("pat") == []
+    assert store.sessions.token_rows("pat") == []
 
 
 class HeldHash:
@@ -223,7 +223,8 @@ def logging_in(room: Room, name: str):
 
 
 def account(room: Room, name: str) -> None:
-    room.store.create_account(name, nickname_key(name), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
+    room.store.accounts.create_account(name, nickname_key(name), "not-a-hash", "1990-01-01", "NL",
+                                       room.reactor.seconds())
     room.deposit(name, 10_000)
 
 
@@ -232,7 +233,7 @@ def test_STAFF_3_a_freeze_or_a_role_change_that_lands_while_the_password_is_hash
     room = staffed(store, clock, session_check_seconds=3600)
     account(room, "ana")
     session, answer, desk = logging_in(room, "ana")             # the login read the row: not frozen, a player
-    store.update_account("ana", frozen=True, role="director")  # security_freeze (and a role) land meanwhile
+    store.accounts.update_account("ana", frozen=True, role="director")  # security_freeze (and a role) land meanwhile
     room.moderation.freeze("ana")                           # as the security desk does it
     desk.finish()
     done = resolved(answer)
@@ -247,7 +248,7 @@ def test_STAFF_3_a_login_whose_account_is_frozen_after_the_read_is_frozen_even_u
     room = staffed(store, clock, session_check_seconds=3600)
     account(room, "ana")
     session, answer, desk = logging_in(room, "ana")
-    RoomStore(store.engine).update_account("ana", frozen=True)    # another process froze her; no change row
+    RoomStore(store.engine).accounts.update_account("ana", frozen=True)    # another process froze her; no change row
     desk.finish()
     assert resolved(answer)["ok"] and "ana" in room.moderation.frozen
     assert request(room, session, "join", table="t1", buy_in=500)["error"]["code"] == "account_frozen"
@@ -258,15 +259,15 @@ def test_STAFF_3_a_resume_with_a_row_read_before_a_freeze_does_not_undo_the_free
     room = staffed(store, clock, session_check_seconds=3600)
     ana, _, token = signed_in(room, "ana")
     room.disconnected(ana)
-    use = store.use_token
+    use = store.sessions.use_token
 
     def read_then_frozen(*args):                                  # the resume read the row, then the freeze ran
         found = use(*args)
-        store.update_account("ana", frozen=True)
+        store.accounts.update_account("ana", frozen=True)
         room.moderation.freeze("ana")
         return found
 
-    store.use_token = read_then_frozen
+    store.sessions.use_token = read_then_frozen
     answer, back = resume(room, token)
     assert answer["ok"] and "ana" in room.moderation.frozen
     assert request(room, back, "join", table="t1", buy_in=500)["error"]["code"] == "account_frozen"
@@ -278,14 +279,14 @@ def test_STAFF_3_a_login_ends_every_other_token_of_the_account_in_the_store(stor
     account(room, "ana")
     elsewhere = RoomStore(store.engine)                           # tokens of another process, or before a restart
     for token in ("from-another-process", "from-before-a-restart"):
-        elsewhere.open_token(token_digest(token), "ana", "ana", 0.0, 24 * HOUR)
+        elsewhere.sessions.open_token(token_digest(token), "ana", "ana", 0.0, 24 * HOUR)
     session, answer, desk = logging_in(room, "ana")
     desk.finish()
     token = resolved(answer)["token"]
     for old in ("from-another-process", "from-before-a-restart"):
         refused, _ = resume(room, old)
         assert refused["error"]["code"] == "bad_token" and refused["error"]["rule"] == "STAFF-3"
-    rows = {row.token_hash: row for row in store.token_rows("ana")}
+    rows = {row.token_hash: row for row in store.sessions.token_rows("ana")}
     assert rows[token_digest("from-another-process")].end_reason == "logged in again"
     assert rows[token_digest(token)].ended_at is None
     assert resume(room, token)[0]["ok"]
@@ -296,10 +297,10 @@ def test_STAFF_3_a_resume_that_takes_over_a_live_session_ends_its_old_token_in_t
     room = make_room(store, clock)
     ana, connection, first = signed_in(room, "ana")
     second = "second-token-of-another-process"
-    RoomStore(store.engine).open_token(token_digest(second), "ana", "ana", 0.0, 24 * HOUR)
+    RoomStore(store.engine).sessions.open_token(token_digest(second), "ana", "ana", 0.0, 24 * HOUR)
     answer, back = resume(room, second)                          # another process's token takes the session over
     assert answer["ok"] and room.by_player["ana"] is back and {"closed": 4001} in connection.sent
-    ended = {row.token_hash: row.end_reason for row in store.token_rows("ana")}
+    ended = {row.token_hash: row.end_reason for row in store.sessions.token_rows("ana")}
     assert ended[token_digest(first)] == "resumed elsewhere" and ended[token_digest(second)] is None
     assert resume(room, first)[0]["error"]["code"] == "bad_token"
 
@@ -314,7 +315,7 @@ def test_STAFF_3_a_login_after_a_logout_leaves_no_token_of_the_account_live_but_
         desk.finish()
         logins.append((session, resolved(answer)["token"]))
     assert request(room, logins[1][0], "logout")["ok"]
-    assert [row.ended_at is not None for row in store.token_rows("ana")] == [True, True]
+    assert [row.ended_at is not None for row in store.sessions.token_rows("ana")] == [True, True]
     assert all(resume(room, token)[0]["error"]["code"] == "bad_token" for _, token in logins)
 
 
@@ -337,7 +338,7 @@ def test_SEC_2_an_admin_cannot_make_a_player_in_play_security_or_admin(store):
             refused = resolved(request(room, root, "admin_set_role", player=name, role=role, reason="hired"))
             assert refused["error"]["code"] == "player_busy" and refused["error"]["rule"] == "SEC-2"
             assert where in refused["error"]["message"]
-        assert store.find_account(name).role == "player"
+        assert store.accounts.find_account(name).role == "player"
     assert resolved(request(room, root, "admin_set_role", player="ana", role="director", reason="x"))["ok"]
     assert request(room, ana, "leave", table="t1")["ok"]
     table = room.runners["t1"].table
@@ -359,8 +360,8 @@ def test_SEC_2_a_seated_player_promoted_by_another_process_leaves_the_table_and_
     assert request(room, cyd, "waiting_list", table="t1", on=True)["ok"]
     table = room.runners["t1"].table
     elsewhere = RoomStore(store.engine)                           # `pokerroom role ana security` / `cyd admin`
-    elsewhere.set_role("ana", "security", clock.seconds())
-    elsewhere.set_role("cyd", "admin", clock.seconds())
+    elsewhere.sessions.set_role("ana", "security", clock.seconds())
+    elsewhere.sessions.set_role("cyd", "admin", clock.seconds())
     clock.advance(1.0)
     assert pushes(connection, "session_changed")[-1]["role"] == "security"
     assert "cyd" not in table.waiting_list

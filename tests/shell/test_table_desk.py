@@ -43,7 +43,7 @@ def test_a_director_opens_a_table_players_join_and_it_is_back_after_a_restart(st
     assert row["players"] == [{"seat": 1, "player": "ana", "stack": 1000, "sitting_out": False, "connected": True}]
     assert row["opened_by_director"] and row["big_blind"] == 20
     room.flushed()
-    record = next(r for r in store.audit_records("director_command") if r.data["command"] == "open table")
+    record = next(r for r in store.audit_log.audit_records("director_command") if r.data["command"] == "open table")
     assert record.data["by"] == "boss" and record.data["reason"] == "the room is busy"
     again, _, _, _ = desk_room(store, Clock())                        # a restart: the table is open again
     assert "nl-new" in again.runners and again.runners["nl-new"].table.rules.stakes.big_blind == 20
@@ -178,7 +178,7 @@ def test_a_restarted_table_numbers_its_hands_on_from_the_stored_ones(store):
     while table.hand_number < 2 or table.hand is not None:            # two hands played out on their timers
         clock.advance(5)
     room.flushed()
-    stored = {h.hand_id for h in store.hands_of("ana", 10)}
+    stored = {h.hand_id for h in store.hands.hands_of("ana", 10)}
     assert {"t1-1", "t1-2"} <= stored
     again, _, _, _ = desk_room(store, Clock())
     # ana and bob still sat when it stopped: hand 3 may have been dealt and shown before its start was stored,

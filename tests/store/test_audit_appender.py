@@ -29,10 +29,10 @@ def test_SEC_5_appends_racing_from_two_engines_and_many_threads_make_one_unbroke
     for thread in threads:
         thread.join(60)
     assert failures == []
-    records = stores[0].audit_records("race")
+    records = stores[0].audit_log.audit_records("race")
     assert len(records) == 90
     assert len({r.previous_hash for r in records}) == 90          # no two records link to the same head
-    verdict = stores[0].verify_audit()
+    verdict = stores[0].audit_log.verify_audit()
     assert verdict.intact, verdict.problems
     assert sorted((r.data["who"], r.data["i"]) for r in records) == [(w, i) for w in range(6) for i in range(15)]
     other.dispose()

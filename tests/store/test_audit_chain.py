@@ -134,7 +134,7 @@ def played(store):
     clock.advance(2)
     assert request(room, people["ana"], "chat", table="t1", text="good luck")["ok"]
     play_until(room, clock, 3)
-    assert store.verify_audit().intact
+    assert store.audit_log.verify_audit().intact
     return store
 
 
@@ -144,12 +144,12 @@ def execute(store, sql: str, **params) -> None:                   # noqa: ANN001
 
 
 def problems(store) -> list[str]:                                 # noqa: ANN001
-    return store.verify_audit().problems
+    return store.audit_log.verify_audit().problems
 
 
 def test_SEC_1_a_hole_card_changed_in_a_stored_hand_is_found(played):
     store = played
-    hand = store.hand("t1-2")
+    hand = store.security.hand("t1-2")
     events = [dict(e) for e in hand.events]
     dealt = next(e for e in events if e["type"] == "hole_cards_dealt")
     dealt["cards"] = [51, 50]
@@ -163,7 +163,7 @@ def test_SEC_1_a_result_changed_a_hand_removed_or_one_added_is_found(played):
     execute(store, "UPDATE hands SET rake = rake + 1 WHERE hand_id = 't1-1'")
     execute(store, "DELETE FROM hand_players WHERE hand_id = 't1-3'")
     execute(store, "DELETE FROM hands WHERE hand_id = 't1-3'")
-    when = store.hand("t1-2").ended_at                               # slipped in among the chained hands
+    when = store.security.hand("t1-2").ended_at                               # slipped in among the chained hands
     execute(store, "INSERT INTO hands (hand_id, table_id, started_at, ended_at, void, start_stacks, end_stacks, "
                    "rake, events) VALUES ('t1-99', 't1', :at, :at, true, '{}', '{}', 0, '[]')", at=when)
     assert sorted(problems(store)) == sorted([
@@ -174,12 +174,12 @@ def test_SEC_1_a_result_changed_a_hand_removed_or_one_added_is_found(played):
 
 def test_HR_CHAT_1_a_chat_line_edited_deleted_or_forged_is_found(played):
     store = played
-    [line] = store.search_chat(table="t1")
+    [line] = store.security.search_chat(table="t1")
     execute(store, "UPDATE chat_lines SET text = 'nothing to see' WHERE id = :id", id=line.id)
     assert problems(store) == [f"chat line {line.id} by ana was changed: it no longer matches its audit record"]
     execute(store, "INSERT INTO chat_lines (table_id, hand_id, player_id, text, at, blocked) "
                    "VALUES ('t1', NULL, 'bob', 'forged', :at, false)", at=line.at)
-    forged = max(c.id for c in store.search_chat(table="t1"))
+    forged = max(c.id for c in store.security.search_chat(table="t1"))
     assert problems(store)[1:] == [f"chat line {forged} by bob has no audit record: it was added afterwards"]
     execute(store, "DELETE FROM chat_lines WHERE id IN (:a, :b)", a=line.id, b=forged)
     assert problems(store) == [f"chat line {line.id} is in the audit log but was removed from the chat"]
@@ -187,7 +187,7 @@ def test_HR_CHAT_1_a_chat_line_edited_deleted_or_forged_is_found(played):
 
 def test_SEC_5_audit_rows_edited_deleted_or_swapped_in_the_database_are_found_and_located(played):
     store = played
-    records = store.audit_records()
+    records = store.audit_log.audit_records()
     hand = next(r for r in records if r.kind == "hand")
     execute(store, "UPDATE audit_records SET at = at + 1 WHERE id = :id", id=hand.id)
     assert problems(store) == [f"record {hand.id} (hand) was edited: its contents no longer match its hash"]
@@ -200,7 +200,7 @@ def test_SEC_5_audit_rows_edited_deleted_or_swapped_in_the_database_are_found_an
 
 def test_SEC_5_swapped_audit_rows_are_out_of_order(played):
     store = played
-    a, b = store.audit_records()[2:4]
+    a, b = store.audit_log.audit_records()[2:4]
     swap = ("UPDATE audit_records SET kind = :kind, data = :data, at = :at, previous_hash = :previous, "
             "hash = :hash WHERE id = :id")
     execute(store, "UPDATE audit_records SET previous_hash = 'x', hash = 'y' WHERE id = :id", id=a.id)
@@ -234,7 +234,7 @@ def test_SEC_5_pokerroom_audit_verify_and_anchor_on_the_command_line(tmp_path, c
 
 def test_SEC_5_a_room_writing_while_the_check_reads_is_not_reported(played):
     store = played
-    chain = store.audit_records()
+    chain = store.audit_log.audit_records()
     late = chain[-1].at + 10                                          # ended after the newest record read
     execute(store, "INSERT INTO hands (hand_id, table_id, started_at, ended_at, void, start_stacks, end_stacks, "
                    "rake, events) VALUES ('t1-50', 't1', :at, :at, false, '{}', '{}', 0, '[]')", at=late)
@@ -244,10 +244,10 @@ def test_SEC_5_a_room_writing_while_the_check_reads_is_not_reported(played):
 
 
 def test_SEC_5_a_hand_ended_at_a_whole_second_verifies_as_stored(store):
-    store.hand_started("t9-1", "t9", 10, {"ana": 100, "bob": 100})
-    store.hand_ended("t9-1", 20, {"ana": 110, "bob": 90}, 0, [{"type": "hand_started", "seq": 1}], None,
-                     times=[11, 12])
-    assert store.verify_audit().intact                  # int times are stored (and digested) as floats
+    store.hands.hand_started("t9-1", "t9", 10, {"ana": 100, "bob": 100})
+    store.hands.hand_ended("t9-1", 20, {"ana": 110, "bob": 90}, 0, [{"type": "hand_started", "seq": 1}], None,
+                           times=[11, 12])
+    assert store.audit_log.verify_audit().intact                  # int times are stored (and digested) as floats
 
 
 def test_SEC_5_audit_records_gathered_in_a_batch_chain_in_call_order_with_hands_and_chat(store):
@@ -257,34 +257,36 @@ def test_SEC_5_audit_records_gathered_in_a_batch_chain_in_call_order_with_hands_
     buy_in = ledger.move(WORLD, cash("ana"), 100, "deposit", "ana", 2.0)
     results = store.batch([
         (store.audit, ("seat", {"player": "ana", "seat": 1}, 2.0)),
-        (store.save_transfers, ([buy_in],)),
-        (store.hand_started, ("t9-1", "t9", 3.0, {"ana": 100, "bob": 100})),
+        (store.ledger.save_transfers, ([buy_in],)),
+        (store.hands.hand_started, ("t9-1", "t9", 3.0, {"ana": 100, "bob": 100})),
         (store.audit, ("seat", {"player": "bob", "seat": 2}, 3.5)),
-        (store.hand_ended, ("t9-1", 4.0, {"ana": 110, "bob": 90}, 0, [{"type": "hand_started", "seq": 1}], None)),
+        (store.hands.hand_ended, ("t9-1", 4.0, {"ana": 110, "bob": 90}, 0, [{"type": "hand_started", "seq": 1}], None)),
         (store.audit, ("seat", {"player": "ana", "what": "left", "stacks": [1, 2]}, 5.0)),
-        (store.save_chat, ("t9", None, "bob", "gg", 6.0, False)),
+        (store.tables.save_chat, ("t9", None, "bob", "gg", 6.0, False)),
         (store.audit, ("seat", {"player": "bob", "what": "left"}, 7.0)),
     ])
     assert all(done for done, _ in results)
-    records = store.audit_records()
+    records = store.audit_log.audit_records()
     assert [(r.kind, r.at) for r in records] == [("note", 1.0), ("seat", 2.0), ("seat", 3.5), ("hand", 4.0),
                                                  ("seat", 5.0), ("chat", 6.0), ("seat", 7.0)]
     assert [r.hash for r in records if r.kind == "seat"] == [results[i][1] for i in (0, 3, 5, 7)]
-    assert store.verify_audit().intact and store.load_ledger().balances == ledger.balances
+    assert store.audit_log.verify_audit().intact and store.ledger.load_ledger().balances == ledger.balances
     store.audit("note", {"after": True}, 8.0)                       # the next transaction chains on from it
-    assert store.verify_audit().intact and store.audit_records()[-1].previous_hash == records[-1].hash
+    assert store.audit_log.verify_audit().intact
+    assert store.audit_log.audit_records()[-1].previous_hash == records[-1].hash
 
 
 def test_SEC_1_a_hand_ended_from_its_remembered_start_chains_what_was_stored(store):
     """The store ends a hand from the start it remembers writing; the chain still digests the stored row."""
-    store.batch([(store.hand_started, ("t9-1", "t9", 10, {"ana": 100, "bob": 100})),
-                 (store.hand_started, ("t9-2", "t9", 11, {"ana": 100, "bob": 100}))])
-    store.batch([(store.hand_ended, ("t9-1", 20, {"ana": 110, "bob": 90}, 0, [{"type": "x", "seq": 1}], None)),
+    store.batch([(store.hands.hand_started, ("t9-1", "t9", 10, {"ana": 100, "bob": 100})),
+                 (store.hands.hand_started, ("t9-2", "t9", 11, {"ana": 100, "bob": 100}))])
+    store.batch([(store.hands.hand_ended, ("t9-1", 20, {"ana": 110, "bob": 90}, 0, [{"type": "x", "seq": 1}], None)),
                  (store.audit, ("note", {"between": True}, 20.5))])
-    assert [r.kind for r in store.audit_records()] == ["hand", "note"] and store.verify_audit().intact
+    assert [r.kind for r in store.audit_log.audit_records()] == ["hand", "note"]
+    assert store.audit_log.verify_audit().intact
     execute(store, "UPDATE hands SET ended_at = 30.0, end_stacks = start_stacks WHERE hand_id = 't9-2'")
     with pytest.raises(ValueError, match="hand t9-2 is not open"):     # ended behind this store's back
-        store.hand_ended("t9-2", 31.0, {"ana": 100, "bob": 100}, 0, [], None)
+        store.hands.hand_ended("t9-2", 31.0, {"ana": 100, "bob": 100}, 0, [], None)
     with pytest.raises(ValueError, match="hand t9-1 is not open"):     # a hand ends once
-        store.hand_ended("t9-1", 32.0, {"ana": 110, "bob": 90}, 0, [], None)
-    assert [r.kind for r in store.audit_records()] == ["hand", "note"]  # neither refusal chained anything
+        store.hands.hand_ended("t9-1", 32.0, {"ana": 110, "bob": 90}, 0, [], None)
+    assert [r.kind for r in store.audit_log.audit_records()] == ["hand", "note"]  # neither refusal chained anything

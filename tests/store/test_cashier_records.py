@@ -12,17 +12,17 @@ from tests.support.clocked_room import request, resolved
 
 def test_AC_5_AC_6_world_movements_name_the_player_whose_account_moved_not_the_reference(store):
     ledger = Ledger()
-    store.save_transfers([
+    store.ledger.save_transfers([
         ledger.move(WORLD, cash("ana"), 700, "deposit", "d-1", 10.0),
         ledger.move(WORLD, PROMOTIONS, 5_000, "deposit", "promotions by root", 11.0),     # the house's: nobody's
         ledger.move(cash("ana"), payout("w-1", "ana"), 300, "withdrawal held", "w-1", 12.0),
         ledger.move(payout("w-1", "ana"), WORLD, 300, "withdrawal", "w-1", 13.0),
         ledger.move(WORLD, cash("bo"), 50, "deposit", "bo", 14.0),
     ])
-    assert store.deposits_since(10.5) == [("bo", 50, 14.0)]
-    assert store.deposits_since(0) == [("ana", 700, 10.0), ("bo", 50, 14.0)]
-    assert store.world_movements_since("withdrawal", 0) == [("ana", 300, 13.0)]
-    assert store.transfer_references("deposit", ["d-1", "d-2", "w-1"]) == {"d-1"}
+    assert store.cashier.deposits_since(10.5) == [("bo", 50, 14.0)]
+    assert store.cashier.deposits_since(0) == [("ana", 700, 10.0), ("bo", 50, 14.0)]
+    assert store.cashier.world_movements_since("withdrawal", 0) == [("ana", 300, 13.0)]
+    assert store.cashier.transfer_references("deposit", ["d-1", "d-2", "w-1"]) == {"d-1"}
 
 
 def test_a_held_withdrawal_and_an_unanswered_deposit_finish_once_after_a_restart(store):

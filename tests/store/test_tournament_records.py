@@ -22,12 +22,13 @@ def save(store, room: Room, at: float = 1.0) -> ss.Saved:
     saved = ss.step(d)
     posted = getattr(room, "posted", 0)
     room.posted = len(room.ledger.transfers)
-    store.save_tournament(d.spec.id, d.spec.name, d.state, saved, "dora", list(room.ledger.transfers)[posted:], at)
+    store.tournaments.save_tournament(d.spec.id, d.spec.name, d.state, saved, "dora",
+                                      list(room.ledger.transfers)[posted:], at)
     return saved
 
 
 def restored(store, tid: str = "t") -> td.Director:
-    return ss.restore(ss.from_rows(store.saved_tournament(tid)))
+    return ss.restore(ss.from_rows(store.tournaments.saved_tournament(tid)))
 
 
 def leader(d: td.Director) -> str:
@@ -50,9 +51,9 @@ def test_TR_REFUND_3_a_running_tournament_saved_step_by_step_loads_as_the_same_d
     again = restored(store)
     assert observable(again) == observable(pickle.loads(pickle.dumps(d)))
     assert count(store, TournamentTableRow) == len(d.tables)
-    assert count(store, TournamentEntryRow) == len(d.entries) + len(d.busted)
-    assert store.load_ledger().balances == room.ledger.balances      # the transfers landed with the rows
-    (unfinished,) = store.unfinished_tournaments()
+    assert count(store, TournamentEntryRow) == len(d.entries) + len(d.eliminations.busted)
+    assert store.ledger.load_ledger().balances == room.ledger.balances      # the transfers landed with the rows
+    (unfinished,) = store.tournaments.unfinished_tournaments()
     assert unfinished.id == "t" and unfinished.created_by == "dora" and unfinished.state == td.RUNNING
     assert again.cancel("stopped") == pickle.loads(pickle.dumps(d)).cancel("stopped")
 
@@ -74,9 +75,9 @@ def test_a_finished_tournament_keeps_only_its_tournaments_row(store):
     while room.director.state == td.RUNNING:
         bust_one(room, leader(room.director))
     save(store, room)
-    assert store.saved_tournament("t") is None and store.unfinished_tournaments() == []
+    assert store.tournaments.saved_tournament("t") is None and store.tournaments.unfinished_tournaments() == []
     assert count(store, TournamentEntryRow) == count(store, TournamentTableRow) == 0
-    assert store.tournament("t").state == td.FINISHED
+    assert store.tournaments.tournament("t").state == td.FINISHED
 
 
 def test_a_closed_table_is_deleted(store):
@@ -95,7 +96,11 @@ def test_the_migration_turns_an_unfinished_tournaments_pickle_into_rows(tmp_path
     bust_one(room)
     d = room.director
     old = pickle.loads(pickle.dumps(d))
-    for e in [*old.entries.values(), *old.busted]:                  # pickled by the version before: no ordinals
+    for name in ("clock", "eliminations", "balancing", "deal_desk"):  # pickled by a version before: no parts
+        part = dict(vars(old.__dict__.pop(name)))
+        del part["director"]
+        old.__dict__.update(part)
+    for e in [*old.entries.values(), *old.busted]:                  # ... and no ordinals
         e.ordinal = 0
     del old.__dict__["registrations"], old.__dict__["changes"]
     with engine.begin() as c:

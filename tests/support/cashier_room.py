@@ -74,10 +74,10 @@ def cashier_room(store: RoomStore, provider, clock: Clock | None = None, bounds:
 def account(room, name: str, country: str = "NL", role: str = "player", **fields):   # noqa: ANN001, ANN003, ANN201
     """A stored account and a session logged in on it (nothing in its wallet)."""
     key = name.casefold()
-    if room.store.find_account(key) is None:
-        room.store.create_account(name, key, "not-a-hash", "1990-01-01", country, room.reactor.seconds())
+    if room.store.accounts.find_account(key) is None:
+        room.store.accounts.create_account(name, key, "not-a-hash", "1990-01-01", country, room.reactor.seconds())
     if role != "player" or fields:
-        room.store.update_account(key, role=role, **fields)
+        room.store.accounts.update_account(key, role=role, **fields)
     session = room.connected(Connection(), "10.0.0.9")
     session.player_id, session.country, session.role = name, country, role
     room.gateway.identify(session, name)
@@ -103,8 +103,8 @@ def assert_conserved(room) -> None:   # noqa: ANN001
     """What came in from outside and did not go out is what the players hold, in memory and in the store."""
     assert room.ledger.check()
     assert -room.ledger.balance(WORLD) == players_hold(room)
-    assert room.store.ledger_check() and room.store.ledger_problems() == []
-    assert room.store.load_ledger().balances == {a: v for a, v in room.ledger.balances.items() if v}
+    assert room.store.ledger.ledger_check() and room.store.ledger.ledger_problems() == []
+    assert room.store.ledger.load_ledger().balances == {a: v for a, v in room.ledger.balances.items() if v}
 
 
 def funded(room, name: str = "ana", amount: int = 10_000, **fields):   # noqa: ANN001, ANN003, ANN201

@@ -104,8 +104,8 @@ def player(room: Room, name: str, ip: str = "10.0.0.9"):   # noqa: ANN201
 def with_token(room: Room, session) -> str:   # noqa: ANN001
     """The player gets a stored account and a session token, as a login gives them (its hash in the store)."""
     name = session.player_id
-    room.store.create_account(name, name.casefold(), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
-    room.open_token(session, room.store.find_account(name.casefold()))
+    room.store.accounts.create_account(name, name.casefold(), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
+    room.open_token(session, room.store.accounts.find_account(name.casefold()))
     return session.token
 
 

@@ -35,8 +35,8 @@ class Lobby:
         session = self.room.connected(connection, "10.0.0.1")
         session.player_id, session.country, session.role = name, "NL", role
         self.room.gateway.identify(session, name)
-        if self.room.store.find_account(name.casefold()) is None:         # a director's named player is real
-            self.room.store.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
+        if self.room.store.accounts.find_account(name.casefold()) is None:         # a director's named player is real
+            self.room.store.accounts.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
         self.room.deposit(name, 100_000)
         self.people[name] = (session, connection)
         return session
@@ -74,7 +74,7 @@ def between_hands_in_the_money(store, **settings) -> tuple[Lobby, td.Director]:
         lobby.person(name)
         lobby.ask(name, "tournament_register", tournament="sng")
     d = lobby.hall.directors["sng"]
-    d.in_money = True
+    d.eliminations.in_money = True
     table = next(iter(d.tables.values()))
     lobby.clock.advance(1)
     while table.hand is not None:                                    # let the timers play the hand out

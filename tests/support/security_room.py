@@ -20,7 +20,7 @@ SECURITY_TABLES = {"tables": [
 
 def account(store: RoomStore, name: str) -> None:
     """A stored account for ``name``, so that the desk's actions on it have a row to change."""
-    store.create_account(name, nickname_key(name), "x", "1990-01-01", "NL", 0.0)
+    store.accounts.create_account(name, nickname_key(name), "x", "1990-01-01", "NL", 0.0)
 
 
 def security_room(store: RoomStore, clock: Clock) -> tuple[Room, SecurityDesk]:

@@ -79,7 +79,7 @@ class Room:
         table = d.tables[table_id]
         state = d.rng.getstate()
         views = [SeatView(s, table.stacks[p]) for s, p in sorted(table.seats.items()) if table.stacks[p] > 0]
-        plan = plan_hand(views, max_seats=table.size, stakes=d.spec.level(d.level).stakes(),
+        plan = plan_hand(views, max_seats=table.size, stakes=d.spec.level(d.clock.level).stakes(),
                          previous=table.positions, draw=table.draw)
         d.rng.setstate(state)
         return [table.seats[s] for s in sorted(plan.dealt, key=lambda s: (s <= plan.button, s))]
@@ -147,19 +147,23 @@ def observable(d: td.Director) -> dict:
     running = d.state == td.RUNNING
     return {
         **{name: getattr(d, name) for name in (
-            "state", "awaiting_approval", "level", "paused", "on_break", "late_open", "rebuys_open", "paid_places",
-            "in_money", "hand_for_hand", "deal_made", "entries_total", "collected", "pool_balance", "prizes_paid",
-            "table_count", "registrations", "winner", "round_played", "round_busts", "protected", "prizes",
-            "substitutes", "break_order", "used_entries", "spec", "payouts")},
+            "state", "awaiting_approval", "hand_for_hand", "entries_total", "collected", "pool_balance",
+            "table_count", "registrations", "round_played", "round_busts", "protected", "used_entries", "spec",
+            "payouts")},
+        **{name: getattr(d.clock, name) for name in ("level", "paused", "on_break", "late_open", "rebuys_open")},
+        **{name: getattr(d.eliminations, name) for name in (
+            "paid_places", "in_money", "prizes_paid", "winner", "prizes", "substitutes")},
+        "deal_made": d.deal_desk.deal_made,
+        "break_order": d.balancing.break_order,
         "rng": d.rng.getstate(),
-        "deal": None if d.pending_deal is None else asdict(d.pending_deal),
+        "deal": None if d.deal_desk.pending_deal is None else asdict(d.deal_desk.pending_deal),
         "entries": [asdict(e) for e in d.entries.values()],
-        "busted": [asdict(e) for e in d.busted],
-        "unplaced": [(busts, [asdict(e) for e in group.values()]) for busts, group in d.unplaced],
+        "busted": [asdict(e) for e in d.eliminations.busted],
+        "unplaced": [(busts, [asdict(e) for e in group.values()]) for busts, group in d.eliminations.unplaced],
         "tables": [(t.id, t.size, dict(t.seats), dict(t.stacks), t.positions, t.hand_number, t.layout.seats)
                    for t in d.tables.values()],
         "stacks": d.stacks() if running else None,
         "refund": d.refund_preview() if d.state == td.REGISTERING or (running and d.entries) else None,
-        "schedule": d.schedule(),
-        "prizes_shown": d.provisional_prizes(),
+        "schedule": d.clock.schedule(),
+        "prizes_shown": d.eliminations.provisional_prizes(),
     }

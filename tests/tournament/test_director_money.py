@@ -66,26 +66,26 @@ def test_TR_DEAL_1_a_deal_pauses_play_and_needs_every_remaining_player():
     room = started(["a", "b", "c", "d", "e", "f", "g"], deals=True)   # 3 paid: 3150 / 1890 / 1260
     d = room.director
     with pytest.raises(RuleViolation) as e:
-        d.propose_deal("a", "icm")
+        d.deal_desk.propose_deal("a", "icm")
     assert e.value.code == "deal_before_money" and e.value.rule_id == "TR-DEAL-1"
     while len(d.entries) > 3:
         bust_one(room)
     proposer = next(iter(d.entries))
-    room.apply(d.propose_deal(proposer, "chip_chop"))
+    room.apply(d.deal_desk.propose_deal(proposer, "chip_chop"))
     offer = room.of(td.DealOffered)[-1]
     assert d.ready_tables() == []                                # play pauses
     assert sum(offer.amounts.values()) + offer.remainder == 3150 + 1890 + 1260
     first, *others = offer.amounts
-    room.apply(d.answer_deal(first, True))
-    room.apply(d.answer_deal(others[0], False))                  # one decline: play resumes
+    room.apply(d.deal_desk.answer_deal(first, True))
+    room.apply(d.deal_desk.answer_deal(others[0], False))                  # one decline: play resumes
     assert room.of(td.DealFailed) and d.ready_tables()
-    room.apply(d.propose_deal(proposer, "icm"))
-    room.apply(d.deal_expired())                                 # nobody answered in time
+    room.apply(d.deal_desk.propose_deal(proposer, "icm"))
+    room.apply(d.deal_desk.deal_expired())                                 # nobody answered in time
     assert room.of(td.DealFailed)[-1].reason == "time ran out" and d.ready_tables()
-    room.apply(d.propose_deal(proposer, "icm"))
+    room.apply(d.deal_desk.propose_deal(proposer, "icm"))
     offer = room.of(td.DealOffered)[-1]
     for player in offer.amounts:
-        room.apply(d.answer_deal(player, True))
+        room.apply(d.deal_desk.answer_deal(player, True))
     assert d.state == td.FINISHED
     for player, amount in offer.amounts.items():
         assert room.cash(player) == 100_000 - 1000 + amount
@@ -98,14 +98,14 @@ def test_TR_DEAL_3_an_amount_left_to_play_for_goes_to_the_winner_of_the_rest():
     while len(d.entries) > 2:
         bust_one(room)
     proposer = next(iter(d.entries))
-    room.apply(d.propose_deal(proposer, "icm", left_to_play_for=300))
+    room.apply(d.deal_desk.propose_deal(proposer, "icm", left_to_play_for=300))
     offer = room.of(td.DealOffered)[-1]
     for player in offer.amounts:
-        room.apply(d.answer_deal(player, True))
-    assert d.state == td.RUNNING and d.prizes[:2] == (300, 0)
+        room.apply(d.deal_desk.answer_deal(player, True))
+    assert d.state == td.RUNNING and d.eliminations.prizes[:2] == (300, 0)
     while d.state == td.RUNNING:
         bust_one(room)
-    assert room.cash(d.winner) == 100_000 - 1000 + offer.amounts[d.winner] + 300
+    assert room.cash(d.eliminations.winner) == 100_000 - 1000 + offer.amounts[d.eliminations.winner] + 300
     assert room.ledger.balance(td.pool_account("t")) == 0
 
 
@@ -122,7 +122,7 @@ def test_TR_STAKE_3_winnings_are_split_in_proportion_to_the_shares():
     room.shove_all(table)
     # a wins 2,700 (3 entries, 3-entry bracket pays one place): 25% = 675 to the backer, 2,025 to a,
     # and the 300 price (25% of 1,000 at 1.2) from escrow to a.
-    assert d.winner == "a"
+    assert d.eliminations.winner == "a"
     assert room.cash("backer") == 100_000 - 300 + 675
     assert room.cash("a") == 100_000 - 1000 + 2025 + 300
     assert room.ledger.balance(td.stakes_account("t")) == 0
@@ -135,7 +135,7 @@ def test_TR_PRIZE_5_satellite_seats_and_tournament_money_for_a_player_already_in
     room.register("a", "b", "c", "d", "e")
     room.apply(room.director.start())
     d = room.director
-    assert d.prizes == (1100, 1100, 1100, 1100, 100)
+    assert d.eliminations.prizes == (1100, 1100, 1100, 1100, 100)
     bust_one(room)                                               # 4 left: all would win a seat (TR-PRIZE-6)
     assert d.state == td.FINISHED
     seats = {e.player: e.as_tournament_money for e in room.of(td.SeatWon)}
@@ -180,7 +180,7 @@ def test_TR_REFUND_4_cancelled_in_the_money_everyone_gets_the_next_prize_and_the
     while len(d.entries) > 3:
         bust_one(room)
     stacks = d.stacks()
-    assert d.prizes == (3150, 1890, 1260)
+    assert d.eliminations.prizes == (3150, 1890, 1260)
     room.apply(d.cancel("server failure"))
     refund = room.of(td.Cancelled)[-1]
     assert refund.case == IN_THE_MONEY

@@ -15,12 +15,12 @@ from tournament.structure import Break, Level
 def test_TR_PLAY_1_levels_advance_on_the_clock_and_the_next_hand_uses_the_new_blinds():
     room = started(["a", "b", "c"])
     d = room.director
-    assert d.schedule() == ("level_up", 600)
+    assert d.clock.schedule() == ("level_up", 600)
     table = room.only_table()
     posted = [e for e in room.deal(table)[0].events if isinstance(e, ev.Posted)]
     assert sorted(p.added for p in posted) == [50, 100]
     room.check_down(table)
-    room.apply(d.level_up())
+    room.apply(d.clock.level_up())
     assert room.of(td.LevelStarted)[-1].big_blind == 200
     posted = [e for e in room.deal(table)[0].events if isinstance(e, ev.Posted)]
     assert sorted(p.added for p in posted) == [100, 200]
@@ -29,19 +29,19 @@ def test_TR_PLAY_1_levels_advance_on_the_clock_and_the_next_hand_uses_the_new_bl
 def test_TR_PLAY_2_a_break_stops_new_hands_while_the_hand_in_play_finishes():
     room = started([f"p{i}" for i in range(8)], breaks=(Break(1, 300),))
     d = room.director
-    assert d.schedule() == ("start_break", 600)
+    assert d.clock.schedule() == ("start_break", 600)
     first, second = sorted(d.tables)
     room.deal(first)
-    room.apply(d.start_break())
+    room.apply(d.clock.start_break())
     assert d.ready_tables() == [] and d.tables[first].in_hand
     with pytest.raises(RuleViolation) as e:
         d.deal(second, list(range(52)))
     assert e.value.code == "table_waiting" and e.value.rule_id == "TR-PLAY-2"
     room.check_down(first)                                  # the hand in play is played out
     assert not d.tables[first].in_hand
-    assert d.schedule() == ("end_break", 300)
-    room.apply(d.end_break())
-    assert d.level == 2 and sorted(d.ready_tables()) == [first, second]
+    assert d.clock.schedule() == ("end_break", 300)
+    room.apply(d.clock.end_break())
+    assert d.clock.level == 2 and sorted(d.ready_tables()) == [first, second]
 
 
 def test_TR_PLAY_2_hand_for_hand_on_the_bubble_each_table_waits_for_the_others():
@@ -73,7 +73,7 @@ def test_TR_PLAY_3_two_busted_in_one_hand_finish_by_starting_stack():
     places = {p: e.places for e in finished for p in e.players}
     assert places[order[0]] == (1,)
     assert [places[p] for p in order[1:]] == [(2,), (3,), (4,)]     # equal stacks: dealing order
-    assert d.state == td.FINISHED and d.winner == order[0]
+    assert d.state == td.FINISHED and d.eliminations.winner == order[0]
 
 
 def test_TR_PLAY_7_a_late_registrant_is_dealt_in_at_once_without_posting():
@@ -129,11 +129,11 @@ def test_TR_PLAY_4_players_move_only_between_hands_and_tables_stay_within_one():
 def test_TR_PRIZE_1_prizes_are_fixed_when_registration_closes_and_paid_by_place():
     room = started(["a", "b", "c", "d", "e"], late_registration_levels=1)
     d = room.director
-    assert d.prizes is None and d.provisional_prizes() == (2925, 1575)   # 4,500: 65% / 35%
+    assert d.eliminations.prizes is None and d.eliminations.provisional_prizes() == (2925, 1575)   # 4,500: 65% / 35%
     room.register("f")
-    room.apply(d.level_up())
+    room.apply(d.clock.level_up())
     fixed = room.of(td.PrizesFixed)[-1]
-    assert fixed.entries == 6 and fixed.prizes == (3510, 1890) and d.prizes == (3510, 1890)
+    assert fixed.entries == 6 and fixed.prizes == (3510, 1890) and d.eliminations.prizes == (3510, 1890)
 
 
 def test_TR_PRIZE_2_a_guarantee_tops_the_pool_up_only_when_entries_do_not_reach_it():
@@ -164,45 +164,45 @@ def test_a_whole_tournament_pays_every_place_once_and_empties_its_accounts():
     places = sorted(p for e in room.of(td.Eliminated) for p in e.places)
     assert places == list(range(1, 8))
     prizes = {p: e.prize for e in room.of(td.Eliminated) for p in e.players}
-    assert sorted(prizes.values(), reverse=True)[:3] == list(d.prizes)
+    assert sorted(prizes.values(), reverse=True)[:3] == list(d.eliminations.prizes)
     assert room.ledger.balance(td.pool_account("t")) == 0 and room.ledger.check()
-    assert room.cash(d.winner) == 100_000 - 1000 + d.prizes[0]
+    assert room.cash(d.eliminations.winner) == 100_000 - 1000 + d.eliminations.prizes[0]
 
 
 def test_director_commands_out_of_turn_change_nothing():
     room = started(["a", "b", "c"])
     d = room.director
     with pytest.raises(RuleViolation) as e:
-        d.end_break()
+        d.clock.end_break()
     assert e.value.rule_id == "TR-PLAY-2"
     with pytest.raises(RuleViolation):
         d.act("a", object())
     with pytest.raises(RuleViolation):
         room.register("a")
-    assert d.level == 1 and len(d.entries) == 3
+    assert d.clock.level == 1 and len(d.entries) == 3
 
 
 def test_levels_past_the_structure_repeat_the_last():
     room = started(["a", "b"], levels=(Level(10, 20, seconds=60),))
     d = room.director
-    room.apply(d.level_up())
-    assert room.of(td.LevelStarted)[-1].big_blind == 20 and d.level == 2
+    room.apply(d.clock.level_up())
+    assert room.of(td.LevelStarted)[-1].big_blind == 20 and d.clock.level == 2
 
 
 def test_TR_PRIZE_4_the_room_may_substitute_a_prize_of_equal_or_greater_value():
     room = started(["a", "b", "c", "d", "e", "f", "g"])        # 3,150 / 1,890 / 1,260
     d = room.director
     with pytest.raises(RuleViolation) as e:
-        d.substitute_prize(1, "a seat at the festival", 3000, by="td")
+        d.eliminations.substitute_prize(1, "a seat at the festival", 3000, by="td")
     assert e.value.code == "bad_substitute" and e.value.rule_id == "TR-PRIZE-4"
     room.house_adds(3500 - 3150)                                # STAFF-1: the top-up is house money, held first
-    room.apply(d.substitute_prize(1, "a seat at the festival", 3500, by="td"))
+    room.apply(d.eliminations.substitute_prize(1, "a seat at the festival", 3500, by="td"))
     while d.state == td.RUNNING:
         bust_one(room)
     package = room.of(td.PackageAwarded)[-1]
-    assert package.player == d.winner and package.value == 3500
+    assert package.player == d.eliminations.winner and package.value == 3500
     assert room.ledger.balance(td.PACKAGES) == 3500 and room.ledger.balance(td.pool_account("t")) == 0
-    assert room.cash(d.winner) == 100_000 - 1000
+    assert room.cash(d.eliminations.winner) == 100_000 - 1000
     assert room.ledger.balance(td.guarantee_account("t")) == 0  # the top-up came from the house's money held
 
 
@@ -212,17 +212,17 @@ def test_TR_PLAY_4_a_director_breaks_a_table_and_moves_a_player_between_hands_on
     first, second = sorted(d.tables)
     room.deal(first)
     with pytest.raises(RuleViolation) as e:
-        d.break_table(second)
+        d.balancing.break_table(second)
     assert e.value.code == "hand_running" and e.value.rule_id == "TR-PLAY-4"
     room.check_down(first)
     with pytest.raises(RuleViolation) as e:
-        d.break_table(second)                                               # no room for six more
+        d.balancing.break_table(second)                                               # no room for six more
     assert e.value.code == "bad_break"
     player = next(iter(d.tables[first].seats.values()))
     with pytest.raises(RuleViolation):
-        d.move_player(player, second, by="td")                              # the other table is full
+        d.balancing.move_player(player, second, by="td")                              # the other table is full
     with pytest.raises(RuleViolation) as e:
-        d.break_table("no-such-table")
+        d.balancing.break_table("no-such-table")
     assert e.value.code == "bad_break"
 
 

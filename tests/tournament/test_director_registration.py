@@ -92,9 +92,9 @@ def test_TR_REG_4_late_registration_is_open_for_the_stated_levels_and_dealt_in_a
     room.register("late")
     seated = [e for e in room.of(td.Seated) if e.player == "late"]
     assert seated and seated[0].reason == "late" and seated[0].chips == 1000
-    room.apply(room.director.level_up())
+    room.apply(room.director.clock.level_up())
     room.register("later")
-    room.apply(room.director.level_up())             # level 3: past the two levels
+    room.apply(room.director.clock.level_up())             # level 3: past the two levels
     assert room.of(td.RegistrationClosed)[-1].reason == "levels"
     with pytest.raises(RuleViolation) as e:
         room.register("too_late")
@@ -106,7 +106,7 @@ def test_TR_REG_4_late_registration_closes_early_when_the_field_is_full():
     room.register("a", "b", "c")
     room.apply(room.director.start())
     room.register("d")
-    assert room.of(td.RegistrationClosed)[-1].reason == "full" and not room.director.late_open
+    assert room.of(td.RegistrationClosed)[-1].reason == "full" and not room.director.clock.late_open
 
 
 def test_TR_REG_6_re_entries_are_counted_per_player():
@@ -141,7 +141,7 @@ def test_TR_REG_6_rebuys_need_a_stack_at_or_below_the_start_and_are_bounded_in_c
     with pytest.raises(RuleViolation) as e:
         d.add_on("c", room.cash("c"))
     check_refusal(e, "no_add_on_left", "TR-REG-6")
-    room.apply(d.level_up())
+    room.apply(d.clock.level_up())
     with pytest.raises(RuleViolation) as e:
         d.rebuy("c", room.cash("c"))
     check_refusal(e, "rebuys_closed", "TR-REG-6")

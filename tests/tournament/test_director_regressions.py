@@ -22,9 +22,9 @@ def test_TR_REFUND_4_cancelled_after_a_deal_shares_only_what_was_left_to_play_fo
     d = room.director
     while len(d.entries) > 2:
         bust_one(room)
-    room.apply(d.propose_deal(next(iter(d.entries)), "icm", left_to_play_for=300))
+    room.apply(d.deal_desk.propose_deal(next(iter(d.entries)), "icm", left_to_play_for=300))
     for player in room.of(td.DealOffered)[-1].amounts:
-        room.apply(d.answer_deal(player, True))
+        room.apply(d.deal_desk.answer_deal(player, True))
     stacks = d.stacks()
     room.apply(d.cancel("server failure"))
     refunds = room.of(td.Cancelled)[-1].refunds
@@ -52,7 +52,7 @@ def test_TR_REG_6_rebuys_are_bought_between_hands_and_not_after_the_prizes_are_f
         d.rebuy(player, room.cash(player))
     assert e.value.code == "hand_running" and e.value.rule_id == "TR-REG-6"
     room.check_down(table)
-    while d.prizes is None:                                       # to the money: rebuys close, prizes fixed
+    while d.eliminations.prizes is None:  # to the money: rebuys close, prizes fixed
         bust_one(room)
     for command in (d.rebuy, d.add_on):
         survivor = next(iter(d.entries))
@@ -131,12 +131,12 @@ def test_TR_DEAL_1_a_cancelled_tournament_drops_its_deal():
     d = room.director
     while len(d.entries) > 3:
         bust_one(room)
-    room.apply(d.propose_deal(next(iter(d.entries)), "icm"))
+    room.apply(d.deal_desk.propose_deal(next(iter(d.entries)), "icm"))
     room.apply(d.cancel("server failure"))
     with pytest.raises(RuleViolation):
-        d.answer_deal(next(iter(room.of(td.DealOffered)[-1].amounts)), True)
+        d.deal_desk.answer_deal(next(iter(room.of(td.DealOffered)[-1].amounts)), True)
     with pytest.raises(RuleViolation):
-        d.deal_expired()
+        d.deal_desk.deal_expired()
 
 
 def test_TR_REG_4_a_late_entry_that_puts_the_field_in_the_money_closes_registration():
@@ -145,6 +145,6 @@ def test_TR_REG_4_a_late_entry_that_puts_the_field_in_the_money_closes_registrat
     while len(d.entries) > 4:
         bust_one(room)
     room.register("k")                                # 11 entries pay 5; 5 left: the next bust is paid
-    assert not d.late_open and room.of(td.RegistrationClosed)[-1].reason == "in the money"
+    assert not d.clock.late_open and room.of(td.RegistrationClosed)[-1].reason == "in the money"
     with pytest.raises(RuleViolation):
         room.register("l")

@@ -41,7 +41,7 @@ def test_HR_DC_4_a_connected_player_or_one_before_the_late_stage_gets_none(store
     drop(lobby, player)
     lobby.clock.advance(10)                                          # disconnected, but not late: folded at once
     assert table.hand is None or table.to_act() is None or table.to_act()[0] != player
-    d.in_money = True                                                # the bubble has burst: now it is late
+    d.eliminations.in_money = True                                                # the bubble has burst: now it is late
     assert d.in_late_stage
     for _ in range(100):
         if table.hand is not None and table.to_act() is not None:

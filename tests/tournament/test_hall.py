@@ -17,16 +17,16 @@ def test_TR_PLAY_1_the_level_clock_runs_on_the_reactor_and_stops_while_paused(st
         lobby.person(name)
         assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
     d = lobby.hall.directors["sng"]
-    assert d.state == td.RUNNING and d.level == 1                    # a sit & go starts when full
+    assert d.state == td.RUNNING and d.clock.level == 1                    # a sit & go starts when full
     lobby.clock.advance(200)
     assert lobby.ask("boss", "director_pause", tournament="sng", reason="a dispute")["ok"]
     lobby.clock.advance(1000)                                        # paused: the clock does not run
-    assert d.level == 1
+    assert d.clock.level == 1
     assert lobby.ask("boss", "director_resume", tournament="sng")["ok"]
     lobby.clock.advance(99)
-    assert d.level == 1
+    assert d.clock.level == 1
     lobby.clock.advance(2)                                           # 300 s of play in all
-    assert d.level == 2 and lobby.pushes("ana", "level_started")[-1]["level"] == 2
+    assert d.clock.level == 2 and lobby.pushes("ana", "level_started")[-1]["level"] == 2
 
 
 def test_HR_DC_3_an_absent_player_uses_their_time_bank_then_is_checked_or_folded(store):
@@ -52,9 +52,9 @@ def test_TR_DEAL_1_a_deal_not_accepted_in_time_lapses_and_play_resumes(store):
     assert lobby.ask("ana", "deal_propose", tournament="sng", kind="chip_chop")["ok"]
     assert lobby.pushes("bo", "deal_offered")
     lobby.clock.advance(59)
-    assert d.pending_deal is not None
+    assert d.deal_desk.pending_deal is not None
     lobby.clock.advance(2)
-    assert d.pending_deal is None and lobby.pushes("cy", "deal_failed")[-1]["reason"] == "time ran out"
+    assert d.deal_desk.pending_deal is None and lobby.pushes("cy", "deal_failed")[-1]["reason"] == "time ran out"
 
 
 def test_director_commands_need_the_role_and_are_recorded_with_who_and_why(store):
@@ -77,7 +77,7 @@ def test_director_commands_need_the_role_and_are_recorded_with_who_and_why(store
     assert edited["error"]["message"] == "settings has no 'no_such_field': director_templates lists the settings"
     lobby.room.flushed()
     commands = [(r.data["command"], r.data["by"], r.data.get("reason"))
-                for r in store.audit_records("director_command")]
+                for r in store.audit_log.audit_records("director_command")]
     assert ("invite player", "boss", "a promotion") in commands and ("remove player", "boss", "wrong event") in commands
 
 
@@ -119,14 +119,14 @@ def test_bad_director_settings_are_refused_with_a_sentence_not_a_server_error(st
 
 def test_TR_DEAL_1_the_level_clock_stops_while_a_deal_is_on_the_table(store):
     lobby, d = between_hands_in_the_money(store, deal_seconds=600)
-    level = d.level
+    level = d.clock.level
     assert lobby.ask("ana", "deal_propose", tournament="sng", kind="icm")["ok"]
     lobby.clock.advance(590)                                          # past the level's end: no level up
-    assert d.level == level and d.pending_deal is not None
+    assert d.clock.level == level and d.deal_desk.pending_deal is not None
     lobby.ask("bo", "deal_answer", tournament="sng", accept=False)
-    assert d.pending_deal is None
+    assert d.deal_desk.pending_deal is None
     lobby.clock.advance(400)
-    assert d.level == level + 1                                       # the clock ran on after the deal failed
+    assert d.clock.level == level + 1                                       # the clock ran on after the deal failed
 
 
 def test_TR_REFUND_3_a_bust_and_its_place_are_shown_only_once_the_step_that_made_them_is_stored(store):

@@ -53,7 +53,7 @@ def test_TR_PRIZE_1_the_payout_preview_is_what_that_many_entrants_are_then_paid(
     for name in ("ana", "bo", "cy"):
         lobby.person(name)
         assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
-    assert list(lobby.hall.directors["sng"].provisional_prizes()) == preview["payouts"]
+    assert list(lobby.hall.directors["sng"].eliminations.provisional_prizes()) == preview["payouts"]
     bad = lobby.ask("boss", "director_preview", template="sit_and_go", entrants=10, settings={"table_size": 40})
     assert not bad["ok"] and bad["error"]["code"] == "bad_structure" and bad["error"]["rule"] == "TR-PLAY-1"
 
@@ -119,12 +119,12 @@ def test_TR_DEAL_1_a_deal_every_player_accepted_waits_for_the_directors_approval
     for name in ("ana", "bo", "cy"):
         assert lobby.ask(name, "deal_answer", tournament="sng", accept=True)["ok"]
     waiting = lobby.pushes("bo", "deal_awaiting_approval")
-    assert waiting and d.pending_deal is not None and not lobby.pushes("bo", "deal_made")
+    assert waiting and d.deal_desk.pending_deal is not None and not lobby.pushes("bo", "deal_made")
     again = lobby.ask("bo", "deal_answer", tournament="sng", accept=True)
     assert not again["ok"] and again["error"]["code"] == "already_answered"
-    level = d.level
+    level = d.clock.level
     lobby.clock.advance(10_000)                                      # no time limit while the director decides,
-    assert d.pending_deal is not None and d.level == level           # and the level clock stays held
+    assert d.deal_desk.pending_deal is not None and d.clock.level == level           # and the level clock stays held
     shown = lobby.ask("boss", "tournament_list")["tournaments"][0]["deal"]
     assert shown["awaiting_approval"] and shown["amounts"] == waiting[-1]["amounts"]
     assert shown["accepted"] == sorted(["ana", "bo", "cy"])
@@ -141,7 +141,7 @@ def test_TR_DEAL_1_a_director_cancels_a_deal_and_play_resumes(store):
     lobby.person("boss", role="director")
     assert lobby.ask("ana", "deal_propose", tournament="sng", kind="icm")["ok"]
     assert lobby.ask("boss", "director_deal", tournament="sng", decision="cancel", reason="collusion suspected")["ok"]
-    assert d.pending_deal is None
+    assert d.deal_desk.pending_deal is None
     assert lobby.pushes("ana", "deal_failed")[-1]["reason"] == "cancelled by boss: collusion suspected"
     again = lobby.ask("boss", "director_deal", tournament="sng", decision="cancel", reason="twice")
     assert not again["ok"] and again["error"]["code"] == "no_deal"

@@ -19,7 +19,7 @@ def test_TR_REG_3_the_seat_draw_goes_on_between_reactor_turns_and_play_waits_for
         lobby.person(name)
         assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
     d = lobby.hall.directors["sng"]
-    assert d.state == td.RUNNING and d.level == 1                 # started on time (a sit & go: when full)
+    assert d.state == td.RUNNING and d.clock.level == 1                 # started on time (a sit & go: when full)
     assert d.drawing is not None and d.ready_tables() == []       # ...and the draw has only begun
     assert not any(e.table for e in d.entries.values())
     refused = lobby.ask("ana", "tournament_act", tournament="sng", action="fold", decision="1-1/9")

@@ -96,7 +96,7 @@ def test_STAFF_1_an_overlay_is_paid_from_promotions_and_what_is_left_returns(sto
     assert ledger.balance(PROMOTIONS) == FUNDED - 2_000 and ledger.balance(td.guarantee_account("sng")) == 0
     assert all(t.reason in ("deposit", "withdrawal") for t in ledger.transfers
                if any(p.account == WORLD for p in t.postings))
-    assert store.ledger_problems() == []
+    assert store.ledger.ledger_problems() == []
 
 
 def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(store):
@@ -110,7 +110,7 @@ def test_STAFF_1_a_guarantee_above_the_limit_waits_for_an_admins_approval(store)
             code="forbidden", rule="STAFF-1")
     assert lobby.ask("root", "admin_approve_tournament", tournament="sng", reason="the spring series")["ok"]
     assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
-    (record,) = store.audit_records("tournament_approved")
+    (record,) = store.audit_log.audit_records("tournament_approved")
     assert record.data["by"] == "root" and record.data["reason"] == "the spring series"
     refused(lobby.ask("root", "admin_approve_tournament", tournament="sng", reason="again"),
             code="not_awaiting_approval", rule="STAFF-1")
@@ -141,12 +141,12 @@ def test_STAFF_1_only_an_admin_funds_promotions_with_a_logged_reason(store):
     answer = lobby.ask("root", "admin_fund_promotions", source="house:fees", amount=1_000, reason="fees to freerolls")
     assert answer["ok"] and answer["balance"] == FUNDED + 1_000 and ledger.balance(HOUSE_FEES) == 0
     assert lobby.ask("root", "admin_fund_promotions", source="deposit", amount=50, reason="house deposit")["ok"]
-    records = store.audit_records("promotions_funded")
+    records = store.audit_log.audit_records("promotions_funded")
     assert [(r.data["by"], r.data["source"], r.data["amount"], r.data["reason"]) for r in records[-2:]] == [
         ("root", "house:fees", 1_000, "fees to freerolls"), ("root", "deposit", 50, "house deposit")]
     seen = lobby.ask("root", "admin_promotions")
     assert seen["balance"] == FUNDED + 1_050 and seen["awaiting_approval"] == []
-    assert store.ledger_problems() == []
+    assert store.ledger.ledger_problems() == []
 
 
 def test_AC_6_a_large_tournament_transfer_is_flagged_like_a_cash_table_one(store):
@@ -155,9 +155,9 @@ def test_AC_6_a_large_tournament_transfer_is_flagged_like_a_cash_table_one(store
     assert create(lobby, buy_in=threshold, fee=0)["ok"]
     lobby.person("ana")
     lobby.room.deposit("ana", threshold)
-    before = len(store.audit_records("aml_flag"))
+    before = len(store.audit_log.audit_records("aml_flag"))
     assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
-    flags = store.audit_records("aml_flag")[before:]
+    flags = store.audit_log.audit_records("aml_flag")[before:]
     assert [(f.data["reason"], f.data["size"], f.data["reference"]) for f in flags] == [
         ("tournament buy-in", threshold, "sng")]
 
@@ -251,7 +251,7 @@ def test_STAFF_1_an_ended_event_leaves_the_lobby_and_the_memory_after_the_grace_
     answer = lobby.ask("ana", "tournament_details", tournament="gone")
     assert not answer["ok"] and answer["error"]["code"] == "unknown_tournament"
     assert "minutes after it ends" in answer["error"]["message"]
-    assert store.tournament("gone").state == td.CANCELLED                # the store keeps it
+    assert store.tournaments.tournament("gone").state == td.CANCELLED                # the store keeps it
     assert not create(lobby, "gone")["ok"]                               # and its id is never reused
     assert lobby.ask("root", "admin_promotions")["ok"]
 
@@ -290,20 +290,20 @@ def test_STAFF_1_an_admin_does_not_approve_the_event_they_created(store):
                      settings={"guarantee": guarantee})["ok"]
     refused(lobby.ask("root", "admin_approve_tournament", tournament="mine", reason="trust me"),
             code="own_event", rule="STAFF-1")
-    assert lobby.hall.directors["mine"].awaiting_approval and not store.audit_records("tournament_approved")
+    assert lobby.hall.directors["mine"].awaiting_approval and not store.audit_log.audit_records("tournament_approved")
     assert lobby.ask("other_admin", "admin_approve_tournament", tournament="mine", reason="the series")["ok"]
 
 
 def test_STAFF_1_one_house_deposit_into_promotions_is_bounded_and_audited(store):
     lobby = lobby_with_desk(store)
     ledger, bound = lobby.room.ledger, lobby.hall.bounds.max_house_deposit
-    world, before = ledger.balance(WORLD), len(store.audit_records("promotions_funded"))
+    world, before = ledger.balance(WORLD), len(store.audit_log.audit_records("promotions_funded"))
     refused(lobby.ask("root", "admin_fund_promotions", source="deposit", amount=bound + 1, reason="a lot"),
             code="over_limit", rule="STAFF-1")
     assert ledger.balance(WORLD) == world and ledger.balance(PROMOTIONS) == FUNDED
     assert lobby.ask("root", "admin_fund_promotions", source="deposit", amount=bound, reason="the series")["ok"]
     assert ledger.balance(PROMOTIONS) == FUNDED + bound
-    (record,) = store.audit_records("promotions_funded")[before:]
+    (record,) = store.audit_log.audit_records("promotions_funded")[before:]
     assert (record.data["by"], record.data["amount"], record.data["source"]) == ("root", bound, "deposit")
 
 

@@ -162,9 +162,9 @@ def test_TR_REFUND_6_backers_stakes_and_a_substituted_prize_survive_the_records(
     rows.apply(ss.step(d))
     assert_restores(d, rows)                                   # TR-REFUND-2 with a backer: the stake comes back
     room.apply(d.start())
-    room.house_adds(3500 - d.prizes[0])
-    room.apply(d.substitute_prize(1, "a seat at the festival", 3500, by="td"))
+    room.house_adds(3500 - d.eliminations.prizes[0])
+    room.apply(d.eliminations.substitute_prize(1, "a seat at the festival", 3500, by="td"))
     rows.apply(ss.step(d))
-    assert ss.restore(rows.whole()).substitutes == {1: ("a seat at the festival", 3500)}
+    assert ss.restore(rows.whole()).eliminations.substitutes == {1: ("a seat at the festival", 3500)}
     assert [s.percent for s in ss.restore(rows.whole()).entries["a"].stakes] == [Fraction(40)]
     assert_restores(d, rows)                                   # TR-REFUND-6: the backer shares the refund

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from pokerroom.cli import main
 from tournament import director as td
 from tournament import simulate as sim
+from tournament.balancing import Balancing
+from tournament.eliminations import Eliminations
 from tournament.structure import STRUCTURES, TournamentSpec
 
 
@@ -41,27 +43,27 @@ def test_TR_PLAY_3_a_larger_field_with_late_entries_re_entries_and_a_deal():
 
 
 def test_the_simulation_catches_a_director_that_loses_a_chip(monkeypatch):
-    real = td.Director._move
+    real = Balancing._move
 
     def leaky(self, move):
         real(self, move)
-        self.tables[move.to_table].stacks[move.player] -= 1
+        self.director.tables[move.to_table].stacks[move.player] -= 1
 
-    monkeypatch.setattr(td.Director, "_move", leaky)
+    monkeypatch.setattr(Balancing, "_move", leaky)
     with pytest.raises(sim.SimulationError, match="chips"):
         sim.simulate(60, seed=2)
 
 
 def test_the_simulation_catches_a_place_awarded_twice(monkeypatch):
-    real = td.Director._award
+    real = Eliminations._award
 
     def twice(self, finishes, entries):
         finishes = list(finishes)
         real(self, finishes, entries)
         if finishes:
-            self._emit(td.Eliminated(finishes[0].players, finishes[0].places, 0))
+            self.director.emit(td.Eliminated(finishes[0].players, finishes[0].places, 0))
 
-    monkeypatch.setattr(td.Director, "_award", twice)
+    monkeypatch.setattr(Eliminations, "_award", twice)
     with pytest.raises(sim.SimulationError, match="places"):
         sim.simulate(20, seed=2)
 

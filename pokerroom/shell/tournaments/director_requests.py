@@ -114,7 +114,7 @@ class DirectorRequests:
             spec = spec.edited(**self.changes(spec, settings or {}))
         payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
         preview = td.Director(spec, payouts, Random(0))
-        amounts = preview.prize_preview(entrants)
+        amounts = preview.eliminations.prize_preview(entrants)
         pool = prize_pool(entrants * spec.buy_in, spec.guarantee).total
         return ok(request, entry_cost=spec.entry_cost, prize_pool=pool, payouts=list(amounts),
                   remainder=pool - sum(amounts), structure=described(spec, template))
@@ -165,14 +165,14 @@ class DirectorRequests:
     def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
         d = self.hall.director(tournament)
         self.room.verify_director(session)
-        events = d.pause(session.player_id, reason)
+        events = d.clock.pause(session.player_id, reason)
         self.room.directed(session, "pause", tournament, reason=reason)
         self.hall.run(d, events)
         self.hall.timers.hold_clock(tournament)                      # the clock stops with play
         return ok(request)
 
     def _on_director_resume(self, session: Any, request: Request, tournament: str) -> dict:
-        return self._directed(session, request, tournament, "resume", lambda d, by: d.resume(by))
+        return self._directed(session, request, tournament, "resume", lambda d, by: d.clock.resume(by))
 
     def _on_director_cancel(self, session: Any, request: Request, tournament: str, reason: str,
                             confirm: bool) -> dict:
@@ -203,21 +203,21 @@ class DirectorRequests:
     def _on_director_move_player(self, session: Any, request: Request, tournament: str, player: str, table: str,
                                  reason: str) -> dict:
         return self._directed(session, request, tournament, "move player",
-                              lambda d, by: d.move_player(self.hall.entrant(d, player), table, by), player=player,
-                              table=table, reason=reason)
+                              lambda d, by: d.balancing.move_player(self.hall.entrant(d, player), table, by),
+                              player=player, table=table, reason=reason)
 
     def _on_director_break_table(self, session: Any, request: Request, tournament: str, table: str,
                                  reason: str) -> dict:
-        return self._directed(session, request, tournament, "break table", lambda d, by: d.break_table(table),
+        return self._directed(session, request, tournament, "break table", lambda d, by: d.balancing.break_table(table),
                               table=table, reason=reason)
 
     def _on_director_balance(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
-        return self._directed(session, request, tournament, "balance now", lambda d, by: d.balance_now(),
+        return self._directed(session, request, tournament, "balance now", lambda d, by: d.balancing.balance_now(),
                               reason=reason)
 
     def _on_director_deal(self, session: Any, request: Request, tournament: str, decision: str, reason: str) -> dict:
         return self._directed(session, request, tournament, f"{decision} deal",
-                              lambda d, by: d.decide_deal(decision == "approve", by, reason), reason=reason)
+                              lambda d, by: d.deal_desk.decide_deal(decision == "approve", by, reason), reason=reason)
 
     def _on_director_broadcast(self, session: Any, request: Request, tournament: str, text: str) -> dict:
         return self._directed(session, request, tournament, "broadcast", lambda d, by: d.broadcast(text, by),
@@ -237,4 +237,5 @@ class DirectorRequests:
                              "reason": data.pop("reason", ""), "details": data})
             return ok(request, records=rows)
 
-        return self.room.write(self.hall.store.director_activity, limit, tournament, quiet=False).addCallback(shape)
+        return self.room.write(self.hall.store.audit_log.director_activity, limit, tournament,
+                               quiet=False).addCallback(shape)

@@ -120,14 +120,14 @@ class TournamentHall:
     def recover(self) -> dict[str, td.Cancelled]:
         """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""
         refunded = {}
-        for record in self.store.unfinished_tournaments():
+        for record in self.store.tournaments.unfinished_tournaments():
             director = _restored(record)
             self.directors[record.id] = director
             self.created_by[record.id] = record.created_by
             events = director.cancel("the server stopped during the tournament; refunded on restart")
             step = self._post(director, events)
             if step is not None:
-                self.store.save_tournament(*step)           # blocking: before the room listens
+                self.store.tournaments.save_tournament(*step)           # blocking: before the room listens
             self._retire_later(director)
             refunded[record.id] = next(e for e in events if isinstance(e, td.Cancelled))
             self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id,
@@ -135,7 +135,7 @@ class TournamentHall:
         return refunded
 
     def create(self, spec: TournamentSpec, by: str) -> td.Director:
-        if spec.id in self.directors or self.store.tournament(spec.id) is not None:
+        if spec.id in self.directors or self.store.tournaments.tournament(spec.id) is not None:
             raise RuleViolation("tournament_exists", f"a tournament {spec.id!r} already exists", "TR-REG-1")
         pending = self.bounds.check(spec)
         now = self.reactor.seconds()
@@ -200,9 +200,9 @@ class TournamentHall:
         self.feed.fan_out(d, events)                        # the hands it ends are kept for the step's write
         if landed is not None:
             calls = [call for started, ended in self.feed.ended_hands(d.spec.id)
-                     for call in ((self.store.hand_started, started), (self.store.hand_ended, ended))]
+                     for call in ((self.store.hands.hand_started, started), (self.store.hands.hand_ended, ended))]
             if step is not None:
-                calls.append((self.store.save_tournament, step))
+                calls.append((self.store.tournaments.save_tournament, step))
             self.room.write(self.store.together, calls).chainDeferred(landed)
         self.timers.set(d, events)
         if d.state in (td.FINISHED, td.CANCELLED):
@@ -263,12 +263,12 @@ class TournamentHall:
         """Seconds of play until the next scheduled break (TR-PLAY-2), as the lobby shows it."""
         if d.state != td.RUNNING or not d.spec.breaks:
             return None
-        if d.on_break:
+        if d.clock.on_break:
             return 0.0
         left = self.timers.clock_left(d)
         if left is None:
-            left = d.spec.level(d.level).seconds * self.clock_scale
-        level = d.level
+            left = d.spec.level(d.clock.level).seconds * self.clock_scale
+        level = d.clock.level
         while d.spec.break_after(level) is None:
             level += 1
             if level > len(d.spec.levels):
@@ -278,12 +278,13 @@ class TournamentHall:
 
     def summary(self, d: td.Director) -> dict:
         spec = d.spec
-        step = d.schedule()
+        step = d.clock.schedule()
         return {"id": spec.id, "name": spec.name, "game": spec.game, "state": d.state,
                 "next_break_in": self.next_break_in(d),
                 "buy_in": spec.buy_in, "bounty": spec.bounty, "fee": spec.fee, "entrants": len(d.entries),
                 "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
-                "level": d.level, "paused": d.paused, "on_break": d.on_break, "late_registration": d.late_open,
+                "level": d.clock.level, "paused": d.clock.paused, "on_break": d.clock.on_break,
+                "late_registration": d.clock.late_open,
                 "start_at": spec.start_at, "next": list(step) if step else None,
                 "clock_left": self.timers.clock_left(d), "deal": self._deal_state(d),
                 "awaiting_approval": d.awaiting_approval}
@@ -291,7 +292,7 @@ class TournamentHall:
     @staticmethod
     def _deal_state(d: td.Director) -> dict | None:
         """The deal on the table, if any (TR-DEAL-1): who proposed it, what it pays, who accepted."""
-        deal = d.pending_deal
+        deal = d.deal_desk.pending_deal
         if deal is None:
             return None
         amounts = None if deal.offer is None else dict(zip(deal.players, deal.offer.amounts, strict=True))
@@ -320,7 +321,7 @@ class TournamentHall:
     @staticmethod
     def taking_entries(d: td.Director) -> bool:
         """Registering, or running with late registration open."""
-        return d.state == td.REGISTERING or (d.state == td.RUNNING and d.late_open)
+        return d.state == td.REGISTERING or (d.state == td.RUNNING and d.clock.late_open)
 
     @staticmethod
     def entrant(d: td.Director, name: str) -> str:

@@ -62,9 +62,10 @@ class PlayerRequests:
             top = [(p, spec.starting_stack) for p in islice(d.entries, SHOWN)]
             average = spec.starting_stack if d.entries and d.state == td.REGISTERING else 0
         standings = [{"player": p, "chips": chips, "table": d.entries[p].table} for p, chips in top]
-        finished = [{"player": e.player, "places": list(e.place)} for e in d.busted[-SHOWN:] if e.place]
+        finished = [{"player": e.player, "places": list(e.place)} for e in d.eliminations.busted[-SHOWN:] if e.place]
         return ok(request, tournament=self.hall.summary(d), structure=_structure(spec),
-                  prizes=list(d.provisional_prizes()), prizes_fixed=d.prizes is not None, standings=standings,
+                  prizes=list(d.eliminations.provisional_prizes()), prizes_fixed=d.eliminations.prizes is not None,
+                  standings=standings,
                   players_left=len(d.entries), average_stack=average, rank=rank,
                   finished=finished, tables={t.id: {"seats": {str(s): p for s, p in t.seats.items()},
                                                     "stacks": dict(t.stacks), "in_hand": t.in_hand}
@@ -141,12 +142,12 @@ class PlayerRequests:
     def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
                          left_to_play_for: int = 0) -> dict:
         d = self.hall.director(tournament)
-        self.hall.run(d, d.propose_deal(session.player_id, kind, left_to_play_for))
+        self.hall.run(d, d.deal_desk.propose_deal(session.player_id, kind, left_to_play_for))
         return ok(request)
 
     def _on_deal_answer(self, session: Any, request: Request, tournament: str, accept: bool) -> dict:
         d = self.hall.director(tournament)
-        self.hall.run(d, d.answer_deal(session.player_id, accept))
+        self.hall.run(d, d.deal_desk.answer_deal(session.player_id, accept))
         return ok(request)
 
 

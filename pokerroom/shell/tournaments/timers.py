@@ -2,7 +2,7 @@
 
 The director never reads a clock; after every command the hall calls
 :meth:`TournamentTimers.set` with its events, and the timers send the commands
-time brings (``start``, the :meth:`~tournament.director.Director.schedule` step,
+time brings (``start``, the :meth:`~tournament.clock.Clock.schedule` step,
 ``deal``, ``deal_expired``) back through the hall's one command path. The level
 clock stops while play is paused or a deal is discussed (TR-DEAL-1) and goes on
 with what was left. Each decision's own clock is
@@ -153,13 +153,13 @@ class TournamentTimers:
         tid = d.spec.id
         if any(isinstance(e, td.DealProposed) for e in events):
             self.hold_clock(tid)                          # TR-DEAL-1: play pauses, and so does the clock
-        if d.paused or d.pending_deal is not None:
+        if d.clock.paused or d.deal_desk.pending_deal is not None:
             return
         if any(isinstance(e, td.DealMade | td.DealFailed) for e in events) and tid in self.paused_left:
             command, left = self.paused_left.pop(tid)
             self.clock[tid] = (command, self.reactor.callLater(left, self._tick, tid, command))
             return
-        step = d.schedule()
+        step = d.clock.schedule()
         current = self.clock.get(tid)
         moved = any(isinstance(e, _CLOCK_MOVED) for e in events)
         if step is None or (current is not None and not moved):
@@ -174,7 +174,7 @@ class TournamentTimers:
         self.clock.pop(tid, None)
         d = self.hall.directors[tid]
         try:
-            self.hall.run(d, getattr(d, command)())
+            self.hall.run(d, getattr(d.clock, command)())
         except RuleViolation as refusal:
             self.log.warn("tournament {id}: the clock's {command} was refused: {why}", id=tid, command=command,
                           why=refusal.message)
@@ -196,5 +196,5 @@ class TournamentTimers:
     def _deal_expired(self, tid: str) -> None:
         self.deal_call.pop(tid, None)
         d = self.hall.directors[tid]
-        if d.pending_deal is not None:
-            self.hall.run(d, d.deal_expired())
+        if d.deal_desk.pending_deal is not None:
+            self.hall.run(d, d.deal_desk.deal_expired())

@@ -53,12 +53,40 @@ def _older(director) -> None:
     """A director pickled before it counted registrations: its live entries keep the order they stand in."""
     from tournament.changes import Changes
 
+    _in_parts(director)
     if "changes" not in director.__dict__:
         director.changes = Changes()
     if "registrations" not in director.__dict__:
         for ordinal, entry in enumerate(director.entries.values()):
             entry.ordinal = ordinal
-        director.registrations = len(director.entries) + len(director.busted)
+        director.registrations = len(director.entries) + len(director.eliminations.busted)
+
+
+# What a director pickled before it had parts (issue #35) kept of each part's state, in its own attributes.
+_PARTS = {"clock": ("level", "paused", "on_break", "late_open", "rebuys_open"),
+          "deal_desk": ("pending_deal", "deal_made"),
+          "balancing": ("break_order",),
+          "eliminations": ("busted", "unplaced", "_waiting_busts", "prizes_paid", "substitutes", "prizes",
+                           "paid_places", "in_money", "winner", "_provisional")}
+
+
+def _in_parts(director) -> None:
+    """A director pickled with every part's state in its own attributes: the parts built and given theirs."""
+    from tournament.balancing import Balancing
+    from tournament.clock import Clock
+    from tournament.deal_desk import DealDesk
+    from tournament.eliminations import Eliminations
+
+    state = director.__dict__
+    if "clock" in state:
+        return
+    for name, kind in (("clock", Clock), ("eliminations", Eliminations), ("balancing", Balancing),
+                       ("deal_desk", DealDesk)):
+        part = kind(director)
+        for field in _PARTS[name]:
+            if field in state:
+                setattr(part, field, state.pop(field))
+        state[name] = part
 
 
 def upgrade() -> None:

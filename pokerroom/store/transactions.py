@@ -1,0 +1,363 @@
+"""The store's transactions: one short transaction per call, or one batch of calls (run off the reactor thread).
+
+Theory of operation
+-------------------
+The pure core decides; the store remembers. Every call of a store part
+(:mod:`pokerroom.store.room_store`) is one transaction, so what belongs
+together lands together: a hand's end, its event stream and the ledger
+transfer that settles it commit at once or not at all; a transfer's postings
+and the cached balances they change commit at once. The server calls the
+store through a thread pool (one thread for SQLite, several for PostgreSQL),
+never on the reactor thread.
+
+This module is the one place that knows a transaction: every part writes
+through :meth:`Transactions.writing`, reads through :meth:`Transactions.reading`
+and gathers the busy tables' rows (hands, transfers, audit records) through
+:meth:`Transactions.rows`, so a :meth:`Transactions.batch` of calls to several
+parts is one transaction, and the audit chain (SEC-1, SEC-5) has one head.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, Engine, bindparam, insert, select, text, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from pokerroom.money.ledger import Transfer
+from pokerroom.security.audit import GENESIS, record_hash, row_digest
+from pokerroom.store.models import (
+    AuditRecord,
+    HandFactsRecord,
+    HandPlayer,
+    HandRecord,
+    LedgerBalance,
+    LedgerPosting,
+    LedgerTransfer,
+)
+
+
+@dataclass
+class _Rows:
+    """Rows waiting for a bulk write, in the order the tables must take them."""
+
+    started: list[dict] = field(default_factory=list)
+    players: list[dict] = field(default_factory=list)
+    ended: list[dict] = field(default_factory=list)
+    facts: list[dict] = field(default_factory=list)
+    transfers: list[Transfer] = field(default_factory=list)
+    audits: list[dict] = field(default_factory=list)        # chained already, in chain order; before any hand here
+
+    def empty(self) -> bool:
+        return not (self.started or self.ended or self.transfers or self.audits)
+
+    def clear(self) -> None:
+        self.started, self.players, self.ended, self.facts, self.transfers = [], [], [], [], []
+        self.audits = []
+
+
+
+OPEN_STARTS = 100_000
+
+
+def _balance_upsert(dialect_insert: Callable) -> Any:
+    upsert = dialect_insert(LedgerBalance.__table__)
+    return upsert.on_conflict_do_update(index_elements=[LedgerBalance.__table__.c.account],
+                                        set_={"balance": LedgerBalance.__table__.c.balance + upsert.excluded.balance})
+
+
+# The busy writer's statements, built once: building a statement costs more than running a small one.
+_HANDS = HandRecord.__table__
+_TRANSFERS = LedgerTransfer.__table__
+_INSERT_AUDIT = insert(AuditRecord.__table__)
+_INSERT_HANDS = insert(_HANDS)
+_INSERT_HAND_PLAYERS = insert(HandPlayer.__table__)
+_INSERT_FACTS = insert(HandFactsRecord.__table__)
+_END_HANDS = (update(_HANDS).where(_HANDS.c.hand_id == bindparam("b_hand_id"), _HANDS.c.ended_at.is_(None))
+              .values(ended_at=bindparam("ended_at"), end_stacks=bindparam("end_stacks"), rake=bindparam("rake"),
+                      events=bindparam("events"), event_times=bindparam("event_times")))
+_OPEN_HANDS = select(_HANDS.c.hand_id, _HANDS.c.table_id, _HANDS.c.tournament, _HANDS.c.started_at,
+                     _HANDS.c.start_stacks).where(_HANDS.c.hand_id.in_(bindparam("ids", expanding=True)),
+                                                  _HANDS.c.ended_at.is_(None))
+_INSERT_TRANSFERS = insert(_TRANSFERS)
+_TRANSFER_IDS = select(_TRANSFERS.c.number, _TRANSFERS.c.id).where(
+    _TRANSFERS.c.number.in_(bindparam("numbers", expanding=True)))
+_INSERT_POSTINGS = insert(LedgerPosting.__table__)
+_UPSERT_BALANCES = {"postgresql": _balance_upsert(postgresql_insert), "sqlite": _balance_upsert(sqlite_insert)}
+_CHAIN_HEAD = select(AuditRecord.__table__.c.hash).order_by(AuditRecord.__table__.c.id.desc()).limit(1)
+# Taking the chain's head: PostgreSQL's transaction-scoped advisory lock (one key in every process); SQLite's one
+# write lock, taken by a statement that writes nothing, before the head is read.
+CHAIN_LOCK_KEY = 0x706F6B6572
+_LOCK_CHAIN = {"postgresql": text(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK_KEY})"),
+               "sqlite": text("UPDATE audit_records SET kind = kind WHERE id < 0")}
+APPEND_ATTEMPTS = 5                     # a standalone append that lost a race to an appender without the lock
+
+
+class _HandStart:
+    """What a hand's digest needs of its stored start, as the row reads back (a float time, a fresh dict)."""
+
+    __slots__ = ("hand_id", "start_stacks", "started_at", "table_id", "tournament")
+
+    def __init__(self, row: Mapping[str, Any]) -> None:
+        self.hand_id, self.table_id, self.tournament = row["hand_id"], row["table_id"], row["tournament"]
+        self.started_at, self.start_stacks = float(row["started_at"]), dict(row["start_stacks"])
+
+
+class _EndedHand:
+    """A hand's stored start and the end about to be written, read as :func:`hand_digest` reads a row."""
+
+    def __init__(self, start: Any, end: dict) -> None:
+        self.hand_id, self.table_id, self.tournament = start.hand_id, start.table_id, start.tournament
+        self.started_at, self.start_stacks = start.started_at, start.start_stacks
+        self.ended_at, self.end_stacks, self.rake = end["ended_at"], end["end_stacks"], end["rake"]
+        self.events, self.event_times, self.void = end["events"], end["event_times"], False
+
+
+def hand_digest(row: Any) -> str:
+    """What the audit chain keeps of a stored hand (SEC-1): every column the security team replays."""
+    return row_digest(row.hand_id, row.table_id, row.tournament, row.started_at, row.start_stacks, row.ended_at,
+                      row.end_stacks, row.rake, row.events, row.event_times, row.void)
+
+
+def chat_digest(row: Any) -> str:
+    return row_digest(row.id, row.table_id, row.hand_id, row.player_id, row.text, row.at, row.blocked)
+
+
+
+def insert_transfers(connection: Connection, transfers: list[Transfer]) -> None:
+    """Write ``transfers`` and their effect on the cached balances on ``connection`` (in its transaction)."""
+    # One bulk insert, then the new ids by the transfers' unique numbers: an insert returning ids in order
+    # would run once per transfer on SQLite.
+    connection.execute(_INSERT_TRANSFERS, [{"number": t.number, "reason": t.reason, "reference": t.reference,
+                                            "at": t.at} for t in transfers])
+    numbers = [t.number for t in transfers]
+    ids: dict[int, int] = {}
+    for start in range(0, len(numbers), 500):
+        ids.update(connection.execute(_TRANSFER_IDS, {"numbers": numbers[start:start + 500]}).all())
+    connection.execute(_INSERT_POSTINGS,
+                       [{"transfer_id": ids[t.number], "account": p.account, "amount": p.amount}
+                        for t in transfers for p in t.postings])
+    deltas: dict[str, int] = {}
+    for t in transfers:
+        for p in t.postings:
+            deltas[p.account] = deltas.get(p.account, 0) + p.amount
+    connection.execute(_UPSERT_BALANCES[connection.dialect.name],
+                       [{"account": account, "balance": delta} for account, delta in deltas.items()])
+
+
+class Transactions:
+    """The shared engine and the transaction in progress: what every store part writes and reads through."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.session_maker = sessionmaker(engine, expire_on_commit=False)
+        self._batch = threading.local()
+        # The starts of hands this process wrote and has not ended: what a hand's digest needs of its row, so
+        # ending it reads nothing back. Only a shortcut: a hand missing here is read from the table.
+        self._open_starts: dict[str, _HandStart] = {}
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        session = getattr(self._batch, "session", None)
+        if session is None:
+            with self.session_maker.begin() as session:
+                yield session
+        else:
+            self._flush_rows(session)           # earlier steps' rows first: steps land in order
+            yield session
+            session.flush()                     # a step's error surfaces in that step
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        session = getattr(self._batch, "session", None)
+        if session is None:
+            with self.session_maker() as session:
+                yield session
+        else:
+            self._flush_rows(session)           # a read sees every earlier step
+            yield session
+
+    @contextmanager
+    def rows(self) -> Iterator[_Rows]:
+        """Rows for the busy tables (hands, transfers): gathered across a batch, written in bulk."""
+        rows = getattr(self._batch, "rows", None)
+        if rows is not None:
+            yield rows
+            return
+        rows = _Rows()
+        yield rows
+        try:
+            with self.session_maker.begin() as session:
+                self._flush_rows(session, rows)
+        except Exception:
+            self._open_starts.clear()           # rolled back: starts remembered in it may not be stored
+            raise
+
+    def batch(self, calls: Sequence[tuple[Callable, tuple]]) -> list[tuple[bool, Any]]:
+        """Run store calls in order as one transaction (group commit): ``(True, result)`` or ``(False, error)`` each.
+
+        The room's writer hands over everything queued since its last batch, so
+        a busy room commits once per batch instead of once per write, and the
+        rows of its hands and transfers go in one bulk statement per table. If
+        any step fails the whole transaction is rolled back and the steps run
+        again one by one, each in its own transaction, so one bad write (a
+        nickname taken, say) fails alone.
+        """
+        if len(calls) > 1:
+            try:
+                return [(True, result) for result in self._one_transaction(calls)]
+            except Exception:                                   # noqa: BLE001 - retried one by one below
+                self._open_starts.clear()       # rolled back: starts remembered in it may not be stored
+        out = []
+        for function, args in calls:
+            try:
+                out.append((True, function(*args)))
+            except Exception as e:                              # noqa: BLE001 - handed back to the caller
+                out.append((False, e))
+        return out
+
+    def _one_transaction(self, calls: Sequence[tuple[Callable, tuple]]) -> list[Any]:
+        """Run store calls in order in one transaction; their results, or the first error (nothing stored)."""
+        results = []
+        with self.session_maker.begin() as session:
+            self._batch.session, self._batch.rows, self._batch.head = session, _Rows(), None
+            try:
+                for function, args in calls:
+                    results.append(function(*args))
+                self._flush_rows(session)
+            finally:
+                self._batch.session = self._batch.rows = self._batch.head = None
+        return results
+
+    def together(self, calls: Sequence[tuple[Callable, tuple]]) -> None:
+        """Store calls that stand or fall together (a tournament's step and the hands that caused it): one
+        transaction, the batch's own when called in one -- if any step of the batch fails, it is run again alone."""
+        if getattr(self._batch, "session", None) is not None:
+            for function, args in calls:
+                function(*args)
+            return
+        try:
+            self._one_transaction(calls)
+        except Exception:
+            self._open_starts.clear()           # rolled back: starts remembered in it may not be stored
+            raise
+
+    def _flush_rows(self, session: Session, rows: _Rows | None = None) -> None:
+        """Write gathered rows: Core bulk statements, a handful per batch rather than several per hand."""
+        rows = rows if rows is not None else getattr(self._batch, "rows", None)
+        if rows is None or rows.empty():
+            return
+        connection = session.connection()
+        if rows.audits:                         # chained before every hand gathered here (:meth:`audit`)
+            connection.execute(_INSERT_AUDIT, rows.audits)
+            rows.audits = []
+        self._flush_hands(connection, rows)
+        if rows.transfers:
+            insert_transfers(connection, rows.transfers)
+        rows.clear()
+
+    def _flush_hands(self, connection: Connection, rows: _Rows) -> None:
+        """The hands gathered so far: started ones inserted, ended ones updated and chained (SEC-1), their facts."""
+        if rows.started:
+            connection.execute(_INSERT_HANDS, rows.started)
+            connection.execute(_INSERT_HAND_PLAYERS, rows.players)
+            if len(self._open_starts) > OPEN_STARTS:        # hands that never ended here (a table retired mid-hand)
+                self._open_starts.clear()
+            self._open_starts.update((row["hand_id"], _HandStart(row)) for row in rows.started)
+        if rows.ended:
+            ids = [row["b_hand_id"] for row in rows.ended]
+            opened = {hand_id: self._open_starts[hand_id] for hand_id in ids if hand_id in self._open_starts}
+            sane_count = connection.dialect.supports_sane_multi_rowcount
+            if len(opened) < len(ids) or not sane_count:
+                opened.update(self._open_rows(connection, ids))
+                self._refuse_ended(ids, opened)
+            written = connection.execute(_END_HANDS, rows.ended)
+            if sane_count and written.rowcount != len(ids):  # a start remembered here but ended or never stored
+                self._refuse_ended(ids, self._open_rows(connection, ids))
+            for hand_id in ids:
+                self._open_starts.pop(hand_id, None)
+            # the chain keeps each ended hand's digest (SEC-1), in the order the hands ended: worked out from the
+            # values just written (the same bytes once read back: canonical() makes tuples lists, sorts keys)
+            self.chain(connection, [("hand", {"hand_id": hand_id, "table": opened[hand_id].table_id,
+                                              "digest": hand_digest(_EndedHand(opened[hand_id], ended))},
+                                     ended["ended_at"])
+                                    for hand_id, ended in zip(ids, rows.ended, strict=True)])
+        if rows.facts:
+            connection.execute(_INSERT_FACTS, rows.facts)
+        rows.started, rows.players, rows.ended, rows.facts = [], [], [], []
+
+    @staticmethod
+    def _open_rows(connection: Connection, ids: Sequence[str]) -> dict[str, Any]:
+        return {row.hand_id: row for row in connection.execute(_OPEN_HANDS, {"ids": list(ids)})}
+
+    @staticmethod
+    def _refuse_ended(ids: Sequence[str], opened: Mapping[str, Any]) -> None:
+        """A hand ends once, and only after its start is stored."""
+        if len(opened) != len(ids):                 # a hand missing, or one hand ended twice in a batch
+            closed = sorted(set(ids) - set(opened)) or sorted(ids)
+            raise ValueError(f"hand {closed[0]} is not open")
+
+    def audit(self, kind: str, data: Mapping[str, Any], at: float) -> str:
+        """Append an audit record chained to the one before it by SHA-256; its hash.
+
+        Each record's hash covers the previous record's hash, so changing or
+        removing any record breaks every hash after it (:meth:`~pokerroom.store.audit_log.AuditLog.verify_audit`).
+        In a :meth:`batch` the record is hashed at once and written with the
+        batch's other rows in one statement (a crowd sitting down makes one per
+        seat); hands that ended before it are chained first, as they would be.
+        """
+        rows = getattr(self._batch, "rows", None)
+        if rows is None:
+            for attempt in range(APPEND_ATTEMPTS):
+                try:
+                    with self.writing() as session:
+                        return self.chain(session.connection(), [(kind, data, at)])
+                except IntegrityError:          # the unique previous link refused a second record on one head
+                    if attempt == APPEND_ATTEMPTS - 1:
+                        raise
+        connection = self._batch.session.connection()
+        if rows.ended:
+            self._flush_hands(connection, rows)
+        previous = self._head(connection)
+        digest = record_hash(previous, kind, data, at)
+        rows.audits.append({"kind": kind, "data": dict(data), "at": at, "previous_hash": previous, "hash": digest})
+        self._batch.head = digest
+        return digest
+
+    def _head(self, connection: Connection) -> str:
+        """The newest record's hash, the chain held until this transaction ends: read once per batch, then kept.
+
+        Every append of every thread and process (the writer, the CLI, a demo start) comes here first, so two
+        records never link to the same head: the lock makes them wait their turn, and the unique
+        ``previous_hash`` refuses a record that would fork the chain all the same.
+        """
+        head = getattr(self._batch, "head", None)
+        if head is None:
+            connection.execute(_LOCK_CHAIN[connection.dialect.name])
+            head = connection.scalar(_CHAIN_HEAD) or GENESIS
+        return head
+
+    def chain(self, connection: Connection, records: Sequence[tuple[str, Mapping[str, Any], float]]) -> str:
+        """Append ``records`` after the newest one, in this transaction; the new head's hash."""
+        rows = getattr(self._batch, "rows", None)
+        if rows is not None and rows.audits:            # records hashed earlier in the batch go first
+            connection.execute(_INSERT_AUDIT, rows.audits)
+            rows.audits = []
+        last = self._head(connection)
+        out = []
+        for kind, data, at in records:
+            digest = record_hash(last, kind, data, at)
+            out.append({"kind": kind, "data": dict(data), "at": at, "previous_hash": last, "hash": digest})
+            last = digest
+        if out:
+            connection.execute(_INSERT_AUDIT, out)
+        if getattr(self._batch, "session", None) is not None:
+            self._batch.head = last
+        return last
