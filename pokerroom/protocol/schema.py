@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokerroom.amount_text import unit_name
 from pokerroom.money.accounts import HOUSE_FEES, HOUSE_RAKE
 
 MAX_AMOUNT = 10**12                 # minor units: far above any real stake, far below overflow
@@ -343,7 +344,5 @@ def error(kind: str, rid: int | None, code: str, message: str, rule: str = "",
 
 def refused(kind: str, rid: int | None, refusal: Any) -> dict[str, Any]:
     """The answer carrying a :class:`~pokerroom.errors.RuleViolation`: its sentence, rule and amounts."""
-    amounts = getattr(refusal, "amounts", None)
-    currency = getattr(refusal, "currency", None)
-    return error(kind, rid, refusal.code, refusal.message, refusal.rule_id, amounts or None,
-                 "chips" if not currency or currency == "chips" else currency)
+    return error(kind, rid, refusal.code, refusal.message, refusal.rule_id, refusal.amounts or None,
+                 unit_name(refusal.currency))
