@@ -192,8 +192,9 @@ REQUESTS: dict[str, dict[str, Field]] = {
                               "reason": REASON},
     "admin_approve_tournament": {"tournament": TOURNAMENT, "reason": REASON},
     "admin_promotions": {},
-    # an admin credits a player's wallet from outside (a refund of a failed payment): bounded, audited (STAFF-1)
-    "admin_credit": {"player": NICK, "amount": AMOUNT, "reason": REASON, "payment": Str(1, 100, optional=True)},
+    # an admin credits a player's wallet with money the room received from outside (a refund of a failed payment:
+    # `payment` names it): bounded, audited (STAFF-1)
+    "admin_credit": {"player": NICK, "amount": AMOUNT, "reason": REASON, "payment": Str(1, 100)},
     # casino tables (docs/protocol.md, "Casino")
     "casino_list": {},
     "casino_rules": {"table": TABLE},

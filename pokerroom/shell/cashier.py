@@ -24,10 +24,11 @@ Every movement is a ledger transfer made through the wallet service, and
   Only the wallet's cash is taken -- never chips at a table, a tournament entry
   or a casino stake -- and a restricted country (AC-2) or a self-exclusion
   (AC-5) does not stop a withdrawal; a frozen account (SEC-4) does.
-* **Admin credit.** An admin credits a player's wallet from outside for a
-  stated reason (a refund of a failed payment): ``world -> cash`` as a
-  deposit, bounded with the house deposits (:mod:`house_deposits`), audited
-  with who, whom, how much and why; it only ever adds to a wallet.
+* **Admin credit.** An admin credits a player's wallet with money the room
+  received from outside, naming that payment, for a stated reason (a refund of
+  a failed payment): ``world -> cash`` as a deposit, bounded with the house
+  deposits (:mod:`house_deposits`), audited with who, whom, how much, why and
+  which payment; it only ever adds to a wallet.
 
 Providers must be idempotent on the reference (:mod:`pokerroom.shell.payments`).
 Each request is one at a time per player and rate-limited per player; amounts
@@ -163,9 +164,10 @@ class Cashier:
         return self._one_at_a_time(player, d)
 
     def _on_admin_credit(self, session: Any, request: Request, player: str, amount: int, reason: str,
-                         payment: str | None = None) -> defer.Deferred:
-        """An admin credits a wallet from outside (a refund of a failed payment): bounded with the house
-        deposits, audited, never a debit (STAFF-1, STAFF-2)."""
+                         payment: str) -> defer.Deferred:
+        """An admin credits a wallet with money the room received from outside -- ``payment`` names it (a refund of
+        a payment the provider took while the deposit failed) -- bounded with the house deposits, audited, never a
+        debit (STAFF-1: no staff command creates money; STAFF-2: none takes it)."""
         by = session.player_id
         if session.role != ADMIN:
             raise RuleViolation("forbidden", "only an admin can credit a wallet", "STAFF-1")

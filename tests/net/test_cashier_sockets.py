@@ -83,13 +83,14 @@ def test_AC_5_a_self_excluded_player_may_withdraw_and_the_stored_limit_binds_eve
 
 def test_STAFF_1_an_admin_credits_a_wallet_audited_and_a_player_cannot(server, tmp_path):
     ana, _ = sign_up(server.url, "ana")
-    refused(ana.request("admin_credit", player="ana", amount=1_000, reason="mine"), code="forbidden", rule="STAFF-1")
+    refused(ana.request("admin_credit", player="ana", amount=1_000, reason="mine", payment="psp-1"), code="forbidden",
+            rule="STAFF-1")
     root = staff(server, "root", "admin")
     credit = root.request("admin_credit", player="ana", amount=1_000, reason="refund: card charged, deposit failed",
                           payment="psp-42")
     assert credit["ok"] and credit["balance"] == WELCOME + 1_000 == wallet(ana)
-    refused(root.request("admin_credit", player="root", amount=1_000, reason="me"), code="staff_may_not_play",
-            rule="STAFF-1")
+    refused(root.request("admin_credit", player="root", amount=1_000, reason="me", payment="psp-1"),
+            code="staff_may_not_play", rule="STAFF-1")
     (record,) = root.request("security_audit", kind="wallet_credited")["records"]
     assert {k: record["data"][k] for k in ("by", "player", "amount", "payment")} == \
         {"by": "root", "player": "ana", "amount": 1_000, "payment": "psp-42"}

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pokerroom.money.accounts import WORLD, Kind, cash, parse
+from pokerroom.protocol.schema import ProtocolError, parse_request
 from pokerroom.shell.cashier import RETRY_FIRST
 from pokerroom.shell.payments import CashierBounds, Payment, PlayMoney
 from pokerroom.store.db import make_engine, migrate, sqlite_url
@@ -288,8 +289,10 @@ def test_STAFF_1_an_admin_credit_is_a_bounded_audited_deposit_and_nobody_else_ma
     root = account(room, "root", role="admin")
     td = account(room, "td", role="director")
     for who in (ana, td):
-        assert refusal(ask(room, who, "admin_credit", player="ana", amount=500, reason="mine")) == \
-            ("forbidden", "STAFF-1")
+        mine = ask(room, who, "admin_credit", player="ana", amount=500, reason="mine", payment="psp-1")
+        assert refusal(mine) == ("forbidden", "STAFF-1")
+    with pytest.raises(ProtocolError, match="needs payment"):       # a credit names the outside payment (STAFF-1)
+        parse_request({"type": "admin_credit", "rid": 1, "player": "ana", "amount": 500, "reason": "gift"})
     answer = ask(room, root, "admin_credit", player="ANA", amount=500, reason="refund: card charged, deposit failed",
                  payment="psp-123")
     assert answer["ok"] and answer["player"] == "ana" and answer["balance"] == 600
@@ -299,10 +302,10 @@ def test_STAFF_1_an_admin_credit_is_a_bounded_audited_deposit_and_nobody_else_ma
     (t,) = [t for t in room.ledger.transfers if t.number == answer["transfer"]]
     assert t.reason == "deposit" and room.ledger.balance(WORLD) == -600
     # bounded: 50,000 each, 80,000 a day per admin -- counted with the admin's house deposits
-    assert refusal(ask(room, root, "admin_credit", player="ana", amount=50_001, reason="x")) == \
+    assert refusal(ask(room, root, "admin_credit", player="ana", amount=50_001, reason="x", payment="psp-1")) == \
         ("over_limit", "STAFF-1")
-    assert ask(room, root, "admin_credit", player="ana", amount=50_000, reason="x")["ok"]
-    assert refusal(ask(room, root, "admin_credit", player="ana", amount=30_000, reason="x")) == \
+    assert ask(room, root, "admin_credit", player="ana", amount=50_000, reason="x", payment="psp-1")["ok"]
+    assert refusal(ask(room, root, "admin_credit", player="ana", amount=30_000, reason="x", payment="psp-1")) == \
         ("over_limit", "STAFF-1")
     assert [r.data["code"] for r in store.audit_log.audit_records("staff_refused")] == ["over_limit", "over_limit"]
     assert_conserved(room)
@@ -315,7 +318,8 @@ def test_STAFF_1_no_admin_credits_themselves_or_another_staff_account_or_a_close
     account(room, "gone", closed=True)
     for target, code in (("root", "staff_may_not_play"), ("sec", "staff_may_not_play"), ("gone", "account_closed"),
                          ("nobody", "no_such_player")):
-        assert refusal(ask(room, root, "admin_credit", player=target, amount=100, reason="x"))[0] == code
+        answer = ask(room, root, "admin_credit", player=target, amount=100, reason="x", payment="psp-1")
+        assert refusal(answer)[0] == code
     assert room.ledger.balance(WORLD) == 0
 
 
@@ -323,12 +327,12 @@ def test_STAFF_1_the_admins_credits_and_house_deposits_share_one_days_bound_acro
     room, _, clock = cashier_room(store, FakeProvider())
     account(room, "ana")
     root = account(room, "root", role="admin")
-    assert ask(room, root, "admin_credit", player="ana", amount=50_000, reason="x")["ok"]
+    assert ask(room, root, "admin_credit", player="ana", amount=50_000, reason="x", payment="psp-1")["ok"]
     again, _, _ = cashier_room(store, FakeProvider(), clock)
     root = account(again, "root", role="admin")
-    assert refusal(ask(again, root, "admin_credit", player="ana", amount=40_000, reason="x")) == \
+    assert refusal(ask(again, root, "admin_credit", player="ana", amount=40_000, reason="x", payment="psp-1")) == \
         ("over_limit", "STAFF-1")
-    assert ask(again, root, "admin_credit", player="ana", amount=30_000, reason="x")["ok"]
+    assert ask(again, root, "admin_credit", player="ana", amount=30_000, reason="x", payment="psp-1")["ok"]
 
 
 # ---------------------------------------------------------------------- a property over random sequences
