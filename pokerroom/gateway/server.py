@@ -291,14 +291,9 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
     def _peek(self, payload: bytes, binary: bool) -> tuple[str, int | None]:
         """A refused request's type and rid, when they can be read (for its refusal's envelope)."""
         try:
-            data = self.codec.decode(payload, binary)
+            return echoed(self.codec.decode(payload, binary))
         except ProtocolError:
             return "error", None
-        if not isinstance(data, dict):
-            return "error", None
-        kind = data.get("type")
-        return (kind[:40] if isinstance(kind, str) else "error"), (data.get("rid") if type(data.get("rid")) is int
-                                                                     else None)
 
     def _go_on(self) -> None:
         """Handle the requests that waited, in order, until one must wait for its answer again."""
