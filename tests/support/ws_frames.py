@@ -68,13 +68,16 @@ class RawClient:
         return bytes(((0x80 if fin else 0) | opcode,)) + length + mask + masked
 
     def read_frame(self) -> tuple[int, bytes]:
-        while (whole := split_frame(self.buffer)) is None:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("the room closed the socket")
-            self.buffer += chunk
-        opcode, payload, self.buffer = whole
-        return opcode, payload
+        """The room's next frame but its pings: the room's timer sends those at a random moment of its own."""
+        while True:
+            while (whole := split_frame(self.buffer)) is None:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    raise ConnectionError("the room closed the socket")
+                self.buffer += chunk
+            opcode, payload, self.buffer = whole
+            if opcode != 9:
+                return opcode, payload
 
     def close_code(self) -> int:
         """The code of the close frame the room sends next (RFC 6455, 5.5.1)."""
