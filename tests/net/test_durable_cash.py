@@ -70,7 +70,11 @@ def _next_hand_is_new(room: CrashRoom) -> None:
 
 def test_TR_REFUND_1_a_hand_shown_ended_after_an_all_in_stands_when_the_room_is_killed_that_moment(room):
     players = _seated_pair(room)
-    _, push = room.kill_when(players, lambda name, push: _hand_event(push, "hand_ended") is not None, _all_in)
+    def busted(name: str, push: dict) -> bool:                             # a chopped pot deals another all-in
+        ended = _hand_event(push, "hand_ended")
+        return ended is not None and 0 in dict(map(tuple, ended["stacks"])).values()
+
+    _, push = room.kill_when(players, busted, _all_in)
     shown = dict(map(tuple, _hand_event(push, "hand_ended")["stacks"]))      # seat -> stack, as the client saw it
     assert sorted(shown.values()) == [0, 2 * BUY_IN]                          # an all-in: one player has it all
 
