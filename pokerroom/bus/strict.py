@@ -7,7 +7,8 @@ caller that relies on a subscriber having run before ``publish`` returns, and
 an order across two subjects. This bus takes each away:
 
 * every payload (and every request and answer) is packed with msgpack at
-  once -- a payload that is not plain data fails in the publisher's call --
+  once, the records of :mod:`pokerroom.bus.records` as its extension -- a
+  payload that is not plain data fails in the publisher's call --
   and each subscriber gets its own unpacked copy;
 * delivery happens on a later turn of the reactor (``callLater(0)``), in
   publish order per subject, to the subscriptions that existed when the
@@ -27,28 +28,24 @@ import random
 from collections import deque
 from typing import Any
 
-import msgpack
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.python.failure import Failure
 
 from pokerroom.bus import Handler, NoResponder, Responder, matches, verify_subject
+from pokerroom.bus.records import NotPlainData, packb, unpackb
 from pokerroom.errors import RuleViolation
-
-
-class NotPlainData(TypeError):
-    """A payload that a broker could not carry: an object, a set, bytes keys, a float NaN is fine but a class is not."""
 
 
 def pack(subject: str, payload: Any) -> bytes:
     try:
-        return msgpack.packb(payload, use_bin_type=True)
-    except (TypeError, ValueError, OverflowError) as e:
+        return packb(payload)
+    except NotPlainData as e:
         raise NotPlainData(f"{subject}: the payload is not plain data ({e})") from None
 
 
 def unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data, raw=False)
+    return unpackb(data)
 
 
 class _Subscription:
