@@ -26,6 +26,7 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
+from pokerroom.bus.records import TableBatch
 from pokerroom.bus.subjects import table_full
 from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.gateway.limits import ConnectionLimits, own_origins, raise_open_files
@@ -39,7 +40,6 @@ from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.payments import CashierBounds, PlayMoney
 from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
-from pokerroom.shell.recorder import FullBatch
 from pokerroom.shell.room import Room
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
@@ -88,7 +88,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     house_deposits = HouseDeposits(room, lambda: hall.bounds)    # promotions deposits and wallet credits (STAFF-1)
     room.serve(PromotionsDesk(room, hall, house_deposits))      # the admin's house money for events (STAFF-1)
     cashier_bounds = CashierBounds.from_config(data)
-    cashier = Cashier(room, PlayMoney(cashier_bounds), cashier_bounds, house_deposits)
+    cashier = Cashier(room, room.wallet, PlayMoney(cashier_bounds), cashier_bounds, house_deposits)
     room.serve(cashier)                                         # deposits, withdrawals, an admin's credit
     cashier.recover()               # withdrawals held and deposits asked when the room stopped: asked again
     if demo:
@@ -201,7 +201,7 @@ DEMO_PROMOTIONS = 1_000_000        # play money the demo house keeps for guarant
 def demo_promotions(room: Room) -> None:
     """A demo room's house tops its promotions account up with a play-money deposit, so demo events can
     carry a guarantee (STAFF-1: it is still house money, deposited and recorded, never minted)."""
-    short = DEMO_PROMOTIONS - room.ledger.balance(PROMOTIONS)
+    short = DEMO_PROMOTIONS - room.wallet.held(PROMOTIONS)
     if short > 0:
         fund_promotions(room, "deposit", short, "demo", "play money for the demo's guarantees")
 
@@ -237,14 +237,14 @@ def narrate(room: Room, table_id: str) -> None:
     """Print one table's play to the terminal, as ``pokerroom demo`` does, with the bots' real hands redacted."""
     from pokerroom.demo import Narrator
     from pokerroom.poker.redact import Viewer
-    from pokerroom.table.events import redact
+    from pokerroom.table.events import redact, table_event_from_dict
 
     narrator = Narrator(room.runners[table_id].table.rules.currency)
     print(f"watching {table_id} (as an observer: hole cards stay hidden until shown)", flush=True)
 
-    def show(subject: str, batch: FullBatch) -> None:
-        for event in batch.events:
-            seen = redact(event, Viewer.observer())
+    def show(subject: str, batch: TableBatch) -> None:
+        for as_dict in batch.events:
+            seen = redact(table_event_from_dict(as_dict), Viewer.observer())
             text = narrator.line(seen) if seen is not None else None
             if text:
                 print(text, flush=True)

@@ -90,6 +90,41 @@ def unpackb(data: bytes) -> Any:
 
 
 # ---------------------------------------------------------------------- tables: full batches for the recorder
+# The recorder is fed by its own process's table host through a direct port (pokerroom.shell.recorder); what
+# goes on ``table.<id>.full`` is this plain copy, for listeners that may miss a message (the demo's narrator,
+# the security team).
+
+
+@record("transfer")
+@dataclasses.dataclass(frozen=True, slots=True)
+class LedgerTransfer:
+    """A ledger transfer as plain data: its number, its postings (account, signed minor units), why, when."""
+
+    number: int
+    postings: tuple[tuple[str, int], ...]
+    reason: str
+    reference: str
+    at: float
+
+    @classmethod
+    def of(cls, transfer: Any) -> LedgerTransfer:
+        """From a :class:`~pokerroom.money.ledger.Transfer`."""
+        return cls(transfer.number, tuple((p.account, p.amount) for p in transfer.postings), transfer.reason,
+                   transfer.reference, transfer.at)
+
+
+@record("table.batch")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableBatch:
+    """One batch of a cash table's events as they happened, every card: published on ``table.<id>.full``."""
+
+    table: str
+    game: str                                       # the rules' game key (variant and betting)
+    currency: str
+    at: float
+    events: tuple[dict, ...]                        # each event as the protocol writes it
+    transfers: tuple[tuple[int, LedgerTransfer], ...] = ()   # (position in ``events``, the transfer made for it)
+
 
 
 # ---------------------------------------------------------------------- tables: commands and reads as requests

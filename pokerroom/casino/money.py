@@ -12,9 +12,10 @@ them move money, and :func:`casino_transfers` posts exactly those:
 * :class:`~pokerroom.casino.events.RoundVoided` -- one refund transfer (CR-5):
   every stake back to its wallet.
 
-Every other event moves nothing. The shell (the casino floor) stores the
-transfers it gets back; the casino simulation checks the ledger after every
-round. After a settled or voided round every stake account of the table is
+Every other event moves nothing. :func:`casino_postings` says what one event
+moves; the shell (the casino floor) posts it through the wallet, which stores
+and flags it, and the casino simulation posts it to a bare ledger and checks
+the ledger after every round. After a settled or voided round every stake account of the table is
 empty, since the table stakes and settles the same bets.
 """
 
@@ -29,27 +30,42 @@ from pokerroom.money.ledger import Ledger, Posting, Transfer
 _MONEY = (Staked, RoundSettled, RoundVoided)
 
 
+def casino_postings(event: object) -> tuple[list[Posting], str, str] | None:
+    """The transfer ``event`` makes, as (postings, reason, reference) -- None for an event that moves no money. The
+    reference of a round's money is ``<table>#<round>``. The casino floor posts it through the wallet (stored and
+    flagged there); :func:`casino_transfers` posts it to a bare ledger (the simulation)."""
+    if not isinstance(event, _MONEY):
+        return None
+    e = event
+    if isinstance(e, Staked):
+        return ([Posting(cash(e.player), -e.amount), Posting(casino_escrow(e.table, e.player), e.amount)],
+                f"casino {e.why}", f"{e.table}#{e.round}")
+    if isinstance(e, RoundSettled) and e.payouts:
+        return _settlement(e), "casino round", f"{e.table}#{e.round}"
+    if isinstance(e, RoundVoided) and e.refunds:
+        postings = [Posting(casino_escrow(e.table, player), -amount) for player, amount in e.refunds]
+        postings += [Posting(cash(player), amount) for player, amount in e.refunds]
+        return postings, "casino round void", f"{e.table}#{e.round}"
+    return None
+
+
 def casino_transfers(ledger: Ledger, events: Iterable[object], at: float) -> list[Transfer]:
     """Post the money ``events`` name to ``ledger``, in event order; the transfers made, for the caller to store.
 
     Each transfer is checked by the ledger as it is made (balanced, no
     overdraft): a refused one raises :class:`~pokerroom.errors.RuleViolation`
-    and leaves the transfers before it in place. The reference of a round's
-    money is ``<table>#<round>``.
+    and leaves the transfers before it in place.
     """
     out: list[Transfer] = []
     for e in events:
-        if not isinstance(e, _MONEY):
+        made = casino_postings(e)
+        if made is None:
             continue
-        if isinstance(e, Staked):
-            out.append(ledger.move(cash(e.player), casino_escrow(e.table, e.player), e.amount,
-                                   f"casino {e.why}", f"{e.table}#{e.round}", at))
-        elif isinstance(e, RoundSettled) and e.payouts:
-            out.append(ledger.transfer(_settlement(e), "casino round", f"{e.table}#{e.round}", at))
-        elif isinstance(e, RoundVoided) and e.refunds:
-            postings = [Posting(casino_escrow(e.table, player), -amount) for player, amount in e.refunds]
-            postings += [Posting(cash(player), amount) for player, amount in e.refunds]
-            out.append(ledger.transfer(postings, "casino round void", f"{e.table}#{e.round}", at))
+        postings, reason, reference = made
+        if isinstance(e, Staked):               # the common two-posting move: the ledger's quick path
+            out.append(ledger.move(postings[0].account, postings[1].account, e.amount, reason, reference, at))
+        else:
+            out.append(ledger.transfer(postings, reason, reference, at))
     return out
 
 

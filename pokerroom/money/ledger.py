@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import (  # noqa: F401  (re-exported: the names callers import from here)
@@ -176,3 +177,33 @@ class Ledger:
                 replay[p.account] = replay.get(p.account, 0) + p.amount
         cached = {a: v for a, v in self.balances.items() if v}
         return {a: v for a, v in replay.items() if v} == cached and sum(cached.values()) == 0
+
+
+class LedgerView:
+    """A ledger to read, never to write: what the wallet shows of the one it keeps private (every movement goes
+    through the wallet's mutators, which store and flag it; a view has no way to move money)."""
+
+    __slots__ = ("_ledger",)
+
+    def __init__(self, ledger: Ledger) -> None:
+        self._ledger = ledger
+
+    def balance(self, account: str) -> int:
+        return self._ledger.balance(account)
+
+    @property
+    def balances(self) -> Mapping[str, int]:
+        """Every account's balance, read-only (zeros may be left in)."""
+        return MappingProxyType(self._ledger.balances)
+
+    @property
+    def transfers(self) -> tuple[Transfer, ...]:
+        """The transfers held in memory, oldest first."""
+        return tuple(self._ledger.transfers)
+
+    @property
+    def count(self) -> int:
+        return self._ledger.count
+
+    def check(self) -> bool:
+        return self._ledger.check()

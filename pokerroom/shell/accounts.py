@@ -71,7 +71,7 @@ class Accounts:
 
         def created(account: Any) -> dict:
             if self.rules.welcome_balance:
-                self.wallet.deposit(account.nickname, self.rules.welcome_balance)
+                self.wallet.deposit(account.nickname, self.rules.welcome_balance, account)   # its limits (AC-5)
             return ok(request, nickname=account.nickname)
 
         return d.addCallback(created)

@@ -56,6 +56,7 @@ from pokerroom.money.accounts import WORLD, Kind, cash, parse, payout
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.payments import CashierBounds, Payment, PaymentProvider, as_payment
+from pokerroom.shell.wallet import Wallet
 
 DAY = 86_400.0
 RETRY_FIRST, RETRY_MOST = 30.0, 3600.0       # seconds between asking a silent provider again (doubling)
@@ -70,9 +71,10 @@ def new_reference(kind: str) -> str:
 class Cashier:
     log = Logger()
 
-    def __init__(self, room: Any, provider: PaymentProvider, bounds: CashierBounds,
+    def __init__(self, room: Any, wallet: Wallet, provider: PaymentProvider, bounds: CashierBounds,
                  house_deposits: HouseDeposits | None = None) -> None:
         self.room = room
+        self.wallet = wallet                                # every movement, and every balance read
         self.provider = provider
         self.bounds = bounds
         self.house_deposits = house_deposits
@@ -90,7 +92,7 @@ class Cashier:
         room, now = self.room, self.room.reactor.seconds()
         for player, amount, at in room.store.cashier.world_movements_since("withdrawal", now - DAY):
             self._remember(self.withdrawn, player, amount, at)
-        for account, balance in sorted(room.ledger.balances.items()):
+        for account, balance in sorted(self.wallet.books.balances.items()):
             held = parse(account) if balance > 0 else None
             if held is not None and held.kind is Kind.PAYOUT:
                 self._settle_withdrawal(held.player, balance, held.place, True)
@@ -125,7 +127,7 @@ class Cashier:
             if status == "pending":
                 raise RuleViolation("payment_unavailable", "the payment service did not answer; nothing is credited "
                                     "yet: if your payment was taken, it is credited once the service answers")
-            return ok(request, amount=amount, reference=detail.reference, balance=self.room.wallet.balance(player))
+            return ok(request, amount=amount, reference=detail.reference, balance=self.wallet.balance(player))
 
         d.addCallback(allowed).addCallback(self._landed).addCallback(answered)
         return self._one_at_a_time(player, d)
@@ -141,7 +143,7 @@ class Cashier:
             if account.frozen or player in self.room.moderation.frozen:
                 raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it: "
                                     "no money leaves it until then; contact support", "SEC-4")
-            wallet = self.room.wallet
+            wallet = self.wallet
             have = wallet.balance(player)
             if have < amount:                               # chips at tables, entries and stakes are not cash
                 raise RuleViolation("insufficient_funds", f"your wallet holds {have}, not {amount}: chips at a "
@@ -158,7 +160,7 @@ class Cashier:
                 raise RuleViolation("payment_refused", f"the payment service refused the withdrawal: {detail}; "
                                                        "the money is back in your wallet")
             return ok(request, amount=amount, reference=detail.reference if status == "paid" else detail,
-                      status=status, balance=self.room.wallet.balance(player))
+                      status=status, balance=self.wallet.balance(player))
 
         d.addCallback(allowed).addCallback(self._landed).addCallback(answered)
         return self._one_at_a_time(player, d)
@@ -188,13 +190,13 @@ class Cashier:
                                 reason=refusal.message, player=name, amount=amount)
                 raise
             reference = new_reference("c")
-            t = self.room.wallet.credit(name, amount, reference)
+            t = self.wallet.credit(name, amount, reference)
             self.house_deposits.made(by, amount)
             self.room.audit("wallet_credited", by=by, player=name, amount=amount, reason=reason, payment=payment,
                             reference=reference, transfer=t.number)
             self._structuring(name, "deposit")
             return ok(request, player=name, amount=amount, reference=reference, transfer=t.number,
-                      balance=self.room.wallet.balance(name))
+                      balance=self.wallet.balance(name))
 
         return self.room.play_check.account(player).addCallback(found)
 
@@ -222,7 +224,7 @@ class Cashier:
         if account.country not in self.room.account_rules.countries:
             raise RuleViolation("restricted_country", f"deposits from {account.country} are not allowed any more; "
                                                       "you may still withdraw", "AC-2")
-        self.room.wallet.check_deposit(account.nickname, amount, account)
+        self.wallet.check_deposit(account.nickname, amount, account)
 
     def _landed(self, outcome: Any) -> defer.Deferred:
         """``outcome`` once every write asked for so far has committed: an answer never shows money the store
@@ -234,7 +236,7 @@ class Cashier:
         stream once it is stored (lost if they are offline: their wallet shows it at the next login)."""
         def push(_: Any) -> None:
             message = {"type": "cashier", "kind": kind, "reference": reference, "amount": amount, "status": status,
-                       "balance": self.room.wallet.balance(player)}
+                       "balance": self.wallet.balance(player)}
             self.room.bus.publish(player_stream(player), Delivery.of(message))
 
         self.room.recorder.landed().addCallback(push)
@@ -275,7 +277,7 @@ class Cashier:
                 if announce:
                     self._announce(player, "deposit", reference, amount, "refused")
                 return "refused", payment.reason or "no reason given"
-            t = self.room.wallet.credit(player, amount, reference)
+            t = self.wallet.credit(player, amount, reference)
             self.room.audit("cashier_deposit", player=player, amount=amount, reference=reference,
                             provider=self.provider.name, provider_reference=payment.provider_reference,
                             transfer=t.number)
@@ -292,13 +294,13 @@ class Cashier:
         held = payout(reference, player)
 
         def answered(payment: Payment | None) -> tuple[str, Any]:
-            if self.room.ledger.balance(held) != amount:     # settled meanwhile (a retry and a start overlapping)
+            if self.wallet.held(held) != amount:     # settled meanwhile (a retry and a start overlapping)
                 return "pending", reference
             if payment is None:
                 self._retry(reference, lambda: self._settle_withdrawal(player, amount, reference, True))
                 return "pending", reference
             self.waits.pop(reference, None)
-            wallet = self.room.wallet
+            wallet = self.wallet
             if not payment.approved:
                 t = wallet.move(held, cash(player), amount, "withdrawal returned", reference)
                 self.room.audit("cashier_withdrawal_refused", player=player, amount=amount, reference=reference,
@@ -345,7 +347,7 @@ class Cashier:
         raise a flag once the sum crosses it (a single large one is flagged by the wallet)."""
         threshold = self.room.account_rules.aml_threshold
         if what == "deposit":
-            recent = self.room.wallet.deposits_today(player)
+            recent = self.wallet.deposits_today(player)
         else:
             now = self.room.reactor.seconds()
             recent = [a for at, a in self.withdrawn.get(player, ()) if at > now - DAY]

@@ -37,7 +37,7 @@ from twisted.logger import Logger
 
 from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE, casino_public
 from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
-from pokerroom.casino.money import casino_transfers
+from pokerroom.casino.money import casino_postings
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
@@ -93,13 +93,12 @@ class CasinoFloor:
     def _run(self, table: CasinoTable, events: list) -> list:
         now = self.reactor.seconds()
         hold = self.holds[table.table_id]
+        wallet = self.room.wallet
         for e in events:
-            transfers = casino_transfers(self.room.ledger, (e,), now)
-            if not isinstance(e, RoundSettled | RoundVoided):
-                if transfers:
-                    self.room.record_transfers(*transfers)              # stakes: stored as they are made
-            elif transfers or isinstance(e, RoundVoided) or table.deals_without_bets:
-                self.room.record_transfers(*transfers, store=False)     # stored with the round; flagged (AC-6)
+            made = casino_postings(e)
+            rounds_end = isinstance(e, RoundSettled | RoundVoided)     # stored with the round; stakes at once
+            transfers = [] if made is None else [wallet.transfer(*made, store=not rounds_end)]   # flagged (AC-6)
+            if rounds_end and (transfers or isinstance(e, RoundVoided) or table.deals_without_bets):
                 hold.until(self._store_round(table, e, transfers, now))
         self._fan_out(table, events)
         self._set_timer(table)

@@ -30,10 +30,9 @@ def fund_promotions(room: Any, source: str, amount: int, by: str, reason: str) -
     """Move house money into promotions: earnings (``house:rake``, ``house:fees``) or a house ``deposit``."""
     account = SOURCES[source]
     why = "deposit" if account == WORLD else "promotions funded"   # world moves only for deposits (STAFF-1)
-    t = room.ledger.move(account, PROMOTIONS, amount, why, f"promotions by {by}", room.reactor.seconds())
-    room.record_transfers(t)
+    t = room.wallet.move(account, PROMOTIONS, amount, why, f"promotions by {by}")      # stored and flagged
     room.audit("promotions_funded", by=by, source=source, amount=amount, reason=reason, transfer=t.number,
-               balance=room.ledger.balance(PROMOTIONS))
+               balance=room.wallet.held(PROMOTIONS))
     return t
 
 
@@ -60,7 +59,7 @@ class PromotionsDesk:
     def _on_admin_fund_promotions(self, session: Any, request: Request, source: str, amount: int,
                                   reason: str) -> dict:
         self._verify_admin(session, "move house money into promotions")
-        have = self.room.ledger.balance(SOURCES[source])
+        have = self.room.wallet.held(SOURCES[source])
         if source == "deposit":                                 # world moves; an admin is trusted only this far
             self._deposit_within_bounds(session, amount)
         if source != "deposit" and have < amount:
@@ -69,7 +68,7 @@ class PromotionsDesk:
         t = fund_promotions(self.room, source, amount, session.player_id, reason)
         if source == "deposit":
             self.house_deposits.made(session.player_id, amount)
-        return ok(request, transfer=t.number, balance=self.room.ledger.balance(PROMOTIONS))
+        return ok(request, transfer=t.number, balance=self.room.wallet.held(PROMOTIONS))
 
     def _deposit_within_bounds(self, session: Any, amount: int) -> None:
         """One deposit, one admin's deposits in any 24 hours, and all admins' together: each bounded."""
@@ -117,7 +116,7 @@ class PromotionsDesk:
     def _on_admin_promotions(self, session: Any, request: Request) -> dict:
         """The promotions balance, what each open event holds of it, and the events awaiting approval."""
         self._verify_admin(session, "see the promotions account")
-        ledger = self.room.ledger
-        held = {tid: ledger.balance(tournament_guarantee(tid)) for tid in self.hall.directors}
-        return ok(request, balance=ledger.balance(PROMOTIONS), held={t: v for t, v in held.items() if v},
+        wallet = self.room.wallet
+        held = {tid: wallet.held(tournament_guarantee(tid)) for tid in self.hall.directors}
+        return ok(request, balance=wallet.held(PROMOTIONS), held={t: v for t, v in held.items() if v},
                   awaiting_approval=sorted(t for t, d in self.hall.directors.items() if d.awaiting_approval))

@@ -9,12 +9,17 @@ writer is busy and then go to the store as one batch, one transaction
 once per batch, not once per write. Reads that must see every earlier write
 (a player's hands, their bets) queue here too.
 
-The recorder subscribes to every table's full stream (:data:`TABLE_FULL`):
-a :class:`FullBatch` is the table's events as they happened, with the ledger
-transfers the table host made for them. In the events' order it stores the
-transfers, chains the seat records in the audit log (SEC-1), stores a hand's
-start-of-hand stacks before any card is dealt, and its events, end stacks,
-settling transfer and facts (SEC-3) in one call when it ends.
+The table host of the recorder's own process hands it every batch through
+a direct port, :meth:`Recorder.record` (the :class:`TableRecording`
+protocol), in the call that made the events -- not over the bus, whose
+delivery is at most once and on a later turn: no money or hand record waits
+for a message. A :class:`FullBatch` is the table's events as they happened,
+with the ledger transfers the table host made for them. In the events' order
+the recorder stores the transfers, chains the seat records in the audit log
+(SEC-1), stores a hand's start-of-hand stacks before any card is dealt, and
+its events, end stacks, settling transfer and facts (SEC-3) in one call when
+it ends. Tournament and casino tables store their own steps and rounds
+through :meth:`Recorder.write` directly, in the call that made them.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from twisted.internet import defer, threads
 from twisted.internet.interfaces import IReactorTime
@@ -30,8 +35,6 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
-from pokerroom.bus import Bus
-from pokerroom.bus.subjects import TABLE_CLOSED, TABLE_FULL
 from pokerroom.money.ledger import Transfer
 from pokerroom.poker import events as he
 from pokerroom.security.facts import hand_facts
@@ -49,13 +52,22 @@ def _fire(result: Any, out: defer.Deferred) -> Any:
 
 @dataclass(slots=True)
 class FullBatch:
-    """A table's events as they happened (every card), published once per batch on its full stream."""
+    """A table's events as they happened (every card), handed to the recorder once per batch, in process: the
+    objects themselves (the bus's :class:`~pokerroom.bus.records.TableBatch` is the plain copy for listeners)."""
 
     rules: TableRules
     events: list
     dicts: list[dict]                       # the events as the protocol writes them
     at: float
     transfers: dict[int, Transfer]          # position in ``events`` -> the transfer the table host made for it
+
+
+class TableRecording(Protocol):
+    """The recorder's port for a table host in its own process: every batch, in order, and a table's leaving."""
+
+    def record(self, batch: FullBatch) -> None: ...
+
+    def table_closed(self, table_id: str) -> None: ...
 
 
 @dataclass(slots=True)
@@ -74,7 +86,7 @@ class _HandBeingPlayed:
 class Recorder:
     log = Logger()
 
-    def __init__(self, store: RoomStore, reactor: IReactorTime, bus: Bus, writer: ThreadPool | None = None,
+    def __init__(self, store: RoomStore, reactor: IReactorTime, writer: ThreadPool | None = None,
                  on_hand_stored: Callable[[], None] | None = None) -> None:
         self.store = store
         self.reactor = reactor
@@ -85,8 +97,6 @@ class Recorder:
         self._hands: dict[str, _HandBeingPlayed] = {}       # table -> the hand it is playing
         self._seated: dict[str, dict[int, str]] = {}         # table -> seat -> player, as the events told it
         self._on_hand_stored = on_hand_stored or (lambda: None)
-        bus.subscribe(TABLE_FULL, self._recorded)
-        bus.subscribe(TABLE_CLOSED, self._forget_table)
 
     # ------------------------------------------------------------------ the writer
 
@@ -158,14 +168,16 @@ class Recorder:
         if hand is not None and hand.hand_id:
             hand.chatted.add(player)
 
-    # ------------------------------------------------------------------ a table's full stream
+    # ------------------------------------------------------------------ a table's batches, through the port
 
-    def _forget_table(self, subject: str, table_id: str) -> None:
+    def table_closed(self, table_id: str) -> None:
         """A table that left the room: nothing of it is kept (a table opened again later starts afresh)."""
         self._seated.pop(table_id, None)
         self._hands.pop(table_id, None)
 
-    def _recorded(self, subject: str, batch: FullBatch) -> None:
+    def record(self, batch: FullBatch) -> None:
+        """One batch of a table's events, in the table host's call: its writes are queued before it returns (so an
+        outcome's frames can wait for :meth:`landed`)."""
         table_id = batch.rules.table_id
         seated = self._seated.setdefault(table_id, {})
         now = batch.at

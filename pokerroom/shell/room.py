@@ -39,7 +39,7 @@ from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Connection, Session
 from pokerroom.money.accounts import Kind, parse
-from pokerroom.money.ledger import Ledger, Transfer
+from pokerroom.money.ledger import LedgerView, Transfer
 from pokerroom.protocol.schema import Request
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.accounts import Accounts
@@ -78,10 +78,10 @@ class Room:
         self.display_names = DisplayNames()                           # AC-4: players showing their verified name
         self.recovery = None
         self.gateway = gateway = Gateway(self.bus, self.metrics)
-        self.recorder = recorder = Recorder(store, reactor, self.bus, writer)
-        self.wallet = Wallet(recorder, reactor, rules, gateway.by_player.get)
+        self.recorder = recorder = Recorder(store, reactor, writer)
+        self.wallet = Wallet(recorder, reactor, rules)
         self.history = StoredSeatingHistory(recorder.write, store)
-        self.tables = TableHost(reactor, self.bus, self.wallet, self.history, self.metrics,
+        self.tables = TableHost(reactor, self.bus, self.wallet, recorder, self.history, self.metrics,
                                 is_current=gateway.is_current, display_names=self.display_names, shuffle=shuffle,
                                 landed=recorder.landed)
         self.lobby = LobbyFeed(reactor, self.bus, self.tables, gateway.follow_lobby)
@@ -112,8 +112,7 @@ class Room:
         now = self.reactor.seconds()
         ledger = self.store.ledger.load_ledger(LEDGER_KEEP)
         self.recovery = self.store.hands.recover(ledger, now)
-        self.wallet.load(ledger, self.store.cashier.deposits_since(now - DAY))
-        self.wallet.record_transfers(*self.recovery.returned, store=False)    # stored by recover; flagged (AC-6)
+        self.wallet.load(ledger, self.store.cashier.deposits_since(now - DAY), self.recovery.returned)
         self.tables.restore_hand_numbers(self._hand_numbers(self.recovery))
         self.history.restore(self.store.tables.refusals_since(now - 2 * 12 * 3600),
                              self.store.tables.departures_since(now - 24 * 3600),
@@ -138,8 +137,9 @@ class Room:
     # ------------------------------------------------------------------ the names other services call
 
     @property
-    def ledger(self) -> Ledger:
-        return self.wallet.ledger
+    def ledger(self) -> LedgerView:
+        """The wallet's ledger to read (the tests' and the demo's look at it); money moves through the wallet."""
+        return self.wallet.books
 
     def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None:
         self.gateway.serve(service, public)
@@ -162,11 +162,10 @@ class Room:
     def audit(self, kind: str, at: float | None = None, **data: Any) -> None:
         self.recorder.audit(kind, at, **data)
 
-    def record_transfers(self, *transfers: Transfer, store: bool = True) -> None:
-        self.wallet.record_transfers(*transfers, store=store)
-
     def deposit(self, player_id: str, amount: int) -> Transfer:
-        return self.wallet.deposit(player_id, amount)
+        """Play money in (the tests, the bench): within the limits the store holds for the player's account, if
+        there is one (AC-5) -- read from the store, blocking, as the tests and the bench may."""
+        return self.wallet.deposit(player_id, amount, self.store.accounts.find_account(players.nickname_key(player_id)))
 
     def balance(self, player_id: str) -> int:
         return self.wallet.balance(player_id)

@@ -467,13 +467,13 @@ class SecurityDesk:
             self._verify_idle(old)                          # still idle after the read
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")
             balance = self.room.balance(old)
-            moved = [self.room.ledger.move(cash(old), cash(nickname), balance, "nickname reset", old,
-                                           self._now())] if balance else []
+            wallet = self.room.wallet                       # flagged at once (AC-6); stored with the rename
+            moved = [wallet.move(cash(old), cash(nickname), balance, "nickname reset", old,
+                                 store=False)] if balance else []
 
             def undo(failure: Any) -> Any:                  # not stored: the ledger in memory goes back as it was
                 if moved:
-                    self.room.ledger.move(cash(nickname), cash(old), balance, "nickname reset undone", old,
-                                          self._now())
+                    wallet.move(cash(nickname), cash(old), balance, "nickname reset undone", old, store=False)
                 return failure
 
             d = self._read(self.store.security.rename_account, old, nickname, key, reason, by, self._now(), moved)
@@ -481,12 +481,10 @@ class SecurityDesk:
 
         def renamed(old: str, moved: list) -> dict:
             room = self.room
-            room.record_transfers(*moved, store=False)      # stored with the rename; a large one is flagged (AC-6)
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")   # a login in flight
             late = room.balance(old)                         # money that reached the old name meanwhile follows
             if late:
-                room.record_transfers(room.ledger.move(cash(old), cash(nickname), late, "nickname reset", old,
-                                                       self._now()))
+                room.wallet.move(cash(old), cash(nickname), late, "nickname reset", old)     # stored, flagged
             room.moderation.renamed(old, nickname)
             room.display_names.renamed(old, nickname)
             room.wallet.renamed(old, nickname)              # AC-5: the day's deposits still count
@@ -501,7 +499,7 @@ class SecurityDesk:
         room = self.room
         waiting = [t for t, runner in room.runners.items()
                    if runner.table.seat_of(player) is not None or player in runner.table.waiting_list]
-        money = sorted(a for a, balance in room.ledger.balances.items()
+        money = sorted(a for a, balance in room.wallet.books.balances.items()
                        if balance and _held_away(a, player))
         if waiting or money or (self.hall is not None and self.hall.playing(player)):
             where = f"at {waiting[0]}" if waiting else f"holds {money[0]}" if money else "is in a tournament"
@@ -554,10 +552,8 @@ class SecurityDesk:
                 raise RuleViolation("void_short", f"{winner}'s wallet holds {have} of the {owed} to reverse: "
                                                   "freeze them and void once their chips are off the tables",
                                     "AC-7")
-            now = self._now()
-            made = [self.room.ledger.transfer(postings, "void", hand_id, now) for hand_id, postings in plans]
+            made = [self.room.wallet.transfer(postings, "void", hand_id) for hand_id, postings in plans]  # stored
             self.voided.update((hand_id, winner) for hand_id, _ in plans)   # before the store has them
-            self.room.record_transfers(*made)
             self._acted(by, "void", reason, player=winner, case=case, hands=[h for h, _ in plans],
                         transfers=[t.number for t in made], amount=owed)
             return ok(request, transfers=[_transfer(t) for t in made])

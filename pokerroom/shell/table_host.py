@@ -10,8 +10,13 @@ and that is the only place where the outside world learns of it:
   money through the wallet (buy-in: wallet to table escrow; hand end: escrow
   to end-of-hand stacks and rake to the house), so ledger and tables never
   disagree;
-* the full stream -- the events as they happened, with those transfers, go to
-  :func:`~pokerroom.bus.subjects.table_full` (the recorder stores them);
+* the record -- the events as they happened, with those transfers, go to the
+  recorder of this process through its port
+  (:class:`~pokerroom.shell.recorder.TableRecording`), in this call: no money
+  or hand record rests on a bus delivery. A plain copy
+  (:class:`~pokerroom.bus.records.TableBatch`) goes to
+  :func:`~pokerroom.bus.subjects.table_full` for whoever listens (the demo's
+  narrator, the security team);
 * the audiences -- each batch is redacted here, once: the public frame (as an
   observer sees it) goes to the table's public stream, encoded once for
   everyone; a player whose own hole cards are in the batch, or whose decision
@@ -34,6 +39,7 @@ from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
+from pokerroom.bus.records import LedgerTransfer, TableBatch
 from pokerroom.bus.subjects import (
     LOBBY_CHANGED,
     SESSION_BACK,
@@ -52,7 +58,7 @@ from pokerroom.protocol.codec import pack
 from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.outcome_hold import OutcomeHold
-from pokerroom.shell.recorder import FullBatch
+from pokerroom.shell.recorder import FullBatch, TableRecording
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.wallet import Wallet
 from pokerroom.table import CashTable, SeatingHistory, TableRules
@@ -92,13 +98,14 @@ class TableRunner:
 
 
 class TableHost:
-    def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, history: SeatingHistory,
-                 metrics: Metrics, *, is_current: Callable[[Any], bool],
+    def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, recording: TableRecording,
+                 history: SeatingHistory, metrics: Metrics, *, is_current: Callable[[Any], bool],
                  display_names: DisplayNames, shuffle: Callable[[], list[int]] | None = None,
                  landed: Callable[[], defer.Deferred] = lambda: defer.succeed(None)) -> None:
         self.reactor = reactor
         self.bus = bus
         self.wallet = wallet
+        self.recording = recording              # the recorder of this process: every batch, in the batch's call
         self.history = history
         self.metrics = metrics
         self.is_current = is_current            # session -> whether its player is signed in on it
@@ -152,6 +159,7 @@ class TableHost:
         self.metrics.tables.set(len(self.runners))
         runner.hold.publish(runner.public, Delivery.of({"type": "table_closed", "table": table_id}))
         runner.hold.publish(table_closed(table_id), table_id)      # after the last frames: sessions forget it
+        self.recording.table_closed(table_id)
         self.bus.publish(LOBBY_CHANGED, table_id)
 
     def runner(self, table_id: str) -> TableRunner:
@@ -284,7 +292,7 @@ class TableHost:
             runner.log.append(packed[i])
             runner.log_seq = event.seq
             if isinstance(event, te.HandEvent):             # nearly every event: checked first
-                settlement = self._hand_event(runner, event.event, now)
+                settlement = self._hand_event(runner, event.event)
                 if settlement is not None:
                     transfers[i] = settlement
                     outcome = True
@@ -304,7 +312,10 @@ class TableHost:
                     transfers[i] = self._move(table_escrow(table_id, event.player), cash(event.player),
                                               event.stack, "cash_out", table_id)
                     outcome = True
-        self.bus.publish(runner.full, FullBatch(table.rules, events, dicts, now, transfers))   # queues the writes
+        self.recording.record(FullBatch(table.rules, events, dicts, now, transfers))   # queues the writes
+        self.bus.publish(runner.full, TableBatch(table_id, table.rules.game_key, table.rules.currency, now,
+                                                 tuple(dicts), tuple((i, LedgerTransfer.of(t))
+                                                                     for i, t in transfers.items())))
         if outcome:
             runner.hold.until(self._landed(), events[0].seq - 1)
         for start in range(0, len(events), BATCH):          # frames stay small
@@ -319,10 +330,10 @@ class TableHost:
             self._retire(runner)
 
     def _move(self, source: str, target: str, amount: int, reason: str, table_id: str) -> Any:
-        """A table's transfer: the recorder stores it from the full stream, in the events' order."""
+        """A table's transfer: the recorder stores it from the batch, in the events' order; flagged at once."""
         return self.wallet.move(source, target, amount, reason, table_id, store=False)
 
-    def _hand_event(self, runner: TableRunner, event: he.Event, now: float) -> Any:
+    def _hand_event(self, runner: TableRunner, event: he.Event) -> Any:
         """Track what the hand's settlement needs; at its end, settle it (the transfer, or None)."""
         if isinstance(event, he.HandStarted):
             runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
@@ -338,10 +349,8 @@ class TableHost:
             runner.hand_end = ({runner.hand_players[seat]: stack for seat, stack in event.stacks}, event.rake)
         elif isinstance(event, he.DeckRevealed):
             end, rake = runner.hand_end
-            settlement = self.wallet.ledger.settle_hand(runner.table.table_id, runner.hand_id, runner.hand_start,
-                                                        end, rake, now)
-            if settlement is not None:
-                self.wallet.record_transfers(settlement, store=False)   # stored with the hand; flagged (AC-6)
+            settlement = self.wallet.settle_hand(runner.table.table_id, runner.hand_id, runner.hand_start, end,
+                                                 rake)                  # stored with the hand; flagged (AC-6)
             self.metrics.hands.inc()
             return settlement
         return None

@@ -1,17 +1,30 @@
-"""The wallet: the one path money takes between a player's wallet and anything else.
+"""The wallet: the one path money takes, and the only holder of the room's ledger.
 
-Every transfer the ledger makes -- cash tables, tournaments, the casino,
-staking, staff -- passes :meth:`Wallet.record_transfers`, in ledger order, to
-be stored and to flag the large ones (AC-6). Deposits check the player's own
-limits (AC-5). The ledger lives in memory; the store has every transfer, and
-the ledger is loaded from it at start, after crash recovery.
+Theory of operation
+-------------------
+The ledger is private to the wallet. Every movement -- cash tables,
+tournaments, the casino, the cashier, promotions, the security desk -- is one
+of the wallet's mutators (:meth:`~Wallet.move`, :meth:`~Wallet.transfer`,
+:meth:`~Wallet.settle_hand`, :meth:`~Wallet.deposit`, :meth:`~Wallet.credit`),
+and each of them, before it returns, has the transfer stored and the large
+ones flagged (AC-6): no caller can move money and forget either. A caller that
+stores the transfer in a transaction of its own, with what caused it (a
+tournament's step, a casino round, a rename), says ``store=False``; a hand's
+settlement is stored with the hand by the recorder. Everything else reads:
+:meth:`~Wallet.balance`, :meth:`~Wallet.held` and :attr:`~Wallet.books`.
+
+Deposits check the player's own limits (AC-5) as the store holds them, passed
+in by the caller that read the account -- never a connection's session, so a
+player with no session in this process is held to the same limits. The
+ledger lives in memory; the store has every transfer, and the ledger is
+loaded from it at start, after crash recovery.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
@@ -19,11 +32,21 @@ from twisted.logger import Logger
 from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import WORLD, cash
-from pokerroom.money.ledger import Ledger, Transfer
+from pokerroom.money.ledger import Ledger, LedgerView, Posting, Transfer
 from pokerroom.shell.recorder import Recorder
 
 LEDGER_KEEP = 1_000                 # transfers kept in memory; the store has them all
 DAY = 86_400.0
+
+
+class Limits(Protocol):
+    """A player's own limits as the store holds them (an account row): what a deposit is checked against (AC-5)."""
+
+    @property
+    def excluded_until(self) -> float | None: ...
+
+    @property
+    def deposit_limit(self) -> int | None: ...
 
 
 class Wallet:
@@ -31,37 +54,69 @@ class Wallet:
 
     log = Logger()
 
-    def __init__(self, recorder: Recorder, reactor: IReactorTime, account_rules: players.AccountRules,
-                 standing_of: Callable[[str], Any]) -> None:
+    def __init__(self, recorder: Recorder, reactor: IReactorTime, account_rules: players.AccountRules) -> None:
         self.recorder = recorder
         self.reactor = reactor
         self.account_rules = account_rules
-        self.standing_of = standing_of          # player -> their session (limits, exclusion), or None
-        self.ledger = Ledger(LEDGER_KEEP)
+        self._ledger = Ledger(LEDGER_KEEP)
         self._deposits: dict[str, deque] = {}   # player -> (at, amount) of the last day (AC-5)
 
-    def load(self, ledger: Ledger, deposits: list[tuple[str, int, float]]) -> None:
-        """At start (after crash recovery): the ledger as stored, and the last day's deposits."""
-        self.ledger = ledger
+    def load(self, ledger: Ledger, deposits: list[tuple[str, int, float]], recovered: Iterable[Transfer] = ()) -> None:
+        """At start: the ledger as stored, the last day's deposits, and the transfers crash recovery made (stored
+        by it already; flagged here, AC-6)."""
+        self._ledger = ledger
         for player, amount, at in deposits:
             self._remember_deposit(player, amount, at)
+        self._recorded(tuple(recovered), store=False)
+
+    # ------------------------------------------------------------------ reading
 
     def balance(self, player_id: str) -> int:
         """A player's cash balance (what a buy-in, a stake or a registration is checked against)."""
-        return self.ledger.balance(cash(player_id))
+        return self._ledger.balance(cash(player_id))
+
+    def held(self, account: str) -> int:
+        """What any account holds (a guarantee, promotions, a withdrawal's payout, a ticket)."""
+        return self._ledger.balance(account)
+
+    @property
+    def books(self) -> LedgerView:
+        """The ledger to read: balances, the recent transfers, :meth:`~pokerroom.money.ledger.Ledger.check`."""
+        return LedgerView(self._ledger)
 
     def verify_funds(self, player_id: str, amount: int) -> None:
-        have = self.ledger.balance(cash(player_id))
+        have = self._ledger.balance(cash(player_id))
         if have < amount:
             raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
                                 amounts={"have": have, "need": amount}).priced(self.currency)
 
-    def record_transfers(self, *transfers: Transfer, store: bool = True) -> None:
-        """Store the transfers (in ledger order) and flag the large ones (AC-6).
+    # ------------------------------------------------------------------ moving money: stored and flagged, always
 
-        ``store=False``: the caller has them stored in a transaction of its own (a hand's settlement with the
-        hand, the hall's with its tournament's state).
-        """
+    def move(self, source: str, target: str, amount: int, reason: str, reference: str, *,
+             store: bool = True) -> Transfer:
+        """One two-posting transfer, stored (``store=False``: the caller stores it with what caused it) and flagged
+        (AC-6) before it returns; an overdraft is refused and changes nothing."""
+        t = self._ledger.move(source, target, amount, reason, reference, self.reactor.seconds())
+        self._recorded((t,), store)
+        return t
+
+    def transfer(self, postings: Iterable[Posting], reason: str, reference: str, *, store: bool = True) -> Transfer:
+        """A balanced transfer of any shape (a casino round, a void), stored and flagged as :meth:`move` is."""
+        t = self._ledger.transfer(postings, reason, reference, self.reactor.seconds())
+        self._recorded((t,), store)
+        return t
+
+    def settle_hand(self, table_id: str, hand_id: str, start: Mapping[str, int], end: Mapping[str, int],
+                    rake: int) -> Transfer | None:
+        """A cash hand's one settling transfer (None: it moved nothing), flagged (AC-6); the recorder stores it
+        with the hand, in one transaction (the table host hands it over in the hand's batch)."""
+        t = self._ledger.settle_hand(table_id, hand_id, start, end, rake, self.reactor.seconds())
+        if t is not None:
+            self._recorded((t,), store=False)
+        return t
+
+    def _recorded(self, transfers: tuple[Transfer, ...], store: bool) -> None:
+        """Store the transfers (in ledger order) and flag the large ones (AC-6): every mutator ends here."""
         if store and transfers:
             self.recorder.write(self.recorder.store.ledger.save_transfers, list(transfers))
         for t in transfers:
@@ -71,23 +126,14 @@ class Wallet:
                 self.recorder.audit("aml_flag", t.at, transfer=t.number, size=t.size, reason=t.reason,
                                     reference=t.reference, postings=[[p.account, p.amount] for p in t.postings])
 
-    def move(self, source: str, target: str, amount: int, reason: str, reference: str, *,
-             store: bool = True) -> Transfer:
-        """One transfer in the ledger, recorded (and flagged) at once."""
-        t = self.ledger.move(source, target, amount, reason, reference, self.reactor.seconds())
-        self.record_transfers(t, store=store)
-        return t
-
-    def check_deposit(self, player_id: str, amount: int, limits: Any = None) -> None:
+    def check_deposit(self, player_id: str, amount: int, limits: Limits | None) -> None:
         """Refuse a deposit the player's own limits forbid (AC-5): self-excluded, or over the 24-hour limit.
 
-        ``limits`` is what the store holds of the player (``excluded_until``, ``deposit_limit``): the cashier reads
-        the account afresh, so a limit set from another connection -- or with no connection at all -- binds.
-        Without it, the player's session (the demo's welcome balance, the in-process tests)."""
-        now = self.reactor.seconds()
-        limits = self.standing_of(player_id) if limits is None else limits
+        ``limits`` is the player's account as the store holds it, read afresh by the caller (None: no account,
+        no limits): a limit set from another connection, another process or no connection at all binds."""
         if limits is None:
             return
+        now = self.reactor.seconds()
         if limits.excluded_until is not None and now < limits.excluded_until:
             raise RuleViolation("self_excluded", "you have excluded yourself: no deposits", "AC-5")
         if limits.deposit_limit is not None:
@@ -96,18 +142,17 @@ class Wallet:
                 raise RuleViolation("deposit_limit", f"your deposit limit is {limits.deposit_limit} a day; "
                                                      f"{recent} deposited in the last 24 hours", "AC-5")
 
-    def deposit(self, player_id: str, amount: int, *, reference: str | None = None, limits: Any = None) -> Transfer:
-        """Money in from outside (the cashier; play money in a demo room), within the player's limits (AC-5)."""
+    def deposit(self, player_id: str, amount: int, limits: Limits | None, *, reference: str | None = None) -> Transfer:
+        """Money in from outside (the cashier; play money in a demo room), within the player's stored limits
+        (AC-5)."""
         self.check_deposit(player_id, amount, limits)
         return self.credit(player_id, amount, reference or player_id)
 
     def credit(self, player_id: str, amount: int, reference: str) -> Transfer:
         """Money in from outside that is the room's already (a provider approved it; an admin's credit): no limit
         refuses it now -- it counts toward the day's deposits (AC-5) -- and it is stored and flagged (AC-6)."""
-        now = self.reactor.seconds()
-        t = self.ledger.move(WORLD, cash(player_id), amount, "deposit", reference, now)
-        self._remember_deposit(player_id, amount, now)
-        self.record_transfers(t)
+        t = self.move(WORLD, cash(player_id), amount, "deposit", reference)
+        self._remember_deposit(player_id, amount, t.at)
         return t
 
     def deposited_today(self, player_id: str) -> int:

@@ -25,19 +25,41 @@ def test_AC_5_the_deposit_limit_counts_the_last_day_even_across_a_restart(store)
     clock = Clock()
     clock.advance(1_000_000)
     room = make_room(store, clock)
-    session = room.connected(Connection(), "10.0.0.1")
-    session.player_id, session.deposit_limit = "ana", 1_000
-    room.gateway.identify(session, "ana")
+    store.accounts.create_account("ana", "ana", "not-a-hash", "1990-01-01", "NL", clock.seconds())
+    store.accounts.update_account("ana", deposit_limit=1_000)
     room.deposit("ana", 600)
     clock.advance(3600)
     again = make_room(store, clock)                         # the room restarts: it remembers the deposit
-    again.gateway.identify(session, "ana")
     with pytest.raises(Exception, match="deposit limit is 1000") as refused:
         again.deposit("ana", 500)
     assert refused.value.rule_id == "AC-5"
     assert again.deposit("ana", 400).size == 400
     clock.advance(86_400)                                   # a day after the first deposit: room again
     assert again.deposit("ana", 600).size == 600
+
+
+def test_AC_5_a_player_with_no_session_in_this_process_is_held_to_the_limits_their_account_holds(store):
+    """The limits come from the account as stored, never from a connection: a session that says otherwise (or no
+    session at all, the player being on another process) changes nothing."""
+    clock = Clock()
+    room = make_room(store, clock)
+    store.accounts.create_account("ana", "ana", "not-a-hash", "1990-01-01", "NL", clock.seconds())
+    store.accounts.update_account("ana", deposit_limit=1_000)
+    assert "ana" not in room.gateway.by_player                # nobody is signed in as ana here
+    room.deposit("ana", 1_000)
+    with pytest.raises(Exception, match="deposit limit is 1000") as over:
+        room.deposit("ana", 1)
+    assert over.value.rule_id == "AC-5"
+    session = room.connected(Connection(), "10.0.0.1")
+    session.player_id = "ana"                               # a session here, which never heard of the limit
+    room.gateway.identify(session, "ana")
+    with pytest.raises(Exception, match="deposit limit"):
+        room.deposit("ana", 1)
+    store.accounts.update_account("ana", excluded_until=float("inf"))   # excluded from another process
+    with pytest.raises(Exception, match="excluded yourself") as excluded:
+        room.wallet.deposit("ana", 1, store.accounts.find_account("ana"))
+    assert excluded.value.rule_id == "AC-5"
+    assert room.balance("ana") == 1_000
 
 
 def test_an_address_may_only_make_the_room_hash_a_few_passwords_a_minute(store):

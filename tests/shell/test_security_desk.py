@@ -120,8 +120,7 @@ def test_AC_7_void_reverses_the_winners_takings_to_the_loser_through_the_ledger_
     loser = next(p for p in hand.start_stacks if p != winner)
     won = hand.end_stacks[winner] - hand.start_stacks[winner]
     assert won > 0
-    spent = room.ledger.move(cash(winner), WORLD, room.balance(winner), "withdrawal", winner, clock.seconds())
-    room.record_transfers(spent)                                    # their wallet is empty; chips on the table
+    room.wallet.move(cash(winner), WORLD, room.balance(winner), "withdrawal", winner)    # wallet empty, chips on
     short = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="chip dumping")
     assert short["error"]["code"] == "void_short" and short["error"]["rule"] == "AC-7"
     assert request(room, people[winner], "leave", table="t1")["ok"]
@@ -219,10 +218,10 @@ def test_AC_3_only_the_security_team_resets_a_nickname_once_the_player_has_left_
     queued = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
     assert queued["error"]["code"] == "player_busy" and "at quiet" in queued["error"]["message"]
     room.runners["quiet"].table.waiting_list.remove("bob")
-    room.ledger.move(cash("bob"), tournament_dollars("bob"), 50, "test: T$ won", "t", clock.seconds())
+    room.wallet.move(cash("bob"), tournament_dollars("bob"), 50, "test: T$ won", "t")
     tickets = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
     assert tickets["error"]["code"] == "player_busy" and tournament_dollars("bob") in tickets["error"]["message"]
-    room.ledger.move(tournament_dollars("bob"), cash("bob"), 50, "test: T$ back", "t", clock.seconds())
+    room.wallet.move(tournament_dollars("bob"), cash("bob"), 50, "test: T$ back", "t")
     assert ask(room, sec, "security_mute", player="bob", reason="abuse")["ok"]
     wallet = room.balance("bob")
     connection = people["bob"].connection

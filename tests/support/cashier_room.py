@@ -65,7 +65,7 @@ def cashier_room(store: RoomStore, provider, clock: Clock | None = None, bounds:
     room = make_room(store, clock, **rules)
     house = HouseDeposits(room, lambda: EventBounds(max_house_deposit=50_000, max_house_deposits_per_admin_day=80_000,
                                                     max_house_deposits_per_day=100_000))
-    cashier = Cashier(room, provider, bounds, house)
+    cashier = Cashier(room, room.wallet, provider, bounds, house)
     room.serve(cashier)
     cashier.recover()
     return room, cashier, clock

@@ -164,7 +164,7 @@ class TournamentHall:
         held = td.guarantee_account(tid)
         if amount < 0:
             return [td.Payment(held, PROMOTIONS, -amount, "guarantee lowered: back to promotions")]
-        have = self.room.ledger.balance(PROMOTIONS)
+        have = self.room.wallet.held(PROMOTIONS)
         if amount > have:
             raise RuleViolation("guarantee_not_covered", f"the house promotions account holds {have}, not the "
                                 f"{amount} this guarantee needs: an admin funds it first", "STAFF-1")
@@ -234,14 +234,13 @@ class TournamentHall:
         """Post the step's payments to the ledger; what :meth:`save_tournament` stores of it (None: nothing a
         snapshot keeps changed)."""
         now = self.reactor.seconds()
-        ledger = self.room.ledger
-        transfers = [ledger.move(e.source, e.target, e.amount, e.reason, d.spec.id, now)
+        wallet = self.room.wallet                           # flagged at once (AC-6); stored below, with the snapshot
+        transfers = [wallet.move(e.source, e.target, e.amount, e.reason, d.spec.id, store=False)
                      for e in events if isinstance(e, td.Payment)]
         held = td.guarantee_account(d.spec.id)
-        if d.state in (td.FINISHED, td.CANCELLED) and ledger.balance(held) > 0:     # STAFF-1: unused, returned
-            transfers.append(ledger.move(held, PROMOTIONS, ledger.balance(held), "guarantee unused: back to "
-                                         "promotions", d.spec.id, now))
-        self.room.record_transfers(*transfers, store=False)     # stored below, with the snapshot; flagged (AC-6)
+        if d.state in (td.FINISHED, td.CANCELLED) and wallet.held(held) > 0:     # STAFF-1: unused, returned
+            transfers.append(wallet.move(held, PROMOTIONS, wallet.held(held), "guarantee unused: back to "
+                                         "promotions", d.spec.id, store=False))
         if events and all(isinstance(e, _QUIET) for e in events):
             tables = [d.tables.get(table_id) for table_id in {e.table for e in events}]
             if all(t is not None and t.hand is not None for t in tables):
@@ -311,10 +310,11 @@ class TournamentHall:
         satellite pays first, then T$ (TR-PRIZE-5), then cash."""
         ticket = td.ticket_account(d.spec.id, player)
         money = td.tournament_money(player)
-        if self.room.ledger.balance(ticket) >= d.spec.entry_cost:       # a seat won in a satellite
-            self.run(d, d.register(player, self.room.ledger.balance(ticket), source=ticket, ticket=True))
-        elif self.room.ledger.balance(money) >= d.spec.entry_cost:      # T$ (TR-PRIZE-5) before cash
-            self.run(d, d.register(player, self.room.ledger.balance(money), source=money))
+        wallet = self.room.wallet
+        if wallet.held(ticket) >= d.spec.entry_cost:                     # a seat won in a satellite
+            self.run(d, d.register(player, wallet.held(ticket), source=ticket, ticket=True))
+        elif wallet.held(money) >= d.spec.entry_cost:                    # T$ (TR-PRIZE-5) before cash
+            self.run(d, d.register(player, wallet.held(money), source=money))
         else:
             self.run(d, d.register(player, self.room.balance(player)))
 
