@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-TABLE_FULL = "table.*.full"          # every table's full stream: the recorder, the demo's narrator
+TABLE_FULL = "table.*.full"          # every table's batches as plain TableBatch records, for listeners (the narrator)
 TABLE_CLOSED = "table.*.closed"      # a table has left the room
 LOBBY_CHANGED = "lobby.changed"      # payload: the id of a table whose lobby line changed
 LOBBY_UPDATE = "lobby.update"        # the lobby feed's coalesced update, for lobby subscribers
