@@ -1,0 +1,164 @@
+"""The recorder built alone, fed through its port: a table's batches become stored hands, transfers and seat records
+in the port's call (SEC-1, SEC-3) -- and in a room, none of it waits for the bus, which carries a plain copy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from twisted.internet.task import Clock
+
+from pokerroom.app import narrate
+from pokerroom.bus.in_process import InProcessBus
+from pokerroom.bus.records import LedgerTransfer, TableBatch, packb, unpackb
+from pokerroom.money.accounts import WORLD, cash, table_escrow
+from pokerroom.money.ledger import Ledger
+from pokerroom.players import AccountRules
+from pokerroom.poker import events as he
+from pokerroom.shell.recorder import FullBatch, Recorder
+from pokerroom.shell.room import Room
+from pokerroom.table import CashTable, InMemorySeatingHistory
+from pokerroom.table import events as te
+from pokerroom.table.config import tables_from_config
+from pokerroom.table.events import table_event_to_dict
+from tests.support.clocked_room import TABLES, play_until, player, request
+
+RULES = tables_from_config(TABLES)[0]
+
+
+class TableFeed:
+    """A cash table driven by hand, its batches handed to the recorder's port with the transfers a table host
+    makes for them (buy-ins from the wallet; a hand's one settlement at its end)."""
+
+    def __init__(self, recorder: Recorder, ledger: Ledger) -> None:
+        self.recorder, self.ledger = recorder, ledger
+        self.table = CashTable(RULES, InMemorySeatingHistory(), shuffle=lambda: list(range(52)))
+        self.now = 1_000.0
+        self.start: dict[str, int] = {}
+        self.seats: dict[int, str] = {}
+        self.end: dict[str, int] = {}
+        self.hand_id = ""
+
+    def feed(self, events: list) -> None:
+        transfers: dict[int, Any] = {}
+        for i, event in enumerate(events):
+            if isinstance(event, te.PlayerSeated):
+                transfers[i] = self.ledger.move(cash(event.player), table_escrow("t1", event.player), event.stack,
+                                                "buy_in", "t1", self.now)
+            elif isinstance(event, te.HandEvent):
+                e = event.event
+                if isinstance(e, he.HandStarted):
+                    self.hand_id, self.start, self.seats = e.hand_id, {}, {}
+                elif isinstance(e, he.SeatDealtIn):
+                    self.start[e.player], self.seats[e.seat] = e.stack, e.player
+                elif isinstance(e, he.HandEnded):
+                    self.end = {self.seats[seat]: stack for seat, stack in e.stacks}
+                    rake = e.rake
+                elif isinstance(e, he.DeckRevealed):
+                    settled = self.ledger.settle_hand("t1", self.hand_id, self.start, self.end, rake, self.now)
+                    if settled is not None:
+                        transfers[i] = settled
+        self.recorder.record(FullBatch(RULES, events, [table_event_to_dict(e) for e in events], self.now, transfers))
+
+    def next_batch(self) -> list:
+        deadline = self.table.next_deadline()
+        self.now = deadline.at
+        events = self.table.fire(deadline, self.now)
+        self.feed(events)
+        return events
+
+
+def funded_ledger(store) -> Ledger:   # noqa: ANN001
+    ledger = Ledger()
+    deposits = [ledger.move(WORLD, cash(p), 5_000, "deposit", p, 1.0) for p in ("ana", "bob")]
+    store.ledger.save_transfers(deposits)                    # the wallet stored these; the table's are the recorder's
+    return ledger
+
+
+def test_SEC_1_the_recorder_alone_stores_a_tables_seats_transfers_and_its_hand_start_and_end_in_the_ports_call(store):
+    recorder = Recorder(store, Clock())                      # no bus at all: the port is its only way in
+    ledger = funded_ledger(store)
+    feed = TableFeed(recorder, ledger)
+    feed.feed(feed.table.sit("ana", None, 1_000, feed.now) + feed.table.sit("bob", None, 1_000, feed.now))
+    joined = [r.data for r in store.audit_log.audit_records("seat")]
+    assert [(r["what"], r["player"], r["stack"]) for r in joined] == [("joined", "ana", 1_000),
+                                                                       ("joined", "bob", 1_000)]
+    first = feed.next_batch()                                # dealt: blinds and hole cards
+    assert any(isinstance(e, te.HandEvent) and isinstance(e.event, he.HoleCardsDealt) for e in first)
+    started = store.security.hand(feed.hand_id)
+    assert started.start_stacks == {"ana": 1_000, "bob": 1_000} and started.ended_at is None   # before any card
+    while store.security.hand(feed.hand_id).ended_at is None:
+        feed.next_batch()                                    # every decision times out
+    hand = store.security.hand(feed.hand_id)
+    assert hand.end_stacks == feed.end and sum(hand.end_stacks.values()) + hand.rake == 2_000
+    assert [e["type"] for e in hand.events][0] == "hand_started" and hand.events[-1]["type"] == "deck_revealed"
+    assert {a: v for a, v in store.ledger.load_ledger().balances.items() if v} == \
+        {a: v for a, v in ledger.balances.items() if v}      # every transfer the table made, stored once
+    assert store.audit_log.audit_chain_intact()
+
+
+def test_a_closed_table_is_forgotten_and_one_opened_again_under_its_id_starts_afresh(store):
+    recorder = Recorder(store, Clock())
+    ledger = funded_ledger(store)
+    feed = TableFeed(recorder, ledger)
+    feed.feed(feed.table.sit("ana", None, 1_000, feed.now) + feed.table.sit("bob", None, 1_000, feed.now))
+    feed.next_batch()
+    recorder.table_closed("t1")
+    again = TableFeed(recorder, ledger)                      # the same id: its seats are its own
+    again.feed(again.table.sit("ana", None, 1_000, again.now))
+    again.feed(again.table.sit_out("ana", again.now))
+    sat_out = store.audit_log.audit_records("seat")[-1].data
+    assert (sat_out["what"], sat_out["player"]) == ("sat_out", "ana")
+
+
+class DeafBus(InProcessBus):
+    """A bus that loses every message (as a broker may drop one): what it was asked to carry is kept here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.published: list[tuple[str, Any]] = []
+
+    def publish(self, subject: str, payload: Any) -> None:
+        self.published.append((subject, payload))
+
+
+def test_no_hand_or_transfer_record_waits_for_the_bus_and_the_full_stream_is_a_plain_record(store):
+    clock = Clock()
+    bus = DeafBus()
+    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), bus=bus)
+    room.start()
+    for name in ("ana", "bob"):
+        assert request(room, player(room, name)[0], "join", table="t1", buy_in=1_000)["ok"]
+    play_until(room, clock, 2)
+    stored = store.ledger.load_ledger()
+    assert {a: v for a, v in stored.balances.items() if v} == {a: v for a, v in room.ledger.balances.items() if v}
+    assert {"t1-1", "t1-2"} <= {h.hand_id for h in store.hands.hands_of("ana", 10) if h.ended_at is not None}
+    full = [payload for subject, payload in bus.published if subject == "table.t1.full"]
+    assert full and all(type(batch) is TableBatch for batch in full)
+    for batch in full:
+        copy = unpackb(packb(batch))                         # what another process receives
+        assert (copy.table, copy.game, copy.at, len(copy.events)) == (batch.table, batch.game, batch.at,
+                                                                       len(batch.events))
+        assert all(type(t) is LedgerTransfer for _, t in copy.transfers) and copy.transfers == batch.transfers
+    moved = {t.number for batch in full for _, t in batch.transfers}
+    assert {t.number for t in room.ledger.transfers if t.reason != "deposit"} == moved   # each once, in a batch
+
+
+class FullStreamFromAfar(InProcessBus):
+    """A bus on which the full streams arrive as another process gets them: packed and unpacked."""
+
+    def publish(self, subject: str, payload: Any) -> None:
+        super().publish(subject, unpackb(packb(payload)) if subject.endswith(".full") else payload)
+
+
+def test_the_demos_narrator_reads_the_plain_full_stream_as_another_process_would_get_it(store, capsys):
+    clock = Clock()
+    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), bus=FullStreamFromAfar())
+    room.start()
+    narrate(room, "t1")
+    for name in ("ana", "bob"):
+        assert request(room, player(room, name)[0], "join", table="t1", buy_in=1_000)["ok"]
+    play_until(room, clock, 1)
+    clock.advance(0)
+    told = capsys.readouterr().out
+    assert "ana sits at seat 1 with 1000" in told and "*** Hand t1-1: NLHE 5/10" in told
+    assert "posts the big blind 10" in told and " wins " in told
