@@ -41,8 +41,7 @@ from pokerroom.gateway.sessions import Connection, Session
 from pokerroom.protocol.schema import Request, error, refused
 
 PUBLIC_REQUESTS = frozenset({"register", "login", "resume", "lobby_list", "lobby_subscribe", "observe"})
-_IDENTITY = ("player_id", "token", "role", "client_type", "country", "excluded_until", "deposit_limit",
-             "logged_in_at", "lobby")
+_IDENTITY = ("player_id", "token", "role", "client_type", "country", "excluded_until", "logged_in_at", "lobby")
 _PLAYER = "player"                          # the key of a session's own player stream in ``streams``
 
 

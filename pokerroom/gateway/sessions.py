@@ -56,8 +56,7 @@ class Session:
     role: str = "player"
     client_type: str = "desktop"
     country: str = ""
-    excluded_until: float | None = None
-    deposit_limit: int | None = None
+    excluded_until: float | None = None                     # what the may-play check reads (deposits read the store)
     logged_in_at: float = 0.0
     reminder: Any = None                                    # the pending session-time reminder (AC-5)
     ip: str = ""

@@ -191,7 +191,7 @@ class Accounts:
                 self.gateway.take_over(session, old, 4000, "logged in elsewhere")
             session.role, session.client_type = account.role, client
             session.country, session.excluded_until = account.country, account.excluded_until
-            session.deposit_limit, session.logged_in_at = account.deposit_limit, self.reactor.seconds()
+            session.logged_in_at = self.reactor.seconds()
             session.device = device
             if account.show_real_name and account.verified_name:
                 self.display_names.show(account.nickname, account.verified_name)
@@ -258,7 +258,7 @@ class Accounts:
     def _account_state(self, session: Session, account: Any) -> None:
         """What the account may do, as stored now (STAFF-3): never what an older session remembers."""
         session.role, session.country = account.role, account.country
-        session.excluded_until, session.deposit_limit = account.excluded_until, account.deposit_limit
+        session.excluded_until = account.excluded_until
         if account.frozen:                                  # only ever added here: a row read before a freeze
             self.moderation.freeze(account.nickname)       # landed must not undo it; unfreezing is the security
                                                             # desk's job (SEC)

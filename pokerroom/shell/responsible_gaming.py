@@ -33,7 +33,7 @@ class ResponsibleGaming:
         return d.addCallback(lambda _: ok(request, until=None if until == float("inf") else until))   # null: for good
 
     def _on_deposit_limit(self, session: Session, request: Request, amount: int | None) -> defer.Deferred:
-        session.deposit_limit = amount
+        """Stored with the account, which every deposit reads afresh (AC-5): no session keeps a copy."""
         d = self.recorder.write(partial(self.recorder.store.accounts.update_account,
                                         players.nickname_key(session.player_id), deposit_limit=amount), quiet=False)
         return d.addCallback(lambda _: ok(request))

@@ -241,7 +241,6 @@ def test_AC_5_the_stored_deposit_limit_binds_whichever_connection_set_it(store):
     phone = account(room, "ana")
     assert ask(room, phone, "deposit_limit", amount=1_000)["ok"]
     laptop = account(room, "ana")                            # another session: it never heard of the limit
-    laptop.deposit_limit = None
     assert ask(room, laptop, "deposit", amount=600)["ok"]
     answer = ask(room, laptop, "deposit", amount=500)
     assert refusal(answer) == ("deposit_limit", "AC-5") and "600 deposited" in answer["error"]["message"]
