@@ -122,7 +122,8 @@ class TableBatch:
     game: str                                       # the rules' game key (variant and betting)
     currency: str
     at: float
-    events: tuple[dict, ...]                        # each event as the protocol writes it
+    events: tuple[dict, ...]                        # each event as the protocol writes it (its lists arrive
+                                                    # as tuples from another process)
     transfers: tuple[tuple[int, LedgerTransfer], ...] = ()   # (position in ``events``, the transfer made for it)
 
 
