@@ -88,7 +88,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
                           clock_scale=float(settings.get("clock_scale", 1)), bounds=EventBounds.from_config(data),
                           time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
     hall.install()
-    room.session_watch.play_checks["is entered in a tournament"] = hall.playing      # SEC-2: no promotion meanwhile
+    room.session_watch.count_in_play("is entered in a tournament", hall.playing)      # SEC-2: no promotion meanwhile
     house_deposits = HouseDeposits(room, lambda: hall.bounds)    # promotions deposits and wallet credits (STAFF-1)
     room.serve(PromotionsDesk(room, hall, house_deposits))      # the admin's house money for events (STAFF-1)
     cashier_bounds = CashierBounds.from_config(data)

@@ -69,8 +69,8 @@ class CasinoFloor:
         self.room.serve(self, {"casino_list", "casino_rules", "casino_history"})
         self.room.bus.subscribe(SESSION_GONE, lambda _, session: self._disconnected(session))
         self.room.bus.subscribe(SESSION_BACK, lambda _, session: self._reconnected(session))
-        self.room.lobby_sections["casino"] = self.listing
-        self.room.session_watch.play_checks["has a casino bet open"] = self.playing     # SEC-2
+        self.room.lobby.add_section("casino", self.listing)
+        self.room.session_watch.count_in_play("has a casino bet open", self.playing)     # SEC-2
 
     def playing(self, player: str) -> bool:
         """A bet of the player's is in an open round."""
