@@ -69,7 +69,6 @@ WRITES_THROUGH = {
     ("pokerroom.shell.table_chat", "session"): "Session: the chat rate and mute clocks kept on the session",
     # composition written into other services: goes with the one composition root (issue #35)
     ("pokerroom.shell.room", "self.moderation"): "Room.start restores the frozen accounts into Moderation",
-    ("pokerroom.shell.casino_floor", "self.room"): "install(): the floor's lobby section and SEC-2 check",
     ("pokerroom.shell.tournaments.hall", "director"): "a Director the hall just made: its STAFF-1 approval",
     ("pokerroom.shell.tournaments.director_requests", "d"): "a registering Director's spec edited (TR-REG-2)",
 }
@@ -86,15 +85,8 @@ ANY_TYPED = {
     "pokerroom.shell.cash_play.CashPlay(may_play)",
     "pokerroom.shell.cashier.Cashier(room)",
     "pokerroom.shell.casino_floor.CasinoFloor(room)",
-    "pokerroom.shell.casino_floor.CasinoFloor(clock)",
     "pokerroom.shell.lobby_feed.LobbyFeed(tables)",
-    "pokerroom.shell.tournaments.decisions.TournamentDecisions(hall)",
-    "pokerroom.shell.tournaments.director_requests.DirectorRequests(hall)",
-    "pokerroom.shell.tournaments.feed.TournamentFeed(hall)",
     "pokerroom.shell.tournaments.hall.TournamentHall(room)",
-    "pokerroom.shell.tournaments.invitations.InvitationDesk(hall)",
-    "pokerroom.shell.tournaments.player_requests.PlayerRequests(hall)",
-    "pokerroom.shell.tournaments.timers.TournamentTimers(hall)",
 }
 
 

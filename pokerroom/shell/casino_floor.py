@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE, casino_public
@@ -52,7 +53,7 @@ STAFF = frozenset({"admin"})            # who may void a round for a malfunction
 class CasinoFloor:
     log = Logger()
 
-    def __init__(self, room: Any, tables: Iterable[CasinoTable], clock: Any = None) -> None:
+    def __init__(self, room: Any, tables: Iterable[CasinoTable], clock: IReactorTime | None = None) -> None:
         self.room = room
         self.reactor = clock or room.reactor        # the casino's timers: the room's reactor, or a test's Clock
         self.store = room.store

@@ -173,7 +173,7 @@ class TournamentHall:
     def approve(self, tid: str, by: str, reason: str) -> td.Director:
         """STAFF-1: an admin lets an event with a guarantee above the limit open; recorded with who and why."""
         d = self.director(tid)
-        d.approve()
+        d.registration.approve()
         self.room.audit("tournament_approved", tournament=tid, by=by, reason=reason, guarantee=d.spec.guarantee)
         self.run(d, [])
         return d
@@ -312,11 +312,11 @@ class TournamentHall:
         ticket = td.ticket_account(d.spec.id, player)
         money = td.tournament_money(player)
         if self.room.ledger.balance(ticket) >= d.spec.entry_cost:       # a seat won in a satellite
-            self.run(d, d.register(player, self.room.ledger.balance(ticket), source=ticket, ticket=True))
+            self.run(d, d.registration.register(player, self.room.ledger.balance(ticket), source=ticket, ticket=True))
         elif self.room.ledger.balance(money) >= d.spec.entry_cost:      # T$ (TR-PRIZE-5) before cash
-            self.run(d, d.register(player, self.room.ledger.balance(money), source=money))
+            self.run(d, d.registration.register(player, self.room.ledger.balance(money), source=money))
         else:
-            self.run(d, d.register(player, self.room.balance(player)))
+            self.run(d, d.registration.register(player, self.room.balance(player)))
 
     @staticmethod
     def taking_entries(d: td.Director) -> bool:
