@@ -69,8 +69,6 @@ WRITES_THROUGH = {
     ("pokerroom.shell.table_chat", "session"): "Session: the chat rate and mute clocks kept on the session",
     # composition written into other services: goes with the one composition root (issue #35)
     ("pokerroom.shell.room", "self.moderation"): "Room.start restores the frozen accounts into Moderation",
-    ("pokerroom.shell.tournaments.hall", "director"): "a Director the hall just made: its STAFF-1 approval",
-    ("pokerroom.shell.tournaments.director_requests", "d"): "a registering Director's spec edited (TR-REG-2)",
 }
 # Constructor parameters of the shell and the gateway still typed Any, as "module.Class(parameter)": shrink it.
 ANY_TYPED = {

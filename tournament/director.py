@@ -145,8 +145,9 @@ class Director:
     awaiting_approval = False                    # STAFF-1: a guarantee above the limit waits for an admin
 
     def __init__(self, spec: TournamentSpec, payouts: PayoutTable, rng: random.Random, *,
-                 holds_target_seat: Callable[[str], bool] | None = None) -> None:
+                 holds_target_seat: Callable[[str], bool] | None = None, awaiting_approval: bool = False) -> None:
         self.spec = spec
+        self.awaiting_approval = awaiting_approval
         self.payouts = payouts
         self.rng = rng
         self.holds_target_seat = holds_target_seat or _holds_nothing

@@ -36,6 +36,7 @@ from tournament.table import TournamentTable
 
 if TYPE_CHECKING:
     from tournament.director import Director
+    from tournament.structure import TournamentSpec
 
 DRAW_WORK = 100             # draws a slice makes: a table opened, a swap of a shuffle, a seat; or a bust placed
 
@@ -193,6 +194,16 @@ class Registration:
         if d.awaiting_approval:
             raise RuleViolation("awaiting_approval", f"{d.spec.name} guarantees {d.spec.guarantee}, above the "
                                 "limit a director may set alone: it opens once an admin approves it", "STAFF-1")
+
+    def edit(self, spec: TournamentSpec, pending: bool) -> None:
+        """TR-REG-2: the structure edited before anyone registered; ``pending``: the new guarantee is above what a
+        director may set alone (STAFF-1), so a raised one waits for an admin again, and a lowered one keeps waiting
+        only if it already did."""
+        d = self.director
+        if d.state != REGISTERING or d.entries:
+            raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
+        d.awaiting_approval = pending and (spec.guarantee > d.spec.guarantee or d.awaiting_approval)
+        d.spec = spec
 
     def approve(self) -> None:
         """STAFF-1: an admin approved the guarantee; registration opens."""

@@ -146,9 +146,7 @@ class DirectorRequests:
             spec = d.spec.edited(**self.changes(d.spec, settings))
         pending = self.hall.bounds.check(spec)                          # STAFF-1, as at creation
         reserve = self.hall.reserve(tournament, spec.guarantee - d.spec.guarantee)
-        raised = spec.guarantee > d.spec.guarantee
-        d.spec = spec
-        d.awaiting_approval = pending and (raised or d.awaiting_approval)
+        d.registration.edit(spec, pending)
         self.room.directed(session, "edit", tournament, settings=settings)
         self.hall.invitations.edited(d)                                # STAFF-2: what was offered has changed
         self.hall.run(d, reserve)

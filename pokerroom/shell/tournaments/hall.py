@@ -145,8 +145,8 @@ class TournamentHall:
         reserve = self.reserve(spec.id, spec.guarantee)         # STAFF-1: house money, held for this event
         payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
         seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded
-        director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec))
-        director.awaiting_approval = pending
+        director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec),
+                               awaiting_approval=pending)
         self.directors[spec.id] = director
         self.created_by[spec.id] = by
         self.quota.created(by, now)
