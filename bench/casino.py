@@ -88,13 +88,13 @@ def ib_round(players: int):
                 if i % every == 0:
                     post(ledger, table.bet(name, market, 100, ledger.balance(cash(name))), 1.0)
         post(ledger, table.expire(), 2.0)                       # betting closes, the deal
-        boxes = [table.boxes[name] for name in names]
+        boxes = [table.dealer.boxes[name] for name in names]
         while table.phase != SETTLED:                           # everyone's next decision, pass after pass
             for i, box in enumerate(boxes):
                 if box.done:
                     continue
                 hand = box.hands[box.active]
-                moves = bj.legal_moves(hand, table.dealer[0], table.house, not box.moved, len(box.hands))
+                moves = bj.legal_moves(hand, table.dealer.cards[0], table.house, not box.moved, len(box.hands))
                 post(ledger, table.decide(box.player, strategy(i, hand, moves), box.active,
                                           ledger.balance(cash(box.player))), 3.0)
         left = {a: v for a, v in ledger.balances.items() if v and kind_of(a) is Kind.CASINO}

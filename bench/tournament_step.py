@@ -80,7 +80,7 @@ def timed_run(players: int) -> tuple[dict[str, list[float]], dict[str, list[floa
 
         def timed(self, *args, _real=real, _name=name, **kwargs):
             d = getattr(self, "director", self)
-            before, drawing = d.hand_for_hand, d.drawing is not None
+            before, drawing = d.hand_for_hand, d.registration.drawing is not None
             full = gc.get_stats()[2]["collections"]
             started = time.thread_time()
             events = _real(self, *args, **kwargs)

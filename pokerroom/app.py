@@ -72,7 +72,11 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
             password_attempts_per_minute=max(rules.password_attempts_per_minute, 600.0),
             password_attempts_burst=max(rules.password_attempts_burst, 200.0),
             **demo_password_limits(data.get("accounts", {})))
-    room = Room(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules, writer=writer)
+    # the password hashes' own bounded pool, given to the room as it is composed (started by start_password_desk)
+    desk = PasswordDesk.own_pool(reactor, threads=rules.password_threads, queue=rules.password_queue,
+                                 per_network=rules.password_queue_per_network)
+    room = Room(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules, writer=writer,
+                password_desk=desk)
     room.demo = demo
     conduct.prepare()               # the chat and nickname filters' tables, before the first line arrives
     recovery = room.start()
@@ -84,7 +88,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
                           clock_scale=float(settings.get("clock_scale", 1)), bounds=EventBounds.from_config(data),
                           time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
     hall.install()
-    room.session_watch.play_checks["is entered in a tournament"] = hall.playing      # SEC-2: no promotion meanwhile
+    room.session_watch.count_in_play("is entered in a tournament", hall.playing)      # SEC-2: no promotion meanwhile
     house_deposits = HouseDeposits(room, lambda: hall.bounds)    # promotions deposits and wallet credits (STAFF-1)
     room.serve(PromotionsDesk(room, hall, house_deposits))      # the admin's house money for events (STAFF-1)
     cashier_bounds = CashierBounds.from_config(data)
@@ -113,11 +117,9 @@ def demo_password_limits(configured: dict) -> dict:
 
 
 def start_password_desk(room: Room, reactor) -> PasswordDesk:  # noqa: ANN001
-    """Password hashes on threads of their own (not the reactor's), stopped with the server."""
-    rules = room.account_rules
-    desk = PasswordDesk.own_pool(reactor, threads=rules.password_threads, queue=rules.password_queue,
-                                 per_network=rules.password_queue_per_network)
-    room.use_password_desk(desk)
+    """The threads of the desk :func:`build_room` gave the room (password hashes off the reactor's shared pool),
+    stopped with the server."""
+    desk = room.password_desk
     desk.start()
     reactor.addSystemEventTrigger("before", "shutdown", desk.stop)
     return desk

@@ -34,10 +34,12 @@ starts on the bubble -- are placed together by :func:`~tournament.places.finishi
 Prizes are fixed when registration and rebuys have both closed (TR-PRIZE-1).
 
 Where the code lives: this module keeps the entries, the tables, play and
-cancellation, and the payments every part makes; entering and the start are
-the mix-in :mod:`~tournament.registration`, over the same entries. The other
-parts are objects the director composes, each in its own module with the state
-only it changes, and the director's commands for it: ``director.clock``
+cancellation, and the payments every part makes. The parts are objects the
+director composes, each in its own module with the state only it changes, and
+the director's commands for it: ``director.registration``
+(:mod:`~tournament.registration`: entering and withdrawing, the start and its
+seat draw, late seats, rebuys and add-ons, over the director's entries),
+``director.clock``
 (:mod:`~tournament.clock`: level, breaks, pauses, what is open),
 ``director.eliminations`` (:mod:`~tournament.eliminations`: the busted, places,
 prizes, bounties, the winner), ``director.balancing`` (:mod:`~tournament.balancing`:
@@ -116,7 +118,7 @@ from tournament.events import (
 from tournament.floor import Floor
 from tournament.places import Bust
 from tournament.prizes import PayoutTable, prize_pool
-from tournament.registration import Opening, Registration
+from tournament.registration import Registration
 from tournament.standings import Standings
 from tournament.structure import TournamentSpec
 from tournament.table import HandResult, TournamentTable
@@ -137,14 +139,15 @@ def _holds_nothing(player: str) -> bool:
     return False
 
 
-class Director(Registration):
+class Director:
     """One tournament. ``rng`` is the tournament's seeded generator for draws (TR-PLAY-4, TR-REG-3)."""
 
     awaiting_approval = False                    # STAFF-1: a guarantee above the limit waits for an admin
 
     def __init__(self, spec: TournamentSpec, payouts: PayoutTable, rng: random.Random, *,
-                 holds_target_seat: Callable[[str], bool] | None = None) -> None:
+                 holds_target_seat: Callable[[str], bool] | None = None, awaiting_approval: bool = False) -> None:
         self.spec = spec
+        self.awaiting_approval = awaiting_approval
         self.payouts = payouts
         self.rng = rng
         self.holds_target_seat = holds_target_seat or _holds_nothing
@@ -163,12 +166,12 @@ class Director(Registration):
         self.table_count = 0
         self._events: list = []
         self.changes = Changes()                     # what the next save stores (tournament.saved_state)
-        self.drawing: Opening | None = None          # the start's seat draw, while it goes on in slices
         self._floor: Floor | None = None             # the tables by player count (built when first asked)
         self._touched: set[str] = set()              # tables changed since the floor last looked
         self._standings: Standings | None = None     # the lobby's chip order (built when first asked)
         self._unranked: set[str] = set()             # tables changed since the standings last looked
         self._unplayed: dict[str, None] | None = None  # hand-for-hand: tables yet to play the round (when asked)
+        self.registration = Registration(self)       # entering, the start and its seat draw, rebuys and add-ons
         self.clock = Clock(self)                     # the level, breaks, pauses; late registration and rebuys open
         self.eliminations = Eliminations(self)       # the busted, their places, prizes and bounties; the winner
         self.balancing = Balancing(self)             # the break order, and moves between tables
@@ -237,7 +240,7 @@ class Director(Registration):
         return kept
 
     def verify_drawn(self) -> None:
-        if self.drawing is not None:
+        if self.registration.drawing is not None:
             raise RuleViolation("seats_being_drawn", f"the seats of {self.spec.name} are being drawn: play begins "
                                 "in a moment", "TR-REG-3")
 
@@ -251,13 +254,13 @@ class Director(Registration):
     def ready_tables(self) -> list[str]:
         """Tables that may deal a hand now (none while paused, on a break, on a deal or finished)."""
         if (self.state != RUNNING or self.clock.paused or self.clock.on_break or self.deal_desk.pending_deal is not None
-                or self.drawing is not None):
+                or self.registration.drawing is not None):
             return []
         return [t for t in self.tables if self.can_deal(t)]
 
     def can_deal(self, table_id: str) -> bool:
         if (self.state != RUNNING or self.clock.paused or self.clock.on_break or self.deal_desk.pending_deal is not None
-                or self.drawing is not None):
+                or self.registration.drawing is not None):
             return False
         table = self.tables.get(table_id)
         if table is None or table.in_hand or (self.hand_for_hand and table_id in self.round_played):
@@ -266,6 +269,17 @@ class Director(Registration):
             return False
         stacks = table.stacks
         return sum(1 for p in table.seats.values() if stacks[p] > 0) >= 2
+
+    def live_entry(self, player: str) -> Entry:
+        entry = self.entries.get(player)
+        if self.state != RUNNING or entry is None:
+            raise RuleViolation("not_playing", f"{player} is not playing in {self.spec.name}", "TR-REG-6")
+        return entry
+
+    def chips(self, player: str) -> int:
+        """The player's chips now (between hands) or at the start of the hand in play."""
+        table = self.table_of(player)
+        return table.stacks[player]
 
     # ------------------------------------------------------------------ play
 
@@ -362,7 +376,7 @@ class Director(Registration):
         if self.floor.in_hand:
             return True
         if (self.state != RUNNING or self.clock.paused or self.clock.on_break or self.deal_desk.pending_deal is not None
-                or self.drawing is not None or self.eliminations.satellite_done()):
+                or self.registration.drawing is not None or self.eliminations.satellite_done()):
             return False
         unplayed = self._unplayed
         if unplayed is None:
@@ -442,7 +456,7 @@ class Director(Registration):
         self.pay(self.pool, guarantee_account(spec.id), self.pool_balance,
                  "guarantee not met: the overlay goes back (TR-REFUND-5)")
         self.deal_desk.call_off()
-        self.drawing = None
+        self.registration.call_off()
         self.balancing.order([])                             # every table closes: none is looked for in it
         self.end(CANCELLED)
         return self.flush()

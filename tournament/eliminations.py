@@ -110,7 +110,7 @@ class Eliminations:
     def fix_prizes_if_closed(self) -> None:
         d = self.director
         if (self.prizes is not None or d.clock.late_open or d.clock.rebuys_open or d.state != RUNNING
-                or d.drawing is not None):             # the draw's end fixes them, once all are seated
+                or d.registration.drawing is not None):             # the draw's end fixes them, once all are seated
             return
         pool = prize_pool(d.collected, d.spec.guarantee)
         fixed = self.prizes_for(d.entries_total, d.collected)
@@ -140,7 +140,7 @@ class Eliminations:
     def check_money(self) -> None:
         """Close what must close when the next bust would be paid (TR-REG-4); burst the bubble when it has."""
         d = self.director
-        if d.drawing is not None:                      # asked again when the start's draw ends
+        if d.registration.drawing is not None:                      # asked again when the start's draw ends
             return
         if self.prizes is None and len(d.entries) <= self.places():
             if d.clock.late_open:

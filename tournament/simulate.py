@@ -127,10 +127,10 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
     late_count = int(players * late) if spec.late_registration_levels else 0
     early, later = names[:players - late_count], names[players - late_count:]
     for name in early:
-        run.apply(director.register(name, run.funds(name)))
-    run.apply(director.start())
-    while director.behind:                  # a large field is seated in slices, as the hall does between turns
-        run.apply(director.catch_up())
+        run.apply(director.registration.register(name, run.funds(name)))
+    run.apply(director.registration.start())
+    while director.registration.behind:     # a large field is seated in slices, as the hall does between turns
+        run.apply(director.registration.catch_up())
     started, cpu = time.perf_counter(), time.process_time()
     clock, next_at = 0, _next(director, 0)
     while director.state == td.RUNNING:
@@ -141,14 +141,14 @@ def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None,
             next_at = _next(director, next_at[1])
         while later and director.clock.late_open:
             name = later.pop()
-            run.apply(director.register(name, run.funds(name)))
+            run.apply(director.registration.register(name, run.funds(name)))
         if director.clock.late_open:
             for name in [p for p in run.busted_now if rng.random() < re_enter]:
                 if director.clock.late_open:            # an entry can put the field in the money and close it
-                    run.apply(director.register(name, run.funds(name)))
+                    run.apply(director.registration.register(name, run.funds(name)))
         run.busted_now = []
-        while director.behind:                # places of late registration's busts, a slice a turn
-            run.apply(director.catch_up())
+        while director.registration.behind:                # places of late registration's busts, a slice a turn
+            run.apply(director.registration.catch_up())
         if director.clock.rebuys_open:
             run.rebuys(rng)
         if deal and spec.deals and director.eliminations.in_money and len(director.entries) == 3 and not run.dealt:
@@ -317,9 +317,9 @@ class _Run:
             if entry.table and rng.random() < 0.2:
                 try:
                     if entry.rebuys < spec.rebuys and d.chips(player) <= spec.starting_stack:
-                        self.apply(d.rebuy(player, self.funds(player)))
+                        self.apply(d.registration.rebuy(player, self.funds(player)))
                     elif spec.add_on_stack and not entry.add_on:
-                        self.apply(d.add_on(player, self.funds(player)))
+                        self.apply(d.registration.add_on(player, self.funds(player)))
                 except RuleViolation:
                     pass
 

@@ -93,17 +93,17 @@ class BetOnBaccaratTable(CasinoTable):
         self.round.dealing()
         window = self.round.window
         if window < WINDOWS:                     # one more card face up, then the next betting window
-            card = self._draw()
+            card = self.draw()
             self.shown.append(card)
             self.round.reopen()
             side = "player" if window == 1 else "banker"
             return [CardDealt(self.table_id, self.number, side, card), self._priced(window + 1)]
         p1, b1 = self.shown
-        p2, b2 = self._draw(), self._draw()
-        self.coup = baccarat.finish_coup(p1, b1, p2, b2, self._draw)
+        p2, b2 = self.draw(), self.draw()
+        self.coup = baccarat.finish_coup(p1, b1, p2, b2, self.draw)
         self.prices = {}
         return coup_events(self.table_id, self.number, self.coup, start=2) + \
-            [self._settle(coup_result(self.coup), self.coup.winner)]
+            [self.settle_round(coup_result(self.coup), self.coup.winner)]
 
     def _returned(self, bet: Bet) -> tuple[int, str]:
         result = bob.outcome(bet.market, self.coup)

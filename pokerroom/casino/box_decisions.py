@@ -18,7 +18,8 @@ from pokerroom.casino.table import DECIDING, WAITING
 from pokerroom.errors import RuleViolation
 
 if TYPE_CHECKING:
-    from pokerroom.casino.blackjack import BlackjackTable, Box, DealerTable
+    from pokerroom.casino.blackjack import BlackjackTable
+    from pokerroom.casino.dealer import Box, DealerTable
     from pokerroom.casino.infinite_blackjack import InfiniteBlackjackTable
 
 INSURANCE = "insurance"
@@ -38,16 +39,16 @@ class BoxDecisions:
 
     def may_insure(self, box: Box) -> bool:
         table = self.table
-        return bool(box.hands) and bj.may_insure(box.hands[0], table.dealer[0], table.house) \
+        return bool(box.hands) and bj.may_insure(box.hands[0], table.dealer.cards[0], table.house) \
             and bj.insurance_cost(box.main.amount) > 0
 
     def of(self, player: str | None) -> str | None:
         """The id of ``player``'s decision now, or None: no decision of theirs is open."""
         table = self.table
-        box = table.boxes.get(player or "")
+        box = table.dealer.boxes.get(player or "")
         if box is None or table.phase not in (DECIDING, WAITING) or not box.hands:
             return None
-        if table.step == INSURANCE:
+        if table.dealer.step == INSURANCE:
             return self.insurance() if not box.answered and self.may_insure(box) else None
         if box.done or not self.deciding(box):
             return None
@@ -70,8 +71,8 @@ class LiveDecisions(BoxDecisions):
     table: BlackjackTable
 
     def deciding(self, box: Box) -> bool:
-        turn = self.table.turn
-        return turn is not None and self.table.seats_in_round.get(turn[0]) == box.player
+        dealer = self.table.dealer
+        return dealer.turn is not None and dealer.seats_in_round.get(dealer.turn[0]) == box.player
 
 
 class InfiniteDecisions(BoxDecisions):
@@ -80,4 +81,4 @@ class InfiniteDecisions(BoxDecisions):
     table: InfiniteBlackjackTable
 
     def deciding(self, box: Box) -> bool:
-        return box in self.table.playing
+        return box in self.table.dealer.playing

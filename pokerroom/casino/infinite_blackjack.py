@@ -25,14 +25,96 @@ from __future__ import annotations
 from pokerroom.casino import blackjack_rules as bj
 from pokerroom.casino import side_bets
 from pokerroom.casino.betting import Bet
-from pokerroom.casino.blackjack import PLAY, Box, DealerTable
 from pokerroom.casino.box_decisions import InfiniteDecisions
+from pokerroom.casino.dealer import PLAY, Box, Dealer, DealerTable
 from pokerroom.casino.events import CardDealt, ShoeShuffled
 from pokerroom.casino.shoe import Shoe, ShoeSource, burn_by_first_card
-from pokerroom.casino.table import DECIDING, WAITING, CasinoRules
+from pokerroom.casino.table import CasinoRules
 from pokerroom.errors import RuleViolation
 
 MARKETS = ("main", *side_bets.ROUND_LIMITS)
+
+
+class InfiniteDealer(Dealer):
+    """A round of infinite blackjack: the one deal everyone shares, the common sequence of extra cards (IB-1),
+    and the boxes still deciding, all at once."""
+
+    def __init__(self, table: InfiniteBlackjackTable) -> None:
+        super().__init__(table)
+        self.first_two: tuple[int, int] = (0, 0)
+        self.sequence: list[int] = []
+        self.playing: list[Box] = []         # boxes still deciding
+        self.undecided = 0                   # how many of them have not finished: the round goes on at 0
+
+    def deal(self) -> list:
+        t = self.table
+        c1 = t.draw()
+        events = [CardDealt(t.table_id, t.number, "player", c1)]
+        events += self.deal_up()
+        c2 = t.draw()
+        events.append(CardDealt(t.table_id, t.number, "player", c2))
+        events += self.deal_hole()
+        self.first_two = (c1, c2)
+        for bet in t.round.bets:
+            if bet.market == "main":
+                self.boxes[bet.player] = Box(bet.player, bet, [bj.PlayerHand((c1, c2), bet.amount)])
+        return events
+
+    def hit_card(self, box: Box, hand: int) -> int:
+        while len(self.sequence) <= box.drawn:      # not announced: a card shown early tells others their hit
+            self.sequence.append(self.table.draw())
+        card = self.sequence[box.drawn]
+        box.drawn += 1
+        return card
+
+    def next_decision(self) -> list:
+        """Everyone decides at once; the round goes on when the last player is done."""
+        self.playing = [b for b in self.boxes.values() if not b.done]
+        self.undecided = len(self.playing)
+        if not self.playing:
+            return self.finish()
+        return [self.decision_needed(self.playing[0], "")]      # everyone holds the same two cards
+
+    def plays(self) -> bool:
+        return True                         # IB-7 has no exception: the bust bonus needs the dealer's whole hand
+
+    def verify_turn(self, box: Box) -> None:
+        if self.step != PLAY or box.done:
+            raise RuleViolation("no_decision", "you have no decision to make now", "IB-4")
+
+    def short_of_funds(self, hand: bj.PlayerHand, move: str, funds: int) -> str:
+        return "no_funds:" + bj.auto_move(hand)                 # IB-5
+
+    def play(self, box: Box, move: str) -> list:
+        auto = ""
+        if move.startswith("no_funds:"):
+            move, auto = move.split(":", 1)[1], "no_funds"
+        events = self.move(box, move, auto)
+        if box.done:                        # decide() refuses a finished box: each box gets here done once
+            self.undecided -= 1
+            if self.undecided == 0:
+                events += self.finish()
+        return events
+
+    def out_of_time(self) -> list:
+        """IB-6: the room plays every hand still open, hit to 11 then stand."""
+        events: list = []
+        for box in self.playing:
+            while not box.done:
+                events += self.move(box, bj.auto_move(box.hands[box.active]), "timeout")
+        return events + self.finish()
+
+    def side_returned(self, bet: Bet) -> tuple[int, str]:
+        found = side_bets.outcome(bet.market, self.first_two, self.cards)
+        back = 0 if found is None else bet.amount * (found[1] + 1)
+        return back, found[0] if found else "lost"
+
+    def finish(self) -> list:
+        """The common sequence is shown once nobody can still act on it, then the dealer's hand."""
+        t = self.table
+        self.playing = []
+        shown = [CardDealt(t.table_id, t.number, "sequence", c, index=i) for i, c in enumerate(self.sequence)]
+        return shown + super().finish()
 
 
 class InfiniteBlackjackTable(DealerTable):
@@ -58,13 +140,12 @@ class InfiniteBlackjackTable(DealerTable):
                 *((f"lucky trio: {k}", f"{v}:1") for k, v in side_bets.LUCKY_TRIO_PAYS.items()),
                 *((f"poker trio: {k}", f"{v}:1") for k, v in side_bets.POKER_TRIO_PAYS.items()))
 
+    dealer_kind = InfiniteDealer
+    dealer: InfiniteDealer
+
     def __init__(self, rules: CasinoRules, source: ShoeSource | None = None) -> None:
         super().__init__(rules, source)
         self.shoe_rounds = 0                 # rounds dealt from this shoe (IB-10)
-        self.first_two: tuple[int, int] = (0, 0)
-        self.sequence: list[int] = []
-        self.playing: list[Box] = []         # boxes still deciding
-        self.undecided = 0                   # how many of them have not finished: the round goes on at 0
         self.decisions = InfiniteDecisions(self)
 
     # ------------------------------------------------------------------ shoe and markets
@@ -74,13 +155,6 @@ class InfiniteBlackjackTable(DealerTable):
         shown = burn_by_first_card(self.shoe)                    # IB-2
         self.shoe_rounds = 0
         return [ShoeShuffled(self.table_id, self.rules.decks, self.shoe.burned, shown)]
-
-    def open_round(self) -> list:
-        events = super().open_round()
-        self.sequence = []
-        self.playing = []
-        self.undecided = 0
-        return events
 
     def closed_markets(self) -> tuple[str, ...]:
         # the round taking bets would be the shoe's (shoe_rounds + 1)-th dealt: closed once that is over the limit
@@ -96,107 +170,21 @@ class InfiniteBlackjackTable(DealerTable):
             raise RuleViolation("no_seats", "infinite blackjack has no seats to choose", "IB-1")
         return market
 
-    # ------------------------------------------------------------------ the deal
-
     def _deal(self) -> list:
-        self._to_dealing()
         self.shoe_rounds += 1                                   # IB-10 counts rounds dealt, not rounds opened
-        c1 = self._draw()
-        events = [CardDealt(self.table_id, self.number, "player", c1)]
-        events += self._deal_dealer_up()
-        c2 = self._draw()
-        events.append(CardDealt(self.table_id, self.number, "player", c2))
-        events += self._deal_hole()
-        self.first_two = (c1, c2)
-        for bet in self.round.bets:
-            if bet.market == "main":
-                box = Box(bet.player, bet, [bj.PlayerHand((c1, c2), bet.amount)])
-                self.boxes[bet.player] = box
-        return events + self._after_deal()
-
-    def _hit_card(self, box: Box, hand: int) -> int:
-        while len(self.sequence) <= box.drawn:      # not announced: a card shown early tells others their hit
-            self.sequence.append(self._draw())
-        card = self.sequence[box.drawn]
-        box.drawn += 1
-        return card
-
-    def _next_decision(self) -> list:
-        """Everyone decides at once; the round goes on when the last player is done."""
-        self.playing = [b for b in self.boxes.values() if not b.done]
-        self.undecided = len(self.playing)
-        if not self.playing:
-            return self._finish()
-        return [self._decision_needed(self.playing[0], "")]      # everyone holds the same two cards
-
-    def _dealer_plays(self) -> bool:
-        return True                         # IB-7 has no exception: the bust bonus needs the dealer's whole hand
-
-    # ------------------------------------------------------------------ decisions
-
-    def decide(self, player: str, move: str, hand: int, funds: int, decision: str | None = None) -> list:
-        self.decisions.verify(player, decision)
-        box = self.boxes.get(player)
-        if box is None or self.phase not in (DECIDING, WAITING):
-            raise RuleViolation("no_decision", "you have no hand in play", "IB-4")
-        if move in ("insurance", "no_insurance"):
-            return self._dealt(lambda: self._insure(box, move, funds))
-        if self.step != PLAY or box.done:
-            raise RuleViolation("no_decision", "you have no decision to make now", "IB-4")
-        if hand != box.active:
-            raise RuleViolation("not_this_hand", f"hand {box.active} is the one to play", "IB-4")
-        move = self._check(box, move, funds)
-        return self._dealt(lambda: self._decided(box, move))
-
-    def _short_of_funds(self, hand: bj.PlayerHand, move: str, funds: int) -> str:
-        return "no_funds:" + bj.auto_move(hand)                 # IB-5
-
-    def _decided(self, box: Box, move: str) -> list:
-        auto = ""
-        if move.startswith("no_funds:"):
-            move, auto = move.split(":", 1)[1], "no_funds"
-        events = self._move(box, move, 0, auto)
-        if box.done:                        # decide() refuses a finished box: each box gets here done once
-            self.undecided -= 1
-            if self.undecided == 0:
-                events += self._finish()
-        return events
-
-    def _timed_out(self) -> list:
-        """IB-6: the room plays every hand still open, hit to 11 then stand."""
-        if self.step != PLAY:                              # insurance: no answer is a "no"
-            for box in self.boxes.values():
-                box.answered = True
-            return self._peek()
-        events: list = []
-        for box in self.playing:
-            while not box.done:
-                events += self._move(box, bj.auto_move(box.hands[box.active]), 0, "timeout")
-        return events + self._finish()
+        return super()._deal()
 
     def disconnect(self, player: str, at: float) -> list:
         """IB-11: the round completes without them -- their hands are played for them when the clock runs out."""
         return []
 
-    # ------------------------------------------------------------------ settlement
-
-    def _side_returned(self, bet: Bet) -> tuple[int, str]:
-        found = side_bets.outcome(bet.market, self.first_two, self.dealer)
-        back = 0 if found is None else bet.amount * (found[1] + 1)
-        return back, found[0] if found else "lost"
-
-    def _finish(self) -> list:
-        """The common sequence is shown once nobody can still act on it, then the dealer's hand."""
-        self.playing = []
-        shown = [CardDealt(self.table_id, self.number, "sequence", c, index=i) for i, c in enumerate(self.sequence)]
-        return shown + super()._finish()
-
     def view(self, player: str | None) -> dict:
         out = super().view(player)
-        if self.dealer:
-            out["dealer"] = [self.dealer[0], None]
-            out["first_two"] = list(self.first_two)
-        box = self.boxes.get(player or "")
+        dealer = self.dealer
+        if dealer.cards:
+            out["dealer"] = [dealer.cards[0], None]
+            out["first_two"] = list(dealer.first_two)
+        box = dealer.boxes.get(player or "")
         if box is not None:
             out["hands"] = [list(h.cards) for h in box.hands]
             out["active"] = box.active

@@ -54,9 +54,9 @@ class BaccaratTable(CasinoTable):
 
     def _deal(self) -> list:
         self._to_dealing()
-        self.coup = baccarat.deal_coup(self._draw)
+        self.coup = baccarat.deal_coup(self.draw)
         return coup_events(self.table_id, self.number, self.coup) + \
-            [self._settle(coup_result(self.coup), self.coup.winner)]
+            [self.settle_round(coup_result(self.coup), self.coup.winner)]
 
     def _returned(self, bet: Bet) -> tuple[int, str]:
         return baccarat.returned(bet.market, self.coup, bet.amount), self.coup.winner

@@ -97,7 +97,7 @@ class RouletteTable(CasinoTable):
         self.pocket = landed
         colour = roulette.colour(landed)
         return [BallLanded(self.table_id, self.number, landed, colour),
-                self._settle(f"{landed} {colour}", str(landed))]
+                self.settle_round(f"{landed} {colour}", str(landed))]
 
     def _returned(self, bet: Bet) -> tuple[int, str]:
         back = roulette.returned(parse_market(bet.market), bet.amount, self.pocket)

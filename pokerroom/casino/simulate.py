@@ -352,10 +352,10 @@ class _Run:
     def decide(self) -> bool:
         """Every decision the bots have now; False when none had one."""
         t = self.table
-        if t.step == INSURANCE:                     # never insure
+        if t.dealer.step == INSURANCE:              # never insure
             answered = False
-            for name in list(t.boxes):
-                if t.phase != DECIDING or t.step != INSURANCE:
+            for name in list(t.dealer.boxes):
+                if t.phase != DECIDING or t.dealer.step != INSURANCE:
                     break
                 try:
                     self.post(t.decide(name, "no_insurance", 0, self.funds(name)))
@@ -365,12 +365,12 @@ class _Run:
                         raise
             return answered
         if self.game == "blackjack":                # one hand at a time, in seat order
-            if t.turn is None:
+            box = t.dealer.to_act()
+            if box is None:
                 return False
-            box = t.boxes[t.seats_in_round[t.turn[0]]]
             self._move(box)
             return True
-        boxes = [b for b in t.playing if not b.done]  # infinite: everyone at once
+        boxes = [b for b in t.dealer.playing if not b.done]  # infinite: everyone at once
         for box in boxes:
             while not box.done and t.phase == DECIDING:
                 self._move(box)
@@ -379,7 +379,7 @@ class _Run:
     def _move(self, box) -> None:                  # noqa: ANN001 - a blackjack Box
         t = self.table
         hand = box.hands[box.active]
-        moves = bj.legal_moves(hand, t.dealer[0], t.house, not box.moved, len(box.hands))
+        moves = bj.legal_moves(hand, t.dealer.cards[0], t.house, not box.moved, len(box.hands))
         self.post(t.decide(box.player, basic_move(hand, moves), box.active, self.funds(box.player)))
 
     def check(self) -> None:

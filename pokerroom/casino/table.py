@@ -104,7 +104,7 @@ class CasinoTable:
         self.round_away: dict[str, float] = {}      # first disconnection of each player during the round in play
         self.last_round = False
         self.dealt: list[int] = []                  # the round's cards in the order drawn (stored at its end)
-        self._announce: list = []
+        self.announced: list = []                   # events of the step in play that go out before its own
 
     # ------------------------------------------------------------------ commands
 
@@ -254,23 +254,26 @@ class CasinoTable:
         self.shoe = Shoe.fresh(self.source, self.rules.decks, self.rules.behind_cut)
         return [ShoeShuffled(self.table_id, self.rules.decks, 0)]
 
-    def _draw(self) -> int:
+    def draw(self) -> int:
+        """The next card from the shoe, kept in the round's cards; the cut card coming out announces the last
+        round."""
         card = self.shoe.draw()
         self.dealt.append(card)
         if self.shoe.cut_card_out and not self.last_round:
             self.last_round = True
-            self._announce.append(LastRound(self.table_id, self.number))
+            self.announced.append(LastRound(self.table_id, self.number))
         return card
 
     def _dealt(self, step) -> list:                 # noqa: ANN001 - a bound method of the game
-        """Run a dealing step; an empty shoe (a malfunction) voids the round (CR-5)."""
-        self._announce: list = []
+        """Run a dealing step; an empty shoe (a malfunction) voids the round (CR-5). After it, a round that cannot
+        go on without a disconnected player waits for them (CR-6)."""
+        self.announced: list = []
         try:
             events = step()
         except ShoeEmpty:
             self.shoe = None                        # the next round starts from a new shoe, not the empty one
             return self._void_round("the shoe ran out during the round")
-        return self._announce + events
+        return self.announced + events + self._waiting_check()
 
     def _market(self, market: str, player: str, seat: int | None) -> str:
         raise NotImplementedError
@@ -287,7 +290,8 @@ class CasinoTable:
     def _returned(self, bet: Bet) -> tuple[int, str]:
         raise NotImplementedError
 
-    def _settle(self, result: str, tally: str) -> RoundSettled:
+    def settle_round(self, result: str, tally: str) -> RoundSettled:
+        """Every bet of the round at once (CR-4), its result kept in the history and statistics (CR-7)."""
         settled = self.round.settle(self._returned, result)
         self.results.append((self.number, result))
         self.stats[tally] += 1

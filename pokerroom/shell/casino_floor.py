@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE, casino_public
@@ -52,7 +53,7 @@ STAFF = frozenset({"admin"})            # who may void a round for a malfunction
 class CasinoFloor:
     log = Logger()
 
-    def __init__(self, room: Any, tables: Iterable[CasinoTable], clock: Any = None) -> None:
+    def __init__(self, room: Any, tables: Iterable[CasinoTable], clock: IReactorTime | None = None) -> None:
         self.room = room
         self.reactor = clock or room.reactor        # the casino's timers: the room's reactor, or a test's Clock
         self.store = room.store
@@ -69,8 +70,8 @@ class CasinoFloor:
         self.room.serve(self, {"casino_list", "casino_rules", "casino_history"})
         self.room.bus.subscribe(SESSION_GONE, lambda _, session: self._disconnected(session))
         self.room.bus.subscribe(SESSION_BACK, lambda _, session: self._reconnected(session))
-        self.room.lobby_sections["casino"] = self.listing
-        self.room.session_watch.play_checks["has a casino bet open"] = self.playing     # SEC-2
+        self.room.lobby.add_section("casino", self.listing)
+        self.room.session_watch.count_in_play("has a casino bet open", self.playing)     # SEC-2
 
     def playing(self, player: str) -> bool:
         """A bet of the player's is in an open round."""

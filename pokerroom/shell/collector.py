@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from twisted.internet.interfaces import IReactorTime
@@ -40,10 +41,22 @@ PACE_EVERY = 1.0                 # seconds between collect-and-freeze steps (doc
 SWEEP_EVERY = 900.0              # seconds between full collections of everything
 
 
+class Collector(Protocol):
+    """What the pacer calls of :mod:`gc` (a test gives a double)."""
+
+    def collect(self, generation: int = 2) -> int: ...
+
+    def freeze(self) -> None: ...
+
+    def unfreeze(self) -> None: ...
+
+    def set_threshold(self, threshold: int, *more: int) -> None: ...
+
+
 class CollectorWatch:
     """``gc.callbacks`` hook: how long each collection stopped the room, and what it freed."""
 
-    def __init__(self, registry: CollectorRegistry, clock: Any = time.perf_counter) -> None:
+    def __init__(self, registry: CollectorRegistry, clock: Callable[[], float] = time.perf_counter) -> None:
         self.pauses = Histogram("pokerroom_gc_pause_seconds", "time the garbage collector stopped the room",
                                 ["generation"], registry=registry,
                                 buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0))
@@ -73,7 +86,7 @@ class CollectorPacer:
     """Collect-and-freeze every ``every`` seconds; unfreeze-and-collect everything every ``sweep_every``."""
 
     def __init__(self, reactor: IReactorTime, every: float = PACE_EVERY, sweep_every: float = SWEEP_EVERY,
-                 collector: Any = gc) -> None:
+                 collector: Collector = gc) -> None:
         if every <= 0 or sweep_every < every:
             raise ValueError("the pacer needs 0 < every <= sweep_every")
         self.every, self.sweep_every = every, sweep_every

@@ -14,9 +14,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from pokerroom.store.room_store import RoomStore
 
 DAY = 24 * 3600
 
@@ -26,10 +31,17 @@ def _counted(record: Any) -> bool:
     return record.kind == "wallet_credited" or record.data.get("source") == "deposit"
 
 
+class AuditedClock(Protocol):
+    """What the bounds read of the room: the clock, and the store's audit log (the last day, at start)."""
+
+    reactor: IReactorTime
+    store: RoomStore
+
+
 class HouseDeposits:
     """The last day's house deposits (at, by, amount), and the one check of their bounds."""
 
-    def __init__(self, room: Any, bounds: Callable[[], Any]) -> None:
+    def __init__(self, room: AuditedClock, bounds: Callable[[], Any]) -> None:
         self.room = room
         self.bounds = bounds                    # -> the hall's EventBounds (read at each check: config may change)
         self.recent: deque[tuple[float, str, int]] = deque()

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer, threads
+from twisted.internet.interfaces import IReactorThreads
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom.errors import RuleViolation
@@ -32,8 +33,8 @@ class PasswordDesk:
     built in a test does.
     """
 
-    def __init__(self, reactor: Any = None, *, threads: int = 2, queue: int = 16, per_network: int = 4,
-                 pool: ThreadPool | None = None) -> None:
+    def __init__(self, reactor: IReactorThreads | None = None, *, threads: int = 2, queue: int = 16,
+                 per_network: int = 4, pool: ThreadPool | None = None) -> None:
         if reactor is None:
             from twisted.internet import reactor as default_reactor
             reactor = default_reactor
@@ -50,7 +51,8 @@ class PasswordDesk:
         self.turn = 0
 
     @classmethod
-    def own_pool(cls, reactor: Any, *, threads: int = 2, queue: int = 16, per_network: int = 4) -> PasswordDesk:
+    def own_pool(cls, reactor: IReactorThreads, *, threads: int = 2, queue: int = 16,
+                 per_network: int = 4) -> PasswordDesk:
         pool = ThreadPool(minthreads=1, maxthreads=threads, name="pokerroom-passwords")
         return cls(reactor, threads=threads, queue=queue, per_network=per_network, pool=pool)
 

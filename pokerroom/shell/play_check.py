@@ -12,13 +12,19 @@ name that is no account is refused, so no state is ever kept under either.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from pokerroom.security.moderation import Moderation
+    from pokerroom.store.room_store import RoomStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +62,22 @@ def refusal(standing: Standing, rules: players.AccountRules, now: float, *, own:
     return None
 
 
+class CheckedRoom(Protocol):
+    """What the check reads of the room: the account rules, the clock, the security team's freezes, and the
+    stored accounts through the writer's queue."""
+
+    account_rules: players.AccountRules
+    reactor: IReactorTime
+    moderation: Moderation
+    store: RoomStore
+
+    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
+
+
 class PlayCheck:
     """The room's may-play check, on the reactor thread; a named player's account is read through the writer."""
 
-    def __init__(self, room: Any) -> None:
+    def __init__(self, room: CheckedRoom) -> None:
         self.room = room
 
     def check(self, standing: Standing, *, own: bool) -> None:

@@ -13,7 +13,11 @@ who, how much and why (SEC-4); a director is refused like any player.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
@@ -22,11 +26,46 @@ from pokerroom.money.ledger import Transfer
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.house_deposits import HouseDeposits
 
+if TYPE_CHECKING:
+    from pokerroom.shell.wallet import Wallet
+    from pokerroom.store.room_store import RoomStore
+    from tournament.bounds import EventBounds
+    from tournament.director import Director
+
 SOURCES = {HOUSE_RAKE: HOUSE_RAKE, HOUSE_FEES: HOUSE_FEES, "deposit": WORLD}   # earnings by account name
 ADMIN = "admin"
 
 
-def fund_promotions(room: Any, source: str, amount: int, by: str, reason: str) -> Transfer:
+class HouseMoney(Protocol):
+    """What promotions use of the room: the wallet (the one money path), the audit log and the store
+    through the writer, the clock."""
+
+    reactor: IReactorTime
+    store: RoomStore
+
+    wallet: Wallet
+
+    def audit(self, kind: str, at: float | None = None, **data: Any) -> None: ...
+
+    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
+
+
+class Guarantees(Protocol):
+    """What the admin's approval asks of the tournament hall: its events, who made each, the STAFF-1 bounds,
+    and the approval itself."""
+
+    bounds: EventBounds
+    directors: dict[str, Director]
+    created_by: dict[str, str]
+
+    def director(self, tournament: str) -> Director: ...
+
+    def approve(self, tid: str, by: str, reason: str) -> Director: ...
+
+    def summary(self, d: Director) -> dict: ...
+
+
+def fund_promotions(room: HouseMoney, source: str, amount: int, by: str, reason: str) -> Transfer:
     """Move house money into promotions: earnings (``house:rake``, ``house:fees``) or a house ``deposit``."""
     account = SOURCES[source]
     why = "deposit" if account == WORLD else "promotions funded"   # world moves only for deposits (STAFF-1)
@@ -39,7 +78,7 @@ def fund_promotions(room: Any, source: str, amount: int, by: str, reason: str) -
 class PromotionsDesk:
     """The admin's requests: fund promotions, approve a large guarantee, see both."""
 
-    def __init__(self, room: Any, hall: Any, house_deposits: HouseDeposits | None = None) -> None:
+    def __init__(self, room: HouseMoney, hall: Guarantees, house_deposits: HouseDeposits | None = None) -> None:
         self.room = room
         self.hall = hall
         # house deposits of the last day, shared with the cashier's admin credits (one set of bounds)

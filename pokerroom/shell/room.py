@@ -87,6 +87,7 @@ class Room:
         self.lobby = LobbyFeed(reactor, self.bus, self.tables, gateway.follow_lobby)
         self.play_check = PlayCheck(self)                             # who may play, on every path (STAFF-2)
         self.session_watch = SessionWatch(self)                      # STAFF-3: role changes and bans, at once
+        # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
         self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,
                                                            queue=rules.password_queue,
                                                            per_network=rules.password_queue_per_network)
@@ -188,11 +189,6 @@ class Room:
     def may_play(self, session: Session) -> None:
         """The one may-play check (closed, staff SEC-2, frozen, AC-2, AC-5): :mod:`pokerroom.shell.play_check`."""
         self.play_check.session(session)
-
-    def use_password_desk(self, desk: PasswordDesk) -> None:
-        """Every login and registration hashes on ``desk`` from now on (the server's desk with its own pool)."""
-        self.password_desk = desk
-        self.accounts.password_desk = desk
 
     def end_identity(self, session: Session) -> None:
         self.accounts.end_identity(session)

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet import defer, threads
+from twisted.internet.interfaces import IReactorTime
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
@@ -35,7 +36,16 @@ from pokerroom.poker.history.pokerstars import to_pokerstars
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.signals import PairSignals
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
+from pokerroom.shell.staff_out_of_play import CashTables
 from pokerroom.store.security_records import unpack_facts
+
+if TYPE_CHECKING:
+    from pokerroom.gateway.sessions import Session
+    from pokerroom.security.moderation import Moderation
+    from pokerroom.shell.display_names import DisplayNames
+    from pokerroom.shell.histories import Histories
+    from pokerroom.shell.wallet import Wallet
+    from pokerroom.store.room_store import RoomStore
 
 SHARED_HANDS = 200
 _AWAY_FROM_WALLET = PLAYER_KINDS - {Kind.WALLET}    # a player's money besides the wallet: chips, stakes, tickets, T$
@@ -84,8 +94,37 @@ def void_postings(player: str, start: dict[str, int], end: dict[str, int]) -> li
     return [Posting(cash(player), -back), *(Posting(cash(p), amount) for p, amount in shares.items() if amount)]
 
 
+class ReviewedRoom(CashTables, Protocol):
+    """What the security team's actions use of the room: the store through the writer and the audit log, the
+    clock and the account rules, the standing decisions, the sessions by player and the end of one, the money
+    (balances, moves, the wallet's deposits), the players' escrows and shown names, and the cash tables."""
+
+    store: RoomStore
+    reactor: IReactorTime
+    account_rules: players.AccountRules
+    moderation: Moderation
+    by_player: dict[str, Session]
+    histories: Histories
+    display_names: DisplayNames
+    wallet: Wallet
+
+    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
+
+    def audit(self, kind: str, at: float | None = None, **data: Any) -> None: ...
+
+    def end_identity(self, session: Session) -> None: ...
+
+    def balance(self, player_id: str) -> int: ...
+
+
+class TournamentEntries(Protocol):
+    """What the desk asks of the tournament hall: whether a player is entered (a rename waits until not)."""
+
+    def playing(self, player: str) -> bool: ...
+
+
 class SecurityDesk:
-    def __init__(self, room: Any, hall: Any = None,
+    def __init__(self, room: ReviewedRoom, hall: TournamentEntries | None = None,
                  in_thread: Callable[..., defer.Deferred] | None = None) -> None:
         self.room = room
         self.store = room.store

@@ -23,15 +23,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.staff_out_of_play import leave_play, refuse_if_playing
+from pokerroom.shell.staff_out_of_play import CashTables, leave_play, refuse_if_playing
 from pokerroom.store.session_records import token_digest
+
+if TYPE_CHECKING:
+    from pokerroom.gateway.sessions import Session
+    from pokerroom.security.moderation import Moderation
+    from pokerroom.store.room_store import RoomStore
 
 ACCOUNT_CLOSED = 4003               # the close code of a banned account's live connection
 CLOSED_REASON = "your account is closed"
@@ -40,16 +47,39 @@ LATE_COMMIT = 10.0                  # seconds a change is read again: its id may
 ADMIN_ROLES = frozenset({"admin"})
 
 
+class WatchedRoom(CashTables, Protocol):
+    """What the watch uses of the room: the account rules and the clock, the store through the writer and the
+    audit log, the sessions (by token and by player) and the end of one, the security team's freezes, and the
+    cash tables a new staff member leaves."""
+
+    account_rules: players.AccountRules
+    reactor: IReactorTime
+    store: RoomStore
+    moderation: Moderation
+    sessions: dict[str, Session]
+    by_player: dict[str, Session]
+
+    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
+
+    def audit(self, kind: str, at: float | None = None, **data: Any) -> None: ...
+
+    def end_identity(self, session: Session) -> None: ...
+
+
 class SessionWatch:
     log = Logger()
 
-    def __init__(self, room: Any) -> None:
+    def __init__(self, room: WatchedRoom) -> None:
         self.room = room
         self.cursor = 0                                     # the newest account change applied
         self.renewed_at = float("-inf")
         self.running = False
         # where else a player can be in play (SEC-2), e.g. {"has a casino bet open": floor.playing}
         self.play_checks: dict[str, Callable[[str], bool]] = {}
+
+    def count_in_play(self, where: str, playing: Callable[[str], bool]) -> None:
+        """Another place a player can be in play (SEC-2): ``playing(player)``, said as ``where`` in a refusal."""
+        self.play_checks[where] = playing
 
     @property
     def idle(self) -> float:
@@ -133,7 +163,7 @@ class SessionWatch:
         def found(account: Any) -> Any:
             if account is None:
                 raise RuleViolation("no_such_player", f"there is no player {player}", "STAFF-3")
-            refuse_if_playing(room, account.nickname, role)                 # SEC-2
+            refuse_if_playing(room, self.play_checks, account.nickname, role)                 # SEC-2
             return room.write(room.store.sessions.set_role, key, role, room.reactor.seconds(), quiet=False)
 
         def stored(account: Any) -> dict:

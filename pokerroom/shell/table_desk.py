@@ -14,22 +14,59 @@ hands stored under it stay its own.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
+from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from pokerroom.bus import Bus
 from pokerroom.bus.subjects import TABLE_CLOSED
 from pokerroom.errors import RuleViolation
+from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import NEW_ID, Request, ok
-from pokerroom.shell.room import Room, Session, TableRunner
+from pokerroom.shell.staff_out_of_play import CashTables
+from pokerroom.shell.table_host import TableRunner
 from pokerroom.table import TableRules
 from pokerroom.table.config import table_from_entry
+
+if TYPE_CHECKING:
+    from pokerroom.store.room_store import RoomStore
+
+
+class DirectedTables(CashTables, Protocol):
+    """What the desk uses of the room: the cash tables (open, close, summarise; every id ever used), the route
+    table, the bus (a table closed), the lobby's other sections (their table ids are taken), the directors'
+    role check and audited record, and the store through the writer."""
+
+    store: RoomStore
+    reactor: IReactorTime
+    bus: Bus
+    known_tables: set[str]
+    lobby_sections: dict[str, Callable[[], list]]
+
+    def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None: ...
+
+    def add_table(self, rules: TableRules, *, announce: bool = True) -> TableRunner: ...
+
+    def close_table(self, table_id: str) -> list: ...
+
+    def runner(self, table_id: str) -> TableRunner: ...
+
+    def summary(self, runner: TableRunner) -> dict: ...
+
+    def verify_director(self, session: Session) -> None: ...
+
+    def directed(self, session: Session, command: str, tournament: str = "", **details: Any) -> str: ...
+
+    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
 
 
 class TableDesk:
     log = Logger()
 
-    def __init__(self, room: Room, config: dict) -> None:
+    def __init__(self, room: DirectedTables, config: dict) -> None:
         self.room = room
         self.store = room.store
         self.config = config

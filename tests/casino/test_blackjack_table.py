@@ -53,7 +53,7 @@ def start(shoe: str, seats: dict[int, str] | None = None, bet: int = BET, **rule
 def state(t: BlackjackTable) -> tuple:
     """Everything a refused command must leave as it was."""
     bets = [(b.player, b.market, b.amount, b.extra, b.seat) for b in t.round.bets] if t.round else []
-    return (t.phase, t.step, t.turn, repr(t.boxes), bets, dict(t.round.staked) if t.round else {},
+    return (t.phase, t.dealer.step, t.dealer.turn, repr(t.dealer.boxes), bets, dict(t.round.staked) if t.round else {},
             t.shoe.position if t.shoe else None, dict(t.seats), {p: t.view(p) for p in ("ann", "bob", "cat")},
             t.due())
 
@@ -590,7 +590,7 @@ def test_CR_5_a_void_mid_round_refunds_every_stake_and_pays_nothing():
     refused(t.decide, "ann", "stand", 0, RICH, code="no_decision", rule="BJ-4", keeps=partial(state, t))
     refused(t.void, "again", code="no_round", rule="CR-5", keeps=partial(state, t))
     t.open_round()
-    assert t.round.number == 2 and t.boxes == {}
+    assert t.round.number == 2 and t.dealer.boxes == {}
 
 
 # CR-6 ---------------------------------------------------------------------------------------------------------------

@@ -85,8 +85,8 @@ def finish(t: InfiniteBlackjackTable) -> list:
 def state(t: InfiniteBlackjackTable) -> tuple:
     """Everything a refused command must leave as it was."""
     bets = [(b.player, b.market, b.amount, b.extra, b.seat) for b in t.round.bets] if t.round else []
-    return (t.phase, t.step, repr(t.boxes), [b.player for b in t.playing], bets,
-            dict(t.round.staked) if t.round else {}, t.shoe.position if t.shoe else None, list(t.sequence),
+    return (t.phase, t.dealer.step, repr(t.dealer.boxes), [b.player for b in t.dealer.playing], bets,
+            dict(t.round.staked) if t.round else {}, t.shoe.position if t.shoe else None, list(t.dealer.sequence),
             {p: t.view(p) for p in ("ann", "bob", "cat", "zed")}, t.due(), t.shoe_rounds)
 
 
@@ -599,12 +599,12 @@ def shoe_fronts(draw) -> list[int]:   # noqa: ANN001
 
 
 def legal_now(t: InfiniteBlackjackTable, player: str) -> tuple[str, ...]:
-    box = t.boxes.get(player)
+    box = t.dealer.boxes.get(player)
     if box is None or box.done:
         return ("stand",)
-    if t.step == "insurance":
+    if t.dealer.step == "insurance":
         return ("insurance", "no_insurance")
-    moves = bj.legal_moves(box.hands[box.active], t.dealer[0], bj.INFINITE, not box.moved, len(box.hands))
+    moves = bj.legal_moves(box.hands[box.active], t.dealer.cards[0], bj.INFINITE, not box.moved, len(box.hands))
     return tuple(sorted(moves)) or ("stand",)
 
 
@@ -661,7 +661,7 @@ def test_IB_1_IB_8_CR_4_money_is_conserved_and_refused_decisions_change_nothing(
     sequence = shoe[b + 4:]
     longest = 0
     for p in players:
-        hs = t.boxes[p].hands
+        hs = t.dealer.boxes[p].hands
         assert all(h.done for h in hs) or bj.is_blackjack(dealer)     # IB-3: a dealer blackjack ends it at once
         assert tuple(h.cards[0] for h in hs) == (first_two if len(hs) == 2 else first_two[:1])
         extra = [x for h in hs for x in h.cards[1:]]
@@ -681,7 +681,7 @@ def test_IB_1_IB_8_CR_4_money_is_conserved_and_refused_decisions_change_nothing(
     # IB-8 / IB-9: each bet returns what the card rules say for the final hands
     for pay in result.payouts:
         if pay.market == "main":
-            expected = sum(bj.settle(h, dealer, bj.INFINITE) for h in t.boxes[pay.player].hands)
+            expected = sum(bj.settle(h, dealer, bj.INFINITE) for h in t.dealer.boxes[pay.player].hands)
         elif pay.market == "insurance":
             expected = bj.insurance_returned(pay.staked, dealer)
         else:

@@ -36,7 +36,7 @@ from twisted.logger import (
 )
 from twisted.protocols.basic import LineReceiver
 
-from pokerroom.app import build_room
+from pokerroom.app import build_room, start_password_desk
 from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE
 from pokerroom.gateway.server import build_site
 
@@ -97,6 +97,7 @@ def main() -> None:
                               casino_clock=clock)
     writer.start()
     reactor.addSystemEventTrigger("before", "shutdown", writer.stop)
+    start_password_desk(room, reactor)                  # the logins' hashes run on the desk's own threads
     site = build_site(room, None, rate=1000.0, burst=1000.0)
     port = reactor.listenTCP(0, site, interface="127.0.0.1")
     print(f"ws://127.0.0.1:{port.getHost().port}/ws", flush=True)

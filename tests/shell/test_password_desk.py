@@ -101,8 +101,8 @@ def refusal_code(answer) -> str:                                  # noqa: ANN001
 
 def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(store):
     clock = Clock()
-    room = make_room(store, clock, network_password_attempts_per_minute=6, network_password_attempts_burst=3)
-    room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
+    room = make_room(store, clock, PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100),
+                     network_password_attempts_per_minute=6, network_password_attempts_burst=3)
     sessions = [room.connected(Connection(), f"198.51.100.{i}") for i in range(1, 5)]
     answers = [login(room, s, i, f"name{i}") for i, s in enumerate(sessions)]
     assert [refusal_code(a) for a in answers] == ["", "", "", "too_many_attempts"]   # four addresses, one /24
@@ -111,8 +111,8 @@ def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(sto
 
 def test_an_account_has_its_own_attempt_limit_per_network_and_a_wider_one_across_networks(store):
     clock = Clock()
-    room = make_room(store, clock, account_password_attempts_per_minute=6, account_password_attempts_burst=2)
-    room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100)
+    room = make_room(store, clock, PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100),
+                     account_password_attempts_per_minute=6, account_password_attempts_burst=2)
     guesser = [room.connected(Connection(), f"192.0.2.{i}") for i in (1, 2, 3)]       # one /24, three addresses
     answers = [login(room, s, i, "Victim") for i, s in enumerate(guesser)]
     assert [refusal_code(a) for a in answers] == ["", "", "too_many_attempts"]
@@ -138,10 +138,10 @@ def test_an_account_wide_limit_slows_guesses_from_many_networks_and_never_counts
     """Issue 33, finding 1: wrong passwords from 40 networks kept the account's all-networks bucket empty and the
     player, with the right password, got `too_many_attempts` 9 times in 10."""
     clock = Clock()
-    room = make_room(store, clock, account_password_attempts_per_minute=6, account_password_attempts_burst=2,
-                     account_attempts_wait_seconds=10)
     pool = HeldPool()
-    room.accounts.password_desk = PasswordDesk(Immediate(), pool=pool, threads=100, queue=100, per_network=100)
+    room = make_room(store, clock, PasswordDesk(Immediate(), pool=pool, threads=100, queue=100, per_network=100),
+                     account_password_attempts_per_minute=6, account_password_attempts_burst=2,
+                     account_attempts_wait_seconds=10)
     store.accounts.create_account("Victim", "victim", players.hash_password("right-pass"), "1990-01-01", "NL", 0.0)
     # where the player logged in before
     store.accounts.connection_opened("Victim", "203.0.113.7", "victims-phone", 0.0)
@@ -170,17 +170,15 @@ def outcome_message(answer) -> str:                               # noqa: ANN001
 
 def test_a_busy_answer_costs_the_caller_no_attempt(store):
     """Issue 33, finding 1: a `busy` answer used up the caller's own attempts, so retrying burnt their limit."""
-    room = make_room(store, Clock(), password_attempts_burst=2, network_password_attempts_burst=2,
-                     account_password_attempts_burst=2)
-    room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1)
+    room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1),
+                     password_attempts_burst=2, network_password_attempts_burst=2, account_password_attempts_burst=2)
     assert outcome(login(room, room.connected(Connection(), "192.0.2.1"), 1)) == "waiting"   # the desk's one place
     player = room.connected(Connection(), "203.0.113.1")
     assert [outcome(login(room, player, 2 + n, "else")) for n in range(6)] == ["busy"] * 6      # not too_many_attempts
 
 
 def test_a_full_desk_answers_a_login_busy(store):
-    room = make_room(store, Clock())
-    room.accounts.password_desk = PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1)
+    room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1))
     first = room.connected(Connection(), "192.0.2.1")
     second = room.connected(Connection(), "203.0.113.1")
     assert refusal_code(login(room, first, 1)) == ""
@@ -221,7 +219,8 @@ class ThreadedClock(Clock):
 
 def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_on_the_desks_own_pool(
         tmp_path, monkeypatch):
-    """Finding 7 of issue 33: `Accounts` kept the default desk, so hashes ran on the reactor's shared pool."""
+    """Finding 7 of issue 33, and issue 35: `Accounts` kept the default desk, so hashes ran on the reactor's shared
+    pool; the desk is now chosen once, as build_room composes the room."""
     from pokerroom import players
     from pokerroom.app import build_room, start_password_desk
 
@@ -256,7 +255,23 @@ def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_o
         reactor.until(lambda: len(answers) == 2)
         assert [a["ok"] for a in answers] == [True, True], answers
         assert len(threads) == 2 and all("pokerroom-passwords" in name for name in threads), threads
-        assert room.accounts.password_desk is desk and ("before", "shutdown", desk.stop, ()) in reactor.triggers
+        assert ("before", "shutdown", desk.stop, ()) in reactor.triggers
     finally:
         desk.stop()
         writer.stop()
+
+
+def test_a_login_hashes_on_the_desk_the_room_was_composed_with_and_the_built_room_has_a_bounded_pool(store, tmp_path):
+    """Issue 35: the desk is chosen once, when the room is composed; the login's hash goes to that desk's pool."""
+    from pokerroom.app import build_room
+
+    pool = HeldPool()
+    room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=pool, threads=1, queue=0, per_network=1))
+    answer = login(room, room.connected(Connection(), "192.0.2.1"), 1)
+    assert outcome(answer) == "waiting" and len(pool.jobs) == 1      # the hash waits on the composed desk's pool
+    assert pool.jobs[0][1] in (players.hash_password, players.password_matches)     # an unknown name hashes too
+    built, _ = build_room(None, None, str(tmp_path / "built"), reactor=Clock())
+    rules = built.account_rules
+    assert built.password_desk.pool is not None and built.password_desk.pool.name == "pokerroom-passwords"
+    assert built.password_desk.capacity == rules.password_threads + rules.password_queue
+    assert (built.password_desk.pool.min, built.password_desk.pool.max) == (1, rules.password_threads)

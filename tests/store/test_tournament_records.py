@@ -62,7 +62,7 @@ def test_TR_REFUND_2_a_withdrawn_registration_is_deleted_and_the_rest_refund_as_
     room = Room(spec())
     room.register("ana", "bo", "cy")
     save(store, room)
-    room.apply(room.director.unregister("bo", 0.0))
+    room.apply(room.director.registration.unregister("bo", 0.0))
     save(store, room)
     again = restored(store)
     assert list(again.entries) == ["ana", "cy"] and count(store, TournamentEntryRow) == 2

@@ -11,6 +11,7 @@ from pokerroom.players import AccountRules
 from pokerroom.protocol.codec import MSGPACK, pack
 from pokerroom.protocol.pushes import PushError, verify_answer, verify_message
 from pokerroom.protocol.schema import parse_request
+from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.room import Room
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
@@ -53,9 +54,10 @@ class Connection:
         self.sent.append({"closed": code})
 
 
-def make_room(store: RoomStore, clock: Clock, **rules) -> Room:
-    """A started room with the one table ``t1`` and these account ``rules``."""
-    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(**rules))
+def make_room(store: RoomStore, clock: Clock, password_desk: PasswordDesk | None = None, **rules) -> Room:
+    """A started room with the one table ``t1`` and these account ``rules`` (and this ``password_desk``)."""
+    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(**rules),
+                password_desk=password_desk)
     room.start()
     return room
 

@@ -54,8 +54,8 @@ class Room:
             if isinstance(e, td.Payment):
                 self.ledger.move(e.source, e.target, e.amount, e.reason, self.director.spec.id, 0.0)
         self.events += events
-        if self.director.behind:
-            return events + self.apply(self.director.catch_up())
+        if self.director.registration.behind:
+            return events + self.apply(self.director.registration.catch_up())
         return events
 
     def register(self, *players: str, **options) -> list:
@@ -64,7 +64,7 @@ class Room:
             if self.ledger.balance(cash(p)) == 0 and not options.get("source"):
                 self.fund(p)
             funds = self.ledger.balance(options.get("source") or cash(p))
-            out += self.apply(self.director.register(p, funds, **options))
+            out += self.apply(self.director.registration.register(p, funds, **options))
         return out
 
     def cash(self, player: str) -> int:
@@ -120,7 +120,7 @@ def started(players: Sequence[str], seed: int = 7, **fields) -> Room:
     """A tournament of ``spec(**fields)`` with ``players`` registered and started."""
     room = Room(spec(**fields), seed=seed)
     room.register(*players)
-    room.apply(room.director.start())
+    room.apply(room.director.registration.start())
     return room
 
 

@@ -113,8 +113,9 @@ def test_TR_STAKE_3_winnings_are_split_in_proportion_to_the_shares():
     room = Room(spec())
     room.register("a", "b", "c")
     room.fund("backer")
-    room.apply(room.director.sell_shares("a", "backer", Fraction(25), Fraction("1.2"), room.cash("backer")))
-    room.apply(room.director.start())
+    room.apply(room.director.registration.sell_shares("a", "backer", Fraction(25), Fraction("1.2"),
+                                                      room.cash("backer")))
+    room.apply(room.director.registration.start())
     d = room.director
     table = room.only_table()
     order = room.dealing_order(table)
@@ -133,7 +134,7 @@ def test_TR_PRIZE_5_satellite_seats_and_tournament_money_for_a_player_already_in
     satellite = dict(satellite_target="daily", satellite_seat_value=1100, satellite_seat_fee=100)
     room = Room(spec(**satellite), holds_target_seat=lambda p: p == "a")
     room.register("a", "b", "c", "d", "e")
-    room.apply(room.director.start())
+    room.apply(room.director.registration.start())
     d = room.director
     assert d.eliminations.prizes == (1100, 1100, 1100, 1100, 100)
     bust_one(room)                                               # 4 left: all would win a seat (TR-PRIZE-6)
@@ -151,7 +152,7 @@ def test_TR_REFUND_2_a_cancelled_tournament_not_yet_started_gives_everything_bac
     room = Room(spec(bounty=300))
     room.register("a", "b")
     room.fund("backer")
-    room.apply(room.director.sell_shares("a", "backer", Fraction(50), Fraction(1), room.cash("backer")))
+    room.apply(room.director.registration.sell_shares("a", "backer", Fraction(50), Fraction(1), room.cash("backer")))
     room.apply(room.director.cancel("not enough players"))
     assert room.of(td.Cancelled)[-1].case == NOT_STARTED
     assert room.cash("a") == room.cash("b") == room.cash("backer") == 100_000
@@ -207,8 +208,8 @@ def test_TR_REFUND_6_backers_of_a_refunded_player_share_the_refund():
     room = Room(spec())
     room.register("a", "b", "c", "d")
     room.fund("backer")
-    room.apply(room.director.sell_shares("a", "backer", Fraction(40), Fraction(1), room.cash("backer")))
-    room.apply(room.director.start())
+    room.apply(room.director.registration.sell_shares("a", "backer", Fraction(40), Fraction(1), room.cash("backer")))
+    room.apply(room.director.registration.start())
     d = room.director
     room.apply(d.cancel("server failure"))
     # nobody busted: each gets 100 + 3,600 / 4 = 1,000; the backer gets 40% of a's 1,000 = 400,

@@ -229,6 +229,6 @@ def test_TR_PLAY_4_a_director_breaks_a_table_and_moves_a_player_between_hands_on
 def test_TR_REG_5_a_director_removes_a_registrant_whatever_the_unregistering_rules():
     room = Room(spec(unregister_until=None))
     room.register("a", "b")
-    room.apply(room.director.remove("a"))
+    room.apply(room.director.registration.remove("a"))
     assert room.cash("a") == 100_000 and "a" not in room.director.entries
     assert room.director.spec.unregister_until is None                     # the rules are unchanged

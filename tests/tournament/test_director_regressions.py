@@ -49,12 +49,12 @@ def test_TR_REG_6_rebuys_are_bought_between_hands_and_not_after_the_prizes_are_f
     room.deal(table)
     player = next(iter(d.tables[table].seats.values()))
     with pytest.raises(RuleViolation) as e:
-        d.rebuy(player, room.cash(player))
+        d.registration.rebuy(player, room.cash(player))
     assert e.value.code == "hand_running" and e.value.rule_id == "TR-REG-6"
     room.check_down(table)
     while d.eliminations.prizes is None:  # to the money: rebuys close, prizes fixed
         bust_one(room)
-    for command in (d.rebuy, d.add_on):
+    for command in (d.registration.rebuy, d.registration.add_on):
         survivor = next(iter(d.entries))
         with pytest.raises(RuleViolation):
             command(survivor, room.cash(survivor))

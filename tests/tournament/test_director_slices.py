@@ -17,7 +17,8 @@ def test_TR_PLAY_3_late_registration_busts_are_placed_a_slice_at_a_time_with_the
         def heard(events: list, awarded=awarded) -> None:
             awarded.extend((e.players, e.places) for e in events if type(e) is td.Eliminated)
 
-        report = sim.simulate(150, seed=4, on_events=heard, observe=lambda d, behind=behind: behind.append(d.behind))
+        report = sim.simulate(150, seed=4, on_events=heard,
+                              observe=lambda d, behind=behind: behind.append(d.registration.behind))
         results.append((sorted(awarded), report.hands))
         if work == 1:
             assert any(behind)                              # the places waited for later turns...

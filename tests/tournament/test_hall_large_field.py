@@ -20,12 +20,12 @@ def test_TR_REG_3_the_seat_draw_goes_on_between_reactor_turns_and_play_waits_for
         assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
     d = lobby.hall.directors["sng"]
     assert d.state == td.RUNNING and d.clock.level == 1                 # started on time (a sit & go: when full)
-    assert d.drawing is not None and d.ready_tables() == []       # ...and the draw has only begun
+    assert d.registration.drawing is not None and d.ready_tables() == []       # ...and the draw has only begun
     assert not any(e.table for e in d.entries.values())
     refused = lobby.ask("ana", "tournament_act", tournament="sng", action="fold", decision="1-1/9")
     assert refused["error"]["code"] == "seats_being_drawn" and refused["error"]["rule"] == "TR-REG-3"
     turns = 0
-    while d.drawing is not None:                               # each reactor turn seats a slice...
+    while d.registration.drawing is not None:                               # each reactor turn seats a slice...
         call = lobby.hall.timers.catch_up_call["sng"]
         assert call.getTime() == lobby.clock.seconds()         # ...on the very next turn
         func, args = call.func, call.args

@@ -158,10 +158,10 @@ def test_TR_REFUND_6_backers_stakes_and_a_substituted_prize_survive_the_records(
     d = room.director
     rows = Rows()
     rows.apply(ss.step(d))
-    room.apply(d.sell_shares("a", "backer", Fraction(40), Fraction("1.1"), room.cash("backer")))
+    room.apply(d.registration.sell_shares("a", "backer", Fraction(40), Fraction("1.1"), room.cash("backer")))
     rows.apply(ss.step(d))
     assert_restores(d, rows)                                   # TR-REFUND-2 with a backer: the stake comes back
-    room.apply(d.start())
+    room.apply(d.registration.start())
     room.house_adds(3500 - d.eliminations.prizes[0])
     room.apply(d.eliminations.substitute_prize(1, "a seat at the festival", 3500, by="td"))
     rows.apply(ss.step(d))

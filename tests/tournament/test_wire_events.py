@@ -67,14 +67,14 @@ def test_TR_STAKE_1_a_share_sold_is_a_whole_percent_in_the_event_and_a_fraction_
     room = Room(spec())
     room.register("a", "b", "c")
     room.fund("backer")
-    events = room.apply(room.director.sell_shares("a", "backer", Fraction(25), Fraction("1.2"),
+    events = room.apply(room.director.registration.sell_shares("a", "backer", Fraction(25), Fraction("1.2"),
                                                   room.cash("backer")))
     (sold,) = [e for e in events if isinstance(e, td.SharesSold)]
     assert type(sold.percent) is int and sold.percent == 25
     assert event_to_wire(sold) == {"type": "shares_sold", "seller": "a", "backer": "backer", "percent": 25,
                                    "price": 300}
     with pytest.raises(RuleViolation) as refused:
-        room.director.sell_shares("a", "backer", Fraction(25, 2), Fraction(1), room.cash("backer"))
+        room.director.registration.sell_shares("a", "backer", Fraction(25, 2), Fraction(1), room.cash("backer"))
     assert refused.value.rule_id == "TR-STAKE-1"
 
 

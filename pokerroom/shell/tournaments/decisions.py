@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from twisted.internet.interfaces import IDelayedCall
 
@@ -30,6 +30,9 @@ from pokerroom.table.decision_clock import ACT, RECONNECT, THINKING, TIME_BANK, 
 from tournament import director as td
 from tournament.events import tables_named
 from tournament.table import TournamentTable
+
+if TYPE_CHECKING:
+    from pokerroom.shell.tournaments.hall import TournamentHall
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,7 @@ class Decision:
 
 
 class TournamentDecisions:
-    def __init__(self, hall: Any, decision_seconds: float, refill: BankRefill | None = None) -> None:
+    def __init__(self, hall: TournamentHall, decision_seconds: float, refill: BankRefill | None = None) -> None:
         self.hall = hall
         self.reactor = hall.reactor
         self.decision_seconds = decision_seconds

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, fields, replace
 from fractions import Fraction
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker.variants import VARIANTS
@@ -23,6 +23,9 @@ from pokerroom.protocol.schema import NEW_ID, Request, ok
 from tournament import director as td
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
+
+if TYPE_CHECKING:
+    from pokerroom.shell.tournaments.hall import TournamentHall
 
 FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
                           "satellite_target", "progressive_share", "satellite_seat_value", "satellite_seat_fee"})
@@ -60,7 +63,7 @@ def _template(template: str, **values: Any) -> TournamentSpec:
 
 
 class DirectorRequests:
-    def __init__(self, hall: Any) -> None:
+    def __init__(self, hall: TournamentHall) -> None:
         self.hall = hall
         self.room = hall.room
 
@@ -143,9 +146,7 @@ class DirectorRequests:
             spec = d.spec.edited(**self.changes(d.spec, settings))
         pending = self.hall.bounds.check(spec)                          # STAFF-1, as at creation
         reserve = self.hall.reserve(tournament, spec.guarantee - d.spec.guarantee)
-        raised = spec.guarantee > d.spec.guarantee
-        d.spec = spec
-        d.awaiting_approval = pending and (raised or d.awaiting_approval)
+        d.registration.edit(spec, pending)
         self.room.directed(session, "edit", tournament, settings=settings)
         self.hall.invitations.edited(d)                                # STAFF-2: what was offered has changed
         self.hall.run(d, reserve)
@@ -156,7 +157,7 @@ class DirectorRequests:
     def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:
         d = self.hall.director(tournament)
         self.room.verify_director(session)
-        events = d.start()
+        events = d.registration.start()
         self.room.directed(session, "start now", tournament)
         self.hall.run(d, events)
         self.hall.timers.started_now(tournament)
@@ -198,7 +199,8 @@ class DirectorRequests:
     def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
                                    reason: str) -> dict:
         return self._directed(session, request, tournament, "remove player",
-                              lambda d, by: d.remove(self.hall.entrant(d, player)), player=player, reason=reason)
+                              lambda d, by: d.registration.remove(self.hall.entrant(d, player)), player=player,
+                              reason=reason)
 
     def _on_director_move_player(self, session: Any, request: Request, tournament: str, player: str, table: str,
                                  reason: str) -> dict:

@@ -18,7 +18,7 @@ tournament's later frames wait behind it.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
@@ -33,6 +33,9 @@ from pokerroom.shell.outcome_hold import OutcomeHold
 from tournament import director as td
 from tournament.events import event_to_wire, players_concerned
 
+if TYPE_CHECKING:
+    from pokerroom.shell.tournaments.hall import TournamentHall
+
 _SEATING = (td.Registered, td.Unregistered, td.Seated, td.Eliminated)
 OBSERVER = Viewer.observer()
 
@@ -44,7 +47,7 @@ def _shown(events: tuple, viewer: Viewer) -> list[dict]:
 class TournamentFeed:
     log = Logger()
 
-    def __init__(self, hall: Any) -> None:
+    def __init__(self, hall: TournamentHall) -> None:
         self.hall = hall
         self.room = hall.room
         self.watchers: dict[str, dict[Any, None]] = {}

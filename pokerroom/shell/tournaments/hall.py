@@ -145,8 +145,8 @@ class TournamentHall:
         reserve = self.reserve(spec.id, spec.guarantee)         # STAFF-1: house money, held for this event
         payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
         seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded
-        director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec))
-        director.awaiting_approval = pending
+        director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec),
+                               awaiting_approval=pending)
         self.directors[spec.id] = director
         self.created_by[spec.id] = by
         self.quota.created(by, now)
@@ -173,7 +173,7 @@ class TournamentHall:
     def approve(self, tid: str, by: str, reason: str) -> td.Director:
         """STAFF-1: an admin lets an event with a guarantee above the limit open; recorded with who and why."""
         d = self.director(tid)
-        d.approve()
+        d.registration.approve()
         self.room.audit("tournament_approved", tournament=tid, by=by, reason=reason, guarantee=d.spec.guarantee)
         self.run(d, [])
         return d
@@ -312,11 +312,11 @@ class TournamentHall:
         money = td.tournament_money(player)
         wallet = self.room.wallet
         if wallet.held(ticket) >= d.spec.entry_cost:                     # a seat won in a satellite
-            self.run(d, d.register(player, wallet.held(ticket), source=ticket, ticket=True))
+            self.run(d, d.registration.register(player, wallet.held(ticket), source=ticket, ticket=True))
         elif wallet.held(money) >= d.spec.entry_cost:                    # T$ (TR-PRIZE-5) before cash
-            self.run(d, d.register(player, wallet.held(money), source=money))
+            self.run(d, d.registration.register(player, wallet.held(money), source=money))
         else:
-            self.run(d, d.register(player, self.room.balance(player)))
+            self.run(d, d.registration.register(player, self.room.balance(player)))
 
     @staticmethod
     def taking_entries(d: td.Director) -> bool:

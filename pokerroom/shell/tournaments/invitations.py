@@ -17,7 +17,7 @@ Twisted import here: the account lookup's Deferred comes from the room.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerroom import conduct
 from pokerroom.bus.subjects import SESSION_BACK
@@ -26,9 +26,12 @@ from pokerroom.protocol.schema import Request, ok
 from tournament import director as td
 from tournament.invitations import Invitation, InvitationBook
 
+if TYPE_CHECKING:
+    from pokerroom.shell.tournaments.hall import TournamentHall
+
 
 class InvitationDesk:
-    def __init__(self, hall: Any) -> None:
+    def __init__(self, hall: TournamentHall) -> None:
         self.hall = hall
         self.room = hall.room
         self.book = InvitationBook()
@@ -62,7 +65,7 @@ class InvitationDesk:
             raise RuleViolation("awaiting_approval", f"{d.spec.name} waits for an admin to approve its guarantee; "
                                 "invite players once it is approved", "STAFF-1")
         if d.spec.entry_cost == 0:                      # free: nothing of the player's moves
-            events = d.register(player, self.room.balance(player))
+            events = d.registration.register(player, self.room.balance(player))
             self.room.directed(session, "add player", tournament, player=player, reason=reason)
             self.hall.run(d, events)
             return ok(request, player=player, entered=True, invited=False)

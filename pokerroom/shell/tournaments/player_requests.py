@@ -10,13 +10,16 @@ from __future__ import annotations
 from dataclasses import asdict
 from fractions import Fraction
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker.actions import action_named
 from pokerroom.protocol.schema import Request, ok
 from tournament import director as td
 from tournament.structure import TournamentSpec
+
+if TYPE_CHECKING:
+    from pokerroom.shell.tournaments.hall import TournamentHall
 
 SHOWN = 200                 # standings and finishers on an event's page: the top of a field, not all of it
 
@@ -31,7 +34,7 @@ def _structure(spec: TournamentSpec) -> dict:
 
 
 class PlayerRequests:
-    def __init__(self, hall: Any) -> None:
+    def __init__(self, hall: TournamentHall) -> None:
         self.hall = hall
         self.room = hall.room
         self.offers: dict[tuple[str, str], tuple[int, int]] = {}    # (tournament, seller) -> (percent, markup %)
@@ -87,19 +90,19 @@ class PlayerRequests:
 
     def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
         d = self.hall.director(tournament)
-        self.hall.run(d, d.unregister(session.player_id, self.hall.reactor.seconds()))
+        self.hall.run(d, d.registration.unregister(session.player_id, self.hall.reactor.seconds()))
         return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
         d = self.hall.director(tournament)
         self.room.may_play(session)
-        self.hall.run(d, d.rebuy(session.player_id, self.room.balance(session.player_id)))
+        self.hall.run(d, d.registration.rebuy(session.player_id, self.room.balance(session.player_id)))
         return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
         d = self.hall.director(tournament)
         self.room.may_play(session)
-        self.hall.run(d, d.add_on(session.player_id, self.room.balance(session.player_id)))
+        self.hall.run(d, d.registration.add_on(session.player_id, self.room.balance(session.player_id)))
         return ok(request, balance=self.room.balance(session.player_id))
 
     # ------------------------------------------------------------------ play
@@ -134,8 +137,8 @@ class PlayerRequests:
         offered = self.offers.get((tournament, seller))
         if offered is None or percent > offered[0]:
             raise RuleViolation("no_offer", f"{seller} does not offer {percent}% of their action", "TR-STAKE-1")
-        self.hall.run(d, d.sell_shares(seller, session.player_id, Fraction(percent), Fraction(offered[1], 100),
-                                       self.room.balance(session.player_id)))
+        self.hall.run(d, d.registration.sell_shares(seller, session.player_id, Fraction(percent),
+                                                    Fraction(offered[1], 100), self.room.balance(session.player_id)))
         self.offers[(tournament, seller)] = (offered[0] - percent, offered[1])
         return ok(request, balance=self.room.balance(session.player_id))
 

@@ -12,7 +12,7 @@ with what was left. Each decision's own clock is
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
 from twisted.logger import Logger
@@ -20,6 +20,9 @@ from twisted.logger import Logger
 from pokerroom.errors import RuleViolation
 from tournament import director as td
 from tournament.events import tables_named
+
+if TYPE_CHECKING:
+    from pokerroom.shell.tournaments.hall import TournamentHall
 
 HELD_AT_MOST = 3600.0           # the next hand waits for the last one's end to be shown; a write fails or lands sooner
 _CLOCK_MOVED = (td.LevelStarted, td.BreakStarted, td.BreakEnded, td.Started, td.Resumed)
@@ -35,7 +38,7 @@ def _cancel(call: Any) -> None:
 class TournamentTimers:
     log = Logger()
 
-    def __init__(self, hall: Any, between_hands: float, clock_scale: float) -> None:
+    def __init__(self, hall: TournamentHall, between_hands: float, clock_scale: float) -> None:
         self.hall = hall
         self.reactor = hall.reactor
         self.between_hands = between_hands
@@ -69,7 +72,7 @@ class TournamentTimers:
         elif len(d.entries) < d.spec.min_players:                  # TR-REG-1: the room cancels it
             self.hall.run(d, d.cancel(f"fewer than {d.spec.min_players} players registered"))
         else:
-            self.hall.run(d, d.start())
+            self.hall.run(d, d.registration.start())
 
     # ------------------------------------------------------------------ after every command
 
@@ -79,9 +82,9 @@ class TournamentTimers:
             self.stop(tid)
             return
         self._set_clock(d, events)
-        if d.behind and tid not in self.catch_up_call:     # a large field's work, a slice per reactor turn
+        if d.registration.behind and tid not in self.catch_up_call:     # a large field's work, a slice per reactor turn
             self.catch_up_call[tid] = self.reactor.callLater(0, self._catch_up, tid)
-        if d.drawing is not None:                   # TR-REG-3: no hand until everyone is seated
+        if d.registration.drawing is not None:                   # TR-REG-3: no hand until everyone is seated
             return
         if (d.hand_for_hand and not d.round_played) or any(
                 isinstance(e, _PLAY_OPENS) or (type(e) is td.Seated and e.reason == "draw") for e in events):
@@ -182,8 +185,8 @@ class TournamentTimers:
     def _catch_up(self, tid: str) -> None:
         self.catch_up_call.pop(tid, None)
         d = self.hall.directors[tid]
-        if d.behind:
-            self.hall.run(d, d.catch_up())
+        if d.registration.behind:
+            self.hall.run(d, d.registration.catch_up())
 
     # ------------------------------------------------------------------ hands and deals
 

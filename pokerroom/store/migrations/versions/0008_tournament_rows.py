@@ -78,6 +78,12 @@ def _in_parts(director) -> None:
     from tournament.eliminations import Eliminations
 
     state = director.__dict__
+    if "registration" not in state:                 # pickled before registration was a part (issue #35)
+        from tournament.registration import Registration
+
+        registration = Registration(director)
+        registration.drawing = state.pop("drawing", None)
+        state["registration"] = registration
     if "clock" in state:
         return
     for name, kind in (("clock", Clock), ("eliminations", Eliminations), ("balancing", Balancing),
