@@ -360,8 +360,8 @@ class Accounts:
         if missed is None:
             tables.push_snapshot(session, table_id)
             return "snapshot"
-        for delivery in missed:
-            session.push_shared(delivery.shared, delivery.extra)
+        for frame in missed:
+            session.push_frame(frame)
         return "events"
 
 
