@@ -316,6 +316,8 @@ class Accounts:
             if table_id in runners and table_id not in session.tables:
                 gateway.watch(session, table_id)
         caught_up = {table_id: "closed" for table_id in tables if table_id not in runners}
+        # Subscribed first (take_over, identify, watch: the public stream and the seat's), caught up by seq second:
+        # a frame published before the subscription is in the host's log, one after it comes live.
         for table_id in sorted(session.tables):
             if table_id in runners:                         # one that just closed: its held table_closed follows
                 caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
