@@ -6,8 +6,8 @@
 Builds a :class:`~pokerroom.shell.room.Room` on a heap clock with ``--tables``
 six-seat NLHE tables (50 by default), the real store (SQLite in a temporary
 directory) and six players seated at each, each on an in-memory connection
-that encodes what it is sent as ``RoomProtocol`` does (``send_shared`` encodes
-a shared frame once per subprotocol, cached in it; a decision's ``legal`` is
+that encodes what it is sent as ``RoomProtocol`` does (``send_frame`` encodes
+a shared frame once per subprotocol, the bytes kept as the gateway keeps them; a decision's ``legal`` is
 the shared bytes extended) and then drops the bytes. The players act as the
 load test's bots do -- check when they may, else call, and fold one time in
 ten -- through ``room.handle(session, parse_request(...))``; between hands
@@ -56,6 +56,8 @@ from twisted.internet.base import DelayedCall  # noqa: E402
 from twisted.python.failure import Failure  # noqa: E402
 from twisted.python.threadpool import ThreadPool  # noqa: E402
 
+from pokerroom.bus.records import Frame  # noqa: E402
+from pokerroom.gateway.frame_bytes import PreparedFrames  # noqa: E402
 from pokerroom.players import AccountRules  # noqa: E402
 from pokerroom.protocol.codec import MSGPACK, Codec  # noqa: E402
 from pokerroom.protocol.schema import parse_request  # noqa: E402
@@ -66,6 +68,7 @@ from pokerroom.store.room_store import RoomStore  # noqa: E402
 from pokerroom.table.config import tables_from_config  # noqa: E402
 
 CODEC = Codec(MSGPACK)
+FRAMES = PreparedFrames()
 
 
 class ThreadClock:
@@ -146,19 +149,15 @@ class Connection:
         if "legal" in message:
             self.decisions.append((self.session, message["table"], message["legal"]))
 
-    def send_shared(self, shared: dict, extra: dict | None = None) -> None:
-        payload = shared.get(MSGPACK)
-        if payload is None:
-            payload = shared.get("encoded", {}).get(MSGPACK)
-            if payload is None:
-                payload = CODEC.encode(shared["message"])
-            shared[MSGPACK] = payload
+    def send_frame(self, frame: Frame) -> None:
+        payload = FRAMES.prepared(frame, CODEC)[0]
+        extra = frame.extra
         if extra:
             payload = CODEC.extend(payload, extra)
             if "legal" in extra:
-                self.decisions.append((self.session, shared["message"]["table"], extra["legal"]))
-        elif "legal" in shared["message"]:
-            self.decisions.append((self.session, shared["message"]["table"], shared["message"]["legal"]))
+                self.decisions.append((self.session, frame.message["table"], extra["legal"]))
+        elif "legal" in frame.message:
+            self.decisions.append((self.session, frame.message["table"], frame.message["legal"]))
         self.bytes += len(payload)
 
     def close(self, code: int, reason: str) -> None:

@@ -23,6 +23,7 @@ in its own module, so the process line (docs/architecture.md) is one file.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import msgpack
@@ -87,6 +88,32 @@ def unpackb(data: bytes) -> Any:
 
 
 # ---------------------------------------------------------------------- frames: what a viewer is sent
+
+
+@record("frame")
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame for one audience, made once where its events are made; the gateway only forwards it.
+
+    ``message`` is the frame as plain data; ``packed`` its msgpack bytes when
+    the publisher made them anyway (a table packs its events for its log), so
+    no gateway packs it again; ``extra`` are keys added for this viewer only
+    (a decision's ``legal``) on top of a ``message`` others get as it is;
+    ``instead`` names players who get a frame of their own on their seat's
+    stream in place of this one. The gateway encodes one ``message`` once per
+    subprotocol for all its viewers and keeps those bytes itself: a frame is
+    never written into. (After a broker's round trip the lists inside
+    ``message`` are tuples: they encode as the same arrays.)
+    """
+
+    message: dict
+    packed: bytes | None = None
+    extra: dict | None = None
+    instead: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, message: dict) -> Frame:
+        return cls(message)
 
 
 # ---------------------------------------------------------------------- tables: full batches for the recorder

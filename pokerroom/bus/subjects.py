@@ -30,6 +30,13 @@ def table_public(table_id: str) -> str:
     return f"table.{token(table_id)}.public"
 
 
+@lru_cache(maxsize=65_536)
+def table_seat(table_id: str, player_id: str) -> str:
+    """Everything one seated player sees of a table, public frames and their own, in the table's order: while
+    seated they hear the table here and nowhere else (docs/protocol.md, "Order")."""
+    return f"table.{token(table_id)}.seat.{token(player_id)}"
+
+
 def table_full(table_id: str) -> str:
     """Every event as it happened, every card: the recorder and the security team."""
     return f"table.{token(table_id)}.full"
@@ -41,13 +48,20 @@ def table_closed(table_id: str) -> str:
 
 @lru_cache(maxsize=65_536)
 def player_stream(player_id: str) -> str:
-    """What only this player may see: their own hole cards, their decision, their private notices."""
+    """What is the player's and no table's: the cashier's notices, their tournaments (a tournament moves its
+    players between tables, so its hands reach them here, in one order with its events)."""
     return f"player.{token(player_id)}"
 
 
 def casino_public(table_id: str) -> str:
     """A casino table's rounds as everyone at it may see them (each player's own bets go to their stream)."""
     return f"casino.{token(table_id)}.public"
+
+
+@lru_cache(maxsize=65_536)
+def casino_seat(table_id: str, player_id: str) -> str:
+    """Everything one member of a casino table sees of it, their own bets and payouts among its rounds, in order."""
+    return f"casino.{token(table_id)}.seat.{token(player_id)}"
 
 
 def tournament_public(tournament_id: str) -> str:

@@ -12,8 +12,9 @@ error answer with its code, sentence and rule ID; anything else is logged and
 answered ``server_error``, never a traceback.
 
 Everything a session is sent besides its answers comes from the bus: while it
-watches a table, the table's public stream; while a player is signed in on
-it, that player's own stream; while it follows the lobby, the lobby's updates.
+watches a table, the table's public stream and its player's seat stream there
+(all of the table while they sit); while a player is signed in on it, that
+player's own stream; while it follows the lobby, the lobby's updates.
 The gateway forwards what it gets and has nothing to redact.
 """
 
@@ -34,6 +35,7 @@ from pokerroom.bus.subjects import (
     TABLE_CLOSED,
     player_stream,
     table_public,
+    table_seat,
 )
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
@@ -170,13 +172,19 @@ class Gateway:
     # ------------------------------------------------------------------ what a session is sent
 
     def watch(self, session: Session, table_id: str) -> None:
-        """The session watches a cash table: its public stream, kept across a resume (``session.tables``)."""
+        """The session watches a cash table, kept across a resume (``session.tables``): its public stream, and its
+        player's seat there, which carries the whole table to them while they sit (the public frames name them in
+        ``instead`` then), so a seated player's frames come on one subject, in the table's order."""
         session.tables.add(table_id)
         self.follow(session, table_public(table_id))
+        if session.player_id is not None:
+            self.follow(session, table_seat(table_id, session.player_id))
 
     def unwatch(self, session: Session, table_id: str) -> None:
         session.tables.discard(table_id)
         self.unfollow(session, table_public(table_id))
+        if session.player_id is not None:
+            self.unfollow(session, table_seat(table_id, session.player_id))
 
     def unwatch_all(self, session: Session) -> None:
         for table_id in list(session.tables):
@@ -203,6 +211,8 @@ class Gateway:
         self.unfollow(session, _PLAYER)
         if session.connection is not None and session.player_id is not None:
             session.streams[_PLAYER] = self.bus.subscribe(player_stream(session.player_id), session.deliver)
+            for table_id in sorted(session.tables):         # watched before the login: the seat's stream too
+                self.follow(session, table_seat(table_id, session.player_id))
 
     @staticmethod
     def _close_streams(session: Session) -> None:

@@ -30,8 +30,10 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from lobby.site import add_pages
+from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import SESSION_BACK
 from pokerroom.gateway.closing import FreedOnClose
+from pokerroom.gateway.frame_bytes import PreparedFrames, data_frame
 from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
 from pokerroom.gateway.pings import spread_first_ping
 from pokerroom.gateway.places import PlaceRules, Places, Refused
@@ -337,28 +339,12 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         if self.state == WebSocketServerProtocol.STATE_OPEN:
             self._write(data_frame(self.codec.encode(message), self.codec.binary))
 
-    def send_shared(self, shared: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
-        """Send a message many connections get: encoded and framed once per subprotocol (cached in ``shared``).
-
-        A server's frames are not masked, so the same bytes serve every
-        connection of the subprotocol. ``extra`` are keys of this connection's
-        own (the decision player's ``legal``): the shared encoding, extended.
-        """
+    def send_frame(self, frame: Frame) -> None:
+        """Send a frame many connections get: encoded and framed once per subprotocol for all of them (the
+        factory keeps the bytes, :mod:`pokerroom.gateway.frame_bytes`); ``extra``'s keys, this connection's own
+        (the decision player's ``legal``), extend the shared encoding."""
         if self.state == _OPEN:
-            codec = self.codec
-            prepared = shared.get(codec.subprotocol)
-            if prepared is None:
-                prepared = self._prepared(shared)
-            self._write(data_frame(codec.extend(prepared[0], extra), codec.binary) if extra else prepared[1])
-
-    def _prepared(self, shared: dict[str, Any]) -> tuple[bytes, bytes]:
-        """The payload and the whole frame of a shared message in this connection's subprotocol, made once."""
-        key = self.codec.subprotocol
-        payload = shared.get("encoded", {}).get(key)          # bytes the room built already, if any
-        if payload is None:
-            payload = self.codec.encode(shared["message"])
-        prepared = shared[key] = (payload, data_frame(payload, self.codec.binary))
-        return prepared
+            self._write(self.factory.frames.encoded(frame, self.codec))
 
     _corked: list[bytes] | None = None
     _pending = False                            # an answer is on its way (a Deferred): later requests wait
@@ -436,22 +422,6 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             self.transport.abortConnection()
 
 
-def data_frame(payload: bytes, binary: bool) -> bytes:
-    """One unfragmented, unmasked WebSocket frame (RFC 6455, 5.2) carrying ``payload``.
-
-    What Autobahn's ``prepareMessage`` builds for a server without compression
-    (the room accepts none), without the object around it: a table event's frame
-    is made once and written to every watcher.
-    """
-    size = len(payload)
-    opcode = 0x82 if binary else 0x81                       # FIN and binary (2) or text (1)
-    if size < 126:
-        return bytes((opcode, size)) + payload
-    if size < 1 << 16:
-        return bytes((opcode, 126)) + size.to_bytes(2, "big") + payload
-    return bytes((opcode, 127)) + size.to_bytes(8, "big") + payload
-
-
 class RoomFactory(WebSocketServerFactory):
     protocol = RoomProtocol
 
@@ -461,6 +431,7 @@ class RoomFactory(WebSocketServerFactory):
         super().__init__(url, protocols=list(SUBPROTOCOLS))
         self.room = room
         self.reactor = room.reactor
+        self.frames = PreparedFrames()             # the bytes of the frames on their way to many connections
         self.limits = limits = limits or ConnectionLimits()
         self.allowed_origins = allowed_origins
         self.places = Places(PlaceRules(total=max_connections, per_address=limits.per_address,

@@ -1,9 +1,10 @@
 """A client's session as the gateway keeps it, and what it forwards to it from the bus.
 
-The gateway forwards and never redacts: a :class:`Delivery` arrives already
-made for an audience (a table's observers, or one player), and a session
-subscribes only to the subjects its viewer may read -- a table's public
-stream while watching it, its own player's stream while signed in.
+The gateway forwards and never redacts: a :class:`~pokerroom.bus.records.Frame`
+arrives already made for an audience (a table's observers, or one seated
+player), and a session subscribes only to the subjects its viewer may read --
+a table's public stream and its own seat's stream while watching it, its own
+player's stream while signed in.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-NOBODY: frozenset[str] = frozenset()
+from pokerroom.bus.records import Frame
 
 
 class Connection(Protocol):
@@ -20,30 +21,11 @@ class Connection(Protocol):
 
     def send(self, message: dict[str, Any]) -> None: ...
 
-    def send_shared(self, shared: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
-        """Send ``shared["message"]`` with ``extra``'s keys; encodings made for it are cached in ``shared``."""
+    def send_frame(self, frame: Frame) -> None:
+        """Send ``frame.message`` with ``frame.extra``'s keys, encoded once per subprotocol for all its viewers (the
+        connection's side keeps those bytes: the frame is never written into)."""
 
     def close(self, code: int, reason: str) -> None: ...
-
-
-class Delivery:
-    """One frame for one audience, encoded once per subprotocol for everyone it reaches.
-
-    ``shared`` is ``{"message": …}``, and the codecs cache their bytes in it;
-    ``extra`` keys are added for this audience only (a decision's ``legal``);
-    ``instead`` names players who get a frame of their own in place of this one
-    (their own hole cards, their decision).
-    """
-
-    __slots__ = ("shared", "extra", "instead")
-
-    def __init__(self, shared: dict[str, Any], extra: dict[str, Any] | None = None,
-                 instead: frozenset[str] = NOBODY) -> None:
-        self.shared, self.extra, self.instead = shared, extra, instead
-
-    @classmethod
-    def of(cls, message: dict[str, Any]) -> Delivery:
-        return cls({"message": message})
 
 
 @dataclass(eq=False)
@@ -72,16 +54,15 @@ class Session:
         if self.connection is not None:
             self.connection.send(message)
 
-    def push_shared(self, shared: dict[str, Any], extra: dict[str, Any] | None = None) -> None:
-        """Send ``shared["message"]`` (with ``extra``'s keys), encoded and framed once per subprotocol for everyone
-        it goes to."""
+    def push_frame(self, frame: Frame) -> None:
+        """Send a frame made for many (a table's missed frames on a resume), encoded once per subprotocol."""
         if self.connection is not None:
-            self.connection.send_shared(shared, extra)
+            self.connection.send_frame(frame)
 
-    def deliver(self, subject: str, delivery: Delivery) -> None:
-        """A bus handler: forward the frame, unless this player gets one of their own instead."""
-        if delivery.instead and self.player_id in delivery.instead:
+    def deliver(self, subject: str, frame: Frame) -> None:
+        """A bus handler: forward the frame, unless this player gets the table on their seat's stream instead."""
+        if frame.instead and self.player_id in frame.instead:
             return
         connection = self.connection
         if connection is not None:
-            connection.send_shared(delivery.shared, delivery.extra)
+            connection.send_frame(frame)

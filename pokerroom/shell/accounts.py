@@ -316,6 +316,8 @@ class Accounts:
             if table_id in runners and table_id not in session.tables:
                 gateway.watch(session, table_id)
         caught_up = {table_id: "closed" for table_id in tables if table_id not in runners}
+        # Subscribed first (take_over, identify, watch: the public stream and the seat's), caught up by seq second:
+        # a frame published before the subscription is in the host's log, one after it comes live.
         for table_id in sorted(session.tables):
             if table_id in runners:                         # one that just closed: its held table_closed follows
                 caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
@@ -360,8 +362,8 @@ class Accounts:
         if missed is None:
             tables.push_snapshot(session, table_id)
             return "snapshot"
-        for delivery in missed:
-            session.push_shared(delivery.shared, delivery.extra)
+        for frame in missed:
+            session.push_frame(frame)
         return "events"
 
 

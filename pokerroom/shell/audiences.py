@@ -5,9 +5,12 @@ Every kind of table -- cash (:mod:`pokerroom.shell.table_host`), tournament
 (:mod:`pokerroom.shell.casino_floor`) -- turns a batch of its events into
 :class:`Audiences` with its own game's redaction, where the events are made,
 and :func:`publish` sends them: the public frame once on the table's public
-stream (encoded once for every watcher), and each player whose view differs
-their own frame on their player stream, in its place. The gateway forwards
-frames and never sees a card its viewer may not see.
+stream, for its observers; and to each seated player, on their seat's stream
+(:func:`~pokerroom.bus.subjects.table_seat`), every frame of the table -- the
+public one, or their own where their view differs -- so one subject carries
+all a seated player sees of a table, in the table's order, whatever the bus
+does across subjects. The gateway encodes each frame once per subprotocol for
+all its viewers, forwards it, and never sees a card its viewer may not see.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pokerroom.bus import Bus
+from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import player_stream
-from pokerroom.gateway.sessions import Delivery
-from pokerroom.protocol.codec import MSGPACK, pack_with_packed_list
+from pokerroom.protocol.codec import pack_with_packed_list
 
 
 @dataclass(slots=True)
@@ -29,29 +32,64 @@ class Audiences:
     public_packed: list[bytes] | None = None                    # the public events already packed, if they are
     own_packed: dict[str, list[bytes]] = field(default_factory=dict)  # player -> their batch packed, if it is
 
-    def deliveries(self, head: dict[str, Any], key: str) -> tuple[Delivery, dict[str, Delivery]]:
-        """The public frame ``head + {key: public}`` and the frames of the players who get their own instead."""
-        shared: dict[str, Any] = {"message": dict(head, **{key: self.public})}
-        if self.public_packed is not None:
-            shared["encoded"] = {MSGPACK: pack_with_packed_list(head, key, self.public_packed)}
-        private: dict[str, Delivery] = {}
+    def frames(self, head: dict[str, Any], key: str, seated: tuple[str, ...] = ()) -> tuple[Frame, Frame,
+                                                                                          dict[str, Frame]]:
+        """The public frame ``head + {key: public}`` (for observers: ``instead`` names ``seated`` and every player
+        with a frame of their own), the same frame for a seated player who has none of their own, and each
+        player's own frame (their events, or the public ones with their ``extra`` keys)."""
+        message = dict(head, **{key: self.public})
+        packed = pack_with_packed_list(head, key, self.public_packed) if self.public_packed is not None else None
+        own: dict[str, Frame] = {}
         for player, events in self.own.items():
             extra = self.extra.get(player, {})
-            own: dict[str, Any] = {"message": dict(head, **{key: events}, **extra)}
-            packed = self.own_packed.get(player)
-            if packed is not None:                              # their own events are packed already too
-                own["encoded"] = {MSGPACK: pack_with_packed_list(dict(head, **extra), key, packed)}
-            private[player] = Delivery(own)
+            mine = self.own_packed.get(player)                  # their own events are packed already too
+            own[player] = Frame(dict(head, **{key: events}, **extra),
+                                None if mine is None else pack_with_packed_list(dict(head, **extra), key, mine))
         for player, extra in self.extra.items():
-            if player not in private:
-                private[player] = Delivery(shared, extra)
-        return Delivery(shared, instead=frozenset(private)), private
+            if player not in own:
+                own[player] = Frame(message, packed, extra)
+        everyone = Frame(message, packed)
+        unseated = tuple(p for p in own if p not in seated) if own else ()
+        instead = seated + unseated if unseated else seated
+        return Frame(message, packed, None, instead), everyone, own
 
 
-def publish(bus: Bus, subject: str, head: dict[str, Any], key: str, audiences: Audiences) -> None:
-    """The public frame on ``subject``; each player's own frame on their stream."""
-    public, private = audiences.deliveries(head, key)
-    if audiences.public:
-        bus.publish(subject, public)
-    for player, delivery in private.items():
-        bus.publish(player_stream(player), delivery)
+Seats = tuple[tuple[str, str], ...]          # (player, the subject they hear the table on), for each seated player
+
+
+def publish(bus: Bus, subject: str, head: dict[str, Any], key: str, audiences: Audiences, seated: tuple[str, ...] = (),
+            seats: Seats | None = None) -> None:
+    """The public frame on ``subject``, for observers; each of ``seated`` gets the table whole -- the public frames
+    and their own -- on their seat's stream (``seats``: each player's subject, in the order of ``seated``), so
+    their frames keep the table's order on any bus. Without seat streams (a tournament, whose players hear it on
+    their own stream) a player's own frame goes to their player stream."""
+    public, everyone, own = audiences.frames(head, key, seated)
+    send = bus.publish
+    shown = bool(audiences.public)
+    if shown:
+        send(subject, public)
+    if seats is not None:
+        if own:
+            for player, stream in seats:
+                frame = own.get(player)
+                if frame is not None:
+                    send(stream, frame)
+                elif shown:
+                    send(stream, everyone)
+        elif shown:
+            for _, stream in seats:
+                send(stream, everyone)
+    for player, frame in own.items():
+        if seats is None or player not in seated:
+            send(player_stream(player), frame)
+
+
+def announce(bus: Bus, subject: str, message: dict[str, Any], seated: tuple[str, ...] = (),
+             seats: Seats = ()) -> None:
+    """A frame for everyone at a table (a chat line, its closing): on ``subject`` for observers, and on each seated
+    player's stream, in its place among the table's frames."""
+    bus.publish(subject, Frame(message, None, None, seated))
+    if seats:
+        everyone = Frame(message)
+        for _, stream in seats:
+            bus.publish(stream, everyone)

@@ -48,9 +48,9 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom import players
+from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import player_stream
 from pokerroom.errors import RuleViolation
-from pokerroom.gateway.sessions import Delivery
 from pokerroom.gateway.throttle import BucketsByKey
 from pokerroom.money.accounts import WORLD, Kind, cash, parse, payout
 from pokerroom.protocol.schema import Request, ok
@@ -237,7 +237,7 @@ class Cashier:
         def push(_: Any) -> None:
             message = {"type": "cashier", "kind": kind, "reference": reference, "amount": amount, "status": status,
                        "balance": self.wallet.balance(player)}
-            self.room.bus.publish(player_stream(player), Delivery.of(message))
+            self.room.bus.publish(player_stream(player), Frame.of(message))
 
         self.room.recorder.landed().addCallback(push)
 

@@ -36,7 +36,7 @@ from typing import Any
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE, casino_public
+from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE, casino_public, casino_seat
 from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
 from pokerroom.casino.money import casino_postings
 from pokerroom.casino.table import CasinoTable
@@ -136,8 +136,10 @@ class CasinoFloor:
                 public.append(event_to_dict(e))
         own = {player: public + mine for player, mine in private.items()}
         head = {"type": "casino_events", "table": table.table_id}      # a player who bet hears of it,
-        publish(self.holds[table.table_id], casino_public(table.table_id), head, "events",
-                Audiences(public, own))                                # watching the table or not
+        members = self.members[table.table_id]
+        seated = (*members, *(p for p in own if p not in members))    # a player who bet hears of it, left or not
+        publish(self.holds[table.table_id], casino_public(table.table_id), head, "events", Audiences(public, own),
+                seated, tuple((player, casino_seat(table.table_id, player)) for player in seated))
 
     # ------------------------------------------------------------------ timers
 
@@ -185,7 +187,7 @@ class CasinoFloor:
         for table_id, members in self.members.items():
             if player in members:
                 table = self.tables[table_id]
-                self.room.gateway.follow(session, casino_public(table_id))
+                self.room.gateway.follow(session, casino_seat(table_id, player))
                 self._run(table, table.reconnect(player))
                 session.push({"type": "casino_state", **table.view(player), "decision": table.decision_of(player)})
 
@@ -211,7 +213,7 @@ class CasinoFloor:
         t = self._table(table)
         self.room.may_play(session)
         events = t.join(session.player_id, seat)
-        self.room.gateway.follow(session, casino_public(table))
+        self.room.gateway.follow(session, casino_seat(table, session.player_id))   # the table whole, in order
         self.members[table].add(session.player_id)
         self._run(t, events)
         return self.holds[table].after(ok(request, **t.view(session.player_id)))
@@ -219,8 +221,7 @@ class CasinoFloor:
     def _on_casino_leave(self, session: Any, request: Request, table: str) -> Any:
         t = self._table(table)
         events = t.leave(session.player_id)
-        self.room.gateway.unfollow(session, casino_public(table))
-        self.members[table].discard(session.player_id)
+        self.members[table].discard(session.player_id)     # the seat's stream stays open: their leaving's frames
         self._run(t, events)
         return self.holds[table].after(ok(request))
 

@@ -14,8 +14,8 @@ from typing import Any
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
+from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_UPDATE
-from pokerroom.gateway.sessions import Delivery
 from pokerroom.protocol.schema import Request, ok
 
 LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
@@ -59,4 +59,4 @@ class LobbyFeed:
         closed = [t for t in changed if t not in runners]
         if closed:
             message["closed"] = closed                  # tables that left the room since the last update
-        self.bus.publish(LOBBY_UPDATE, Delivery.of(message))
+        self.bus.publish(LOBBY_UPDATE, Frame.of(message))

@@ -2,8 +2,9 @@
 
 Every line is stored, shown or not (a muted player's too, one a second); a
 line during one's own hand is flagged for review, and refused where the table
-closes chat to players in the hand. Lines go out on the table's public
-stream, in order with its events.
+closes chat to players in the hand. Lines go out as the table's events do --
+on its public stream and each seated player's seat stream -- in order with
+them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from pokerroom import conduct, players
 from pokerroom.bus import Bus
 from pokerroom.errors import RuleViolation
-from pokerroom.gateway.sessions import Delivery, Session
+from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.display_names import DisplayNames
@@ -66,5 +67,5 @@ class TableChat:
         name = self.display_names.get(player)
         if name is not None:
             message["name"] = name                      # AC-4
-        self.bus.publish(runner.public, Delivery.of(message))
+        self.tables.announce(runner, message)          # observers, and each seated player on their seat's stream
         return ok(request)

@@ -18,11 +18,13 @@ and that is the only place where the outside world learns of it:
   :func:`~pokerroom.bus.subjects.table_full` for whoever listens (the demo's
   narrator, the security team);
 * the audiences -- each batch is redacted here, once: the public frame (as an
-  observer sees it) goes to the table's public stream, encoded once for
-  everyone; a player whose own hole cards are in the batch, or whose decision
-  it starts, gets a frame of their own on their player stream instead (their
-  seat's cards only if they were dealt them in that hand, never a later
-  occupant's). The gateway forwards these and redacts nothing.
+  observer sees it) goes to the table's public stream, encoded once for its
+  observers; each seated player gets every frame on their seat's stream
+  (:func:`~pokerroom.bus.subjects.table_seat`), the public one or, when their
+  own hole cards are in the batch or it starts their decision, one of their
+  own (their seat's cards only if they were dealt them in that hand, never a
+  later occupant's). One subject per seated player keeps their frames in the
+  table's order on any bus. The gateway forwards these and redacts nothing.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
-from pokerroom.bus.records import LedgerTransfer, TableBatch
+from pokerroom.bus.records import Frame, LedgerTransfer, TableBatch
 from pokerroom.bus.subjects import (
     LOBBY_CHANGED,
     SESSION_BACK,
@@ -47,15 +49,15 @@ from pokerroom.bus.subjects import (
     table_closed,
     table_full,
     table_public,
+    table_seat,
 )
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
-from pokerroom.gateway.sessions import Delivery
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
 from pokerroom.protocol.codec import pack
-from pokerroom.shell.audiences import Audiences, publish
+from pokerroom.shell.audiences import Audiences, announce, publish
 from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.outcome_hold import OutcomeHold
 from pokerroom.shell.recorder import FullBatch, TableRecording
@@ -90,6 +92,21 @@ class TableRunner:
     dealt_by_hand: dict[str, dict[int, str]] = field(default_factory=dict)   # hand -> seat -> player
     pots: deque = field(default_factory=lambda: deque(maxlen=50))
     hold: OutcomeHold | None = None         # the table's frames; an outcome's wait for its commit
+    seated: tuple[str, ...] | None = None   # who sits now, and the subject each hears the table on: made again
+    seats: tuple[tuple[str, str], ...] = ()  # after a batch that seats or stands someone
+
+    def seated_now(self, left: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+        """Who hears the table on their seat's stream: the players seated now, and ``left`` (who stood up in the
+        batch: their leaving is the last frame of the table there), with each one's subject."""
+        if self.seated is None:
+            table_id = self.table.table_id
+            self.seated = tuple(s.player_id for s in self.table.players.values())
+            self.seats = tuple((player, table_seat(table_id, player)) for player in self.seated)
+        if not left:
+            return self.seated, self.seats
+        gone = tuple(player for player in left if player not in self.seated)
+        return (self.seated + gone,
+                self.seats + tuple((player, table_seat(self.table.table_id, player)) for player in gone))
 
     @property
     def players(self) -> set[str]:
@@ -157,7 +174,7 @@ class TableHost:
         runner.timer.stop()
         del self.runners[table_id]
         self.metrics.tables.set(len(self.runners))
-        runner.hold.publish(runner.public, Delivery.of({"type": "table_closed", "table": table_id}))
+        self.announce(runner, {"type": "table_closed", "table": table_id}, runner.hold)
         runner.hold.publish(table_closed(table_id), table_id)      # after the last frames: sessions forget it
         self.recording.table_closed(table_id)
         self.bus.publish(LOBBY_CHANGED, table_id)
@@ -255,7 +272,12 @@ class TableHost:
         else:
             shown.addCallback(push)
 
-    def catch_up(self, table_id: str, player_id: str | None, last_seq: int) -> list[Delivery] | None:
+    def announce(self, runner: TableRunner, message: dict, bus: Any = None) -> None:
+        """A frame for everyone at the table (a chat line, its closing): its observers and each seated player, on
+        the streams they hear the table on."""
+        announce(bus or self.bus, runner.public, message, *runner.seated_now())
+
+    def catch_up(self, table_id: str, player_id: str | None, last_seq: int) -> list[Frame] | None:
         """The frames ``player_id`` missed after ``last_seq``, as they may see them; None if the log no longer
         holds them all or they are more than :data:`REPLAY` events (the client gets a snapshot instead)."""
         runner = self.runner(table_id)
@@ -273,8 +295,8 @@ class TableHost:
             batch = missed[start:start + BATCH]
             audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
             if audiences is not None:
-                public, private = audiences.deliveries(self._head(runner, batch), "events")
-                out.append(private.get(player_id, public) if player_id is not None else public)
+                public, everyone, own = audiences.frames(self._head(runner, batch), "events")
+                out.append(own.get(player_id, everyone) if player_id is not None else everyone)
         return out
 
     # ------------------------------------------------------------------ a table's events
@@ -286,6 +308,7 @@ class TableHost:
         dicts = [table_event_to_dict(event) for event in events]
         packed = [pack(as_dict) for as_dict in dicts]
         transfers = {}
+        left: tuple[str, ...] = ()                          # who stood up: the batch is still theirs to hear
         outcome = False                                     # money settled: its frames wait for its commit
         for i, event in enumerate(events):
             # The log keeps events packed: bytes are nothing for the garbage collector to scan.
@@ -301,6 +324,7 @@ class TableHost:
             elif isinstance(event, te.DecisionStarted):
                 runner.decision_seq = event.seq
             elif isinstance(event, te.PlayerSeated):
+                runner.seated = None
                 transfers[i] = self._move(cash(event.player), table_escrow(table_id, event.player),
                                           event.stack, "buy_in", table_id)
             elif isinstance(event, te.ChipsAdded):
@@ -308,6 +332,8 @@ class TableHost:
                 transfers[i] = self._move(cash(player), table_escrow(table_id, player), event.added, "add_chips",
                                           table_id)
             elif isinstance(event, te.PlayerLeft):
+                runner.seated = None
+                left += (event.player,)
                 if event.stack:
                     transfers[i] = self._move(table_escrow(table_id, event.player), cash(event.player),
                                               event.stack, "cash_out", table_id)
@@ -318,11 +344,12 @@ class TableHost:
                                                                      for i, t in transfers.items())))
         if outcome:
             runner.hold.until(self._landed(), events[0].seq - 1)
+        seated, seats = runner.seated_now(left)
         for start in range(0, len(events), BATCH):          # frames stay small
             batch = events[start:start + BATCH]
             audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
             if audiences is not None:
-                publish(runner.hold, runner.public, self._head(runner, batch), "events", audiences)
+                publish(runner.hold, runner.public, self._head(runner, batch), "events", audiences, seated, seats)
         if any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
                for e in events):
             self.bus.publish(LOBBY_CHANGED, table_id)

@@ -8,7 +8,7 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
-from pokerroom.protocol.codec import MSGPACK, pack
+from pokerroom.protocol.codec import pack
 from pokerroom.protocol.pushes import PushError, verify_answer, verify_message
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.password_desk import PasswordDesk
@@ -43,12 +43,13 @@ class Connection:
             raise
         self.sent.append(message)
 
-    def send_shared(self, shared: dict, extra: dict | None = None) -> None:
-        """A frame many get: the bytes the room packed for it ahead (if any) must be the message, packed."""
-        packed = shared.get("encoded", {}).get(MSGPACK)
-        if packed is not None and unpackb(packed) != unpackb(pack(shared["message"])):
-            MALFORMED.append(f"packed ahead, not the message: {shared['message']!r}"[:500])
-        self.send(dict(shared["message"], **(extra or {})))
+    def send_frame(self, frame) -> None:   # noqa: ANN001 - a pokerroom.bus.records.Frame
+        """A frame many get, as a client reads it (through msgpack: lists, never tuples); the bytes the room packed
+        for it ahead (if any) must be the message, packed."""
+        message = unpackb(pack(frame.message))
+        if frame.packed is not None and unpackb(frame.packed) != message:
+            MALFORMED.append(f"packed ahead, not the message: {frame.message!r}"[:500])
+        self.send(dict(message, **(frame.extra or {})))
 
     def close(self, code: int, reason: str) -> None:
         self.sent.append({"closed": code})

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
+from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import player_stream, tournament_public, tournament_table
-from pokerroom.gateway.sessions import Delivery
 from pokerroom.poker import events as he
 from pokerroom.poker.events import event_to_dict
 from pokerroom.poker.redact import Viewer, redact
@@ -105,7 +105,7 @@ class TournamentFeed:
 
     def push_to(self, player: str, message: dict) -> None:
         """To the player alone, on their own stream (nothing if they are not connected)."""
-        self.hold(message["tournament"]).publish(player_stream(player), Delivery.of(message))
+        self.hold(message["tournament"]).publish(player_stream(player), Frame.of(message))
 
     def push_to_hand(self, tid: str, table_id: str, message: dict) -> None:
         """To everyone dealt into the hand at ``table_id`` (e.g. why play waits)."""
@@ -146,20 +146,21 @@ class TournamentFeed:
         entrants = self._entrant_set.get(tid)
         if entrants is None:
             entrants = self._entrant_set[tid] = frozenset(self.entrants.get(tid, ()))
-        shared = {"message": message}
         bus = self.hold(tid)
-        bus.publish(tournament_public(tid), Delivery(shared, instead=entrants))
+        watching = (session.player_id for session in self.watchers.get(tid, ()))   # few, beside a whole field
+        bus.publish(tournament_public(tid), Frame(message, None, None, tuple(p for p in watching if p in entrants)))
+        everyone = Frame(message)
         for player in entrants:
-            bus.publish(player_stream(player), Delivery(shared))
+            bus.publish(player_stream(player), everyone)
 
     def _tell(self, tid: str, message: dict, players: tuple[str, ...]) -> None:
         """To the tournament's subscribers and to ``players`` on their own streams (once each), behind the
         tournament's hold like every other frame of it: a bust or a prize is shown once its step is stored."""
-        shared = {"message": message}
         bus = self.hold(tid)
-        bus.publish(tournament_public(tid), Delivery(shared, instead=frozenset(players)))
+        bus.publish(tournament_public(tid), Frame(message, None, None, tuple(players)))
+        everyone = Frame(message)
         for player in players:
-            bus.publish(player_stream(player), Delivery(shared))
+            bus.publish(player_stream(player), everyone)
 
     def _hand_events(self, d: td.Director, e: td.HandDealt | td.HandPlayed) -> None:
         """Each player dealt into the hand gets its events as their seat may see them -- its end included,
