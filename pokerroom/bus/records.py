@@ -86,6 +86,53 @@ def unpackb(data: bytes) -> Any:
 
 # ---------------------------------------------------------------------- sessions: who is on which connection
 
+# Why a player is no longer on a session (:class:`SessionGone`) or is on one again (:class:`SessionBack`).
+DISCONNECTED = "disconnected"       # the connection closed; the session stays the player's to resume (HR-DC-2)
+LOGGED_OUT = "logged_out"           # they logged out, or were ended on it (a ban, another login on the connection)
+TAKEN_OVER = "taken_over"           # a newer login or resume of the player took the session over
+LOGGED_IN = "logged_in"
+RESUMED = "resumed"
+
+
+@record("session.gone")
+@dataclass(frozen=True, slots=True)
+class SessionGone:
+    """A player is no longer on a session, as the gateway saw it when it published.
+
+    ``current`` says whether the session was the one the player is signed in
+    on (a taken-over session never is; a closed one stays theirs to resume):
+    only then are they disconnected at their tables (HR-DC-1), so no
+    subscriber needs the session itself to judge. ``tables`` are the cash
+    tables it watched, taken before the gateway forgets them; ``epoch``
+    names the login or resume this ends (the ``epoch`` of its
+    :class:`SessionBack`). ``player`` is None when an anonymous connection
+    closes.
+    """
+
+    session: str                    # the session's id, unique in the room
+    player: str | None
+    why: str                        # DISCONNECTED, LOGGED_OUT or TAKEN_OVER
+    current: bool
+    tables: tuple[str, ...]
+    epoch: int
+
+
+@record("session.back")
+@dataclass(frozen=True, slots=True)
+class SessionBack:
+    """A player logged in or resumed on a session (``why``: LOGGED_IN or RESUMED): their tables, casino rounds
+    and tournament hands take them back. ``epoch`` is new with each login or resume in the room."""
+
+    session: str
+    player: str
+    why: str
+    tables: tuple[str, ...]
+    epoch: int
+
+
+SessionEvent = SessionGone | SessionBack        # what SESSION_EVENTS carries, in the order the gateway saw them
+
+
 
 # ---------------------------------------------------------------------- frames: what a viewer is sent
 

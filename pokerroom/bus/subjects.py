@@ -13,8 +13,7 @@ TABLE_FULL = "table.*.full"          # every table's batches as plain TableBatch
 TABLE_CLOSED = "table.*.closed"      # a table has left the room
 LOBBY_CHANGED = "lobby.changed"      # payload: the id of a table whose lobby line changed
 LOBBY_UPDATE = "lobby.update"        # the lobby feed's coalesced update, for lobby subscribers
-SESSION_GONE = "session.gone"        # payload: a session whose player disconnected or left it
-SESSION_BACK = "session.back"        # payload: a session whose player logged in or resumed
+SESSION_EVENTS = "session.events"    # SessionGone / SessionBack records: one subject, so their order is kept
 
 
 @lru_cache(maxsize=65_536)

@@ -28,10 +28,10 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom.bus import Bus
+from pokerroom.bus.records import DISCONNECTED, LOGGED_OUT, TAKEN_OVER, SessionBack, SessionGone
 from pokerroom.bus.subjects import (
     LOBBY_UPDATE,
-    SESSION_BACK,
-    SESSION_GONE,
+    SESSION_EVENTS,
     TABLE_CLOSED,
     player_stream,
     table_public,
@@ -58,6 +58,8 @@ class Gateway:
         self.connections: set[Session] = set()
         self.handlers: dict[str, Callable[..., Any]] = {}      # request type -> a service's handler
         self.public_requests = set(PUBLIC_REQUESTS)            # answered without a login
+        self.opened = 0                                         # connections so far: each session's id
+        self.epochs = 0                                         # logins and resumes so far: each one's epoch
         bus.subscribe(TABLE_CLOSED, self._table_closed)
 
     def _table_closed(self, subject: str, table_id: str) -> None:
@@ -111,7 +113,8 @@ class Gateway:
 
     def connected(self, connection: Connection, ip: str = "") -> Session:
         self.metrics.connections.inc()
-        session = Session(connection, ip=ip)
+        self.opened += 1
+        session = Session(connection, f"s{self.opened}", ip=ip)
         self.connections.add(session)
         return session
 
@@ -121,7 +124,7 @@ class Gateway:
         self.connections.discard(session)
         session.connection = None
         self._close_streams(session)
-        self.bus.publish(SESSION_GONE, session)
+        self._gone(session, DISCONNECTED, self.is_current(session))
 
     def is_current(self, session: Session) -> bool:
         """Whether the session is the one its player is signed in on (not one a newer login took over)."""
@@ -133,21 +136,29 @@ class Gateway:
         self.by_player[player_id] = session
         self._open_player_stream(session)
 
-    def returned(self, session: Session) -> None:
-        """A player logged in or resumed on ``session``: the services that care hear it."""
-        self.bus.publish(SESSION_BACK, session)
+    def returned(self, session: Session, why: str) -> None:
+        """A player logged in or resumed on ``session`` (``why``: LOGGED_IN or RESUMED): the connection's own hook
+        hears it now, the services that care from the bus -- a new epoch, which the session's end will name."""
+        self.epochs += 1
+        session.epoch = self.epochs
+        _hook(session.connection, "identity_began")
+        self.bus.publish(SESSION_EVENTS, SessionBack(session.id, session.player_id, why, _tables(session),
+                                                     session.epoch))
 
     def forget_identity(self, session: Session) -> None:
-        """The player leaves the session (logout, a ban, another login on it); the services hear it first."""
-        self.bus.publish(SESSION_GONE, session)
-        if self.by_player.get(session.player_id or "") is session:
+        """The player leaves the session (logout, a ban, another login on it): the services hear it in a record
+        made before the session is cleared, so it tells them who and where on whatever turn it arrives."""
+        self._gone(session, LOGGED_OUT, self.is_current(session))
+        if self.is_current(session):
             del self.by_player[session.player_id]
         session.player_id = session.token = None
         self.unwatch_all(session)
         self._close_streams(session)
+        _hook(session.connection, "identity_ended")
 
     def take_over(self, session: Session, old: Session, code: int, reason: str) -> None:
         """``session`` becomes the player ``old`` was; ``old`` is nobody from now on, and is closed."""
+        self._gone(old, TAKEN_OVER, False)                  # the player stays: on ``session``
         for name in _IDENTITY:
             setattr(session, name, getattr(old, name))
         self.unwatch_all(session)
@@ -157,13 +168,15 @@ class Gateway:
             self.by_player[session.player_id] = session
             self._open_player_stream(session)
         self.follow_lobby(session, session.lobby)
-        if old.reminder is not None and old.reminder.active():
-            old.reminder.cancel()
         old.player_id = old.token = None
         self.unwatch_all(old)
         self._close_streams(old)
         if old.connection is not None:
             old.connection.close(code, reason)
+
+    def _gone(self, session: Session, why: str, current: bool) -> None:
+        self.bus.publish(SESSION_EVENTS, SessionGone(session.id, session.player_id, why, current, _tables(session),
+                                                     session.epoch))
 
     def everyone(self) -> set[Session]:
         """Every session the gateway knows, connected or not (one that resumes later is among them)."""
@@ -219,3 +232,14 @@ class Gateway:
         for stream in session.streams.values():
             stream.cancel()
         session.streams = {}
+
+
+def _tables(session: Session) -> tuple[str, ...]:
+    return tuple(sorted(session.tables))
+
+
+def _hook(connection: Connection | None, name: str) -> None:
+    """Call a connection's optional hook (:class:`~pokerroom.gateway.sessions.Connection`), if it has it."""
+    hook = getattr(connection, name, None)
+    if hook is not None:
+        hook()

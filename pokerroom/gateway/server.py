@@ -31,7 +31,6 @@ from twisted.web.server import Site
 
 from lobby.site import add_pages
 from pokerroom.bus.records import Frame
-from pokerroom.bus.subjects import SESSION_BACK
 from pokerroom.gateway.closing import FreedOnClose
 from pokerroom.gateway.frame_bytes import PreparedFrames, data_frame
 from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
@@ -135,6 +134,12 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         self.bad = 0
         self.session: Session | None = self.factory.room.connected(self, ip_of(getattr(self, "peer_address", "")))
         self.login_deadline = self.factory.reactor.callLater(self.factory.limits.login_seconds, self._login_late)
+
+    def identity_began(self) -> None:
+        """A player logged in or resumed on this socket: no longer anonymous (the gateway's hook, called in the
+        login's or resume's own turn)."""
+        if self.counted:
+            self.factory.places.logged_in(self)
 
     def identity_ended(self) -> None:
         """The player on this socket logged out or was ended on it: it must log in again by the deadline."""
@@ -437,7 +442,6 @@ class RoomFactory(WebSocketServerFactory):
         self.places = Places(PlaceRules(total=max_connections, per_address=limits.per_address,
                                         per_network=limits.per_network, per_ipv6_56=limits.per_ipv6_56,
                                         anonymous_share=limits.anonymous_share))
-        room.bus.subscribe(SESSION_BACK, self._logged_in)
         self.rate, self.burst = rate, burst
         self.setProtocolOptions(maxFramePayloadSize=MAX_FRAME, maxMessagePayloadSize=MAX_FRAME,
                                 # only a pong answers a ping: Autobahn's parser would also take any frame as
@@ -462,12 +466,6 @@ class RoomFactory(WebSocketServerFactory):
         now resolves to the room (DNS rebinding) sends a matching one.
         """
         return normal_origin(origin) in self._allowed_origins
-
-    def _logged_in(self, subject: str, session: Any) -> None:
-        """A player logged in or resumed on one of this factory's connections: no longer anonymous."""
-        connection = session.connection
-        if getattr(connection, "factory", None) is self and connection.counted:
-            self.places.logged_in(connection)
 
 
 class Health(Resource):

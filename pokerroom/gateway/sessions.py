@@ -16,8 +16,10 @@ from pokerroom.bus.records import Frame
 
 
 class Connection(Protocol):
-    """What a session needs of a connection. It may also have ``identity_ended()``, called when the player it
-    carried logs out or is ended on it (the edge starts its login deadline again)."""
+    """What a session needs of a connection. It may also have ``identity_began()``, called when a player logs in
+    or resumes on it (the edge counts it among the anonymous no more), and ``identity_ended()``, called when the
+    player it carried logs out or is ended on it (the edge starts its login deadline again): the gateway's own
+    hooks, in its own process, never a bus message."""
 
     def send(self, message: dict[str, Any]) -> None: ...
 
@@ -30,9 +32,16 @@ class Connection(Protocol):
 
 @dataclass(eq=False)
 class Session:
-    """A logged-in player (or an anonymous connection while ``player_id`` is None)."""
+    """A logged-in player (or an anonymous connection while ``player_id`` is None): who is on a connection.
+
+    What a service keeps about a player or a connection (a reminder, a stored
+    connection record, chat pacing) it keeps itself, keyed by the player or
+    by ``id``, and learns of a session's end from the bus's session events.
+    """
 
     connection: Connection | None
+    id: str = ""                                            # unique in the room: the gateway names each connection
+    epoch: int = 0                                          # the login or resume it carries (SessionBack.epoch)
     player_id: str | None = None
     token: str | None = None                                # in memory only: the store keeps its hash (STAFF-3)
     role: str = "player"
@@ -40,14 +49,10 @@ class Session:
     country: str = ""
     excluded_until: float | None = None                     # what the may-play check reads (deposits read the store)
     logged_in_at: float = 0.0
-    reminder: Any = None                                    # the pending session-time reminder (AC-5)
     ip: str = ""
     device: str | None = None                               # the client's own device id, if it sends one
-    connection_record: Any = None                           # Deferred of the stored connection's id
     tables: set[str] = field(default_factory=set)          # observing or seated
     lobby: bool = False
-    chat_at: float = 0.0
-    muted_chat_at: float = 0.0                              # a muted player's lines are kept, one a second
     streams: dict[str, Any] = field(default_factory=dict)  # subject -> its bus subscription, while connected
 
     def push(self, message: dict[str, Any]) -> None:

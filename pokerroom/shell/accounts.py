@@ -15,7 +15,8 @@ from twisted.internet import defer, task
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
-from pokerroom.bus.subjects import SESSION_GONE
+from pokerroom.bus.records import DISCONNECTED, LOGGED_IN, RESUMED, SessionEvent, SessionGone
+from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
@@ -56,7 +57,8 @@ class Accounts:
         self.account_attempts_anywhere = SlowLane(ACCOUNT_WIDE * rules.account_password_attempts_per_minute / 60,
                                                   ACCOUNT_WIDE * rules.account_password_attempts_burst,
                                                   rules.account_attempts_wait_seconds)
-        gateway.bus.subscribe(SESSION_GONE, self._connection_closed)
+        self.connection_records: dict[str, defer.Deferred] = {}   # session id -> its stored connection's id (SEC-1)
+        gateway.bus.subscribe(SESSION_EVENTS, self._connection_closed)
 
     def _on_register(self, session: Session, request: Request, nickname: str, password: str, birth_date: str,
                      country: str) -> defer.Deferred:
@@ -201,34 +203,36 @@ class Accounts:
             self.end_token(session.token, "logged in again")
             session.token = token
             self.gateway.sessions[token] = session
-            self.gateway.returned(session)
+            self.gateway.returned(session, LOGGED_IN)
             return ok(request, token=session.token, nickname=account.nickname, role=account.role,
                       balance=self.wallet.balance(account.nickname), protocol=VERSION)
 
         return d.addCallback(found).addCallback(checked)
 
     def _connection_opened(self, session: Session) -> None:
-        """Where a player connected from (IP, device): stored, and chained in the audit log (SEC-1)."""
+        """Where a player connected from (IP, device): stored, and chained in the audit log (SEC-1). One record a
+        connection at a time: another player's login on it closes the one before."""
         now = self.reactor.seconds()
-        session.connection_record = self.recorder.write(self.store.accounts.connection_opened, session.player_id,
-                                                        session.ip, session.device, now)
+        self._close_record(session.id, now)
+        self.connection_records[session.id] = self.recorder.write(self.store.accounts.connection_opened,
+                                                                  session.player_id, session.ip, session.device, now)
         self.recorder.audit("connection", player=session.player_id, ip=session.ip, device=session.device,
                             client=session.client_type)
 
-    def _connection_closed(self, subject: str, session: Session) -> None:
-        record = session.connection_record
-        if session.connection is None and record is not None:
-            session.connection_record = None
-            now = self.reactor.seconds()
+    def _connection_closed(self, subject: str, event: SessionEvent) -> None:
+        """A closed connection's record is closed too (SEC-1), whoever was on it last."""
+        if isinstance(event, SessionGone) and event.why == DISCONNECTED:
+            self._close_record(event.session, self.reactor.seconds())
+
+    def _close_record(self, session_id: str, now: float) -> None:
+        record = self.connection_records.pop(session_id, None)
+        if record is not None:
             record.addCallback(lambda stored: self.recorder.write(self.store.accounts.connection_closed, stored, now))
 
     def end_identity(self, session: Session) -> None:
         """The player leaves this connection: disconnected at their tables (HR-DC-1), token ended."""
         self.end_token(session.token, "ended")
-        self.gateway.forget_identity(session)
-        identity_ended = getattr(session.connection, "identity_ended", None)
-        if identity_ended is not None:                  # the edge's login deadline runs again (optional hook)
-            identity_ended()
+        self.gateway.forget_identity(session)          # the edge's login deadline runs again (its hook)
 
     def _on_logout(self, session: Session, request: Request) -> dict:
         """End the session; at tables the player is treated as disconnected (HR-DC-1)."""
@@ -321,7 +325,7 @@ class Accounts:
         for table_id in sorted(session.tables):
             if table_id in runners:                         # one that just closed: its held table_closed follows
                 caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
-        gateway.returned(session)                           # pushed after the catch-up
+        gateway.returned(session, RESUMED)                  # pushed after the catch-up
         return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
                   balance=self.wallet.balance(session.player_id), protocol=VERSION)
 

@@ -36,7 +36,8 @@ from typing import Any
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE, casino_public, casino_seat
+from pokerroom.bus.records import SessionEvent, SessionGone
+from pokerroom.bus.subjects import SESSION_EVENTS, casino_public, casino_seat
 from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
 from pokerroom.casino.money import casino_postings
 from pokerroom.casino.table import CasinoTable
@@ -68,8 +69,7 @@ class CasinoFloor:
     def install(self) -> None:
         """Register the floor's requests, its connection hooks and its lobby section with the room."""
         self.room.serve(self, {"casino_list", "casino_rules", "casino_history"})
-        self.room.bus.subscribe(SESSION_GONE, lambda _, session: self._disconnected(session))
-        self.room.bus.subscribe(SESSION_BACK, lambda _, session: self._reconnected(session))
+        self.room.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.room.lobby.add_section("casino", self.listing)
         self.room.session_watch.count_in_play("has a casino bet open", self.playing)     # SEC-2
 
@@ -171,19 +171,26 @@ class CasinoFloor:
 
     # ------------------------------------------------------------------ connections
 
-    def _disconnected(self, session: Any) -> None:
-        player = session.player_id
-        if player is None or self.room.by_player.get(player) is not session:
-            return
+    def _session_event(self, subject: str, event: SessionEvent) -> None:
+        if isinstance(event, SessionGone):
+            if event.current:                       # not a session a newer login took over
+                self._disconnected(event.player)
+        else:
+            self._reconnected(event.player, event.session)
+
+    def _disconnected(self, player: str) -> None:
         now = self.reactor.seconds()
         for table_id, members in self.members.items():
             if player in members:
                 table = self.tables[table_id]
                 self._run(table, table.disconnect(player, now))
 
-    def _reconnected(self, session: Any) -> None:
-        """A player back after a disconnection resumes where they left (CR-6)."""
-        player = session.player_id
+    def _reconnected(self, player: str, session_id: str) -> None:
+        """A player back after a disconnection resumes where they left (CR-6), on the session they came back on
+        (found in this process's gateway; one a newer login took over meanwhile hears of its own return)."""
+        session = self.room.by_player.get(player)
+        if session is None or session.id != session_id:
+            return
         for table_id, members in self.members.items():
             if player in members:
                 table = self.tables[table_id]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
 from pokerroom.bus import Bus
-from pokerroom.bus.subjects import SESSION_GONE
+from pokerroom.bus.records import SessionEvent, SessionGone
+from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.recorder import Recorder
@@ -21,7 +23,9 @@ class ResponsibleGaming:
     def __init__(self, reactor: IReactorTime, bus: Bus, recorder: Recorder) -> None:
         self.reactor = reactor
         self.recorder = recorder
-        bus.subscribe(SESSION_GONE, self._stop_reminder)
+        # player -> (session id, epoch, pending call): the reminder runs for that login on that connection only
+        self.reminders: dict[str, tuple[str, int, Any]] = {}
+        bus.subscribe(SESSION_EVENTS, self._session_event)
 
     def _on_self_exclude(self, session: Session, request: Request, days: int | None) -> defer.Deferred:
         now = self.reactor.seconds()
@@ -39,19 +43,30 @@ class ResponsibleGaming:
         return d.addCallback(lambda _: ok(request))
 
     def _on_session_reminder(self, session: Session, request: Request, minutes: int | None) -> dict:
-        self._stop_reminder("", session)
+        player = session.player_id
+        self._stop(player)
         if minutes is not None:
+            key = (session.id, session.epoch)
+
             def remind() -> None:
                 played = (self.reactor.seconds() - session.logged_in_at) / 60
                 session.push({"type": "reminder", "minutes_played": round(played)})
-                if session.connection is not None:
-                    session.reminder = self.reactor.callLater(minutes * 60, remind)
+                if session.connection is not None and session.player_id == player:
+                    self.reminders[player] = (*key, self.reactor.callLater(minutes * 60, remind))
+                else:
+                    self.reminders.pop(player, None)
 
-            session.reminder = self.reactor.callLater(minutes * 60, remind)
+            self.reminders[player] = (*key, self.reactor.callLater(minutes * 60, remind))
         return ok(request)
 
-    @staticmethod
-    def _stop_reminder(subject: str, session: Session) -> None:
-        if session.reminder is not None and session.reminder.active():
-            session.reminder.cancel()
-        session.reminder = None
+    def _session_event(self, subject: str, event: SessionEvent) -> None:
+        """The login the reminder was set in has ended (disconnected, logged out, taken over): it stops."""
+        if isinstance(event, SessionGone) and event.player is not None:
+            kept = self.reminders.get(event.player)
+            if kept is not None and kept[:2] == (event.session, event.epoch):
+                self._stop(event.player)
+
+    def _stop(self, player: str) -> None:
+        kept = self.reminders.pop(player, None)
+        if kept is not None and kept[2].active():
+            kept[2].cancel()

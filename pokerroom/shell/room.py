@@ -82,7 +82,7 @@ class Room:
         self.wallet = Wallet(recorder, reactor, rules)
         self.history = StoredSeatingHistory(recorder.write, store)
         self.tables = TableHost(reactor, self.bus, self.wallet, recorder, self.history, self.metrics,
-                                is_current=gateway.is_current, display_names=self.display_names, shuffle=shuffle,
+                                display_names=self.display_names, shuffle=shuffle,
                                 landed=recorder.landed)
         self.lobby = LobbyFeed(reactor, self.bus, self.tables, gateway.follow_lobby)
         self.play_check = PlayCheck(self)                             # who may play, on every path (STAFF-2)

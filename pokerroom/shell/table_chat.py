@@ -29,6 +29,8 @@ class TableChat:
         self.moderation = moderation
         self.rules = rules
         self.display_names = display_names
+        self.paced = Pace()                             # a player's shown lines: one a second (HR-CHAT-2)
+        self.paced_muted = Pace()                       # a muted player's lines, kept: one a second (HR-CHAT-1)
 
     def _on_chat(self, session: Session, request: Request, table: str, text: str) -> dict:
         runner = self.tables.runner(table)
@@ -42,13 +44,11 @@ class TableChat:
         try:
             self.moderation.verify_chat(player, table, now)
         except RuleViolation:                           # kept all the same, never shown (HR-CHAT-1): a line a second
-            if now - session.muted_chat_at >= 1.0:
-                session.muted_chat_at = now
+            if self.paced_muted.take(player, now):
                 self.recorder.write(save_chat, table, hand_id, player, text, now, True)
             raise
-        if now - session.chat_at < 1.0:
+        if not self.paced.take(player, now):
             raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
-        session.chat_at = now
         abusive = conduct.chat_refusal(text, self.rules.banned_words) is not None
         in_hand = hand is not None and player in runner.players
         blocked = abusive or (in_hand and runner.table.rules.block_chat_in_hand)
@@ -69,3 +69,21 @@ class TableChat:
             message["name"] = name                      # AC-4
         self.tables.announce(runner, message)          # observers, and each seated player on their seat's stream
         return ok(request)
+
+
+class Pace:
+    """One line a second per player, across their sessions: when each player's last line was taken."""
+
+    KEEP = 4096                                         # players remembered before those past their second go
+
+    def __init__(self) -> None:
+        self.last: dict[str, float] = {}
+
+    def take(self, player: str, now: float) -> bool:
+        """Whether ``player`` may have a line now (taken if so)."""
+        if now - self.last.get(player, float("-inf")) < 1.0:
+            return False
+        if len(self.last) >= self.KEEP:
+            self.last = {p: at for p, at in self.last.items() if now - at < 1.0}
+        self.last[player] = now
+        return True

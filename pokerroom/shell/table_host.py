@@ -41,11 +41,10 @@ from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
-from pokerroom.bus.records import Frame, LedgerTransfer, TableBatch
+from pokerroom.bus.records import Frame, LedgerTransfer, SessionEvent, SessionGone, TableBatch
 from pokerroom.bus.subjects import (
     LOBBY_CHANGED,
-    SESSION_BACK,
-    SESSION_GONE,
+    SESSION_EVENTS,
     table_closed,
     table_full,
     table_public,
@@ -116,7 +115,7 @@ class TableRunner:
 
 class TableHost:
     def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, recording: TableRecording,
-                 history: SeatingHistory, metrics: Metrics, *, is_current: Callable[[Any], bool],
+                 history: SeatingHistory, metrics: Metrics, *,
                  display_names: DisplayNames, shuffle: Callable[[], list[int]] | None = None,
                  landed: Callable[[], defer.Deferred] = lambda: defer.succeed(None)) -> None:
         self.reactor = reactor
@@ -125,15 +124,13 @@ class TableHost:
         self.recording = recording              # the recorder of this process: every batch, in the batch's call
         self.history = history
         self.metrics = metrics
-        self.is_current = is_current            # session -> whether its player is signed in on it
         self.display_names = display_names      # AC-4: players showing their verified name
         self.runners: dict[str, TableRunner] = {}
         self.known_tables: set[str] = set()     # every cash table id, open or since closed
         self._hands_played: dict[str, int] = {}  # table -> its newest stored hand's number
         self._shuffle = shuffle
         self._landed = landed                    # fires when every write asked for so far has committed
-        bus.subscribe(SESSION_GONE, self._player_gone)
-        bus.subscribe(SESSION_BACK, self._player_back)
+        bus.subscribe(SESSION_EVENTS, self._session_event)
 
     # ------------------------------------------------------------------ tables
 
@@ -201,20 +198,20 @@ class TableHost:
             raise RuleViolation("not_seated", f"you are not seated at {table_id}")
         return runner
 
-    def _player_gone(self, subject: str, session: Any) -> None:
-        """Disconnected, or left the session: at every table they sit at, disconnected (HR-DC-1)."""
-        if not self.is_current(session):
-            return
-        for table_id in sorted(session.tables):
+    def _session_event(self, subject: str, event: SessionEvent) -> None:
+        """Disconnected, or left the session they were signed in on: at every table they sit at, disconnected
+        (HR-DC-1); logged in or resumed: connected again there. A session a newer login took over is not theirs
+        any more: its end changes nothing (the gateway says so in ``current``)."""
+        if isinstance(event, SessionGone):
+            if not event.current:
+                return
+            command = "disconnect"
+        else:
+            command = "reconnect"
+        for table_id in event.tables:
             runner = self.runners.get(table_id)
-            if runner is not None and runner.table.seat_of(session.player_id) is not None:
-                self.command(runner, "disconnect", session.player_id)
-
-    def _player_back(self, subject: str, session: Any) -> None:
-        for table_id in sorted(session.tables):
-            runner = self.runners.get(table_id)
-            if runner is not None and runner.table.seat_of(session.player_id) is not None:
-                self.command(runner, "reconnect", session.player_id)
+            if runner is not None and runner.table.seat_of(event.player) is not None:
+                self.command(runner, command, event.player)
 
     # ------------------------------------------------------------------ what a viewer is shown
 

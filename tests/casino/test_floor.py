@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
+from pokerroom.bus.records import LOGGED_IN
 from pokerroom.cards import parse
 from pokerroom.casino.betting import Limits
 from pokerroom.casino.config import build_table
@@ -159,7 +160,7 @@ def test_CR_6_a_player_back_within_24_hours_resumes_the_decision(store):
     f.clock.advance(5 * 3600)
     back = f.person("ana", money=0)                                 # logs in again
     f.room.gateway.identify(back, "ana")
-    f.room.gateway.returned(back)
+    f.room.gateway.returned(back, LOGGED_IN)
     state = [m for m in f.people["ana"][1].sent if m.get("type") == "casino_state"][-1]
     assert state["to_act"] == "ana" and state["hands"]["ana"] == [list(parse("Ts 6d"))]
     assert table.phase == "deciding" and state["decision"] == table.decision_of("ana")

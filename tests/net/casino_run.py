@@ -37,7 +37,8 @@ from twisted.logger import (
 from twisted.protocols.basic import LineReceiver
 
 from pokerroom.app import build_room, start_password_desk
-from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE
+from pokerroom.bus.records import SessionGone
+from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.gateway.server import build_site
 
 
@@ -49,11 +50,13 @@ class Commands(LineReceiver):
         self.clock = clock
         self.gone: set[str] = set()
         self.waiting: dict[str, list[defer.Deferred]] = {}
-        room.bus.subscribe(SESSION_GONE, lambda _, session: self._disconnected(session))   # after the floor's own
-        room.bus.subscribe(SESSION_BACK, lambda _, session: self.gone.discard(session.player_id))
+        room.bus.subscribe(SESSION_EVENTS, self._session_event)     # after the floor's own
 
-    def _disconnected(self, session) -> None:                 # noqa: ANN001
-        player = session.player_id
+    def _session_event(self, subject: str, event) -> None:   # noqa: ANN001
+        player = event.player
+        if not isinstance(event, SessionGone):
+            self.gone.discard(player)
+            return
         if player is None:
             return
         self.gone.add(player)

@@ -50,7 +50,7 @@ class TournamentFeed:
     def __init__(self, hall: TournamentHall) -> None:
         self.hall = hall
         self.room = hall.room
-        self.watchers: dict[str, dict[Any, None]] = {}
+        self.watchers: dict[str, dict[str, Any]] = {}
         self.entrants: dict[str, set[str]] = {}
         self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
         self.hands: dict[tuple[str, str], tuple[list, list]] = {}  # (tournament, table) -> its hand's events, times
@@ -63,20 +63,20 @@ class TournamentFeed:
     def subscribe(self, tid: str, session: Any, on: bool) -> None:
         watchers = self.watchers.setdefault(tid, {})
         if on:
-            watchers[session] = None
+            watchers[session.id] = session
             self.room.gateway.follow(session, tournament_public(tid))
         else:
-            watchers.pop(session, None)
+            watchers.pop(session.id, None)
             self.room.gateway.unfollow(session, tournament_public(tid))
 
-    def disconnected(self, session: Any) -> None:
-        """A closed connection watches nothing any more."""
+    def disconnected(self, session_id: str) -> None:
+        """A closed connection watches nothing any more (the gateway closed its streams)."""
         for watchers in self.watchers.values():
-            watchers.pop(session, None)
+            watchers.pop(session_id, None)
 
     def forget(self, tid: str) -> None:
         """An event left the memory: nobody hears of it any more."""
-        for session in self.watchers.pop(tid, {}):
+        for session in self.watchers.pop(tid, {}).values():
             self.room.gateway.unfollow(session, tournament_public(tid))
         self._entrant_set.pop(tid, None)
         self.entrants.pop(tid, None)
@@ -147,7 +147,7 @@ class TournamentFeed:
         if entrants is None:
             entrants = self._entrant_set[tid] = frozenset(self.entrants.get(tid, ()))
         bus = self.hold(tid)
-        watching = (session.player_id for session in self.watchers.get(tid, ()))   # few, beside a whole field
+        watching = (session.player_id for session in self.watchers.get(tid, {}).values())   # few, beside a whole field
         bus.publish(tournament_public(tid), Frame(message, None, None, tuple(p for p in watching if p in entrants)))
         everyone = Frame(message)
         for player in entrants:
@@ -185,11 +185,10 @@ class TournamentFeed:
                 audiences.extra[player]["legal"] = turn[1].to_wire()
         publish(self.hold(d.spec.id), tournament_table(d.spec.id, e.table), head, "events", audiences)
 
-    def back(self, session: Any) -> None:
+    def back(self, player: str) -> None:
         """A player logged in or resumed: each hand they are dealt into, from its start as their seat may see
         it, with whose turn it is and their ``legal`` (the same decision id as before) on their turn -- what a
         client needs to draw the table and act (HR-DC-2)."""
-        player = session.player_id
         for (tid, table_id), seats in list(self.dealt.items()):
             kept = self.hands.get((tid, table_id))
             d = self.hall.directors.get(tid)

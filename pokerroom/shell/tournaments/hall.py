@@ -47,7 +47,8 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom import players
-from pokerroom.bus.subjects import SESSION_BACK, SESSION_GONE
+from pokerroom.bus.records import SessionEvent, SessionGone
+from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PROMOTIONS
@@ -113,9 +114,15 @@ class TournamentHall:
         """Register the hall's requests with the room."""
         self.room.serve(self.player_requests, {"tournament_list", "tournament_details", "tournament_subscribe"})
         self.room.serve(self.director_requests)
-        self.room.bus.subscribe(SESSION_GONE, lambda _, session: self.feed.disconnected(session))
-        self.room.bus.subscribe(SESSION_BACK, lambda _, session: self.feed.back(session))
+        self.room.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.invitations.install()
+
+    def _session_event(self, subject: str, event: SessionEvent) -> None:
+        """A session's end: it watches no tournament any more; a player back: the hands they are dealt into."""
+        if isinstance(event, SessionGone):
+            self.feed.disconnected(event.session)
+        else:
+            self.feed.back(event.player)
 
     def recover(self) -> dict[str, td.Cancelled]:
         """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""

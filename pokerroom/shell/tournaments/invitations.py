@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pokerroom import conduct
-from pokerroom.bus.subjects import SESSION_BACK
+from pokerroom.bus.records import SessionBack, SessionEvent
+from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
 from tournament import director as td
@@ -38,7 +39,7 @@ class InvitationDesk:
 
     def install(self) -> None:
         self.room.serve(self)
-        self.room.bus.subscribe(SESSION_BACK, lambda _, session: self._show(session))
+        self.room.bus.subscribe(SESSION_EVENTS, self._session_event)
 
     # ------------------------------------------------------------------ the director
 
@@ -125,11 +126,12 @@ class InvitationDesk:
             self._push(invitation.player, {"type": "tournament_invitation_withdrawn", "tournament": d.spec.id,
                                            "reason": f"{d.spec.name} was changed after you were invited"})
 
-    def _show(self, session: Any) -> None:
+    def _session_event(self, subject: str, event: SessionEvent) -> None:
         """A player who logs in (or resumes) is shown their open invitations again."""
-        for invitation in self.book.of(session.player_id):
-            if invitation.tournament in self.hall.directors:
-                session.push({"type": "tournament_invitation", "invitation": self._wire(invitation)})
+        if isinstance(event, SessionBack):
+            for invitation in self.book.of(event.player):
+                if invitation.tournament in self.hall.directors:
+                    self._push(event.player, {"type": "tournament_invitation", "invitation": self._wire(invitation)})
 
     def _wire(self, invitation: Invitation) -> dict:
         return invitation.to_wire(self.hall.directors[invitation.tournament].spec.name)
