@@ -36,6 +36,7 @@ from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.signals import PairSignals
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
 from pokerroom.store.security_records import unpack_facts
+from pokerroom.table.commands import SitOut
 
 SHARED_HANDS = 200
 _AWAY_FROM_WALLET = PLAYER_KINDS - {Kind.WALLET}    # a player's money besides the wallet: chips, stakes, tickets, T$
@@ -237,8 +238,8 @@ class SecurityDesk:
 
     def _on_security_ledger(self, session: Any, request: Request, player: str, limit: int = 50) -> defer.Deferred:
         self._looked(session, "ledger", player=player)
-        accounts = [cash(player), *self.room.histories.escrows(player)]
-        d = self._read(self.store.ledger.transfers_touching, accounts, limit)
+        d = self.room.histories.escrows(player)
+        d.addCallback(lambda escrows: self._read(self.store.ledger.transfers_touching, [cash(player), *escrows], limit))
         return d.addCallback(lambda transfers: ok(request, transfers=[_transfer(t) for t in transfers]))
 
     def _on_security_audit(self, session: Any, request: Request, kind: str | None = None, player: str | None = None,
@@ -387,7 +388,7 @@ class SecurityDesk:
         for runner in list(self.room.runners.values()):
             if runner.table.seat_of(player) is not None:
                 try:
-                    self.room.command(runner, "sit_out", player)
+                    self.room.command(runner, SitOut(player))
                 except RuleViolation:
                     pass                                    # already sitting out
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from pokerroom.errors import RuleViolation
 from pokerroom.players import SECURITY_ROLES
+from pokerroom.table.commands import Leave, LeaveWaitingList
 
 
 def where_playing(room: Any, player: str) -> str | None:
@@ -44,10 +45,10 @@ def leave_play(room: Any, player: str) -> None:
         table = runner.table
         try:
             if player in table.waiting_list:
-                room.command(runner, "leave_waiting_list", player)
+                room.command(runner, LeaveWaitingList(player))
             seated = table.player(player) if table.seat_of(player) is not None else None
             if seated is not None and not seated.leaving:
-                room.command(runner, "leave", player)
+                room.command(runner, Leave(player))
         except RuleViolation:
             room.session_watch.log.warn("{player} became staff but could not leave {table}", player=player,
                                         table=table.rules.table_id)
