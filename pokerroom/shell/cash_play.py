@@ -29,6 +29,21 @@ from pokerroom.shell.wallet import Wallet
 from pokerroom.table import commands as tc
 
 
+def settled(answer: defer.Deferred) -> Any:
+    """The answer itself when it came in the same call (the in-process bus answers so), else its Deferred.
+
+    The gateway sends a dict at once and makes the connection's later requests wait behind a Deferred, so an
+    answer that is already there goes out as it did when the table was called directly; a refusal is raised.
+    """
+    if not answer.called or answer.paused:
+        return answer
+    result = answer.result
+    if isinstance(result, Failure):
+        answer.addErrback(lambda _: None)           # raised here instead: the gateway answers the refusal
+        result.raiseException()
+    return result
+
+
 def _no_table(failure: Failure, table: str) -> Failure:
     """A request to a table nobody answers for: there is no such table (any more)."""
     if failure.check(NoResponder):
@@ -53,13 +68,13 @@ class CashPlay:
     def _read(self, subject: str, read: Any, table: str) -> defer.Deferred:
         return self.bus.request(subject, read).addErrback(_no_table, table)
 
-    def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> defer.Deferred:
+    def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> Any:
         if not on:
             def stop(players: list[str]) -> dict:
                 if session.player_id not in players:          # a seated player keeps the table's frames
                     self.gateway.unwatch(session, table)
                 return ok(request)
-            return self._read(table_players(table), PlayersRead(), table).addCallback(stop)
+            return settled(self._read(table_players(table), PlayersRead(), table).addCallback(stop))
         watched = table in session.tables
         self.gateway.watch(session, table)                  # frames from now on; the snapshot says where they start
 
@@ -72,11 +87,12 @@ class CashPlay:
                 self.gateway.unwatch(session, table)
             return failure
 
-        return self._read(table_snapshot(table), SnapshotRead(session.player_id), table).addCallbacks(shown, refused)
+        read = self._read(table_snapshot(table), SnapshotRead(session.player_id), table)
+        return settled(read.addCallbacks(shown, refused))
 
     def _on_join(self, session: Session, request: Request, table: str, buy_in: int, seat: int | None = None,
-                 wait_for_big_blind: bool = False) -> defer.Deferred:
-        def sit(players: list[str]) -> defer.Deferred:
+                 wait_for_big_blind: bool = False) -> Any:
+        def sit(players: list[str]) -> Any:
             self.may_play(session)
             self.moderation.verify_seat(session.player_id, players)
             self.wallet.verify_funds(session.player_id, buy_in)
@@ -84,50 +100,50 @@ class CashPlay:
             command = tc.Sit(session.player_id, seat, buy_in, session.client_type, wait_for_big_blind)
             return self._command(table, command).addCallback(lambda answer: ok(request, seat=answer["seat"]))
 
-        return self._read(table_players(table), PlayersRead(), table).addCallback(sit)
+        return settled(self._read(table_players(table), PlayersRead(), table).addCallback(sit))
 
     def _seated_command(self, session: Session, request: Request, table: str,
-                        command: tc.TableCommand) -> defer.Deferred:
-        return self._command(table, command).addCallback(lambda _: ok(request))
+                        command: tc.TableCommand) -> Any:
+        return settled(self._command(table, command).addCallback(lambda _: ok(request)))
 
-    def _on_leave(self, session: Session, request: Request, table: str) -> defer.Deferred:
+    def _on_leave(self, session: Session, request: Request, table: str) -> Any:
         return self._seated_command(session, request, table, tc.Leave(session.player_id))
 
-    def _on_sit_out(self, session: Session, request: Request, table: str) -> defer.Deferred:
+    def _on_sit_out(self, session: Session, request: Request, table: str) -> Any:
         return self._seated_command(session, request, table, tc.SitOut(session.player_id))
 
     def _on_sit_in(self, session: Session, request: Request, table: str,
-                   wait_for_big_blind: bool = False) -> defer.Deferred:
+                   wait_for_big_blind: bool = False) -> Any:
         self.may_play(session)
         return self._seated_command(session, request, table, tc.SitIn(session.player_id, wait_for_big_blind))
 
-    def _on_post(self, session: Session, request: Request, table: str) -> defer.Deferred:
+    def _on_post(self, session: Session, request: Request, table: str) -> Any:
         return self._on_sit_in(session, request, table, False)
 
-    def _on_wait_for_big_blind(self, session: Session, request: Request, table: str) -> defer.Deferred:
+    def _on_wait_for_big_blind(self, session: Session, request: Request, table: str) -> Any:
         return self._on_sit_in(session, request, table, True)
 
     def _on_options(self, session: Session, request: Request, table: str, auto_post_blinds: bool | None = None,
                     sit_out_next_hand: bool | None = None,
-                    sit_out_next_big_blind: bool | None = None) -> defer.Deferred:
+                    sit_out_next_big_blind: bool | None = None) -> Any:
         command = tc.SetOptions(session.player_id, auto_post_blinds, sit_out_next_hand, sit_out_next_big_blind)
         return self._seated_command(session, request, table, command)
 
-    def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> defer.Deferred:
+    def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> Any:
         self.may_play(session)
         self.wallet.verify_funds(session.player_id, amount)
         return self._seated_command(session, request, table, tc.AddChips(session.player_id, amount))
 
     def _on_act(self, session: Session, request: Request, table: str, action: str, decision: str,
-                to: int | None = None, agree: bool | None = None) -> defer.Deferred:
+                to: int | None = None, agree: bool | None = None) -> Any:
         command = tc.Act(session.player_id, action, to, agree, decision)
-        return self._command(table, command).addCallback(self._acted, request)   # a hand-ending act: once stored
+        return settled(self._command(table, command).addCallback(self._acted, request))   # a hand's end: stored
 
     def _acted(self, answer: dict, request: Request) -> dict:
         self.metrics.actions.inc()
         return ok(request)
 
-    def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> defer.Deferred:
+    def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> Any:
         if on:
             self.may_play(session)
         command = tc.JoinWaitingList(session.player_id) if on else tc.LeaveWaitingList(session.player_id)
@@ -136,4 +152,4 @@ class CashPlay:
             self.gateway.watch(session, table)
             return ok(request)
 
-        return self._command(table, command).addCallback(listed)
+        return settled(self._command(table, command).addCallback(listed))
