@@ -160,7 +160,7 @@ def run_demo(rules: TableRules, hands: int, seed: int | None, say: Callable[[str
                 say(f"{command.player} is refused: {refusal}")
         legal = table.hand.legal_actions() if table.hand is not None else None
         if legal is not None and rng.random() > 0.03:
-            timer.command(tc.Act(table.players[legal.seat].player_id, *action_words(bot_action(legal, rng))))
+            timer.command(tc.Act(table.players[legal.seat].player_id, *action_words(bot_action(legal, rng)), None))
         elif timer.pending is not None:
             clock.advance(max(0.0, timer.pending.at - clock.seconds()))
         else:

@@ -40,6 +40,7 @@ def table_closed(table_id: str) -> str:
     return f"table.{token(table_id)}.closed"
 
 
+@lru_cache(maxsize=65_536)
 def table_command(table_id: str) -> str:
     """Requests: a command record of :mod:`pokerroom.table.commands`, answered by the table's host."""
     return f"table.{token(table_id)}.command"

@@ -11,6 +11,7 @@ service holds no reference to a table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
@@ -29,19 +30,18 @@ from pokerroom.shell.wallet import Wallet
 from pokerroom.table import commands as tc
 
 
-def settled(answer: defer.Deferred) -> Any:
-    """The answer itself when it came in the same call (the in-process bus answers so), else its Deferred.
-
-    The gateway sends a dict at once and makes the connection's later requests wait behind a Deferred, so an
-    answer that is already there goes out as it did when the table was called directly; a refusal is raised.
-    """
-    if not answer.called or answer.paused:
-        return answer
-    result = answer.result
+def answered(asked: defer.Deferred, table: str, then: Callable[..., Any], *args: Any) -> Any:
+    """``then(answer, *args)`` for a request to ``table``: at once when the answer came in the same call (the
+    in-process bus answers so; the gateway sends a dict at once, as when the table was called directly), else a
+    Deferred of it (the gateway makes the connection's later requests wait behind it). A refusal is raised, or
+    fails the Deferred; a table nobody answers for is ``no_such_table``."""
+    if not asked.called or asked.paused:
+        return asked.addErrback(_no_table, table).addCallback(then, *args)
+    result = asked.result
     if isinstance(result, Failure):
-        answer.addErrback(lambda _: None)           # raised here instead: the gateway answers the refusal
-        result.raiseException()
-    return result
+        asked.addErrback(lambda _: None)            # raised here instead
+        _no_table(result, table).raiseException()
+    return then(result, *args)
 
 
 def _no_table(failure: Failure, table: str) -> Failure:
@@ -61,12 +61,9 @@ class CashPlay:
         self.may_play = may_play                # session -> None, or a RuleViolation (STAFF-2, SEC-2, AC-2, AC-5)
         self.metrics = metrics
 
-    def _command(self, table: str, command: tc.TableCommand) -> defer.Deferred:
-        """The table's answer to ``command``: ``{"seat": …}`` once the frames it caused are out."""
-        return self.bus.request(table_command(table), command).addErrback(_no_table, table)
-
-    def _read(self, subject: str, read: Any, table: str) -> defer.Deferred:
-        return self.bus.request(subject, read).addErrback(_no_table, table)
+    def _command(self, table: str, command: tc.TableCommand, then: Callable[..., Any], *args: Any) -> Any:
+        """``then`` of the table's answer to ``command`` (``{"seat": …}``, once the frames it caused are out)."""
+        return answered(self.bus.request(table_command(table), command), table, then, *args)
 
     def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> Any:
         if not on:
@@ -74,7 +71,7 @@ class CashPlay:
                 if session.player_id not in players:          # a seated player keeps the table's frames
                     self.gateway.unwatch(session, table)
                 return ok(request)
-            return settled(self._read(table_players(table), PlayersRead(), table).addCallback(stop))
+            return answered(self.bus.request(table_players(table), PlayersRead()), table, stop)
         watched = table in session.tables
         self.gateway.watch(session, table)                  # frames from now on; the snapshot says where they start
 
@@ -87,8 +84,12 @@ class CashPlay:
                 self.gateway.unwatch(session, table)
             return failure
 
-        read = self._read(table_snapshot(table), SnapshotRead(session.player_id), table)
-        return settled(read.addCallbacks(shown, refused))
+        try:
+            answer = answered(self.bus.request(table_snapshot(table), SnapshotRead(session.player_id)), table, shown)
+        except RuleViolation:
+            refused(Failure())
+            raise
+        return answer.addErrback(refused) if isinstance(answer, defer.Deferred) else answer
 
     def _on_join(self, session: Session, request: Request, table: str, buy_in: int, seat: int | None = None,
                  wait_for_big_blind: bool = False) -> Any:
@@ -98,13 +99,12 @@ class CashPlay:
             self.wallet.verify_funds(session.player_id, buy_in)
             self.gateway.watch(session, table)
             command = tc.Sit(session.player_id, seat, buy_in, session.client_type, wait_for_big_blind)
-            return self._command(table, command).addCallback(lambda answer: ok(request, seat=answer["seat"]))
+            return self._command(table, command, lambda answer: ok(request, seat=answer["seat"]))
 
-        return settled(self._read(table_players(table), PlayersRead(), table).addCallback(sit))
+        return answered(self.bus.request(table_players(table), PlayersRead()), table, sit)
 
-    def _seated_command(self, session: Session, request: Request, table: str,
-                        command: tc.TableCommand) -> Any:
-        return settled(self._command(table, command).addCallback(lambda _: ok(request)))
+    def _seated_command(self, session: Session, request: Request, table: str, command: tc.TableCommand) -> Any:
+        return self._command(table, command, lambda _: ok(request))
 
     def _on_leave(self, session: Session, request: Request, table: str) -> Any:
         return self._seated_command(session, request, table, tc.Leave(session.player_id))
@@ -112,8 +112,7 @@ class CashPlay:
     def _on_sit_out(self, session: Session, request: Request, table: str) -> Any:
         return self._seated_command(session, request, table, tc.SitOut(session.player_id))
 
-    def _on_sit_in(self, session: Session, request: Request, table: str,
-                   wait_for_big_blind: bool = False) -> Any:
+    def _on_sit_in(self, session: Session, request: Request, table: str, wait_for_big_blind: bool = False) -> Any:
         self.may_play(session)
         return self._seated_command(session, request, table, tc.SitIn(session.player_id, wait_for_big_blind))
 
@@ -124,8 +123,7 @@ class CashPlay:
         return self._on_sit_in(session, request, table, True)
 
     def _on_options(self, session: Session, request: Request, table: str, auto_post_blinds: bool | None = None,
-                    sit_out_next_hand: bool | None = None,
-                    sit_out_next_big_blind: bool | None = None) -> Any:
+                    sit_out_next_hand: bool | None = None, sit_out_next_big_blind: bool | None = None) -> Any:
         command = tc.SetOptions(session.player_id, auto_post_blinds, sit_out_next_hand, sit_out_next_big_blind)
         return self._seated_command(session, request, table, command)
 
@@ -137,7 +135,7 @@ class CashPlay:
     def _on_act(self, session: Session, request: Request, table: str, action: str, decision: str,
                 to: int | None = None, agree: bool | None = None) -> Any:
         command = tc.Act(session.player_id, action, to, agree, decision)
-        return settled(self._command(table, command).addCallback(self._acted, request))   # a hand's end: stored
+        return self._command(table, command, self._acted, request)     # a hand-ending act: once its end is stored
 
     def _acted(self, answer: dict, request: Request) -> dict:
         self.metrics.actions.inc()
@@ -152,4 +150,4 @@ class CashPlay:
             self.gateway.watch(session, table)
             return ok(request)
 
-        return settled(self._command(table, command).addCallback(listed))
+        return self._command(table, command, listed)

@@ -16,6 +16,7 @@ from typing import Any
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker.actions import action_named
+from pokerroom.poker.quick_init import quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,15 +60,17 @@ class SetOptions:
     sit_out_next_big_blind: bool | None = None
 
 
+@quick_init                                 # one a player's action: made as cheaply as an event
 @dataclass(frozen=True, slots=True)
 class Act:
-    """An action in the client's words: the table knows the seat it is for (BET-1)."""
+    """An action in the client's words (``to`` for a bet or raise, ``agree`` to run it twice; ``decision`` None
+    from the core's own callers): the table knows the seat it is for (BET-1)."""
 
     player: str
     action: str
-    to: int | None = None
-    agree: bool | None = None
-    decision: str | None = None
+    to: int | None
+    agree: bool | None
+    decision: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,7 +110,7 @@ def test_HR_STAKE_4_a_refused_command_changes_nothing_and_comes_back_with_its_co
 def test_a_command_only_a_seated_player_may_send_is_refused_before_the_table_sees_it(host):
     host.command(tc.Sit("ann", 3, 500))
     seq = host.runner.table.seq
-    for command in (tc.Leave("bob"), tc.Act("bob", "fold"), tc.AddChips("bob", 100), tc.SitIn("bob")):
+    for command in (tc.Leave("bob"), tc.Act("bob", "fold", None, None, None), tc.AddChips("bob", 100), tc.SitIn("bob")):
         with pytest.raises(RuleViolation) as refused:
             host.command(command)
         assert refused.value.code == "not_seated"
@@ -131,13 +131,13 @@ def test_BET_1_an_act_by_request_is_the_client_s_words_and_the_table_knows_the_s
     actor = table.players[legal.seat].player_id
     other = "bob" if actor == "ann" else "ann"
     with pytest.raises(RuleViolation) as refused:
-        host.command(tc.Act(other, "call"))
+        host.command(tc.Act(other, "call", None, None, None))
     assert (refused.value.code, refused.value.rule_id) == ("not_your_turn", "BET-1")
     with pytest.raises(RuleViolation) as refused:
-        host.command(tc.Act(actor, "dance"))
+        host.command(tc.Act(actor, "dance", None, None, None))
     assert (refused.value.code, refused.value.rule_id) == ("unknown_command", "BET-1")
     seq = table.seq
-    assert host.command(tc.Act(actor, "fold")) == {"seat": legal.seat}
+    assert host.command(tc.Act(actor, "fold", None, None, None)) == {"seat": legal.seat}
     assert table.seq > seq
 
 

@@ -35,7 +35,7 @@ class Timed:
         its record; an ``act`` with its action object in the client's words."""
         if command == "act":
             player, action = args
-            return self.timer.command(tc.Act(player, *action_words(action)))
+            return self.timer.command(tc.Act(player, *action_words(action), None))
         return self.timer.command(RECORDS[command](*args, **kwargs))
 
     def sit(self, *names: str) -> None:
