@@ -21,9 +21,10 @@ from pokerroom.errors import RuleViolation
 from pokerroom.evaluator import describe
 from pokerroom.poker import Bet, Call, Check, Fold, Raise, RunItTwice
 from pokerroom.poker import events as he
-from pokerroom.poker.actions import Action, LegalActions
+from pokerroom.poker.actions import Action, LegalActions, action_words
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.table import CashTable, InMemorySeatingHistory, TableRules
+from pokerroom.table import commands as tc
 from pokerroom.table import events as te
 
 BOTS = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy")
@@ -143,25 +144,23 @@ def run_demo(rules: TableRules, hands: int, seed: int | None, say: Callable[[str
     seats = min(rules.max_seats, 6)
     stack = (rules.min_buy_in + rules.max_buy_in) // 2
     for seat, name in enumerate(BOTS[:seats - 1], start=1):
-        timer.command("sit", name, seat, stack)
-    script = {3: ("sit_out", BOTS[1]), 6: ("sit_in", BOTS[1]), 4: ("sit", BOTS[seats - 1]),
-              8: ("leave", BOTS[2]), 10: ("sit", BOTS[2])}
+        timer.command(tc.Sit(name, seat, stack))
+    sit_again = max(stack, rules.min_buy_in)
+    script = {3: tc.SitOut(BOTS[1]), 6: tc.SitIn(BOTS[1]), 4: tc.Sit(BOTS[seats - 1], None, sit_again),
+              8: tc.Leave(BOTS[2]), 10: tc.Sit(BOTS[2], None, sit_again)}
     done: set[int] = set()
     while table.hand_number < hands or table.hand is not None:
         number = table.hand_number
         if number in script and number not in done and table.hand is None:
             done.add(number)
-            command, name = script[number]
+            command = script[number]
             try:
-                if command == "sit":
-                    timer.command("sit", name, None, max(stack, rules.min_buy_in))
-                else:
-                    timer.command(command, name)
+                timer.command(command)
             except RuleViolation as refusal:
-                say(f"{name} is refused: {refusal}")
+                say(f"{command.player} is refused: {refusal}")
         legal = table.hand.legal_actions() if table.hand is not None else None
         if legal is not None and rng.random() > 0.03:
-            timer.command("act", table.players[legal.seat].player_id, bot_action(legal, rng))
+            timer.command(tc.Act(table.players[legal.seat].player_id, *action_words(bot_action(legal, rng)), None))
         elif timer.pending is not None:
             clock.advance(max(0.0, timer.pending.at - clock.seconds()))
         else:

@@ -101,7 +101,11 @@ class InProcessBus:
         subscription = self.responders.get(subject)
         if subscription is None:
             return defer.fail(NoResponder(f"nobody answers {subject}"))
-        return defer.maybeDeferred(subscription.handler, payload)
+        try:                                        # the responder answers in this call: no Deferred of a Deferred
+            answer = subscription.handler(payload)
+        except Exception:
+            return defer.fail()
+        return answer if isinstance(answer, defer.Deferred) else defer.succeed(answer)
 
     def flushed(self) -> defer.Deferred:
         return defer.succeed(None)

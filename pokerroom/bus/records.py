@@ -28,6 +28,8 @@ from typing import Any, TypeVar
 
 import msgpack
 
+from pokerroom.table import commands as tc
+
 RECORD_EXT = 1                              # the msgpack extension type of a record
 RECORDS: dict[str, type] = {}               # wire name -> record class
 _NAMES: dict[type, str] = {}
@@ -204,5 +206,55 @@ class TableBatch:
 
 # ---------------------------------------------------------------------- tables: commands and reads as requests
 
+# A cash table's commands are the pure core's own records (the table package imports nothing of the bus):
+# declared here under their wire names, they are what ``table.<id>.command`` carries. The answer is plain data:
+# ``{"seat": <the player's seat or None>}``; a refusal comes back as the RuleViolation, code and amounts kept.
+for _name, _command in (("t.sit", tc.Sit), ("t.leave", tc.Leave), ("t.add", tc.AddChips), ("t.out", tc.SitOut),
+                        ("t.in", tc.SitIn), ("t.opt", tc.SetOptions), ("t.act", tc.Act),
+                        ("t.wait", tc.JoinWaitingList), ("t.unwait", tc.LeaveWaitingList),
+                        ("t.gone", tc.Disconnect), ("t.back", tc.Reconnect), ("t.close", tc.Close),
+                        ("t.deal", tc.StartHand), ("t.timeout", tc.Timeout), ("t.bank", tc.TimeBankExpired),
+                        ("t.offer", tc.OfferExpired), ("t.sat_out", tc.SitOutExpired)):
+    record(_name)(_command)
+
+
+@record("t.snapshot")
+@dataclasses.dataclass(frozen=True, slots=True)
+class SnapshotRead:
+    """``table.<id>.snapshot``: the table as ``player`` may see it (an observer's view for None or a non-player).
+
+    Answered with the ``table_snapshot`` push as a dict, once no outcome waits for its commit."""
+
+    player: str | None
+
+
+@record("t.missed")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CatchUpRead:
+    """``table.<id>.catch_up``: what ``player`` missed after ``last_seq`` (HR-DC-2).
+
+    Answered ``{"frames": [<table_events push>, …]}`` when the log holds it and it shows the table whole, else
+    ``{"snapshot": <table_snapshot push>}``."""
+
+    player: str | None
+    last_seq: int
+
+
+@record("t.players")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayersRead:
+    """``table.<id>.players``: who sits at the table now, answered as a list of player ids by seat."""
+
 
 # ---------------------------------------------------------------------- the lobby
+
+@record("lobby.line")
+@dataclasses.dataclass(frozen=True, slots=True)
+class LobbyLine:
+    """``lobby.changed``: a table's lobby line as it is now, or None once the table has left the room.
+
+    ``news`` False: a table there from the start -- the feed keeps its line and tells no subscriber."""
+
+    table: str
+    line: dict | None
+    news: bool = True

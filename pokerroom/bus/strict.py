@@ -179,8 +179,12 @@ class StrictBus:
 
 
 def _carried(failure: Failure) -> Failure:
-    """A responder's failure as a requester in another process would get it: a refusal keeps its code."""
+    """A responder's failure as a requester in another process would get it: a refusal keeps its code, sentence,
+    rule and amounts (in the currency the responder priced them in)."""
     error = failure.value
     if isinstance(error, RuleViolation):
-        return Failure(RuleViolation(error.code, error.message, error.rule_id))
+        carried = RuleViolation(error.code, error.template, error.rule_id, error.amounts)
+        if error.currency is not None:
+            carried.priced(error.currency)
+        return Failure(carried)
     return failure

@@ -11,9 +11,10 @@ from functools import lru_cache
 
 TABLE_FULL = "table.*.full"          # every table's batches as plain TableBatch records, for listeners (the narrator)
 TABLE_CLOSED = "table.*.closed"      # a table has left the room
-LOBBY_CHANGED = "lobby.changed"      # payload: the id of a table whose lobby line changed
+LOBBY_CHANGED = "lobby.changed"      # payload: a LobbyLine, a table's line as it is now (or None: it left the room)
 LOBBY_UPDATE = "lobby.update"        # the lobby feed's coalesced update, for lobby subscribers
 SESSION_EVENTS = "session.events"    # SessionGone / SessionBack records: one subject, so their order is kept
+CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has known, closed ones too
 
 
 @lru_cache(maxsize=65_536)
@@ -43,6 +44,27 @@ def table_full(table_id: str) -> str:
 
 def table_closed(table_id: str) -> str:
     return f"table.{token(table_id)}.closed"
+
+
+@lru_cache(maxsize=65_536)
+def table_command(table_id: str) -> str:
+    """Requests: a command record of :mod:`pokerroom.table.commands`, answered by the table's host."""
+    return f"table.{token(table_id)}.command"
+
+
+def table_snapshot(table_id: str) -> str:
+    """Requests: the table as one viewer may see it now (``SnapshotRead``)."""
+    return f"table.{token(table_id)}.snapshot"
+
+
+def table_catch_up(table_id: str) -> str:
+    """Requests: what a resuming viewer missed (``CatchUpRead``)."""
+    return f"table.{token(table_id)}.catch_up"
+
+
+def table_players(table_id: str) -> str:
+    """Requests: who sits at the table (``PlayersRead``)."""
+    return f"table.{token(table_id)}.players"
 
 
 @lru_cache(maxsize=65_536)

@@ -126,5 +126,17 @@ def action_named(seat: int, action: str, to: int | None = None, agree: bool | No
     if action in ("bet", "raise"):
         if to is None:
             raise RuleViolation("bad_amount", f"say how much to {action} to", "BET-3")
-        return _BY_NAME[action](seat, to)
-    return _BY_NAME[action](seat)
+        return Bet(seat, to) if action == "bet" else Raise(seat, to)
+    kind = _BY_NAME.get(action)
+    if kind is None:
+        raise RuleViolation("unknown_command", f"there is no action {action!r} at a table", "BET-1")
+    return kind(seat)
+
+
+def action_words(action: Action) -> tuple[str, int | None, bool | None]:
+    """An action as a client names it -- ``(name, to, agree)``, what :func:`action_named` takes back."""
+    if isinstance(action, RunItTwice):
+        return "run_it_twice", None, action.agree
+    if isinstance(action, Bet | Raise):
+        return ("bet" if isinstance(action, Bet) else "raise"), action.to, None
+    return type(action).__name__.lower(), None, None

@@ -53,6 +53,7 @@ from pokerroom.poker.actions import Action, LegalActions
 from pokerroom.security.facts import hand_facts
 from pokerroom.security.signals import FLAG_THRESHOLD, PairEntry, PairSignals, Ring
 from pokerroom.table import CashTable, InMemorySeatingHistory, TableRules
+from pokerroom.table import commands as tc
 from pokerroom.table import events as te
 
 GIVER, RECEIVER = "colluder1", "colluder2"
@@ -282,8 +283,8 @@ class _Room:
         self.rail = order
         self.seat_the_rail()
 
-    def command(self, table: CashTable, name: str, *args, **kwargs) -> list[te.TableEvent]:
-        return getattr(table, name)(*args, self.now, **kwargs)
+    def command(self, table: CashTable, command: tc.TableCommand) -> list[te.TableEvent]:
+        return table.apply(command, self.now)
 
     def seat_the_rail(self) -> None:
         """Free seats go to the rail in turn, except that a colluder jumps the queue for the partner's table."""
@@ -302,7 +303,7 @@ class _Room:
     def sit(self, player: str, table: CashTable) -> None:
         recent = self.history.departures(player, table.rules.game_key, self.now - table.rules.rat_hole_period)
         buy_in = max([BUY_IN] + [d.stack for d in recent])
-        self.command(table, "sit", player, None, buy_in)
+        self.command(table, tc.Sit(player, None, buy_in))
         self.where[player] = table
         self.rail.remove(player)
 
@@ -315,14 +316,14 @@ class _Room:
                 apart = partner is not table and partner is not None and partner.free_seats()
                 leave = p.hands_played >= 10 and (apart or (leave and partner is not table))
             if leave:
-                self.command(table, "leave", p.player_id)
+                self.command(table, tc.Leave(p.player_id))
                 del self.where[p.player_id]
                 self.rail.append(p.player_id)
                 continue
             if p.stack < TOP_UP_BELOW:
-                self.command(table, "add_chips", p.player_id, BUY_IN - p.stack)
+                self.command(table, tc.AddChips(p.player_id, BUY_IN - p.stack))
             if p.sitting_out:
-                self.command(table, "sit_in", p.player_id)
+                self.command(table, tc.SitIn(p.player_id))
         self.seat_the_rail()
 
     def play_hand(self, table: CashTable) -> list[he.Event] | None:
@@ -332,7 +333,7 @@ class _Room:
             return None
         self.now = max(self.now, table.next_hand_at)
         view = HandView()
-        self._see(view, self.command(table, "start_hand"))
+        self._see(view, self.command(table, tc.StartHand()))
         if table.hand is None:
             return None
         while table.hand is not None:
@@ -347,7 +348,7 @@ class _Room:
                 action = colluder_action(player, legal, view, pot, self.styles[player], rng)
             else:
                 action = honest_action(legal, view, pot, self.styles[player], rng)
-            self._see(view, self.command(table, "act", player, action))
+            self._see(view, table.act(player, action, self.now))
         return view.events
 
     def _let_clock_run(self, table: CashTable, view: HandView, seat: int) -> None:

@@ -15,8 +15,8 @@ from twisted.internet import defer, task
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
-from pokerroom.bus.records import DISCONNECTED, LOGGED_IN, RESUMED, SessionEvent, SessionGone
-from pokerroom.bus.subjects import SESSION_EVENTS
+from pokerroom.bus.records import DISCONNECTED, LOGGED_IN, RESUMED, CatchUpRead, SessionEvent, SessionGone
+from pokerroom.bus.subjects import SESSION_EVENTS, table_catch_up
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
@@ -322,12 +322,18 @@ class Accounts:
         caught_up = {table_id: "closed" for table_id in tables if table_id not in runners}
         # Subscribed first (take_over, identify, watch: the public stream and the seat's), caught up by seq second:
         # a frame published before the subscription is in the host's log, one after it comes live.
-        for table_id in sorted(session.tables):
-            if table_id in runners:                         # one that just closed: its held table_closed follows
-                caught_up[table_id] = self._catch_up(session, table_id, tables.get(table_id, 0))
-        gateway.returned(session, RESUMED)                  # pushed after the catch-up
-        return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
-                  balance=self.wallet.balance(session.player_id), protocol=VERSION)
+        catching = [(table_id, self._catch_up(session, table_id, tables.get(table_id, 0)))
+                    for table_id in sorted(session.tables) if table_id in runners]   # one that just closed: its
+                                                                                      # held table_closed follows
+
+        def answer(how: list[str]) -> dict:
+            caught_up.update(zip([table_id for table_id, _ in catching], how, strict=True))
+            gateway.returned(session, RESUMED)                       # pushed after the catch-up
+            return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
+                      balance=self.wallet.balance(session.player_id), protocol=VERSION)
+
+        caught = defer.gatherResults([d for _, d in catching], consumeErrors=True)
+        return caught.addCallbacks(answer, lambda failure: failure.value.subFailure)   # a FirstError's own
 
     def _verify_resumed_tables(self, player: str, watched: set[str], tables: dict[str, int]) -> None:
         """A resume naming a table it cannot resume is refused before anything changes (a client must know).
@@ -352,23 +358,19 @@ class Accounts:
                 raise RuleViolation("bad_seq", f"{table_id} has sent no event {seq} yet (its newest is {table.seq}); "
                                                "resume with the last seq you saw, or 0 for a snapshot")
 
-    def _catch_up(self, session: Session, table_id: str, last_seq: int) -> str:
-        """The table as the client missed it: its missed frames, or a snapshot when those cannot show it whole --
-        seq 0 (it knows nothing), a gap the log does not hold or too long to replay, or the player dealt into the
-        running hand (the snapshot has their own cards and, on their turn, their ``legal``: HR-DC-2)."""
-        tables = self.tables
-        player = session.player_id
-        table = tables.runners[table_id].table
-        seat = table.seat_of(player) if player is not None else None
-        missed = None
-        if last_seq and not (seat is not None and table.dealt_in(seat)):
-            missed = tables.catch_up(table_id, player, last_seq)
-        if missed is None:
-            tables.push_snapshot(session, table_id)
-            return "snapshot"
-        for frame in missed:
-            session.push_frame(frame)
-        return "events"
+    def _catch_up(self, session: Session, table_id: str, last_seq: int) -> defer.Deferred:
+        """The table as the client missed it, asked of its host (``table.<id>.catch_up``): the missed frames, or a
+        snapshot when those cannot show it whole (the host decides: HR-DC-2); "events" or "snapshot"."""
+        def push(answer: dict) -> str:
+            if "snapshot" in answer:
+                session.push(answer["snapshot"])
+                return "snapshot"
+            for frame in answer["frames"]:
+                session.push_frame(frame)
+            return "events"
+
+        read = CatchUpRead(session.player_id, last_seq)
+        return self.gateway.bus.request(table_catch_up(table_id), read).addCallback(push)
 
 
 def places_of(store: Any, nickname: str) -> tuple[set[str], set[str]]:

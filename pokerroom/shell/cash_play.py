@@ -1,68 +1,120 @@
 """Playing at a cash table: watching, sitting down, acting, the waiting list.
 
 Each request checks who may play (:mod:`pokerroom.shell.play_check`) and the
-wallet where money is at stake, then gives the table one command; the events
-it makes reach everyone through the table host.
+wallet where money is at stake, then sends the table one command record
+(:mod:`pokerroom.table.commands`) as a request on ``table.<id>.command``: the
+table's host applies it, the events it makes reach everyone from there, and
+its answer (or its refusal, code and amounts kept) comes back as data. Reads
+of the table -- a snapshot, who sits there -- are requests too, so this
+service holds no reference to a table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from twisted.internet import defer
+from twisted.python.failure import Failure
+
+from pokerroom.bus import Bus, NoResponder
+from pokerroom.bus.records import PlayersRead, SnapshotRead
+from pokerroom.bus.subjects import table_command, table_players, table_snapshot
+from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
-from pokerroom.poker.actions import action_named
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
-from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.wallet import Wallet
+from pokerroom.table import commands as tc
+
+
+def answered(asked: defer.Deferred, table: str, then: Callable[..., Any], *args: Any) -> Any:
+    """``then(answer, *args)`` for a request to ``table``: at once when the answer came in the same call (the
+    in-process bus answers so; the gateway sends a dict at once, as when the table was called directly), else a
+    Deferred of it (the gateway makes the connection's later requests wait behind it). A refusal is raised, or
+    fails the Deferred; a table nobody answers for is ``no_such_table``."""
+    if not asked.called or asked.paused:
+        return asked.addErrback(_no_table, table).addCallback(then, *args)
+    result = asked.result
+    if isinstance(result, Failure):
+        asked.addErrback(lambda _: None)            # raised here instead
+        _no_table(result, table).raiseException()
+    return then(result, *args)
+
+
+def _no_table(failure: Failure, table: str) -> Failure:
+    """A request to a table nobody answers for: there is no such table (any more)."""
+    if failure.check(NoResponder):
+        raise RuleViolation("no_such_table", f"there is no table {table}")
+    return failure
 
 
 class CashPlay:
-    def __init__(self, gateway: Gateway, tables: TableHost, wallet: Wallet, moderation: Moderation,
+    def __init__(self, gateway: Gateway, bus: Bus, wallet: Wallet, moderation: Moderation,
                  may_play: Any, metrics: Metrics) -> None:
         self.gateway = gateway
-        self.tables = tables
+        self.bus = bus
         self.wallet = wallet
         self.moderation = moderation
         self.may_play = may_play                # session -> None, or a RuleViolation (STAFF-2, SEC-2, AC-2, AC-5)
         self.metrics = metrics
 
-    def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> dict:
-        runner = self.tables.runner(table)
-        if on:
-            self.gateway.watch(session, table)
-            self.tables.push_snapshot(session, table)
-        elif runner.table.seat_of(session.player_id or "") is None:
-            self.gateway.unwatch(session, table)
-        return ok(request)
+    def _command(self, table: str, command: tc.TableCommand, then: Callable[..., Any], *args: Any) -> Any:
+        """``then`` of the table's answer to ``command`` (``{"seat": …}``, once the frames it caused are out)."""
+        return answered(self.bus.request(table_command(table), command), table, then, *args)
+
+    def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> Any:
+        if not on:
+            def stop(players: list[str]) -> dict:
+                if session.player_id not in players:          # a seated player keeps the table's frames
+                    self.gateway.unwatch(session, table)
+                return ok(request)
+            return answered(self.bus.request(table_players(table), PlayersRead()), table, stop)
+        watched = table in session.tables
+        self.gateway.watch(session, table)                  # frames from now on; the snapshot says where they start
+
+        def shown(snapshot: dict) -> dict:
+            session.push(snapshot)
+            return ok(request)
+
+        def refused(failure: Failure) -> Failure:
+            if not watched:
+                self.gateway.unwatch(session, table)
+            return failure
+
+        try:
+            answer = answered(self.bus.request(table_snapshot(table), SnapshotRead(session.player_id)), table, shown)
+        except RuleViolation:
+            refused(Failure())
+            raise
+        return answer.addErrback(refused) if isinstance(answer, defer.Deferred) else answer
 
     def _on_join(self, session: Session, request: Request, table: str, buy_in: int, seat: int | None = None,
                  wait_for_big_blind: bool = False) -> Any:
-        runner = self.tables.runner(table)
-        self.may_play(session)
-        self.moderation.verify_seat(session.player_id, [p.player_id for p in runner.table.players.values()])
-        self.wallet.verify_funds(session.player_id, buy_in)
-        self.gateway.watch(session, table)
-        self.tables.command(runner, "sit", session.player_id, seat, buy_in, client_type=session.client_type,
-                            wait_for_big_blind=wait_for_big_blind)
-        return self.tables.answered(runner, ok(request, seat=runner.table.seat_of(session.player_id)))
+        def sit(players: list[str]) -> Any:
+            self.may_play(session)
+            self.moderation.verify_seat(session.player_id, players)
+            self.wallet.verify_funds(session.player_id, buy_in)
+            self.gateway.watch(session, table)
+            command = tc.Sit(session.player_id, seat, buy_in, session.client_type, wait_for_big_blind)
+            return self._command(table, command, lambda answer: ok(request, seat=answer["seat"]))
 
-    def _seated_command(self, name: str, session: Session, request: Request, table: str, **kwargs: Any) -> Any:
-        runner = self.tables.seated_runner(table, session.player_id)
-        self.tables.command(runner, name, session.player_id, **kwargs)
-        return self.tables.answered(runner, ok(request))
+        return answered(self.bus.request(table_players(table), PlayersRead()), table, sit)
+
+    def _seated_command(self, session: Session, request: Request, table: str, command: tc.TableCommand) -> Any:
+        return self._command(table, command, lambda _: ok(request))
 
     def _on_leave(self, session: Session, request: Request, table: str) -> Any:
-        return self._seated_command("leave", session, request, table)
+        return self._seated_command(session, request, table, tc.Leave(session.player_id))
 
     def _on_sit_out(self, session: Session, request: Request, table: str) -> Any:
-        return self._seated_command("sit_out", session, request, table)
+        return self._seated_command(session, request, table, tc.SitOut(session.player_id))
 
     def _on_sit_in(self, session: Session, request: Request, table: str, wait_for_big_blind: bool = False) -> Any:
         self.may_play(session)
-        return self._seated_command("sit_in", session, request, table, wait_for_big_blind=wait_for_big_blind)
+        return self._seated_command(session, request, table, tc.SitIn(session.player_id, wait_for_big_blind))
 
     def _on_post(self, session: Session, request: Request, table: str) -> Any:
         return self._on_sit_in(session, request, table, False)
@@ -70,28 +122,32 @@ class CashPlay:
     def _on_wait_for_big_blind(self, session: Session, request: Request, table: str) -> Any:
         return self._on_sit_in(session, request, table, True)
 
-    def _on_options(self, session: Session, request: Request, table: str, **options: bool) -> Any:
-        return self._seated_command("set_options", session, request, table, **options)
+    def _on_options(self, session: Session, request: Request, table: str, auto_post_blinds: bool | None = None,
+                    sit_out_next_hand: bool | None = None, sit_out_next_big_blind: bool | None = None) -> Any:
+        command = tc.SetOptions(session.player_id, auto_post_blinds, sit_out_next_hand, sit_out_next_big_blind)
+        return self._seated_command(session, request, table, command)
 
-    def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> dict:
-        runner = self.tables.seated_runner(table, session.player_id)
+    def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> Any:
         self.may_play(session)
         self.wallet.verify_funds(session.player_id, amount)
-        self.tables.command(runner, "add_chips", session.player_id, amount)
-        return ok(request)
+        return self._seated_command(session, request, table, tc.AddChips(session.player_id, amount))
 
     def _on_act(self, session: Session, request: Request, table: str, action: str, decision: str,
                 to: int | None = None, agree: bool | None = None) -> Any:
-        runner = self.tables.seated_runner(table, session.player_id)
-        command = action_named(runner.table.seat_of(session.player_id), action, to, agree)
-        self.tables.command(runner, "act", session.player_id, command, decision=decision)
-        self.metrics.actions.inc()
-        return self.tables.answered(runner, ok(request))     # a hand-ending act: after its end, once stored
+        command = tc.Act(session.player_id, action, to, agree, decision)
+        return self._command(table, command, self._acted, request)     # a hand-ending act: once its end is stored
 
-    def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> dict:
-        runner = self.tables.runner(table)
+    def _acted(self, answer: dict, request: Request) -> dict:
+        self.metrics.actions.inc()
+        return ok(request)
+
+    def _on_waiting_list(self, session: Session, request: Request, table: str, on: bool) -> Any:
         if on:
             self.may_play(session)
-        self.tables.command(runner, "join_waiting_list" if on else "leave_waiting_list", session.player_id)
-        self.gateway.watch(session, table)
-        return ok(request)
+        command = tc.JoinWaitingList(session.player_id) if on else tc.LeaveWaitingList(session.player_id)
+
+        def listed(_: dict) -> dict:
+            self.gateway.watch(session, table)
+            return ok(request)
+
+        return self._command(table, command, listed)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from twisted.internet import defer
 
+from pokerroom.bus import Bus
+from pokerroom.bus.subjects import CASH_TABLES_KNOWN
 from pokerroom.gateway.sessions import Session
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.money.ledger import Transfer
@@ -17,15 +19,14 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.recorder import Recorder
-from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.wallet import Wallet
 
 
 class Histories:
-    def __init__(self, recorder: Recorder, wallet: Wallet, tables: TableHost) -> None:
+    def __init__(self, recorder: Recorder, wallet: Wallet, bus: Bus) -> None:
         self.recorder = recorder
         self.wallet = wallet
-        self.tables = tables
+        self.bus = bus                          # the cash tables' host answers which tables the room has known
 
     def _on_hand_history(self, session: Session, request: Request, limit: int = 20,
                          before: int | None = None) -> defer.Deferred:
@@ -48,22 +49,25 @@ class Histories:
         return self.recorder.write(self.recorder.store.hands.hands_of, player, limit, before,
                                    quiet=False).addCallback(shape)
 
-    def escrows(self, player: str) -> list[str]:
+    def escrows(self, player: str) -> defer.Deferred:
         """The player's chip accounts at every cash table the room has known, closed ones too (their history)."""
-        return sorted(table_escrow(table_id, player) for table_id in self.tables.known_tables)
+        d = self.bus.request(CASH_TABLES_KNOWN, None)
+        return d.addCallback(lambda tables: sorted(table_escrow(table_id, player) for table_id in tables))
 
     def _on_bet_history(self, session: Session, request: Request, limit: int = 20,
                         before: int | None = None) -> defer.Deferred:
         player = session.player_id
         wallet = cash(player)
-        escrows = set(self.escrows(player))
 
-        def shape(transfers: list[Transfer]) -> dict:
+        def read(escrows: list[str]) -> defer.Deferred:
+            return self.recorder.write(self.recorder.store.ledger.transfers_touching, [wallet, *escrows], limit,
+                                       before, quiet=False).addCallback(shape, set(escrows))
+
+        def shape(transfers: list[Transfer], escrows: set[str]) -> dict:
             mine = [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
                      "wallet": sum(p.amount for p in t.postings if p.account == wallet),
                      "tables": sum(p.amount for p in t.postings if p.account in escrows)} for t in transfers]
             return ok(request, transfers=mine, balance=self.wallet.balance(player),
                       next=transfers[-1].number if len(transfers) == limit else None)
 
-        return self.recorder.write(self.recorder.store.ledger.transfers_touching, [wallet, *sorted(escrows)], limit,
-                                   before, quiet=False).addCallback(shape)
+        return self.escrows(player).addCallback(read)

@@ -1,6 +1,9 @@
 """The lobby feed: the list of tables, and an update of the ones that changed at most once a second.
 
-Table hosts announce a change on :data:`LOBBY_CHANGED`; the feed gathers the
+Table hosts send each changed lobby line whole on :data:`LOBBY_CHANGED` (a
+:class:`~pokerroom.bus.records.LobbyLine`; its ``line`` None once the table
+has left the room). The feed keeps its own copy of the lines -- it reads
+nothing of a table host, which may live in another process -- gathers the
 changes and publishes one ``lobby_update`` on :data:`LOBBY_UPDATE`, encoded
 once for every subscriber. Other services add sections to the list (the
 casino tables, say) with :meth:`LobbyFeed.add_section`.
@@ -14,7 +17,7 @@ from typing import Any
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
-from pokerroom.bus.records import Frame
+from pokerroom.bus.records import Frame, LobbyLine
 from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_UPDATE
 from pokerroom.protocol.schema import Request, ok
 
@@ -22,10 +25,10 @@ LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
 
 
 class LobbyFeed:
-    def __init__(self, reactor: IReactorTime, bus: Bus, tables: Any, follow: Callable[[Any, bool], None]) -> None:
+    def __init__(self, reactor: IReactorTime, bus: Bus, follow: Callable[[Any, bool], None]) -> None:
         self.reactor = reactor
         self.bus = bus
-        self.tables = tables                    # the table host: its runners and their lobby lines
+        self.lines: dict[str, dict] = {}        # table -> its lobby line, as its host last sent it
         self.follow = follow                    # (session, on): the gateway sends it lobby updates, or stops
         self.sections: dict[str, Callable[[], list]] = {}
         self._dirty: set[str] = set()
@@ -37,7 +40,7 @@ class LobbyFeed:
         self.sections[name] = section
 
     def _on_lobby_list(self, session: Any, request: Request) -> dict:
-        return ok(request, tables=[self.tables.summary(r) for r in self.tables.runners.values()],
+        return ok(request, tables=list(self.lines.values()),
                   **{name: section() for name, section in self.sections.items()})
 
     def _on_lobby_subscribe(self, session: Any, request: Request, on: bool) -> dict:
@@ -45,7 +48,14 @@ class LobbyFeed:
         self.follow(session, on)
         return ok(request)
 
-    def _changed(self, subject: str, table_id: str) -> None:
+    def _changed(self, subject: str, change: LobbyLine) -> None:
+        table_id = change.table
+        if change.line is None:
+            self.lines.pop(table_id, None)
+        else:
+            self.lines[table_id] = change.line
+        if not change.news:
+            return
         self._dirty.add(table_id)
         if self._call is None:
             self._call = self.reactor.callLater(LOBBY_EVERY, self._update)
@@ -53,10 +63,9 @@ class LobbyFeed:
     def _update(self) -> None:
         self._call = None
         changed, self._dirty = sorted(self._dirty), set()
-        runners = self.tables.runners
-        message = {"type": "lobby_update", "tables": [self.tables.summary(runners[t]) for t in changed
-                                                      if t in runners]}
-        closed = [t for t in changed if t not in runners]
+        lines = self.lines
+        message = {"type": "lobby_update", "tables": [lines[t] for t in changed if t in lines]}
+        closed = [t for t in changed if t not in lines]
         if closed:
             message["closed"] = closed                  # tables that left the room since the last update
         self.bus.publish(LOBBY_UPDATE, Frame.of(message))

@@ -58,6 +58,7 @@ from pokerroom.shell.table_host import TableHost, TableRunner
 from pokerroom.shell.wallet import LEDGER_KEEP, Wallet
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import TableRules
+from pokerroom.table.commands import TableCommand
 
 __all__ = ["Room", "Session", "TableRunner"]
 
@@ -84,7 +85,7 @@ class Room:
         self.tables = TableHost(reactor, self.bus, self.wallet, recorder, self.history, self.metrics,
                                 display_names=self.display_names, shuffle=shuffle,
                                 landed=recorder.landed)
-        self.lobby = LobbyFeed(reactor, self.bus, self.tables, gateway.follow_lobby)
+        self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
         self.play_check = PlayCheck(self)                             # who may play, on every path (STAFF-2)
         self.session_watch = SessionWatch(self)                      # STAFF-3: role changes and bans, at once
         # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
@@ -94,9 +95,9 @@ class Room:
         self.accounts = Accounts(reactor, gateway, recorder, self.wallet, self.tables, self.moderation, rules,
                                  self.password_desk, self.display_names, self.session_watch.idle)
         self.responsible_gaming = ResponsibleGaming(reactor, self.bus, recorder)
-        self.histories = Histories(recorder, self.wallet, self.tables)
+        self.histories = Histories(recorder, self.wallet, self.bus)
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
-                        CashPlay(gateway, self.tables, self.wallet, self.moderation, self.may_play, self.metrics),
+                        CashPlay(gateway, self.bus, self.wallet, self.moderation, self.may_play, self.metrics),
                         TableChat(self.bus, self.tables, recorder, self.moderation, rules, self.display_names)):
             gateway.serve(service)
         # the services' shared registries, by the names other services use
@@ -180,8 +181,8 @@ class Room:
     def runner(self, table_id: str) -> TableRunner:
         return self.tables.runner(table_id)
 
-    def command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
-        return self.tables.command(runner, name, *args, **kwargs)
+    def command(self, runner: TableRunner, command: TableCommand) -> list:
+        return self.tables.command(runner, command)
 
     def summary(self, runner: TableRunner) -> dict:
         return self.tables.summary(runner)

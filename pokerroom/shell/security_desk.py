@@ -38,6 +38,7 @@ from pokerroom.security.signals import PairSignals
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
 from pokerroom.shell.staff_out_of_play import CashTables
 from pokerroom.store.security_records import unpack_facts
+from pokerroom.table.commands import SitOut
 
 if TYPE_CHECKING:
     from pokerroom.gateway.sessions import Session
@@ -276,8 +277,8 @@ class SecurityDesk:
 
     def _on_security_ledger(self, session: Any, request: Request, player: str, limit: int = 50) -> defer.Deferred:
         self._looked(session, "ledger", player=player)
-        accounts = [cash(player), *self.room.histories.escrows(player)]
-        d = self._read(self.store.ledger.transfers_touching, accounts, limit)
+        d = self.room.histories.escrows(player)
+        d.addCallback(lambda escrows: self._read(self.store.ledger.transfers_touching, [cash(player), *escrows], limit))
         return d.addCallback(lambda transfers: ok(request, transfers=[_transfer(t) for t in transfers]))
 
     def _on_security_audit(self, session: Any, request: Request, kind: str | None = None, player: str | None = None,
@@ -426,7 +427,7 @@ class SecurityDesk:
         for runner in list(self.room.runners.values()):
             if runner.table.seat_of(player) is not None:
                 try:
-                    self.room.command(runner, "sit_out", player)
+                    self.room.command(runner, SitOut(player))
                 except RuleViolation:
                     pass                                    # already sitting out
 

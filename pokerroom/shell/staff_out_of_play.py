@@ -15,6 +15,7 @@ from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
 from pokerroom.players import SECURITY_ROLES
+from pokerroom.table.commands import Leave, LeaveWaitingList
 
 if TYPE_CHECKING:
     from pokerroom.shell.table_host import TableRunner
@@ -61,10 +62,10 @@ def leave_play(room: CashTables, player: str) -> None:
         table = runner.table
         try:
             if player in table.waiting_list:
-                room.command(runner, "leave_waiting_list", player)
+                room.command(runner, LeaveWaitingList(player))
             seated = table.player(player) if table.seat_of(player) is not None else None
             if seated is not None and not seated.leaving:
-                room.command(runner, "leave", player)
+                room.command(runner, Leave(player))
         except RuleViolation:
             log.warn("{player} became staff but could not leave {table}", player=player,
                                         table=table.rules.table_id)

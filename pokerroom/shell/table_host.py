@@ -25,6 +25,14 @@ and that is the only place where the outside world learns of it:
   own (their seat's cards only if they were dealt them in that hand, never a
   later occupant's). One subject per seated player keeps their frames in the
   table's order on any bus. The gateway forwards these and redacts nothing.
+
+Commands and reads come as requests on the bus, the same records a process
+on the other side of it would send: ``table.<id>.command`` carries a record
+of :mod:`pokerroom.table.commands` (answered ``{"seat": …}`` once the frames
+it caused are out, or refused with its ``RuleViolation``), and
+``table.<id>.snapshot``, ``.catch_up`` and ``.players`` answer reads with
+plain data. Each change of a table's lobby line goes out whole on
+``lobby.changed``.
 """
 
 from __future__ import annotations
@@ -40,15 +48,30 @@ import msgpack
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
-from pokerroom.bus import Bus
-from pokerroom.bus.records import Frame, LedgerTransfer, SessionEvent, SessionGone, TableBatch
+from pokerroom.bus import Bus, Subscription
+from pokerroom.bus.records import (
+    CatchUpRead,
+    Frame,
+    LedgerTransfer,
+    LobbyLine,
+    PlayersRead,
+    SessionEvent,
+    SessionGone,
+    SnapshotRead,
+    TableBatch,
+)
 from pokerroom.bus.subjects import (
+    CASH_TABLES_KNOWN,
     LOBBY_CHANGED,
     SESSION_EVENTS,
+    table_catch_up,
     table_closed,
+    table_command,
     table_full,
+    table_players,
     table_public,
     table_seat,
+    table_snapshot,
 )
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
@@ -63,6 +86,7 @@ from pokerroom.shell.recorder import FullBatch, TableRecording
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.shell.wallet import Wallet
 from pokerroom.table import CashTable, SeatingHistory, TableRules
+from pokerroom.table import commands as tc
 from pokerroom.table import events as te
 from pokerroom.table.decision_clock import TIME_BANK
 from pokerroom.table.events import redact, table_event_from_dict, table_event_to_dict
@@ -73,6 +97,10 @@ LOG_HANDS = 16                      # hands whose seating is kept for redacting 
 BATCH = 32                          # table events in one frame at most
 OBSERVER = Viewer.observer()
 _LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
+# Commands only a seated player may send (refused ``not_seated`` before the table sees them)...
+_SEATED = frozenset({tc.Leave, tc.SitOut, tc.SitIn, tc.SetOptions, tc.AddChips, tc.Act})
+# ...and those answered at once, not after an outcome waiting for its commit.
+_AT_ONCE = frozenset({tc.AddChips, tc.JoinWaitingList, tc.LeaveWaitingList})
 
 
 @dataclass(eq=False)
@@ -106,6 +134,7 @@ class TableRunner:
         gone = tuple(player for player in left if player not in self.seated)
         return (self.seated + gone,
                 self.seats + tuple((player, table_seat(self.table.table_id, player)) for player in gone))
+    answering: list[Subscription] = field(default_factory=list)    # its request subjects, until it closes
 
     @property
     def players(self) -> set[str]:
@@ -131,6 +160,7 @@ class TableHost:
         self._shuffle = shuffle
         self._landed = landed                    # fires when every write asked for so far has committed
         bus.subscribe(SESSION_EVENTS, self._session_event)
+        bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables))
 
     # ------------------------------------------------------------------ tables
 
@@ -147,8 +177,13 @@ class TableHost:
         self.runners[rules.table_id] = runner
         self.known_tables.add(rules.table_id)
         self.metrics.tables.set(len(self.runners))
-        if announce:
-            self.bus.publish(LOBBY_CHANGED, rules.table_id)
+        table_id = rules.table_id
+        runner.answering = [
+            self.bus.respond(table_command(table_id), lambda command: self._commanded(runner, command)),
+            self.bus.respond(table_snapshot(table_id), lambda read: self._snapshot_read(runner, read)),
+            self.bus.respond(table_catch_up(table_id), lambda read: self._catch_up_read(runner, read)),
+            self.bus.respond(table_players(table_id), lambda read: self._players_read(runner, read))]
+        self._lobby_line(runner, news=announce)
         return runner
 
     def restore_hand_numbers(self, numbers: dict[str, int]) -> None:
@@ -162,19 +197,23 @@ class TableHost:
 
         When the last player is up the table leaves the room (:meth:`_retire`).
         """
-        events = self.command(self.runner(table_id), "close")
-        self.bus.publish(LOBBY_CHANGED, table_id)       # lobby subscribers see it closing (or gone)
+        runner = self.runner(table_id)
+        events = self.command(runner, tc.Close())
+        if table_id in self.runners:                    # lobby subscribers see it closing (or gone: _retire)
+            self._lobby_line(runner)
         return events
 
     def _retire(self, runner: TableRunner) -> None:
         table_id = runner.table.table_id
         runner.timer.stop()
+        for answering in runner.answering:
+            answering.cancel()
         del self.runners[table_id]
         self.metrics.tables.set(len(self.runners))
         self.announce(runner, {"type": "table_closed", "table": table_id}, runner.hold)
         runner.hold.publish(table_closed(table_id), table_id)      # after the last frames: sessions forget it
         self.recording.table_closed(table_id)
-        self.bus.publish(LOBBY_CHANGED, table_id)
+        self.bus.publish(LOBBY_CHANGED, LobbyLine(table_id, None))
 
     def runner(self, table_id: str) -> TableRunner:
         runner = self.runners.get(table_id)
@@ -182,21 +221,23 @@ class TableHost:
             raise RuleViolation("no_such_table", f"there is no table {table_id}")
         return runner
 
-    def command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list:
+    def command(self, runner: TableRunner, command: tc.TableCommand) -> list:
+        """Apply one command record at the table (its events published); a refusal priced in the table's money."""
         try:
-            return runner.timer.command(name, *args, **kwargs)
+            return runner.timer.command(command)
         except RuleViolation as refusal:            # its amounts in the table's money (a sentence in "$4.00")
             raise refusal.priced(runner.table.rules.currency) from None
 
-    def answered(self, runner: TableRunner, answer: dict) -> dict | defer.Deferred:
-        """The answer to a command at the table, after the frames it caused (an outcome's wait for its commit)."""
-        return runner.hold.after(answer)
-
-    def seated_runner(self, table_id: str, player_id: str | None) -> TableRunner:
-        runner = self.runner(table_id)
-        if runner.table.seat_of(player_id) is None:
-            raise RuleViolation("not_seated", f"you are not seated at {table_id}")
-        return runner
+    def _commanded(self, runner: TableRunner, command: Any) -> dict | defer.Deferred:
+        """``table.<id>.command``: the command applied, answered with the player's seat after the frames it caused
+        (an outcome's wait for its commit); a refusal changes nothing and is raised to the requester."""
+        kind = type(command)
+        player = getattr(command, "player", None)       # a field of most commands; Close and the timers' have none
+        if kind in _SEATED and runner.table.seat_of(player) is None:
+            raise RuleViolation("not_seated", f"you are not seated at {runner.table.table_id}")
+        self.command(runner, command)
+        answer = {"seat": runner.table.seat_of(player) if player is not None else None}
+        return answer if kind in _AT_ONCE else runner.hold.after(answer)
 
     def _session_event(self, subject: str, event: SessionEvent) -> None:
         """Disconnected, or left the session they were signed in on: at every table they sit at, disconnected
@@ -205,15 +246,18 @@ class TableHost:
         if isinstance(event, SessionGone):
             if not event.current:
                 return
-            command = "disconnect"
+            command: type[tc.Disconnect] | type[tc.Reconnect] = tc.Disconnect
         else:
-            command = "reconnect"
+            command = tc.Reconnect
         for table_id in event.tables:
             runner = self.runners.get(table_id)
             if runner is not None and runner.table.seat_of(event.player) is not None:
-                self.command(runner, command, event.player)
+                self.command(runner, command(event.player))
 
     # ------------------------------------------------------------------ what a viewer is shown
+
+    def _lobby_line(self, runner: TableRunner, news: bool = True) -> None:
+        self.bus.publish(LOBBY_CHANGED, LobbyLine(runner.table.table_id, self.summary(runner), news))
 
     def summary(self, runner: TableRunner) -> dict:
         """The table's lobby line."""
@@ -257,17 +301,34 @@ class TableHost:
                 message["legal"] = legal.to_wire()
         return message
 
-    def push_snapshot(self, session: Any, table_id: str) -> None:
-        """The table's snapshot to ``session``: now, or once an outcome waiting for its commit is shown (a snapshot
-        never shows stacks a crash could still take back); nothing if the table has closed by then."""
-        def push(_: Any = None) -> None:
-            if table_id in self.runners:
-                session.push(self.snapshot(table_id, session.player_id))
-        shown = self.runner(table_id).hold.after(None)
+    def _snapshot_read(self, runner: TableRunner, read: SnapshotRead) -> dict | defer.Deferred:
+        """``table.<id>.snapshot``: now, or once an outcome waiting for its commit is shown (a snapshot never shows
+        stacks a crash could still take back); ``no_such_table`` if the table has closed by then."""
+        table_id = runner.table.table_id
+        shown = runner.hold.after(None)
         if shown is None:
-            push()
-        else:
-            shown.addCallback(push)
+            return self.snapshot(table_id, read.player)
+        return shown.addCallback(lambda _: self.snapshot(table_id, read.player))
+
+    def _catch_up_read(self, runner: TableRunner, read: CatchUpRead) -> dict | defer.Deferred:
+        """``table.<id>.catch_up``: the frames missed, or a snapshot when those cannot show the table whole -- seq 0
+        (the viewer knows nothing), a gap the log does not hold or too long to replay, or the player dealt into
+        the running hand (the snapshot has their own cards and, on their turn, their ``legal``: HR-DC-2)."""
+        table = runner.table
+        seat = table.seat_of(read.player) if read.player is not None else None
+        missed = None
+        if read.last_seq and not (seat is not None and table.dealt_in(seat)):
+            missed = self.catch_up(table.table_id, read.player, read.last_seq)
+        if missed is None:
+            snapshot = self._snapshot_read(runner, SnapshotRead(read.player))
+            if isinstance(snapshot, defer.Deferred):
+                return snapshot.addCallback(lambda shown: {"snapshot": shown})
+            return {"snapshot": snapshot}
+        return {"frames": missed}
+
+    def _players_read(self, runner: TableRunner, read: PlayersRead) -> list[str]:
+        """``table.<id>.players``: who sits at the table, by seat."""
+        return [p.player_id for _, p in sorted(runner.table.players.items())]
 
     def announce(self, runner: TableRunner, message: dict, bus: Any = None) -> None:
         """A frame for everyone at the table (a chat line, its closing): its observers and each seated player, on
@@ -347,11 +408,11 @@ class TableHost:
             audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
             if audiences is not None:
                 publish(runner.hold, runner.public, self._head(runner, batch), "events", audiences, seated, seats)
-        if any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
-               for e in events):
-            self.bus.publish(LOBBY_CHANGED, table_id)
         if table.closing and not table.players and table.hand is None and table_id in self.runners:
             self._retire(runner)
+        elif any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
+                 for e in events):
+            self._lobby_line(runner)
 
     def _move(self, source: str, target: str, amount: int, reason: str, table_id: str) -> Any:
         """A table's transfer: the recorder stores it from the batch, in the events' order; flagged at once."""

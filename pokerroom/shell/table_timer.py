@@ -1,9 +1,10 @@
 """Drive a :class:`~pokerroom.table.CashTable` with a reactor clock (HR-TIME-5).
 
-The table never reads a clock. :class:`TableTimer` gives every command the
-reactor's ``seconds()`` and keeps exactly one ``IReactorTime.callLater``
-pending, for the table's :meth:`~pokerroom.table.CashTable.next_deadline`;
-when it fires, the timer sends the command the deadline names, at the time
+The table never reads a clock. :class:`TableTimer` gives every command (a
+record of :mod:`pokerroom.table.commands`) the reactor's ``seconds()`` and
+keeps exactly one ``IReactorTime.callLater`` pending, for the table's
+:meth:`~pokerroom.table.CashTable.next_deadline`; when it fires, the timer
+applies the command the deadline carries, at the time
 the deadline names (a reactor running a little late does not stretch anyone's
 time bank). Tests pass
 ``twisted.internet.task.Clock`` and advance it; the server passes the reactor.
@@ -29,7 +30,8 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
-from pokerroom.table.cash_table import START_HAND, CashTable, Deadline
+from pokerroom.table.cash_table import CashTable, Deadline
+from pokerroom.table.commands import StartHand, TableCommand
 from pokerroom.table.events import TableEvent
 
 Publish = Callable[[Sequence[TableEvent]], None]
@@ -49,10 +51,10 @@ class TableTimer:
         self._failed: Deadline | None = None
         self._waiting: Deadline | None = None   # a hand start waiting for the last hand's end to be shown
 
-    def command(self, name: str, *args: Any, **kwargs: Any) -> list[TableEvent]:
-        """Run ``table.<name>(*args, now, **kwargs)`` now; publish its events; re-arm the timer."""
+    def command(self, command: TableCommand) -> list[TableEvent]:
+        """Apply ``command`` to the table now; publish its events; re-arm the timer."""
         try:
-            events = getattr(self.table, name)(*args, self.reactor.seconds(), **kwargs)
+            events = self.table.apply(command, self.reactor.seconds())
         finally:
             self._arm()
         self.publish(events)
@@ -101,7 +103,7 @@ class TableTimer:
         deadline = self._armed              # the call is only ever pending with a deadline armed
         self._call = None
         self._armed = None
-        waiting = self.shown() if self.shown is not None and deadline.command == START_HAND else None
+        waiting = self.shown() if self.shown is not None and type(deadline.command) is StartHand else None
         if waiting is not None:
             self._waiting = deadline
             waiting.addCallback(self._shown, deadline)

@@ -43,6 +43,15 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.table import events as ev
 from pokerroom.table.blinds import HandPlan, NoHand, Positions, SeatView, plan_hand, worse
+from pokerroom.table.commands import (
+    OfferExpired,
+    SitOutExpired,
+    StartHand,
+    TableCommand,
+    TimeBankExpired,
+    Timeout,
+    handler_of,
+)
 from pokerroom.table.decision_clock import (
     EXPECTS,
     RECONNECT,
@@ -58,9 +67,7 @@ from pokerroom.table.rules import TableRules
 from pokerroom.table.seating_history import Arrival, Departure, SeatingHistory
 from pokerroom.table.snapshot import SeatState, TableSnapshot  # noqa: F401 - the snapshot's records, named here too
 
-START_HAND = "start_hand"
-OFFER_EXPIRED = "offer_expired"
-SIT_OUT_EXPIRED = "sit_out_expired"
+_CLOCK_COMMANDS = {TIMEOUT: Timeout, TIME_BANK_EXPIRED: TimeBankExpired}   # what a decision clock's phase expects
 
 
 def _check_player_id(player_id: object) -> None:
@@ -75,11 +82,10 @@ def secure_draw(seats: Sequence[int]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """The next timer command: call ``command`` with ``target`` (a seat or player id) at time ``at``."""
+    """The next timer command: apply ``command`` at time ``at``."""
 
     at: float
-    command: str
-    target: int | str | None
+    command: TableCommand
 
 
 @dataclass(slots=True)
@@ -238,21 +244,24 @@ class CashTable:
         due: list[Deadline] = []
         if self.clock is not None:
             c = self.clock
-            due.append(Deadline(c.deadline, EXPECTS[c.phase], c.seat))
+            due.append(Deadline(c.deadline, _CLOCK_COMMANDS[EXPECTS[c.phase]](c.seat)))
         if self.hand is None and self.next_hand_at is not None and self._can_deal():
-            due.append(Deadline(self.next_hand_at, START_HAND, None))
+            due.append(Deadline(self.next_hand_at, StartHand()))
         for player_id, (_, expires) in self.offers.items():
-            due.append(Deadline(expires, OFFER_EXPIRED, player_id))
+            due.append(Deadline(expires, OfferExpired(player_id)))
         if self.waiting_list:
             for seat, p in self.players.items():
                 if p.sitting_out and not self.dealt_in(seat):
-                    due.append(Deadline(p.sat_out_at + self.rules.max_sit_out, SIT_OUT_EXPIRED, seat))
+                    due.append(Deadline(p.sat_out_at + self.rules.max_sit_out, SitOutExpired(seat)))
         return min(due, key=lambda d: d.at, default=None)
 
     def fire(self, deadline: Deadline, now: float) -> list[ev.TableEvent]:
-        """Send the command a :class:`Deadline` names (what the shell's timer does)."""
-        command = getattr(self, deadline.command)
-        return command(now) if deadline.target is None else command(deadline.target, now)
+        """Apply the command a :class:`Deadline` carries (what the shell's timer does)."""
+        return self.apply(deadline.command, now)
+
+    def apply(self, command: TableCommand, now: float) -> list[ev.TableEvent]:
+        """Carry out one command record (:mod:`pokerroom.table.commands`): its method, by its type."""
+        return handler_of(command)(self, command, now)
 
     # ------------------------------------------------------------------ joining and leaving
 

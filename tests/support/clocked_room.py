@@ -7,6 +7,7 @@ from msgpack import unpackb
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
+from pokerroom.bus.strict import StrictBus
 from pokerroom.players import AccountRules
 from pokerroom.protocol.codec import pack
 from pokerroom.protocol.pushes import PushError, verify_answer, verify_message
@@ -64,8 +65,17 @@ def make_room(store: RoomStore, clock: Clock, password_desk: PasswordDesk | None
 
 
 def request(room: Room, session, kind: str, rid: int = 1, **fields):   # noqa: ANN001, ANN201
-    """``session`` asks ``room`` for ``kind``, parsed as a client's message is: the answer or its Deferred."""
-    return conform(room.handle(session, parse_request({"type": kind, "rid": rid, **fields})))
+    """``session`` asks ``room`` for ``kind``, parsed as a client's message is: the answer or its Deferred.
+
+    On the strict bus a request a service sends on (a table's command, say) is answered on a later turn: the
+    room's ``Clock`` turns (no time passes) until it is, and the answer is handed back as a dict."""
+    answer = room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
+    if isinstance(answer, defer.Deferred) and isinstance(room.bus, StrictBus):
+        for _ in range(100):
+            if answer.called:
+                return conform(resolved(answer))        # as the in-process bus would have answered: at once
+            room.reactor.advance(0)
+    return conform(answer)
 
 
 def conform(answer):   # noqa: ANN001, ANN201 - a dict or a Deferred of one, handed back as it came

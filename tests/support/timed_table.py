@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
+from pokerroom.poker.actions import action_words
 from pokerroom.shell.table_timer import TableTimer
 from pokerroom.table import DecisionTimes, TimeBankRules
+from pokerroom.table import commands as tc
 from tests.table.scenario import SEAT, Scenario
 
 TIMES = DecisionTimes(preflop=10, flop=15, turn=20, river=25)
+RECORDS = {"sit": tc.Sit, "leave": tc.Leave, "sit_out": tc.SitOut, "sit_in": tc.SitIn, "disconnect": tc.Disconnect,
+           "reconnect": tc.Reconnect, "timeout": tc.Timeout, "time_bank_expired": tc.TimeBankExpired,
+           "start_hand": tc.StartHand}
 
 
 class Timed:
@@ -26,7 +31,12 @@ class Timed:
         self.timer = TableTimer(self.game.table, self.clock, self.log.extend, shown=shown)
 
     def do(self, command: str, *args, **kwargs):
-        return self.timer.command(command, *args, **kwargs)
+        """A command as the scenarios write it (the table method's name and its arguments), sent to the timer as
+        its record; an ``act`` with its action object in the client's words."""
+        if command == "act":
+            player, action = args
+            return self.timer.command(tc.Act(player, *action_words(action), None))
+        return self.timer.command(RECORDS[command](*args, **kwargs))
 
     def sit(self, *names: str) -> None:
         for name in names:

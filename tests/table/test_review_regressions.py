@@ -9,6 +9,7 @@ from pokerroom.poker import BlindSeats, Call, Fold, Post, Stakes
 from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
 from pokerroom.table import BIG, InMemorySeatingHistory, Positions
+from pokerroom.table import commands as tc
 from pokerroom.table import events as te
 from pokerroom.table.blinds import SeatView, plan_hand
 from tests.support.timed_table import Timed
@@ -93,7 +94,7 @@ def test_HR_TIME_5_a_timer_command_with_a_seat_that_is_not_an_int_is_refused_and
     game.wait(60)
     with pytest.raises(RuleViolation):
         game.do("timeout", seat)
-    assert game.table.clock is not None and game.table.next_deadline().command == "timeout"
+    assert game.table.clock is not None and isinstance(game.table.next_deadline().command, tc.Timeout)
     game.act("A", Call)
 
 

@@ -27,6 +27,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.poker import NLHE, PLO, Stakes
 from pokerroom.poker import events as he
 from pokerroom.table import CashTable, DecisionTimes, InMemorySeatingHistory, TableRules
+from pokerroom.table import commands as tc
 from pokerroom.table import events as te
 from tests.poker.engine_drivers import random_action
 from tests.table.scenario import fingerprint
@@ -148,9 +149,9 @@ def run(seed: int, hands: int, rules: TableRules) -> CashTable:
             events = command("act", table.players[legal.seat].player_id, random_action(legal, rng))
         elif deadline is not None and roll < 0.8:
             now = max(now, deadline.at)
-            if deadline.command == "start_hand":
+            if isinstance(deadline.command, tc.StartHand):
                 sitting_out = {s for s, p in table.players.items() if p.sitting_out or p.stack == 0}
-            events = command(deadline.command, *(() if deadline.target is None else (deadline.target,)))
+            events = command("apply", deadline.command)
         else:
             what = rng.choices(MOVES, WEIGHTS)[0]
             player = rng.choice(likely_players(table, what) or PLAYERS) if rng.random() < 0.9 else \

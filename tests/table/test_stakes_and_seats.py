@@ -10,6 +10,7 @@ import pytest
 from pokerroom.poker import Bet, Call, Check, Fold, RakeSchedule, Stakes
 from pokerroom.poker import events as he
 from pokerroom.table import InMemorySeatingHistory
+from pokerroom.table import commands as tc
 from pokerroom.table import events as te
 from tests.support.refusals import refused
 from tests.table.scenario import Scenario
@@ -154,7 +155,7 @@ def test_the_waiting_list_gets_the_free_seat_kept_for_it():
     offer = game.of_type(te.SeatOffered, events)[0]
     assert (offer.seat, offer.player, offer.expires_at) == (2, "C", game.now + 60)
     assert refused(game.do, "sit", "E", 2, 100, keeps=partial(seats_and_chips, game)).code == "seat_reserved"
-    assert game.table.next_deadline().command == "offer_expired"
+    assert game.table.next_deadline().command == tc.OfferExpired("C")
     assert refused(game.do, "offer_expired", "C", keeps=partial(seats_and_chips, game)).code == "not_due"
     game.wait(60)
     events = game.do("offer_expired", "C")
@@ -171,7 +172,7 @@ def test_a_player_sitting_out_too_long_makes_room_for_the_waiting_list():
     game.wait(700)
     game.do("join_waiting_list", "C")
     deadline = game.table.next_deadline()
-    assert (deadline.command, deadline.target) == ("sit_out_expired", 2)
+    assert deadline.command == tc.SitOutExpired(2)
     events = game.table.fire(deadline, game.now)
     left = game.of_type(te.PlayerLeft, events)[0]
     assert (left.player, left.reason, left.refusal) == ("B", te.SAT_OUT_TOO_LONG, 0)

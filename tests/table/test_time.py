@@ -12,6 +12,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.poker import Call, Check, Fold, Raise
 from pokerroom.poker import events as he
 from pokerroom.table import TimeBankRules
+from pokerroom.table import commands as tc
 from pokerroom.table import events as te
 from tests.support.timed_table import TIMES, Timed
 from tests.table.scenario import Scenario
@@ -27,7 +28,7 @@ def test_HR_TIME_5_the_next_hand_and_every_decision_run_on_the_reactor_clock():
     assert t.to_act() == 1                          # A first to act three-handed
     started = [e for e in t.log if isinstance(e, te.DecisionStarted)]
     assert [(e.seat, e.seconds, e.time_bank) for e in started] == [(1, 10, 30)]
-    assert t.timer.pending.command == "timeout" and t.timer.pending.at == t.clock.seconds() + 10
+    assert t.timer.pending.command == tc.Timeout(1) and t.timer.pending.at == t.clock.seconds() + 10
 
 
 def test_HR_TIME_1_the_limit_is_set_per_street():
