@@ -258,3 +258,23 @@ class LobbyLine:
     table: str
     line: dict | None
     news: bool = True
+
+
+# ---------------------------------------------------------------------- cash tables: a resume's check, asked of the host
+# Accounts live in a gateway process, the tables in a table process (docs/architecture.md): what a resume needs to
+# know of the tables is asked, as one request the host answers for all its tables.
+
+@record("t.resume")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ResumeRead:
+    """``tables.resume``: may ``player`` resume these ``tables`` (id, the last seq the client saw), watching
+    ``watched`` here? Each must be open and watched or sat at, or closed since; no seq beyond the table's newest.
+
+    Answered ``{"open": [<the tables of tables, watched and others still open>, …]}`` (``others``: the resuming
+    connection's own watches, caught up too); a refusal (``no_such_table``, ``not_watching``, ``bad_seq``) is
+    raised, for the first table in id order that has one."""
+
+    player: str
+    watched: tuple[str, ...]
+    tables: tuple[tuple[str, int], ...]
+    others: tuple[str, ...] = ()

@@ -15,6 +15,7 @@ LOBBY_CHANGED = "lobby.changed"      # payload: a LobbyLine, a table's line as i
 LOBBY_UPDATE = "lobby.update"        # the lobby feed's coalesced update, for lobby subscribers
 SESSION_EVENTS = "session.events"    # SessionGone / SessionBack records: one subject, so their order is kept
 CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has known, closed ones too
+CASH_TABLES_RESUME = "tables.resume"  # request: a ResumeRead, may a player resume these tables (the host checks)
 
 
 @lru_cache(maxsize=65_536)

@@ -145,6 +145,14 @@ class Gateway:
         self.bus.publish(SESSION_EVENTS, SessionBack(session.id, session.player_id, why, _tables(session),
                                                      session.epoch))
 
+    def remember_token(self, token: str, session: Session) -> None:
+        """A login's or a resume's token: a resume with it in this process finds ``session``."""
+        self.sessions[token] = session
+
+    def forget_token(self, token: str | None) -> None:
+        """The token resumes nothing here any more (its end in the store is the accounts')."""
+        self.sessions.pop(token or "", None)
+
     def forget_identity(self, session: Session) -> None:
         """The player leaves the session (logout, a ban, another login on it): the services hear it in a record
         made before the session is cleared, so it tells them who and where on whatever turn it arrives."""

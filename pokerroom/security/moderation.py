@@ -69,6 +69,10 @@ class Moderation:
     def unfreeze(self, player: str) -> None:
         self.frozen.discard(player)
 
+    def restore_frozen(self, players: Iterable[str]) -> None:
+        """At start: the accounts the store holds frozen (SEC-4), beside any frozen since."""
+        self.frozen.update(players)
+
     def verify_play(self, player: str) -> None:
         if player in self.frozen:
             raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it; "

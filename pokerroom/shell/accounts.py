@@ -13,10 +13,20 @@ from typing import Any
 
 from twisted.internet import defer, task
 from twisted.internet.interfaces import IReactorTime
+from twisted.python.failure import Failure
 
 from pokerroom import players
-from pokerroom.bus.records import DISCONNECTED, LOGGED_IN, RESUMED, CatchUpRead, SessionEvent, SessionGone
-from pokerroom.bus.subjects import SESSION_EVENTS, table_catch_up
+from pokerroom.bus import NoResponder
+from pokerroom.bus.records import (
+    DISCONNECTED,
+    LOGGED_IN,
+    RESUMED,
+    CatchUpRead,
+    ResumeRead,
+    SessionEvent,
+    SessionGone,
+)
+from pokerroom.bus.subjects import CASH_TABLES_RESUME, SESSION_EVENTS, table_catch_up
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
@@ -27,7 +37,6 @@ from pokerroom.security.moderation import Moderation
 from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.recorder import Recorder
-from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.wallet import Wallet
 from pokerroom.store.session_records import TOKEN_EXPIRED, TOKEN_LIVE, token_digest
 
@@ -36,14 +45,13 @@ ACCOUNT_WIDE = 10                   # an account's password attempts from all ne
 
 class Accounts:
     def __init__(self, reactor: IReactorTime, gateway: Gateway, recorder: Recorder, wallet: Wallet,
-                 tables: TableHost, moderation: Moderation, rules: players.AccountRules,
+                 moderation: Moderation, rules: players.AccountRules,
                  password_desk: PasswordDesk, display_names: DisplayNames, idle: float) -> None:
         self.reactor = reactor
         self.gateway = gateway
         self.recorder = recorder
         self.store = recorder.store
         self.wallet = wallet
-        self.tables = tables
         self.moderation = moderation
         self.rules = rules
         self.password_desk = password_desk
@@ -202,7 +210,7 @@ class Accounts:
             self._account_state(session, account)
             self.end_token(session.token, "logged in again")
             session.token = token
-            self.gateway.sessions[token] = session
+            self.gateway.remember_token(token, session)
             self.gateway.returned(session, LOGGED_IN)
             return ok(request, token=session.token, nickname=account.nickname, role=account.role,
                       balance=self.wallet.balance(account.nickname), protocol=VERSION)
@@ -245,7 +253,7 @@ class Accounts:
         """A token for a session signed in directly (the tests' sign-in): an account banned meanwhile is shut out
         when it lands (``shut(session, token)``); otherwise the session gets the account as stored then."""
         token = session.token = players.new_session_token()
-        self.gateway.sessions[token] = session
+        self.gateway.remember_token(token, session)
         now = self.reactor.seconds()
         d = self.recorder.write(self.store.sessions.open_token, token_digest(token), account.nickname,
                                 account.nickname_key, now, now + self.idle)
@@ -256,7 +264,7 @@ class Accounts:
         """Logout, a newer login, a ban: the token resumes nothing any more, in any process."""
         if token is None:
             return
-        self.gateway.sessions.pop(token, None)
+        self.gateway.forget_token(token)
         self.recorder.write(self.store.sessions.end_token, token_digest(token), self.reactor.seconds(), reason)
 
     def _account_state(self, session: Session, account: Any) -> None:
@@ -280,7 +288,7 @@ class Accounts:
         return d.addCallback(lambda found: self._resumed(session, request, token, tables, device, *found))
 
     def _resumed(self, session: Session, request: Request, token: str, tables: dict[str, int],
-                 device: str | None, status: str, account: Any) -> dict:
+                 device: str | None, status: str, account: Any) -> defer.Deferred:
         if status == TOKEN_EXPIRED:
             hours = self.rules.session_idle_hours
             raise RuleViolation("session_expired", f"that session expired after {hours:g} hours without use; "
@@ -291,18 +299,35 @@ class Accounts:
             raise RuleViolation("account_closed", "this account is closed", "AC-1")
         if session.connection is None:
             raise RuleViolation("connection_closed", "the connection closed while resuming")
+        old = self._resuming(token, account.nickname)
+        # The tables are another process's: whether these may be resumed (refused before anything changes: a
+        # client must know) and which are still open is asked of their host.
+        read = ResumeRead(account.nickname, tuple(sorted(old.tables)) if old is not None else (),
+                          tuple(sorted(tables.items())), tuple(sorted(session.tables)))
+        asked = self.gateway.bus.request(CASH_TABLES_RESUME, read)
+        return asked.addCallback(lambda answer: self._resume_checked(session, request, token, tables, device,
+                                                                     account, set(answer["open"])))
+
+    def _resuming(self, token: str, player: str) -> Session | None:
+        """The session a resume takes over: the token's, or the player's under another token; None if neither."""
+        old = self.gateway.sessions.get(token)
+        if old is None or old.player_id != player:
+            old = self.gateway.by_player.get(player)       # known here under another token, or not at all
+        return old
+
+    def _resume_checked(self, session: Session, request: Request, token: str, tables: dict[str, int],
+                        device: str | None, account: Any, open_tables: set[str]) -> defer.Deferred:
+        if session.connection is None:                      # the host's answer may come on a later turn
+            raise RuleViolation("connection_closed", "the connection closed while resuming")
         gateway = self.gateway
-        old = gateway.sessions.get(token)
-        if old is None or old.player_id != account.nickname:
-            old = gateway.by_player.get(account.nickname)   # known here under another token, or not at all
-        self._verify_resumed_tables(account.nickname, old.tables if old is not None else set(), tables)
+        old = self._resuming(token, account.nickname)
         if old is not session:
             if session.player_id is not None:
                 self.end_identity(session)                  # this connection was someone until now
             if old is not None:
                 if old.token not in (None, token):          # the token it had ends in every process too
                     self.end_token(old.token, "resumed elsewhere")
-                gateway.sessions.pop(old.token or "", None)
+                gateway.forget_token(old.token)
                 gateway.take_over(session, old, 4001, "resumed elsewhere")
             else:                                           # a token from before a restart, or another process
                 session.logged_in_at = self.reactor.seconds()
@@ -313,18 +338,17 @@ class Accounts:
             self.end_token(session.token, "resumed elsewhere")
         session.token = token
         self._account_state(session, account)
-        gateway.sessions[token] = session
+        gateway.remember_token(token, session)
         gateway.identify(session, session.player_id)
-        runners = self.tables.runners
         for table_id in tables:                             # seated there, not watching (a restart): watched again
-            if table_id in runners and table_id not in session.tables:
+            if table_id in open_tables and table_id not in session.tables:
                 gateway.watch(session, table_id)
-        caught_up = {table_id: "closed" for table_id in tables if table_id not in runners}
+        caught_up = {table_id: "closed" for table_id in tables if table_id not in open_tables}
         # Subscribed first (take_over, identify, watch: the public stream and the seat's), caught up by seq second:
         # a frame published before the subscription is in the host's log, one after it comes live.
         catching = [(table_id, self._catch_up(session, table_id, tables.get(table_id, 0)))
-                    for table_id in sorted(session.tables) if table_id in runners]   # one that just closed: its
-                                                                                      # held table_closed follows
+                    for table_id in sorted(session.tables) if table_id in open_tables]   # one that just closed: its
+                                                                                          # held table_closed follows
 
         def answer(how: list[str]) -> dict:
             caught_up.update(zip([table_id for table_id, _ in catching], how, strict=True))
@@ -334,29 +358,6 @@ class Accounts:
 
         caught = defer.gatherResults([d for _, d in catching], consumeErrors=True)
         return caught.addCallbacks(answer, lambda failure: failure.value.subFailure)   # a FirstError's own
-
-    def _verify_resumed_tables(self, player: str, watched: set[str], tables: dict[str, int]) -> None:
-        """A resume naming a table it cannot resume is refused before anything changes (a client must know).
-
-        Each named table must be one the session watches or the player sits at
-        (after a restart the room knows only the seat); a table closed since is
-        no error (the answer says ``closed``); ``seq`` may not be beyond the
-        table's newest event.
-        """
-        runners, known = self.tables.runners, self.tables.known_tables
-        for table_id, seq in sorted(tables.items()):
-            runner = runners.get(table_id)
-            if runner is None:
-                if table_id in known:
-                    continue
-                raise RuleViolation("no_such_table", f"there is no table {table_id}; resume without it")
-            table = runner.table
-            if table_id not in watched and table.seat_of(player) is None:
-                raise RuleViolation("not_watching", f"you do not watch {table_id}; resume without it, then observe "
-                                                    "it")
-            if seq > table.seq:
-                raise RuleViolation("bad_seq", f"{table_id} has sent no event {seq} yet (its newest is {table.seq}); "
-                                               "resume with the last seq you saw, or 0 for a snapshot")
 
     def _catch_up(self, session: Session, table_id: str, last_seq: int) -> defer.Deferred:
         """The table as the client missed it, asked of its host (``table.<id>.catch_up``): the missed frames, or a
@@ -369,8 +370,12 @@ class Accounts:
                 session.push_frame(frame)
             return "events"
 
+        def closed(failure: Failure) -> str:
+            failure.trap(NoResponder)                   # it closed since the host said it was open
+            return "closed"
+
         read = CatchUpRead(session.player_id, last_seq)
-        return self.gateway.bus.request(table_catch_up(table_id), read).addCallback(push)
+        return self.gateway.bus.request(table_catch_up(table_id), read).addCallbacks(push, closed)
 
 
 def places_of(store: Any, nickname: str) -> tuple[set[str], set[str]]:

@@ -53,7 +53,7 @@ def _no_table(failure: Failure, table: str) -> Failure:
 
 class CashPlay:
     def __init__(self, gateway: Gateway, bus: Bus, wallet: Wallet, moderation: Moderation,
-                 may_play: Any, metrics: Metrics) -> None:
+                 may_play: Callable[[Session], None], metrics: Metrics) -> None:
         self.gateway = gateway
         self.bus = bus
         self.wallet = wallet

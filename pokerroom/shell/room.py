@@ -92,7 +92,7 @@ class Room:
         self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,
                                                            queue=rules.password_queue,
                                                            per_network=rules.password_queue_per_network)
-        self.accounts = Accounts(reactor, gateway, recorder, self.wallet, self.tables, self.moderation, rules,
+        self.accounts = Accounts(reactor, gateway, recorder, self.wallet, self.moderation, rules,
                                  self.password_desk, self.display_names, self.session_watch.idle)
         self.responsible_gaming = ResponsibleGaming(reactor, self.bus, recorder)
         self.histories = Histories(recorder, self.wallet, self.bus)
@@ -102,7 +102,7 @@ class Room:
             gateway.serve(service)
         # the services' shared registries, by the names other services use
         self.sessions, self.by_player, self.connections = gateway.sessions, gateway.by_player, gateway.connections
-        self.runners, self.known_tables = self.tables.runners, self.tables.known_tables
+        self.runners = self.tables.runners
         self.lobby_sections = self.lobby.sections
         for table_rules in tables:
             self.tables.add_table(table_rules, announce=False)
@@ -116,6 +116,7 @@ class Room:
         self.recovery = self.store.hands.recover(ledger, now)
         self.wallet.load(ledger, self.store.cashier.deposits_since(now - DAY), self.recovery.returned)
         self.tables.restore_hand_numbers(self._hand_numbers(self.recovery))
+        self.tables.restore_known(self.store.tables.cash_table_ids())      # players' histories include closed ones
         self.history.restore(self.store.tables.refusals_since(now - 2 * 12 * 3600),
                              self.store.tables.departures_since(now - 24 * 3600),
                              self.store.tables.arrivals_since(now - 24 * 3600))
@@ -123,7 +124,7 @@ class Room:
             self.moderation.mute(mute.player_id, mute.table_id, mute.until, mute.reason)
         for restriction in self.store.security.restrictions():
             self.moderation.link(restriction.a, restriction.b)
-        self.moderation.frozen = self.store.security.frozen_accounts()
+        self.moderation.restore_frozen(self.store.security.frozen_accounts())
         self.session_watch.start()
         return self.recovery
 

@@ -36,14 +36,13 @@ if TYPE_CHECKING:
 
 
 class DirectedTables(CashTables, Protocol):
-    """What the desk uses of the room: the cash tables (open, close, summarise; every id ever used), the route
+    """What the desk uses of the room: the cash tables (open, close, summarise), the route
     table, the bus (a table closed), the lobby's other sections (their table ids are taken), the directors'
     role check and audited record, and the store through the writer."""
 
     store: RoomStore
     reactor: IReactorTime
     bus: Bus
-    known_tables: set[str]
     lobby_sections: dict[str, Callable[[], list]]
 
     def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None: ...
@@ -95,7 +94,6 @@ class TableDesk:
 
     def restore(self) -> list[str]:
         """Open the tables directors opened and did not close (blocking: at start, before listening)."""
-        self.room.known_tables |= self.store.tables.cash_table_ids()      # players' histories include closed ones
         for record in self.store.tables.open_cash_tables():
             if record.id in self.room.runners:          # the operator has since put a table of that id in the config
                 self.log.warn("the director's table {id} is not opened: the config has a table of that id",

@@ -55,6 +55,7 @@ from pokerroom.bus.records import (
     LedgerTransfer,
     LobbyLine,
     PlayersRead,
+    ResumeRead,
     SessionEvent,
     SessionGone,
     SnapshotRead,
@@ -62,6 +63,7 @@ from pokerroom.bus.records import (
 )
 from pokerroom.bus.subjects import (
     CASH_TABLES_KNOWN,
+    CASH_TABLES_RESUME,
     LOBBY_CHANGED,
     SESSION_EVENTS,
     table_catch_up,
@@ -161,6 +163,7 @@ class TableHost:
         self._landed = landed                    # fires when every write asked for so far has committed
         bus.subscribe(SESSION_EVENTS, self._session_event)
         bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables))
+        bus.respond(CASH_TABLES_RESUME, self._resume_read)
 
     # ------------------------------------------------------------------ tables
 
@@ -185,6 +188,11 @@ class TableHost:
             self.bus.respond(table_players(table_id), lambda read: self._players_read(runner, read))]
         self._lobby_line(runner, news=announce)
         return runner
+
+    def restore_known(self, table_ids: set[str]) -> None:
+        """At start: every cash table id stored, closed ones too (players' histories include them; an id is never
+        used again)."""
+        self.known_tables |= table_ids
 
     def restore_hand_numbers(self, numbers: dict[str, int]) -> None:
         """At start: a hand id is never used twice at a table."""
@@ -325,6 +333,28 @@ class TableHost:
                 return snapshot.addCallback(lambda shown: {"snapshot": shown})
             return {"snapshot": snapshot}
         return {"frames": missed}
+
+    def _resume_read(self, read: ResumeRead) -> dict:
+        """``tables.resume``: a resume naming a table it cannot resume is refused before anything changes (a client
+        must know). Each named table must be one the session watches or the player sits at (after a restart the
+        room knows only the seat); a table closed since is no error (the caller answers ``closed``); ``seq`` may
+        not be beyond the table's newest event. Which of the named, watched and other tables are still open."""
+        watched = set(read.watched)
+        for table_id, seq in sorted(read.tables):
+            runner = self.runners.get(table_id)
+            if runner is None:
+                if table_id in self.known_tables:
+                    continue
+                raise RuleViolation("no_such_table", f"there is no table {table_id}; resume without it")
+            table = runner.table
+            if table_id not in watched and table.seat_of(read.player) is None:
+                raise RuleViolation("not_watching", f"you do not watch {table_id}; resume without it, then observe "
+                                                    "it")
+            if seq > table.seq:
+                raise RuleViolation("bad_seq", f"{table_id} has sent no event {seq} yet (its newest is {table.seq}); "
+                                               "resume with the last seq you saw, or 0 for a snapshot")
+        asked = {table_id for table_id, _ in read.tables} | watched | set(read.others)
+        return {"open": sorted(table_id for table_id in asked if table_id in self.runners)}
 
     def _players_read(self, runner: TableRunner, read: PlayersRead) -> list[str]:
         """``table.<id>.players``: who sits at the table, by seat."""
