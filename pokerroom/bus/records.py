@@ -260,9 +260,9 @@ class LobbyLine:
     news: bool = True
 
 
-# ---------------------------------------------------------------------- cash tables: a resume's check, asked of the host
-# Accounts live in a gateway process, the tables in a table process (docs/architecture.md): what a resume needs to
-# know of the tables is asked, as one request the host answers for all its tables.
+# ------------------------------------------------------------------ cash tables: a resume's check, asked of the host
+# Accounts live in a gateway process, the tables in a table process (docs/architecture.md): what a resume
+# needs to know of the tables is asked, as one request the host answers for all its tables.
 
 @record("t.resume")
 @dataclasses.dataclass(frozen=True, slots=True)
