@@ -278,3 +278,33 @@ class ResumeRead:
     watched: tuple[str, ...]
     tables: tuple[tuple[str, int], ...]
     others: tuple[str, ...] = ()
+
+
+@record("t.where")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WhereRead:
+    """``tables.where``: the cash tables ``player`` is at, for a desk that takes them out of play (SEC-2, SEC-4).
+
+    Answered ``{"seated": [...], "leaving": [...], "waiting": [...]}`` (table ids; ``leaving``: seated, already
+    standing up after the hand)."""
+
+    player: str
+
+
+@record("t.chat")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChatRead:
+    """``table.<id>.chat``: what the table chat needs of the table before it takes a line of ``player``
+    (HR-CHAT-4). Answered ``{"hand": <the running hand's id or None>, "in_hand": <player dealt into it>,
+    "closed_in_hand": <the table closes chat to players in the hand>}``."""
+
+    player: str
+
+
+@record("t.announce")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Announce:
+    """``table.<id>.announce``: a frame for everyone at the table (a chat line), sent by its host on the streams
+    each viewer hears the table on, in order with its events. Answered None once it is out."""
+
+    message: dict

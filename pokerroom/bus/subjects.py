@@ -16,6 +16,7 @@ LOBBY_UPDATE = "lobby.update"        # the lobby feed's coalesced update, for lo
 SESSION_EVENTS = "session.events"    # SessionGone / SessionBack records: one subject, so their order is kept
 CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has known, closed ones too
 CASH_TABLES_RESUME = "tables.resume"  # request: a ResumeRead, may a player resume these tables (the host checks)
+CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a player sits at or waits for
 
 
 @lru_cache(maxsize=65_536)
@@ -66,6 +67,16 @@ def table_catch_up(table_id: str) -> str:
 def table_players(table_id: str) -> str:
     """Requests: who sits at the table (``PlayersRead``)."""
     return f"table.{token(table_id)}.players"
+
+
+def table_chat(table_id: str) -> str:
+    """Requests: what the table chat needs of the table before it takes a line (``ChatRead``)."""
+    return f"table.{token(table_id)}.chat"
+
+
+def table_announce(table_id: str) -> str:
+    """Requests: a frame the table's host sends everyone at the table (``Announce``: a chat line)."""
+    return f"table.{token(table_id)}.announce"
 
 
 @lru_cache(maxsize=65_536)

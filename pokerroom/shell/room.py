@@ -98,7 +98,7 @@ class Room:
         self.histories = Histories(recorder, self.wallet, self.bus)
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
                         CashPlay(gateway, self.bus, self.wallet, self.moderation, self.may_play, self.metrics),
-                        TableChat(self.bus, self.tables, recorder, self.moderation, rules, self.display_names)):
+                        TableChat(self.bus, recorder, self.moderation, rules, self.display_names)):
             gateway.serve(service)
         # the services' shared registries, by the names other services use
         self.sessions, self.by_player, self.connections = gateway.sessions, gateway.by_player, gateway.connections

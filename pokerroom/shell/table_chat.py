@@ -2,29 +2,33 @@
 
 Every line is stored, shown or not (a muted player's too, one a second); a
 line during one's own hand is flagged for review, and refused where the table
-closes chat to players in the hand. Lines go out as the table's events do --
+closes chat to players in the hand. The table is asked what a line needs of
+it, and a line shown goes out through the table's host as its events do --
 on its public stream and each seated player's seat stream -- in order with
 them.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from pokerroom import conduct, players
 from pokerroom.bus import Bus
+from pokerroom.bus.records import Announce, ChatRead
+from pokerroom.bus.subjects import table_announce, table_chat
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
+from pokerroom.shell.cash_play import answered
 from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.recorder import Recorder
-from pokerroom.shell.table_host import TableHost
 
 
 class TableChat:
-    def __init__(self, bus: Bus, tables: TableHost, recorder: Recorder, moderation: Moderation,
-                 rules: players.AccountRules, display_names: DisplayNames) -> None:
+    def __init__(self, bus: Bus, recorder: Recorder, moderation: Moderation, rules: players.AccountRules,
+                 display_names: DisplayNames) -> None:
         self.bus = bus
-        self.tables = tables
         self.recorder = recorder
         self.moderation = moderation
         self.rules = rules
@@ -32,14 +36,24 @@ class TableChat:
         self.paced = Pace()                             # a player's shown lines: one a second (HR-CHAT-2)
         self.paced_muted = Pace()                       # a muted player's lines, kept: one a second (HR-CHAT-1)
 
-    def _on_chat(self, session: Session, request: Request, table: str, text: str) -> dict:
-        runner = self.tables.runner(table)
+    def _on_chat(self, session: Session, request: Request, table: str, text: str) -> Any:
+        """The table is another process's: what the line needs of it is asked (``table.<id>.chat``), and a line
+        shown goes out through its host (``table.<id>.announce``), in order with the table's events."""
         player = session.player_id
-        if table not in session.tables:
-            raise RuleViolation("not_at_table", f"watch or sit at {table} to chat there")
+
+        def read(at_table: dict) -> Any:
+            if table not in session.tables:
+                raise RuleViolation("not_at_table", f"watch or sit at {table} to chat there")
+            message = self._take(player, table, text, at_table)
+            return answered(self.bus.request(table_announce(table), Announce(message)), table,
+                            lambda _: ok(request))
+
+        return answered(self.bus.request(table_chat(table), ChatRead(player)), table, read)
+
+    def _take(self, player: str, table: str, text: str, at_table: dict) -> dict:
+        """The line kept (every one: HR-CHAT-1), and refused where it may not be shown; the message to show."""
         now = self.recorder.reactor.seconds()
-        hand = runner.table.hand
-        hand_id = hand.hand_id if hand else None
+        hand_id = at_table["hand"]
         save_chat = self.recorder.store.tables.save_chat
         try:
             self.moderation.verify_chat(player, table, now)
@@ -50,10 +64,10 @@ class TableChat:
         if not self.paced.take(player, now):
             raise RuleViolation("chat_too_fast", "one chat line a second, please", "HR-CHAT-2")
         abusive = conduct.chat_refusal(text, self.rules.banned_words) is not None
-        in_hand = hand is not None and player in runner.players
-        blocked = abusive or (in_hand and runner.table.rules.block_chat_in_hand)
+        in_hand = at_table["in_hand"]
+        blocked = abusive or (in_hand and at_table["closed_in_hand"])
         self.recorder.write(save_chat, table, hand_id, player, text, now, blocked)
-        if hand is not None:
+        if hand_id is not None:
             self.recorder.chatted(table, player)        # railbirds too: the collusion signals read it (HR-CHAT-4)
         if in_hand:                                     # chat during one's own hand is flagged for review
             self.recorder.audit("chat_in_hand", player=player, table=table, hand_id=hand_id, text=text,
@@ -67,8 +81,7 @@ class TableChat:
         name = self.display_names.get(player)
         if name is not None:
             message["name"] = name                      # AC-4
-        self.tables.announce(runner, message)          # observers, and each seated player on their seat's stream
-        return ok(request)
+        return message
 
 
 class Pace:

@@ -51,6 +51,7 @@ from twisted.internet.interfaces import IReactorTime
 from pokerroom.bus import Bus, Subscription
 from pokerroom.bus.records import (
     CatchUpRead,
+    ChatRead,
     Frame,
     LedgerTransfer,
     LobbyLine,
@@ -60,13 +61,17 @@ from pokerroom.bus.records import (
     SessionGone,
     SnapshotRead,
     TableBatch,
+    WhereRead,
 )
 from pokerroom.bus.subjects import (
     CASH_TABLES_KNOWN,
     CASH_TABLES_RESUME,
+    CASH_TABLES_WHERE,
     LOBBY_CHANGED,
     SESSION_EVENTS,
+    table_announce,
     table_catch_up,
+    table_chat,
     table_closed,
     table_command,
     table_full,
@@ -164,6 +169,7 @@ class TableHost:
         bus.subscribe(SESSION_EVENTS, self._session_event)
         bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables))
         bus.respond(CASH_TABLES_RESUME, self._resume_read)
+        bus.respond(CASH_TABLES_WHERE, self._where_read)
 
     # ------------------------------------------------------------------ tables
 
@@ -185,7 +191,9 @@ class TableHost:
             self.bus.respond(table_command(table_id), lambda command: self._commanded(runner, command)),
             self.bus.respond(table_snapshot(table_id), lambda read: self._snapshot_read(runner, read)),
             self.bus.respond(table_catch_up(table_id), lambda read: self._catch_up_read(runner, read)),
-            self.bus.respond(table_players(table_id), lambda read: self._players_read(runner, read))]
+            self.bus.respond(table_players(table_id), lambda read: self._players_read(runner, read)),
+            self.bus.respond(table_chat(table_id), lambda read: self._chat_read(runner, read)),
+            self.bus.respond(table_announce(table_id), lambda said: self.announce(runner, said.message))]
         self._lobby_line(runner, news=announce)
         return runner
 
@@ -355,6 +363,28 @@ class TableHost:
                                                "resume with the last seq you saw, or 0 for a snapshot")
         asked = {table_id for table_id, _ in read.tables} | watched | set(read.others)
         return {"open": sorted(table_id for table_id in asked if table_id in self.runners)}
+
+    def _where_read(self, read: WhereRead) -> dict:
+        """``tables.where``: the tables ``read.player`` sits at (and of those, where they are standing up after the
+        hand) or waits for, in id order."""
+        seated, leaving, waiting = [], [], []
+        for table_id, runner in sorted(self.runners.items()):
+            table = runner.table
+            if table.seat_of(read.player) is not None:
+                seated.append(table_id)
+                if table.player(read.player).leaving:
+                    leaving.append(table_id)
+            if read.player in table.waiting_list:
+                waiting.append(table_id)
+        return {"seated": seated, "leaving": leaving, "waiting": waiting}
+
+    def _chat_read(self, runner: TableRunner, read: ChatRead) -> dict:
+        """``table.<id>.chat``: the running hand, whether the player is in it, and whether this table closes chat
+        to the players in the hand (HR-CHAT-4)."""
+        hand = runner.table.hand
+        return {"hand": hand.hand_id if hand is not None else None,
+                "in_hand": hand is not None and read.player in runner.players,
+                "closed_in_hand": runner.table.rules.block_chat_in_hand}
 
     def _players_read(self, runner: TableRunner, read: PlayersRead) -> list[str]:
         """``table.<id>.players``: who sits at the table, by seat."""
