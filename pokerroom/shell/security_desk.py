@@ -26,6 +26,9 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
+from pokerroom.bus import Bus, NoResponder
+from pokerroom.bus.records import WhereRead
+from pokerroom.bus.subjects import CASH_TABLES_WHERE, table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PLAYER_KINDS, Kind, cash, parse
 from pokerroom.money.ledger import Posting, Transfer
@@ -102,6 +105,7 @@ class ReviewedRoom(CashTables, Protocol):
 
     store: RoomStore
     reactor: IReactorTime
+    bus: Bus
     account_rules: players.AccountRules
     moderation: Moderation
     by_player: dict[str, Session]
@@ -423,13 +427,17 @@ class SecurityDesk:
 
         return self._account(player).addCallback(freeze).addCallback(lambda _: ok(request))
 
-    def _sit_out_everywhere(self, player: str) -> None:
-        for runner in list(self.room.runners.values()):
-            if runner.table.seat_of(player) is not None:
-                try:
-                    self.room.command(runner, SitOut(player))
-                except RuleViolation:
-                    pass                                    # already sitting out
+    def _sit_out_everywhere(self, player: str) -> defer.Deferred:
+        """At every cash table the player sits at, sitting out after the hand: where is asked of the tables'
+        host (``tables.where``), and each sit-out is a command sent as a request (``table.<id>.command``)."""
+        bus = self.room.bus
+
+        def where(at: dict) -> defer.Deferred:
+            return defer.DeferredList([bus.request(table_command(table_id), SitOut(player)).addErrback(
+                lambda failure: failure.trap(RuleViolation, NoResponder)) for table_id in at["seated"]])
+                                                            # already sitting out, or closed since
+
+        return bus.request(CASH_TABLES_WHERE, WhereRead(player)).addCallback(where)
 
     def _on_security_ban(self, session: Any, request: Request, player: str, reason: str) -> defer.Deferred:
         """The account is closed: its sessions end now, its tokens resume nothing, it can never log in again.

@@ -36,6 +36,7 @@ from pokerroom.shell.staff_out_of_play import CashTables, leave_play, refuse_if_
 from pokerroom.store.session_records import token_digest
 
 if TYPE_CHECKING:
+    from pokerroom.bus import Bus
     from pokerroom.gateway.sessions import Session
     from pokerroom.security.moderation import Moderation
     from pokerroom.store.room_store import RoomStore
@@ -58,6 +59,7 @@ class WatchedRoom(CashTables, Protocol):
     moderation: Moderation
     sessions: dict[str, Session]
     by_player: dict[str, Session]
+    bus: Bus
 
     def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
 
@@ -135,7 +137,7 @@ class SessionWatch:
             was, session.role = session.role, account.role
             session.push({"type": "session_changed", "role": account.role, "was": was})
             if account.role in players.SECURITY_ROLES:         # staff do not play (SEC-2): out of play, safely
-                leave_play(room, name)
+                leave_play(room.bus, name)
 
     def shut(self, session: Any, token: str | None) -> None:
         """A closed account's session ends and its connection is closed -- if it is still that session."""

@@ -1,7 +1,7 @@
 """Security and admin accounts do not play (SEC-2): a promotion waits until the player is out of play, and one
 made anyway (``pokerroom role``, another process) takes them out of play safely.
 
-Where a player is in play is asked of the room's cash tables (a seat, a waiting list) and of whatever the
+Where a player is in play is read of the room's cash tables (a seat, a waiting list) and of whatever the
 composed services registered in :attr:`~pokerroom.shell.session_watch.SessionWatch.play_checks` (the casino
 floor's open bets, the tournament hall's entries).
 """
@@ -9,10 +9,15 @@ floor's open bets, the tournament hall's entries).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from twisted.internet import defer
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
+from pokerroom.bus import Bus, NoResponder
+from pokerroom.bus.records import WhereRead
+from pokerroom.bus.subjects import CASH_TABLES_WHERE, table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.players import SECURITY_ROLES
 from pokerroom.table.commands import Leave, LeaveWaitingList
@@ -24,11 +29,9 @@ log = Logger()
 
 
 class CashTables(Protocol):
-    """What is asked of the room's cash tables: each one's runner, and a command to one (the table host's)."""
+    """What is read of the room's cash tables: each one's runner (a check that answers at once: still direct)."""
 
     runners: dict[str, TableRunner]
-
-    def command(self, runner: TableRunner, name: str, *args: Any, **kwargs: Any) -> list: ...
 
 
 def where_playing(room: CashTables, elsewhere: Mapping[str, Callable[[str], bool]], player: str) -> str | None:
@@ -55,17 +58,21 @@ def refuse_if_playing(room: CashTables, elsewhere: Mapping[str, Callable[[str], 
                                            f"them the {role} role once they have left play", "SEC-2")
 
 
-def leave_play(room: CashTables, player: str) -> None:
+def leave_play(bus: Bus, player: str) -> defer.Deferred:
     """A player who became staff stands up from every cash table (after the hand, as a leave does) and leaves
-    every waiting list. Tournament entries stay (the chips are the event's); no new seat or entry is allowed."""
-    for runner in list(room.runners.values()):
-        table = runner.table
-        try:
-            if player in table.waiting_list:
-                room.command(runner, LeaveWaitingList(player))
-            seated = table.player(player) if table.seat_of(player) is not None else None
-            if seated is not None and not seated.leaving:
-                room.command(runner, Leave(player))
-        except RuleViolation:
-            log.warn("{player} became staff but could not leave {table}", player=player,
-                                        table=table.rules.table_id)
+    every waiting list. Tournament entries stay (the chips are the event's); no new seat or entry is allowed.
+
+    The tables are another process's: where the player is is asked (``tables.where``), and each leave is a
+    command sent as a request to the table (``table.<id>.command``)."""
+    def where(at: dict) -> defer.Deferred:
+        leaving = set(at["leaving"])
+        asked = [(table_id, LeaveWaitingList(player)) for table_id in at["waiting"]] + \
+            [(table_id, Leave(player)) for table_id in at["seated"] if table_id not in leaving]
+        return defer.DeferredList([bus.request(table_command(table_id), command).addErrback(refused, table_id)
+                                   for table_id, command in asked])
+
+    def refused(failure: Failure, table_id: str) -> None:
+        failure.trap(RuleViolation, NoResponder)
+        log.warn("{player} became staff but could not leave {table}", player=player, table=table_id)
+
+    return bus.request(CASH_TABLES_WHERE, WhereRead(player)).addCallback(where)
