@@ -308,3 +308,13 @@ class Announce:
     each viewer hears the table on, in order with its events. Answered None once it is out."""
 
     message: dict
+
+
+@record("t.desk")
+@dataclasses.dataclass(frozen=True, slots=True)
+class DeskRead:
+    """``tables.desk``: every open cash table as the directors' desk shows it, answered as a list of the
+    tables' lobby lines with their ``players`` (seat, player, stack, sitting out, connected) and ``waiting_list``.
+
+    A director closes one with the :class:`~pokerroom.table.commands.Close` command on ``table.<id>.command``,
+    answered ``{"seat": None, "closed": <it has left the room already>}``."""

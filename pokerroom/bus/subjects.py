@@ -17,6 +17,7 @@ SESSION_EVENTS = "session.events"    # SessionGone / SessionBack records: one su
 CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has known, closed ones too
 CASH_TABLES_RESUME = "tables.resume"  # request: a ResumeRead, may a player resume these tables (the host checks)
 CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a player sits at or waits for
+CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
 
 
 @lru_cache(maxsize=65_536)

@@ -22,13 +22,16 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.bus import Bus
-from pokerroom.bus.subjects import TABLE_CLOSED
+from pokerroom.bus.records import DeskRead
+from pokerroom.bus.subjects import CASH_TABLES_DESK, TABLE_CLOSED, table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import NEW_ID, Request, ok
+from pokerroom.shell.cash_play import answered
 from pokerroom.shell.staff_out_of_play import CashTables
 from pokerroom.shell.table_host import TableRunner
 from pokerroom.table import TableRules
+from pokerroom.table.commands import Close
 from pokerroom.table.config import table_from_entry
 
 if TYPE_CHECKING:
@@ -48,10 +51,6 @@ class DirectedTables(CashTables, Protocol):
     def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None: ...
 
     def add_table(self, rules: TableRules, *, announce: bool = True) -> TableRunner: ...
-
-    def close_table(self, table_id: str) -> list: ...
-
-    def runner(self, table_id: str) -> TableRunner: ...
 
     def summary(self, runner: TableRunner) -> dict: ...
 
@@ -104,16 +103,17 @@ class TableDesk:
             self.opened_by[record.id] = record.opened_by
         return sorted(self.opened)
 
-    def describe(self, runner: TableRunner) -> dict:
-        table, rules = runner.table, runner.table.rules
-        return {**self.room.summary(runner), "opened_by_director": rules.table_id in self.opened,
-                "players": [{"seat": p.seat, "player": p.player_id, "stack": p.stack, "sitting_out": p.sitting_out,
-                             "connected": p.connected} for p in sorted(table.players.values(), key=lambda p: p.seat)],
-                "waiting_list": list(table.waiting_list)}
+    def describe(self, line: dict) -> dict:
+        """A table as the desk shows it: the host's line (``tables.desk``) and whether a director opened it."""
+        return {**line, "opened_by_director": line["table"] in self.opened}
 
-    def _on_director_tables(self, session: Session, request: Request) -> dict:
+    def _tables(self) -> defer.Deferred:
+        """Every open cash table's line, seats and waiting list, asked of the tables' host."""
+        return self.room.bus.request(CASH_TABLES_DESK, DeskRead())
+
+    def _on_director_tables(self, session: Session, request: Request) -> Any:
         self.room.verify_director(session)
-        return ok(request, tables=[self.describe(r) for r in self.room.runners.values()])
+        return answered(self._tables(), "", lambda lines: ok(request, tables=[self.describe(t) for t in lines]))
 
     def _on_director_open_table(self, session: Session, request: Request, id: str, name: str,  # noqa: A002
                                 game: str, small_blind: int, big_blind: int, min_buy_in: int, max_buy_in: int,
@@ -147,10 +147,11 @@ class TableDesk:
             self._check_room(session.player_id)             # others may have opened tables during the read
             by = self.room.directed(session, "open table", table=id, reason=reason, definition=entry)
             self.room.write(self.store.tables.save_cash_table, id, entry, by, self.room.reactor.seconds())
-            runner = self.room.add_table(rules)
+            runner = self.room.add_table(rules)         # in the table process: see docs/architecture.md
             self.opened.add(id)
             self.opened_by[id] = by
-            return ok(request, table=self.describe(runner))
+            return ok(request, table=self.describe({**self.room.summary(runner), "players": [],
+                                                    "waiting_list": []}))
 
         return self.room.write(self.store.tables.cash_table_ids, quiet=False).addCallback(stored)
 
@@ -165,13 +166,20 @@ class TableDesk:
             raise RuleViolation("too_many_tables", f"a director may have at most {self.max_per_director} tables "
                                 "open at once; close one of yours first")
 
-    def _on_director_close_table(self, session: Session, request: Request, table: str, reason: str) -> dict:
+    def _on_director_close_table(self, session: Session, request: Request, table: str, reason: str) -> Any:
+        """Asked of the tables' host: the table's state, then its ``Close`` command (``table.<id>.command``)."""
         self.room.verify_director(session)
-        runner = self.room.runner(table)
-        if runner.table.closing:
-            raise RuleViolation("table_closing", f"table {table} is already closing")
-        self.room.directed(session, "close table", table=table, reason=reason)
-        if table in self.opened:
-            self.room.write(self.store.tables.cash_table_closed, table, self.room.reactor.seconds())
-        self.room.close_table(table)
-        return ok(request, closed=table not in self.room.runners)
+
+        def found(lines: list[dict]) -> Any:
+            line = next((t for t in lines if t["table"] == table), None)
+            if line is None:
+                raise RuleViolation("no_such_table", f"there is no table {table}")
+            if line["closing"]:
+                raise RuleViolation("table_closing", f"table {table} is already closing")
+            self.room.directed(session, "close table", table=table, reason=reason)
+            if table in self.opened:
+                self.room.write(self.store.tables.cash_table_closed, table, self.room.reactor.seconds())
+            return answered(self.room.bus.request(table_command(table), Close()), table,
+                            lambda answer: ok(request, closed=answer["closed"]))
+
+        return answered(self._tables(), table, found)

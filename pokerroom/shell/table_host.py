@@ -52,6 +52,7 @@ from pokerroom.bus import Bus, Subscription
 from pokerroom.bus.records import (
     CatchUpRead,
     ChatRead,
+    DeskRead,
     Frame,
     LedgerTransfer,
     LobbyLine,
@@ -64,6 +65,7 @@ from pokerroom.bus.records import (
     WhereRead,
 )
 from pokerroom.bus.subjects import (
+    CASH_TABLES_DESK,
     CASH_TABLES_KNOWN,
     CASH_TABLES_RESUME,
     CASH_TABLES_WHERE,
@@ -170,6 +172,7 @@ class TableHost:
         bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables))
         bus.respond(CASH_TABLES_RESUME, self._resume_read)
         bus.respond(CASH_TABLES_WHERE, self._where_read)
+        bus.respond(CASH_TABLES_DESK, self._desk_read)
 
     # ------------------------------------------------------------------ tables
 
@@ -251,6 +254,9 @@ class TableHost:
         player = getattr(command, "player", None)       # a field of most commands; Close and the timers' have none
         if kind in _SEATED and runner.table.seat_of(player) is None:
             raise RuleViolation("not_seated", f"you are not seated at {runner.table.table_id}")
+        if kind is tc.Close:                            # a director's: the lobby sees it closing, or gone
+            self.close_table(runner.table.table_id)
+            return {"seat": None, "closed": runner.table.table_id not in self.runners}
         self.command(runner, command)
         answer = {"seat": runner.table.seat_of(player) if player is not None else None}
         return answer if kind in _AT_ONCE else runner.hold.after(answer)
@@ -377,6 +383,18 @@ class TableHost:
             if read.player in table.waiting_list:
                 waiting.append(table_id)
         return {"seated": seated, "leaving": leaving, "waiting": waiting}
+
+    def _desk_read(self, read: DeskRead) -> list[dict]:
+        """``tables.desk``: every open table's lobby line with its seats and waiting list, for the directors."""
+        out = []
+        for runner in self.runners.values():
+            table = runner.table
+            out.append({**self.summary(runner),
+                        "players": [{"seat": p.seat, "player": p.player_id, "stack": p.stack,
+                                     "sitting_out": p.sitting_out, "connected": p.connected}
+                                    for p in sorted(table.players.values(), key=lambda p: p.seat)],
+                        "waiting_list": list(table.waiting_list)})
+        return out
 
     def _chat_read(self, runner: TableRunner, read: ChatRead) -> dict:
         """``table.<id>.chat``: the running hand, whether the player is in it, and whether this table closes chat
