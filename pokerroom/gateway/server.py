@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import socket
 from collections import deque
+from collections.abc import Mapping
 from pprint import pformat
-from typing import Any
+from typing import Any, Protocol
 
 from autobahn.twisted.resource import WebSocketResource
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
@@ -25,6 +26,7 @@ from autobahn.websocket import protocol as autobahn_protocol
 from autobahn.websocket.types import ConnectionDeny
 from prometheus_client import generate_latest
 from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 from twisted.web.resource import Resource
 from twisted.web.server import Site
@@ -34,6 +36,7 @@ from pokerroom.bus.records import Frame
 from pokerroom.gateway.closing import FreedOnClose
 from pokerroom.gateway.frame_bytes import PreparedFrames, data_frame
 from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
+from pokerroom.gateway.metrics import Metrics as RoomMetrics
 from pokerroom.gateway.pings import spread_first_ping
 from pokerroom.gateway.places import PlaceRules, Places, Refused
 from pokerroom.gateway.sessions import Session
@@ -41,12 +44,26 @@ from pokerroom.gateway.throttle import TokenBucket
 from pokerroom.gateway.unmasking import install as install_unmasking
 from pokerroom.gateway.unmasking import unmask
 from pokerroom.protocol.codec import MAX_FRAME, SUBPROTOCOLS, Codec
-from pokerroom.protocol.schema import ProtocolError, error, parse_request
+from pokerroom.protocol.schema import ProtocolError, Request, error, parse_request
 
-# What the edge needs of the room (:class:`pokerroom.shell.room.Room`): ``connected``, ``handle``,
-# ``disconnected``, ``metrics``, ``runners``, ``connections``, ``demo`` and ``reactor``. The edge does not
-# import the shell: the room is composed above both, in :mod:`pokerroom.app`.
-RoomLike = Any
+
+class RoomLike(Protocol):
+    """What the edge needs of the room (:class:`pokerroom.shell.room.Room`): a connection's arrival, requests and
+    departure, the metrics, and for ``/health`` the tables, the connections and the demo flag. The edge does not
+    import the shell: the room is composed above both, in :mod:`pokerroom.app`."""
+
+    reactor: IReactorTime
+    metrics: RoomMetrics
+    runners: Mapping[str, object]
+    connections: set[Session]
+    demo: bool
+
+    def connected(self, connection: Any, ip: str = "") -> Session: ...
+
+    def handle(self, session: Session, request: Request) -> dict | defer.Deferred: ...
+
+    def disconnected(self, session: Session) -> None: ...
+
 
 RATE = 20.0                 # messages a second, sustained
 BURST = 40.0
@@ -522,7 +539,7 @@ class RoomSite(Site):
 
     protocol = TimedChannel
 
-    def __init__(self, root: Resource, limits: ConnectionLimits, reactor: Any = None) -> None:
+    def __init__(self, root: Resource, limits: ConnectionLimits, reactor: IReactorTime | None = None) -> None:
         super().__init__(root, timeout=limits.idle_seconds, reactor=reactor)
         self.limits = limits
 

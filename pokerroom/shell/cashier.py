@@ -42,9 +42,10 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom import players
@@ -58,6 +59,13 @@ from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.payments import CashierBounds, Payment, PaymentProvider, as_payment
 from pokerroom.shell.wallet import Wallet
 
+if TYPE_CHECKING:
+    from pokerroom.bus import Bus
+    from pokerroom.security.moderation import Moderation
+    from pokerroom.shell.play_check import PlayCheck
+    from pokerroom.shell.recorder import Recorder
+    from pokerroom.store.room_store import RoomStore
+
 DAY = 86_400.0
 RETRY_FIRST, RETRY_MOST = 30.0, 3600.0       # seconds between asking a silent provider again (doubling)
 ADMIN = "admin"
@@ -68,10 +76,28 @@ def new_reference(kind: str) -> str:
     return f"{kind}-{secrets.token_hex(8)}"
 
 
+class CashierRoom(Protocol):
+    """What the cashier uses of the room: the clock, the store through the writer and the audit log, the account
+    rules, who may play (AC-2's account check), the security team's freezes, the recorder's commits (a settlement
+    shown once stored) and the bus (a player's notices)."""
+
+    reactor: IReactorTime
+    store: RoomStore
+    account_rules: players.AccountRules
+    play_check: PlayCheck
+    moderation: Moderation
+    recorder: Recorder
+    bus: Bus
+
+    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
+
+    def audit(self, kind: str, at: float | None = None, **data: Any) -> None: ...
+
+
 class Cashier:
     log = Logger()
 
-    def __init__(self, room: Any, wallet: Wallet, provider: PaymentProvider, bounds: CashierBounds,
+    def __init__(self, room: CashierRoom, wallet: Wallet, provider: PaymentProvider, bounds: CashierBounds,
                  house_deposits: HouseDeposits | None = None) -> None:
         self.room = room
         self.wallet = wallet                                # every movement, and every balance read

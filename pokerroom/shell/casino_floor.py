@@ -30,9 +30,10 @@ player's bet or decision, a timer, an operator's void -- goes through
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
+from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
@@ -47,14 +48,46 @@ from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.casino_claims import ClaimBook
 from pokerroom.shell.outcome_hold import OutcomeHold
 
+if TYPE_CHECKING:
+    from pokerroom.bus import Bus
+    from pokerroom.gateway.routes import Gateway
+    from pokerroom.gateway.sessions import Session
+    from pokerroom.shell.lobby_feed import LobbyFeed
+    from pokerroom.shell.session_watch import SessionWatch
+    from pokerroom.shell.wallet import Wallet
+    from pokerroom.store.room_store import RoomStore
+
 CLAIM_DAYS = 30                         # BOB-6
 STAFF = frozenset({"admin"})            # who may void a round for a malfunction
+
+
+class FloorRoom(Protocol):
+    """What the casino floor uses of the room: the clock, the store through the writer, the bus, the wallet and
+    balances, the route table, the lobby (its section), the session watch (SEC-2: open bets count as play), the
+    gateway (a member follows their table's stream), the sessions by player, and who may play."""
+
+    reactor: IReactorTime
+    store: RoomStore
+    bus: Bus
+    wallet: Wallet
+    lobby: LobbyFeed
+    session_watch: SessionWatch
+    gateway: Gateway
+    by_player: dict[str, Session]
+
+    def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None: ...
+
+    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
+
+    def may_play(self, session: Session) -> None: ...
+
+    def balance(self, player_id: str) -> int: ...
 
 
 class CasinoFloor:
     log = Logger()
 
-    def __init__(self, room: Any, tables: Iterable[CasinoTable], clock: IReactorTime | None = None) -> None:
+    def __init__(self, room: FloorRoom, tables: Iterable[CasinoTable], clock: IReactorTime | None = None) -> None:
         self.room = room
         self.reactor = clock or room.reactor        # the casino's timers: the room's reactor, or a test's Clock
         self.store = room.store
