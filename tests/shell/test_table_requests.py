@@ -1,0 +1,102 @@
+"""The table chat, the desks and staff out of play reach the cash tables by request, on a bus that serialises every
+message and answers on a later turn as a broker would: the refusals keep their codes and rule IDs."""
+
+from __future__ import annotations
+
+from twisted.internet.task import Clock
+
+from pokerroom.bus.records import WhereRead
+from pokerroom.bus.strict import StrictBus
+from pokerroom.bus.subjects import CASH_TABLES_WHERE
+from pokerroom.players import AccountRules
+from pokerroom.shell.room import Room
+from pokerroom.shell.staff_out_of_play import leave_play
+from pokerroom.shell.table_desk import TableDesk
+from pokerroom.table.config import tables_from_config
+from tests.support.clocked_room import TABLES, player, request, resolved
+
+CLOSED_IN_HAND = {"tables": [{**TABLES["tables"][0], "seats": 2, "block_chat_in_hand": True}]}   # full with two
+
+
+def strict_room(store, clock: Clock) -> Room:   # noqa: ANN001
+    room = Room(tables_from_config(CLOSED_IN_HAND), store, clock, account_rules=AccountRules(),
+                bus=StrictBus(clock))
+    room.start()
+    return room
+
+
+def turned(room: Room, d):   # noqa: ANN001, ANN201
+    """What ``d`` fired with, the clock turned (no time passing) until it did."""
+    out: list = []
+    d.addBoth(out.append)
+    for _ in range(20):
+        if out:
+            break
+        room.reactor.advance(0)
+    assert out, "no answer came"
+    return out[0]
+
+
+def playing(room: Room, clock: Clock):   # noqa: ANN001, ANN201
+    """ana and bo sit at t1 and a hand is dealt; cy watches. Their sessions and connections."""
+    seated = [player(room, name) for name in ("ana", "bo")]
+    for seat, (session, _) in enumerate(seated, 1):
+        assert request(room, session, "join", table="t1", buy_in=1_000, seat=seat)["ok"]
+    cy = player(room, "cy")
+    assert request(room, cy[0], "observe", table="t1", on=True)["ok"]
+    for _ in range(10):
+        if room.runners["t1"].table.hand is not None:
+            break
+        clock.advance(1.0)
+    assert room.runners["t1"].table.hand is not None
+    return (*seated, cy)
+
+
+def test_HR_CHAT_4_chat_asks_the_table_and_its_host_shows_the_line_on_the_strict_bus(store):
+    clock = Clock()
+    room = strict_room(store, clock)
+    (ana, _), _, (cy, cy_sees) = playing(room, clock)
+    refused = resolved(request(room, ana, "chat", table="t1", text="nice hand"))
+    assert refused["error"]["code"] == "chat_in_hand" and refused["error"]["rule"] == "HR-CHAT-4"
+    assert resolved(request(room, cy, "chat", table="t1", text="go on"))["ok"]          # a railbird may
+    clock.advance(0)
+    assert [m["text"] for m in cy_sees.sent if m.get("type") == "chat"] == ["go on"]
+    nowhere = resolved(request(room, cy, "chat", table="t9", text="hi"))
+    assert nowhere["error"]["code"] == "no_such_table"
+    dee, _ = player(room, "dee")
+    assert resolved(request(room, dee, "chat", table="t1", text="hi"))["error"]["code"] == "not_at_table"
+    room.bus.raise_failures()
+
+
+def test_SEC_2_a_player_made_staff_leaves_the_table_and_the_waiting_list_by_request(store):
+    clock = Clock()
+    room = strict_room(store, clock)
+    (ana, _), _, (cy, _) = playing(room, clock)
+    assert request(room, cy, "waiting_list", table="t1", on=True)["ok"] is True
+    where = turned(room, room.bus.request(CASH_TABLES_WHERE, WhereRead("ana")))
+    assert where == {"seated": ["t1"], "leaving": [], "waiting": []}
+    assert turned(room, room.bus.request(CASH_TABLES_WHERE, WhereRead("cy")))["waiting"] == ["t1"]
+    for name in ("ana", "cy"):
+        turned(room, leave_play(room.bus, name))
+    table = room.runners["t1"].table
+    assert table.player("ana").leaving and "cy" not in table.waiting_list
+    turned(room, leave_play(room.bus, "ana"))       # already leaving: not asked to leave again
+    room.bus.raise_failures()
+
+
+def test_a_director_lists_and_closes_a_table_by_request_on_the_strict_bus(store):
+    clock = Clock()
+    room = strict_room(store, clock)
+    desk = TableDesk(room, CLOSED_IN_HAND)
+    desk.install()
+    boss, _ = player(room, "boss")
+    boss.role = "director"
+    listed = resolved(request(room, boss, "director_tables"))
+    assert [t["table"] for t in listed["tables"]] == ["t1"] and listed["tables"][0]["players"] == []
+    closed = resolved(request(room, boss, "director_close_table", table="t1", reason="maintenance"))
+    assert closed["ok"] and closed["closed"] is True
+    clock.advance(0)
+    assert "t1" not in room.runners
+    again = resolved(request(room, boss, "director_close_table", table="t1", reason="again"))
+    assert again["error"]["code"] == "no_such_table"
+    room.bus.raise_failures()
