@@ -4,7 +4,9 @@ Theory of operation
 -------------------
 The :class:`~tournament.director.Director` is pure; the hall is its thin
 Twisted shell, composed into the room by :mod:`pokerroom.app`. Every command,
-from a client or from a timer, goes through :meth:`TournamentHall.run`, which
+from a client or from a timer, is a record of :mod:`tournament.commands`
+applied by the director (:meth:`TournamentHall.command`), and its events go
+through :meth:`TournamentHall.run`, which
 
 1. posts the director's :class:`~tournament.director.Payment` s to the room's
    ledger, in order (money moves nowhere else);
@@ -59,6 +61,7 @@ from pokerroom.shell.tournaments.feed import TournamentFeed
 from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.player_requests import PlayerRequests
 from pokerroom.shell.tournaments.timers import TournamentTimers
+from tournament import commands as tc
 from tournament import director as td
 from tournament import saved_state
 from tournament.bounds import EventBounds
@@ -131,7 +134,7 @@ class TournamentHall:
             director = _restored(record)
             self.directors[record.id] = director
             self.created_by[record.id] = record.created_by
-            events = director.cancel("the server stopped during the tournament; refunded on restart")
+            events = director.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"))
             step = self._post(director, events)
             if step is not None:
                 self.store.tournaments.save_tournament(*step)           # blocking: before the room listens
@@ -195,6 +198,22 @@ class TournamentHall:
         return holds
 
     # ------------------------------------------------------------------ the one path of every command
+
+    def command(self, d: td.Director, command: tc.TournamentCommand,
+                before: Callable[[], None] | None = None) -> list:
+        """Apply one command record (:mod:`tournament.commands`) at ``d`` and :meth:`run` its events: what the
+        timers, the players' and the directors' requests send; ``before`` runs between the two, once the command
+        was taken. A refusal changes nothing and is raised, code, sentence and rule kept (a player's action
+        priced in chips, as a tournament table counts them)."""
+        try:
+            events = d.apply(command)
+        except RuleViolation as refusal:
+            if type(command) is tc.Act:
+                raise refusal.priced("chips") from None
+            raise
+        if before is not None:
+            before()
+        return self.run(d, events)
 
     def run(self, d: td.Director, events: list) -> list:
         """Post, store, push and set the timers for ``events`` of ``d``: the one path of every command,
@@ -319,11 +338,11 @@ class TournamentHall:
         money = td.tournament_money(player)
         wallet = self.room.wallet
         if wallet.held(ticket) >= d.spec.entry_cost:                     # a seat won in a satellite
-            self.run(d, d.registration.register(player, wallet.held(ticket), source=ticket, ticket=True))
+            self.command(d, tc.Register(player, wallet.held(ticket), source=ticket, ticket=True))
         elif wallet.held(money) >= d.spec.entry_cost:                    # T$ (TR-PRIZE-5) before cash
-            self.run(d, d.registration.register(player, wallet.held(money), source=money))
+            self.command(d, tc.Register(player, wallet.held(money), source=money))
         else:
-            self.run(d, d.registration.register(player, self.room.balance(player)))
+            self.command(d, tc.Register(player, self.room.balance(player)))
 
     @staticmethod
     def taking_entries(d: td.Director) -> bool:

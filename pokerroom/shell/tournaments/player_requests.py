@@ -2,19 +2,18 @@
 
 Each request checks what only the shell knows (who asks, whether they may
 play: the room's one check, STAFF-2), then sends the director's command
-through the hall's one command path.
+as a record (:mod:`tournament.commands`) through the hall's one command path.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from fractions import Fraction
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from pokerroom.errors import RuleViolation
-from pokerroom.poker.actions import action_named
 from pokerroom.protocol.schema import Request, ok
+from tournament import commands as tc
 from tournament import director as td
 from tournament.structure import TournamentSpec
 
@@ -90,19 +89,19 @@ class PlayerRequests:
 
     def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
         d = self.hall.director(tournament)
-        self.hall.run(d, d.registration.unregister(session.player_id, self.hall.reactor.seconds()))
+        self.hall.command(d, tc.Unregister(session.player_id, self.hall.reactor.seconds()))
         return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
         d = self.hall.director(tournament)
         self.room.may_play(session)
-        self.hall.run(d, d.registration.rebuy(session.player_id, self.room.balance(session.player_id)))
+        self.hall.command(d, tc.Rebuy(session.player_id, self.room.balance(session.player_id)))
         return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
         d = self.hall.director(tournament)
         self.room.may_play(session)
-        self.hall.run(d, d.registration.add_on(session.player_id, self.room.balance(session.player_id)))
+        self.hall.command(d, tc.AddOn(session.player_id, self.room.balance(session.player_id)))
         return ok(request, balance=self.room.balance(session.player_id))
 
     # ------------------------------------------------------------------ play
@@ -112,12 +111,9 @@ class PlayerRequests:
         d = self.hall.director(tournament)
         player = session.player_id
         table = d.table_of(player)
-        try:
-            events = d.act(player, action_named(table.seat_of(player), action, to), decision)
-        except RuleViolation as refusal:            # a tournament table's amounts are chips ("1,200 chips")
-            raise refusal.priced("chips") from None
-        self.hall.decisions.acted(tournament, table.id, player)     # the time bank keeps what was not used
-        self.hall.run(d, events)
+        # the time bank keeps what was not used (before the step: its events start the next decision's clock)
+        self.hall.command(d, tc.Act(player, action, to, decision), before=lambda: self.hall.decisions.acted(
+            tournament, table.id, player))
         return ok(request)
 
     def _on_stake_offer(self, session: Any, request: Request, tournament: str, percent: int,
@@ -137,20 +133,20 @@ class PlayerRequests:
         offered = self.offers.get((tournament, seller))
         if offered is None or percent > offered[0]:
             raise RuleViolation("no_offer", f"{seller} does not offer {percent}% of their action", "TR-STAKE-1")
-        self.hall.run(d, d.registration.sell_shares(seller, session.player_id, Fraction(percent),
-                                                    Fraction(offered[1], 100), self.room.balance(session.player_id)))
+        self.hall.command(d, tc.SellShares(seller, session.player_id, percent, offered[1],
+                                           self.room.balance(session.player_id)))
         self.offers[(tournament, seller)] = (offered[0] - percent, offered[1])
         return ok(request, balance=self.room.balance(session.player_id))
 
     def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
                          left_to_play_for: int = 0) -> dict:
         d = self.hall.director(tournament)
-        self.hall.run(d, d.deal_desk.propose_deal(session.player_id, kind, left_to_play_for))
+        self.hall.command(d, tc.ProposeDeal(session.player_id, kind, left_to_play_for))
         return ok(request)
 
     def _on_deal_answer(self, session: Any, request: Request, tournament: str, accept: bool) -> dict:
         d = self.hall.director(tournament)
-        self.hall.run(d, d.deal_desk.answer_deal(session.player_id, accept))
+        self.hall.command(d, tc.AnswerDeal(session.player_id, accept))
         return ok(request)
 
 
