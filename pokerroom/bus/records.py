@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 import msgpack
 
+from pokerroom.casino import commands as cc
 from pokerroom.table import commands as tc
 from tournament import commands as tourc
 
@@ -277,4 +278,15 @@ for _name, _command in (("tn.level", tourc.LevelUp), ("tn.break", tourc.StartBre
                         ("tn.remove", tourc.RemovePlayer), ("tn.move", tourc.MovePlayer),
                         ("tn.break_table", tourc.BreakTable), ("tn.balance", tourc.BalanceNow),
                         ("tn.decide_deal", tourc.DecideDeal), ("tn.broadcast", tourc.Broadcast)):
+    record(_name)(_command)
+
+
+# ---------------------------------------------------------------------- casino tables
+
+# A casino table's commands are the pure core's own records (:mod:`pokerroom.casino.commands`): a player's go as
+# requests on ``casino.<id>.command``, answered by the casino floor with plain data (or refused with the
+# RuleViolation, code, sentence, rule and amounts kept); the floor's timer and session events apply theirs there.
+for _name, _command in (("c.join", cc.Join), ("c.leave", cc.Leave), ("c.bet", cc.Bet), ("c.decide", cc.Decide),
+                        ("c.gone", cc.Disconnect), ("c.back", cc.Reconnect), ("c.expire", cc.Expire),
+                        ("c.void", cc.Void)):
     record(_name)(_command)

@@ -85,6 +85,11 @@ def casino_seat(table_id: str, player_id: str) -> str:
     return f"casino.{token(table_id)}.seat.{token(player_id)}"
 
 
+def casino_command(table_id: str) -> str:
+    """Requests: a casino table's command records (:mod:`pokerroom.casino.commands`), answered by the floor."""
+    return f"casino.{token(table_id)}.command"
+
+
 def tournament_public(tournament_id: str) -> str:
     """A tournament's events, for its subscribers (its entrants hear them on their own streams)."""
     return f"tournament.{token(tournament_id)}.public"
