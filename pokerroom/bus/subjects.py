@@ -98,3 +98,9 @@ def tournament_public(tournament_id: str) -> str:
 def tournament_table(tournament_id: str, table_id: str) -> str:
     """A tournament table's hands as an observer may see them."""
     return f"tournament.{token(tournament_id)}.{token(table_id)}.public"
+
+
+def tournament_command(tournament_id: str) -> str:
+    """Requests: a player's or a director's command record for a tournament (:mod:`tournament.commands`),
+    answered by the tournament hall."""
+    return f"tournament.{token(tournament_id)}.command"

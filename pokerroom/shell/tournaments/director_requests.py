@@ -1,7 +1,8 @@
 """The directors' tournament requests: templates and previews, creating and editing, running an event.
 
 Every command checks the role first (the room's ``verify_director``), runs
-as a record (:mod:`tournament.commands`) through the hall's one command path, and is recorded with who and why once it
+as a record (:mod:`tournament.commands`) on ``tournament.<id>.command``, which the
+hall answers through its one command path, and is recorded with who and why once it
 succeeded (``room.directed``, SEC-1). A director's ``settings`` are whole
 numbers; the few that stand for more (``level_seconds``, ``pko_percent``,
 ``break_after_level``) become structure here (:func:`changes`).
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.errors import RuleViolation
 from pokerroom.poker.variants import VARIANTS
 from pokerroom.protocol.schema import NEW_ID, Request, ok
+from pokerroom.shell.cash_play import answered
 from tournament import commands as tc
 from tournament import director as td
 from tournament.prizes import PayoutTable, prize_pool
@@ -156,19 +158,11 @@ class DirectorRequests:
     # ------------------------------------------------------------------ running an event
 
     def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:
-        d = self.hall.director(tournament)
-        self.room.verify_director(session)
-        self.hall.command(d, tc.Start(), before=lambda: self.room.directed(session, "start now", tournament))
-        self.hall.timers.started_now(tournament)
-        return ok(request)
+        return self._directed(session, request, tournament, "start now", lambda d, by: tc.Start())
 
     def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
-        d = self.hall.director(tournament)
-        self.room.verify_director(session)
-        self.hall.command(d, tc.Pause(session.player_id, reason),
-                          before=lambda: self.room.directed(session, "pause", tournament, reason=reason))
-        self.hall.timers.hold_clock(tournament)                      # the clock stops with play
-        return ok(request)
+        return self._directed(session, request, tournament, "pause", lambda d, by: tc.Pause(by, reason),
+                              reason=reason)                      # the hall stops the clock with play
 
     def _on_director_resume(self, session: Any, request: Request, tournament: str) -> dict:
         return self._directed(session, request, tournament, "resume", lambda d, by: tc.Resume(by))
@@ -178,20 +172,25 @@ class DirectorRequests:
         d = self.hall.director(tournament)
         self.room.verify_director(session)
         preview = d.refund_preview()
-        if confirm:                                     # else: the preview a director sees before confirming
-            self.hall.command(d, tc.Cancel(reason), before=lambda: self.room.directed(
-                session, "cancel", tournament, reason=reason, case=preview.case))
-        return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
+        answer = ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
+        if not confirm:                                 # the preview a director sees before confirming
+            return answer
+        return self._directed(session, request, tournament, "cancel", lambda d, by: tc.Cancel(reason),
+                              answer=answer, reason=reason, case=preview.case)
 
     def _directed(self, session: Any, request: Request, tournament: str, command: str,
-                  record: Callable[[td.Director, str], tc.TournamentCommand], **details: Any) -> dict:
+                  record: Callable[[td.Director, str], tc.TournamentCommand], answer: dict | None = None,
+                  **details: Any) -> Any:
         """A director command on one tournament (``record`` makes it, given the director and who gives it): role
-        checked, run, recorded once it succeeded."""
+        checked, sent on ``tournament.<id>.command``, recorded once it succeeded; answered ``answer`` (``ok``)."""
         d = self.hall.director(tournament)
         self.room.verify_director(session)
-        self.hall.command(d, record(d, session.player_id),
-                          before=lambda: self.room.directed(session, command, tournament, **details))
-        return ok(request)
+
+        def done(_: dict) -> dict:
+            self.room.directed(session, command, tournament, **details)
+            return ok(request) if answer is None else answer
+
+        return answered(self.hall.ask(tournament, record(d, session.player_id)), tournament, done)
 
     def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
                                    reason: str) -> dict:
