@@ -7,9 +7,18 @@ import dataclasses
 from dataclasses import dataclass
 
 import pytest
+from twisted.internet.task import Clock
 
 from pokerroom.bus.records import RECORDS, packb, unpackb
+from pokerroom.bus.strict import StrictBus
+from pokerroom.bus.subjects import tournament_command
 from pokerroom.errors import RuleViolation
+from pokerroom.players import AccountRules
+from pokerroom.shell.promotions_desk import fund_promotions
+from pokerroom.shell.room import Room as ShellRoom
+from pokerroom.shell.tournaments import TournamentHall
+from tests.support.clocked_room import request
+from tests.support.hall_lobby import Lobby
 from tests.support.hall_lobby import started as hall_started
 from tests.tournament.director_drivers import Room, spec, started
 from tournament import commands as tc
@@ -101,3 +110,54 @@ def test_TR_PLAY_1_the_halls_level_clock_holds_a_typed_command_and_sends_it_when
     lobby.clock.advance(call.getTime() - lobby.clock.seconds())
     assert d.clock.level == 2
     assert lobby.hall.timers.clock["sng"][0] in (tc.LevelUp(), tc.StartBreak())
+
+
+class StrictLobby(Lobby):
+    """The hall's lobby on the strict bus: every request a service sends is a broker's round trip, a later turn."""
+
+    def __init__(self, store) -> None:   # noqa: ANN001
+        self.clock = Clock()
+        self.room = ShellRoom([], store, self.clock, account_rules=AccountRules(), bus=StrictBus(self.clock))
+        self.room.start()
+        self.hall = TournamentHall(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
+        self.hall.install()
+        fund_promotions(self.room, "deposit", 10_000_000, "house", "guarantees of the tests' events")
+        self.rid = 0
+        self.people = {}
+
+    def ask(self, who: str, kind: str, /, **fields) -> dict:
+        self.rid += 1
+        return request(self.room, self.people[who][0], kind, self.rid, **fields)
+
+
+def strict_answer(lobby: StrictLobby, asked):   # noqa: ANN001, ANN201
+    for _ in range(20):
+        if asked.called:
+            break
+        lobby.clock.advance(0)
+    out: list = []
+    asked.addBoth(out.append)
+    return out[0].value if hasattr(out[0], "raiseException") else out[0]
+
+
+def test_TR_REG_1_a_tournaments_commands_go_as_requests_on_the_strict_bus_and_refusals_keep_their_codes(store):
+    lobby = StrictLobby(store)
+    lobby.create()
+    for name in ("ana", "bo", "cy"):
+        lobby.person(name)
+        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
+    d = lobby.hall.directors["sng"]
+    assert d.state == td.RUNNING
+    paused = lobby.ask("boss", "director_pause", tournament="sng", reason="a dispute")
+    assert paused["ok"] and d.clock.paused and "sng" in lobby.hall.timers.paused_left   # the clock held too
+    again = lobby.ask("boss", "director_pause", tournament="sng", reason="twice")
+    assert not again["ok"] and (again["error"]["code"], again["error"]["rule"]) == ("paused", "TR-REG-1")
+    bus = lobby.room.bus
+    refused = strict_answer(lobby, bus.request(tournament_command("sng"), tc.Resume("boss")))
+    assert refused == {} and not d.clock.paused
+    for stranger in (tc.LevelUp(), tc.Deal("t", tuple(range(52))), tc.Register("ana", 10**9)):
+        refused = strict_answer(lobby, bus.request(tournament_command("sng"), stranger))
+        assert isinstance(refused, RuleViolation) and refused.code == "unknown_command"
+    assert d.clock.level == 1
+    gone = lobby.ask("ana", "tournament_rebuy", tournament="no-such-event")
+    assert not gone["ok"] and gone["error"]["code"] == "unknown_tournament"
