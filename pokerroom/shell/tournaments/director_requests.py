@@ -157,18 +157,18 @@ class DirectorRequests:
 
     # ------------------------------------------------------------------ running an event
 
-    def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:
+    def _on_director_start(self, session: Any, request: Request, tournament: str) -> Any:
         return self._directed(session, request, tournament, "start now", lambda d, by: tc.Start())
 
-    def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
+    def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> Any:
         return self._directed(session, request, tournament, "pause", lambda d, by: tc.Pause(by, reason),
                               reason=reason)                      # the hall stops the clock with play
 
-    def _on_director_resume(self, session: Any, request: Request, tournament: str) -> dict:
+    def _on_director_resume(self, session: Any, request: Request, tournament: str) -> Any:
         return self._directed(session, request, tournament, "resume", lambda d, by: tc.Resume(by))
 
     def _on_director_cancel(self, session: Any, request: Request, tournament: str, reason: str,
-                            confirm: bool) -> dict:
+                            confirm: bool) -> Any:
         d = self.hall.director(tournament)
         self.room.verify_director(session)
         preview = d.refund_preview()
@@ -193,31 +193,31 @@ class DirectorRequests:
         return answered(self.hall.ask(tournament, record(d, session.player_id)), tournament, done)
 
     def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
-                                   reason: str) -> dict:
+                                   reason: str) -> Any:
         return self._directed(session, request, tournament, "remove player",
                               lambda d, by: tc.RemovePlayer(self.hall.entrant(d, player)), player=player,
                               reason=reason)
 
     def _on_director_move_player(self, session: Any, request: Request, tournament: str, player: str, table: str,
-                                 reason: str) -> dict:
+                                 reason: str) -> Any:
         return self._directed(session, request, tournament, "move player",
                               lambda d, by: tc.MovePlayer(self.hall.entrant(d, player), table, by),
                               player=player, table=table, reason=reason)
 
     def _on_director_break_table(self, session: Any, request: Request, tournament: str, table: str,
-                                 reason: str) -> dict:
+                                 reason: str) -> Any:
         return self._directed(session, request, tournament, "break table", lambda d, by: tc.BreakTable(table),
                               table=table, reason=reason)
 
-    def _on_director_balance(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
+    def _on_director_balance(self, session: Any, request: Request, tournament: str, reason: str) -> Any:
         return self._directed(session, request, tournament, "balance now", lambda d, by: tc.BalanceNow(),
                               reason=reason)
 
-    def _on_director_deal(self, session: Any, request: Request, tournament: str, decision: str, reason: str) -> dict:
+    def _on_director_deal(self, session: Any, request: Request, tournament: str, decision: str, reason: str) -> Any:
         return self._directed(session, request, tournament, f"{decision} deal",
                               lambda d, by: tc.DecideDeal(decision == "approve", by, reason), reason=reason)
 
-    def _on_director_broadcast(self, session: Any, request: Request, tournament: str, text: str) -> dict:
+    def _on_director_broadcast(self, session: Any, request: Request, tournament: str, text: str) -> Any:
         return self._directed(session, request, tournament, "broadcast", lambda d, by: tc.Broadcast(text, by),
                               reason=text)
 

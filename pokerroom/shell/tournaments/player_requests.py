@@ -97,16 +97,16 @@ class PlayerRequests:
         self.hall.invitations.book.drop(tournament, session.player_id)   # entered on their own: nothing to answer
         return ok(request, balance=self.room.balance(session.player_id))
 
-    def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
+    def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> Any:
         command = tc.Unregister(session.player_id, self.hall.reactor.seconds())
         return self._ask(tournament, command, self._with_balance(request, session.player_id))
 
-    def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
+    def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> Any:
         self.room.may_play(session)
         command = tc.Rebuy(session.player_id, self.room.balance(session.player_id))
         return self._ask(tournament, command, self._with_balance(request, session.player_id))
 
-    def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
+    def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> Any:
         self.room.may_play(session)
         command = tc.AddOn(session.player_id, self.room.balance(session.player_id))
         return self._ask(tournament, command, self._with_balance(request, session.player_id))
@@ -114,7 +114,7 @@ class PlayerRequests:
     # ------------------------------------------------------------------ play
 
     def _on_tournament_act(self, session: Any, request: Request, tournament: str, action: str, decision: str,
-                           to: int | None = None) -> dict:
+                           to: int | None = None) -> Any:
         return self._ask(tournament, tc.Act(session.player_id, action, to, decision), lambda _: ok(request))
 
     def _on_stake_offer(self, session: Any, request: Request, tournament: str, percent: int,
@@ -127,7 +127,7 @@ class PlayerRequests:
         self.hall.run(d, [])
         return ok(request)
 
-    def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> dict:
+    def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> Any:
         d = self.hall.director(tournament)
         self.room.may_play(session)                    # buying action is playing too (STAFF-2)
         seller = self.hall.entrant(d, seller)
@@ -143,10 +143,10 @@ class PlayerRequests:
         return self._ask(tournament, command, sold)
 
     def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
-                         left_to_play_for: int = 0) -> dict:
+                         left_to_play_for: int = 0) -> Any:
         return self._ask(tournament, tc.ProposeDeal(session.player_id, kind, left_to_play_for), lambda _: ok(request))
 
-    def _on_deal_answer(self, session: Any, request: Request, tournament: str, accept: bool) -> dict:
+    def _on_deal_answer(self, session: Any, request: Request, tournament: str, accept: bool) -> Any:
         return self._ask(tournament, tc.AnswerDeal(session.player_id, accept), lambda _: ok(request))
 
 
