@@ -9,15 +9,21 @@ from twisted.internet.task import Clock
 from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import casino_command
 from pokerroom.casino import commands as cc
+from pokerroom.casino.betting import Limits
 from pokerroom.casino.config import build_table
+from pokerroom.casino.table import CasinoRules
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import cash, casino_escrow
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.room import Room
 from pokerroom.table import commands as table_commands
-from tests.casino.test_floor import rules
 from tests.support.clocked_room import Connection, request
+
+
+def rules(table_id: str, game: str) -> CasinoRules:
+    return CasinoRules(table_id=table_id, name=table_id, game=game, limits=Limits(100, 100_000), betting_seconds=10,
+                       decision_seconds=5, pause_seconds=2)
 
 
 def strict_floor(store):   # noqa: ANN001, ANN201
