@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pokerroom.errors import RuleViolation
+from tournament.commands import ClockCommand, EndBreak, LevelUp, StartBreak
 from tournament.entries import RUNNING
 from tournament.events import (
     BreakEnded,
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class Clock:
-    """Time arrives as commands; :meth:`schedule` says which and when."""
+    """Time arrives as command records (:mod:`tournament.commands`); :meth:`next_command` says which and when."""
 
     def __init__(self, director: Director) -> None:
         self.director = director
@@ -46,16 +47,20 @@ class Clock:
         self.late_open = spec.late_registration_levels > 0
         self.rebuys_open = spec.rebuy_levels > 0 and (spec.rebuys > 0 or spec.add_on_stack > 0)
 
-    def schedule(self) -> tuple[str, int] | None:
-        """The next clock command and the seconds until it: ``level_up``, ``start_break`` or ``end_break``."""
+    def next_command(self) -> tuple[ClockCommand, int] | None:
+        """The next clock command (a record of :mod:`tournament.commands`) and the seconds until it."""
         d = self.director
         if d.state != RUNNING:
             return None
         if self.on_break:
             brk = d.spec.break_after(self.level)
-            return ("end_break", brk.seconds if brk else 0)
-        kind = "start_break" if d.spec.break_after(self.level) else "level_up"
-        return (kind, d.spec.level(self.level).seconds)
+            return (EndBreak(), brk.seconds if brk else 0)
+        return (StartBreak() if d.spec.break_after(self.level) else LevelUp(), d.spec.level(self.level).seconds)
+
+    def schedule(self) -> tuple[str, int] | None:
+        """:meth:`next_command` as the lobby shows it: ``level_up``, ``start_break`` or ``end_break``, seconds."""
+        step = self.next_command()
+        return None if step is None else (step[0].name, step[1])
 
     def level_up(self) -> list:
         self._verify_running()

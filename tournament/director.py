@@ -3,11 +3,11 @@
 Theory of operation
 -------------------
 A :class:`Director` takes commands and returns events; it reads no clock and
-does no I/O. Time arrives as commands to its clock and deal desk
-(:meth:`Clock.level_up <tournament.clock.Clock.level_up>`, ``start_break``,
-``end_break``, :meth:`DealDesk.deal_expired <tournament.deal_desk.DealDesk.deal_expired>`);
-:meth:`Clock.schedule <tournament.clock.Clock.schedule>` says when the shell
-should send the next one. Every random choice (seat draw, table break order,
+does no I/O. Every command is a record of :mod:`tournament.commands`
+applied by :meth:`Director.apply`; time arrives as such records too
+(``LevelUp``, ``StartBreak``, ``EndBreak``, ``DealExpired``):
+:meth:`Clock.next_command <tournament.clock.Clock.next_command>` says which
+the shell should send next, and when. Every random choice (seat draw, table break order,
 balancing) takes the director's seeded generator, so a test can replay an
 event exactly (TR-PLAY-4). Decks come in with :meth:`deal`: the shell shuffles
 them with the secure generator (HR-RNG-1).
@@ -75,6 +75,7 @@ from tournament.accounts import (
 from tournament.balancing import Balancing
 from tournament.changes import Changes
 from tournament.clock import Clock
+from tournament.commands import TournamentCommand, handler_of
 from tournament.deal_desk import DealDesk
 from tournament.eliminations import Eliminations
 from tournament.entries import CANCELLED, FINISHED, REGISTERING, RUNNING, Deal, Entry
@@ -282,6 +283,11 @@ class Director:
         return table.stacks[player]
 
     # ------------------------------------------------------------------ play
+
+    def apply(self, command: TournamentCommand) -> list:
+        """Carry out one command record (:mod:`tournament.commands`): its part's method, by its type; a record
+        of no known type is refused (``unknown_command``) and changes nothing."""
+        return handler_of(command)(self, command)
 
     def deal(self, table_id: str, deck: Sequence[int]) -> list:
         """Deal the next hand at ``table_id`` if it may (see :meth:`ready_tables`)."""

@@ -28,7 +28,9 @@ from typing import Any, TypeVar
 
 import msgpack
 
+from pokerroom.casino import commands as cc
 from pokerroom.table import commands as tc
+from tournament import commands as tourc
 
 RECORD_EXT = 1                              # the msgpack extension type of a record
 RECORDS: dict[str, type] = {}               # wire name -> record class
@@ -318,3 +320,33 @@ class DeskRead:
 
     A director closes one with the :class:`~pokerroom.table.commands.Close` command on ``table.<id>.command``,
     answered ``{"seat": None, "closed": <it has left the room already>}``."""
+
+
+# ---------------------------------------------------------------------- tournaments
+
+# A tournament director's commands are the pure package's own records (:mod:`tournament.commands`): the hall's
+# timers, the players' and the directors' requests send them to the director through one ``Director.apply``;
+# declared here under their wire names, they are what a process on the other side of the bus would send. A
+# refusal is the RuleViolation, code, sentence, rule and amounts kept.
+for _name, _command in (("tn.level", tourc.LevelUp), ("tn.break", tourc.StartBreak), ("tn.unbreak", tourc.EndBreak),
+                        ("tn.start", tourc.Start), ("tn.catch_up", tourc.CatchUp), ("tn.deal", tourc.Deal),
+                        ("tn.deal_expired", tourc.DealExpired), ("tn.timeout", tourc.Timeout),
+                        ("tn.act", tourc.Act), ("tn.register", tourc.Register), ("tn.unregister", tourc.Unregister),
+                        ("tn.rebuy", tourc.Rebuy), ("tn.add_on", tourc.AddOn), ("tn.shares", tourc.SellShares),
+                        ("tn.propose", tourc.ProposeDeal), ("tn.answer", tourc.AnswerDeal),
+                        ("tn.pause", tourc.Pause), ("tn.resume", tourc.Resume), ("tn.cancel", tourc.Cancel),
+                        ("tn.remove", tourc.RemovePlayer), ("tn.move", tourc.MovePlayer),
+                        ("tn.break_table", tourc.BreakTable), ("tn.balance", tourc.BalanceNow),
+                        ("tn.decide_deal", tourc.DecideDeal), ("tn.broadcast", tourc.Broadcast)):
+    record(_name)(_command)
+
+
+# ---------------------------------------------------------------------- casino tables
+
+# A casino table's commands are the pure core's own records (:mod:`pokerroom.casino.commands`): a player's go as
+# requests on ``casino.<id>.command``, answered by the casino floor with plain data (or refused with the
+# RuleViolation, code, sentence, rule and amounts kept); the floor's timer and session events apply theirs there.
+for _name, _command in (("c.join", cc.Join), ("c.leave", cc.Leave), ("c.bet", cc.Bet), ("c.decide", cc.Decide),
+                        ("c.gone", cc.Disconnect), ("c.back", cc.Reconnect), ("c.expire", cc.Expire),
+                        ("c.void", cc.Void)):
+    record(_name)(_command)

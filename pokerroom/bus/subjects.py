@@ -98,6 +98,11 @@ def casino_seat(table_id: str, player_id: str) -> str:
     return f"casino.{token(table_id)}.seat.{token(player_id)}"
 
 
+def casino_command(table_id: str) -> str:
+    """Requests: a casino table's command records (:mod:`pokerroom.casino.commands`), answered by the floor."""
+    return f"casino.{token(table_id)}.command"
+
+
 def tournament_public(tournament_id: str) -> str:
     """A tournament's events, for its subscribers (its entrants hear them on their own streams)."""
     return f"tournament.{token(tournament_id)}.public"
@@ -106,3 +111,9 @@ def tournament_public(tournament_id: str) -> str:
 def tournament_table(tournament_id: str, table_id: str) -> str:
     """A tournament table's hands as an observer may see them."""
     return f"tournament.{token(tournament_id)}.{token(table_id)}.public"
+
+
+def tournament_command(tournament_id: str) -> str:
+    """Requests: a player's or a director's command record for a tournament (:mod:`tournament.commands`),
+    answered by the tournament hall."""
+    return f"tournament.{token(tournament_id)}.command"

@@ -2,7 +2,9 @@
 
 Theory of operation
 -------------------
-A table is always in one *phase* (:data:`PHASES`). Commands come from players
+A table is always in one *phase* (:data:`PHASES`). Commands are records of
+:mod:`pokerroom.casino.commands`, carried out by :meth:`CasinoTable.apply`;
+they come from players
 (:meth:`CasinoTable.bet`, :meth:`~CasinoTable.decide`), from the shell's
 timers (:meth:`~CasinoTable.expire`: the current phase's time ran out) and
 from the operator (:meth:`~CasinoTable.void`: a malfunction). Each returns
@@ -33,6 +35,7 @@ from fractions import Fraction
 from typing import Any
 
 from pokerroom.casino.betting import DEALING, OPEN, Bet, BettingRound, Limits
+from pokerroom.casino.commands import CasinoCommand, handler_of
 from pokerroom.casino.events import LastRound, RoundOpened, RoundSettled, RoundVoided, ShoeShuffled
 from pokerroom.casino.shoe import Shoe, ShoeEmpty, ShoeSource, secure_shoe
 from pokerroom.errors import RuleViolation
@@ -107,6 +110,10 @@ class CasinoTable:
         self.announced: list = []                   # events of the step in play that go out before its own
 
     # ------------------------------------------------------------------ commands
+
+    def apply(self, command: CasinoCommand) -> list:
+        """Carry out one command record (:mod:`pokerroom.casino.commands`): its method, by its type."""
+        return handler_of(command)(self, command)
 
     def open_round(self) -> list:
         if self.phase not in (IDLE, SETTLED):

@@ -3,9 +3,14 @@
 Theory of operation
 -------------------
 Casino tables (:mod:`pokerroom.casino`) are pure. The floor is their thin
-shell, composed into the room by :mod:`pokerroom.app`. Every command -- a
-player's bet or decision, a timer, an operator's void -- goes through
-:meth:`CasinoFloor._run`, which
+shell, composed into the room by :mod:`pokerroom.app`. Every command is a
+record of :mod:`pokerroom.casino.commands` applied by the table's one
+``apply``: a player's (join, leave, bet, decide) and an operator's void come
+as requests on ``casino.<id>.command`` (:func:`~pokerroom.bus.subjects.casino_command`),
+which the floor's request handlers send and the floor answers with plain data
+(a refusal: the RuleViolation, code and amounts kept), as a cash table's host
+does; the floor's timer and the session events apply theirs in place. Every
+command's events go through :meth:`CasinoFloor._run`, which
 
 1. moves the money the events name, through the room's ledger only:
    :class:`~pokerroom.casino.events.Staked` from the wallet to the player's
@@ -37,14 +42,17 @@ from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from pokerroom.bus import NoResponder
 from pokerroom.bus.records import SessionEvent, SessionGone
-from pokerroom.bus.subjects import SESSION_EVENTS, casino_public, casino_seat
+from pokerroom.bus.subjects import SESSION_EVENTS, casino_command, casino_public, casino_seat
+from pokerroom.casino import commands as cc
 from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
 from pokerroom.casino.money import casino_postings
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.audiences import Audiences, publish
+from pokerroom.shell.cash_play import answered
 from pokerroom.shell.casino_claims import ClaimBook
 from pokerroom.shell.outcome_hold import OutcomeHold
 
@@ -59,6 +67,10 @@ if TYPE_CHECKING:
 
 CLAIM_DAYS = 30                         # BOB-6
 STAFF = frozenset({"admin"})            # who may void a round for a malfunction
+# The commands ``casino.<id>.command`` takes: a player's and an operator's (the staff check is the request's);
+# the timer's and the session events' are the floor's own, applied in place.
+_REQUESTED = frozenset({cc.Join, cc.Leave, cc.Bet, cc.Decide, cc.Void})
+_MEMBERS = frozenset({cc.Bet, cc.Decide})        # refused ``not_at_table`` before the table sees them
 
 
 class FloorRoom(Protocol):
@@ -102,6 +114,9 @@ class CasinoFloor:
     def install(self) -> None:
         """Register the floor's requests, its connection hooks and its lobby section with the room."""
         self.room.serve(self, {"casino_list", "casino_rules", "casino_history"})
+        for table in self.tables.values():
+            self.room.bus.respond(casino_command(table.table_id),
+                                  lambda command, table=table: self._commanded(table, command))
         self.room.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.room.lobby.add_section("casino", self.listing)
         self.room.session_watch.count_in_play("has a casino bet open", self.playing)     # SEC-2
@@ -123,6 +138,45 @@ class CasinoFloor:
         return [t.summary() for t in self.tables.values()]
 
     # ------------------------------------------------------------------ the one path of every command
+
+    def _apply(self, table: CasinoTable, command: cc.CasinoCommand) -> list:
+        """Apply one command record at the table and run its events."""
+        return self._run(table, table.apply(command))
+
+    def _commanded(self, table: CasinoTable, command: Any) -> Any:
+        """``casino.<id>.command``: the command applied, answered with plain data once the frames it caused are
+        out (a settling decision: after the settlement's commit); a refusal changes nothing and is raised to the
+        requester, its amounts in the table's money."""
+        kind = type(command)
+        if kind not in _REQUESTED:
+            raise RuleViolation("unknown_command", f"a casino table takes no {kind.__name__} by request")
+        table_id = table.table_id
+        player = getattr(command, "player", None)
+        if kind in _MEMBERS and player not in self.members[table_id]:
+            raise RuleViolation("not_at_table", f"join {table_id} first")
+        number = table.number
+        try:
+            events = table.apply(command)
+        except RuleViolation as refusal:
+            raise refusal.priced(table.rules.currency) from None
+        if kind is cc.Join:
+            self.members[table_id].add(player)
+        elif kind is cc.Leave:
+            self.members[table_id].discard(player)     # the seat's stream stays open: their leaving's frames
+        self._run(table, events)
+        if kind is cc.Join:
+            answer = table.view(player)
+        elif kind is cc.Bet:
+            placed = events[0]
+            answer = {"round": table.number, "market": placed.market, "amount": placed.amount, "odds": placed.odds,
+                      "balance": self.room.balance(player)}
+        elif kind is cc.Decide:
+            answer = {"decision": table.decision_of(player)}
+        elif kind is cc.Void:
+            answer = {"round": number}
+        else:
+            answer = {}
+        return self.holds[table_id].after(answer)
 
     def _run(self, table: CasinoTable, events: list) -> list:
         now = self.reactor.seconds()
@@ -194,11 +248,11 @@ class CasinoFloor:
             self._set_timer(table)
             return
         try:
-            self._run(table, table.expire())
+            self._apply(table, cc.Expire())
         except Exception:                           # a bug must not stop the table: void the round, go on
             self.log.failure("casino table {table} failed; voiding its round", table=table_id)
             try:
-                self._run(table, table.void("a technical fault at the table"))
+                self._apply(table, cc.Void("a technical fault at the table"))
             except RuleViolation:
                 self._set_timer(table)
 
@@ -216,7 +270,7 @@ class CasinoFloor:
         for table_id, members in self.members.items():
             if player in members:
                 table = self.tables[table_id]
-                self._run(table, table.disconnect(player, now))
+                self._apply(table, cc.Disconnect(player, now))
 
     def _reconnected(self, player: str, session_id: str) -> None:
         """A player back after a disconnection resumes where they left (CR-6), on the session they came back on
@@ -228,7 +282,7 @@ class CasinoFloor:
             if player in members:
                 table = self.tables[table_id]
                 self.room.gateway.follow(session, casino_seat(table_id, player))
-                self._run(table, table.reconnect(player))
+                self._apply(table, cc.Reconnect(player))
                 session.push({"type": "casino_state", **table.view(player), "decision": table.decision_of(player)})
 
     # ------------------------------------------------------------------ requests
@@ -249,40 +303,38 @@ class CasinoFloor:
         t = self._table(table)
         return ok(request, table=table, results=[list(r) for r in t.results], statistics=t.statistics())
 
+    def _ask(self, table: str, command: cc.CasinoCommand, then: Any) -> Any:
+        """``then`` of the table's answer to ``command``, sent on ``casino.<id>.command``: at once when it came in
+        the same call (the in-process bus), else a Deferred; a refusal is raised, or fails the Deferred."""
+        asked = self.room.bus.request(casino_command(table), command).addErrback(_no_such_table, table)
+        return answered(asked, table, then)
+
     def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> Any:
-        t = self._table(table)
         self.room.may_play(session)
-        events = t.join(session.player_id, seat)
-        self.room.gateway.follow(session, casino_seat(table, session.player_id))   # the table whole, in order
-        self.members[table].add(session.player_id)
-        self._run(t, events)
-        return self.holds[table].after(ok(request, **t.view(session.player_id)))
+        stream = casino_seat(table, session.player_id)
+        following = stream in session.streams
+        self.room.gateway.follow(session, stream)           # the table whole, in order, from its first frame
+
+        def refused(failure: Any) -> Any:
+            if not following:
+                self.room.gateway.unfollow(session, stream)
+            return failure
+
+        try:
+            answer = self._ask(table, cc.Join(session.player_id, seat), lambda view: ok(request, **view))
+        except RuleViolation:
+            refused(None)
+            raise
+        return answer.addErrback(refused) if isinstance(answer, defer.Deferred) else answer
 
     def _on_casino_leave(self, session: Any, request: Request, table: str) -> Any:
-        t = self._table(table)
-        events = t.leave(session.player_id)
-        self.members[table].discard(session.player_id)     # the seat's stream stays open: their leaving's frames
-        self._run(t, events)
-        return self.holds[table].after(ok(request))
-
-    def _member(self, session: Any, table: str) -> CasinoTable:
-        t = self._table(table)
-        if session.player_id not in self.members[table]:
-            raise RuleViolation("not_at_table", f"join {table} first")
-        return t
+        return self._ask(table, cc.Leave(session.player_id), lambda _: ok(request))
 
     def _on_casino_bet(self, session: Any, request: Request, table: str, market: str, amount: int,
                        seat: int | None = None) -> Any:
-        t = self._member(session, table)
         self.room.may_play(session)
-        try:
-            events = t.bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
-        except RuleViolation as refusal:
-            raise refusal.priced(t.rules.currency) from None
-        self._run(t, events)
-        placed = events[0]
-        return self.holds[table].after(ok(request, round=t.number, market=placed.market, amount=placed.amount,
-                                          odds=placed.odds, balance=self.room.balance(session.player_id)))
+        command = cc.Bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
+        return self._ask(table, command, lambda placed: ok(request, **placed))
 
     def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, decision: str,
                           hand: int = 0) -> Any:
@@ -291,14 +343,8 @@ class CasinoFloor:
         The answer names the player's next decision (null: none now): at infinite blackjack each player goes on
         deciding alone, with no ``decision_needed`` between their moves.
         """
-        t = self._member(session, table)
-        try:
-            events = t.decide(session.player_id, move, hand, self.room.balance(session.player_id), decision)
-        except RuleViolation as refusal:
-            raise refusal.priced(t.rules.currency) from None
-        self._run(t, events)
-        answer = ok(request, decision=t.decision_of(session.player_id))
-        return self.holds[table].after(answer)                  # a settling decision: after the settlement
+        command = cc.Decide(session.player_id, move, hand, self.room.balance(session.player_id), decision)
+        return self._ask(table, command, lambda answer: ok(request, **answer))   # a settling one: once settled
 
     def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:
         """The player's own bet history (CR-7), read through the writer's queue so the newest round is in it."""
@@ -338,9 +384,17 @@ class CasinoFloor:
         """An operator voids the round in play for a malfunction (CR-5, BOB-5, IB-12)."""
         if session.role not in STAFF:
             raise RuleViolation("not_staff", "only the room's staff may void a round")
-        t = self._table(table)
-        number = t.number
-        self._run(t, t.void(reason))
-        self.room.write(self.store.audit, "casino_void", {"table": table, "round": number, "by": session.player_id,
-                                                           "reason": reason}, self.reactor.seconds())
-        return self.holds[table].after(ok(request, round=number))
+        def voided(answer: dict) -> dict:
+            self.room.write(self.store.audit, "casino_void", {"table": table, "round": answer["round"],
+                                                               "by": session.player_id, "reason": reason},
+                            self.reactor.seconds())
+            return ok(request, round=answer["round"])
+
+        return self._ask(table, cc.Void(reason), voided)
+
+
+def _no_such_table(failure: Any, table: str) -> Any:
+    """A request to a casino table nobody answers for: there is no such table."""
+    if failure.check(NoResponder):
+        raise RuleViolation("unknown_table", f"there is no casino table {table!r}")
+    return failure

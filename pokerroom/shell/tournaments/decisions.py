@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from twisted.internet.interfaces import IDelayedCall
 
 from pokerroom.table.decision_clock import ACT, RECONNECT, THINKING, TIME_BANK, DecisionClock
+from tournament import commands as tc
 from tournament import director as td
 from tournament.events import tables_named
 from tournament.table import TournamentTable
@@ -204,7 +205,7 @@ class TournamentDecisions:
         if clock.phase == TIME_BANK:
             self.banks[(tid, player)] = 0.0         # spent to the last second
         del self.waiting[key]
-        self.hall.run(d, d.timeout(player))         # HR-DC-1, TR-PLAY-5: check, else fold
+        self.hall.command(d, tc.Timeout(player))    # HR-DC-1, TR-PLAY-5: check, else fold
 
     @staticmethod
     def _cancel(decision: Decision) -> None:

@@ -1,7 +1,8 @@
 """The directors' tournament requests: templates and previews, creating and editing, running an event.
 
 Every command checks the role first (the room's ``verify_director``), runs
-through the hall's one command path, and is recorded with who and why once it
+as a record (:mod:`tournament.commands`) on ``tournament.<id>.command``, which the
+hall answers through its one command path, and is recorded with who and why once it
 succeeded (``room.directed``, SEC-1). A director's ``settings`` are whole
 numbers; the few that stand for more (``level_seconds``, ``pko_percent``,
 ``break_after_level``) become structure here (:func:`changes`).
@@ -20,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from pokerroom.errors import RuleViolation
 from pokerroom.poker.variants import VARIANTS
 from pokerroom.protocol.schema import NEW_ID, Request, ok
+from pokerroom.shell.cash_play import answered
+from tournament import commands as tc
 from tournament import director as td
 from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
@@ -154,75 +157,68 @@ class DirectorRequests:
 
     # ------------------------------------------------------------------ running an event
 
-    def _on_director_start(self, session: Any, request: Request, tournament: str) -> dict:
-        d = self.hall.director(tournament)
-        self.room.verify_director(session)
-        events = d.registration.start()
-        self.room.directed(session, "start now", tournament)
-        self.hall.run(d, events)
-        self.hall.timers.started_now(tournament)
-        return ok(request)
+    def _on_director_start(self, session: Any, request: Request, tournament: str) -> Any:
+        return self._directed(session, request, tournament, "start now", lambda d, by: tc.Start())
 
-    def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
-        d = self.hall.director(tournament)
-        self.room.verify_director(session)
-        events = d.clock.pause(session.player_id, reason)
-        self.room.directed(session, "pause", tournament, reason=reason)
-        self.hall.run(d, events)
-        self.hall.timers.hold_clock(tournament)                      # the clock stops with play
-        return ok(request)
+    def _on_director_pause(self, session: Any, request: Request, tournament: str, reason: str) -> Any:
+        return self._directed(session, request, tournament, "pause", lambda d, by: tc.Pause(by, reason),
+                              reason=reason)                      # the hall stops the clock with play
 
-    def _on_director_resume(self, session: Any, request: Request, tournament: str) -> dict:
-        return self._directed(session, request, tournament, "resume", lambda d, by: d.clock.resume(by))
+    def _on_director_resume(self, session: Any, request: Request, tournament: str) -> Any:
+        return self._directed(session, request, tournament, "resume", lambda d, by: tc.Resume(by))
 
     def _on_director_cancel(self, session: Any, request: Request, tournament: str, reason: str,
-                            confirm: bool) -> dict:
+                            confirm: bool) -> Any:
         d = self.hall.director(tournament)
         self.room.verify_director(session)
         preview = d.refund_preview()
-        if confirm:                                     # else: the preview a director sees before confirming
-            events = d.cancel(reason)
-            self.room.directed(session, "cancel", tournament, reason=reason, case=preview.case)
-            self.hall.run(d, events)
-        return ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
+        answer = ok(request, case=preview.case, refunds=preview.amounts, remainder=preview.remainder)
+        if not confirm:                                 # the preview a director sees before confirming
+            return answer
+        return self._directed(session, request, tournament, "cancel", lambda d, by: tc.Cancel(reason),
+                              answer=answer, reason=reason, case=preview.case)
 
     def _directed(self, session: Any, request: Request, tournament: str, command: str,
-                  act: Callable[[td.Director, str], list], **details: Any) -> dict:
-        """A director command on one tournament: role checked, run, recorded once it succeeded."""
+                  record: Callable[[td.Director, str], tc.TournamentCommand], answer: dict | None = None,
+                  **details: Any) -> Any:
+        """A director command on one tournament (``record`` makes it, given the director and who gives it): role
+        checked, sent on ``tournament.<id>.command``, recorded once it succeeded; answered ``answer`` (``ok``)."""
         d = self.hall.director(tournament)
         self.room.verify_director(session)
-        events = act(d, session.player_id)
-        self.room.directed(session, command, tournament, **details)
-        self.hall.run(d, events)
-        return ok(request)
+
+        def done(_: dict) -> dict:
+            self.room.directed(session, command, tournament, **details)
+            return ok(request) if answer is None else answer
+
+        return answered(self.hall.ask(tournament, record(d, session.player_id)), tournament, done)
 
     def _on_director_remove_player(self, session: Any, request: Request, tournament: str, player: str,
-                                   reason: str) -> dict:
+                                   reason: str) -> Any:
         return self._directed(session, request, tournament, "remove player",
-                              lambda d, by: d.registration.remove(self.hall.entrant(d, player)), player=player,
+                              lambda d, by: tc.RemovePlayer(self.hall.entrant(d, player)), player=player,
                               reason=reason)
 
     def _on_director_move_player(self, session: Any, request: Request, tournament: str, player: str, table: str,
-                                 reason: str) -> dict:
+                                 reason: str) -> Any:
         return self._directed(session, request, tournament, "move player",
-                              lambda d, by: d.balancing.move_player(self.hall.entrant(d, player), table, by),
+                              lambda d, by: tc.MovePlayer(self.hall.entrant(d, player), table, by),
                               player=player, table=table, reason=reason)
 
     def _on_director_break_table(self, session: Any, request: Request, tournament: str, table: str,
-                                 reason: str) -> dict:
-        return self._directed(session, request, tournament, "break table", lambda d, by: d.balancing.break_table(table),
+                                 reason: str) -> Any:
+        return self._directed(session, request, tournament, "break table", lambda d, by: tc.BreakTable(table),
                               table=table, reason=reason)
 
-    def _on_director_balance(self, session: Any, request: Request, tournament: str, reason: str) -> dict:
-        return self._directed(session, request, tournament, "balance now", lambda d, by: d.balancing.balance_now(),
+    def _on_director_balance(self, session: Any, request: Request, tournament: str, reason: str) -> Any:
+        return self._directed(session, request, tournament, "balance now", lambda d, by: tc.BalanceNow(),
                               reason=reason)
 
-    def _on_director_deal(self, session: Any, request: Request, tournament: str, decision: str, reason: str) -> dict:
+    def _on_director_deal(self, session: Any, request: Request, tournament: str, decision: str, reason: str) -> Any:
         return self._directed(session, request, tournament, f"{decision} deal",
-                              lambda d, by: d.deal_desk.decide_deal(decision == "approve", by, reason), reason=reason)
+                              lambda d, by: tc.DecideDeal(decision == "approve", by, reason), reason=reason)
 
-    def _on_director_broadcast(self, session: Any, request: Request, tournament: str, text: str) -> dict:
-        return self._directed(session, request, tournament, "broadcast", lambda d, by: d.broadcast(text, by),
+    def _on_director_broadcast(self, session: Any, request: Request, tournament: str, text: str) -> Any:
+        return self._directed(session, request, tournament, "broadcast", lambda d, by: tc.Broadcast(text, by),
                               reason=text)
 
     def _on_director_activity(self, session: Any, request: Request, limit: int = 100,

@@ -4,7 +4,9 @@ Theory of operation
 -------------------
 The :class:`~tournament.director.Director` is pure; the hall is its thin
 Twisted shell, composed into the room by :mod:`pokerroom.app`. Every command,
-from a client or from a timer, goes through :meth:`TournamentHall.run`, which
+from a client or from a timer, is a record of :mod:`tournament.commands`
+applied by the director (:meth:`TournamentHall.command`), and its events go
+through :meth:`TournamentHall.run`, which
 
 1. posts the director's :class:`~tournament.director.Payment` s to the room's
    ledger, in order (money moves nowhere else);
@@ -47,8 +49,9 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom import players
+from pokerroom.bus import NoResponder, Subscription
 from pokerroom.bus.records import SessionEvent, SessionGone
-from pokerroom.bus.subjects import SESSION_EVENTS
+from pokerroom.bus.subjects import SESSION_EVENTS, tournament_command
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PROMOTIONS
@@ -59,6 +62,7 @@ from pokerroom.shell.tournaments.feed import TournamentFeed
 from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.player_requests import PlayerRequests
 from pokerroom.shell.tournaments.timers import TournamentTimers
+from tournament import commands as tc
 from tournament import director as td
 from tournament import saved_state
 from tournament.bounds import EventBounds
@@ -67,6 +71,11 @@ from tournament.prizes import PayoutTable
 from tournament.structure import PAYOUTS, TournamentSpec
 
 _QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
+# What ``tournament.<id>.command`` takes: a player's and a director's commands (the role and may-play checks are
+# the requests'); the timers' are the hall's own, and an entry is paid through :meth:`TournamentHall.enter`.
+_REQUESTED = frozenset({tc.Act, tc.Unregister, tc.Rebuy, tc.AddOn, tc.SellShares, tc.ProposeDeal, tc.AnswerDeal,
+                        tc.Start, tc.Pause, tc.Resume, tc.Cancel, tc.RemovePlayer, tc.MovePlayer, tc.BreakTable,
+                        tc.BalanceNow, tc.DecideDeal, tc.Broadcast})
 
 
 def _saved(d: td.Director) -> saved_state.Saved:
@@ -100,6 +109,7 @@ class TournamentHall:
         self.directors: dict[str, td.Director] = {}
         self.created_by: dict[str, str] = {}
         self.retire_call: dict[str, Any] = {}                       # ended event -> when it leaves the memory
+        self.answering: dict[str, Subscription] = {}                 # event -> its command subject, until retired
         self.quota = DirectorQuota()                                 # STAFF-1: one director's share of the room
         self.feed = TournamentFeed(self)                             # who hears what
         self.timers = TournamentTimers(self, between_hands, clock_scale)
@@ -131,7 +141,7 @@ class TournamentHall:
             director = _restored(record)
             self.directors[record.id] = director
             self.created_by[record.id] = record.created_by
-            events = director.cancel("the server stopped during the tournament; refunded on restart")
+            events = director.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"))
             step = self._post(director, events)
             if step is not None:
                 self.store.tournaments.save_tournament(*step)           # blocking: before the room listens
@@ -156,6 +166,8 @@ class TournamentHall:
                                awaiting_approval=pending)
         self.directors[spec.id] = director
         self.created_by[spec.id] = by
+        self.answering[spec.id] = self.room.bus.respond(tournament_command(spec.id),
+                                                        lambda command: self._commanded(director, command))
         self.quota.created(by, now)
         self.room.write(self.store.audit, "tournament_created",
                         {"tournament": spec.id, "by": by, "seed": seed, "spec": spec_record(spec),
@@ -196,6 +208,50 @@ class TournamentHall:
 
     # ------------------------------------------------------------------ the one path of every command
 
+    def command(self, d: td.Director, command: tc.TournamentCommand,
+                before: Callable[[], None] | None = None) -> list:
+        """Apply one command record (:mod:`tournament.commands`) at ``d`` and :meth:`run` its events: what the
+        timers, the players' and the directors' requests send; ``before`` runs between the two, once the command
+        was taken. A refusal changes nothing and is raised, code, sentence and rule kept (a player's action
+        priced in chips, as a tournament table counts them)."""
+        tid = d.spec.id
+        acting = d.table_of(command.player).id if type(command) is tc.Act else ""   # before it moves or busts them
+        try:
+            events = d.apply(command)
+        except RuleViolation as refusal:
+            if type(command) is tc.Act:
+                raise refusal.priced("chips") from None
+            raise
+        if acting:                              # the time bank keeps what was not used (before the next clock)
+            self.decisions.acted(tid, acting, command.player)
+        if before is not None:
+            before()
+        self.run(d, events)
+        if type(command) is tc.Pause:
+            self.timers.hold_clock(tid)         # the clock stops with play
+        elif type(command) is tc.Start:
+            self.timers.started_now(tid)        # the scheduled start has nothing left to do
+        return events
+
+    def _commanded(self, d: td.Director, command: Any) -> dict:
+        """``tournament.<id>.command``: a player's or a director's command applied, answered ``{}`` (a refusal
+        is raised to the requester, code, rule and amounts kept)."""
+        if type(command) not in _REQUESTED:
+            raise RuleViolation("unknown_command", f"a tournament takes no {type(command).__name__} by request")
+        self.command(d, command)
+        return {}
+
+    def ask(self, tournament: str, command: tc.TournamentCommand) -> defer.Deferred:
+        """Send ``command`` to ``tournament`` on ``tournament.<id>.command``; a tournament nobody answers for is
+        ``unknown_tournament``. For the desks beside the hall, which hand the answer on as cash play does."""
+        return self.room.bus.request(tournament_command(tournament), command).addErrback(self._unknown, tournament)
+
+    def _unknown(self, failure: Any, tournament: str) -> Any:
+        if failure.check(NoResponder):
+            self.director(tournament)           # raises unknown_tournament, the sentence a client reads
+            raise RuleViolation("unknown_tournament", f"there is no tournament {tournament!r} in the lobby")
+        return failure
+
     def run(self, d: td.Director, events: list) -> list:
         """Post, store, push and set the timers for ``events`` of ``d``: the one path of every command,
         public because the desks beside the hall (requests, invitations, timers) send theirs through it."""
@@ -228,6 +284,9 @@ class TournamentHall:
 
     def _retire(self, tid: str) -> None:
         self.retire_call.pop(tid, None)
+        answering = self.answering.pop(tid, None)
+        if answering is not None:
+            answering.cancel()
         self.timers.stop(tid)
         self.decisions.forget(tid)
         self.directors.pop(tid, None)
@@ -319,11 +378,11 @@ class TournamentHall:
         money = td.tournament_money(player)
         wallet = self.room.wallet
         if wallet.held(ticket) >= d.spec.entry_cost:                     # a seat won in a satellite
-            self.run(d, d.registration.register(player, wallet.held(ticket), source=ticket, ticket=True))
+            self.command(d, tc.Register(player, wallet.held(ticket), source=ticket, ticket=True))
         elif wallet.held(money) >= d.spec.entry_cost:                    # T$ (TR-PRIZE-5) before cash
-            self.run(d, d.registration.register(player, wallet.held(money), source=money))
+            self.command(d, tc.Register(player, wallet.held(money), source=money))
         else:
-            self.run(d, d.registration.register(player, self.room.balance(player)))
+            self.command(d, tc.Register(player, self.room.balance(player)))
 
     @staticmethod
     def taking_entries(d: td.Director) -> bool:

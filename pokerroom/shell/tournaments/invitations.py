@@ -24,6 +24,7 @@ from pokerroom.bus.records import SessionBack, SessionEvent
 from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
+from tournament import commands as tc
 from tournament import director as td
 from tournament.invitations import Invitation, InvitationBook
 
@@ -66,9 +67,8 @@ class InvitationDesk:
             raise RuleViolation("awaiting_approval", f"{d.spec.name} waits for an admin to approve its guarantee; "
                                 "invite players once it is approved", "STAFF-1")
         if d.spec.entry_cost == 0:                      # free: nothing of the player's moves
-            events = d.registration.register(player, self.room.balance(player))
-            self.room.directed(session, "add player", tournament, player=player, reason=reason)
-            self.hall.run(d, events)
+            self.hall.command(d, tc.Register(player, self.room.balance(player)), before=lambda: self.room.directed(
+                session, "add player", tournament, player=player, reason=reason))
             return ok(request, player=player, entered=True, invited=False)
         invitation = Invitation(tournament, player, session.player_id, reason, self.room.reactor.seconds(),
                                 d.spec.entry_cost, d.spec)

@@ -2,19 +2,21 @@
 
 Each request checks what only the shell knows (who asks, whether they may
 play: the room's one check, STAFF-2), then sends the director's command
-through the hall's one command path.
+as a record (:mod:`tournament.commands`) on ``tournament.<id>.command``, which the
+hall answers through its one command path; an answer that came in the same call
+(the in-process bus) is handed back as a dict, as cash play does.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from fractions import Fraction
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from pokerroom.errors import RuleViolation
-from pokerroom.poker.actions import action_named
 from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.cash_play import answered
+from tournament import commands as tc
 from tournament import director as td
 from tournament.structure import TournamentSpec
 
@@ -42,6 +44,13 @@ class PlayerRequests:
     def forget(self, tid: str) -> None:
         for key in [k for k in self.offers if k[0] == tid]:
             del self.offers[key]
+
+    def _ask(self, tournament: str, command: tc.TournamentCommand, then: Any) -> Any:
+        """``then`` of the hall's answer to ``command``: at once when it came in the same call, else a Deferred."""
+        return answered(self.hall.ask(tournament, command), tournament, then)
+
+    def _with_balance(self, request: Request, player: str) -> Any:
+        return lambda _: ok(request, balance=self.room.balance(player))
 
     # ------------------------------------------------------------------ the lobby
 
@@ -88,37 +97,25 @@ class PlayerRequests:
         self.hall.invitations.book.drop(tournament, session.player_id)   # entered on their own: nothing to answer
         return ok(request, balance=self.room.balance(session.player_id))
 
-    def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> dict:
-        d = self.hall.director(tournament)
-        self.hall.run(d, d.registration.unregister(session.player_id, self.hall.reactor.seconds()))
-        return ok(request, balance=self.room.balance(session.player_id))
+    def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> Any:
+        command = tc.Unregister(session.player_id, self.hall.reactor.seconds())
+        return self._ask(tournament, command, self._with_balance(request, session.player_id))
 
-    def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> dict:
-        d = self.hall.director(tournament)
+    def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> Any:
         self.room.may_play(session)
-        self.hall.run(d, d.registration.rebuy(session.player_id, self.room.balance(session.player_id)))
-        return ok(request, balance=self.room.balance(session.player_id))
+        command = tc.Rebuy(session.player_id, self.room.balance(session.player_id))
+        return self._ask(tournament, command, self._with_balance(request, session.player_id))
 
-    def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> dict:
-        d = self.hall.director(tournament)
+    def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> Any:
         self.room.may_play(session)
-        self.hall.run(d, d.registration.add_on(session.player_id, self.room.balance(session.player_id)))
-        return ok(request, balance=self.room.balance(session.player_id))
+        command = tc.AddOn(session.player_id, self.room.balance(session.player_id))
+        return self._ask(tournament, command, self._with_balance(request, session.player_id))
 
     # ------------------------------------------------------------------ play
 
     def _on_tournament_act(self, session: Any, request: Request, tournament: str, action: str, decision: str,
-                           to: int | None = None) -> dict:
-        d = self.hall.director(tournament)
-        player = session.player_id
-        table = d.table_of(player)
-        try:
-            events = d.act(player, action_named(table.seat_of(player), action, to), decision)
-        except RuleViolation as refusal:            # a tournament table's amounts are chips ("1,200 chips")
-            raise refusal.priced("chips") from None
-        self.hall.decisions.acted(tournament, table.id, player)     # the time bank keeps what was not used
-        self.hall.run(d, events)
-        return ok(request)
+                           to: int | None = None) -> Any:
+        return self._ask(tournament, tc.Act(session.player_id, action, to, decision), lambda _: ok(request))
 
     def _on_stake_offer(self, session: Any, request: Request, tournament: str, percent: int,
                         markup_percent: int) -> dict:
@@ -130,28 +127,27 @@ class PlayerRequests:
         self.hall.run(d, [])
         return ok(request)
 
-    def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> dict:
+    def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> Any:
         d = self.hall.director(tournament)
         self.room.may_play(session)                    # buying action is playing too (STAFF-2)
         seller = self.hall.entrant(d, seller)
         offered = self.offers.get((tournament, seller))
         if offered is None or percent > offered[0]:
             raise RuleViolation("no_offer", f"{seller} does not offer {percent}% of their action", "TR-STAKE-1")
-        self.hall.run(d, d.registration.sell_shares(seller, session.player_id, Fraction(percent),
-                                                    Fraction(offered[1], 100), self.room.balance(session.player_id)))
-        self.offers[(tournament, seller)] = (offered[0] - percent, offered[1])
-        return ok(request, balance=self.room.balance(session.player_id))
+        command = tc.SellShares(seller, session.player_id, percent, offered[1], self.room.balance(session.player_id))
+
+        def sold(_: dict) -> dict:
+            self.offers[(tournament, seller)] = (offered[0] - percent, offered[1])
+            return ok(request, balance=self.room.balance(session.player_id))
+
+        return self._ask(tournament, command, sold)
 
     def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
-                         left_to_play_for: int = 0) -> dict:
-        d = self.hall.director(tournament)
-        self.hall.run(d, d.deal_desk.propose_deal(session.player_id, kind, left_to_play_for))
-        return ok(request)
+                         left_to_play_for: int = 0) -> Any:
+        return self._ask(tournament, tc.ProposeDeal(session.player_id, kind, left_to_play_for), lambda _: ok(request))
 
-    def _on_deal_answer(self, session: Any, request: Request, tournament: str, accept: bool) -> dict:
-        d = self.hall.director(tournament)
-        self.hall.run(d, d.deal_desk.answer_deal(session.player_id, accept))
-        return ok(request)
+    def _on_deal_answer(self, session: Any, request: Request, tournament: str, accept: bool) -> Any:
+        return self._ask(tournament, tc.AnswerDeal(session.player_id, accept), lambda _: ok(request))
 
 
 def _tables_shown(d: td.Director, player: str | None) -> list:

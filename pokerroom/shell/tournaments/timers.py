@@ -2,8 +2,11 @@
 
 The director never reads a clock; after every command the hall calls
 :meth:`TournamentTimers.set` with its events, and the timers send the commands
-time brings (``start``, the :meth:`~tournament.clock.Clock.schedule` step,
-``deal``, ``deal_expired``) back through the hall's one command path. The level
+time brings -- records of :mod:`tournament.commands`: ``Start`` (or
+``Cancel``), the :meth:`~tournament.clock.Clock.next_command` step, ``Deal``,
+``DealExpired``, ``CatchUp`` -- back through the hall's one command path
+(:meth:`~pokerroom.shell.tournaments.hall.TournamentHall.command`). A pending
+level clock keeps the typed command it will send, never a method's name. The level
 clock stops while play is paused or a deal is discussed (TR-DEAL-1) and goes on
 with what was left. Each decision's own clock is
 :class:`~pokerroom.shell.tournaments.decisions.TournamentDecisions`.
@@ -18,6 +21,7 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
+from tournament import commands as tc
 from tournament import director as td
 from tournament.events import tables_named
 
@@ -43,8 +47,8 @@ class TournamentTimers:
         self.reactor = hall.reactor
         self.between_hands = between_hands
         self.clock_scale = clock_scale              # a test room runs its levels faster; 1.0 in production
-        self.clock: dict[str, tuple[str, Any]] = {}                  # tournament -> (command, delayed call)
-        self.paused_left: dict[str, tuple[str, float]] = {}
+        self.clock: dict[str, tuple[tc.ClockCommand, Any]] = {}      # tournament -> (command, delayed call)
+        self.paused_left: dict[str, tuple[tc.ClockCommand, float]] = {}
         self.next_hand: dict[tuple[str, str], Any] = {}
         self.deal_call: dict[str, Any] = {}
         self.start_call: dict[str, Any] = {}
@@ -68,11 +72,11 @@ class TournamentTimers:
         if d.state != td.REGISTERING:
             return
         if d.awaiting_approval:                                  # STAFF-1: never approved, never played
-            self.hall.run(d, d.cancel("its guarantee was not approved by an admin before the start"))
+            self.hall.command(d, tc.Cancel("its guarantee was not approved by an admin before the start"))
         elif len(d.entries) < d.spec.min_players:                  # TR-REG-1: the room cancels it
-            self.hall.run(d, d.cancel(f"fewer than {d.spec.min_players} players registered"))
+            self.hall.command(d, tc.Cancel(f"fewer than {d.spec.min_players} players registered"))
         else:
-            self.hall.run(d, d.registration.start())
+            self.hall.command(d, tc.Start())
 
     # ------------------------------------------------------------------ after every command
 
@@ -162,7 +166,7 @@ class TournamentTimers:
             command, left = self.paused_left.pop(tid)
             self.clock[tid] = (command, self.reactor.callLater(left, self._tick, tid, command))
             return
-        step = d.clock.schedule()
+        step = d.clock.next_command()
         current = self.clock.get(tid)
         moved = any(isinstance(e, _CLOCK_MOVED) for e in events)
         if step is None or (current is not None and not moved):
@@ -173,20 +177,20 @@ class TournamentTimers:
         left = self.paused_left.pop(tid, (command, seconds * self.clock_scale))
         self.clock[tid] = (command, self.reactor.callLater(left[1], self._tick, tid, command))
 
-    def _tick(self, tid: str, command: str) -> None:
+    def _tick(self, tid: str, command: tc.ClockCommand) -> None:
         self.clock.pop(tid, None)
         d = self.hall.directors[tid]
         try:
-            self.hall.run(d, getattr(d.clock, command)())
+            self.hall.command(d, command)
         except RuleViolation as refusal:
-            self.log.warn("tournament {id}: the clock's {command} was refused: {why}", id=tid, command=command,
+            self.log.warn("tournament {id}: the clock's {command} was refused: {why}", id=tid, command=command.name,
                           why=refusal.message)
 
     def _catch_up(self, tid: str) -> None:
         self.catch_up_call.pop(tid, None)
         d = self.hall.directors[tid]
         if d.registration.behind:
-            self.hall.run(d, d.registration.catch_up())
+            self.hall.command(d, tc.CatchUp())
 
     # ------------------------------------------------------------------ hands and deals
 
@@ -194,10 +198,10 @@ class TournamentTimers:
         self.next_hand.pop((tid, table_id), None)
         d = self.hall.directors[tid]
         if d.can_deal(table_id):
-            self.hall.run(d, d.deal(table_id, self.hall.shuffle()))
+            self.hall.command(d, tc.Deal(table_id, tuple(self.hall.shuffle())))
 
     def _deal_expired(self, tid: str) -> None:
         self.deal_call.pop(tid, None)
         d = self.hall.directors[tid]
         if d.deal_desk.pending_deal is not None:
-            self.hall.run(d, d.deal_desk.deal_expired())
+            self.hall.command(d, tc.DealExpired())

@@ -1,0 +1,93 @@
+"""A casino table's commands as records on ``casino.<id>.command``, answered by the floor on the strict bus (a
+broker's round trip, a later turn): the answer is plain data, a refusal keeps its code, rule and amounts, and a
+record of no command the floor takes is refused with a code (CR-3, CR-4)."""
+
+from __future__ import annotations
+
+from twisted.internet.task import Clock
+
+from pokerroom.bus.strict import StrictBus
+from pokerroom.bus.subjects import casino_command
+from pokerroom.casino import commands as cc
+from pokerroom.casino.betting import Limits
+from pokerroom.casino.config import build_table
+from pokerroom.casino.table import CasinoRules
+from pokerroom.errors import RuleViolation
+from pokerroom.money.ledger import cash, casino_escrow
+from pokerroom.players import AccountRules
+from pokerroom.shell.casino_floor import CasinoFloor
+from pokerroom.shell.room import Room
+from pokerroom.table import commands as table_commands
+from tests.support.clocked_room import Connection, request
+
+
+def rules(table_id: str, game: str) -> CasinoRules:
+    return CasinoRules(table_id=table_id, name=table_id, game=game, limits=Limits(100, 100_000), betting_seconds=10,
+                       decision_seconds=5, pause_seconds=2)
+
+
+def strict_floor(store):   # noqa: ANN001, ANN201
+    """A room on the strict bus with one baccarat table "bac", its first round open, and "ana" (100,000) at it."""
+    clock = Clock()
+    bus = StrictBus(clock)
+    room = Room([], store, clock, account_rules=AccountRules(), bus=bus)
+    room.start()
+    floor = CasinoFloor(room, [build_table(rules("bac", "baccarat"))])
+    floor.install()
+    floor.start()
+    clock.advance(0)
+    session = room.connected(Connection(), "10.0.0.1")
+    session.player_id, session.country, session.role = "ana", "NL", "player"
+    room.gateway.identify(session, "ana")
+    room.deposit("ana", 100_000)
+    return clock, bus, room, session
+
+
+def answer_of(bus: StrictBus, clock: Clock, asked):   # noqa: ANN001, ANN201
+    """A request's answer, or its refusal as the exception, once the turns it takes have passed."""
+    for _ in range(20):
+        if asked.called:
+            break
+        clock.advance(0)
+    out: list = []
+    asked.addBoth(out.append)
+    assert out, "no answer came"
+    return out[0].value if hasattr(out[0], "raiseException") else out[0]
+
+
+def test_CR_4_a_players_requests_go_to_the_table_as_records_on_the_strict_bus(store):
+    clock, bus, room, session = strict_floor(store)
+    joined = request(room, session, "casino_join", table="bac")
+    assert joined["ok"] and joined["table"] == "bac" and joined["round"] == 1
+    placed = request(room, session, "casino_bet", 2, table="bac", market="player", amount=1_000)
+    assert placed["ok"] and (placed["market"], placed["amount"], placed["balance"]) == ("player", 1_000, 99_000)
+    assert room.ledger.balance(casino_escrow("bac", "ana")) == 1_000
+
+
+def test_CR_3_a_refused_command_comes_back_over_the_bus_with_its_code_rule_and_amounts(store):
+    clock, bus, room, session = strict_floor(store)
+    request(room, session, "casino_join", table="bac")
+    refused = answer_of(bus, clock, bus.request(casino_command("bac"), cc.Bet("ana", "player", 50, 100_000)))
+    assert isinstance(refused, RuleViolation)
+    assert (refused.code, refused.rule_id) == ("below_minimum", "CR-3")
+    assert refused.amounts == {"min": 100, "given": 50} and "€1.00" in refused.message   # priced in the table's EUR
+    assert room.ledger.balance(cash("ana")) == 100_000
+    answer = request(room, session, "casino_bet", 3, table="bac", market="player", amount=50)
+    assert not answer["ok"] and answer["error"]["code"] == "below_minimum"
+
+
+def test_a_casino_command_record_the_floor_does_not_take_by_request_is_refused_with_a_code(store):
+    clock, bus, room, session = strict_floor(store)
+    for stranger in (cc.Expire(), cc.Disconnect("ana", 0.0), table_commands.Leave("ana")):
+        refused = answer_of(bus, clock, bus.request(casino_command("bac"), stranger))
+        assert isinstance(refused, RuleViolation) and refused.code == "unknown_command"
+    refused = answer_of(bus, clock, bus.request(casino_command("bac"), cc.Bet("bob", "player", 100, 500)))
+    assert refused.code == "not_at_table"
+    assert room.ledger.balance(cash("bob")) == 0
+
+
+def test_a_table_nobody_answers_for_is_unknown_to_the_player(store):
+    clock, bus, room, session = strict_floor(store)
+    answer = request(room, session, "casino_join", table="no-such-table")
+    assert not answer["ok"] and answer["error"]["code"] == "unknown_table"
+    assert all("no-such-table" not in subject for subject in session.streams)
