@@ -7,9 +7,10 @@ and noisy, so no example may fail for taking long (benchmarks live in bench/).
 import pytest
 from hypothesis import settings
 
+from pokerroom.bus.strict import StrictBus
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import MALFORMED
+from tests.support.clocked_room import MALFORMED, STRICT_BUSES, settle
 
 settings.register_profile("room", deadline=None)
 settings.load_profile("room")
@@ -31,3 +32,26 @@ def pushes_conform():
     MALFORMED.clear()
     yield
     assert MALFORMED == [], "the room sent messages the protocol does not declare"
+
+
+_made = StrictBus.__init__
+
+
+def _kept(self, *args, **kwargs) -> None:   # noqa: ANN001, ANN002, ANN003
+    _made(self, *args, **kwargs)
+    STRICT_BUSES.append(self)
+
+
+StrictBus.__init__ = _kept       # every strict bus a test makes is kept, to be settled and checked at its end
+
+
+@pytest.fixture(autouse=True)
+def strict_buses_raise():
+    """A subscriber's exception on a strict bus fails the test that caused it: at the end, what the test's strict
+    buses still hold is delivered (their Clocks turned by 0) and the first failure raised."""
+    STRICT_BUSES.clear()
+    yield
+    try:
+        settle()
+    finally:
+        STRICT_BUSES.clear()

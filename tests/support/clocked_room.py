@@ -3,6 +3,8 @@ requests and their answers -- the in-process tests' way in, with no socket and n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from msgpack import unpackb
 from twisted.internet import defer
 from twisted.internet.task import Clock
@@ -22,8 +24,51 @@ TABLES = {"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blin
 
 
 MALFORMED: list[str] = []
-"""What the room sent that the protocol does not declare (the bus logs a subscriber's error and goes on: this
-list keeps it for tests/conftest.py, which fails the test)."""
+"""What the room sent that the protocol does not declare (the in-process bus logs a subscriber's error and goes
+on: this list keeps it for tests/conftest.py, which fails the test; a strict bus raises it again itself)."""
+
+STRICT_BUSES: list[StrictBus] = []
+"""The strict buses made during the running test (tests/conftest.py fills it, settles them at the end and raises
+what their subscribers raised)."""
+
+
+def _due(clock: Clock) -> bool:
+    now = clock.seconds()
+    return any(call.getTime() <= now for call in clock.getDelayedCalls())
+
+
+def turn(clocks: list[Clock], done: Callable[[], bool] = lambda: False) -> None:
+    """The ``clocks`` turned by 0 (no time passes) until ``done`` or nothing is due on any: what a strict bus
+    holds is delivered, and what its subscribers publish and ask meanwhile too."""
+    for _ in range(1_000):
+        if done():
+            return
+        moving = [clock for clock in clocks if _due(clock)]
+        if not moving:
+            return
+        for clock in moving:
+            clock.advance(0)
+    raise AssertionError("the clock still has calls due after 1,000 turns")
+
+
+def strict_clocks(room: Room | None = None) -> list[Clock]:
+    """The Clocks the strict buses of this test (or only ``room``'s) deliver on."""
+    buses = [room.bus] if room is not None else STRICT_BUSES
+    clocks: list[Clock] = []
+    for bus in buses:
+        if isinstance(bus, StrictBus) and isinstance(bus.reactor, Clock) and bus.reactor not in clocks:
+            clocks.append(bus.reactor)
+    return clocks
+
+
+def settle(room: Room | None = None) -> None:
+    """Everything published so far on ``room``'s strict bus (or on every strict bus of this test) delivered, as
+    the in-process bus does in the publisher's call, and a subscriber's exception raised here; nothing on the
+    in-process bus."""
+    turn(strict_clocks(room))
+    for bus in [room.bus] if room is not None else STRICT_BUSES:
+        if isinstance(bus, StrictBus):
+            bus.raise_failures()
 
 
 class Connection:
@@ -70,12 +115,21 @@ def request(room: Room, session, kind: str, rid: int = 1, **fields):   # noqa: A
     On the strict bus a request a service sends on (a table's command, say) is answered on a later turn: the
     room's ``Clock`` turns (no time passes) until it is, and the answer is handed back as a dict."""
     answer = room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
-    if isinstance(answer, defer.Deferred) and isinstance(room.bus, StrictBus):
-        for _ in range(100):
-            if answer.called:
-                return conform(resolved(answer))        # as the in-process bus would have answered: at once
-            room.reactor.advance(0)
+    settle(room)
+    if isinstance(answer, defer.Deferred) and isinstance(room.bus, StrictBus) and _has_result(answer):
+        return conform(resolved(answer))                # as the in-process bus would have answered: at once
     return conform(answer)
+
+
+def _has_result(answer: defer.Deferred) -> bool:
+    out: list[object] = []
+
+    def seen(result):   # noqa: ANN001, ANN202
+        out.append(True)
+        return result
+
+    answer.addBoth(seen)
+    return bool(out)
 
 
 def conform(answer):   # noqa: ANN001, ANN201 - a dict or a Deferred of one, handed back as it came
@@ -95,7 +149,9 @@ def conform(answer):   # noqa: ANN001, ANN201 - a dict or a Deferred of one, han
 
 
 def resolved(result) -> dict:                                       # noqa: ANN001
-    """The answer, whether given at once or as a Deferred that the store (inline on a Clock) has fired."""
+    """The answer, whether given at once or as a Deferred that the store (inline on a Clock) has fired (or that a
+    strict bus answers once its Clock has turned: what was published meanwhile is delivered too)."""
+    settle()
     if isinstance(result, defer.Deferred):
         out = []
         result.addBoth(out.append)
@@ -111,6 +167,7 @@ def player(room: Room, name: str, ip: str = "10.0.0.9"):   # noqa: ANN201
     session.player_id, session.country = name, "NL"
     room.gateway.identify(session, name)
     room.deposit(name, 10_000)
+    settle(room)
     return session, connection
 
 
@@ -127,4 +184,5 @@ def play_until(room: Room, clock: Clock, hands: int, table: str = "t1") -> None:
     t = room.runners[table].table
     while t.hand_number < hands or t.hand is not None:
         clock.advance(5)
+    settle(room)
     room.flushed()
