@@ -17,7 +17,7 @@ from hypothesis import settings
 from pokerroom.bus.strict import StrictBus
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import MALFORMED, STRICT_BUSES, settle
+from tests.support.clocked_room import MALFORMED, STRICT_BUSES, keep, settle
 
 settings.register_profile("room", deadline=None)
 settings.load_profile("room")
@@ -66,7 +66,7 @@ _made = StrictBus.__init__
 
 def _kept(self, *args, **kwargs) -> None:   # noqa: ANN001, ANN002, ANN003
     _made(self, *args, **kwargs)
-    STRICT_BUSES.append(self)
+    keep(self)
 
 
 StrictBus.__init__ = _kept       # every strict bus a test makes is kept, to be settled and checked at its end

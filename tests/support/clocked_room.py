@@ -28,47 +28,72 @@ MALFORMED: list[str] = []
 on: this list keeps it for tests/conftest.py, which fails the test; a strict bus raises it again itself)."""
 
 STRICT_BUSES: list[StrictBus] = []
-"""The strict buses made during the running test (tests/conftest.py fills it, settles them at the end and raises
-what their subscribers raised)."""
+"""The strict buses made during the running test (tests/conftest.py keeps them here, settles them at the end and
+raises what their subscribers raised)."""
 
 
-def _due(clock: Clock) -> bool:
-    now = clock.seconds()
-    return any(call.getTime() <= now for call in clock.getDelayedCalls())
+class _NotedClock:
+    """A strict bus's Clock that notes the calls the bus asks of it: a test runs just those (as the in-process bus
+    would have delivered in the publisher's call), not the room's own work due on the same turn."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.calls: list = []
+
+    def callLater(self, delay: float, f: Callable, *args, **kw):   # noqa: ANN002, ANN003, ANN201, N802
+        call = self.clock.callLater(delay, f, *args, **kw)
+        self.calls.append(call)
+        return call
+
+    def __getattr__(self, name: str):   # noqa: ANN204
+        return getattr(self.clock, name)
 
 
-def turn(clocks: list[Clock], done: Callable[[], bool] = lambda: False) -> None:
-    """The ``clocks`` turned by 0 (no time passes) until ``done`` or nothing is due on any: what a strict bus
-    holds is delivered, and what its subscribers publish and ask meanwhile too."""
-    for _ in range(1_000):
-        if done():
-            return
-        moving = [clock for clock in clocks if _due(clock)]
-        if not moving:
-            return
-        for clock in moving:
-            clock.advance(0)
-    raise AssertionError("the clock still has calls due after 1,000 turns")
+def keep(bus: StrictBus) -> None:
+    """``bus`` (just made) kept for :func:`settle`; on a Clock, the calls it makes are noted."""
+    if isinstance(bus.reactor, Clock):
+        bus.reactor = _NotedClock(bus.reactor)
+    STRICT_BUSES.append(bus)
 
 
-def strict_clocks(room: Room | None = None) -> list[Clock]:
-    """The Clocks the strict buses of this test (or only ``room``'s) deliver on."""
+def _bus_turn(bus: StrictBus) -> bool:
+    """The bus's calls due now run (oldest first), as the Clock would run them; whether there were any."""
+    noted = bus.reactor
+    if not isinstance(noted, _NotedClock):
+        return False
+    now = noted.clock.seconds()
+    noted.calls = [call for call in noted.calls if call.active()]
+    due = [call for call in noted.calls if call.getTime() <= now]
+    for call in due:
+        if call.active():
+            func, args, kw = call.func, call.args, call.kw
+            call.cancel()
+            func(*args, **kw)
+    return bool(due)
+
+
+def _strict(room: Room | None) -> list[StrictBus]:
     buses = [room.bus] if room is not None else STRICT_BUSES
-    clocks: list[Clock] = []
-    for bus in buses:
-        if isinstance(bus, StrictBus) and isinstance(bus.reactor, Clock) and bus.reactor not in clocks:
-            clocks.append(bus.reactor)
-    return clocks
+    return [bus for bus in buses if isinstance(bus, StrictBus)]
+
+
+def turn(buses: list[StrictBus]) -> None:
+    """What ``buses`` hold is delivered, and the requests on them answered, turn after turn with no time passing,
+    until nothing of theirs is due: only the buses' own calls run, not the room's timers due now."""
+    for _ in range(1_000):
+        if not any([_bus_turn(bus) for bus in buses]):
+            return
+    raise AssertionError("a strict bus still has deliveries due after 1,000 turns")
 
 
 def settle(room: Room | None = None) -> None:
     """Everything published so far on ``room``'s strict bus (or on every strict bus of this test) delivered, as
     the in-process bus does in the publisher's call, and a subscriber's exception raised here; nothing on the
     in-process bus."""
-    turn(strict_clocks(room))
-    for bus in [room.bus] if room is not None else STRICT_BUSES:
-        if isinstance(bus, StrictBus):
-            bus.raise_failures()
+    buses = _strict(room)
+    turn(buses)
+    for bus in buses:
+        bus.raise_failures()
 
 
 class Connection:
