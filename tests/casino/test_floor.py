@@ -16,7 +16,7 @@ from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.room import Room
-from tests.support.clocked_room import Connection, conform
+from tests.support.clocked_room import Connection, conform, settle
 
 
 def rules(table_id: str, game: str, **kw) -> CasinoRules:
@@ -43,6 +43,7 @@ class Floor:
         self.room.gateway.identify(session, name)
         if money:
             self.room.deposit(name, money)
+        settle(self.room)
         self.people[name] = (session, connection)
         return session
 
@@ -50,6 +51,7 @@ class Floor:
         self.rid += 1
         answer = conform(self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
                                                                               **fields})))
+        settle(self.room)                       # on a strict bus: the events of the answer delivered
         if not isinstance(answer, dict):
             out = []
             answer.addBoth(out.append)
@@ -146,6 +148,7 @@ def test_CR_6_a_lone_blackjack_player_who_disconnects_is_waited_for_24_hours_the
     f, table, ana = alone_at_blackjack(store)
     assert table.phase == "deciding" and f.balance("ana") == 99_000
     f.room.disconnected(ana)
+    settle(f.room)
     assert table.phase == "waiting"
     f.clock.advance(23 * 3600)                                      # a day has not passed: still waiting
     assert table.phase == "waiting" and f.balance("ana") == 99_000
@@ -157,10 +160,12 @@ def test_CR_6_a_lone_blackjack_player_who_disconnects_is_waited_for_24_hours_the
 def test_CR_6_a_player_back_within_24_hours_resumes_the_decision(store):
     f, table, ana = alone_at_blackjack(store)
     f.room.disconnected(ana)
+    settle(f.room)
     f.clock.advance(5 * 3600)
     back = f.person("ana", money=0)                                 # logs in again
     f.room.gateway.identify(back, "ana")
     f.room.gateway.returned(back, LOGGED_IN)
+    settle(f.room)
     state = [m for m in f.people["ana"][1].sent if m.get("type") == "casino_state"][-1]
     assert state["to_act"] == "ana" and state["hands"]["ana"] == [list(parse("Ts 6d"))]
     assert table.phase == "deciding" and state["decision"] == table.decision_of("ana")
@@ -247,6 +252,7 @@ def test_CR_7_round_numbers_go_on_after_a_restart(store):
 def test_CR_6_coming_back_and_leaving_again_does_not_restart_the_24_hours(store):
     f, table, ana = alone_at_blackjack(store)
     f.room.disconnected(ana)                                        # at t = 10
+    settle(f.room)
     first = table.wait_until
     table.reconnect("ana")
     table.disconnect("ana", 50_000.0)
@@ -260,6 +266,7 @@ def test_BJ_3_a_seat_left_by_a_player_who_went_away_is_free_next_round(store):
     f.person("bo")
     f.ask("ana", "casino_join", table="bj", seat=1)
     f.room.disconnected(ana)
+    settle(f.room)
     f.clock.advance(10)                                             # nobody bet: the next round opens
     f.clock.advance(2)
     assert f.ask("bo", "casino_join", table="bj", seat=1)["ok"]

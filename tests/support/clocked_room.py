@@ -3,6 +3,8 @@ requests and their answers -- the in-process tests' way in, with no socket and n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from msgpack import unpackb
 from twisted.internet import defer
 from twisted.internet.task import Clock
@@ -22,8 +24,76 @@ TABLES = {"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blin
 
 
 MALFORMED: list[str] = []
-"""What the room sent that the protocol does not declare (the bus logs a subscriber's error and goes on: this
-list keeps it for tests/conftest.py, which fails the test)."""
+"""What the room sent that the protocol does not declare (the in-process bus logs a subscriber's error and goes
+on: this list keeps it for tests/conftest.py, which fails the test; a strict bus raises it again itself)."""
+
+STRICT_BUSES: list[StrictBus] = []
+"""The strict buses made during the running test (tests/conftest.py keeps them here, settles them at the end and
+raises what their subscribers raised)."""
+
+
+class _NotedClock:
+    """A strict bus's Clock that notes the calls the bus asks of it: a test runs just those (as the in-process bus
+    would have delivered in the publisher's call), not the room's own work due on the same turn."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.calls: list = []
+
+    def callLater(self, delay: float, f: Callable, *args, **kw):   # noqa: ANN002, ANN003, ANN201, N802
+        call = self.clock.callLater(delay, f, *args, **kw)
+        self.calls.append(call)
+        return call
+
+    def __getattr__(self, name: str):   # noqa: ANN204
+        return getattr(self.clock, name)
+
+
+def keep(bus: StrictBus) -> None:
+    """``bus`` (just made) kept for :func:`settle`; on a Clock, the calls it makes are noted."""
+    if isinstance(bus.reactor, Clock):
+        bus.reactor = _NotedClock(bus.reactor)
+    STRICT_BUSES.append(bus)
+
+
+def _bus_turn(bus: StrictBus) -> bool:
+    """The bus's calls due now run (oldest first), as the Clock would run them; whether there were any."""
+    noted = bus.reactor
+    if not isinstance(noted, _NotedClock):
+        return False
+    now = noted.clock.seconds()
+    noted.calls = [call for call in noted.calls if call.active()]
+    due = [call for call in noted.calls if call.getTime() <= now]
+    for call in due:
+        if call.active():
+            func, args, kw = call.func, call.args, call.kw
+            call.cancel()
+            func(*args, **kw)
+    return bool(due)
+
+
+def _strict(room: Room | None) -> list[StrictBus]:
+    buses = [room.bus] if room is not None else STRICT_BUSES
+    return [bus for bus in buses if isinstance(bus, StrictBus)]
+
+
+def turn(buses: list[StrictBus]) -> None:
+    """What ``buses`` hold is delivered, and the requests on them answered, turn after turn with no time passing,
+    until nothing of theirs is due: only the buses' own calls run, not the room's timers due now."""
+    for _ in range(1_000):
+        if not any([_bus_turn(bus) for bus in buses]):
+            return
+    raise AssertionError("a strict bus still has deliveries due after 1,000 turns")
+
+
+def settle(room: Room | None = None) -> None:
+    """Everything published so far on ``room``'s strict bus (or on every strict bus of this test) delivered, as
+    the in-process bus does in the publisher's call, and a subscriber's exception raised here; nothing on the
+    in-process bus."""
+    buses = _strict(room)
+    turn(buses)
+    for bus in buses:
+        bus.raise_failures()
 
 
 class Connection:
@@ -70,12 +140,21 @@ def request(room: Room, session, kind: str, rid: int = 1, **fields):   # noqa: A
     On the strict bus a request a service sends on (a table's command, say) is answered on a later turn: the
     room's ``Clock`` turns (no time passes) until it is, and the answer is handed back as a dict."""
     answer = room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
-    if isinstance(answer, defer.Deferred) and isinstance(room.bus, StrictBus):
-        for _ in range(100):
-            if answer.called and not answer.paused:    # paused: waiting on a Deferred it was chained to
-                return conform(resolved(answer))        # as the in-process bus would have answered: at once
-            room.reactor.advance(0)
+    settle(room)
+    if isinstance(answer, defer.Deferred) and isinstance(room.bus, StrictBus) and _has_result(answer):
+        return conform(resolved(answer))                # as the in-process bus would have answered: at once
     return conform(answer)
+
+
+def _has_result(answer: defer.Deferred) -> bool:
+    out: list[object] = []
+
+    def seen(result):   # noqa: ANN001, ANN202
+        out.append(True)
+        return result
+
+    answer.addBoth(seen)
+    return bool(out)
 
 
 def conform(answer):   # noqa: ANN001, ANN201 - a dict or a Deferred of one, handed back as it came
@@ -95,7 +174,9 @@ def conform(answer):   # noqa: ANN001, ANN201 - a dict or a Deferred of one, han
 
 
 def resolved(result) -> dict:                                       # noqa: ANN001
-    """The answer, whether given at once or as a Deferred that the store (inline on a Clock) has fired."""
+    """The answer, whether given at once or as a Deferred that the store (inline on a Clock) has fired (or that a
+    strict bus answers once its Clock has turned: what was published meanwhile is delivered too)."""
+    settle()
     if isinstance(result, defer.Deferred):
         out = []
         result.addBoth(out.append)
@@ -111,6 +192,7 @@ def player(room: Room, name: str, ip: str = "10.0.0.9"):   # noqa: ANN201
     session.player_id, session.country = name, "NL"
     room.gateway.identify(session, name)
     room.deposit(name, 10_000)
+    settle(room)
     return session, connection
 
 
@@ -127,4 +209,5 @@ def play_until(room: Room, clock: Clock, hands: int, table: str = "t1") -> None:
     t = room.runners[table].table
     while t.hand_number < hands or t.hand is not None:
         clock.advance(5)
+    settle(room)
     room.flushed()

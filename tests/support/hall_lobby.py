@@ -12,7 +12,7 @@ from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.room import Room
 from pokerroom.shell.tournaments import TournamentHall
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import Connection, conform
+from tests.support.clocked_room import Connection, conform, settle
 from tournament import director as td
 
 
@@ -38,6 +38,7 @@ class Lobby:
         if self.room.store.accounts.find_account(name.casefold()) is None:         # a director's named player is real
             self.room.store.accounts.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
         self.room.deposit(name, 100_000)
+        settle(self.room)
         self.people[name] = (session, connection)
         return session
 
@@ -46,6 +47,7 @@ class Lobby:
         self.rid += 1
         answer = conform(self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
                                                                               **fields})))
+        settle(self.room)                           # on a strict bus: what the request published delivered
         if isinstance(answer, Deferred):            # no writer thread here: the store answers at once
             answered: list = []
             answer.addBoth(answered.append)
@@ -53,7 +55,9 @@ class Lobby:
         return answer
 
     def pushes(self, name: str, kind: str) -> list[dict]:
-        """The tournament events of ``kind`` pushed to ``name`` so far."""
+        """The tournament events of ``kind`` pushed to ``name`` so far (on a strict bus: once what was published
+        is delivered)."""
+        settle(self.room)
         return [m["event"] for m in self.people[name][1].sent
                 if m.get("type") == "tournament_event" and m["event"]["type"] == kind]
 
