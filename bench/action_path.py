@@ -68,7 +68,7 @@ from pokerroom.store.room_store import RoomStore  # noqa: E402
 from pokerroom.table.config import tables_from_config  # noqa: E402
 
 CODEC = Codec(MSGPACK)
-FRAMES = PreparedFrames()
+FRAMES = PreparedFrames().of(CODEC)
 
 
 class ThreadClock:
@@ -150,7 +150,7 @@ class Connection:
             self.decisions.append((self.session, message["table"], message["legal"]))
 
     def send_frame(self, frame: Frame) -> None:
-        payload = FRAMES.prepared(frame, CODEC)[0]
+        payload = FRAMES.prepared(frame)[0]
         extra = frame.extra
         if extra:
             payload = CODEC.extend(payload, extra)

@@ -39,28 +39,60 @@ def data_frame(payload: bytes, binary: bool) -> bytes:
 class PreparedFrames:
     """The encoded payload and the whole WebSocket frame of recent frames' messages, per subprotocol."""
 
-    __slots__ = ("kept",)
+    __slots__ = ("by_subprotocol",)
 
     def __init__(self) -> None:
-        self.kept: dict[tuple[int, str], tuple[Any, bytes, bytes]] = {}   # (id(message), subprotocol) -> bytes
+        self.by_subprotocol: dict[str, CodecFrames] = {}
+
+    def of(self, codec: Codec) -> CodecFrames:
+        """The bytes kept for ``codec``'s subprotocol: a connection asks once, when its subprotocol is chosen."""
+        kept = self.by_subprotocol.get(codec.subprotocol)
+        if kept is None:
+            kept = self.by_subprotocol[codec.subprotocol] = CodecFrames(codec)
+        return kept
 
     def prepared(self, frame: Frame, codec: Codec) -> tuple[bytes, bytes]:
         """``frame.message`` as ``codec`` encodes it, and as a whole frame: made the first time it is asked for."""
-        message = frame.message
-        key = (id(message), codec.subprotocol)
-        kept = self.kept.get(key)
-        if kept is not None:
-            return kept[1], kept[2]
-        payload = frame.packed if codec.binary and frame.packed is not None else codec.encode(message)
-        whole = data_frame(payload, codec.binary)
-        if len(self.kept) >= KEPT:
-            self.kept.clear()
-        self.kept[key] = (message, payload, whole)
-        return payload, whole
+        return self.of(codec).prepared(frame)
 
     def encoded(self, frame: Frame, codec: Codec) -> bytes:
-        """The whole WebSocket frame of ``frame`` for one connection of ``codec``: ``extra``'s keys added to the
-        shared encoding when it has some."""
-        payload, whole = self.prepared(frame, codec)
+        """The whole WebSocket frame of ``frame`` for one connection of ``codec``."""
+        return self.of(codec).encoded(frame)
+
+
+class CodecFrames:
+    """One subprotocol's bytes of recent frames' messages, by the message's identity: a table's frame goes to
+    every seated player and observer one after another, so all but the first find theirs here with one lookup."""
+
+    __slots__ = ("codec", "binary", "kept")
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self.binary = codec.binary
+        self.kept: dict[int, tuple[Any, bytes, bytes]] = {}     # id(message) -> (message, payload, whole frame)
+
+    def prepared(self, frame: Frame) -> tuple[bytes, bytes]:
+        """``frame.message`` encoded, and as a whole frame: made the first time it is asked for."""
+        kept = self.kept.get(id(frame.message))
+        if kept is None:
+            kept = self._prepare(frame)
+        return kept[1], kept[2]
+
+    def encoded(self, frame: Frame) -> bytes:
+        """The whole WebSocket frame of ``frame`` for one connection: ``extra``'s keys added to the shared encoding
+        when it has some."""
+        kept = self.kept.get(id(frame.message))
+        if kept is None:
+            kept = self._prepare(frame)
         extra = frame.extra
-        return data_frame(codec.extend(payload, extra), codec.binary) if extra else whole
+        return data_frame(self.codec.extend(kept[1], extra), self.binary) if extra else kept[2]
+
+    def _prepare(self, frame: Frame) -> tuple[Any, bytes, bytes]:
+        message = frame.message
+        binary = self.binary
+        payload = frame.packed if binary and frame.packed is not None else self.codec.encode(message)
+        kept = (message, payload, data_frame(payload, binary))  # the message kept: no other can take its id
+        if len(self.kept) >= KEPT:
+            self.kept.clear()
+        self.kept[id(message)] = kept
+        return kept

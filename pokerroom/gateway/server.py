@@ -138,6 +138,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         for other in evicted:                           # the oldest anonymous connection of the busiest network
             other.place_taken()
         self.codec = Codec(chosen)
+        self.frame_bytes = factory.frames.of(self.codec)        # its subprotocol's bytes of shared frames
         self.peer_address = request.peer
         return chosen
 
@@ -366,7 +367,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         factory keeps the bytes, :mod:`pokerroom.gateway.frame_bytes`); ``extra``'s keys, this connection's own
         (the decision player's ``legal``), extend the shared encoding."""
         if self.state == _OPEN:
-            self._write(self.factory.frames.encoded(frame, self.codec))
+            self._write(self.frame_bytes.encoded(frame))
 
     _corked: list[bytes] | None = None
     _pending = False                            # an answer is on its way (a Deferred): later requests wait

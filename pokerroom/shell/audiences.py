@@ -23,6 +23,21 @@ from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import player_stream
 from pokerroom.protocol.codec import pack_with_packed_list
 
+_new = object.__new__
+_set_message, _set_packed = Frame.message.__set__, Frame.packed.__set__      # type: ignore[attr-defined]
+_set_extra, _set_instead = Frame.extra.__set__, Frame.instead.__set__        # type: ignore[attr-defined]
+
+
+def _frame(message: dict, packed: bytes | None, extra: dict | None = None, instead: tuple[str, ...] = ()) -> Frame:
+    """A :class:`Frame` made through its slots: a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``, at twice the cost, and a table makes two or three frames for every action."""
+    frame = _new(Frame)
+    _set_message(frame, message)
+    _set_packed(frame, packed)
+    _set_extra(frame, extra)
+    _set_instead(frame, instead)
+    return frame
+
 
 @dataclass(slots=True)
 class Audiences:
@@ -43,15 +58,17 @@ class Audiences:
         for player, events in self.own.items():
             extra = self.extra.get(player, {})
             mine = self.own_packed.get(player)                  # their own events are packed already too
-            own[player] = Frame(dict(head, **{key: events}, **extra),
-                                None if mine is None else pack_with_packed_list(dict(head, **extra), key, mine))
+            own[player] = _frame(dict(head, **{key: events}, **extra),
+                                 None if mine is None else pack_with_packed_list(dict(head, **extra), key, mine))
         for player, extra in self.extra.items():
             if player not in own:
-                own[player] = Frame(message, packed, extra)
-        everyone = Frame(message, packed)
-        unseated = tuple(p for p in own if p not in seated) if own else ()
-        instead = seated + unseated if unseated else seated
-        return Frame(message, packed, None, instead), everyone, own
+                own[player] = _frame(message, packed, extra)
+        if own:
+            unseated = tuple(p for p in own if p not in seated)
+            instead = seated + unseated if unseated else seated
+        else:
+            instead = seated
+        return _frame(message, packed, None, instead), _frame(message, packed), own
 
 
 Seats = tuple[tuple[str, str], ...]          # (player, the subject they hear the table on), for each seated player
@@ -68,19 +85,21 @@ def publish(bus: Bus, subject: str, head: dict[str, Any], key: str, audiences: A
     shown = bool(audiences.public)
     if shown:
         send(subject, public)
-    if seats is not None:
-        if own:
-            for player, stream in seats:
-                frame = own.get(player)
-                if frame is not None:
-                    send(stream, frame)
-                elif shown:
-                    send(stream, everyone)
-        elif shown:
+    if seats is None:
+        for player, frame in own.items():
+            send(player_stream(player), frame)
+        return
+    if not own:
+        if shown:
             for _, stream in seats:
                 send(stream, everyone)
+        return
+    for player, stream in seats:
+        frame = own.get(player, everyone if shown else None)
+        if frame is not None:
+            send(stream, frame)
     for player, frame in own.items():
-        if seats is None or player not in seated:
+        if player not in seated:                            # a bet's payout to a casino player who left
             send(player_stream(player), frame)
 
 
@@ -88,8 +107,8 @@ def announce(bus: Bus, subject: str, message: dict[str, Any], seated: tuple[str,
              seats: Seats = ()) -> None:
     """A frame for everyone at a table (a chat line, its closing): on ``subject`` for observers, and on each seated
     player's stream, in its place among the table's frames."""
-    bus.publish(subject, Frame(message, None, None, seated))
+    bus.publish(subject, _frame(message, None, None, seated))
     if seats:
-        everyone = Frame(message)
+        everyone = _frame(message, None)
         for _, stream in seats:
             bus.publish(stream, everyone)

@@ -45,6 +45,11 @@ class OutcomeHold:
         else:
             self.bus.publish(subject, payload)
 
+    def way(self) -> Bus | OutcomeHold:
+        """Where a batch of frames goes now: the bus itself while nothing is held (a table's frames of one batch,
+        one call each, without passing here), else this hold."""
+        return self if self._held else self.bus
+
     def until(self, landed: defer.Deferred, mark: Any = None) -> None:
         """Everything published from now on waits until ``landed`` fires (the outcome's write committed), and
         until everything held before it went out. ``mark`` names where the held part starts (:meth:`first_held`)."""

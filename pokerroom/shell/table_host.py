@@ -481,11 +481,12 @@ class TableHost:
         if outcome:
             runner.hold.until(self._landed(), events[0].seq - 1)
         seated, seats = runner.seated_now(left)
+        way = runner.hold.way()                             # the bus, or behind an outcome's commit
         for start in range(0, len(events), BATCH):          # frames stay small
             batch = events[start:start + BATCH]
             audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
             if audiences is not None:
-                publish(runner.hold, runner.public, self._head(runner, batch), "events", audiences, seated, seats)
+                publish(way, runner.public, self._head(runner, batch), "events", audiences, seated, seats)
         if table.closing and not table.players and table.hand is None and table_id in self.runners:
             self._retire(runner)
         elif any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
