@@ -19,6 +19,7 @@ client too, in the error's ``amounts``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeVar
 
 from pokerroom.amount_text import amount_text
 
@@ -57,3 +58,15 @@ class RuleViolation(Exception):
 
     def __repr__(self) -> str:
         return f"RuleViolation({self.code!r}, {self.message!r}, {self.rule_id!r})"
+
+
+H = TypeVar("H")
+
+
+def handler_for(handlers: Mapping[type, H], command: object, owner: str) -> H:
+    """The handler of ``command``'s type in a command table (a cash table's, a casino table's, a tournament's);
+    a command of any other type is refused with ``unknown_command`` and changes nothing."""
+    handler = handlers.get(type(command))
+    if handler is None:
+        raise RuleViolation("unknown_command", f"{owner} has no command {type(command).__name__}")
+    return handler

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import handler_for
 from pokerroom.poker.actions import action_named
 
 if TYPE_CHECKING:
@@ -242,7 +242,4 @@ APPLY: dict[type, Callable[[Director, object], list]] = {
 
 def handler_of(command: object) -> Callable[[Director, object], list]:
     """The director's part that carries ``command`` out; ``unknown_command`` for anything else."""
-    handler = APPLY.get(type(command))
-    if handler is None:
-        raise RuleViolation("unknown_command", f"a tournament has no command {type(command).__name__}")
-    return handler
+    return handler_for(APPLY, command, "a tournament")

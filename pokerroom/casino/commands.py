@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import handler_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +91,6 @@ APPLY: dict[type, Callable[[Any, Any], list]] = {
 }
 
 
-def handler_of(command: Any) -> Callable[[Any, Any], list]:
+def handler_of(command: object) -> Callable[[Any, Any], list]:
     """The table method that carries ``command`` out; ``unknown_command`` for anything else."""
-    handler = APPLY.get(type(command))
-    if handler is None:
-        raise RuleViolation("unknown_command", f"a casino table has no command {type(command).__name__}")
-    return handler
+    return handler_for(APPLY, command, "a casino table")

@@ -58,7 +58,6 @@ from pokerroom.shell.table_host import TableHost, TableRunner
 from pokerroom.shell.wallet import LEDGER_KEEP, Wallet
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import TableRules
-from pokerroom.table.commands import TableCommand
 
 __all__ = ["Room", "Session", "TableRunner"]
 
@@ -175,15 +174,6 @@ class Room:
 
     def add_table(self, rules: TableRules, *, announce: bool = True) -> TableRunner:
         return self.tables.add_table(rules, announce=announce)
-
-    def close_table(self, table_id: str) -> list:
-        return self.tables.close_table(table_id)
-
-    def runner(self, table_id: str) -> TableRunner:
-        return self.tables.runner(table_id)
-
-    def command(self, runner: TableRunner, command: TableCommand) -> list:
-        return self.tables.command(runner, command)
 
     def summary(self, runner: TableRunner) -> dict:
         return self.tables.summary(runner)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import handler_for
 from pokerroom.poker.actions import action_named
 from pokerroom.poker.quick_init import quick_init
 
@@ -160,9 +160,6 @@ APPLY: dict[type, Callable[[Any, Any, float], list]] = {
 }
 
 
-def handler_of(command: Any) -> Callable[[Any, Any, float], list]:
+def handler_of(command: object) -> Callable[[Any, Any, float], list]:
     """The table method that carries ``command`` out; ``unknown_command`` for anything else."""
-    handler = APPLY.get(type(command))
-    if handler is None:
-        raise RuleViolation("unknown_command", f"a table has no command {type(command).__name__}")
-    return handler
+    return handler_for(APPLY, command, "a table")
