@@ -82,13 +82,22 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
             propose = in_money.is_set() and len(proposed) == len(failures) and bot.name_ not in eliminated
             if propose:
                 proposed.append(bot.name_)
+        if kind in ("started", "break_started"):
+            rebuy(bot)
         if propose:
             answer = bot.ask("deal_propose", tournament="pko", kind="icm")
             if not answer["ok"]:
                 with lock:
                     failures.append(answer["error"]["code"])
-        if kind == "started" and bot.name_ in ("p00", "p01", "p02", "p03"):    # a few, as one may have won
-            bot.ask("tournament_rebuy", tournament="pko")                        # chips already (TR-REG-6)
+
+    rebought: list[str] = []
+
+    def rebuy(bot: TournamentBot) -> None:
+        """Players try to rebuy at the start and at the break until one may (TR-REG-6: at or below the
+        starting stack, between hands, while rebuys are open): the break is the sure moment, as no hand runs."""
+        if not rebought and bot.name_ not in eliminated:
+            if bot.ask("tournament_rebuy", tournament="pko")["ok"]:
+                rebought.append(bot.name_)
 
     names = [f"p{i:02d}" for i in range(30)]
     bots = []
@@ -124,6 +133,7 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
     assert places == list(range(1, details["tournament"]["entries"] + 1))
     assert sorted(f["player"] for f in details["finished"]) == sorted(names)
     assert details["tournament"]["entries"] == 30
+    assert rebought
     assert any(e["kind"] == "rebuy" for e in events_of(bots, "chips_added"))
     assert [e for e in events_of(bots, "seated") if e["reason"] == "late"]
     assert events_of(bots, "bounty_won") and events_of(bots, "break_started")
