@@ -303,6 +303,21 @@ class ChatRead:
     player: str
 
 
+@record("t.said")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChatLine:
+    """``table.<id>.keep_chat``: a chat line said at the table at ``at``, for the table process's recorder to keep
+    (every one, shown or not: HR-CHAT-1), to note for the collusion signals when ``hand`` runs (HR-CHAT-4), and to
+    flag for review when its author is dealt into the hand (``in_hand``). Answered None once queued."""
+
+    player: str
+    text: str
+    at: float
+    hand: str | None                # the hand running when the table was asked (ChatRead), or None
+    blocked: bool                   # not shown: muted, abusive, or closed to players in the hand
+    in_hand: bool
+
+
 @record("t.announce")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Announce:
@@ -320,6 +335,34 @@ class DeskRead:
 
     A director closes one with the :class:`~pokerroom.table.commands.Close` command on ``table.<id>.command``,
     answered ``{"seat": None, "closed": <it has left the room already>}``."""
+
+
+# ---------------------------------------------------------------------- security: the desk asks the table process
+# The security desk serves the team in a gateway process; the cash tables and the wallet are the table process's
+# (pokerroom.shell.security_moves answers there). A refusal is the RuleViolation, code and rule kept.
+
+
+@record("sec.idle")
+@dataclasses.dataclass(frozen=True, slots=True)
+class IdleRead:
+    """``security.idle``: may ``player`` be renamed -- nothing of theirs left under the name but the wallet (no
+    seat, waiting list, chips or stakes: AC-3)? Answered None, or refused ``player_busy``."""
+
+    player: str
+
+
+@record("sec.rename")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rename:
+    """``security.rename``: the account ``old`` renamed ``new`` (``key``: its nickname key) with its wallet, in one
+    transaction, by the security officer ``by`` at ``at`` (AC-3). Answered ``{"moved": <minor units>}``."""
+
+    old: str
+    new: str
+    key: str
+    reason: str
+    by: str
+    at: float
 
 
 # ---------------------------------------------------------------------- tournaments

@@ -18,6 +18,8 @@ CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has
 CASH_TABLES_RESUME = "tables.resume"  # request: a ResumeRead, may a player resume these tables (the host checks)
 CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a player sits at or waits for
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
+SECURITY_IDLE = "security.idle"      # request: an IdleRead, may a player be renamed (nothing of theirs at a table)
+SECURITY_RENAME = "security.rename"  # request: a Rename, the account and its wallet renamed (AC-3)
 
 
 @lru_cache(maxsize=65_536)
@@ -73,6 +75,11 @@ def table_players(table_id: str) -> str:
 def table_chat(table_id: str) -> str:
     """Requests: what the table chat needs of the table before it takes a line (``ChatRead``)."""
     return f"table.{token(table_id)}.chat"
+
+
+def table_keep_chat(table_id: str) -> str:
+    """Requests: a chat line for the table process's recorder to keep (``ChatLine``)."""
+    return f"table.{token(table_id)}.keep_chat"
 
 
 def table_announce(table_id: str) -> str:

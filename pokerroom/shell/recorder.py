@@ -35,6 +35,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
+from pokerroom.bus.records import ChatLine
 from pokerroom.money.ledger import Transfer
 from pokerroom.poker import events as he
 from pokerroom.security.facts import hand_facts
@@ -68,6 +69,8 @@ class TableRecording(Protocol):
     def record(self, batch: FullBatch) -> None: ...
 
     def table_closed(self, table_id: str) -> None: ...
+
+    def chat_kept(self, table_id: str, line: ChatLine) -> None: ...
 
 
 @dataclass(slots=True)
@@ -162,11 +165,17 @@ class Recorder:
         """Chain a record in the audit log (SEC-1): who did what, when, in the writer's order."""
         self.write(self.store.audit, kind, data, self.reactor.seconds() if at is None else at)
 
-    def chatted(self, table_id: str, player: str) -> None:
-        """Someone chatted at the table during its hand: the collusion signals read it (HR-CHAT-4)."""
-        hand = self._hands.get(table_id)
-        if hand is not None and hand.hand_id:
-            hand.chatted.add(player)
+    def chat_kept(self, table_id: str, line: ChatLine) -> None:
+        """A chat line at the table, shown or not, kept (HR-CHAT-1); one during a hand noted for the collusion signals
+        (railbirds too: HR-CHAT-4), and one during its author's own hand flagged for review."""
+        self.write(self.store.tables.save_chat, table_id, line.hand, line.player, line.text, line.at, line.blocked)
+        if line.hand is not None:
+            hand = self._hands.get(table_id)
+            if hand is not None and hand.hand_id:
+                hand.chatted.add(line.player)
+        if line.in_hand:
+            self.audit("chat_in_hand", line.at, player=line.player, table=table_id, hand_id=line.hand,
+                       text=line.text, blocked=line.blocked)
 
     # ------------------------------------------------------------------ a table's batches, through the port
 

@@ -52,6 +52,7 @@ from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.responsible_gaming import DAY, ResponsibleGaming
 from pokerroom.shell.seating_store import StoredSeatingHistory
+from pokerroom.shell.security_moves import SecurityMoves
 from pokerroom.shell.session_watch import SessionWatch
 from pokerroom.shell.table_chat import TableChat
 from pokerroom.shell.table_host import TableHost, TableRunner
@@ -84,6 +85,7 @@ class Room:
         self.tables = TableHost(reactor, self.bus, self.wallet, recorder, self.history, self.metrics,
                                 display_names=self.display_names, shuffle=shuffle,
                                 landed=recorder.landed)
+        SecurityMoves(self.bus, self.wallet, self.tables, store, recorder.write)   # the desk's asks (AC-3)
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
         self.play_check = PlayCheck(self)                             # who may play, on every path (STAFF-2)
         self.session_watch = SessionWatch(self)                      # STAFF-3: role changes and bans, at once
@@ -97,7 +99,7 @@ class Room:
         self.histories = Histories(recorder, self.wallet, self.bus)
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
                         CashPlay(gateway, self.bus, self.wallet, self.moderation, self.may_play, self.metrics),
-                        TableChat(self.bus, recorder, self.moderation, rules, self.display_names)):
+                        TableChat(self.bus, reactor, self.moderation, rules, self.display_names)):
             gateway.serve(service)
         # the services' shared registries, by the names other services use
         self.sessions, self.by_player, self.connections = gateway.sessions, gateway.by_player, gateway.connections

@@ -27,10 +27,10 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
 from pokerroom.bus import Bus, NoResponder
-from pokerroom.bus.records import WhereRead
-from pokerroom.bus.subjects import CASH_TABLES_WHERE, table_command
+from pokerroom.bus.records import IdleRead, Rename, WhereRead
+from pokerroom.bus.subjects import CASH_TABLES_WHERE, SECURITY_IDLE, SECURITY_RENAME, table_command
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import PLAYER_KINDS, Kind, cash, parse
+from pokerroom.money.accounts import cash
 from pokerroom.money.ledger import Posting, Transfer
 from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
@@ -38,8 +38,8 @@ from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.poker.history.pokerstars import to_pokerstars
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.signals import PairSignals
+from pokerroom.shell.security_moves import busy
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
-from pokerroom.shell.staff_out_of_play import CashTables
 from pokerroom.store.security_records import unpack_facts
 from pokerroom.table.commands import SitOut
 
@@ -52,13 +52,6 @@ if TYPE_CHECKING:
     from pokerroom.store.room_store import RoomStore
 
 SHARED_HANDS = 200
-_AWAY_FROM_WALLET = PLAYER_KINDS - {Kind.WALLET}    # a player's money besides the wallet: chips, stakes, tickets, T$
-
-
-def _held_away(account: str, player: str) -> bool:
-    """Whether ``account`` is the player's money somewhere other than their wallet."""
-    read = parse(account)
-    return read is not None and read.kind in _AWAY_FROM_WALLET and read.player == player
 
 
 def _hand_summary(hand: Any, who: list[str]) -> dict:
@@ -98,7 +91,7 @@ def void_postings(player: str, start: dict[str, int], end: dict[str, int]) -> li
     return [Posting(cash(player), -back), *(Posting(cash(p), amount) for p, amount in shares.items() if amount)]
 
 
-class ReviewedRoom(CashTables, Protocol):
+class ReviewedRoom(Protocol):
     """What the security team's actions use of the room: the store through the writer and the audit log, the
     clock and the account rules, the standing decisions, the sessions by player and the end of one, the money
     (balances, moves, the wallet's deposits), the players' escrows and shown names, and the cash tables."""
@@ -504,56 +497,40 @@ class SecurityDesk:
 
         def free(view: dict) -> defer.Deferred:
             old = view["nickname"]
-            self._verify_idle(old)
             accounts = self.store.accounts
-            d = self._read(lambda: accounts.find_account(key) is None and not accounts.name_was_used(key))
+            d = self._idle(old)
+            d.addCallback(lambda _: self._read(lambda: accounts.find_account(key) is None
+                                               and not accounts.name_was_used(key)))
             return d.addCallback(lambda available: rename(old, available))
 
         def rename(old: str, available: bool) -> defer.Deferred:
             if not available:
                 raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3")
-            self._verify_idle(old)                          # still idle after the read
+            self._verify_no_entries(old)                    # still idle after the read (the tables: by the move)
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")
-            balance = self.room.balance(old)
-            wallet = self.room.wallet                       # flagged at once (AC-6); stored with the rename
-            moved = [wallet.move(cash(old), cash(nickname), balance, "nickname reset", old,
-                                 store=False)] if balance else []
+            moved = self.room.bus.request(SECURITY_RENAME, Rename(old, nickname, key, reason, by, self._now()))
+            return moved.addCallback(lambda _: renamed(old))
 
-            def undo(failure: Any) -> Any:                  # not stored: the ledger in memory goes back as it was
-                if moved:
-                    wallet.move(cash(nickname), cash(old), balance, "nickname reset undone", old, store=False)
-                return failure
-
-            d = self._read(self.store.security.rename_account, old, nickname, key, reason, by, self._now(), moved)
-            return d.addCallbacks(lambda _: renamed(old, moved), undo)
-
-        def renamed(old: str, moved: list) -> dict:
+        def renamed(old: str) -> dict:
             room = self.room
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")   # a login in flight
-            late = room.balance(old)                         # money that reached the old name meanwhile follows
-            if late:
-                room.wallet.move(cash(old), cash(nickname), late, "nickname reset", old)     # stored, flagged
             room.moderation.renamed(old, nickname)
             room.display_names.renamed(old, nickname)
-            room.wallet.renamed(old, nickname)              # AC-5: the day's deposits still count
             self._acted(by, "reset_nickname", reason, player=old, nickname=nickname)
             return ok(request, nickname=nickname)
 
         return self._account(player).addCallback(free)
 
-    def _verify_idle(self, player: str) -> None:
-        """Nothing of the player's may stay behind under the old name: no seat, place in a queue, tournament,
-        or money anywhere but the wallet (table and casino chips, T$, tickets, stakes)."""
-        room = self.room
-        waiting = [t for t, runner in room.runners.items()
-                   if runner.table.seat_of(player) is not None or player in runner.table.waiting_list]
-        money = sorted(a for a, balance in room.wallet.books.balances.items()
-                       if balance and _held_away(a, player))
-        if waiting or money or (self.hall is not None and self.hall.playing(player)):
-            where = f"at {waiting[0]}" if waiting else f"holds {money[0]}" if money else "is in a tournament"
-            raise RuleViolation("player_busy", f"{player} {where}: rename them once they have left every table "
-                                               "and tournament and hold money only in their wallet (freeze "
-                                               "them first)", "AC-3")
+    def _idle(self, player: str) -> defer.Deferred:
+        """Fires once nothing of the player's stays behind under the old name: no tournament entry (asked of the
+        hall), no seat, place in a queue, or money anywhere but the wallet (asked of the table process,
+        ``security.idle``); fails ``player_busy`` if not (AC-3)."""
+        self._verify_no_entries(player)
+        return self.room.bus.request(SECURITY_IDLE, IdleRead(player))
+
+    def _verify_no_entries(self, player: str) -> None:
+        if self.hall is not None and self.hall.playing(player):
+            raise busy(player, "is in a tournament")
 
     def _on_security_void(self, session: Any, request: Request, player: str, hands: list[str], reason: str,
                           case: int | None = None) -> defer.Deferred:

@@ -32,7 +32,7 @@ from twisted.logger import Logger
 from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.staff_out_of_play import CashTables, leave_play, refuse_if_playing
+from pokerroom.shell.staff_out_of_play import leave_play, refuse_if_playing
 from pokerroom.store.session_records import token_digest
 
 if TYPE_CHECKING:
@@ -48,10 +48,10 @@ LATE_COMMIT = 10.0                  # seconds a change is read again: its id may
 ADMIN_ROLES = frozenset({"admin"})
 
 
-class WatchedRoom(CashTables, Protocol):
+class WatchedRoom(Protocol):
     """What the watch uses of the room: the account rules and the clock, the store through the writer and the
     audit log, the sessions (by token and by player) and the end of one, the security team's freezes, and the
-    cash tables a new staff member leaves."""
+    bus (the cash tables a new staff member leaves, where a promotion's player plays: SEC-2)."""
 
     account_rules: players.AccountRules
     reactor: IReactorTime
@@ -165,8 +165,9 @@ class SessionWatch:
         def found(account: Any) -> Any:
             if account is None:
                 raise RuleViolation("no_such_player", f"there is no player {player}", "STAFF-3")
-            refuse_if_playing(room, self.play_checks, account.nickname, role)                 # SEC-2
-            return room.write(room.store.sessions.set_role, key, role, room.reactor.seconds(), quiet=False)
+            refused = refuse_if_playing(room.bus, self.play_checks, account.nickname, role)      # SEC-2, asked
+            return refused.addCallback(lambda _: room.write(room.store.sessions.set_role, key, role,
+                                                            room.reactor.seconds(), quiet=False))
 
         def stored(account: Any) -> dict:
             if account is None:

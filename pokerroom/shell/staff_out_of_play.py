@@ -1,15 +1,15 @@
 """Security and admin accounts do not play (SEC-2): a promotion waits until the player is out of play, and one
 made anyway (``pokerroom role``, another process) takes them out of play safely.
 
-Where a player is in play is read of the room's cash tables (a seat, a waiting list) and of whatever the
-composed services registered in :attr:`~pokerroom.shell.session_watch.SessionWatch.play_checks` (the casino
-floor's open bets, the tournament hall's entries).
+Where a player is in play is asked of the cash tables' host (``tables.where``: a seat, a waiting list) and read
+of whatever the composed services registered in
+:attr:`~pokerroom.shell.session_watch.SessionWatch.play_checks` (the casino floor's open bets, the tournament
+hall's entries: still direct calls, answered at once).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol
 
 from twisted.internet import defer
 from twisted.logger import Logger
@@ -22,40 +22,37 @@ from pokerroom.errors import RuleViolation
 from pokerroom.players import SECURITY_ROLES
 from pokerroom.table.commands import Leave, LeaveWaitingList
 
-if TYPE_CHECKING:
-    from pokerroom.shell.table_host import TableRunner
-
 log = Logger()
 
 
-class CashTables(Protocol):
-    """What is read of the room's cash tables: each one's runner (a check that answers at once: still direct)."""
-
-    runners: dict[str, TableRunner]
-
-
-def where_playing(room: CashTables, elsewhere: Mapping[str, Callable[[str], bool]], player: str) -> str | None:
-    """Where ``player`` is in play, in a few words; None when nowhere."""
-    for table_id, runner in sorted(room.runners.items()):
-        if runner.table.seat_of(player) is not None:
-            return f"is seated at {table_id}"
-        if player in runner.table.waiting_list:
-            return f"is on the waiting list of {table_id}"
+def where_playing(at: dict, elsewhere: Mapping[str, Callable[[str], bool]], player: str) -> str | None:
+    """Where ``player`` is in play, in a few words, from the cash tables' answer to ``tables.where`` (``at``) and
+    the other places in play; None when nowhere."""
+    if at["seated"]:
+        return f"is seated at {at['seated'][0]}"
+    if at["waiting"]:
+        return f"is on the waiting list of {at['waiting'][0]}"
     for where, playing in elsewhere.items():
         if playing(player):
             return where
     return None
 
 
-def refuse_if_playing(room: CashTables, elsewhere: Mapping[str, Callable[[str], bool]], player: str,
-                      role: str) -> None:
-    """An admin may not make a player in play a security or admin account (SEC-2)."""
+def refuse_if_playing(bus: Bus, elsewhere: Mapping[str, Callable[[str], bool]], player: str,
+                      role: str) -> defer.Deferred:
+    """An admin may not make a player in play a security or admin account (SEC-2): fires once the player is out
+    of play, fails ``player_busy`` if not. The cash tables are another process's: where the player sits or waits
+    is asked of their host (``tables.where``)."""
     if role not in SECURITY_ROLES:
-        return
-    where = where_playing(room, elsewhere, player)
-    if where is not None:
-        raise RuleViolation("player_busy", f"{player} {where}: security and admin accounts do not play, so give "
-                                           f"them the {role} role once they have left play", "SEC-2")
+        return defer.succeed(None)
+
+    def refuse(at: dict) -> None:
+        where = where_playing(at, elsewhere, player)
+        if where is not None:
+            raise RuleViolation("player_busy", f"{player} {where}: security and admin accounts do not play, so "
+                                               f"give them the {role} role once they have left play", "SEC-2")
+
+    return bus.request(CASH_TABLES_WHERE, WhereRead(player)).addCallback(refuse)
 
 
 def leave_play(bus: Bus, player: str) -> defer.Deferred:

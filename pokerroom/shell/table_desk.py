@@ -28,7 +28,6 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import NEW_ID, Request, ok
 from pokerroom.shell.cash_play import answered
-from pokerroom.shell.staff_out_of_play import CashTables
 from pokerroom.shell.table_host import TableRunner
 from pokerroom.table import TableRules
 from pokerroom.table.commands import Close
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
     from pokerroom.store.room_store import RoomStore
 
 
-class DirectedTables(CashTables, Protocol):
+class DirectedTables(Protocol):
     """What the desk uses of the room: the cash tables (open, close, summarise), the route
     table, the bus (a table closed), the lobby's other sections (their table ids are taken), the directors'
     role check and audited record, and the store through the writer."""
@@ -46,6 +45,7 @@ class DirectedTables(CashTables, Protocol):
     store: RoomStore
     reactor: IReactorTime
     bus: Bus
+    runners: dict[str, TableRunner]                 # the open cash tables (the desk's table part is the host's)
     lobby_sections: dict[str, Callable[[], list]]
 
     def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None: ...

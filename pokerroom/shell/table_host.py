@@ -77,6 +77,7 @@ from pokerroom.bus.subjects import (
     table_closed,
     table_command,
     table_full,
+    table_keep_chat,
     table_players,
     table_public,
     table_seat,
@@ -196,6 +197,7 @@ class TableHost:
             self.bus.respond(table_catch_up(table_id), lambda read: self._catch_up_read(runner, read)),
             self.bus.respond(table_players(table_id), lambda read: self._players_read(runner, read)),
             self.bus.respond(table_chat(table_id), lambda read: self._chat_read(runner, read)),
+            self.bus.respond(table_keep_chat(table_id), lambda line: self.recording.chat_kept(table_id, line)),
             self.bus.respond(table_announce(table_id), lambda said: self.announce(runner, said.message))]
         self._lobby_line(runner, news=announce)
         return runner

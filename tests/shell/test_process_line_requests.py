@@ -1,0 +1,134 @@
+"""The calls that cross the process line (docs/architecture.md) go as records on the strict bus, answered on a later
+turn as a broker would answer them: a promotion's SEC-2 check, a rename's idle check and its wallet move (AC-3), a
+chat line kept by the table's recorder (HR-CHAT-1, HR-CHAT-4), and the casino's reads (CR-7)."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from pokerroom.bus.records import ChatLine, IdleRead, Rename, WhereRead
+from pokerroom.bus.strict import StrictBus
+from pokerroom.bus.subjects import CASH_TABLES_WHERE, SECURITY_IDLE, SECURITY_RENAME, table_announce, table_keep_chat
+from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import cash, table_escrow
+from pokerroom.players import nickname_key
+from pokerroom.protocol.schema import parse_request
+from pokerroom.shell.room import Room
+from pokerroom.store.security_records import unpack_facts
+from tests.shell.test_sessions import signed_in, staffed
+from tests.shell.test_table_requests import playing, strict_room
+from tests.support.clocked_room import Connection, play_until, request, resolved
+from tests.support.security_room import account, security_room
+
+
+def spied(monkeypatch: pytest.MonkeyPatch, room: Room) -> list[tuple[str, object]]:
+    """Every request sent on the room's bus from now on, as (subject, payload)."""
+    asked: list[tuple[str, object]] = []
+    real = room.bus.request
+
+    def spy(subject: str, payload: object) -> defer.Deferred:
+        asked.append((subject, payload))
+        return real(subject, payload)
+
+    monkeypatch.setattr(room.bus, "request", spy)
+    return asked
+
+
+def later(room: Room, session, kind: str, **fields) -> dict:   # noqa: ANN001, ANN003
+    """``kind`` asked by ``session``: not answered in the call (the strict bus answers on a later turn), then
+    answered once the bus has turned."""
+    assert isinstance(room.bus, StrictBus)
+    answer = room.handle(session, parse_request({"type": kind, "rid": 1, **fields}))
+    assert isinstance(answer, defer.Deferred) and (not answer.called or answer.paused), "answered in the call"
+    return resolved(answer)
+
+
+def refusal(room: Room, asked: defer.Deferred) -> RuleViolation:
+    out: list = []
+    asked.addBoth(out.append)
+    resolved(None)
+    assert out and isinstance(out[0].value, RuleViolation), out
+    return out[0].value
+
+
+def test_SEC_2_a_promotions_check_asks_the_tables_where_the_player_plays(store, monkeypatch):
+    clock = Clock()
+    room = staffed(store, clock)
+    root, _, _ = signed_in(room, "root", "admin")
+    ana, _, _ = signed_in(room, "ana")
+    assert request(room, ana, "join", table="t1", buy_in=500, seat=1)["ok"]
+    asked = spied(monkeypatch, room)
+    refused = later(room, root, "admin_set_role", player="ana", role="security", reason="hired")
+    assert refused["error"]["code"] == "player_busy" and refused["error"]["rule"] == "SEC-2"
+    assert "is seated at t1" in refused["error"]["message"]
+    assert asked == [(CASH_TABLES_WHERE, WhereRead("ana"))]
+    assert store.accounts.find_account("ana").role == "player"
+    del asked[:]
+    assert resolved(request(room, root, "admin_set_role", player="ana", role="director", reason="x"))["ok"]
+    assert asked == []                                      # not a security role: nothing to ask
+
+
+def test_AC_3_a_rename_asks_the_table_process_whether_the_player_is_idle_and_to_move_the_wallet(store, monkeypatch):
+    clock = Clock()
+    room, _ = security_room(store, clock)
+    for name in ("sec", "bob"):
+        account(store, name)
+    sec = room.connected(Connection(), "10.0.0.1")
+    sec.player_id, sec.role = "sec", "security"
+    room.gateway.identify(sec, "sec")
+    room.deposit("bob", 700)
+    room.wallet.move(cash("bob"), table_escrow("t1", "bob"), 200, "test: chips on t1", "t")
+    asked = spied(monkeypatch, room)
+    busy = later(room, sec, "security_reset_nickname", player="bob", nickname="robert", reason="asked")
+    assert busy["error"]["code"] == "player_busy" and busy["error"]["rule"] == "AC-3"
+    assert table_escrow("t1", "bob") in busy["error"]["message"]
+    assert asked == [(SECURITY_IDLE, IdleRead("bob"))]
+    room.wallet.move(table_escrow("t1", "bob"), cash("bob"), 200, "test: chips back", "t")
+    del asked[:]
+    done = later(room, sec, "security_reset_nickname", player="bob", nickname="robert", reason="asked")
+    assert done["ok"] and done["nickname"] == "robert"
+    assert [subject for subject, _ in asked] == [SECURITY_IDLE, SECURITY_RENAME]
+    assert asked[1][1] == Rename("bob", "robert", nickname_key("robert"), "asked", "sec", clock.seconds())
+    assert room.balance("bob") == 0 and room.balance("robert") == 700 and room.ledger.check()
+    assert store.accounts.find_account(nickname_key("robert")) is not None
+
+
+def test_AC_3_the_table_process_checks_a_rename_again_in_the_call_that_moves_the_money(store):
+    """A rename asked directly on the bus (another service, or one forged) still moves nothing of a player who sits
+    at a table: the check is made where the money is, in the same call."""
+    clock = Clock()
+    room, _ = security_room(store, clock)
+    account(store, "bob")
+    room.deposit("bob", 700)
+    room.runners["quiet"].table.waiting_list.append("bob")
+    assert "at quiet" in str(refusal(room, room.bus.request(SECURITY_IDLE, IdleRead("bob"))))
+    refused = refusal(room, room.bus.request(SECURITY_RENAME, Rename("bob", "robert", "robert", "x", "sec", 0.0)))
+    assert (refused.code, refused.rule_id) == ("player_busy", "AC-3")
+    assert room.balance("bob") == 700 and room.balance("robert") == 0
+    assert store.accounts.find_account("bob") is not None
+
+
+def test_HR_CHAT_1_a_chat_line_is_kept_by_the_table_processs_recorder_as_a_record(store, monkeypatch):
+    clock = Clock()
+    room = strict_room(store, clock)
+    (ana, _), _, (cy, _) = playing(room, clock)
+    hand_id = room.runners["t1"].table.hand.hand_id
+    asked = spied(monkeypatch, room)
+    refused = later(room, ana, "chat", table="t1", text="nice hand")          # closed to players in the hand
+    assert refused["error"]["code"] == "chat_in_hand" and refused["error"]["rule"] == "HR-CHAT-4"
+    kept = [payload for subject, payload in asked if subject == table_keep_chat("t1")]
+    assert kept == [ChatLine("ana", "nice hand", clock.seconds(), hand_id, True, True)]
+    clock.advance(1.0)
+    assert later(room, cy, "chat", table="t1", text="go on")["ok"]          # a railbird's line: kept, then shown
+    subjects = [subject for subject, _ in asked[len(kept) + 1:]]
+    assert subjects[-2:] == [table_keep_chat("t1"), table_announce("t1")]
+    room.flushed()
+    lines = store.security.search_chat(table="t1")
+    assert {(c.player_id, c.hand_id, c.blocked) for c in lines} == {("ana", hand_id, True), ("cy", hand_id, False)}
+    flagged = store.audit_log.audit_records("chat_in_hand")
+    assert [(r.data["player"], r.data["hand_id"]) for r in flagged] == [("ana", hand_id)]
+    play_until(room, clock, room.runners["t1"].table.hand_number)
+    facts = unpack_facts(next(store.security.iter_hand_facts()))
+    assert facts.hand_id == hand_id and set(facts.chatted) == {"ana", "cy"}     # the collusion signals' note
