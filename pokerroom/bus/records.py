@@ -262,6 +262,16 @@ class LobbyLine:
     news: bool = True
 
 
+@record("lobby.section")
+@dataclasses.dataclass(frozen=True, slots=True)
+class LobbySection:
+    """``lobby.section``: a section of the lobby beside the cash tables (``name``: "casino"), its lines as they are
+    now, sent whole by the service on the table side whenever they change; the lobby feed keeps the copy."""
+
+    name: str
+    lines: tuple[dict, ...]
+
+
 # ------------------------------------------------------------------ cash tables: a resume's check, asked of the host
 # Accounts live in a gateway process, the tables in a table process (docs/architecture.md): what a resume
 # needs to know of the tables is asked, as one request the host answers for all its tables.
@@ -389,6 +399,18 @@ for _name, _command in (("tn.level", tourc.LevelUp), ("tn.break", tourc.StartBre
 # A casino table's commands are the pure core's own records (:mod:`pokerroom.casino.commands`): a player's go as
 # requests on ``casino.<id>.command``, answered by the casino floor with plain data (or refused with the
 # RuleViolation, code, sentence, rule and amounts kept); the floor's timer and session events apply theirs there.
+
+
+@record("c.read")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CasinoRead:
+    """``casino.<id>.read``: what anyone may read of a casino table, no login needed: ``what`` is ``"rules"``
+    (answered with the table's rules, limits and paytable) or ``"history"`` (``{"results", "statistics"}``, CR-7).
+    Any other ``what`` is refused ``unknown_read``."""
+
+    what: str
+
+
 for _name, _command in (("c.join", cc.Join), ("c.leave", cc.Leave), ("c.bet", cc.Bet), ("c.decide", cc.Decide),
                         ("c.gone", cc.Disconnect), ("c.back", cc.Reconnect), ("c.expire", cc.Expire),
                         ("c.void", cc.Void)):

@@ -18,6 +18,8 @@ CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has
 CASH_TABLES_RESUME = "tables.resume"  # request: a ResumeRead, may a player resume these tables (the host checks)
 CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a player sits at or waits for
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
+LOBBY_SECTION = "lobby.section"      # payload: a LobbySection, another section of the lobby whole (the casino's)
+CASINO_TABLES = "casino.tables"      # request: None, every casino table's lobby line (casino_list)
 SECURITY_IDLE = "security.idle"      # request: an IdleRead, may a player be renamed (nothing of theirs at a table)
 SECURITY_RENAME = "security.rename"  # request: a Rename, the account and its wallet renamed (AC-3)
 
@@ -108,6 +110,11 @@ def casino_seat(table_id: str, player_id: str) -> str:
 def casino_command(table_id: str) -> str:
     """Requests: a casino table's command records (:mod:`pokerroom.casino.commands`), answered by the floor."""
     return f"casino.{token(table_id)}.command"
+
+
+def casino_read(table_id: str) -> str:
+    """Requests: a casino table's rules or results history (``CasinoRead``), answered by the floor."""
+    return f"casino.{token(table_id)}.read"
 
 
 def tournament_public(tournament_id: str) -> str:

@@ -43,8 +43,16 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.bus import NoResponder
-from pokerroom.bus.records import SessionEvent, SessionGone
-from pokerroom.bus.subjects import SESSION_EVENTS, casino_command, casino_public, casino_seat
+from pokerroom.bus.records import CasinoRead, LobbySection, SessionEvent, SessionGone
+from pokerroom.bus.subjects import (
+    CASINO_TABLES,
+    LOBBY_SECTION,
+    SESSION_EVENTS,
+    casino_command,
+    casino_public,
+    casino_read,
+    casino_seat,
+)
 from pokerroom.casino import commands as cc
 from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
 from pokerroom.casino.money import casino_postings
@@ -60,7 +68,6 @@ if TYPE_CHECKING:
     from pokerroom.bus import Bus
     from pokerroom.gateway.routes import Gateway
     from pokerroom.gateway.sessions import Session
-    from pokerroom.shell.lobby_feed import LobbyFeed
     from pokerroom.shell.session_watch import SessionWatch
     from pokerroom.shell.wallet import Wallet
     from pokerroom.store.room_store import RoomStore
@@ -74,15 +81,14 @@ _MEMBERS = frozenset({cc.Bet, cc.Decide})        # refused ``not_at_table`` befo
 
 
 class FloorRoom(Protocol):
-    """What the casino floor uses of the room: the clock, the store through the writer, the bus, the wallet and
-    balances, the route table, the lobby (its section), the session watch (SEC-2: open bets count as play), the
+    """What the casino floor uses of the room: the clock, the store through the writer, the bus (its lobby section
+    too), the wallet and balances, the route table, the session watch (SEC-2: open bets count as play), the
     gateway (a member follows their table's stream), the sessions by player, and who may play."""
 
     reactor: IReactorTime
     store: RoomStore
     bus: Bus
     wallet: Wallet
-    lobby: LobbyFeed
     session_watch: SessionWatch
     gateway: Gateway
     by_player: dict[str, Session]
@@ -108,6 +114,7 @@ class CasinoFloor:
         self.timers: dict[str, tuple[Any, Any]] = {}                           # table -> (key, delayed call)
         self.claims = ClaimBook()                                              # BOB-6 claims: one per round
         self.holds = {t: OutcomeHold(room.bus) for t in self.tables}           # each table's frames
+        self.listed: tuple[dict, ...] | None = None                            # the lobby section as last sent
 
     # ------------------------------------------------------------------ composition
 
@@ -117,8 +124,10 @@ class CasinoFloor:
         for table in self.tables.values():
             self.room.bus.respond(casino_command(table.table_id),
                                   lambda command, table=table: self._commanded(table, command))
+            self.room.bus.respond(casino_read(table.table_id), lambda read, table=table: self._read(table, read))
+        self.room.bus.respond(CASINO_TABLES, lambda _: self.listing())
         self.room.bus.subscribe(SESSION_EVENTS, self._session_event)
-        self.room.lobby.add_section("casino", self.listing)
+        self._lobby_section()
         self.room.session_watch.count_in_play("has a casino bet open", self.playing)     # SEC-2
 
     def playing(self, player: str) -> bool:
@@ -136,6 +145,22 @@ class CasinoFloor:
 
     def listing(self) -> list[dict]:
         return [t.summary() for t in self.tables.values()]
+
+    def _lobby_section(self) -> None:
+        """The lobby's casino section, sent whole on ``lobby.section`` when it has changed (the lobby feed, in the
+        gateway's process, keeps the copy it answers ``lobby_list`` with)."""
+        lines = tuple(self.listing())
+        if lines != self.listed:
+            self.listed = lines
+            self.room.bus.publish(LOBBY_SECTION, LobbySection("casino", lines))
+
+    def _read(self, table: CasinoTable, read: CasinoRead) -> dict:
+        """``casino.<id>.read``: the table's rules, or its results history (CR-7), as plain data."""
+        if read.what == "rules":
+            return table.describe()
+        if read.what == "history":
+            return {"results": [list(r) for r in table.results], "statistics": table.statistics()}
+        raise RuleViolation("unknown_read", f"a casino table has no {read.what!r} to read")
 
     # ------------------------------------------------------------------ the one path of every command
 
@@ -190,6 +215,7 @@ class CasinoFloor:
                 hold.until(self._store_round(table, e, transfers, now))
         self._fan_out(table, events)
         self._set_timer(table)
+        self._lobby_section()
         return events
 
     def _store_round(self, table: CasinoTable, e: RoundSettled | RoundVoided, transfers: list, now: float) -> Any:
@@ -293,20 +319,24 @@ class CasinoFloor:
             raise RuleViolation("unknown_table", f"there is no casino table {table!r}")
         return found
 
-    def _on_casino_list(self, session: Any, request: Request) -> dict:
-        return ok(request, tables=self.listing())
+    # The reads anyone may make, asked of the floor as requests (the handlers are the gateway's side of the line):
+    # each is one request to one table, its answer bounded (the last results of the table, HISTORY of them).
 
-    def _on_casino_rules(self, session: Any, request: Request, table: str) -> dict:
-        return ok(request, **self._table(table).describe())
+    def _on_casino_list(self, session: Any, request: Request) -> Any:
+        return answered(self.room.bus.request(CASINO_TABLES, None), "", lambda lines: ok(request, tables=lines))
 
-    def _on_casino_history(self, session: Any, request: Request, table: str) -> dict:
-        t = self._table(table)
-        return ok(request, table=table, results=[list(r) for r in t.results], statistics=t.statistics())
+    def _on_casino_rules(self, session: Any, request: Request, table: str) -> Any:
+        return self._ask(table, CasinoRead("rules"), lambda rules: ok(request, **rules), casino_read)
 
-    def _ask(self, table: str, command: cc.CasinoCommand, then: Any) -> Any:
-        """``then`` of the table's answer to ``command``, sent on ``casino.<id>.command``: at once when it came in
-        the same call (the in-process bus), else a Deferred; a refusal is raised, or fails the Deferred."""
-        asked = self.room.bus.request(casino_command(table), command).addErrback(_no_such_table, table)
+    def _on_casino_history(self, session: Any, request: Request, table: str) -> Any:
+        return self._ask(table, CasinoRead("history"), lambda history: ok(request, table=table, **history),
+                         casino_read)
+
+    def _ask(self, table: str, command: Any, then: Any, subject: Callable[[str], str] = casino_command) -> Any:
+        """``then`` of the table's answer to ``command``, sent on ``casino.<id>.command`` (or a read on ``subject``):
+        at once when it came in the same call (the in-process bus), else a Deferred; a refusal is raised, or fails
+        the Deferred."""
+        asked = self.room.bus.request(subject(table), command).addErrback(_no_such_table, table)
         return answered(asked, table, then)
 
     def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> Any:

@@ -5,20 +5,24 @@ Table hosts send each changed lobby line whole on :data:`LOBBY_CHANGED` (a
 has left the room). The feed keeps its own copy of the lines -- it reads
 nothing of a table host, which may live in another process -- gathers the
 changes and publishes one ``lobby_update`` on :data:`LOBBY_UPDATE`, encoded
-once for every subscriber. Other services add sections to the list (the
-casino tables, say) with :meth:`LobbyFeed.add_section`.
+once for every subscriber. A service on the table side sends another section
+of the list whole on :data:`LOBBY_SECTION` (a
+:class:`~pokerroom.bus.records.LobbySection`: the casino tables) and the
+feed keeps that copy too; one in this process may add a section it reads at
+once with :meth:`LobbyFeed.add_section` (the tournaments).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
-from pokerroom.bus.records import Frame, LobbyLine
-from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_UPDATE
+from pokerroom.bus.records import Frame, LobbyLine, LobbySection
+from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_SECTION, LOBBY_UPDATE
 from pokerroom.protocol.schema import Request, ok
 
 LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
@@ -34,10 +38,15 @@ class LobbyFeed:
         self._dirty: set[str] = set()
         self._call: Any = None
         bus.subscribe(LOBBY_CHANGED, self._changed)
+        bus.subscribe(LOBBY_SECTION, self._section)
 
     def add_section(self, name: str, section: Callable[[], list]) -> None:
         """More of the lobby: ``lobby_list`` answers ``name: section()`` beside the cash tables."""
         self.sections[name] = section
+
+    def _section(self, subject: str, section: LobbySection) -> None:
+        """A section as its service sent it last: ``lobby_list`` answers this copy."""
+        self.sections[section.name] = partial(list, section.lines)
 
     def _on_lobby_list(self, session: Any, request: Request) -> dict:
         return ok(request, tables=list(self.lines.values()),

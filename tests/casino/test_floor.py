@@ -16,7 +16,7 @@ from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.room import Room
-from tests.support.clocked_room import Connection, conform, settle
+from tests.support.clocked_room import Connection, conform, request, settle
 
 
 def rules(table_id: str, game: str, **kw) -> CasinoRules:
@@ -138,7 +138,7 @@ def test_CR_5_an_operator_voids_a_round_and_every_stake_comes_back(store):
 def test_CR_1_rules_and_the_lobby_list_every_casino_table_without_a_login(store):
     f = Floor(store, build_table(rules("rou", "roulette")), build_table(rules("ib", "infinite_blackjack")))
     anonymous = f.room.connected(Connection(), "10.0.0.2")
-    answer = f.room.handle(anonymous, parse_request({"type": "casino_rules", "rid": 1, "table": "ib"}))
+    answer = request(f.room, anonymous, "casino_rules", table="ib")     # asked of the floor: on the strict bus, later
     assert answer["ok"] and answer["paytable"] and answer["rules"] and answer["limits"]["default"] == [100, 100_000]
     lobby = f.room.handle(anonymous, parse_request({"type": "lobby_list", "rid": 2}))
     assert {t["game"] for t in lobby["casino"]} == {"roulette", "infinite_blackjack"}

@@ -8,15 +8,25 @@ import pytest
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
-from pokerroom.bus.records import ChatLine, IdleRead, Rename, WhereRead
+from pokerroom.bus.records import CasinoRead, ChatLine, IdleRead, LobbySection, Rename, WhereRead
 from pokerroom.bus.strict import StrictBus
-from pokerroom.bus.subjects import CASH_TABLES_WHERE, SECURITY_IDLE, SECURITY_RENAME, table_announce, table_keep_chat
+from pokerroom.bus.subjects import (
+    CASH_TABLES_WHERE,
+    CASINO_TABLES,
+    LOBBY_SECTION,
+    SECURITY_IDLE,
+    SECURITY_RENAME,
+    casino_read,
+    table_announce,
+    table_keep_chat,
+)
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.room import Room
 from pokerroom.store.security_records import unpack_facts
+from tests.casino.test_floor_requests import strict_floor
 from tests.shell.test_sessions import signed_in, staffed
 from tests.shell.test_table_requests import playing, strict_room
 from tests.support.clocked_room import Connection, play_until, request, resolved
@@ -132,3 +142,28 @@ def test_HR_CHAT_1_a_chat_line_is_kept_by_the_table_processs_recorder_as_a_recor
     play_until(room, clock, room.runners["t1"].table.hand_number)
     facts = unpack_facts(next(store.security.iter_hand_facts()))
     assert facts.hand_id == hand_id and set(facts.chatted) == {"ana", "cy"}     # the collusion signals' note
+
+
+def test_CR_7_the_casinos_reads_are_asked_of_the_floor_and_its_lobby_section_is_sent_whole(store, monkeypatch):
+    clock, bus, room, ana = strict_floor(store)
+    anonymous = room.connected(Connection(), "10.0.0.2")
+    sections: list[LobbySection] = []
+    bus.subscribe(LOBBY_SECTION, lambda subject, section: sections.append(section))
+    asked = spied(monkeypatch, room)
+    rules = later(room, anonymous, "casino_rules", table="bac")
+    assert rules["ok"] and rules["limits"]["default"] == [100, 100_000]
+    history = later(room, anonymous, "casino_history", table="bac")
+    assert history["ok"] and history["table"] == "bac" and history["results"] == []
+    listed = later(room, anonymous, "casino_list")
+    assert [t["table"] for t in listed["tables"]] == ["bac"]
+    assert asked == [(casino_read("bac"), CasinoRead("rules")), (casino_read("bac"), CasinoRead("history")),
+                     (CASINO_TABLES, None)]
+    assert later(room, anonymous, "casino_rules", table="nope")["error"]["code"] == "unknown_table"
+    odd = refusal(room, bus.request(casino_read("bac"), CasinoRead("hole_cards")))   # only rules and history
+    assert odd.code == "unknown_read"
+    assert request(room, ana, "casino_join", table="bac")["ok"]
+    assert request(room, ana, "casino_bet", table="bac", market="player", amount=1_000)["ok"]
+    resolved(None)
+    assert sections and sections[-1].name == "casino" and sections[-1].lines[0]["players"] == 1
+    lobby = resolved(request(room, anonymous, "lobby_list"))
+    assert lobby["casino"] == [dict(sections[-1].lines[0])]                 # the feed's copy of the section
