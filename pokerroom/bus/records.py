@@ -352,6 +352,15 @@ class DeskRead:
 # (pokerroom.shell.security_moves answers there). A refusal is the RuleViolation, code and rule kept.
 
 
+@record("sec.balance")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BalanceRead:
+    """``security.balance``: ``player``'s wallet balance, for the team's view of the player (SEC-4). Answered
+    ``{"balance": <minor units>}``."""
+
+    player: str
+
+
 @record("sec.idle")
 @dataclasses.dataclass(frozen=True, slots=True)
 class IdleRead:
@@ -373,6 +382,20 @@ class Rename:
     reason: str
     by: str
     at: float
+
+
+@record("sec.void")
+@dataclasses.dataclass(frozen=True, slots=True)
+class VoidWinnings:
+    """``security.void``: ``player``'s winnings of the cash ``hands`` reversed to those who lost them (AC-7), asked
+    by the security officer ``by`` for ``reason`` (in ``case``, if one). Answered ``{"transfers": [...]}``, each
+    transfer as ``security_ledger`` shows it."""
+
+    player: str
+    hands: tuple[str, ...]
+    by: str
+    reason: str
+    case: int | None = None
 
 
 # ---------------------------------------------------------------------- tournaments

@@ -20,8 +20,10 @@ CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a p
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
 LOBBY_SECTION = "lobby.section"      # payload: a LobbySection, another section of the lobby whole (the casino's)
 CASINO_TABLES = "casino.tables"      # request: None, every casino table's lobby line (casino_list)
+SECURITY_BALANCE = "security.balance"  # request: a BalanceRead, a player's wallet balance (the team's view)
 SECURITY_IDLE = "security.idle"      # request: an IdleRead, may a player be renamed (nothing of theirs at a table)
 SECURITY_RENAME = "security.rename"  # request: a Rename, the account and its wallet renamed (AC-3)
+SECURITY_VOID = "security.void"      # request: a VoidWinnings, a player's winnings of cash hands reversed (AC-7)
 
 
 @lru_cache(maxsize=65_536)

@@ -85,7 +85,7 @@ class Room:
         self.tables = TableHost(reactor, self.bus, self.wallet, recorder, self.history, self.metrics,
                                 display_names=self.display_names, shuffle=shuffle,
                                 landed=recorder.landed)
-        SecurityMoves(self.bus, self.wallet, self.tables, store, recorder.write)   # the desk's asks (AC-3)
+        SecurityMoves(self.bus, self.wallet, self.tables, recorder)   # the security desk's asks (AC-3, AC-7)
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
         self.play_check = PlayCheck(self)                             # who may play, on every path (STAFF-2)
         self.session_watch = SessionWatch(self)                      # STAFF-3: role changes and bans, at once

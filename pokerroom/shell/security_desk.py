@@ -27,18 +27,24 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
 from pokerroom.bus import Bus, NoResponder
-from pokerroom.bus.records import IdleRead, Rename, WhereRead
-from pokerroom.bus.subjects import CASH_TABLES_WHERE, SECURITY_IDLE, SECURITY_RENAME, table_command
+from pokerroom.bus.records import BalanceRead, IdleRead, Rename, VoidWinnings, WhereRead
+from pokerroom.bus.subjects import (
+    CASH_TABLES_WHERE,
+    SECURITY_BALANCE,
+    SECURITY_IDLE,
+    SECURITY_RENAME,
+    SECURITY_VOID,
+    table_command,
+)
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import cash
-from pokerroom.money.ledger import Posting, Transfer
 from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
 from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.poker.history.pokerstars import to_pokerstars
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.signals import PairSignals
-from pokerroom.shell.security_moves import busy
+from pokerroom.shell.security_moves import busy, transfer_dict
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
 from pokerroom.store.security_records import unpack_facts
 from pokerroom.table.commands import SitOut
@@ -48,7 +54,6 @@ if TYPE_CHECKING:
     from pokerroom.security.moderation import Moderation
     from pokerroom.shell.display_names import DisplayNames
     from pokerroom.shell.histories import Histories
-    from pokerroom.shell.wallet import Wallet
     from pokerroom.store.room_store import RoomStore
 
 SHARED_HANDS = 200
@@ -64,37 +69,14 @@ def _chat_line(line: Any) -> dict:
             "text": line.text, "at": line.at, "blocked": line.blocked}
 
 
-def _transfer(t: Transfer) -> dict:
-    return {"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
-            "postings": [[p.account, p.amount] for p in t.postings]}
-
-
 def _audit(record: Any) -> dict:
     return {"id": record.id, "kind": record.kind, "data": record.data, "at": record.at, "hash": record.hash}
 
 
-def void_postings(player: str, start: dict[str, int], end: dict[str, int]) -> list[Posting]:
-    """AC-7 for one hand: what ``player`` won goes back to those who lost it, in proportion to their losses.
-
-    The largest remainders get the odd units, so the postings always balance.
-    """
-    won = end.get(player, 0) - start.get(player, 0)
-    losses = {p: start[p] - end.get(p, 0) for p in start if p != player and start[p] > end.get(p, 0)}
-    if won <= 0 or not losses:
-        return []
-    total = sum(losses.values())
-    back = min(won, total)
-    shares = {p: back * loss // total for p, loss in losses.items()}
-    odd = back - sum(shares.values())
-    for p in sorted(losses, key=lambda p: (-(back * losses[p] % total), p))[:odd]:
-        shares[p] += 1
-    return [Posting(cash(player), -back), *(Posting(cash(p), amount) for p, amount in shares.items() if amount)]
-
-
 class ReviewedRoom(Protocol):
     """What the security team's actions use of the room: the store through the writer and the audit log, the
-    clock and the account rules, the standing decisions, the sessions by player and the end of one, the money
-    (balances, moves, the wallet's deposits), the players' escrows and shown names, and the cash tables."""
+    clock and the account rules, the standing decisions, the sessions by player and the end of one, the players'
+    escrows and shown names, and the bus: the cash tables and the money are the table process's, asked."""
 
     store: RoomStore
     reactor: IReactorTime
@@ -104,7 +86,6 @@ class ReviewedRoom(Protocol):
     by_player: dict[str, Session]
     histories: Histories
     display_names: DisplayNames
-    wallet: Wallet
 
     def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
 
@@ -112,7 +93,6 @@ class ReviewedRoom(Protocol):
 
     def end_identity(self, session: Session) -> None: ...
 
-    def balance(self, player_id: str) -> int: ...
 
 
 class TournamentEntries(Protocol):
@@ -129,7 +109,6 @@ class SecurityDesk:
         self.hall = hall                                    # to know who is in a tournament (a rename waits)
         self.in_thread = in_thread or self._signals_thread  # a test runs the signals in line
         self._pool: ThreadPool | None = None
-        self.voided: set[tuple[str, str]] = set()           # (hand, player) voided since start: a double click
 
     # ------------------------------------------------------------------ plumbing
 
@@ -258,7 +237,7 @@ class SecurityDesk:
             name = view["nickname"]
 
             def gather() -> dict:
-                return {**view, "balance": self.room.balance(name),
+                return {**view,
                         "muted": [{"table": m.table_id, "until": m.until, "reason": m.reason}
                                   for m in self.store.security.active_mutes(now, name)],
                         "restrictions": [{"player": r.b if r.a == name else r.a, "reason": r.reason}
@@ -268,7 +247,11 @@ class SecurityDesk:
                                         for c in self.store.accounts.connections_of(name)[-50:]],
                         "aliases": self.store.security.aliases_of(name)}
 
-            return self._read(gather).addCallback(lambda out: ok(request, player=out))
+            def balance(out: dict) -> defer.Deferred:       # the wallet is the table process's: asked
+                held = self.room.bus.request(SECURITY_BALANCE, BalanceRead(name))
+                return held.addCallback(lambda wallet: ok(request, player={**out, "balance": wallet["balance"]}))
+
+            return self._read(gather).addCallback(balance)
 
         return self._account(player).addCallback(more)
 
@@ -276,7 +259,7 @@ class SecurityDesk:
         self._looked(session, "ledger", player=player)
         d = self.room.histories.escrows(player)
         d.addCallback(lambda escrows: self._read(self.store.ledger.transfers_touching, [cash(player), *escrows], limit))
-        return d.addCallback(lambda transfers: ok(request, transfers=[_transfer(t) for t in transfers]))
+        return d.addCallback(lambda transfers: ok(request, transfers=[transfer_dict(t) for t in transfers]))
 
     def _on_security_audit(self, session: Any, request: Request, kind: str | None = None, player: str | None = None,
                            limit: int = 100) -> defer.Deferred:
@@ -534,56 +517,12 @@ class SecurityDesk:
 
     def _on_security_void(self, session: Any, request: Request, player: str, hands: list[str], reason: str,
                           case: int | None = None) -> defer.Deferred:
-        """AC-7: reversing transfers, one per hand, from the player's wallet to those who lost to them."""
+        """AC-7: reversing transfers, one per hand, from the player's wallet to those who lost to them -- worked out,
+        made and logged where the money is, asked of the table process (``security.void``)."""
         by = self._verify(session)
-        wanted = list(dict.fromkeys(hands))
-
-        def gather() -> tuple[list, set[str], dict[str, str]]:
-            rows = self.store.security.hands_by_id(wanted)
-            names = sorted({p for h in rows for p in h.start_stacks} | {player})
-            current = self.store.security.current_names(names)
-            # the winner as the account is called now, and every name it had: a void is once per account
-            wallets = [cash(n) for n in (current[player], *self.store.security.aliases_of(current[player]))]
-            return rows, self.store.security.voided_hands(wanted, wallets), current
-
-        def void(found: tuple[list, set[str], dict[str, str]]) -> dict:
-            rows, done, current = found
-            winner = current[player]
-            by_id = {h.hand_id: h for h in rows}
-            plans = []
-            for hand_id in wanted:
-                hand = by_id.get(hand_id)
-                if hand is None:
-                    raise RuleViolation("no_such_hand", f"there is no hand {hand_id}", "AC-7")
-                if hand.ended_at is None:
-                    raise RuleViolation("hand_in_progress", f"hand {hand_id} is still being played", "SEC-2")
-                if hand.tournament is not None or hand.void:
-                    raise RuleViolation("not_cash_hand", f"hand {hand_id} moved no money: only cash-game "
-                                                         "winnings are voided", "AC-7")
-                if hand_id in done or (hand_id, winner) in self.voided:
-                    raise RuleViolation("already_void", f"{winner}'s winnings of hand {hand_id} are already "
-                                                        "void", "AC-7")
-                # the hand's names as the accounts are called now (a loser may have been renamed since: AC-3)
-                start = {current.get(p, p): v for p, v in hand.start_stacks.items()}
-                end = {current.get(p, p): v for p, v in (hand.end_stacks or {}).items()}
-                postings = void_postings(winner, start, end)
-                if postings:
-                    plans.append((hand_id, postings))
-            if not plans:
-                raise RuleViolation("nothing_won", f"{winner} won nothing in those hands", "AC-7")
-            owed = sum(-postings[0].amount for _, postings in plans)
-            have = self.room.balance(winner)
-            if have < owed:
-                raise RuleViolation("void_short", f"{winner}'s wallet holds {have} of the {owed} to reverse: "
-                                                  "freeze them and void once their chips are off the tables",
-                                    "AC-7")
-            made = [self.room.wallet.transfer(postings, "void", hand_id) for hand_id, postings in plans]  # stored
-            self.voided.update((hand_id, winner) for hand_id, _ in plans)   # before the store has them
-            self._acted(by, "void", reason, player=winner, case=case, hands=[h for h, _ in plans],
-                        transfers=[t.number for t in made], amount=owed)
-            return ok(request, transfers=[_transfer(t) for t in made])
-
-        return self._read(gather).addCallback(void)
+        asked = VoidWinnings(player, tuple(dict.fromkeys(hands)), by, reason, case)
+        return self.room.bus.request(SECURITY_VOID, asked).addCallback(
+            lambda voided: ok(request, transfers=voided["transfers"]))
 
     def _on_real_name(self, session: Any, request: Request, on: bool) -> defer.Deferred:
         """AC-4: a player whose identity the security team verified may show their real name instead."""

@@ -1,6 +1,7 @@
 """The calls that cross the process line (docs/architecture.md) go as records on the strict bus, answered on a later
 turn as a broker would answer them: a promotion's SEC-2 check, a rename's idle check and its wallet move (AC-3), a
-chat line kept by the table's recorder (HR-CHAT-1, HR-CHAT-4), and the casino's reads (CR-7)."""
+chat line kept by the table's recorder (HR-CHAT-1, HR-CHAT-4), the casino's reads (CR-7), and a void and a
+player's balance asked of the wallet's side (AC-7, SEC-4)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,25 @@ import pytest
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
-from pokerroom.bus.records import CasinoRead, ChatLine, IdleRead, LobbySection, Rename, WhereRead
+from pokerroom.bus.records import (
+    BalanceRead,
+    CasinoRead,
+    ChatLine,
+    IdleRead,
+    LobbySection,
+    Rename,
+    VoidWinnings,
+    WhereRead,
+)
 from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import (
     CASH_TABLES_WHERE,
     CASINO_TABLES,
     LOBBY_SECTION,
+    SECURITY_BALANCE,
     SECURITY_IDLE,
     SECURITY_RENAME,
+    SECURITY_VOID,
     casino_read,
     table_announce,
     table_keep_chat,
@@ -29,7 +41,7 @@ from pokerroom.store.security_records import unpack_facts
 from tests.casino.test_floor_requests import strict_floor
 from tests.shell.test_sessions import signed_in, staffed
 from tests.shell.test_table_requests import playing, strict_room
-from tests.support.clocked_room import Connection, play_until, request, resolved
+from tests.support.clocked_room import Connection, play_until, player, request, resolved
 from tests.support.security_room import account, security_room
 
 
@@ -167,3 +179,38 @@ def test_CR_7_the_casinos_reads_are_asked_of_the_floor_and_its_lobby_section_is_
     assert sections and sections[-1].name == "casino" and sections[-1].lines[0]["players"] == 1
     lobby = resolved(request(room, anonymous, "lobby_list"))
     assert lobby["casino"] == [dict(sections[-1].lines[0])]                 # the feed's copy of the section
+
+
+def test_AC_7_a_void_is_worked_out_made_and_logged_by_the_table_process_from_the_stored_hands(store, monkeypatch):
+    clock = Clock()
+    room, _ = security_room(store, clock)
+    people = {}
+    for name in ("ana", "bob", "sec"):
+        account(store, name)
+        people[name] = player(room, name)[0]
+    sec = people["sec"]
+    sec.role = "security"
+    for name in ("ana", "bob"):
+        assert request(room, people[name], "join", table="t1", buy_in=1000)["ok"]
+    play_until(room, clock, 1)
+    hand = store.security.hand("t1-1")
+    winner = max(hand.end_stacks, key=lambda p: hand.end_stacks[p] - hand.start_stacks[p])
+    won = hand.end_stacks[winner] - hand.start_stacks[winner]
+    asked = spied(monkeypatch, room)
+    seen = later(room, sec, "security_player", player=winner)              # the balance is asked of the wallet
+    assert seen["player"]["balance"] == room.balance(winner)
+    assert (SECURITY_BALANCE, BalanceRead(winner)) in asked
+    before = room.balance(winner)
+    voided = later(room, sec, "security_void", player=winner, hands=["t1-1", "t1-1"], reason="dumping", case=3)
+    assert voided["ok"] and [t["reference"] for t in voided["transfers"]] == ["t1-1"]
+    assert asked[-1] == (SECURITY_VOID, VoidWinnings(winner, ("t1-1",), "sec", "dumping", 3))
+    assert room.balance(winner) == before - won and room.ledger.check()
+    room.flushed()
+    [logged] = [r for r in store.audit_log.audit_records("security_action") if r.data["action"] == "void"]
+    assert (logged.data["by"], logged.data["case"], logged.data["amount"]) == ("sec", 3, won)
+    # the same void asked again on the bus, by anyone: the table process refuses it (once per account, AC-7)
+    again = refusal(room, room.bus.request(SECURITY_VOID, VoidWinnings(winner, ("t1-1",), "x", "again")))
+    assert (again.code, again.rule_id) == ("already_void", "AC-7")
+    none = refusal(room, room.bus.request(SECURITY_VOID, VoidWinnings(winner, ("t1-99",), "x", "made up")))
+    assert none.code == "no_such_hand"
+    assert room.balance(winner) == before - won

@@ -14,7 +14,7 @@ from pokerroom.money.accounts import WORLD, cash, tournament_dollars
 from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import ProtocolError, parse_request
 from pokerroom.shell.room import Room
-from pokerroom.shell.security_desk import void_postings
+from pokerroom.shell.security_moves import void_postings
 from pokerroom.store.security_records import unpack_facts
 from tests.support.clocked_room import conform, play_until, player, request
 from tests.support.clocked_room import resolved as answer
