@@ -7,9 +7,8 @@ nothing of a table host, which may live in another process -- gathers the
 changes and publishes one ``lobby_update`` on :data:`LOBBY_UPDATE`, encoded
 once for every subscriber. A service on the table side sends another section
 of the list whole on :data:`LOBBY_SECTION` (a
-:class:`~pokerroom.bus.records.LobbySection`: the casino tables) and the
-feed keeps that copy too; one in this process may add a section it reads at
-once with :meth:`LobbyFeed.add_section` (the tournaments).
+:class:`~pokerroom.bus.records.LobbySection`: the casino tables), and the
+feed keeps that copy too.
 """
 
 from __future__ import annotations
@@ -34,15 +33,11 @@ class LobbyFeed:
         self.bus = bus
         self.lines: dict[str, dict] = {}        # table -> its lobby line, as its host last sent it
         self.follow = follow                    # (session, on): the gateway sends it lobby updates, or stops
-        self.sections: dict[str, Callable[[], list]] = {}
+        self.sections: dict[str, Callable[[], list]] = {}   # name -> its lines as last sent (lobby.section)
         self._dirty: set[str] = set()
         self._call: Any = None
         bus.subscribe(LOBBY_CHANGED, self._changed)
         bus.subscribe(LOBBY_SECTION, self._section)
-
-    def add_section(self, name: str, section: Callable[[], list]) -> None:
-        """More of the lobby: ``lobby_list`` answers ``name: section()`` beside the cash tables."""
-        self.sections[name] = section
 
     def _section(self, subject: str, section: LobbySection) -> None:
         """A section as its service sent it last: ``lobby_list`` answers this copy."""
