@@ -94,7 +94,6 @@ class ReviewedRoom(Protocol):
     def end_identity(self, session: Session) -> None: ...
 
 
-
 class TournamentEntries(Protocol):
     """What the desk asks of the tournament hall: whether a player is entered (a rename waits until not)."""
 
