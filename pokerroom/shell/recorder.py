@@ -169,10 +169,9 @@ class Recorder:
         """A chat line at the table, shown or not, kept (HR-CHAT-1); one during a hand noted for the collusion signals
         (railbirds too: HR-CHAT-4), and one during its author's own hand flagged for review."""
         self.write(self.store.tables.save_chat, table_id, line.hand, line.player, line.text, line.at, line.blocked)
-        if line.hand is not None:
-            hand = self._hands.get(table_id)
-            if hand is not None and hand.hand_id:
-                hand.chatted.add(line.player)
+        hand = self._hands.get(table_id)
+        if hand is not None and hand.hand_id and hand.hand_id == line.hand:    # not a hand dealt since the line
+            hand.chatted.add(line.player)
         if line.in_hand:
             self.audit("chat_in_hand", line.at, player=line.player, table=table_id, hand_id=line.hand,
                        text=line.text, blocked=line.blocked)
