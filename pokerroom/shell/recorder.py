@@ -51,6 +51,26 @@ def _fire(result: Any, out: defer.Deferred) -> Any:
 
 
 @dataclass(slots=True)
+class HandStacks:
+    """A cash hand's stacks, tracked once -- by the table's runner, which settles the hand on them -- and read by
+    the recorder, which stores them: who was dealt in at which seat with what, and the stacks and rake at its end."""
+
+    hand_id: str
+    players: dict[int, str] = field(default_factory=dict)   # seat -> player
+    start: dict[str, int] = field(default_factory=dict)     # player -> stack when dealt in
+    end: dict[str, int] = field(default_factory=dict)       # player -> stack at the end
+    rake: int = 0
+
+    def dealt(self, seat: int, player: str, stack: int) -> None:
+        self.players[seat] = player
+        self.start[player] = stack
+
+    def ended(self, stacks: tuple[tuple[int, int], ...], rake: int) -> None:
+        self.end = {self.players[seat]: stack for seat, stack in stacks}
+        self.rake = rake
+
+
+@dataclass(slots=True)
 class FullBatch:
     """A table's events as they happened (every card), handed to the recorder once per batch, in process: the
     objects themselves (the bus's :class:`~pokerroom.bus.records.TableBatch` is the plain copy for listeners)."""
@@ -60,6 +80,7 @@ class FullBatch:
     dicts: list[dict]                       # the events as the protocol writes them
     at: float
     transfers: dict[int, Transfer]          # position in ``events`` -> the transfer the table host made for it
+    hand: HandStacks | None = None          # the hand in play's stacks as the batch leaves them (the runner's)
 
 
 class TableRecording(Protocol):
@@ -72,15 +93,12 @@ class TableRecording(Protocol):
 
 @dataclass(slots=True)
 class _HandBeingPlayed:
-    hand_id: str = ""
-    start: dict[str, int] = field(default_factory=dict)
-    players: dict[int, str] = field(default_factory=dict)   # seat -> player
+    stacks: HandStacks                                      # the runner's: read, never tracked again here
     events: list[dict] = field(default_factory=list)
     objects: list = field(default_factory=list)             # the same events as they came: what the facts read
     times: list[float] = field(default_factory=list)        # when each happened (SEC-1)
     chatted: set[str] = field(default_factory=set)          # who chatted at the table while it ran (HR-CHAT-4)
     start_written: bool = False
-    end: tuple[dict[str, int], int] = ({}, 0)
 
 
 class Recorder:
@@ -165,7 +183,7 @@ class Recorder:
     def chatted(self, table_id: str, player: str) -> None:
         """Someone chatted at the table during its hand: the collusion signals read it (HR-CHAT-4)."""
         hand = self._hands.get(table_id)
-        if hand is not None and hand.hand_id:
+        if hand is not None and hand.stacks.hand_id:
             hand.chatted.add(player)
 
     # ------------------------------------------------------------------ a table's batches, through the port
@@ -184,7 +202,7 @@ class Recorder:
         for i, (event, as_dict) in enumerate(zip(batch.events, batch.dicts, strict=True)):
             transfer = batch.transfers.get(i)
             if isinstance(event, te.HandEvent):
-                self._hand_event(batch.rules, event.event, now, as_dict["event"], transfer)
+                self._hand_event(batch, event.event, now, as_dict["event"], transfer)
                 continue
             if transfer is not None:
                 self.write(self.store.ledger.save_transfers, [transfer])
@@ -201,31 +219,30 @@ class Recorder:
                 self.audit("seat", now, what="left", table=table_id, player=event.player, seat=event.seat,
                            stack=event.stack, reason=event.reason)
 
-    def _hand_event(self, rules: TableRules, event: he.Event, now: float, as_dict: dict,
+    def _hand_event(self, batch: FullBatch, event: he.Event, now: float, as_dict: dict,
                     settlement: Transfer | None) -> None:
+        rules = batch.rules
         table_id = rules.table_id
         if isinstance(event, he.HandStarted):
-            hand = self._hands[table_id] = _HandBeingPlayed(event.hand_id)
+            stacks = batch.hand
+            if stacks is None or stacks.hand_id != event.hand_id:
+                raise ValueError(f"a batch starting hand {event.hand_id} must carry that hand's stacks")
+            hand = self._hands[table_id] = _HandBeingPlayed(stacks)
         else:
             hand = self._hands.get(table_id)
-            if hand is None:                        # not one built (and thrown away) for every event
-                hand = self._hands[table_id] = _HandBeingPlayed()
+            if hand is None:                        # a hand begun before this recorder knew the table
+                hand = self._hands[table_id] = _HandBeingPlayed(batch.hand or HandStacks(""))
         hand.events.append(as_dict)
         hand.objects.append(event)
         hand.times.append(now)
-        if isinstance(event, he.SeatDealtIn):
-            hand.players[event.seat] = event.player
-            hand.start[event.player] = event.stack
-        elif not hand.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
+        if not hand.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
             hand.start_written = True               # every seat is known: store the start before any card
-            self.write(self.store.hands.hand_started, hand.hand_id, table_id, now, dict(hand.start))
-        elif isinstance(event, he.HandEnded):
-            hand.end = ({hand.players[seat]: stack for seat, stack in event.stacks}, event.rake)
+            self.write(self.store.hands.hand_started, hand.stacks.hand_id, table_id, now, dict(hand.stacks.start))
         elif isinstance(event, he.DeckRevealed):
-            end, rake = hand.end
+            stacks = hand.stacks
             facts = partial(hand_facts, hand.objects, table_id=table_id, game_key=rules.game_key, at=now,
                             chatted=frozenset(hand.chatted))   # worked out on the writer's thread (SEC-3)
-            self.write(self.store.hands.hand_ended, hand.hand_id, now, end, rake, list(hand.events), settlement, facts,
-                       list(hand.times))
+            self.write(self.store.hands.hand_ended, stacks.hand_id, now, dict(stacks.end), stacks.rake,
+                       list(hand.events), settlement, facts, list(hand.times))
             del self._hands[table_id]
             self._on_hand_stored()
