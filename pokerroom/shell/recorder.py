@@ -83,10 +83,30 @@ class FullBatch:
     hand: HandStacks | None = None          # the hand in play's stacks as the batch leaves them (the runner's)
 
 
+@dataclass(frozen=True, slots=True)
+class CasinoRound:
+    """A casino round's end as the recorder stores it: its result, cards and every bet ``(player, market, staked,
+    returned, detail)``, with the transfer settling or refunding it (CR-7, BOB-6)."""
+
+    table_id: str
+    number: int
+    game: str
+    result: str
+    void: bool
+    cards: tuple[int, ...]
+    bets: tuple[tuple[str, str, int, int, str], ...]
+    transfers: tuple[Transfer, ...]
+    at: float
+
+
 class TableRecording(Protocol):
-    """The recorder's port for a table host in its own process: every batch, in order, and a table's leaving."""
+    """The recorder's one port for the tables of its own process -- cash, casino and tournament: every batch, in
+    order, in the call that made it (never a bus delivery), and a table's leaving. A casino round's record gives
+    a Deferred of its commit, which its frames wait for."""
 
     def record(self, batch: FullBatch) -> None: ...
+
+    def record_round(self, round_end: CasinoRound) -> defer.Deferred: ...
 
     def table_closed(self, table_id: str) -> None: ...
 
@@ -192,6 +212,12 @@ class Recorder:
         """A table that left the room: nothing of it is kept (a table opened again later starts afresh)."""
         self._seated.pop(table_id, None)
         self._hands.pop(table_id, None)
+
+    def record_round(self, round_end: CasinoRound) -> defer.Deferred:
+        """A casino round's end, stored in one transaction; fires once committed (its frames wait for that)."""
+        r = round_end
+        return self.write(self.store.casino.save_casino_round, r.table_id, r.number, r.game, r.result, r.void,
+                          list(r.cards), list(r.bets), list(r.transfers), r.at)
 
     def record(self, batch: FullBatch) -> None:
         """One batch of a table's events, in the table host's call: its writes are queued before it returns (so an

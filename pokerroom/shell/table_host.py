@@ -134,8 +134,8 @@ class TableHost:
             raise RuleViolation("table_exists", f"there is already a table {rules.table_id}")
         kwargs = {"shuffle": self._shuffle} if self._shuffle else {}
         hold = OutcomeHold(self.bus)
-        runner = TableRunner(CashTable(rules, self.history, **kwargs), self.wallet, self.metrics, public=table_public(rules.table_id),
-                             stream=table_full(rules.table_id), hold=hold)
+        runner = TableRunner(CashTable(rules, self.history, **kwargs), self.wallet, self.metrics,
+                             public=table_public(rules.table_id), stream=table_full(rules.table_id), hold=hold)
         runner.timer = Timer(runner, self.reactor, lambda events: self._table_events(runner, events),
                              shown=lambda: hold.after(None))
         runner.table.hand_number = self._hands_played.get(rules.table_id, 0)
