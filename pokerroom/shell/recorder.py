@@ -18,8 +18,10 @@ with the ledger transfers the table host made for them. In the events' order
 the recorder stores the transfers, chains the seat records in the audit log
 (SEC-1), stores a hand's start-of-hand stacks before any card is dealt, and
 its events, end stacks, settling transfer and facts (SEC-3) in one call when
-it ends. Tournament and casino tables store their own steps and rounds
-through :meth:`Recorder.write` directly, in the call that made them.
+it ends -- the stacks the table's runner tracked (:class:`HandStacks`), never
+tracked again here. Casino rounds (:class:`CasinoRound`) and tournament steps
+(:class:`TournamentStep`) come through the same port, in the call that made
+them, and give a Deferred of their commit.
 """
 
 from __future__ import annotations
@@ -69,6 +71,18 @@ class HandStacks:
         self.end = {self.players[seat]: stack for seat, stack in stacks}
         self.rake = rake
 
+    @classmethod
+    def of(cls, events: list) -> HandStacks:
+        """The stacks of a whole hand's events, as a runner tracking them one by one would have them (a
+        tournament hand is stored from its events once it has ended)."""
+        stacks = cls(next((e.hand_id for e in events if isinstance(e, he.HandStarted)), ""))
+        for event in events:
+            if isinstance(event, he.SeatDealtIn):
+                stacks.dealt(event.seat, event.player, event.stack)
+            elif isinstance(event, he.HandEnded):
+                stacks.ended(event.stacks, event.rake)
+        return stacks
+
 
 @dataclass(slots=True)
 class FullBatch:
@@ -99,14 +113,26 @@ class CasinoRound:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentStep:
+    """A tournament's step as the recorder stores it, in one transaction: the hands that ended in it (each as its
+    ``hand_started`` and ``hand_ended`` arguments) and the director's saved step with its transfers (None: nothing
+    a snapshot keeps changed)."""
+
+    hands: tuple[tuple[tuple, tuple], ...]
+    step: tuple | None
+
+
 class TableRecording(Protocol):
     """The recorder's one port for the tables of its own process -- cash, casino and tournament: every batch, in
-    order, in the call that made it (never a bus delivery), and a table's leaving. A casino round's record gives
-    a Deferred of its commit, which its frames wait for."""
+    order, in the call that made it (never a bus delivery), and a table's leaving. A casino round's and a
+    tournament step's record give a Deferred of their commit, which their frames wait for."""
 
     def record(self, batch: FullBatch) -> None: ...
 
     def record_round(self, round_end: CasinoRound) -> defer.Deferred: ...
+
+    def record_step(self, step: TournamentStep) -> defer.Deferred: ...
 
     def table_closed(self, table_id: str) -> None: ...
 
@@ -218,6 +244,14 @@ class Recorder:
         r = round_end
         return self.write(self.store.casino.save_casino_round, r.table_id, r.number, r.game, r.result, r.void,
                           list(r.cards), list(r.bets), list(r.transfers), r.at)
+
+    def record_step(self, step: TournamentStep) -> defer.Deferred:
+        """A tournament's step and the hands it ended, in one transaction; fires once committed."""
+        calls = [call for started, ended in step.hands
+                 for call in ((self.store.hands.hand_started, started), (self.store.hands.hand_ended, ended))]
+        if step.step is not None:
+            calls.append((self.store.tournaments.save_tournament, step.step))
+        return self.write(self.store.together, calls)
 
     def record(self, batch: FullBatch) -> None:
         """One batch of a table's events, in the table host's call: its writes are queued before it returns (so an
