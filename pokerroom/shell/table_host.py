@@ -2,9 +2,11 @@
 
 Theory of operation
 -------------------
-Tables run on their :class:`~pokerroom.shell.table_timer.TableTimer`. Every
-event a table emits passes through :meth:`TableHost._table_events`, in order,
-and that is the only place where the outside world learns of it:
+Each table is a :class:`~pokerroom.shell.cash_runner.TableRunner` (the one
+runner interface, :class:`~pokerroom.shell.runner.Runner`) on the one
+:class:`~pokerroom.shell.runner.Timer`. Every event a table emits passes
+through :meth:`TableHost._table_events`, in order, which runs the runner's
+pipeline, and that is the only place where the outside world learns of it:
 
 * money -- a seat taken, chips added, a player leaving and a hand's end move
   money through the wallet (buy-in: wallet to table escrow; hand end: escrow

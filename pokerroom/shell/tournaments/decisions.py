@@ -204,7 +204,7 @@ class TournamentDecisions:
     @staticmethod
     def _after(clock: DecisionClock, phase: str, seconds: float) -> DecisionClock:
         """The next phase starts where ``clock`` ended -- not when the reactor got round to it, so a late
-        reactor never takes anyone's seconds (as :class:`~pokerroom.shell.table_timer.TableTimer` does)."""
+        reactor never takes anyone's seconds (as :class:`~pokerroom.shell.runner.Timer` does)."""
         return DecisionClock(clock.seat, phase, clock.deadline, clock.deadline + seconds)
 
     def ran_out(self, key: tuple[str, str], decision: Decision) -> None:
