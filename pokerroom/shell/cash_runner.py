@@ -60,7 +60,7 @@ class TableRunner:
     left: tuple[str, ...] = ()              # of the last batch: who stood up (the batch is still theirs to hear)
     outcome: bool = False                   # of the last batch: money settled, its frames wait for its commit
     answering: list[Subscription] = field(default_factory=list)    # its request subjects, until it closes
-    _encoded: tuple[list, list[dict], list[bytes]] = ([], [], [])   # the last batch, as dicts and packed
+    _encoded: tuple[list, list[dict], list[bytes]] | None = field(default=None, init=False, repr=False)
 
     # ------------------------------------------------------------------ the runner interface
 
@@ -79,11 +79,12 @@ class TableRunner:
 
     def encoded(self, events: list) -> tuple[list[dict], list[bytes]]:
         """The batch as the protocol writes it and packed: made once, for the log, the record and the frames."""
-        last, dicts, packed = self._encoded
-        if last is not events:
-            dicts = [table_event_to_dict(event) for event in events]
-            packed = [pack(as_dict) for as_dict in dicts]
-            self._encoded = (events, dicts, packed)
+        encoded = self._encoded                 # the last batch, as dicts and packed
+        if encoded is not None and encoded[0] is events:
+            return encoded[1], encoded[2]
+        dicts = [table_event_to_dict(event) for event in events]
+        packed = [pack(as_dict) for as_dict in dicts]
+        self._encoded = (events, dicts, packed)
         return dicts, packed
 
     def transfers(self, events: list) -> dict[int, Any]:
