@@ -101,7 +101,8 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     desk = TableDesk(room, data)
     desk.install()
     desk.restore()                  # the cash tables directors opened and have not closed
-    floor = CasinoFloor(room, casino_tables(data), casino_clock)   # stakes a crash left were refunded by start()
+    # stakes a crash left were refunded by start()
+    floor = CasinoFloor(room, casino_tables(data), casino_clock, recording=room.recorder)
     floor.install()
     floor.start()
     room.serve(SecurityDesk(room, hall))                        # the security team's review and actions (SEC)

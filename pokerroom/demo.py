@@ -2,7 +2,7 @@
 
 Until the server lands this is what a newcomer runs to see the room play. It
 is the real table (:class:`~pokerroom.table.CashTable`) on the real timer
-(:class:`~pokerroom.shell.table_timer.TableTimer`), driven by a Twisted
+(:class:`~pokerroom.shell.runner.Timer`), driven by a Twisted
 ``Clock`` so a hundred hands take a second; the bots act at random, and a
 short script makes the house rules show: a player sits out and comes back
 owing blinds, a newcomer posts an entry blind, a player thinks into the time
@@ -22,7 +22,7 @@ from pokerroom.evaluator import describe
 from pokerroom.poker import Bet, Call, Check, Fold, Raise, RunItTwice
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import Action, LegalActions, action_words
-from pokerroom.shell.table_timer import TableTimer
+from pokerroom.shell.runner import Timer
 from pokerroom.table import CashTable, InMemorySeatingHistory, TableRules
 from pokerroom.table import commands as tc
 from pokerroom.table import events as te
@@ -140,7 +140,7 @@ def run_demo(rules: TableRules, hands: int, seed: int | None, say: Callable[[str
 
     table = CashTable(rules, InMemorySeatingHistory(), shuffle=lambda: rng.sample(range(52), 52),
                       draw=lambda seats: rng.choice(list(seats)))
-    timer = TableTimer(table, clock, publish)
+    timer = Timer(table, clock, publish, name=rules.table_id)
     seats = min(rules.max_seats, 6)
     stack = (rules.min_buy_in + rules.max_buy_in) // 2
     for seat, name in enumerate(BOTS[:seats - 1], start=1):

@@ -51,7 +51,6 @@ WRITES_THROUGH = {
     ("pokerroom.shell.recorder", "hand"): "the recorder's own record of a hand in play, built event by event",
     ("pokerroom.shell.table_host", "runner"): "the host's own record of one of its tables (TableRunner)",
     ("pokerroom.shell.table_host", "runner.table"): "the hand number of a table the host owns, restored at start",
-    ("pokerroom.shell.table_host", "out"): "the Audiences being built for one batch, before it is published",
     ("pokerroom.shell.tournaments.feed", "audiences"): "the Audiences being built for one batch",
     ("pokerroom.shell.casino_floor", "table"): "a casino table the floor owns, numbered on from the store at start",
     # Session is still a mutable bag of a connection's identity and standing (issue #35 makes it identity only,

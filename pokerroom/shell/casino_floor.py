@@ -10,7 +10,9 @@ as requests on ``casino.<id>.command`` (:func:`~pokerroom.bus.subjects.casino_co
 which the floor's request handlers send and the floor answers with plain data
 (a refusal: the RuleViolation, code and amounts kept), as a cash table's host
 does; the floor's timer and the session events apply theirs in place. Every
-command's events go through :meth:`CasinoFloor._run`, which
+command's events go through :meth:`CasinoFloor._run`, the table pipeline of
+its :class:`~pokerroom.shell.casino_runner.CasinoRunner` (the cash tables'
+interface, :class:`~pokerroom.shell.runner.Runner`), which
 
 1. moves the money the events name, through the room's ledger only:
    :class:`~pokerroom.casino.events.Staked` from the wallet to the player's
@@ -21,16 +23,19 @@ command's events go through :meth:`CasinoFloor._run`, which
    room's recovery: the round they were on never finished;
 2. stores a finished round's result, cards and every bet (results history,
    bet history: CR-7; claims: BOB-6) with the transfer settling or refunding
-   it, in one transaction;
+   it, in one transaction, through the recorder's port
+   (:class:`~pokerroom.shell.recorder.TableRecording`), as a cash table's
+   hands go;
 3. sends the events: public ones to everyone at the table, a player's own
    stakes, bets and decisions to that player only, and a settled round's
    payouts to each player as their own -- a finished round's events (and the
    table's after them) only once its transaction has committed
    (:mod:`~pokerroom.shell.outcome_hold`), so a crash never takes back a
    payout a player saw;
-4. sets the one timer the table's :meth:`~pokerroom.casino.table.CasinoTable.due`
-   asks for (betting, a decision, the pause between rounds, or the 24 hours
-   a round waits for a disconnected player, CR-6).
+4. arms the table's one :class:`~pokerroom.shell.runner.Timer` for what its
+   :meth:`~pokerroom.casino.table.CasinoTable.due` asks for (betting, a
+   decision, the pause between rounds, or the 24 hours a round waits for a
+   disconnected player, CR-6).
 """
 
 from __future__ import annotations
@@ -54,15 +59,16 @@ from pokerroom.bus.subjects import (
     casino_seat,
 )
 from pokerroom.casino import commands as cc
-from pokerroom.casino.events import PRIVATE, RoundSettled, RoundVoided, event_to_dict
-from pokerroom.casino.money import casino_postings
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.audiences import Audiences, publish
+from pokerroom.shell.audiences import publish
 from pokerroom.shell.cash_play import answered
 from pokerroom.shell.casino_claims import ClaimBook
+from pokerroom.shell.casino_runner import CasinoRunner
 from pokerroom.shell.outcome_hold import OutcomeHold
+from pokerroom.shell.recorder import TableRecording
+from pokerroom.shell.runner import Timer
 
 if TYPE_CHECKING:
     from pokerroom.bus import Bus
@@ -105,13 +111,17 @@ class FloorRoom(Protocol):
 class CasinoFloor:
     log = Logger()
 
-    def __init__(self, room: FloorRoom, tables: Iterable[CasinoTable], clock: IReactorTime | None = None) -> None:
+    def __init__(self, room: FloorRoom, tables: Iterable[CasinoTable], clock: IReactorTime | None = None, *,
+                 recording: TableRecording) -> None:
         self.room = room
         self.reactor = clock or room.reactor        # the casino's timers: the room's reactor, or a test's Clock
         self.store = room.store
+        self.recording = recording                  # the recorder's port: every round's end, as cash hands go
         self.tables: dict[str, CasinoTable] = {t.table_id: t for t in tables}
         self.members: dict[str, set[str]] = {t: set() for t in self.tables}    # players who joined
-        self.timers: dict[str, tuple[Any, Any]] = {}                           # table -> (key, delayed call)
+        self.runners = {t: CasinoRunner(table, self.reactor, room.wallet) for t, table in self.tables.items()}
+        self.timers = {t: Timer(runner, self.reactor, lambda events, table=runner.table: self._run(table, events))
+                       for t, runner in self.runners.items()}                  # each table's one timer
         self.claims = ClaimBook()                                              # BOB-6 claims: one per round
         self.holds = {t: OutcomeHold(room.bus) for t in self.tables}           # each table's frames
         self.listed: tuple[dict, ...] | None = None                            # the lobby section as last sent
@@ -141,7 +151,7 @@ class CasinoFloor:
                             for r in self.store.audit_log.audit_records("casino_claim"))
         for table in self.tables.values():
             table.number = self.store.casino.last_casino_round(table.table_id)
-            self._set_timer(table)
+            self.timers[table.table_id].arm()
 
     def listing(self) -> list[dict]:
         return [t.summary() for t in self.tables.values()]
@@ -165,8 +175,8 @@ class CasinoFloor:
     # ------------------------------------------------------------------ the one path of every command
 
     def _apply(self, table: CasinoTable, command: cc.CasinoCommand) -> list:
-        """Apply one command record at the table and run its events."""
-        return self._run(table, table.apply(command))
+        """Apply one command record at the table and run its events (its timer armed again)."""
+        return self.timers[table.table_id].command(command)
 
     def _commanded(self, table: CasinoTable, command: Any) -> Any:
         """``casino.<id>.command``: the command applied, answered with plain data once the frames it caused are
@@ -204,83 +214,23 @@ class CasinoFloor:
         return self.holds[table_id].after(answer)
 
     def _run(self, table: CasinoTable, events: list) -> list:
+        """The table pipeline of a casino batch: its money, each round's end stored through the recorder's port
+        (the frames after it wait for its commit), the frames, and the table's one timer armed again."""
+        table_id = table.table_id
+        runner = self.runners[table_id]
+        hold = self.holds[table_id]
         now = self.reactor.seconds()
-        hold = self.holds[table.table_id]
-        wallet = self.room.wallet
-        for e in events:
-            made = casino_postings(e)
-            rounds_end = isinstance(e, RoundSettled | RoundVoided)     # stored with the round; stakes at once
-            transfers = [] if made is None else [wallet.transfer(*made, store=not rounds_end)]   # flagged (AC-6)
-            if rounds_end and (transfers or isinstance(e, RoundVoided) or table.deals_without_bets):
-                hold.until(self._store_round(table, e, transfers, now))
-        self._fan_out(table, events)
-        self._set_timer(table)
+        transfers = runner.transfers(events)
+        for round_end in runner.full(events, transfers, now):
+            hold.until(self.recording.record_round(round_end))
+        members = self.members[table_id]
+        for head, audiences in runner.audiences(events):
+            seated = (*members, *(p for p in audiences.own if p not in members))   # who bet hears of it, left or not
+            publish(hold, casino_public(table_id), head, "events", audiences, seated,
+                    tuple((player, casino_seat(table_id, player)) for player in seated))
+        self.timers[table_id].arm()
         self._lobby_section()
         return events
-
-    def _store_round(self, table: CasinoTable, e: RoundSettled | RoundVoided, transfers: list, now: float) -> Any:
-        """The round's result, bets and the transfer settling it, in one transaction; fires once committed."""
-        if isinstance(e, RoundSettled):
-            bets = [(p.player, p.market, p.staked, p.returned, p.detail) for p in e.payouts]
-            result, void = e.result, False
-        else:
-            bets = [(player, "refund", amount, amount, e.reason) for player, amount in e.refunds]
-            result, void = f"void: {e.reason}", True
-        return self.room.write(self.store.casino.save_casino_round, table.table_id, e.round, table.game, result, void,
-                               list(table.dealt), bets, transfers, now)
-
-    def _fan_out(self, table: CasinoTable, events: list) -> None:
-        public: list[dict] = []
-        private: dict[str, list[dict]] = {}
-        for e in events:
-            if isinstance(e, PRIVATE):
-                private.setdefault(e.player, []).append(event_to_dict(e))
-            elif isinstance(e, RoundVoided):        # who had what on the table is each player's own business
-                public.append({"type": "round_voided", "table": e.table, "round": e.round, "reason": e.reason})
-                for player, amount in e.refunds:
-                    private.setdefault(player, []).append({"type": "refund", "round": e.round, "amount": amount})
-            elif isinstance(e, RoundSettled):
-                public.append({"type": "round_settled", "table": e.table, "round": e.round, "result": e.result})
-                for p in e.payouts:
-                    private.setdefault(p.player, []).append({"type": "payout", "round": e.round, "market": p.market,
-                                                             "staked": p.staked, "returned": p.returned,
-                                                             "detail": p.detail})
-            else:
-                public.append(event_to_dict(e))
-        own = {player: public + mine for player, mine in private.items()}
-        head = {"type": "casino_events", "table": table.table_id}      # a player who bet hears of it,
-        members = self.members[table.table_id]
-        seated = (*members, *(p for p in own if p not in members))    # a player who bet hears of it, left or not
-        publish(self.holds[table.table_id], casino_public(table.table_id), head, "events", Audiences(public, own),
-                seated, tuple((player, casino_seat(table.table_id, player)) for player in seated))
-
-    # ------------------------------------------------------------------ timers
-
-    def _set_timer(self, table: CasinoTable) -> None:
-        due = table.due()
-        current = self.timers.get(table.table_id)
-        if current is not None and current[0] == due.key and current[1].active():
-            return
-        if current is not None and current[1].active():
-            current[1].cancel()
-        delay = due.after if due.after is not None else max(0.0, due.at - self.reactor.seconds())
-        call = self.reactor.callLater(delay, self._expire, table.table_id, due.key)
-        self.timers[table.table_id] = (due.key, call)
-
-    def _expire(self, table_id: str, key: tuple) -> None:
-        table = self.tables[table_id]
-        self.timers.pop(table_id, None)
-        if table.due().key != key:                  # moved on since the timer was set
-            self._set_timer(table)
-            return
-        try:
-            self._apply(table, cc.Expire())
-        except Exception:                           # a bug must not stop the table: void the round, go on
-            self.log.failure("casino table {table} failed; voiding its round", table=table_id)
-            try:
-                self._apply(table, cc.Void("a technical fault at the table"))
-            except RuleViolation:
-                self._set_timer(table)
 
     # ------------------------------------------------------------------ connections
 

@@ -18,8 +18,10 @@ with the ledger transfers the table host made for them. In the events' order
 the recorder stores the transfers, chains the seat records in the audit log
 (SEC-1), stores a hand's start-of-hand stacks before any card is dealt, and
 its events, end stacks, settling transfer and facts (SEC-3) in one call when
-it ends. Tournament and casino tables store their own steps and rounds
-through :meth:`Recorder.write` directly, in the call that made them.
+it ends -- the stacks the table's runner tracked (:class:`HandStacks`), never
+tracked again here. Casino rounds (:class:`CasinoRound`) and tournament steps
+(:class:`TournamentStep`) come through the same port, in the call that made
+them, and give a Deferred of their commit.
 """
 
 from __future__ import annotations
@@ -52,6 +54,38 @@ def _fire(result: Any, out: defer.Deferred) -> Any:
 
 
 @dataclass(slots=True)
+class HandStacks:
+    """A cash hand's stacks, tracked once -- by the table's runner, which settles the hand on them -- and read by
+    the recorder, which stores them: who was dealt in at which seat with what, and the stacks and rake at its end."""
+
+    hand_id: str
+    players: dict[int, str] = field(default_factory=dict)   # seat -> player
+    start: dict[str, int] = field(default_factory=dict)     # player -> stack when dealt in
+    end: dict[str, int] = field(default_factory=dict)       # player -> stack at the end
+    rake: int = 0
+
+    def dealt(self, seat: int, player: str, stack: int) -> None:
+        self.players[seat] = player
+        self.start[player] = stack
+
+    def ended(self, stacks: tuple[tuple[int, int], ...], rake: int) -> None:
+        self.end = {self.players[seat]: stack for seat, stack in stacks}
+        self.rake = rake
+
+    @classmethod
+    def of(cls, events: list) -> HandStacks:
+        """The stacks of a whole hand's events, as a runner tracking them one by one would have them (a
+        tournament hand is stored from its events once it has ended)."""
+        stacks = cls(next((e.hand_id for e in events if isinstance(e, he.HandStarted)), ""))
+        for event in events:
+            if isinstance(event, he.SeatDealtIn):
+                stacks.dealt(event.seat, event.player, event.stack)
+            elif isinstance(event, he.HandEnded):
+                stacks.ended(event.stacks, event.rake)
+        return stacks
+
+
+@dataclass(slots=True)
 class FullBatch:
     """A table's events as they happened (every card), handed to the recorder once per batch, in process: the
     objects themselves (the bus's :class:`~pokerroom.bus.records.TableBatch` is the plain copy for listeners)."""
@@ -61,12 +95,45 @@ class FullBatch:
     dicts: list[dict]                       # the events as the protocol writes them
     at: float
     transfers: dict[int, Transfer]          # position in ``events`` -> the transfer the table host made for it
+    hand: HandStacks | None = None          # the hand in play's stacks as the batch leaves them (the runner's)
+
+
+@dataclass(frozen=True, slots=True)
+class CasinoRound:
+    """A casino round's end as the recorder stores it: its result, cards and every bet ``(player, market, staked,
+    returned, detail)``, with the transfer settling or refunding it (CR-7, BOB-6)."""
+
+    table_id: str
+    number: int
+    game: str
+    result: str
+    void: bool
+    cards: tuple[int, ...]
+    bets: tuple[tuple[str, str, int, int, str], ...]
+    transfers: tuple[Transfer, ...]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentStep:
+    """A tournament's step as the recorder stores it, in one transaction: the hands that ended in it (each as its
+    ``hand_started`` and ``hand_ended`` arguments) and the director's saved step with its transfers (None: nothing
+    a snapshot keeps changed)."""
+
+    hands: tuple[tuple[tuple, tuple], ...]
+    step: tuple | None
 
 
 class TableRecording(Protocol):
-    """The recorder's port for a table host in its own process: every batch, in order, and a table's leaving."""
+    """The recorder's one port for the tables of its own process -- cash, casino and tournament: every batch, in
+    order, in the call that made it (never a bus delivery), and a table's leaving. A casino round's and a
+    tournament step's record give a Deferred of their commit, which their frames wait for."""
 
     def record(self, batch: FullBatch) -> None: ...
+
+    def record_round(self, round_end: CasinoRound) -> defer.Deferred: ...
+
+    def record_step(self, step: TournamentStep) -> defer.Deferred: ...
 
     def table_closed(self, table_id: str) -> None: ...
 
@@ -75,15 +142,12 @@ class TableRecording(Protocol):
 
 @dataclass(slots=True)
 class _HandBeingPlayed:
-    hand_id: str = ""
-    start: dict[str, int] = field(default_factory=dict)
-    players: dict[int, str] = field(default_factory=dict)   # seat -> player
+    stacks: HandStacks                                      # the runner's: read, never tracked again here
     events: list[dict] = field(default_factory=list)
     objects: list = field(default_factory=list)             # the same events as they came: what the facts read
     times: list[float] = field(default_factory=list)        # when each happened (SEC-1)
     chatted: set[str] = field(default_factory=set)          # who chatted at the table while it ran (HR-CHAT-4)
     start_written: bool = False
-    end: tuple[dict[str, int], int] = ({}, 0)
 
 
 class Recorder:
@@ -170,7 +234,7 @@ class Recorder:
         (railbirds too: HR-CHAT-4), and one during its author's own hand flagged for review."""
         self.write(self.store.tables.save_chat, table_id, line.hand, line.player, line.text, line.at, line.blocked)
         hand = self._hands.get(table_id)
-        if hand is not None and hand.hand_id and hand.hand_id == line.hand:    # not a hand dealt since the line
+        if hand is not None and hand.stacks.hand_id == line.hand:     # not a hand dealt since the line
             hand.chatted.add(line.player)
         if line.in_hand:
             self.audit("chat_in_hand", line.at, player=line.player, table=table_id, hand_id=line.hand,
@@ -183,6 +247,20 @@ class Recorder:
         self._seated.pop(table_id, None)
         self._hands.pop(table_id, None)
 
+    def record_round(self, round_end: CasinoRound) -> defer.Deferred:
+        """A casino round's end, stored in one transaction; fires once committed (its frames wait for that)."""
+        r = round_end
+        return self.write(self.store.casino.save_casino_round, r.table_id, r.number, r.game, r.result, r.void,
+                          list(r.cards), list(r.bets), list(r.transfers), r.at)
+
+    def record_step(self, step: TournamentStep) -> defer.Deferred:
+        """A tournament's step and the hands it ended, in one transaction; fires once committed."""
+        calls = [call for started, ended in step.hands
+                 for call in ((self.store.hands.hand_started, started), (self.store.hands.hand_ended, ended))]
+        if step.step is not None:
+            calls.append((self.store.tournaments.save_tournament, step.step))
+        return self.write(self.store.together, calls)
+
     def record(self, batch: FullBatch) -> None:
         """One batch of a table's events, in the table host's call: its writes are queued before it returns (so an
         outcome's frames can wait for :meth:`landed`)."""
@@ -192,7 +270,7 @@ class Recorder:
         for i, (event, as_dict) in enumerate(zip(batch.events, batch.dicts, strict=True)):
             transfer = batch.transfers.get(i)
             if isinstance(event, te.HandEvent):
-                self._hand_event(batch.rules, event.event, now, as_dict["event"], transfer)
+                self._hand_event(batch, event.event, now, as_dict["event"], transfer)
                 continue
             if transfer is not None:
                 self.write(self.store.ledger.save_transfers, [transfer])
@@ -209,31 +287,30 @@ class Recorder:
                 self.audit("seat", now, what="left", table=table_id, player=event.player, seat=event.seat,
                            stack=event.stack, reason=event.reason)
 
-    def _hand_event(self, rules: TableRules, event: he.Event, now: float, as_dict: dict,
+    def _hand_event(self, batch: FullBatch, event: he.Event, now: float, as_dict: dict,
                     settlement: Transfer | None) -> None:
+        rules = batch.rules
         table_id = rules.table_id
         if isinstance(event, he.HandStarted):
-            hand = self._hands[table_id] = _HandBeingPlayed(event.hand_id)
+            stacks = batch.hand
+            if stacks is None or stacks.hand_id != event.hand_id:
+                raise ValueError(f"a batch starting hand {event.hand_id} must carry that hand's stacks")
+            hand = self._hands[table_id] = _HandBeingPlayed(stacks)
         else:
             hand = self._hands.get(table_id)
-            if hand is None:                        # not one built (and thrown away) for every event
-                hand = self._hands[table_id] = _HandBeingPlayed()
+            if hand is None:                        # a hand begun before this recorder knew the table
+                hand = self._hands[table_id] = _HandBeingPlayed(batch.hand or HandStacks(""))
         hand.events.append(as_dict)
         hand.objects.append(event)
         hand.times.append(now)
-        if isinstance(event, he.SeatDealtIn):
-            hand.players[event.seat] = event.player
-            hand.start[event.player] = event.stack
-        elif not hand.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
+        if not hand.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
             hand.start_written = True               # every seat is known: store the start before any card
-            self.write(self.store.hands.hand_started, hand.hand_id, table_id, now, dict(hand.start))
-        elif isinstance(event, he.HandEnded):
-            hand.end = ({hand.players[seat]: stack for seat, stack in event.stacks}, event.rake)
+            self.write(self.store.hands.hand_started, hand.stacks.hand_id, table_id, now, dict(hand.stacks.start))
         elif isinstance(event, he.DeckRevealed):
-            end, rake = hand.end
+            stacks = hand.stacks
             facts = partial(hand_facts, hand.objects, table_id=table_id, game_key=rules.game_key, at=now,
                             chatted=frozenset(hand.chatted))   # worked out on the writer's thread (SEC-3)
-            self.write(self.store.hands.hand_ended, hand.hand_id, now, end, rake, list(hand.events), settlement, facts,
-                       list(hand.times))
+            self.write(self.store.hands.hand_ended, stacks.hand_id, now, dict(stacks.end), stacks.rake,
+                       list(hand.events), settlement, facts, list(hand.times))
             del self._hands[table_id]
             self._on_hand_stored()

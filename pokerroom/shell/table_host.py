@@ -2,9 +2,11 @@
 
 Theory of operation
 -------------------
-Tables run on their :class:`~pokerroom.shell.table_timer.TableTimer`. Every
-event a table emits passes through :meth:`TableHost._table_events`, in order,
-and that is the only place where the outside world learns of it:
+Each table is a :class:`~pokerroom.shell.cash_runner.TableRunner` (the one
+runner interface, :class:`~pokerroom.shell.runner.Runner`) on the one
+:class:`~pokerroom.shell.runner.Timer`. Every event a table emits passes
+through :meth:`TableHost._table_events`, in order, which runs the runner's
+pipeline, and that is the only place where the outside world learns of it:
 
 * money -- a seat taken, chips added, a player leaving and a hand's end move
   money through the wallet (buy-in: wallet to table escrow; hand end: escrow
@@ -39,16 +41,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
-from pokerroom.bus import Bus, Subscription
+from pokerroom.bus import Bus
 from pokerroom.bus.records import (
     CatchUpRead,
     ChatRead,
@@ -80,76 +80,30 @@ from pokerroom.bus.subjects import (
     table_keep_chat,
     table_players,
     table_public,
-    table_seat,
     table_snapshot,
 )
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
-from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
-from pokerroom.poker.redact import Viewer
-from pokerroom.protocol.codec import pack
-from pokerroom.shell.audiences import Audiences, announce, publish
+from pokerroom.shell.audiences import announce, publish
+from pokerroom.shell.cash_runner import TableRunner
 from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.outcome_hold import OutcomeHold
-from pokerroom.shell.recorder import FullBatch, TableRecording
-from pokerroom.shell.table_timer import TableTimer
+from pokerroom.shell.recorder import TableRecording
+from pokerroom.shell.runner import Timer
 from pokerroom.shell.wallet import Wallet
 from pokerroom.table import CashTable, SeatingHistory, TableRules
 from pokerroom.table import commands as tc
 from pokerroom.table import events as te
 from pokerroom.table.decision_clock import TIME_BANK
-from pokerroom.table.events import redact, table_event_from_dict, table_event_to_dict
+from pokerroom.table.events import table_event_from_dict, table_event_to_dict
 
-LOG_SIZE = 160                      # table events kept for clients that resume: two hands or so; older, a snapshot
 REPLAY = 64                         # a resume's gap of more events than this gets a snapshot, not a replay
-LOG_HANDS = 16                      # hands whose seating is kept for redacting the log (more than it holds)
-BATCH = 32                          # table events in one frame at most
-OBSERVER = Viewer.observer()
 _LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
 # Commands only a seated player may send (refused ``not_seated`` before the table sees them)...
 _SEATED = frozenset({tc.Leave, tc.SitOut, tc.SitIn, tc.SetOptions, tc.AddChips, tc.Act})
 # ...and those answered at once, not after an outcome waiting for its commit.
 _AT_ONCE = frozenset({tc.AddChips, tc.JoinWaitingList, tc.LeaveWaitingList})
-
-
-@dataclass(eq=False)
-class TableRunner:
-    table: CashTable
-    timer: TableTimer | None = None
-    public: str = ""                        # the table's subjects, made once
-    full: str = ""
-    log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))   # packed events, oldest first
-    log_seq: int = 0                        # the seq of the newest event in the log
-    hand_id: str = ""
-    hand_players: dict[int, str] = field(default_factory=dict)     # seat -> player in the running hand
-    hand_start: dict[str, int] = field(default_factory=dict)
-    hand_end: tuple[dict[str, int], int] = ({}, 0)
-    decision_seq: int = 0                   # the DecisionStarted the table's clock is running for
-    dealt_by_hand: dict[str, dict[int, str]] = field(default_factory=dict)   # hand -> seat -> player
-    pots: deque = field(default_factory=lambda: deque(maxlen=50))
-    hold: OutcomeHold | None = None         # the table's frames; an outcome's wait for its commit
-    seated: tuple[str, ...] | None = None   # who sits now, and the subject each hears the table on: made again
-    seats: tuple[tuple[str, str], ...] = ()  # after a batch that seats or stands someone
-
-    def seated_now(self, left: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-        """Who hears the table on their seat's stream: the players seated now, and ``left`` (who stood up in the
-        batch: their leaving is the last frame of the table there), with each one's subject."""
-        if self.seated is None:
-            table_id = self.table.table_id
-            self.seated = tuple(s.player_id for s in self.table.players.values())
-            self.seats = tuple((player, table_seat(table_id, player)) for player in self.seated)
-        if not left:
-            return self.seated, self.seats
-        gone = tuple(player for player in left if player not in self.seated)
-        return (self.seated + gone,
-                self.seats + tuple((player, table_seat(self.table.table_id, player)) for player in gone))
-    answering: list[Subscription] = field(default_factory=list)    # its request subjects, until it closes
-
-    @property
-    def players(self) -> set[str]:
-        """The players in the running hand (who chat may be closed to, HR-CHAT-4)."""
-        return set(self.hand_players.values())
 
 
 class TableHost:
@@ -182,11 +136,12 @@ class TableHost:
         if rules.table_id in self.runners:
             raise RuleViolation("table_exists", f"there is already a table {rules.table_id}")
         kwargs = {"shuffle": self._shuffle} if self._shuffle else {}
-        runner = TableRunner(CashTable(rules, self.history, **kwargs), public=table_public(rules.table_id),
-                             full=table_full(rules.table_id), hold=OutcomeHold(self.bus))
+        hold = OutcomeHold(self.bus)
+        runner = TableRunner(CashTable(rules, self.history, **kwargs), self.wallet, self.metrics,
+                             public=table_public(rules.table_id), stream=table_full(rules.table_id), hold=hold)
+        runner.timer = Timer(runner, self.reactor, lambda events: self._table_events(runner, events),
+                             shown=lambda: hold.after(None))
         runner.table.hand_number = self._hands_played.get(rules.table_id, 0)
-        runner.timer = TableTimer(runner.table, self.reactor, lambda events: self._table_events(runner, events),
-                                  shown=lambda: runner.hold.after(None))
         self.runners[rules.table_id] = runner
         self.known_tables.add(rules.table_id)
         self.metrics.tables.set(len(self.runners))
@@ -429,137 +384,34 @@ class TableHost:
         missed = [table_event_from_dict(msgpack.unpackb(as_bytes, strict_map_key=False)) for as_bytes in packed]
         dicts = [table_event_to_dict(event) for event in missed]
         out = []
-        for start in range(0, len(missed), BATCH):
-            batch = missed[start:start + BATCH]
-            audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
-            if audiences is not None:
-                public, everyone, own = audiences.frames(self._head(runner, batch), "events")
-                out.append(own.get(player_id, everyone) if player_id is not None else everyone)
+        for head, audiences in runner.frames(missed, dicts, packed):
+            public, everyone, own = audiences.frames(head, "events")
+            out.append(own.get(player_id, everyone) if player_id is not None else everyone)
         return out
 
     # ------------------------------------------------------------------ a table's events
 
     def _table_events(self, runner: TableRunner, events: list) -> None:
+        """The table pipeline of a cash table's batch: its money, its record (the recorder's port, in this call;
+        a plain copy on the table's full stream), then its frames -- behind an outcome's commit when it settled
+        money."""
         table = runner.table
         table_id = table.table_id
         now = self.reactor.seconds()
-        dicts = [table_event_to_dict(event) for event in events]
-        packed = [pack(as_dict) for as_dict in dicts]
-        transfers = {}
-        left: tuple[str, ...] = ()                          # who stood up: the batch is still theirs to hear
-        outcome = False                                     # money settled: its frames wait for its commit
-        for i, event in enumerate(events):
-            # The log keeps events packed: bytes are nothing for the garbage collector to scan.
-            runner.log.append(packed[i])
-            runner.log_seq = event.seq
-            if isinstance(event, te.HandEvent):             # nearly every event: checked first
-                settlement = self._hand_event(runner, event.event)
-                if settlement is not None:
-                    transfers[i] = settlement
-                    outcome = True
-                elif isinstance(event.event, he.DeckRevealed):  # a hand's end that moved no money
-                    outcome = True
-            elif isinstance(event, te.DecisionStarted):
-                runner.decision_seq = event.seq
-            elif isinstance(event, te.PlayerSeated):
-                runner.seated = None
-                transfers[i] = self._move(cash(event.player), table_escrow(table_id, event.player),
-                                          event.stack, "buy_in", table_id)
-            elif isinstance(event, te.ChipsAdded):
-                player = table.players[event.seat].player_id
-                transfers[i] = self._move(cash(player), table_escrow(table_id, player), event.added, "add_chips",
-                                          table_id)
-            elif isinstance(event, te.PlayerLeft):
-                runner.seated = None
-                left += (event.player,)
-                if event.stack:
-                    transfers[i] = self._move(table_escrow(table_id, event.player), cash(event.player),
-                                              event.stack, "cash_out", table_id)
-                    outcome = True
-        self.recording.record(FullBatch(table.rules, events, dicts, now, transfers))   # queues the writes
-        self.bus.publish(runner.full, TableBatch(table_id, table.rules.game_key, table.rules.currency, now,
-                                                 tuple(dicts), tuple((i, LedgerTransfer.of(t))
-                                                                     for i, t in transfers.items())))
-        if outcome:
+        transfers = runner.transfers(events)
+        full = runner.full(events, transfers, now)
+        self.recording.record(full)                         # queues the writes
+        self.bus.publish(runner.stream, TableBatch(table_id, table.rules.game_key, table.rules.currency, now,
+                                                   tuple(full.dicts), tuple((i, LedgerTransfer.of(t))
+                                                                            for i, t in transfers.items())))
+        if runner.outcome:
             runner.hold.until(self._landed(), events[0].seq - 1)
-        seated, seats = runner.seated_now(left)
+        seated, seats = runner.seated_now(runner.left)
         way = runner.hold.way()                             # the bus, or behind an outcome's commit
-        for start in range(0, len(events), BATCH):          # frames stay small
-            batch = events[start:start + BATCH]
-            audiences = self._audiences(runner, batch, dicts[start:start + BATCH], packed[start:start + BATCH])
-            if audiences is not None:
-                publish(way, runner.public, self._head(runner, batch), "events", audiences, seated, seats)
+        for head, audiences in runner.audiences(events):    # frames stay small
+            publish(way, runner.public, head, "events", audiences, seated, seats)
         if table.closing and not table.players and table.hand is None and table_id in self.runners:
             self._retire(runner)
         elif any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
                  for e in events):
             self._lobby_line(runner)
-
-    def _move(self, source: str, target: str, amount: int, reason: str, table_id: str) -> Any:
-        """A table's transfer: the recorder stores it from the batch, in the events' order; flagged at once."""
-        return self.wallet.move(source, target, amount, reason, table_id, store=False)
-
-    def _hand_event(self, runner: TableRunner, event: he.Event) -> Any:
-        """Track what the hand's settlement needs; at its end, settle it (the transfer, or None)."""
-        if isinstance(event, he.HandStarted):
-            runner.hand_id, runner.hand_players, runner.hand_start = event.hand_id, {}, {}
-        elif isinstance(event, he.SeatDealtIn):
-            runner.hand_players[event.seat] = event.player
-            runner.hand_start[event.player] = event.stack
-            runner.dealt_by_hand.setdefault(runner.hand_id, {})[event.seat] = event.player
-            while len(runner.dealt_by_hand) > LOG_HANDS:
-                runner.dealt_by_hand.pop(next(iter(runner.dealt_by_hand)))
-        elif isinstance(event, he.PotFormed):
-            runner.pots.append(event.amount)
-        elif isinstance(event, he.HandEnded):
-            runner.hand_end = ({runner.hand_players[seat]: stack for seat, stack in event.stacks}, event.rake)
-        elif isinstance(event, he.DeckRevealed):
-            end, rake = runner.hand_end
-            settlement = self.wallet.settle_hand(runner.table.table_id, runner.hand_id, runner.hand_start, end,
-                                                 rake)                  # stored with the hand; flagged (AC-6)
-            self.metrics.hands.inc()
-            return settlement
-        return None
-
-    def _audiences(self, runner: TableRunner, events: list, dicts: list, packed: list[bytes]) -> Audiences | None:
-        """One batch as each audience may see it (:mod:`pokerroom.shell.audiences`).
-
-        Every event passes the one redaction function as an observer sees it;
-        that public batch is built and packed once. A player whose own hole
-        cards are in it gets the batch with their cards; the player whose
-        decision it starts gets their ``legal`` actions with it.
-        """
-        public: list[dict] = []
-        public_packed: list[bytes] = []
-        mine: dict[str, dict[int, tuple[dict, bytes]]] = {}   # player -> position in the batch -> their own view
-        decision = None
-        for event, as_dict, as_bytes in zip(events, dicts, packed, strict=True):
-            shown = redact(event, OBSERVER)
-            if shown is None:
-                continue
-            if shown is not event:                      # hole cards: their owner sees them
-                owner = runner.dealt_by_hand.get(event.hand_id, {}).get(event.event.seat)
-                if owner is not None:
-                    mine.setdefault(owner, {})[len(public)] = (as_dict, as_bytes)
-                as_dict = table_event_to_dict(shown)
-                as_bytes = pack(as_dict)
-            elif isinstance(event, te.DecisionStarted) and event.seq == runner.decision_seq:
-                decision = event
-            public.append(as_dict)
-            public_packed.append(as_bytes)
-        if not public:
-            return None
-        out = Audiences(public, public_packed=public_packed)
-        for player, views in mine.items():
-            out.own[player] = [views[i][0] if i in views else e for i, e in enumerate(public)]
-            out.own_packed[player] = [views[i][1] if i in views else b for i, b in enumerate(public_packed)]
-        clock = runner.table.clock
-        if decision is not None and clock is not None and clock.seat == decision.seat:
-            seated = runner.table.players.get(decision.seat)
-            legal = runner.table.legal_actions(seated.player_id) if seated is not None else None
-            if legal is not None:
-                out.extra[seated.player_id] = {"legal": legal.to_wire()}
-        return out
-
-    def _head(self, runner: TableRunner, events: list) -> dict:
-        return {"type": "table_events", "table": runner.table.table_id, "seq": events[-1].seq}

@@ -87,6 +87,11 @@ class Deadline:
     at: float
     command: TableCommand
 
+    @property
+    def deals(self) -> bool:
+        """A hand starts on it: the shell's timer holds it until the last hand's end is shown."""
+        return type(self.command) is StartHand
+
 
 @dataclass(slots=True)
 class SeatedPlayer:

@@ -29,7 +29,7 @@ class Floor:
         self.clock = Clock()
         self.room = Room([], store, self.clock, account_rules=AccountRules())
         self.room.start()
-        self.floor = CasinoFloor(self.room, tables)
+        self.floor = CasinoFloor(self.room, tables, recording=self.room.recorder)
         self.floor.install()
         self.floor.start()
         self.clock.advance(0)                   # every table opens its first round

@@ -32,7 +32,7 @@ def strict_floor(store):   # noqa: ANN001, ANN201
     bus = StrictBus(clock)
     room = Room([], store, clock, account_rules=AccountRules(), bus=bus)
     room.start()
-    floor = CasinoFloor(room, [build_table(rules("bac", "baccarat"))])
+    floor = CasinoFloor(room, [build_table(rules("bac", "baccarat"))], recording=room.recorder)
     floor.install()
     floor.start()
     clock.advance(0)

@@ -14,7 +14,7 @@ from pokerroom.money.accounts import WORLD, cash, table_escrow
 from pokerroom.money.ledger import Ledger
 from pokerroom.players import AccountRules
 from pokerroom.poker import events as he
-from pokerroom.shell.recorder import FullBatch, Recorder
+from pokerroom.shell.recorder import FullBatch, HandStacks, Recorder
 from pokerroom.shell.room import Room
 from pokerroom.table import CashTable, InMemorySeatingHistory
 from pokerroom.table import events as te
@@ -27,16 +27,14 @@ RULES = tables_from_config(TABLES)[0]
 
 class TableFeed:
     """A cash table driven by hand, its batches handed to the recorder's port with the transfers a table host
-    makes for them (buy-ins from the wallet; a hand's one settlement at its end)."""
+    makes for them (buy-ins from the wallet; a hand's one settlement at its end) and the hand's stacks, which the
+    recorder reads and does not track again."""
 
     def __init__(self, recorder: Recorder, ledger: Ledger) -> None:
         self.recorder, self.ledger = recorder, ledger
         self.table = CashTable(RULES, InMemorySeatingHistory(), shuffle=lambda: list(range(52)))
         self.now = 1_000.0
-        self.start: dict[str, int] = {}
-        self.seats: dict[int, str] = {}
-        self.end: dict[str, int] = {}
-        self.hand_id = ""
+        self.hand: HandStacks | None = None
 
     def feed(self, events: list) -> None:
         transfers: dict[int, Any] = {}
@@ -47,17 +45,26 @@ class TableFeed:
             elif isinstance(event, te.HandEvent):
                 e = event.event
                 if isinstance(e, he.HandStarted):
-                    self.hand_id, self.start, self.seats = e.hand_id, {}, {}
+                    self.hand = HandStacks(e.hand_id)
                 elif isinstance(e, he.SeatDealtIn):
-                    self.start[e.player], self.seats[e.seat] = e.stack, e.player
+                    self.hand.dealt(e.seat, e.player, e.stack)
                 elif isinstance(e, he.HandEnded):
-                    self.end = {self.seats[seat]: stack for seat, stack in e.stacks}
-                    rake = e.rake
+                    self.hand.ended(e.stacks, e.rake)
                 elif isinstance(e, he.DeckRevealed):
-                    settled = self.ledger.settle_hand("t1", self.hand_id, self.start, self.end, rake, self.now)
+                    hand = self.hand
+                    settled = self.ledger.settle_hand("t1", hand.hand_id, hand.start, hand.end, hand.rake, self.now)
                     if settled is not None:
                         transfers[i] = settled
-        self.recorder.record(FullBatch(RULES, events, [table_event_to_dict(e) for e in events], self.now, transfers))
+        self.recorder.record(FullBatch(RULES, events, [table_event_to_dict(e) for e in events], self.now, transfers,
+                                       self.hand))
+
+    @property
+    def hand_id(self) -> str:
+        return self.hand.hand_id
+
+    @property
+    def end(self) -> dict[str, int]:
+        return self.hand.end
 
     def next_batch(self) -> list:
         deadline = self.table.next_deadline()

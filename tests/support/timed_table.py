@@ -1,12 +1,12 @@
-"""A table scenario on a ``Clock`` through the real :class:`TableTimer`: the decision clock and time banks run
-as the reactor would run them, and only when the test advances the clock."""
+"""A table scenario on a ``Clock`` through the real :class:`~pokerroom.shell.runner.Timer`: the decision clock and
+time banks run as the reactor would run them, and only when the test advances the clock."""
 
 from __future__ import annotations
 
 from twisted.internet.task import Clock
 
 from pokerroom.poker.actions import action_words
-from pokerroom.shell.table_timer import TableTimer
+from pokerroom.shell.runner import Timer
 from pokerroom.table import DecisionTimes, TimeBankRules
 from pokerroom.table import commands as tc
 from tests.table.scenario import SEAT, Scenario
@@ -18,7 +18,7 @@ RECORDS = {"sit": tc.Sit, "leave": tc.Leave, "sit_out": tc.SitOut, "sit_in": tc.
 
 
 class Timed:
-    """A scenario whose table runs on a ``Clock`` through the real :class:`TableTimer`."""
+    """A scenario whose table runs on a ``Clock`` through the real :class:`~pokerroom.shell.runner.Timer`."""
 
     def __init__(self, shown=None, **rules) -> None:
         rules.setdefault("decision_times", TIMES)
@@ -28,7 +28,7 @@ class Timed:
         self.clock = Clock()
         self.clock.advance(self.game.now)
         self.log = self.game.log
-        self.timer = TableTimer(self.game.table, self.clock, self.log.extend, shown=shown)
+        self.timer = Timer(self.game.table, self.clock, self.log.extend, shown=shown)
 
     def do(self, command: str, *args, **kwargs):
         """A command as the scenarios write it (the table method's name and its arguments), sent to the timer as

@@ -6,8 +6,10 @@ HR-DC-4, as :meth:`~tournament.director.Director.reconnect_time` grants it:
 once per hand), then the entry's time bank (``TIME_BANK``, HR-TIME-2), then the
 director checks or folds for them (``ACT``: HR-TIME-3, HR-DC-3, TR-PLAY-5).
 Where a cash table keeps its clock itself, a tournament table is the pure
-director's, so the hall keeps one clock per table here, behind one
-``callLater`` for its deadline.
+director's, so the hall keeps one clock per table here; a
+:class:`DecisionRunner` names its deadline to the room's one
+:class:`~pokerroom.shell.runner.Timer` (the cash and casino tables' too),
+which fires it.
 
 The time bank belongs to the entry (HR-TIME-4): seconds, set from the
 structure's ``time_bank`` when the entry registers, consumed by the seconds a
@@ -24,8 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from twisted.internet.interfaces import IDelayedCall
-
+from pokerroom.shell.runner import Timer
 from pokerroom.table.decision_clock import ACT, RECONNECT, THINKING, TIME_BANK, DecisionClock
 from tournament import commands as tc
 from tournament import director as td
@@ -58,12 +59,44 @@ class BankRefill:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """The decision a table waits for: whose it is, which point of the hand, its clock and the timer behind it."""
+    """The decision a table waits for: whose it is, which point of the hand, and its clock -- equal decisions are
+    the same deadline to the timer."""
 
     player: str
     marker: int                 # the hand's event count when it began: a later count is another decision
     clock: DecisionClock
-    call: IDelayedCall
+
+    @property
+    def at(self) -> float:
+        return self.clock.deadline
+
+    @property
+    def deals(self) -> bool:
+        return False
+
+
+class DecisionRunner:
+    """A tournament table's decision clock as the one :class:`~pokerroom.shell.runner.Timer` runs it: its deadline
+    is the decision the table waits for; firing it starts the next phase or has the director act (the commands it
+    causes go through the hall's one path, which publishes them)."""
+
+    def __init__(self, decisions: TournamentDecisions, key: tuple[str, str]) -> None:
+        self.decisions = decisions
+        self.key = key
+
+    @property
+    def table_id(self) -> str:
+        return self.key[1]
+
+    def apply(self, command: tc.TournamentCommand, now: float) -> list:
+        return self.decisions.hall.command(self.decisions.hall.director(self.key[0]), command)
+
+    def next_deadline(self) -> Decision | None:
+        return self.decisions.waiting.get(self.key)
+
+    def fire(self, deadline: Decision, now: float) -> list:
+        self.decisions.ran_out(self.key, deadline)
+        return []
 
 
 class TournamentDecisions:
@@ -73,6 +106,7 @@ class TournamentDecisions:
         self.decision_seconds = decision_seconds
         self.refill = refill or BankRefill()
         self.waiting: dict[tuple[str, str], Decision] = {}          # (tournament, table) -> its decision
+        self.timers: dict[tuple[str, str], Timer] = {}              # (tournament, table) -> its one timer
         self.banks: dict[tuple[str, str], float] = {}               # (tournament, player) -> seconds left
         self.hands_since_refill: dict[tuple[str, str], int] = {}    # (tournament, player) -> hands dealt
 
@@ -130,15 +164,13 @@ class TournamentDecisions:
         for table_id in tables_named(events):
             table = d.tables.get(table_id)
             if table is None or table.hand is None:
-                current = self.waiting.pop((tid, table_id), None)
-                if current is not None:
-                    self._cancel(current)
+                self._cancel((tid, table_id))
             else:
                 self._start(d, table_id)
 
     def stop(self, tid: str) -> None:
-        for key in [k for k in self.waiting if k[0] == tid]:
-            self._cancel(self.waiting.pop(key))
+        for key in [k for k in self.timers if k[0] == tid]:
+            self._cancel(key)
 
     def forget(self, tid: str) -> None:
         """An event left the memory: its clocks and its entries' time banks go too."""
@@ -157,26 +189,29 @@ class TournamentDecisions:
         current = self.waiting.get((tid, table_id))
         if current is not None and current.player == player and current.marker == marker:
             return                                  # the same decision: its clock runs on
-        if current is not None:
-            self._cancel(current)
         now = self.reactor.seconds()
         self._wait(tid, table_id, player, marker,
                    DecisionClock(table.seat_of(player), THINKING, now, now + self.decision_seconds))
 
     def _wait(self, tid: str, table_id: str, player: str, marker: int, clock: DecisionClock) -> None:
-        call = self.reactor.callLater(max(0.0, clock.deadline - self.reactor.seconds()), self._ran_out, tid,
-                                      table_id, player, marker)
-        self.waiting[(tid, table_id)] = Decision(player, marker, clock, call)
+        key = (tid, table_id)
+        self.waiting[key] = Decision(player, marker, clock)
+        timer = self.timers.get(key)
+        if timer is None:
+            timer = self.timers[key] = Timer(DecisionRunner(self, key), self.reactor, _published, name=key)
+        timer.arm()
 
     @staticmethod
     def _after(clock: DecisionClock, phase: str, seconds: float) -> DecisionClock:
         """The next phase starts where ``clock`` ended -- not when the reactor got round to it, so a late
-        reactor never takes anyone's seconds (as :class:`~pokerroom.shell.table_timer.TableTimer` does)."""
+        reactor never takes anyone's seconds (as :class:`~pokerroom.shell.runner.Timer` does)."""
         return DecisionClock(clock.seat, phase, clock.deadline, clock.deadline + seconds)
 
-    def _ran_out(self, tid: str, table_id: str, player: str, marker: int) -> None:
-        """The phase's time is up: the next phase starts, or the director acts for the player."""
-        key = (tid, table_id)
+    def ran_out(self, key: tuple[str, str], decision: Decision) -> None:
+        """The phase's time is up (the table's timer says): the next phase starts, or the director acts for the
+        player."""
+        tid, table_id = key
+        player, marker = decision.player, decision.marker
         d = self.hall.directors.get(tid)
         current = self.waiting.get(key)
         table = None if d is None else d.tables.get(table_id)
@@ -207,7 +242,13 @@ class TournamentDecisions:
         del self.waiting[key]
         self.hall.command(d, tc.Timeout(player))    # HR-DC-1, TR-PLAY-5: check, else fold
 
-    @staticmethod
-    def _cancel(decision: Decision) -> None:
-        if decision.call.active():
-            decision.call.cancel()
+    def _cancel(self, key: tuple[str, str]) -> None:
+        """No decision at the table any more: its clock and timer go."""
+        self.waiting.pop(key, None)
+        timer = self.timers.pop(key, None)
+        if timer is not None:
+            timer.stop()
+
+
+def _published(events: object) -> None:
+    """A decision's events went out through the hall's one path already (:meth:`TournamentHall.command`)."""

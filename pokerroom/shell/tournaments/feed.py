@@ -30,6 +30,7 @@ from pokerroom.poker.redact import Viewer, redact
 from pokerroom.security.facts import hand_facts
 from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.outcome_hold import OutcomeHold
+from pokerroom.shell.recorder import HandStacks
 from tournament import director as td
 from tournament.events import event_to_wire, players_concerned
 
@@ -224,14 +225,10 @@ class TournamentFeed:
         if not any(isinstance(x, he.DeckRevealed) for x in events):
             return
         del self.hands[key]
-        started = next(x for x in hand if isinstance(x, he.HandStarted))
-        seats = {x.seat: x.player for x in hand if isinstance(x, he.SeatDealtIn)}
-        start = {x.player: x.stack for x in hand if isinstance(x, he.SeatDealtIn)}
-        ended = next(x for x in hand if isinstance(x, he.HandEnded))
+        stacks = HandStacks.of(hand)                                    # as a cash hand's are kept: once
         facts = partial(hand_facts, hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
                         tournament=d.spec.id, bounty=d.spec.bounty > 0)      # on the writer's thread
         self.ended.setdefault(d.spec.id, []).append((
-            (started.hand_id, key[1], now, start, d.spec.id),
-            (started.hand_id, now, {seats[s]: c for s, c in ended.stacks}, ended.rake, [event_to_dict(x) for x in hand],
-             None, facts, times)))
+            (stacks.hand_id, key[1], now, stacks.start, d.spec.id),
+            (stacks.hand_id, now, stacks.end, stacks.rake, [event_to_dict(x) for x in hand], None, facts, times)))
 

@@ -56,6 +56,7 @@ from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PROMOTIONS
 from pokerroom.poker import events as he
+from pokerroom.shell.recorder import TableRecording, TournamentStep
 from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
 from pokerroom.shell.tournaments.director_requests import DirectorRequests, spec_record
 from pokerroom.shell.tournaments.feed import TournamentFeed
@@ -102,6 +103,7 @@ class TournamentHall:
         self.room = room
         self.reactor = room.reactor
         self.store = room.store
+        self.recording: TableRecording = room.recorder   # the recorder's port: each step, as cash hands go
         self.decision_seconds = decision_seconds
         self.clock_scale = clock_scale              # a test room runs its levels faster; 1.0 in production
         self.shuffle = shuffle
@@ -262,11 +264,8 @@ class TournamentHall:
             self.feed.hold(d.spec.id).until(landed)
         self.feed.fan_out(d, events)                        # the hands it ends are kept for the step's write
         if landed is not None:
-            calls = [call for started, ended in self.feed.ended_hands(d.spec.id)
-                     for call in ((self.store.hands.hand_started, started), (self.store.hands.hand_ended, ended))]
-            if step is not None:
-                calls.append((self.store.tournaments.save_tournament, step))
-            self.room.write(self.store.together, calls).chainDeferred(landed)
+            self.recording.record_step(TournamentStep(tuple(self.feed.ended_hands(d.spec.id)), step)) \
+                .chainDeferred(landed)
         self.timers.set(d, events)
         if d.state in (td.FINISHED, td.CANCELLED):
             self.decisions.stop(d.spec.id)
