@@ -18,6 +18,7 @@ CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has
 CASH_TABLES_RESUME = "tables.resume"  # request: a ResumeRead, may a player resume these tables (the host checks)
 CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a player sits at or waits for
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
+TOURNAMENTS_LIST = "tournaments.list"  # request: a TournamentsRead, every tournament's lobby line (the hall answers)
 
 
 @lru_cache(maxsize=65_536)
@@ -117,3 +118,9 @@ def tournament_command(tournament_id: str) -> str:
     """Requests: a player's or a director's command record for a tournament (:mod:`tournament.commands`),
     answered by the tournament hall."""
     return f"tournament.{token(tournament_id)}.command"
+
+
+def tournament_read(tournament_id: str) -> str:
+    """Requests: what the requests read of a tournament (an event's page, a refund's preview), answered by the
+    tournament hall."""
+    return f"tournament.{token(tournament_id)}.read"

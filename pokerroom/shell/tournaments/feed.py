@@ -22,14 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
+from pokerroom.bus import Bus
 from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import player_stream, tournament_public, tournament_table
+from pokerroom.gateway.routes import Gateway
 from pokerroom.poker import events as he
 from pokerroom.poker.events import event_to_dict
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.security.facts import hand_facts
 from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.outcome_hold import OutcomeHold
+from pokerroom.shell.recorder import Recorder
 from tournament import director as td
 from tournament.events import event_to_wire, players_concerned
 
@@ -47,9 +50,11 @@ def _shown(events: tuple, viewer: Viewer) -> list[dict]:
 class TournamentFeed:
     log = Logger()
 
-    def __init__(self, hall: TournamentHall) -> None:
+    def __init__(self, hall: TournamentHall, bus: Bus, gateway: Gateway, recorder: Recorder) -> None:
         self.hall = hall
-        self.room = hall.room
+        self.bus = bus
+        self.gateway = gateway                  # a subscriber's streams, and who is connected
+        self.recorder = recorder                # the audit chain (seats taken and left, SEC-1)
         self.watchers: dict[str, dict[str, Any]] = {}
         self.entrants: dict[str, set[str]] = {}
         self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
@@ -64,10 +69,10 @@ class TournamentFeed:
         watchers = self.watchers.setdefault(tid, {})
         if on:
             watchers[session.id] = session
-            self.room.gateway.follow(session, tournament_public(tid))
+            self.gateway.follow(session, tournament_public(tid))
         else:
             watchers.pop(session.id, None)
-            self.room.gateway.unfollow(session, tournament_public(tid))
+            self.gateway.unfollow(session, tournament_public(tid))
 
     def disconnected(self, session_id: str) -> None:
         """A closed connection watches nothing any more (the gateway closed its streams)."""
@@ -77,7 +82,7 @@ class TournamentFeed:
     def forget(self, tid: str) -> None:
         """An event left the memory: nobody hears of it any more."""
         for session in self.watchers.pop(tid, {}).values():
-            self.room.gateway.unfollow(session, tournament_public(tid))
+            self.gateway.unfollow(session, tournament_public(tid))
         self._entrant_set.pop(tid, None)
         self.entrants.pop(tid, None)
         self.holds.pop(tid, None)
@@ -88,14 +93,14 @@ class TournamentFeed:
 
     def online(self, player: str) -> Any:
         """The player's connected session, or None."""
-        session = self.room.by_player.get(player)
+        session = self.gateway.by_player.get(player)
         return session if session is not None and session.connection is not None else None
 
     def hold(self, tid: str) -> OutcomeHold:
         """The tournament's way to the bus: behind any step still waiting for its commit."""
         hold = self.holds.get(tid)
         if hold is None:
-            hold = self.holds[tid] = OutcomeHold(self.room.bus)
+            hold = self.holds[tid] = OutcomeHold(self.bus)
         return hold
 
     def ended_hands(self, tid: str) -> list[tuple[tuple, tuple]]:
@@ -129,7 +134,7 @@ class TournamentFeed:
             if isinstance(e, _SEATING):                 # joins, leaves and moves are kept for review (SEC-1)
                 record = event_to_wire(e)
                 record["what"] = record.pop("type")
-                self.room.audit("tournament_seat", tournament=tid, **record)
+                self.recorder.audit("tournament_seat", tournament=tid, **record)
             if isinstance(e, td.HandDealt | td.HandPlayed):
                 self._hand_events(d, e)
             elif not isinstance(e, td.Payment):

@@ -1,0 +1,156 @@
+"""The hall's answers to the requests beside it: commands, the lobby's reads, an entry's payment, staking offers.
+
+The players' and directors' requests live in a gateway process and the hall
+in a table process (docs/architecture.md), so everything a request needs of
+a tournament is asked on the bus and answered here with plain data:
+``tournaments.list`` (every event's lobby line), ``tournament.<id>.read`` (an
+event's page, a cancellation's refund preview) and ``tournament.<id>.command``
+(the director's command records, and the hall's own beside them: an entry
+paid, a stake offered or bought).
+
+Who asks and whether they may -- the directors' role check, the one may-play
+check -- stays with the request, which names the asker in the record; a
+player or a rogue director can name nobody else. The rules stay with the
+director: what is checked here is only the hall's own bookkeeping (the
+staking offers) and the funds, read from the wallet on this side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from pokerroom.bus.records import BuyShares, DetailsRead, Enter, OfferShares, RefundPreviewRead, TournamentsRead
+from pokerroom.errors import RuleViolation
+from pokerroom.shell.wallet import Wallet
+from tournament import commands as tc
+from tournament import director as td
+from tournament.structure import TournamentSpec
+
+if TYPE_CHECKING:
+    from pokerroom.shell.tournaments.hall import TournamentHall
+
+SHOWN = 200                 # standings and finishers on an event's page: the top of a field, not all of it
+# What ``tournament.<id>.command`` takes of the director's records: a player's and a director's commands (the role
+# and may-play checks are the requests'); the timers' are the hall's own, and ``Register`` is paid by ``Enter``.
+REQUESTED = frozenset({tc.Act, tc.Unregister, tc.Rebuy, tc.AddOn, tc.SellShares, tc.ProposeDeal, tc.AnswerDeal,
+                       tc.Start, tc.Pause, tc.Resume, tc.Cancel, tc.RemovePlayer, tc.MovePlayer, tc.BreakTable,
+                       tc.BalanceNow, tc.DecideDeal, tc.Broadcast})
+_NAMING_AN_ENTRANT = (tc.RemovePlayer, tc.MovePlayer)     # a director names a player as they typed it (AC-3)
+
+
+def structure(spec: TournamentSpec) -> dict:
+    """What a player reads of an event's structure before entering it."""
+    return {"levels": [asdict(level) for level in spec.levels], "breaks": [asdict(b) for b in spec.breaks],
+            "starting_stack": spec.starting_stack, "table_size": spec.table_size,
+            "late_registration_levels": spec.late_registration_levels, "re_entries": spec.re_entries,
+            "rebuys": spec.rebuys, "add_on_stack": spec.add_on_stack, "deals": spec.deals,
+            "satellite_target": spec.satellite_target}
+
+
+def tables_shown(d: td.Director, player: str | None) -> list:
+    """The first :data:`SHOWN` tables and the asker's own: anyone may ask, and a field of 100,000 sits at
+    11,000 tables -- every one of them in each answer would hold the reactor for every asker."""
+    tables = list(islice(d.tables.values(), SHOWN))
+    entry = d.entries.get(player) if player is not None else None
+    own = d.tables.get(entry.table) if entry is not None and entry.table is not None else None
+    if own is not None and own not in tables:
+        tables.append(own)
+    return tables
+
+
+class TournamentAnswers:
+    def __init__(self, hall: TournamentHall, wallet: Wallet) -> None:
+        self.hall = hall
+        self.wallet = wallet
+        self.offers: dict[tuple[str, str], tuple[int, int]] = {}    # (tournament, seller) -> (percent, markup %)
+
+    def forget(self, tid: str) -> None:
+        for key in [k for k in self.offers if k[0] == tid]:
+            del self.offers[key]
+
+    # ------------------------------------------------------------------ reads
+
+    def listed(self, read: TournamentsRead) -> dict:
+        """``tournaments.list``: every tournament's summary, with ``registered``: whether the asker has an entry."""
+        return {"tournaments": [{**self.hall.summary(d), "registered": read.player in d.entries}
+                                for d in self.hall.directors.values()]}
+
+    def read(self, d: td.Director, read: Any) -> dict:
+        """``tournament.<id>.read``: an event's page, or what cancelling it now would refund."""
+        if type(read) is DetailsRead:
+            return self.details(d, read.player)
+        if type(read) is RefundPreviewRead:
+            preview = d.refund_preview()
+            return {"case": preview.case, "refunds": dict(preview.amounts), "remainder": preview.remainder}
+        raise RuleViolation("unknown_command", f"a tournament answers no {type(read).__name__} read")
+
+    def details(self, d: td.Director, player: str | None) -> dict:
+        """The event's page: the biggest stacks and the asker's rank, not the whole field (a field of 100,000
+        is kept in chip order as hands end: :mod:`tournament.standings`)."""
+        spec = d.spec
+        rank = None
+        if d.state == td.RUNNING:
+            kept = d.standings
+            top = kept.top(SHOWN)
+            rank, average = kept.rank(player), kept.average
+        else:
+            top = [(p, spec.starting_stack) for p in islice(d.entries, SHOWN)]
+            average = spec.starting_stack if d.entries and d.state == td.REGISTERING else 0
+        standings = [{"player": p, "chips": chips, "table": d.entries[p].table} for p, chips in top]
+        finished = [{"player": e.player, "places": list(e.place)} for e in d.eliminations.busted[-SHOWN:] if e.place]
+        return {"tournament": self.hall.summary(d), "structure": structure(spec),
+                "prizes": list(d.eliminations.provisional_prizes()), "prizes_fixed": d.eliminations.prizes is not None,
+                "standings": standings, "players_left": len(d.entries), "average_stack": average, "rank": rank,
+                "finished": finished, "tables": {t.id: {"seats": {str(s): p for s, p in t.seats.items()},
+                                                        "stacks": dict(t.stacks), "in_hand": t.in_hand}
+                                                 for t in tables_shown(d, player)}}
+
+    # ------------------------------------------------------------------ commands
+
+    def commanded(self, d: td.Director, command: Any) -> dict:
+        """``tournament.<id>.command``: the hall's own records, or a player's or a director's command applied
+        through the hall's one path, answered ``{}`` (a cancellation: with the refunds it made, as previewed the
+        moment before). A refusal is raised to the requester, code, rule and amounts kept."""
+        kind = type(command)
+        if kind is Enter:
+            return self.entered(d, command.player)
+        if kind is OfferShares:
+            return self.offered(d, command)
+        if kind is BuyShares:
+            return self.bought(d, command)
+        if kind not in REQUESTED:
+            raise RuleViolation("unknown_command", f"a tournament takes no {kind.__name__} by request")
+        if kind in _NAMING_AN_ENTRANT:
+            command = replace(command, player=self.hall.entrant(d, command.player))
+        answer = self.read(d, RefundPreviewRead()) if kind is tc.Cancel else {}
+        self.hall.command(d, command)
+        return answer
+
+    def entered(self, d: td.Director, player: str) -> dict:
+        """``Enter``: paid as the hall pays every entry; an invitation to the event has nothing left to answer."""
+        self.hall.enter(d, player)
+        self.hall.invitations.book.drop(d.spec.id, player)
+        return {"balance": self.wallet.balance(player)}
+
+    def offered(self, d: td.Director, offer: OfferShares) -> dict:
+        if offer.seller not in d.entries or d.state != td.REGISTERING:
+            raise RuleViolation("not_registered", "shares are offered after registering, before the start",
+                                "TR-STAKE-1")
+        self.offers[(d.spec.id, offer.seller)] = (offer.percent, offer.markup_percent)
+        self.hall.run(d, [])
+        return {}
+
+    def bought(self, d: td.Director, bought: BuyShares) -> dict:
+        """At most what the seller offers, at the offer's markup: the buyer names neither price nor funds."""
+        tid = d.spec.id
+        seller = self.hall.entrant(d, bought.seller)
+        offered = self.offers.get((tid, seller))
+        if offered is None or bought.percent > offered[0]:
+            raise RuleViolation("no_offer", f"{seller} does not offer {bought.percent}% of their action",
+                                "TR-STAKE-1")
+        self.hall.command(d, tc.SellShares(seller, bought.buyer, bought.percent, offered[1],
+                                           self.wallet.balance(bought.buyer)))
+        self.offers[(tid, seller)] = (offered[0] - bought.percent, offered[1])
+        return {"balance": self.wallet.balance(bought.buyer)}
