@@ -1,0 +1,157 @@
+"""What the tournament requests read of the hall, asked on the strict bus: the lobby's list and an event's page, a
+cancellation's refund preview, an entrant's name, the staking offers and an entry's payment are requests the hall
+answers with plain data (``tournaments.list``, ``tournament.<id>.read``, ``tournament.<id>.command``), so the
+requests (a gateway process) hold no director. The asker is the request's session; the role and may-play checks
+stay there, the rules with the director."""
+
+from __future__ import annotations
+
+from twisted.python.failure import Failure
+
+from pokerroom.bus import NoResponder
+from pokerroom.bus.records import (
+    BuyShares,
+    DetailsRead,
+    Enter,
+    OfferShares,
+    RefundPreviewRead,
+    TournamentsRead,
+    packb,
+    unpackb,
+)
+from pokerroom.bus.strict import StrictBus
+from pokerroom.bus.subjects import TOURNAMENTS_LIST, tournament_command, tournament_read
+from pokerroom.errors import RuleViolation
+from tests.support.clocked_room import settle
+from tests.support.hall_lobby import Lobby, started
+from tournament import commands as tc
+from tournament import director as td
+
+ENTRY = 500                     # the sit & go template's buy-in and fee
+
+
+def asked(lobby: Lobby, subject: str, payload: object) -> object:
+    """The hall's answer to ``payload`` on ``subject`` once the strict bus has carried it both ways (a refusal as
+    the RuleViolation itself)."""
+    assert isinstance(lobby.room.bus, StrictBus)
+    answer = lobby.room.bus.request(subject, payload)
+    settle(lobby.room)
+    out: list = []
+    answer.addBoth(out.append)
+    assert out, "the hall did not answer"
+    return out[0].value if isinstance(out[0], Failure) else out[0]
+
+
+def registering(store, *names: str) -> Lobby:   # noqa: ANN001
+    """A three-seat sit & go "sng" that ``names`` (fewer than three) entered: still registering."""
+    lobby = Lobby(store)
+    lobby.create()
+    for name in names:
+        lobby.person(name)
+        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
+    return lobby
+
+
+def test_TR_REG_1_the_lobbys_list_is_the_halls_answer_on_tournaments_list(store):
+    lobby = registering(store, "ana")
+    mine = asked(lobby, TOURNAMENTS_LIST, TournamentsRead("ana"))
+    assert [(t["id"], t["state"], t["entrants"], t["registered"]) for t in mine["tournaments"]] == [
+        ("sng", td.REGISTERING, 1, True)]
+    anonymous = asked(lobby, TOURNAMENTS_LIST, TournamentsRead(None))
+    assert [t["registered"] for t in anonymous["tournaments"]] == [False]
+    assert unpackb(packb(mine)) == mine                                  # plain data, as a broker carries it
+    lobby.person("bo")
+    listed = lobby.ask("bo", "tournament_list")
+    assert listed["ok"] and listed["tournaments"] == anonymous["tournaments"]   # bo has not entered
+
+
+def test_TR_PLAY_4_an_events_page_is_the_halls_answer_on_its_read_subject(store):
+    lobby, d = started(store)
+    page = asked(lobby, tournament_read("sng"), DetailsRead("bo"))
+    assert page["tournament"]["id"] == "sng" and page["tournament"]["state"] == td.RUNNING
+    assert page["players_left"] == 3 and {s["player"] for s in page["standings"]} == {"ana", "bo", "cy"}
+    assert page["rank"] in (1, 2, 3)                                     # the asker's own rank
+    table = d.entries["bo"].table
+    assert "bo" in page["tables"][table]["seats"].values() and page["tables"][table]["in_hand"]
+    assert asked(lobby, tournament_read("sng"), DetailsRead(None))["rank"] is None
+    shown = lobby.ask("bo", "tournament_details", tournament="sng")
+    assert shown["ok"] and shown["standings"] == page["standings"] and shown["rank"] == page["rank"]
+    missing = asked(lobby, tournament_read("nowhere"), DetailsRead("bo"))
+    gone = lobby.ask("bo", "tournament_details", tournament="nowhere")
+    assert isinstance(missing, NoResponder) and gone["error"]["code"] == "unknown_tournament"
+
+
+def test_TR_REFUND_2_a_directors_refund_preview_is_read_from_the_hall_and_the_cancel_answers_what_it_paid(store):
+    lobby = registering(store, "ana", "bo")
+    preview = asked(lobby, tournament_read("sng"), RefundPreviewRead())
+    assert preview == {"case": preview["case"], "refunds": {"ana": ENTRY, "bo": ENTRY}, "remainder": 0}
+    shown = lobby.ask("boss", "director_cancel", tournament="sng", reason="no field", confirm=False)
+    assert shown["ok"] and (shown["case"], shown["refunds"]) == (preview["case"], preview["refunds"])
+    assert lobby.hall.directors["sng"].state == td.REGISTERING           # a preview changes nothing
+    done = lobby.ask("boss", "director_cancel", tournament="sng", reason="no field", confirm=True)
+    assert done["ok"] and done["refunds"] == {"ana": ENTRY, "bo": ENTRY}
+    assert lobby.hall.directors["sng"].state == td.CANCELLED and lobby.room.balance("ana") == 100_000
+    nothing = asked(lobby, tournament_read("sng"), RefundPreviewRead())   # cancelled: nothing left to refund
+    assert isinstance(nothing, RuleViolation) and nothing.rule_id == "TR-REFUND-7"
+
+
+def test_SEC_1_a_player_reads_no_refund_preview_and_cancels_nothing_the_role_check_is_the_requests(store):
+    lobby = registering(store, "ana", "bo")
+    for confirm in (False, True):
+        refused = lobby.ask("ana", "director_cancel", tournament="sng", reason="mine now", confirm=confirm)
+        assert not refused["ok"] and refused["error"]["code"] == "forbidden" and "refunds" not in refused
+    unknown = lobby.ask("ana", "director_cancel", tournament="nowhere", reason="probe", confirm=False)
+    assert unknown["error"]["code"] == "forbidden"                      # no probing which events exist
+    assert lobby.hall.directors["sng"].state == td.REGISTERING
+
+
+def test_AC_3_a_director_names_an_entrant_in_any_letter_case_and_the_hall_resolves_it(store):
+    lobby = registering(store, "ana", "bob")
+    assert asked(lobby, tournament_command("sng"), tc.RemovePlayer("ANA")) == {}
+    assert "ana" not in lobby.hall.directors["sng"].entries and lobby.room.balance("ana") == 100_000
+    removed = lobby.ask("boss", "director_remove_player", tournament="sng", player="BoB", reason="wrong event")
+    assert removed["ok"] and lobby.hall.directors["sng"].entries == {}
+    stranger = asked(lobby, tournament_command("sng"), tc.RemovePlayer("nobody"))
+    assert isinstance(stranger, RuleViolation) and stranger.code == "not_registered"
+
+
+def test_TR_STAKE_1_offers_are_kept_by_the_hall_and_a_buyer_pays_the_offers_markup_from_its_own_cash(store):
+    lobby = registering(store, "ana")
+    lobby.person("cy")
+    lobby.person("backer")
+    outsider = asked(lobby, tournament_command("sng"), OfferShares("cy", 50, 110))    # cy has not entered
+    assert isinstance(outsider, RuleViolation) and (outsider.code, outsider.rule_id) == ("not_registered", "TR-STAKE-1")
+    assert asked(lobby, tournament_command("sng"), OfferShares("ana", 50, 110)) == {}
+    bought = asked(lobby, tournament_command("sng"), BuyShares("ANA", "backer", 30))
+    assert bought == {"balance": 100_000 - 165}                         # 30% of 500 at the offer's 1.1
+    stake = lobby.hall.directors["sng"].entries["ana"].stakes[0]
+    assert (stake.backer, stake.price) == ("backer", 165)
+    more = asked(lobby, tournament_command("sng"), BuyShares("ana", "backer", 30))   # 20% left on offer
+    assert isinstance(more, RuleViolation) and (more.code, more.rule_id) == ("no_offer", "TR-STAKE-1")
+    by_request = lobby.ask("backer", "stake_buy", tournament="sng", seller="ana", percent=20)
+    assert by_request["ok"] and by_request["balance"] == 100_000 - 165 - 110
+    lobby.hall.answers.forget("sng")
+    assert lobby.hall.answers.offers == {}
+
+
+def test_TR_PRIZE_5_an_entry_is_paid_by_the_hall_and_answered_with_the_players_cash(store):
+    lobby = registering(store)
+    lobby.person("ana")
+    lobby.person("bo")
+    assert asked(lobby, tournament_command("sng"), Enter("ana")) == {"balance": 100_000 - ENTRY}
+    assert "ana" in lobby.hall.directors["sng"].entries
+    twice = asked(lobby, tournament_command("sng"), Enter("ana"))
+    assert isinstance(twice, RuleViolation) and twice.rule_id == "TR-REG-6"
+    entered = lobby.ask("bo", "tournament_register", tournament="sng")
+    assert entered["ok"] and entered["balance"] == 100_000 - ENTRY == lobby.room.balance("bo")
+    register = asked(lobby, tournament_command("sng"), tc.Register("cy", 10**9))   # funds named by the asker
+    assert isinstance(register, RuleViolation) and register.code == "unknown_command"
+
+
+def test_STAFF_2_a_player_who_may_not_play_is_refused_by_the_request_before_the_hall_is_asked(store):
+    lobby = registering(store)
+    lobby.person("ana")
+    lobby.room.moderation.freeze("ana")
+    refused = lobby.ask("ana", "tournament_register", tournament="sng")
+    assert not refused["ok"] and refused["error"]["code"] == "account_frozen"
+    assert "ana" not in lobby.hall.directors["sng"].entries and lobby.room.balance("ana") == 100_000
