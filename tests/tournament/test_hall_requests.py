@@ -155,3 +155,16 @@ def test_STAFF_2_a_player_who_may_not_play_is_refused_by_the_request_before_the_
     refused = lobby.ask("ana", "tournament_register", tournament="sng")
     assert not refused["ok"] and refused["error"]["code"] == "account_frozen"
     assert "ana" not in lobby.hall.directors["sng"].entries and lobby.room.balance("ana") == 100_000
+
+
+def test_TR_REFUND_2_an_event_refunded_on_restart_is_listed_and_its_page_is_answered_until_it_is_retired(store):
+    before = registering(store, "ana")
+    assert before.room.balance("ana") == 100_000 - ENTRY
+    after = Lobby(store)                                                 # the server restarted on the same store
+    refunded = after.hall.recover()
+    assert list(refunded) == ["sng"] and after.room.balance("ana") == 100_000
+    page = asked(after, tournament_read("sng"), DetailsRead("ana"))
+    assert page["tournament"]["state"] == td.CANCELLED
+    assert [t["id"] for t in asked(after, TOURNAMENTS_LIST, TournamentsRead("ana"))["tournaments"]] == ["sng"]
+    after.clock.advance(after.hall.bounds.keep_ended_minutes * 60.0)
+    assert isinstance(asked(after, tournament_read("sng"), DetailsRead("ana")), NoResponder)

@@ -162,6 +162,7 @@ class TournamentHall:
             director = _restored(record)
             self.directors[record.id] = director
             self.created_by[record.id] = record.created_by
+            self._answer(director)                                  # its page is read until it is retired
             events = director.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"))
             step = self._post(director, events)
             if step is not None:
@@ -187,9 +188,7 @@ class TournamentHall:
                                awaiting_approval=pending)
         self.directors[spec.id] = director
         self.created_by[spec.id] = by
-        self.answering[spec.id] = (
-            self.bus.respond(tournament_command(spec.id), lambda command: self.answers.commanded(director, command)),
-            self.bus.respond(tournament_read(spec.id), lambda read: self.answers.read(director, read)))
+        self._answer(director)
         self.quota.created(by, now)
         self.recorder.write(self.store.audit, "tournament_created",
                         {"tournament": spec.id, "by": by, "seed": seed, "spec": spec_record(spec),
@@ -198,6 +197,13 @@ class TournamentHall:
         if spec.start_at is not None:
             self.timers.start_at(spec.id, spec.start_at)
         return director
+
+    def _answer(self, d: td.Director) -> None:
+        """The event's request subjects, answered until it is retired: its commands and its reads."""
+        tid = d.spec.id
+        commands = self.bus.respond(tournament_command(tid), lambda command: self.answers.commanded(d, command))
+        reads = self.bus.respond(tournament_read(tid), lambda read: self.answers.read(d, read))
+        self.answering[tid] = (commands, reads)
 
     def reserve(self, tid: str, amount: int) -> list:
         """The payment that holds ``amount`` more (less, when negative) of promotions for ``tid`` (STAFF-1);
