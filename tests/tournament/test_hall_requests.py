@@ -168,3 +168,30 @@ def test_TR_REFUND_2_an_event_refunded_on_restart_is_listed_and_its_page_is_answ
     assert [t["id"] for t in asked(after, TOURNAMENTS_LIST, TournamentsRead("ana"))["tournaments"]] == ["sng"]
     after.clock.advance(after.hall.bounds.keep_ended_minutes * 60.0)
     assert isinstance(asked(after, tournament_read("sng"), DetailsRead("ana")), NoResponder)
+
+
+def test_TR_REG_6_a_rebuy_is_paid_from_the_funds_the_hall_reads_never_from_a_figure_in_the_record(store):
+    lobby, d = started(store, buy_in=90_000, rebuys=1, rebuy_levels=2)   # an entry leaves each of them 9,960
+    table = next(iter(d.tables.values()))
+    while table.hand is not None:                                        # a rebuy is bought between hands
+        lobby.clock.advance(10)
+    short = min(d.entries, key=d.chips)                                  # at or below the starting stack
+    assert lobby.room.balance(short) == 100_000 - 90_040
+    claimed = asked(lobby, tournament_command("sng"), tc.Rebuy(short, 10**9))
+    assert isinstance(claimed, RuleViolation) and (claimed.code, claimed.rule_id) == ("insufficient_funds", "TR-REG-6")
+    assert d.entries[short].rebuys == 0 and lobby.room.balance(short) == 100_000 - 90_040
+    refused = lobby.ask(short, "tournament_rebuy", tournament="sng")
+    assert not refused["ok"] and refused["error"]["code"] == "insufficient_funds"
+    sale = asked(lobby, tournament_command("sng"), tc.SellShares(short, "boss", 50, 0, 10**9))   # its own markup
+    assert isinstance(sale, RuleViolation) and sale.code == "unknown_command"
+
+
+def test_TR_REG_6_a_rebuy_by_request_is_answered_with_the_cash_the_hall_left(store):
+    lobby, d = started(store, rebuys=1, rebuy_levels=2)
+    table = next(iter(d.tables.values()))
+    while table.hand is not None:                                        # a rebuy is bought between hands
+        lobby.clock.advance(10)
+    short = min(d.entries, key=d.chips)
+    answer = lobby.ask(short, "tournament_rebuy", tournament="sng")
+    assert answer["ok"] and answer["balance"] == 100_000 - ENTRY - 460 == lobby.room.balance(short)
+    assert d.entries[short].rebuys == 1

@@ -12,7 +12,10 @@ Who asks and whether they may -- the directors' role check, the one may-play
 check -- stays with the request, which names the asker in the record; a
 player or a rogue director can name nobody else. The rules stay with the
 director: what is checked here is only the hall's own bookkeeping (the
-staking offers) and the funds, read from the wallet on this side.
+staking offers). Money is the hall's to read: the funds of an entry, a
+rebuy, an add-on or a share bought are read from the wallet here, whatever a
+record says (a director trusts the funds it is given, so they never come
+from the requester), and the balance after is in the answer.
 """
 
 from __future__ import annotations
@@ -33,11 +36,14 @@ if TYPE_CHECKING:
 
 SHOWN = 200                 # standings and finishers on an event's page: the top of a field, not all of it
 # What ``tournament.<id>.command`` takes of the director's records: a player's and a director's commands (the role
-# and may-play checks are the requests'); the timers' are the hall's own, and ``Register`` is paid by ``Enter``.
-REQUESTED = frozenset({tc.Act, tc.Unregister, tc.Rebuy, tc.AddOn, tc.SellShares, tc.ProposeDeal, tc.AnswerDeal,
+# and may-play checks are the requests'); the timers' are the hall's own, ``Register`` is paid by ``Enter`` and
+# ``SellShares`` by ``BuyShares`` (at the offer's markup, not one the buyer names).
+REQUESTED = frozenset({tc.Act, tc.Unregister, tc.Rebuy, tc.AddOn, tc.ProposeDeal, tc.AnswerDeal,
                        tc.Start, tc.Pause, tc.Resume, tc.Cancel, tc.RemovePlayer, tc.MovePlayer, tc.BreakTable,
                        tc.BalanceNow, tc.DecideDeal, tc.Broadcast})
 _NAMING_AN_ENTRANT = (tc.RemovePlayer, tc.MovePlayer)     # a director names a player as they typed it (AC-3)
+_PAYING = (tc.Rebuy, tc.AddOn)                            # the funds are the wallet's, read here
+_BALANCE_AFTER = (tc.Unregister, tc.Rebuy, tc.AddOn)      # answered with the player's cash after it
 
 
 def structure(spec: TournamentSpec) -> dict:
@@ -112,7 +118,8 @@ class TournamentAnswers:
     def commanded(self, d: td.Director, command: Any) -> dict:
         """``tournament.<id>.command``: the hall's own records, or a player's or a director's command applied
         through the hall's one path, answered ``{}`` (a cancellation: with the refunds it made, as previewed the
-        moment before). A refusal is raised to the requester, code, rule and amounts kept."""
+        moment before; unregistering, a rebuy, an add-on: ``{"balance"}`` after it). A refusal is raised to the
+        requester, code, rule and amounts kept."""
         kind = type(command)
         if kind is Enter:
             return self.entered(d, command.player)
@@ -124,8 +131,12 @@ class TournamentAnswers:
             raise RuleViolation("unknown_command", f"a tournament takes no {kind.__name__} by request")
         if kind in _NAMING_AN_ENTRANT:
             command = replace(command, player=self.hall.entrant(d, command.player))
+        elif kind in _PAYING:
+            command = replace(command, funds=self.wallet.balance(command.player))
         answer = self.read(d, RefundPreviewRead()) if kind is tc.Cancel else {}
         self.hall.command(d, command)
+        if kind in _BALANCE_AFTER:
+            return {"balance": self.wallet.balance(command.player)}
         return answer
 
     def entered(self, d: td.Director, player: str) -> dict:

@@ -133,7 +133,7 @@ class TournamentHall:
         self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
         self.answers = TournamentAnswers(self, wallet)               # what the requests ask, answered on the bus
         line = HallLine(bus, self.bounds.keep_ended_minutes)         # the requests' only way to the hall
-        self.player_requests = PlayerRequests(self, line, reactor, play_check, wallet)
+        self.player_requests = PlayerRequests(self, line, reactor, play_check)
         self.director_requests = DirectorRequests(self, line, reactor, recorder)
         self.invitations = InvitationDesk(self, bus, gateway, recorder, wallet, play_check,   # STAFF-2
                                           account_rules.banned_words)

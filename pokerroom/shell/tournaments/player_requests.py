@@ -6,8 +6,9 @@ play: the room's one check, STAFF-2), then asks the hall on the bus
 record (:mod:`tournament.commands`) on ``tournament.<id>.command``, the hall's
 own beside it (an entry paid, a stake offered or bought), and the lobby's
 reads on ``tournaments.list`` and ``tournament.<id>.read``. These requests are
-on the gateway's side of the process line and hold no director; the asker is
-always the session's player. An answer that came in the same call (the
+on the gateway's side of the process line and hold no director and no
+wallet: the hall reads the funds of what is paid and answers the balance
+after it. The asker is always the session's player. An answer that came in the same call (the
 in-process bus) is handed back as a dict, as cash play does. Subscribing to an
 event's pushes still calls the hall's feed directly (docs/architecture.md).
 """
@@ -23,7 +24,6 @@ from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.cash_play import answered
 from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.tournaments.hall_line import HallLine
-from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
 
 if TYPE_CHECKING:
@@ -31,20 +31,20 @@ if TYPE_CHECKING:
 
 
 class PlayerRequests:
-    def __init__(self, hall: TournamentHall, line: HallLine, reactor: IReactorTime, play_check: PlayCheck,
-                 wallet: Wallet) -> None:
+    def __init__(self, hall: TournamentHall, line: HallLine, reactor: IReactorTime, play_check: PlayCheck) -> None:
         self.hall = hall                        # an event's subscribers: still direct
         self.line = line                        # every command and read: a request
         self.reactor = reactor
         self.play_check = play_check            # the one may-play check (STAFF-2)
-        self.wallet = wallet                    # a rebuy's funds, and the balance answered
 
     def _ask(self, tournament: str, command: Any, then: Any) -> Any:
         """``then`` of the hall's answer to ``command``: at once when it came in the same call, else a Deferred."""
         return answered(self.line.command(tournament, command), tournament, then)
 
-    def _with_balance(self, request: Request, player: str) -> Any:
-        return lambda _: ok(request, balance=self.wallet.balance(player))
+    @staticmethod
+    def _with_balance(request: Request) -> Any:
+        """The answer with the player's cash after the command, as the hall read it."""
+        return lambda paid: ok(request, balance=paid["balance"])
 
     # ------------------------------------------------------------------ the lobby
 
@@ -66,21 +66,21 @@ class PlayerRequests:
 
     def _on_tournament_register(self, session: Any, request: Request, tournament: str) -> Any:
         self.play_check.session(session)                # the one may-play check (STAFF-2)
-        return self._ask(tournament, Enter(session.player_id), lambda paid: ok(request, balance=paid["balance"]))
+        return self._ask(tournament, Enter(session.player_id), self._with_balance(request))
 
     def _on_tournament_unregister(self, session: Any, request: Request, tournament: str) -> Any:
         command = tc.Unregister(session.player_id, self.reactor.seconds())
-        return self._ask(tournament, command, self._with_balance(request, session.player_id))
+        return self._ask(tournament, command, self._with_balance(request))
 
     def _on_tournament_rebuy(self, session: Any, request: Request, tournament: str) -> Any:
         self.play_check.session(session)
-        command = tc.Rebuy(session.player_id, self.wallet.balance(session.player_id))
-        return self._ask(tournament, command, self._with_balance(request, session.player_id))
+        command = tc.Rebuy(session.player_id, 0)       # the funds: the hall reads the wallet
+        return self._ask(tournament, command, self._with_balance(request))
 
     def _on_tournament_add_on(self, session: Any, request: Request, tournament: str) -> Any:
         self.play_check.session(session)
-        command = tc.AddOn(session.player_id, self.wallet.balance(session.player_id))
-        return self._ask(tournament, command, self._with_balance(request, session.player_id))
+        command = tc.AddOn(session.player_id, 0)       # the funds: the hall reads the wallet
+        return self._ask(tournament, command, self._with_balance(request))
 
     # ------------------------------------------------------------------ play
 
@@ -96,8 +96,7 @@ class PlayerRequests:
     def _on_stake_buy(self, session: Any, request: Request, tournament: str, seller: str, percent: int) -> Any:
         """Shares bought at the offer's markup with the asker's own cash, as the hall reads them (TR-STAKE-1)."""
         self.play_check.session(session)                # buying action is playing too (STAFF-2)
-        return self._ask(tournament, BuyShares(seller, session.player_id, percent),
-                         lambda paid: ok(request, balance=paid["balance"]))
+        return self._ask(tournament, BuyShares(seller, session.player_id, percent), self._with_balance(request))
 
     def _on_deal_propose(self, session: Any, request: Request, tournament: str, kind: str,
                          left_to_play_for: int = 0) -> Any:
