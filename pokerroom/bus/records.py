@@ -370,6 +370,33 @@ class RefundPreviewRead:
     {player: amount}, "remainder"}``; a tournament with nothing to refund is ``not_running``."""
 
 
+@record("tn.create")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CreateEvent:
+    """``tournaments.create``: a new event ``id`` from the structure ``template`` with a director's ``settings``
+    (whole numbers, as ``director_create`` takes them), ``by`` the director (the role check is the request's).
+    The hall builds the structure (a satellite's seats worth its target's entry, TR-PRIZE-5) and checks the
+    bounds (STAFF-1). Answered ``{"tournament": <its lobby summary>}``."""
+
+    template: str
+    id: str
+    name: str
+    start_at: float | None
+    settings: dict
+    by: str
+    game: str | None = None
+    satellite_target: str | None = None
+
+
+@record("tn.edit")
+@dataclasses.dataclass(frozen=True, slots=True)
+class EditEvent:
+    """``tournament.<id>.command``: a director's new ``settings`` for an event nobody has entered yet (TR-REG-2),
+    checked against the bounds as at creation (STAFF-1). Answered ``{"tournament": <its lobby summary>}``."""
+
+    settings: dict
+
+
 @record("tn.enter")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Enter:

@@ -6,7 +6,9 @@ a tournament is asked on the bus and answered here with plain data:
 ``tournaments.list`` (every event's lobby line), ``tournament.<id>.read`` (an
 event's page, a cancellation's refund preview) and ``tournament.<id>.command``
 (the director's command records, and the hall's own beside them: an entry
-paid, a stake offered or bought).
+paid, a stake offered or bought, an event edited), and ``tournaments.create``
+(a new event, built from a director's words here, where a satellite's target
+is known).
 
 Who asks and whether they may -- the directors' role check, the one may-play
 check -- stays with the request, which names the asker in the record; a
@@ -24,8 +26,18 @@ from dataclasses import asdict, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from pokerroom.bus.records import BuyShares, DetailsRead, Enter, OfferShares, RefundPreviewRead, TournamentsRead
+from pokerroom.bus.records import (
+    BuyShares,
+    CreateEvent,
+    DetailsRead,
+    EditEvent,
+    Enter,
+    OfferShares,
+    RefundPreviewRead,
+    TournamentsRead,
+)
 from pokerroom.errors import RuleViolation
+from pokerroom.shell.tournaments.director_requests import changes, structure_errors, template_spec
 from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
 from tournament import director as td
@@ -127,6 +139,8 @@ class TournamentAnswers:
             return self.offered(d, command)
         if kind is BuyShares:
             return self.bought(d, command)
+        if kind is EditEvent:
+            return self.edited(d, command.settings)
         if kind not in REQUESTED:
             raise RuleViolation("unknown_command", f"a tournament takes no {kind.__name__} by request")
         if kind in _NAMING_AN_ENTRANT:
@@ -138,6 +152,29 @@ class TournamentAnswers:
         if kind in _BALANCE_AFTER:
             return {"balance": self.wallet.balance(command.player)}
         return answer
+
+    def created(self, event: CreateEvent) -> dict:
+        """``tournaments.create``: the event built from the director's words and opened by the hall (bounds and
+        quota, STAFF-1); a satellite's seats are worth its target's entry (TR-PRIZE-5)."""
+        target = None if event.satellite_target is None else self.hall.director(event.satellite_target).spec
+        with structure_errors():
+            spec = template_spec(event.template, id=event.id, name=event.name, start_at=event.start_at)
+            spec = spec.edited(**changes(spec, dict(event.settings), event.game, target))
+        return {"tournament": self.hall.summary(self.hall.create(spec, event.by))}
+
+    def edited(self, d: td.Director, settings: dict) -> dict:
+        """``EditEvent``: before anyone registers (TR-REG-2), bounded as at creation (STAFF-1); the invitations
+        out for it are withdrawn (STAFF-2: what was offered has changed)."""
+        if d.state != td.REGISTERING or d.entries:
+            raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
+        with structure_errors():
+            spec = d.spec.edited(**changes(d.spec, dict(settings)))
+        pending = self.hall.bounds.check(spec)
+        reserve = self.hall.reserve(d.spec.id, spec.guarantee - d.spec.guarantee)
+        d.registration.edit(spec, pending)
+        self.hall.invitations.edited(d)
+        self.hall.run(d, reserve)
+        return {"tournament": self.hall.summary(d)}
 
     def entered(self, d: td.Director, player: str) -> dict:
         """``Enter``: paid as the hall pays every entry; an invitation to the event has nothing left to answer."""

@@ -7,11 +7,11 @@ once it succeeded (:func:`directed`, SEC-1). These requests are on the
 gateway's side of the process line: what they read of an event (a
 cancellation's refund preview) is a request on ``tournament.<id>.read``, and a
 player a director names is resolved to the entrant by the hall, so nothing
-here holds a director. A director's ``settings`` are whole numbers; the few
-that stand for more (``level_seconds``, ``pko_percent``,
-``break_after_level``) become structure here (:func:`changes`). Creating and
-editing an event still call the hall directly (docs/architecture.md, "Still
-direct").
+here holds a director or the hall. A director's ``settings`` are whole
+numbers; the few that stand for more (``level_seconds``, ``pko_percent``,
+``break_after_level``) become structure in :func:`changes`: here for a
+preview, by the hall for an event created or edited (``tournaments.create``,
+``EditEvent``), where a satellite's target is known.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
-from pokerroom.bus.records import RefundPreviewRead
+from pokerroom.bus.records import CreateEvent, EditEvent, RefundPreviewRead
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Session
 from pokerroom.poker.variants import VARIANTS
@@ -41,7 +41,7 @@ from tournament.prizes import PayoutTable, prize_pool
 from tournament.structure import PAYOUTS, STRUCTURES, Break, StructureError, TournamentSpec
 
 if TYPE_CHECKING:
-    from pokerroom.shell.tournaments.hall import TournamentHall
+    from pokerroom.store.room_store import RoomStore
 
 FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
                           "satellite_target", "progressive_share", "satellite_seat_value", "satellite_seat_fee"})
@@ -76,7 +76,7 @@ def directed(recorder: Recorder, session: Session, command: str, tournament: str
 
 
 @contextmanager
-def _structure_errors() -> Iterator[None]:
+def structure_errors() -> Iterator[None]:
     """A definition that cannot be run is the director's error to fix, in a sentence (TR-PLAY-1)."""
     try:
         yield
@@ -84,51 +84,53 @@ def _structure_errors() -> Iterator[None]:
         raise RuleViolation("bad_structure", f"the settings do not make a tournament: {e}", "TR-PLAY-1") from None
 
 
-def _template(template: str, **values: Any) -> TournamentSpec:
+def template_spec(template: str, **values: Any) -> TournamentSpec:
+    """The structure template ``template`` with ``values`` (an id, a name, a start)."""
     path = STRUCTURES / f"{template}.toml"
     if not re.fullmatch(r"[a-z0-9_]+", template) or not path.exists():
         raise RuleViolation("unknown_template", f"there is no structure template {template!r}")
     return TournamentSpec.load(path, **values)
 
 
-class DirectorRequests:
-    def __init__(self, hall: TournamentHall, line: HallLine, reactor: IReactorTime, recorder: Recorder) -> None:
-        self.hall = hall                        # creating and editing an event: still direct
-        self.line = line                        # every other command and read: a request
-        self.reactor = reactor
-        self.recorder = recorder
+def changes(spec: TournamentSpec, settings: dict, game: str | None = None,
+            target: TournamentSpec | None = None) -> dict:
+    """A director's settings as changes to ``spec``: whole numbers, and the few that stand for more; ``target``:
+    the structure of the event a satellite's seats are for (the hall looks it up)."""
+    unknown = sorted(set(settings) - {f.name for f in fields(TournamentSpec)} - set(EXTRA_SETTINGS))
+    if unknown:                                    # a nested map is refused as a request is: by its names
+        raise RuleViolation("unknown_field", f"settings has no '{unknown[0][:40]}': director_templates lists "
+                                             "the settings")
+    fixed = sorted(set(settings) & FIXED_FIELDS)
+    if fixed:
+        raise RuleViolation("bad_structure", f"{fixed[0]} is not a setting a director can change here",
+                            "TR-PLAY-1")
+    changed: dict[str, Any] = dict(settings)
+    if "break_after_level" in changed:             # one break in place of the template's (TR-PLAY-2)
+        changed["breaks"] = (Break(changed.pop("break_after_level"), changed.pop("break_seconds", 300)),)
+    if "level_seconds" in changed:                 # every level this long: a short event, or a test's
+        seconds = changed.pop("level_seconds")
+        changed["levels"] = tuple(replace(level, seconds=seconds) for level in spec.levels)
+    if "pko_percent" in changed:                   # of a bounty won, the share paid at once (PKO < 100)
+        percent = changed.pop("pko_percent")
+        if percent > 100:
+            raise RuleViolation("bad_structure", "the knockout share is a percentage from 0 to 100", "TR-PLAY-6")
+        changed["progressive_share"] = Fraction(percent, 100)
+    for name in BOOL_SETTINGS & set(changed):
+        changed[name] = bool(changed[name])
+    if game is not None:
+        changed["game"] = game
+    if target is not None:                        # TR-PRIZE-5: its seats are worth the target's entry
+        changed.update(satellite_target=target.id, satellite_seat_value=target.entry_cost,
+                       satellite_seat_fee=target.fee, currency=target.currency)
+    return changed
 
-    def changes(self, spec: TournamentSpec, settings: dict, game: str | None = None,
-                satellite_target: str | None = None) -> dict:
-        """A director's settings as changes to ``spec``: whole numbers, and the few that stand for more."""
-        unknown = sorted(set(settings) - {f.name for f in fields(TournamentSpec)} - set(EXTRA_SETTINGS))
-        if unknown:                                    # a nested map is refused as a request is: by its names
-            raise RuleViolation("unknown_field", f"settings has no '{unknown[0][:40]}': director_templates lists "
-                                                 "the settings")
-        fixed = sorted(set(settings) & FIXED_FIELDS)
-        if fixed:
-            raise RuleViolation("bad_structure", f"{fixed[0]} is not a setting a director can change here",
-                                "TR-PLAY-1")
-        changes: dict[str, Any] = dict(settings)
-        if "break_after_level" in changes:             # one break in place of the template's (TR-PLAY-2)
-            changes["breaks"] = (Break(changes.pop("break_after_level"), changes.pop("break_seconds", 300)),)
-        if "level_seconds" in changes:                 # every level this long: a short event, or a test's
-            seconds = changes.pop("level_seconds")
-            changes["levels"] = tuple(replace(level, seconds=seconds) for level in spec.levels)
-        if "pko_percent" in changes:                   # of a bounty won, the share paid at once (PKO < 100)
-            percent = changes.pop("pko_percent")
-            if percent > 100:
-                raise RuleViolation("bad_structure", "the knockout share is a percentage from 0 to 100", "TR-PLAY-6")
-            changes["progressive_share"] = Fraction(percent, 100)
-        for name in BOOL_SETTINGS & set(changes):
-            changes[name] = bool(changes[name])
-        if game is not None:
-            changes["game"] = game
-        if satellite_target is not None:              # TR-PRIZE-5: its seats are worth the target's entry
-            target = self.hall.director(satellite_target).spec
-            changes.update(satellite_target=satellite_target, satellite_seat_value=target.entry_cost,
-                           satellite_seat_fee=target.fee, currency=target.currency)
-        return changes
+
+class DirectorRequests:
+    def __init__(self, line: HallLine, reactor: IReactorTime, recorder: Recorder, store: RoomStore) -> None:
+        self.line = line                        # every command and read of the hall: a request
+        self.reactor = reactor
+        self.recorder = recorder                # the audit chain, and the store read through the writer
+        self.store = store
 
     # ------------------------------------------------------------------ before an event exists
 
@@ -143,9 +145,9 @@ class DirectorRequests:
                              settings: dict | None = None) -> dict:
         """The structure and the prizes ``entrants`` would play for, before creating anything."""
         verify_director(session)
-        with _structure_errors():
-            spec = _template(template, id="preview", name="preview")
-            spec = spec.edited(**self.changes(spec, settings or {}))
+        with structure_errors():
+            spec = template_spec(template, id="preview", name="preview")
+            spec = spec.edited(**changes(spec, settings or {}))
         payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
         preview = td.Director(spec, payouts, Random(0))
         amounts = preview.eliminations.prize_preview(entrants)
@@ -155,33 +157,30 @@ class DirectorRequests:
 
     def _on_director_create(self, session: Any, request: Request, template: str, id: str,  # noqa: A002
                             name: str, start_in: int | None, settings: dict | None = None, game: str | None = None,
-                            satellite_target: str | None = None) -> dict:
+                            satellite_target: str | None = None) -> Any:
+        """A new event, built and bounded by the hall (``tournaments.create``); recorded once it exists."""
         verify_director(session)
         if not NEW_ID.fullmatch(id):
             raise RuleViolation("bad_field", "a tournament id is up to 32 letters, digits, '_' or '-'")
         start_at = None if start_in is None else self.reactor.seconds() + start_in
-        with _structure_errors():
-            spec = _template(template, id=id, name=name, start_at=start_at)
-            spec = spec.edited(**self.changes(spec, settings or {}, game, satellite_target))
-        d = self.hall.create(spec, session.player_id)
-        directed(self.recorder, session, "create", id, template=template, settings=settings or {}, game=game,
-                           satellite_target=satellite_target)
-        return ok(request, tournament=self.hall.summary(d))
+        event = CreateEvent(template, id, name, start_at, settings or {}, session.player_id, game, satellite_target)
 
-    def _on_director_edit(self, session: Any, request: Request, tournament: str, settings: dict) -> dict:
-        d = self.hall.director(tournament)
+        def done(answer: dict) -> dict:
+            directed(self.recorder, session, "create", id, template=template, settings=settings or {}, game=game,
+                     satellite_target=satellite_target)
+            return ok(request, tournament=answer["tournament"])
+
+        return answered(self.line.create(event), id, done)
+
+    def _on_director_edit(self, session: Any, request: Request, tournament: str, settings: dict) -> Any:
+        """New settings before anyone registers, applied by the hall (TR-REG-2, STAFF-1); recorded once applied."""
         verify_director(session)
-        if d.state != td.REGISTERING or d.entries:
-            raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
-        with _structure_errors():
-            spec = d.spec.edited(**self.changes(d.spec, settings))
-        pending = self.hall.bounds.check(spec)                          # STAFF-1, as at creation
-        reserve = self.hall.reserve(tournament, spec.guarantee - d.spec.guarantee)
-        d.registration.edit(spec, pending)
-        directed(self.recorder, session, "edit", tournament, settings=settings)
-        self.hall.invitations.edited(d)                                # STAFF-2: what was offered has changed
-        self.hall.run(d, reserve)
-        return ok(request, tournament=self.hall.summary(d))
+
+        def done(answer: dict) -> dict:
+            directed(self.recorder, session, "edit", tournament, settings=settings)
+            return ok(request, tournament=answer["tournament"])
+
+        return answered(self.line.command(tournament, EditEvent(settings)), tournament, done)
 
     # ------------------------------------------------------------------ running an event
 
@@ -265,5 +264,5 @@ class DirectorRequests:
                              "reason": data.pop("reason", ""), "details": data})
             return ok(request, records=rows)
 
-        return self.recorder.write(self.hall.store.audit_log.director_activity, limit, tournament,
+        return self.recorder.write(self.store.audit_log.director_activity, limit, tournament,
                                    quiet=False).addCallback(shape)

@@ -61,7 +61,13 @@ from twisted.logger import Logger
 from pokerroom import players
 from pokerroom.bus import Bus, Subscription
 from pokerroom.bus.records import SessionEvent, SessionGone
-from pokerroom.bus.subjects import SESSION_EVENTS, TOURNAMENTS_LIST, tournament_command, tournament_read
+from pokerroom.bus.subjects import (
+    SESSION_EVENTS,
+    TOURNAMENTS_CREATE,
+    TOURNAMENTS_LIST,
+    tournament_command,
+    tournament_read,
+)
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
@@ -134,7 +140,7 @@ class TournamentHall:
         self.answers = TournamentAnswers(self, wallet)               # what the requests ask, answered on the bus
         line = HallLine(bus, self.bounds.keep_ended_minutes)         # the requests' only way to the hall
         self.player_requests = PlayerRequests(self, line, reactor, play_check)
-        self.director_requests = DirectorRequests(self, line, reactor, recorder)
+        self.director_requests = DirectorRequests(line, reactor, recorder, store)
         self.invitations = InvitationDesk(self, bus, gateway, recorder, wallet, play_check,   # STAFF-2
                                           account_rules.banned_words)
 
@@ -145,6 +151,7 @@ class TournamentHall:
         self.gateway.serve(self.player_requests, {"tournament_list", "tournament_details", "tournament_subscribe"})
         self.gateway.serve(self.director_requests)
         self.bus.respond(TOURNAMENTS_LIST, self.answers.listed)
+        self.bus.respond(TOURNAMENTS_CREATE, self.answers.created)
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.invitations.install()
 

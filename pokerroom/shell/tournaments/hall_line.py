@@ -15,8 +15,8 @@ from twisted.internet import defer
 from twisted.python.failure import Failure
 
 from pokerroom.bus import Bus, NoResponder
-from pokerroom.bus.records import TournamentsRead
-from pokerroom.bus.subjects import TOURNAMENTS_LIST, tournament_command, tournament_read
+from pokerroom.bus.records import CreateEvent, TournamentsRead
+from pokerroom.bus.subjects import TOURNAMENTS_CREATE, TOURNAMENTS_LIST, tournament_command, tournament_read
 from pokerroom.errors import RuleViolation
 
 
@@ -32,6 +32,10 @@ class HallLine:
     def read(self, tournament: str, read: Any) -> defer.Deferred:
         """``read`` (a record) on ``tournament.<id>.read``: plain data."""
         return self.bus.request(tournament_read(tournament), read).addErrback(self._unknown, tournament)
+
+    def create(self, event: CreateEvent) -> defer.Deferred:
+        """A new event on ``tournaments.create``: its lobby summary, or the refusal (structure, bounds, quota)."""
+        return self.bus.request(TOURNAMENTS_CREATE, event)
 
     def listed(self, player: str | None) -> defer.Deferred:
         """Every tournament's lobby line, ``registered`` as ``player`` sees it; none while no hall answers."""
