@@ -11,7 +11,9 @@ from twisted.python.failure import Failure
 from pokerroom.bus import NoResponder
 from pokerroom.bus.records import (
     BuyShares,
+    CreateEvent,
     DetailsRead,
+    EditEvent,
     Enter,
     OfferShares,
     RefundPreviewRead,
@@ -20,7 +22,7 @@ from pokerroom.bus.records import (
     unpackb,
 )
 from pokerroom.bus.strict import StrictBus
-from pokerroom.bus.subjects import TOURNAMENTS_LIST, tournament_command, tournament_read
+from pokerroom.bus.subjects import TOURNAMENTS_CREATE, TOURNAMENTS_LIST, tournament_command, tournament_read
 from pokerroom.errors import RuleViolation
 from tests.support.clocked_room import settle
 from tests.support.hall_lobby import Lobby, started
@@ -195,3 +197,36 @@ def test_TR_REG_6_a_rebuy_by_request_is_answered_with_the_cash_the_hall_left(sto
     answer = lobby.ask(short, "tournament_rebuy", tournament="sng")
     assert answer["ok"] and answer["balance"] == 100_000 - ENTRY - 460 == lobby.room.balance(short)
     assert d.entries[short].rebuys == 1
+
+
+def test_TR_PRIZE_5_the_hall_creates_an_event_from_the_directors_words_and_looks_up_a_satellites_target(store):
+    lobby = Lobby(store)
+    lobby.person("boss", role="director")
+    main = asked(lobby, TOURNAMENTS_CREATE, CreateEvent("daily", "main", "Main", 3600.0, {}, "boss"))
+    assert main["tournament"]["id"] == "main" and lobby.hall.created_by["main"] == "boss"
+    sat = asked(lobby, TOURNAMENTS_CREATE, CreateEvent("sit_and_go", "sat", "Sat", None, {"min_players": 3}, "boss",
+                                                       satellite_target="main"))
+    seat, entry = lobby.hall.directors["sat"].spec.satellite_seat_value, lobby.hall.directors["main"].spec.entry_cost
+    assert sat["tournament"]["id"] == "sat" and seat == entry
+    nowhere = asked(lobby, TOURNAMENTS_CREATE, CreateEvent("sit_and_go", "sat2", "Sat2", None, {}, "boss",
+                                                           satellite_target="nowhere"))
+    assert isinstance(nowhere, RuleViolation) and nowhere.code == "unknown_tournament"
+    again = asked(lobby, TOURNAMENTS_CREATE, CreateEvent("sit_and_go", "main", "Main", None, {}, "boss"))
+    assert isinstance(again, RuleViolation) and (again.code, again.rule_id) == ("tournament_exists", "TR-REG-1")
+    lobby.person("ana")
+    refused = lobby.ask("ana", "director_create", template="sit_and_go", id="mine", name="Mine", start_in=None)
+    assert refused["error"]["code"] == "forbidden" and "mine" not in lobby.hall.directors
+
+
+def test_TR_REG_2_an_event_is_edited_by_the_hall_before_anyone_registers(store):
+    lobby = registering(store)
+    edited = asked(lobby, tournament_command("sng"), EditEvent({"buy_in": 1_000}))
+    assert edited["tournament"]["buy_in"] == 1_000 == lobby.hall.directors["sng"].spec.buy_in
+    bad = asked(lobby, tournament_command("sng"), EditEvent({"no_such_field": 1}))
+    assert isinstance(bad, RuleViolation) and bad.code == "unknown_field"
+    lobby.person("ana")
+    assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
+    late = asked(lobby, tournament_command("sng"), EditEvent({"buy_in": 2_000}))
+    assert isinstance(late, RuleViolation) and (late.code, late.rule_id) == ("already_open", "TR-REG-2")
+    refused = lobby.ask("ana", "director_edit", tournament="sng", settings={"buy_in": 1})
+    assert refused["error"]["code"] == "forbidden" and lobby.hall.directors["sng"].spec.buy_in == 1_000
