@@ -397,6 +397,19 @@ class EditEvent:
     settings: dict
 
 
+@record("tn.watch")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Watch:
+    """``tournament.<id>.command``: the connection ``session`` (of ``player``, None before a login) follows the
+    tournament's events (``on``) or no longer does. The hall keeps its watchers (an entrant watching hears each
+    event once); the gateway's side follows ``tournament.<id>.public`` once this is answered ``{}``, and lets go
+    of it on ``tournaments.retired``."""
+
+    session: str
+    player: str | None
+    on: bool
+
+
 @record("tn.enter")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Enter:

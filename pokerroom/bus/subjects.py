@@ -20,6 +20,7 @@ CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a p
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
 TOURNAMENTS_LIST = "tournaments.list"  # request: a TournamentsRead, every tournament's lobby line (the hall answers)
 TOURNAMENTS_CREATE = "tournaments.create"  # request: a CreateEvent, a director's new tournament (the hall answers)
+TOURNAMENTS_RETIRED = "tournaments.retired"  # payload: a tournament's id, once it has left the hall's memory
 
 
 @lru_cache(maxsize=65_536)

@@ -18,11 +18,18 @@ from pokerroom.bus.records import (
     OfferShares,
     RefundPreviewRead,
     TournamentsRead,
+    Watch,
     packb,
     unpackb,
 )
 from pokerroom.bus.strict import StrictBus
-from pokerroom.bus.subjects import TOURNAMENTS_CREATE, TOURNAMENTS_LIST, tournament_command, tournament_read
+from pokerroom.bus.subjects import (
+    TOURNAMENTS_CREATE,
+    TOURNAMENTS_LIST,
+    tournament_command,
+    tournament_public,
+    tournament_read,
+)
 from pokerroom.errors import RuleViolation
 from tests.support.clocked_room import settle
 from tests.support.hall_lobby import Lobby, started
@@ -230,3 +237,22 @@ def test_TR_REG_2_an_event_is_edited_by_the_hall_before_anyone_registers(store):
     assert isinstance(late, RuleViolation) and (late.code, late.rule_id) == ("already_open", "TR-REG-2")
     refused = lobby.ask("ana", "director_edit", tournament="sng", settings={"buy_in": 1})
     assert refused["error"]["code"] == "forbidden" and lobby.hall.directors["sng"].spec.buy_in == 1_000
+
+
+def test_TR_REG_1_watching_an_event_is_asked_of_the_hall_and_the_stream_is_let_go_of_when_it_is_retired(store):
+    lobby = registering(store, "ana")
+    assert asked(lobby, tournament_command("sng"), Watch("s-x", None, True)) == {}
+    assert lobby.hall.feed.watchers["sng"] == {"s-x": None}
+    assert asked(lobby, tournament_command("sng"), Watch("s-x", None, False)) == {}
+    watcher = lobby.person("watcher")
+    assert lobby.ask("watcher", "tournament_subscribe", tournament="sng", on=True)["ok"]
+    assert lobby.hall.feed.watchers["sng"] == {watcher.id: "watcher"}
+    assert tournament_public("sng") in watcher.streams                  # the gateway's side follows its stream
+    assert lobby.ask("boss", "director_broadcast", tournament="sng", text="Soon")["ok"]
+    assert lobby.pushes("watcher", "broadcast")[-1]["text"] == "Soon"
+    assert lobby.ask("watcher", "tournament_subscribe", tournament="nowhere", on=True)["error"]["code"] == \
+        "unknown_tournament"
+    assert lobby.ask("boss", "director_cancel", tournament="sng", reason="quiet", confirm=True)["ok"]
+    lobby.clock.advance(lobby.hall.bounds.keep_ended_minutes * 60.0)    # retired: it leaves the hall's memory
+    settle(lobby.room)
+    assert "sng" not in lobby.hall.feed.watchers and tournament_public("sng") not in watcher.streams

@@ -35,6 +35,7 @@ from pokerroom.bus.records import (
     OfferShares,
     RefundPreviewRead,
     TournamentsRead,
+    Watch,
 )
 from pokerroom.errors import RuleViolation
 from pokerroom.shell.tournaments.director_requests import changes, structure_errors, template_spec
@@ -141,6 +142,9 @@ class TournamentAnswers:
             return self.bought(d, command)
         if kind is EditEvent:
             return self.edited(d, command.settings)
+        if kind is Watch:
+            self.hall.feed.watch(d.spec.id, command.session, command.player, command.on)
+            return {}
         if kind not in REQUESTED:
             raise RuleViolation("unknown_command", f"a tournament takes no {kind.__name__} by request")
         if kind in _NAMING_AN_ENTRANT:

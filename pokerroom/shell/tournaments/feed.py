@@ -55,7 +55,7 @@ class TournamentFeed:
         self.bus = bus
         self.gateway = gateway                  # a subscriber's streams, and who is connected
         self.recorder = recorder                # the audit chain (seats taken and left, SEC-1)
-        self.watchers: dict[str, dict[str, Any]] = {}
+        self.watchers: dict[str, dict[str, str | None]] = {}          # tournament -> session id -> its player
         self.entrants: dict[str, set[str]] = {}
         self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
         self.hands: dict[tuple[str, str], tuple[list, list]] = {}  # (tournament, table) -> its hand's events, times
@@ -65,14 +65,14 @@ class TournamentFeed:
 
     # ------------------------------------------------------------------ audiences
 
-    def subscribe(self, tid: str, session: Any, on: bool) -> None:
+    def watch(self, tid: str, session: str, player: str | None, on: bool) -> None:
+        """The connection ``session`` watches the tournament (or no longer does); the gateway's side follows its
+        public stream (:class:`~pokerroom.bus.records.Watch`)."""
         watchers = self.watchers.setdefault(tid, {})
         if on:
-            watchers[session.id] = session
-            self.gateway.follow(session, tournament_public(tid))
+            watchers[session] = player
         else:
-            watchers.pop(session.id, None)
-            self.gateway.unfollow(session, tournament_public(tid))
+            watchers.pop(session, None)
 
     def disconnected(self, session_id: str) -> None:
         """A closed connection watches nothing any more (the gateway closed its streams)."""
@@ -80,9 +80,9 @@ class TournamentFeed:
             watchers.pop(session_id, None)
 
     def forget(self, tid: str) -> None:
-        """An event left the memory: nobody hears of it any more."""
-        for session in self.watchers.pop(tid, {}).values():
-            self.gateway.unfollow(session, tournament_public(tid))
+        """An event left the memory: nobody hears of it any more (the gateway's side lets go of its stream on
+        ``tournaments.retired``)."""
+        self.watchers.pop(tid, None)
         self._entrant_set.pop(tid, None)
         self.entrants.pop(tid, None)
         self.holds.pop(tid, None)
@@ -152,7 +152,7 @@ class TournamentFeed:
         if entrants is None:
             entrants = self._entrant_set[tid] = frozenset(self.entrants.get(tid, ()))
         bus = self.hold(tid)
-        watching = (session.player_id for session in self.watchers.get(tid, {}).values())   # few, beside a whole field
+        watching = self.watchers.get(tid, {}).values()          # few, beside a whole field
         bus.publish(tournament_public(tid), Frame(message, None, None, tuple(p for p in watching if p in entrants)))
         everyone = Frame(message)
         for player in entrants:

@@ -65,6 +65,7 @@ from pokerroom.bus.subjects import (
     SESSION_EVENTS,
     TOURNAMENTS_CREATE,
     TOURNAMENTS_LIST,
+    TOURNAMENTS_RETIRED,
     tournament_command,
     tournament_read,
 )
@@ -139,7 +140,7 @@ class TournamentHall:
         self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
         self.answers = TournamentAnswers(self, wallet)               # what the requests ask, answered on the bus
         line = HallLine(bus, self.bounds.keep_ended_minutes)         # the requests' only way to the hall
-        self.player_requests = PlayerRequests(self, line, reactor, play_check)
+        self.player_requests = PlayerRequests(line, reactor, play_check, gateway)
         self.director_requests = DirectorRequests(line, reactor, recorder, store)
         self.invitations = InvitationDesk(self, bus, gateway, recorder, wallet, play_check,   # STAFF-2
                                           account_rules.banned_words)
@@ -148,7 +149,7 @@ class TournamentHall:
 
     def install(self) -> None:
         """Register the hall's requests with the gateway, and answer the lobby's list."""
-        self.gateway.serve(self.player_requests, {"tournament_list", "tournament_details", "tournament_subscribe"})
+        self.player_requests.install()
         self.gateway.serve(self.director_requests)
         self.bus.respond(TOURNAMENTS_LIST, self.answers.listed)
         self.bus.respond(TOURNAMENTS_CREATE, self.answers.created)
@@ -310,6 +311,7 @@ class TournamentHall:
         self.answers.forget(tid)
         self.invitations.book.forget(tid)
         self.quota.forget_idle(self.reactor.seconds())
+        self.bus.publish(TOURNAMENTS_RETIRED, tid)          # its watchers' streams are let go of
 
     def _post(self, d: td.Director, events: list) -> tuple | None:
         """Post the step's payments to the ledger; what :meth:`save_tournament` stores of it (None: nothing a

@@ -9,14 +9,21 @@ for is ``unknown_tournament``, the sentence a client reads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from twisted.internet import defer
 from twisted.python.failure import Failure
 
-from pokerroom.bus import Bus, NoResponder
+from pokerroom.bus import Bus, NoResponder, Subscription
 from pokerroom.bus.records import CreateEvent, TournamentsRead
-from pokerroom.bus.subjects import TOURNAMENTS_CREATE, TOURNAMENTS_LIST, tournament_command, tournament_read
+from pokerroom.bus.subjects import (
+    TOURNAMENTS_CREATE,
+    TOURNAMENTS_LIST,
+    TOURNAMENTS_RETIRED,
+    tournament_command,
+    tournament_read,
+)
 from pokerroom.errors import RuleViolation
 
 
@@ -40,6 +47,10 @@ class HallLine:
     def listed(self, player: str | None) -> defer.Deferred:
         """Every tournament's lobby line, ``registered`` as ``player`` sees it; none while no hall answers."""
         return self.bus.request(TOURNAMENTS_LIST, TournamentsRead(player)).addErrback(self._none)
+
+    def on_retired(self, retired: Callable[[str], None]) -> Subscription:
+        """``retired(tournament)`` whenever an event leaves the hall's memory: nothing of it is published again."""
+        return self.bus.subscribe(TOURNAMENTS_RETIRED, lambda _, tournament: retired(tournament))
 
     def _unknown(self, failure: Failure, tournament: str) -> Any:
         if failure.check(NoResponder):

@@ -9,33 +9,46 @@ reads on ``tournaments.list`` and ``tournament.<id>.read``. These requests are
 on the gateway's side of the process line and hold no director and no
 wallet: the hall reads the funds of what is paid and answers the balance
 after it. The asker is always the session's player. An answer that came in the same call (the
-in-process bus) is handed back as a dict, as cash play does. Subscribing to an
-event's pushes still calls the hall's feed directly (docs/architecture.md).
+in-process bus) is handed back as a dict, as cash play does. Watching an
+event is asked too (``Watch``: the hall keeps its watchers), then the
+connection follows the event's public stream here, and lets go of it when
+the hall says the event was retired.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from twisted.internet.interfaces import IReactorTime
 
-from pokerroom.bus.records import BuyShares, DetailsRead, Enter, OfferShares
+from pokerroom.bus.records import BuyShares, DetailsRead, Enter, OfferShares, Watch
+from pokerroom.bus.subjects import tournament_public
+from pokerroom.gateway.routes import Gateway
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.cash_play import answered
 from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.tournaments.hall_line import HallLine
 from tournament import commands as tc
 
-if TYPE_CHECKING:
-    from pokerroom.shell.tournaments.hall import TournamentHall
+PUBLIC = frozenset({"tournament_list", "tournament_details", "tournament_subscribe"})   # answered without a login
 
 
 class PlayerRequests:
-    def __init__(self, hall: TournamentHall, line: HallLine, reactor: IReactorTime, play_check: PlayCheck) -> None:
-        self.hall = hall                        # an event's subscribers: still direct
-        self.line = line                        # every command and read: a request
+    def __init__(self, line: HallLine, reactor: IReactorTime, play_check: PlayCheck, gateway: Gateway) -> None:
+        self.line = line                        # every command and read of the hall: a request
         self.reactor = reactor
         self.play_check = play_check            # the one may-play check (STAFF-2)
+        self.gateway = gateway                  # the route table, and the connections' streams
+
+    def install(self) -> None:
+        self.gateway.serve(self, PUBLIC)
+        self.line.on_retired(self._retired)
+
+    def _retired(self, tournament: str) -> None:
+        """An event left the hall: no connection follows its stream any more (rare: an hour after it ends)."""
+        subject = tournament_public(tournament)
+        for session in list(self.gateway.connections):
+            self.gateway.unfollow(session, subject)
 
     def _ask(self, tournament: str, command: Any, then: Any) -> Any:
         """``then`` of the hall's answer to ``command``: at once when it came in the same call, else a Deferred."""
@@ -57,10 +70,17 @@ class PlayerRequests:
         return answered(self.line.read(tournament, DetailsRead(session.player_id)), tournament,
                         lambda page: ok(request, **page))
 
-    def _on_tournament_subscribe(self, session: Any, request: Request, tournament: str, on: bool) -> dict:
-        self.hall.director(tournament)
-        self.hall.feed.subscribe(tournament, session, on)
-        return ok(request)
+    def _on_tournament_subscribe(self, session: Any, request: Request, tournament: str, on: bool) -> Any:
+        """The connection follows the event's public stream (or no longer does), once the hall knows it watches."""
+
+        def watching(_: dict) -> dict:
+            if on:
+                self.gateway.follow(session, tournament_public(tournament))
+            else:
+                self.gateway.unfollow(session, tournament_public(tournament))
+            return ok(request)
+
+        return self._ask(tournament, Watch(session.id, session.player_id, on), watching)
 
     # ------------------------------------------------------------------ entering and leaving
 
