@@ -39,8 +39,9 @@ only (:mod:`~pokerroom.shell.tournaments.hall_line`), which the hall answers
 The hall is given its collaborators, each typed: the reactor, the bus, the
 store (read at start and for an id's uniqueness) and the recorder (its one
 writer and the audit chain), the wallet (every payment), the gateway (the
-route table, a subscriber's streams, who is connected), the one may-play
-check and the account rules (the chat filter's words).
+route table, and who is connected), the one may-play check and the account
+rules (the chat filter's words); it builds each part with what that part
+uses.
 
 On start, :meth:`recover` refunds every tournament the store says was
 registering or running (the server stopped without finishing it), per
