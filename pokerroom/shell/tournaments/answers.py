@@ -22,6 +22,7 @@ from the requester), and the balance after is in the answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -37,7 +38,7 @@ from pokerroom.bus.records import (
     TournamentsRead,
     Watch,
 )
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import RuleViolation, handler_for
 from pokerroom.shell.tournaments.director_requests import changes, structure_errors, template_spec
 from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
@@ -98,17 +99,18 @@ class TournamentAnswers:
 
     def read(self, d: td.Director, read: Any) -> dict:
         """``tournament.<id>.read``: an event's page, or what cancelling it now would refund."""
-        if type(read) is DetailsRead:
-            return self.details(d, read.player)
-        if type(read) is RefundPreviewRead:
-            preview = d.refund_preview()
-            return {"case": preview.case, "refunds": dict(preview.amounts), "remainder": preview.remainder}
-        raise RuleViolation("unknown_command", f"a tournament answers no {type(read).__name__} read")
+        return handler_for(_READS, read, "a tournament's reads")(self, d, read)
 
-    def details(self, d: td.Director, player: str | None) -> dict:
+    @staticmethod
+    def refunds(d: td.Director, _: RefundPreviewRead) -> dict:
+        """What cancelling now would refund each player (TR-REFUND), from the hands' starting stacks."""
+        preview = d.refund_preview()
+        return {"case": preview.case, "refunds": dict(preview.amounts), "remainder": preview.remainder}
+
+    def details(self, d: td.Director, read: DetailsRead) -> dict:
         """The event's page: the biggest stacks and the asker's rank, not the whole field (a field of 100,000
         is kept in chip order as hands end: :mod:`tournament.standings`)."""
-        spec = d.spec
+        spec, player = d.spec, read.player
         rank = None
         if d.state == td.RUNNING:
             kept = d.standings
@@ -134,24 +136,13 @@ class TournamentAnswers:
         moment before; unregistering, a rebuy, an add-on: ``{"balance"}`` after it). A refusal is raised to the
         requester, code, rule and amounts kept."""
         kind = type(command)
-        if kind is Enter:
-            return self.entered(d, command.player)
-        if kind is OfferShares:
-            return self.offered(d, command)
-        if kind is BuyShares:
-            return self.bought(d, command)
-        if kind is EditEvent:
-            return self.edited(d, command.settings)
-        if kind is Watch:
-            self.hall.feed.watch(d.spec.id, command.session, command.player, command.on)
-            return {}
         if kind not in REQUESTED:
-            raise RuleViolation("unknown_command", f"a tournament takes no {kind.__name__} by request")
+            return handler_for(_OWN, command, "a tournament's requests")(self, d, command)
         if kind in _NAMING_AN_ENTRANT:
             command = replace(command, player=self.hall.entrant(d, command.player))
         elif kind in _PAYING:
             command = replace(command, funds=self.wallet.balance(command.player))
-        answer = self.read(d, RefundPreviewRead()) if kind is tc.Cancel else {}
+        answer = self.refunds(d, RefundPreviewRead()) if kind is tc.Cancel else {}
         self.hall.command(d, command)
         if kind in _BALANCE_AFTER:
             return {"balance": self.wallet.balance(command.player)}
@@ -166,13 +157,13 @@ class TournamentAnswers:
             spec = spec.edited(**changes(spec, dict(event.settings), event.game, target))
         return {"tournament": self.hall.summary(self.hall.create(spec, event.by))}
 
-    def edited(self, d: td.Director, settings: dict) -> dict:
+    def edited(self, d: td.Director, edit: EditEvent) -> dict:
         """``EditEvent``: before anyone registers (TR-REG-2), bounded as at creation (STAFF-1); the invitations
         out for it are withdrawn (STAFF-2: what was offered has changed)."""
         if d.state != td.REGISTERING or d.entries:
             raise RuleViolation("already_open", "a tournament is edited before anyone registers", "TR-REG-2")
         with structure_errors():
-            spec = d.spec.edited(**changes(d.spec, dict(settings)))
+            spec = d.spec.edited(**changes(d.spec, dict(edit.settings)))
         pending = self.hall.bounds.check(spec)
         reserve = self.hall.reserve(d.spec.id, spec.guarantee - d.spec.guarantee)
         d.registration.edit(spec, pending)
@@ -180,11 +171,16 @@ class TournamentAnswers:
         self.hall.run(d, reserve)
         return {"tournament": self.hall.summary(d)}
 
-    def entered(self, d: td.Director, player: str) -> dict:
+    def entered(self, d: td.Director, enter: Enter) -> dict:
         """``Enter``: paid as the hall pays every entry; an invitation to the event has nothing left to answer."""
-        self.hall.enter(d, player)
-        self.hall.invitations.book.drop(d.spec.id, player)
-        return {"balance": self.wallet.balance(player)}
+        self.hall.enter(d, enter.player)
+        self.hall.invitations.book.drop(d.spec.id, enter.player)
+        return {"balance": self.wallet.balance(enter.player)}
+
+    def watched(self, d: td.Director, watch: Watch) -> dict:
+        """``Watch``: the hall's list of the event's watchers (an entrant watching hears each event once)."""
+        self.hall.feed.watch(d.spec.id, watch.session, watch.player, watch.on)
+        return {}
 
     def offered(self, d: td.Director, offer: OfferShares) -> dict:
         if offer.seller not in d.entries or d.state != td.REGISTERING:
@@ -206,3 +202,11 @@ class TournamentAnswers:
                                            self.wallet.balance(bought.buyer)))
         self.offers[(tid, seller)] = (offered[0] - bought.percent, offered[1])
         return {"balance": self.wallet.balance(bought.buyer)}
+
+
+# The hall's own records on ``tournament.<id>.command`` and ``tournament.<id>.read``, each to the answer that takes it.
+_OWN: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict]] = {
+    Enter: TournamentAnswers.entered, OfferShares: TournamentAnswers.offered, BuyShares: TournamentAnswers.bought,
+    EditEvent: TournamentAnswers.edited, Watch: TournamentAnswers.watched}
+_READS: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict]] = {
+    DetailsRead: TournamentAnswers.details, RefundPreviewRead: lambda answers, d, read: answers.refunds(d, read)}
