@@ -102,6 +102,8 @@ def test_TR_REFUND_2_a_directors_refund_preview_is_read_from_the_hall_and_the_ca
     assert lobby.hall.directors["sng"].state == td.CANCELLED and lobby.room.balance("ana") == 100_000
     nothing = asked(lobby, tournament_read("sng"), RefundPreviewRead())   # cancelled: nothing left to refund
     assert isinstance(nothing, RuleViolation) and nothing.rule_id == "TR-REFUND-7"
+    stranger = asked(lobby, tournament_read("sng"), Enter("ana"))        # a command is no read
+    assert isinstance(stranger, RuleViolation) and stranger.code == "unknown_command"
 
 
 def test_SEC_1_a_player_reads_no_refund_preview_and_cancels_nothing_the_role_check_is_the_requests(store):
