@@ -10,6 +10,7 @@ from twisted.python.failure import Failure
 
 from pokerroom.bus import NoResponder
 from pokerroom.bus.records import (
+    LOGGED_IN,
     BuyShares,
     CreateEvent,
     DetailsRead,
@@ -31,7 +32,7 @@ from pokerroom.bus.subjects import (
     tournament_read,
 )
 from pokerroom.errors import RuleViolation
-from tests.support.clocked_room import settle
+from tests.support.clocked_room import Connection, conform, request, settle
 from tests.support.hall_lobby import Lobby, started
 from tournament import commands as tc
 from tournament import director as td
@@ -258,3 +259,22 @@ def test_TR_REG_1_watching_an_event_is_asked_of_the_hall_and_the_stream_is_let_g
     lobby.clock.advance(lobby.hall.bounds.keep_ended_minutes * 60.0)    # retired: it leaves the hall's memory
     settle(lobby.room)
     assert "sng" not in lobby.hall.feed.watchers and tournament_public("sng") not in watcher.streams
+
+
+def test_TR_REG_1_a_connection_that_watched_before_logging_in_hears_each_event_once_as_an_entrant(store):
+    lobby = registering(store)
+    connection = Connection()
+    session = lobby.room.connected(connection, "10.0.0.1")               # anonymous: it may watch
+    assert conform(request(lobby.room, session, "tournament_subscribe", 1, tournament="sng", on=True))["ok"]
+    assert lobby.hall.feed.watchers["sng"] == {session.id: None}
+    store.accounts.create_account("ana", "ana", "-", "1990-01-01", "NL", 0.0)
+    session.player_id, session.country, session.role = "ana", "NL", "player"
+    lobby.room.gateway.identify(session, "ana")                          # then ana logs in on that connection
+    lobby.room.gateway.returned(session, LOGGED_IN)
+    lobby.room.deposit("ana", 100_000)
+    settle(lobby.room)
+    assert lobby.hall.feed.watchers["sng"] == {session.id: "ana"}
+    lobby.people["ana"] = (session, connection)
+    assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
+    assert lobby.ask("boss", "director_broadcast", tournament="sng", text="Soon")["ok"]
+    assert [e["text"] for e in lobby.pushes("ana", "broadcast")] == ["Soon"]   # once, not on both streams

@@ -53,7 +53,7 @@ class TournamentFeed:
     def __init__(self, hall: TournamentHall, bus: Bus, gateway: Gateway, recorder: Recorder) -> None:
         self.hall = hall
         self.bus = bus
-        self.gateway = gateway                  # a subscriber's streams, and who is connected
+        self.gateway = gateway                  # who is connected
         self.recorder = recorder                # the audit chain (seats taken and left, SEC-1)
         self.watchers: dict[str, dict[str, str | None]] = {}          # tournament -> session id -> its player
         self.entrants: dict[str, set[str]] = {}
@@ -78,6 +78,12 @@ class TournamentFeed:
         """A closed connection watches nothing any more (the gateway closed its streams)."""
         for watchers in self.watchers.values():
             watchers.pop(session_id, None)
+
+    def identified(self, session_id: str, player: str) -> None:
+        """The connection logged in (or resumed) as ``player``: what it watches, it watches as them."""
+        for watchers in self.watchers.values():
+            if session_id in watchers:
+                watchers[session_id] = player
 
     def forget(self, tid: str) -> None:
         """An event left the memory: nobody hears of it any more (the gateway's side lets go of its stream on

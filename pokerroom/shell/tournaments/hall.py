@@ -158,10 +158,12 @@ class TournamentHall:
         self.invitations.install()
 
     def _session_event(self, subject: str, event: SessionEvent) -> None:
-        """A session's end: it watches no tournament any more; a player back: the hands they are dealt into."""
+        """A session's end: it watches no tournament any more; a player back: the hands they are dealt into, and
+        the events their connection watches are now a player's (an entrant hears each once)."""
         if isinstance(event, SessionGone):
             self.feed.disconnected(event.session)
         else:
+            self.feed.identified(event.session, event.player)
             self.feed.back(event.player)
 
     def recover(self) -> dict[str, td.Cancelled]:

@@ -8,11 +8,11 @@ own beside it (an entry paid, a stake offered or bought), and the lobby's
 reads on ``tournaments.list`` and ``tournament.<id>.read``. These requests are
 on the gateway's side of the process line and hold no director and no
 wallet: the hall reads the funds of what is paid and answers the balance
-after it. The asker is always the session's player. An answer that came in the same call (the
-in-process bus) is handed back as a dict, as cash play does. Watching an
-event is asked too (``Watch``: the hall keeps its watchers), then the
-connection follows the event's public stream here, and lets go of it when
-the hall says the event was retired.
+after it. The asker is always the session's player. An answer that came in
+the same call (the in-process bus) is handed back as a dict, as cash play
+does. Watching an event is asked too (``Watch``: the hall keeps its
+watchers), then the connection follows the event's public stream here, and
+lets go of it when the hall says the event was retired.
 """
 
 from __future__ import annotations
