@@ -83,7 +83,8 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     if recovery.voided_hands:
         log.warn("recovered from a crash: voided {hands}", hands=", ".join(recovery.voided_hands))
     settings = data.get("tournaments", {})
-    hall = TournamentHall(room, decision_seconds=float(settings.get("decision_seconds", 20)),
+    hall = TournamentHall(room.reactor, room.bus, room.store, room.recorder, room.wallet, room.gateway, room.play_check,
+                          room.account_rules, decision_seconds=float(settings.get("decision_seconds", 20)),
                           between_hands=float(settings.get("between_hands_seconds", 1)),
                           clock_scale=float(settings.get("clock_scale", 1)), bounds=EventBounds.from_config(data),
                           time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))

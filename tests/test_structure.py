@@ -65,9 +65,6 @@ WRITES_THROUGH = {
 ANY_TYPED = {
     "pokerroom.gateway.server.FormattedIfLogged(value)",        # a value to log, any object: data, no collaborator
     "pokerroom.shell.outcome_hold._Held(mark)",                 # the caller's opaque mark (a seq): data
-    # the room as a hub in the tournament hall, which another step of issue #35 is reshaping (its parts read
-    # ``hall.room``'s services across shell/tournaments/): goes with it
-    "pokerroom.shell.tournaments.hall.TournamentHall(room)",
 }
 
 

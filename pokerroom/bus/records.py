@@ -416,6 +416,108 @@ for _name, _command in (("tn.level", tourc.LevelUp), ("tn.break", tourc.StartBre
                         ("tn.decide_deal", tourc.DecideDeal), ("tn.broadcast", tourc.Broadcast)):
     record(_name)(_command)
 
+# The hall's own answers beside the director's commands: the players' and directors' requests live in a gateway
+# process, the hall in a table process, so what a request reads of an event, and an entry's payment, are asked.
+# Who asks and whether they may (the role and may-play checks) is the request's; the rules are the director's.
+
+
+@record("tn.list")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TournamentsRead:
+    """``tournaments.list``: every tournament's lobby summary, with ``registered``: whether ``player`` (None for an
+    anonymous asker) has an entry in it now. Answered ``{"tournaments": [...]}``."""
+
+    player: str | None
+
+
+@record("tn.details")
+@dataclasses.dataclass(frozen=True, slots=True)
+class DetailsRead:
+    """``tournament.<id>.read``: the event's page as ``player`` (None: anonymous) is shown it -- the summary,
+    structure, prizes, the biggest stacks and the asker's rank, the first tables and the asker's own."""
+
+    player: str | None
+
+
+@record("tn.refunds")
+@dataclasses.dataclass(frozen=True, slots=True)
+class RefundPreviewRead:
+    """``tournament.<id>.read``: what cancelling now would refund (TR-REFUND), answered ``{"case", "refunds":
+    {player: amount}, "remainder"}``; a tournament with nothing to refund is ``not_running``."""
+
+
+@record("tn.create")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CreateEvent:
+    """``tournaments.create``: a new event ``id`` from the structure ``template`` with a director's ``settings``
+    (whole numbers, as ``director_create`` takes them), ``by`` the director (the role check is the request's).
+    The hall builds the structure (a satellite's seats worth its target's entry, TR-PRIZE-5) and checks the
+    bounds (STAFF-1). Answered ``{"tournament": <its lobby summary>}``."""
+
+    template: str
+    id: str
+    name: str
+    start_at: float | None
+    settings: dict
+    by: str
+    game: str | None = None
+    satellite_target: str | None = None
+
+
+@record("tn.edit")
+@dataclasses.dataclass(frozen=True, slots=True)
+class EditEvent:
+    """``tournament.<id>.command``: a director's new ``settings`` for an event nobody has entered yet (TR-REG-2),
+    checked against the bounds as at creation (STAFF-1). Answered ``{"tournament": <its lobby summary>}``."""
+
+    settings: dict
+
+
+@record("tn.watch")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Watch:
+    """``tournament.<id>.command``: the connection ``session`` (of ``player``, None before a login) follows the
+    tournament's events (``on``) or no longer does. The hall keeps its watchers (an entrant watching hears each
+    event once); the gateway's side follows ``tournament.<id>.public`` once this is answered ``{}``, and lets go
+    of it on ``tournaments.retired``."""
+
+    session: str
+    player: str | None
+    on: bool
+
+
+@record("tn.enter")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Enter:
+    """``tournament.<id>.command``: ``player`` enters at their own request, paying from a satellite seat, then T$,
+    then cash (TR-PRIZE-5); the hall reads the funds, and any invitation to the event is answered by it. Answered
+    ``{"balance": <the player's cash after paying>}``."""
+
+    player: str
+
+
+@record("tn.offer")
+@dataclasses.dataclass(frozen=True, slots=True)
+class OfferShares:
+    """``tournament.<id>.command``: ``seller`` (an entrant, before the start) offers ``percent`` of their action
+    at ``markup_percent`` (TR-STAKE-1). Answered ``{}``; the hall keeps the offer."""
+
+    seller: str
+    percent: int
+    markup_percent: int
+
+
+@record("tn.buy")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BuyShares:
+    """``tournament.<id>.command``: ``buyer`` buys ``percent`` of what ``seller`` (any letter case, AC-3) offers,
+    at the offer's markup and with the buyer's cash as the hall reads it (TR-STAKE-1). Answered ``{"balance":
+    <the buyer's cash after paying>}``; more than is offered is ``no_offer``."""
+
+    seller: str
+    buyer: str
+    percent: int
+
 
 # ---------------------------------------------------------------------- casino tables
 

@@ -24,6 +24,9 @@ SECURITY_BALANCE = "security.balance"  # request: a BalanceRead, a player's wall
 SECURITY_IDLE = "security.idle"      # request: an IdleRead, may a player be renamed (nothing of theirs at a table)
 SECURITY_RENAME = "security.rename"  # request: a Rename, the account and its wallet renamed (AC-3)
 SECURITY_VOID = "security.void"      # request: a VoidWinnings, a player's winnings of cash hands reversed (AC-7)
+TOURNAMENTS_LIST = "tournaments.list"  # request: a TournamentsRead, every tournament's lobby line (the hall answers)
+TOURNAMENTS_CREATE = "tournaments.create"  # request: a CreateEvent, a director's new tournament (the hall answers)
+TOURNAMENTS_RETIRED = "tournaments.retired"  # payload: a tournament's id, once it has left the hall's memory
 
 
 @lru_cache(maxsize=65_536)
@@ -133,3 +136,9 @@ def tournament_command(tournament_id: str) -> str:
     """Requests: a player's or a director's command record for a tournament (:mod:`tournament.commands`),
     answered by the tournament hall."""
     return f"tournament.{token(tournament_id)}.command"
+
+
+def tournament_read(tournament_id: str) -> str:
+    """Requests: what the requests read of a tournament (an event's page, a refund's preview), answered by the
+    tournament hall."""
+    return f"tournament.{token(tournament_id)}.read"

@@ -129,6 +129,7 @@ HAND = {
     "not_your_seat": _c("the action names a seat the player does not sit in", "BET-1"),
     "unknown_seat": _c("that seat is not dealt into the hand", "BET-1"),
     "unknown_command": _c("the command is not a poker action", "BET-1"),
+    "unknown_read": _c("a casino table has no such read (asked between the room's own processes)"),
     "cannot_check": _c("a check while a bet is owed: call, raise or fold", "BET-2"),
     "nothing_to_call": _c("a call with nothing to call: check instead", "BET-2"),
     "bet_already_made": _c("a bet when there is one already: raise instead", "BET-3"),

@@ -16,6 +16,12 @@ from tests.support.clocked_room import Connection, conform, settle
 from tournament import director as td
 
 
+def hall_of(room: Room, **settings) -> TournamentHall:
+    """The tournament hall built from the room's services, as ``pokerroom.app`` builds it."""
+    return TournamentHall(room.reactor, room.bus, room.store, room.recorder, room.wallet, room.gateway,
+                          room.play_check, room.account_rules, **settings)
+
+
 class Lobby:
     """A room on its own ``Clock`` with the tournament hall installed and promotions funded for guarantees."""
 
@@ -23,7 +29,7 @@ class Lobby:
         self.clock = Clock()
         self.room = Room([], store, self.clock, account_rules=AccountRules())
         self.room.start()
-        self.hall = TournamentHall(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
+        self.hall = hall_of(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
         self.hall.install()
         fund_promotions(self.room, "deposit", 10_000_000, "house", "guarantees of the tests' events")   # STAFF-1
         self.rid = 0

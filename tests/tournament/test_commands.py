@@ -16,9 +16,8 @@ from pokerroom.errors import RuleViolation
 from pokerroom.players import AccountRules
 from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.room import Room as ShellRoom
-from pokerroom.shell.tournaments import TournamentHall
 from tests.support.clocked_room import request
-from tests.support.hall_lobby import Lobby
+from tests.support.hall_lobby import Lobby, hall_of
 from tests.support.hall_lobby import started as hall_started
 from tests.tournament.director_drivers import Room, spec, started
 from tournament import commands as tc
@@ -119,7 +118,7 @@ class StrictLobby(Lobby):
         self.clock = Clock()
         self.room = ShellRoom([], store, self.clock, account_rules=AccountRules(), bus=StrictBus(self.clock))
         self.room.start()
-        self.hall = TournamentHall(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
+        self.hall = hall_of(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
         self.hall.install()
         fund_promotions(self.room, "deposit", 10_000_000, "house", "guarantees of the tests' events")
         self.rid = 0

@@ -22,15 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
+from pokerroom.bus import Bus
 from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import player_stream, tournament_public, tournament_table
+from pokerroom.gateway.routes import Gateway
 from pokerroom.poker import events as he
 from pokerroom.poker.events import event_to_dict
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.security.facts import hand_facts
 from pokerroom.shell.audiences import Audiences, publish
 from pokerroom.shell.outcome_hold import OutcomeHold
-from pokerroom.shell.recorder import HandStacks
+from pokerroom.shell.recorder import HandStacks, Recorder
 from tournament import director as td
 from tournament.events import event_to_wire, players_concerned
 
@@ -48,10 +50,12 @@ def _shown(events: tuple, viewer: Viewer) -> list[dict]:
 class TournamentFeed:
     log = Logger()
 
-    def __init__(self, hall: TournamentHall) -> None:
+    def __init__(self, hall: TournamentHall, bus: Bus, gateway: Gateway, recorder: Recorder) -> None:
         self.hall = hall
-        self.room = hall.room
-        self.watchers: dict[str, dict[str, Any]] = {}
+        self.bus = bus
+        self.gateway = gateway                  # who is connected
+        self.recorder = recorder                # the audit chain (seats taken and left, SEC-1)
+        self.watchers: dict[str, dict[str, str | None]] = {}          # tournament -> session id -> its player
         self.entrants: dict[str, set[str]] = {}
         self.dealt: dict[tuple[str, str], dict[int, str]] = {}     # (tournament, table) -> seats of its hand
         self.hands: dict[tuple[str, str], tuple[list, list]] = {}  # (tournament, table) -> its hand's events, times
@@ -61,24 +65,30 @@ class TournamentFeed:
 
     # ------------------------------------------------------------------ audiences
 
-    def subscribe(self, tid: str, session: Any, on: bool) -> None:
+    def watch(self, tid: str, session: str, player: str | None, on: bool) -> None:
+        """The connection ``session`` watches the tournament (or no longer does); the gateway's side follows its
+        public stream (:class:`~pokerroom.bus.records.Watch`)."""
         watchers = self.watchers.setdefault(tid, {})
         if on:
-            watchers[session.id] = session
-            self.room.gateway.follow(session, tournament_public(tid))
+            watchers[session] = player
         else:
-            watchers.pop(session.id, None)
-            self.room.gateway.unfollow(session, tournament_public(tid))
+            watchers.pop(session, None)
 
     def disconnected(self, session_id: str) -> None:
         """A closed connection watches nothing any more (the gateway closed its streams)."""
         for watchers in self.watchers.values():
             watchers.pop(session_id, None)
 
+    def identified(self, session_id: str, player: str) -> None:
+        """The connection logged in (or resumed) as ``player``: what it watches, it watches as them."""
+        for watchers in self.watchers.values():
+            if session_id in watchers:
+                watchers[session_id] = player
+
     def forget(self, tid: str) -> None:
-        """An event left the memory: nobody hears of it any more."""
-        for session in self.watchers.pop(tid, {}).values():
-            self.room.gateway.unfollow(session, tournament_public(tid))
+        """An event left the memory: nobody hears of it any more (the gateway's side lets go of its stream on
+        ``tournaments.retired``)."""
+        self.watchers.pop(tid, None)
         self._entrant_set.pop(tid, None)
         self.entrants.pop(tid, None)
         self.holds.pop(tid, None)
@@ -89,14 +99,14 @@ class TournamentFeed:
 
     def online(self, player: str) -> Any:
         """The player's connected session, or None."""
-        session = self.room.by_player.get(player)
+        session = self.gateway.by_player.get(player)
         return session if session is not None and session.connection is not None else None
 
     def hold(self, tid: str) -> OutcomeHold:
         """The tournament's way to the bus: behind any step still waiting for its commit."""
         hold = self.holds.get(tid)
         if hold is None:
-            hold = self.holds[tid] = OutcomeHold(self.room.bus)
+            hold = self.holds[tid] = OutcomeHold(self.bus)
         return hold
 
     def ended_hands(self, tid: str) -> list[tuple[tuple, tuple]]:
@@ -130,7 +140,7 @@ class TournamentFeed:
             if isinstance(e, _SEATING):                 # joins, leaves and moves are kept for review (SEC-1)
                 record = event_to_wire(e)
                 record["what"] = record.pop("type")
-                self.room.audit("tournament_seat", tournament=tid, **record)
+                self.recorder.audit("tournament_seat", tournament=tid, **record)
             if isinstance(e, td.HandDealt | td.HandPlayed):
                 self._hand_events(d, e)
             elif not isinstance(e, td.Payment):
@@ -148,7 +158,7 @@ class TournamentFeed:
         if entrants is None:
             entrants = self._entrant_set[tid] = frozenset(self.entrants.get(tid, ()))
         bus = self.hold(tid)
-        watching = (session.player_id for session in self.watchers.get(tid, {}).values())   # few, beside a whole field
+        watching = self.watchers.get(tid, {}).values()          # few, beside a whole field
         bus.publish(tournament_public(tid), Frame(message, None, None, tuple(p for p in watching if p in entrants)))
         everyone = Frame(message)
         for player in entrants:

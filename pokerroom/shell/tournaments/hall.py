@@ -30,8 +30,18 @@ through :meth:`TournamentHall.run`, which
 
 The requests are two services of their own, served beside the hall: the
 players' (:mod:`~pokerroom.shell.tournaments.player_requests`) and the
-directors' (:mod:`~pokerroom.shell.tournaments.director_requests`); the
-directors' invitations are :mod:`~pokerroom.shell.tournaments.invitations`.
+directors' (:mod:`~pokerroom.shell.tournaments.director_requests`). They are
+on the gateway's side of the process line and reach the hall by bus requests
+only (:mod:`~pokerroom.shell.tournaments.hall_line`), which the hall answers
+(:mod:`~pokerroom.shell.tournaments.answers`); the directors' invitations are
+:mod:`~pokerroom.shell.tournaments.invitations`, on the hall's side.
+
+The hall is given its collaborators, each typed: the reactor, the bus, the
+store (read at start and for an id's uniqueness) and the recorder (its one
+writer and the audit chain), the wallet (every payment), the gateway (the
+route table, and who is connected), the one may-play check and the account
+rules (the chat filter's words); it builds each part with what that part
+uses.
 
 On start, :meth:`recover` refunds every tournament the store says was
 registering or running (the server stopped without finishing it), per
@@ -46,23 +56,37 @@ from random import Random
 from typing import Any
 
 from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom import players
-from pokerroom.bus import NoResponder, Subscription
+from pokerroom.bus import Bus, Subscription
 from pokerroom.bus.records import SessionEvent, SessionGone
-from pokerroom.bus.subjects import SESSION_EVENTS, tournament_command
+from pokerroom.bus.subjects import (
+    SESSION_EVENTS,
+    TOURNAMENTS_CREATE,
+    TOURNAMENTS_LIST,
+    TOURNAMENTS_RETIRED,
+    tournament_command,
+    tournament_read,
+)
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
+from pokerroom.gateway.routes import Gateway
 from pokerroom.money.accounts import PROMOTIONS
 from pokerroom.poker import events as he
-from pokerroom.shell.recorder import TableRecording, TournamentStep
+from pokerroom.shell.play_check import PlayCheck
+from pokerroom.shell.recorder import Recorder, TableRecording, TournamentStep
+from pokerroom.shell.tournaments.answers import TournamentAnswers
 from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
 from pokerroom.shell.tournaments.director_requests import DirectorRequests, spec_record
 from pokerroom.shell.tournaments.feed import TournamentFeed
+from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.player_requests import PlayerRequests
 from pokerroom.shell.tournaments.timers import TournamentTimers
+from pokerroom.shell.wallet import Wallet
+from pokerroom.store.room_store import RoomStore
 from tournament import commands as tc
 from tournament import director as td
 from tournament import saved_state
@@ -72,11 +96,6 @@ from tournament.prizes import PayoutTable
 from tournament.structure import PAYOUTS, TournamentSpec
 
 _QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
-# What ``tournament.<id>.command`` takes: a player's and a director's commands (the role and may-play checks are
-# the requests'); the timers' are the hall's own, and an entry is paid through :meth:`TournamentHall.enter`.
-_REQUESTED = frozenset({tc.Act, tc.Unregister, tc.Rebuy, tc.AddOn, tc.SellShares, tc.ProposeDeal, tc.AnswerDeal,
-                        tc.Start, tc.Pause, tc.Resume, tc.Cancel, tc.RemovePlayer, tc.MovePlayer, tc.BreakTable,
-                        tc.BalanceNow, tc.DecideDeal, tc.Broadcast})
 
 
 def _saved(d: td.Director) -> saved_state.Saved:
@@ -97,13 +116,18 @@ def _restored(record: Any) -> td.Director:
 class TournamentHall:
     log = Logger()
 
-    def __init__(self, room: Any, *, decision_seconds: float = 20.0, between_hands: float = 1.0,
-                 clock_scale: float = 1.0, shuffle: Callable[[], list[int]] = shuffled_deck,
-                 bounds: EventBounds | None = None, time_bank_refill: BankRefill | None = None) -> None:
-        self.room = room
-        self.reactor = room.reactor
-        self.store = room.store
-        self.recording: TableRecording = room.recorder   # the recorder's port: each step, as cash hands go
+    def __init__(self, reactor: IReactorTime, bus: Bus, store: RoomStore, recorder: Recorder, wallet: Wallet,
+                 gateway: Gateway, play_check: PlayCheck, account_rules: players.AccountRules, *,
+                 decision_seconds: float = 20.0, between_hands: float = 1.0, clock_scale: float = 1.0,
+                 shuffle: Callable[[], list[int]] = shuffled_deck, bounds: EventBounds | None = None,
+                 time_bank_refill: BankRefill | None = None) -> None:
+        self.reactor = reactor
+        self.bus = bus
+        self.store = store
+        self.recorder = recorder
+        self.recording: TableRecording = recorder   # the recorder's port: each step, as cash hands go
+        self.wallet = wallet
+        self.gateway = gateway
         self.decision_seconds = decision_seconds
         self.clock_scale = clock_scale              # a test room runs its levels faster; 1.0 in production
         self.shuffle = shuffle
@@ -111,29 +135,36 @@ class TournamentHall:
         self.directors: dict[str, td.Director] = {}
         self.created_by: dict[str, str] = {}
         self.retire_call: dict[str, Any] = {}                       # ended event -> when it leaves the memory
-        self.answering: dict[str, Subscription] = {}                 # event -> its command subject, until retired
+        self.answering: dict[str, tuple[Subscription, ...]] = {}     # event -> its request subjects, until retired
         self.quota = DirectorQuota()                                 # STAFF-1: one director's share of the room
-        self.feed = TournamentFeed(self)                             # who hears what
+        self.feed = TournamentFeed(self, bus, gateway, recorder)     # who hears what
         self.timers = TournamentTimers(self, between_hands, clock_scale)
         self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
-        self.player_requests = PlayerRequests(self)
-        self.director_requests = DirectorRequests(self)
-        self.invitations = InvitationDesk(self)                      # directors' invitations to paid events (STAFF-2)
+        self.answers = TournamentAnswers(self, wallet)               # what the requests ask, answered on the bus
+        line = HallLine(bus, self.bounds.keep_ended_minutes)         # the requests' only way to the hall
+        self.player_requests = PlayerRequests(line, reactor, play_check, gateway)
+        self.director_requests = DirectorRequests(line, reactor, recorder, store)
+        self.invitations = InvitationDesk(self, bus, gateway, recorder, wallet, play_check,   # STAFF-2
+                                          account_rules.banned_words)
 
     # ------------------------------------------------------------------ composition
 
     def install(self) -> None:
-        """Register the hall's requests with the room."""
-        self.room.serve(self.player_requests, {"tournament_list", "tournament_details", "tournament_subscribe"})
-        self.room.serve(self.director_requests)
-        self.room.bus.subscribe(SESSION_EVENTS, self._session_event)
+        """Register the hall's requests with the gateway, and answer the lobby's list."""
+        self.player_requests.install()
+        self.gateway.serve(self.director_requests)
+        self.bus.respond(TOURNAMENTS_LIST, self.answers.listed)
+        self.bus.respond(TOURNAMENTS_CREATE, self.answers.created)
+        self.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.invitations.install()
 
     def _session_event(self, subject: str, event: SessionEvent) -> None:
-        """A session's end: it watches no tournament any more; a player back: the hands they are dealt into."""
+        """A session's end: it watches no tournament any more; a player back: the hands they are dealt into, and
+        the events their connection watches are now a player's (an entrant hears each once)."""
         if isinstance(event, SessionGone):
             self.feed.disconnected(event.session)
         else:
+            self.feed.identified(event.session, event.player)
             self.feed.back(event.player)
 
     def recover(self) -> dict[str, td.Cancelled]:
@@ -143,6 +174,7 @@ class TournamentHall:
             director = _restored(record)
             self.directors[record.id] = director
             self.created_by[record.id] = record.created_by
+            self._answer(director)                                  # its page is read until it is retired
             events = director.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"))
             step = self._post(director, events)
             if step is not None:
@@ -168,10 +200,9 @@ class TournamentHall:
                                awaiting_approval=pending)
         self.directors[spec.id] = director
         self.created_by[spec.id] = by
-        self.answering[spec.id] = self.room.bus.respond(tournament_command(spec.id),
-                                                        lambda command: self._commanded(director, command))
+        self._answer(director)
         self.quota.created(by, now)
-        self.room.write(self.store.audit, "tournament_created",
+        self.recorder.write(self.store.audit, "tournament_created",
                         {"tournament": spec.id, "by": by, "seed": seed, "spec": spec_record(spec),
                          "awaiting_approval": pending}, self.reactor.seconds())
         self.run(director, reserve)
@@ -179,13 +210,20 @@ class TournamentHall:
             self.timers.start_at(spec.id, spec.start_at)
         return director
 
+    def _answer(self, d: td.Director) -> None:
+        """The event's request subjects, answered until it is retired: its commands and its reads."""
+        tid = d.spec.id
+        commands = self.bus.respond(tournament_command(tid), lambda command: self.answers.commanded(d, command))
+        reads = self.bus.respond(tournament_read(tid), lambda read: self.answers.read(d, read))
+        self.answering[tid] = (commands, reads)
+
     def reserve(self, tid: str, amount: int) -> list:
         """The payment that holds ``amount`` more (less, when negative) of promotions for ``tid`` (STAFF-1);
         public because a director's edit changes the guarantee after creation."""
         held = td.guarantee_account(tid)
         if amount < 0:
             return [td.Payment(held, PROMOTIONS, -amount, "guarantee lowered: back to promotions")]
-        have = self.room.wallet.held(PROMOTIONS)
+        have = self.wallet.held(PROMOTIONS)
         if amount > have:
             raise RuleViolation("guarantee_not_covered", f"the house promotions account holds {have}, not the "
                                 f"{amount} this guarantee needs: an admin funds it first", "STAFF-1")
@@ -195,7 +233,7 @@ class TournamentHall:
         """STAFF-1: an admin lets an event with a guarantee above the limit open; recorded with who and why."""
         d = self.director(tid)
         d.registration.approve()
-        self.room.audit("tournament_approved", tournament=tid, by=by, reason=reason, guarantee=d.spec.guarantee)
+        self.recorder.audit("tournament_approved", tournament=tid, by=by, reason=reason, guarantee=d.spec.guarantee)
         self.run(d, [])
         return d
 
@@ -235,25 +273,6 @@ class TournamentHall:
             self.timers.started_now(tid)        # the scheduled start has nothing left to do
         return events
 
-    def _commanded(self, d: td.Director, command: Any) -> dict:
-        """``tournament.<id>.command``: a player's or a director's command applied, answered ``{}`` (a refusal
-        is raised to the requester, code, rule and amounts kept)."""
-        if type(command) not in _REQUESTED:
-            raise RuleViolation("unknown_command", f"a tournament takes no {type(command).__name__} by request")
-        self.command(d, command)
-        return {}
-
-    def ask(self, tournament: str, command: tc.TournamentCommand) -> defer.Deferred:
-        """Send ``command`` to ``tournament`` on ``tournament.<id>.command``; a tournament nobody answers for is
-        ``unknown_tournament``. For the desks beside the hall, which hand the answer on as cash play does."""
-        return self.room.bus.request(tournament_command(tournament), command).addErrback(self._unknown, tournament)
-
-    def _unknown(self, failure: Any, tournament: str) -> Any:
-        if failure.check(NoResponder):
-            self.director(tournament)           # raises unknown_tournament, the sentence a client reads
-            raise RuleViolation("unknown_tournament", f"there is no tournament {tournament!r} in the lobby")
-        return failure
-
     def run(self, d: td.Director, events: list) -> list:
         """Post, store, push and set the timers for ``events`` of ``d``: the one path of every command,
         public because the desks beside the hall (requests, invitations, timers) send theirs through it."""
@@ -283,23 +302,23 @@ class TournamentHall:
 
     def _retire(self, tid: str) -> None:
         self.retire_call.pop(tid, None)
-        answering = self.answering.pop(tid, None)
-        if answering is not None:
+        for answering in self.answering.pop(tid, ()):
             answering.cancel()
         self.timers.stop(tid)
         self.decisions.forget(tid)
         self.directors.pop(tid, None)
         self.created_by.pop(tid, None)
         self.feed.forget(tid)
-        self.player_requests.forget(tid)
+        self.answers.forget(tid)
         self.invitations.book.forget(tid)
         self.quota.forget_idle(self.reactor.seconds())
+        self.bus.publish(TOURNAMENTS_RETIRED, tid)          # its watchers' streams are let go of
 
     def _post(self, d: td.Director, events: list) -> tuple | None:
         """Post the step's payments to the ledger; what :meth:`save_tournament` stores of it (None: nothing a
         snapshot keeps changed)."""
         now = self.reactor.seconds()
-        wallet = self.room.wallet                           # flagged at once (AC-6); stored below, with the snapshot
+        wallet = self.wallet                                # flagged at once (AC-6); stored below, with the snapshot
         transfers = [wallet.move(e.source, e.target, e.amount, e.reason, d.spec.id, store=False)
                      for e in events if isinstance(e, td.Payment)]
         held = td.guarantee_account(d.spec.id)
@@ -375,13 +394,13 @@ class TournamentHall:
         satellite pays first, then T$ (TR-PRIZE-5), then cash."""
         ticket = td.ticket_account(d.spec.id, player)
         money = td.tournament_money(player)
-        wallet = self.room.wallet
+        wallet = self.wallet
         if wallet.held(ticket) >= d.spec.entry_cost:                     # a seat won in a satellite
             self.command(d, tc.Register(player, wallet.held(ticket), source=ticket, ticket=True))
         elif wallet.held(money) >= d.spec.entry_cost:                    # T$ (TR-PRIZE-5) before cash
             self.command(d, tc.Register(player, wallet.held(money), source=money))
         else:
-            self.command(d, tc.Register(player, self.room.balance(player)))
+            self.command(d, tc.Register(player, wallet.balance(player)))
 
     @staticmethod
     def taking_entries(d: td.Director) -> bool:

@@ -11,8 +11,9 @@ declining moves nothing. The bounds and the bookkeeping are the pure
 :class:`~tournament.invitations.InvitationBook`; the director's command and the
 player's answer are both in the audit log.
 
-Composed by the hall (it owns the tournaments and the one command path); no
-Twisted import here: the account lookup's Deferred comes from the room.
+Composed by the hall (it owns the tournaments and the one command path), on
+its side of the process line; no Twisted import here: the account lookup's
+Deferred comes from the may-play check.
 """
 
 from __future__ import annotations
@@ -20,10 +21,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pokerroom import conduct
+from pokerroom.bus import Bus
 from pokerroom.bus.records import SessionBack, SessionEvent
 from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.errors import RuleViolation
+from pokerroom.gateway.routes import Gateway
 from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.play_check import PlayCheck
+from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.tournaments.director_requests import directed, verify_director
+from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
 from tournament import director as td
 from tournament.invitations import Invitation, InvitationBook
@@ -33,14 +40,20 @@ if TYPE_CHECKING:
 
 
 class InvitationDesk:
-    def __init__(self, hall: TournamentHall) -> None:
+    def __init__(self, hall: TournamentHall, bus: Bus, gateway: Gateway, recorder: Recorder, wallet: Wallet,
+                 play_check: PlayCheck, banned_words: tuple[str, ...]) -> None:
         self.hall = hall
-        self.room = hall.room
+        self.bus = bus
+        self.gateway = gateway                  # the route table, and who is connected to be shown an invitation
+        self.recorder = recorder                # the audit chain: the director's command, the player's answer
+        self.wallet = wallet
+        self.play_check = play_check
+        self.banned_words = banned_words        # an invitation's reason is read by the player (HR-CHAT-2)
         self.book = InvitationBook()
 
     def install(self) -> None:
-        self.room.serve(self)
-        self.room.bus.subscribe(SESSION_EVENTS, self._session_event)
+        self.gateway.serve(self)
+        self.bus.subscribe(SESSION_EVENTS, self._session_event)
 
     # ------------------------------------------------------------------ the director
 
@@ -49,15 +62,15 @@ class InvitationDesk:
         """Into a free event the player is entered; into a paid one they are invited, and only their own
         acceptance pays. Either way the name is a real account's, which may play."""
         self.hall.director(tournament)
-        self.room.verify_director(session)
-        if conduct.chat_refusal(reason, self.room.account_rules.banned_words) is not None:   # the player reads it
+        verify_director(session)
+        if conduct.chat_refusal(reason, self.banned_words) is not None:   # the player reads it
             raise RuleViolation("chat_blocked", "links and abusive words are not allowed in an invitation's reason",
                                 "HR-CHAT-2")
-        return self.room.play_check.named(player).addCallback(
+        return self.play_check.named(player).addCallback(
             lambda standing: self._add(session, request, tournament, standing.nickname, reason))
 
     def _add(self, session: Any, request: Request, tournament: str, player: str, reason: str) -> dict:
-        self.room.verify_director(session)
+        verify_director(session)
         d = self.hall.director(tournament)
         if player in d.entries:
             raise RuleViolation("already_registered", f"{player} is already in {d.spec.name}", "TR-REG-6")
@@ -67,13 +80,13 @@ class InvitationDesk:
             raise RuleViolation("awaiting_approval", f"{d.spec.name} waits for an admin to approve its guarantee; "
                                 "invite players once it is approved", "STAFF-1")
         if d.spec.entry_cost == 0:                      # free: nothing of the player's moves
-            self.hall.command(d, tc.Register(player, self.room.balance(player)), before=lambda: self.room.directed(
-                session, "add player", tournament, player=player, reason=reason))
+            self.hall.command(d, tc.Register(player, self.wallet.balance(player)), before=lambda: directed(
+                self.recorder, session, "add player", tournament, player=player, reason=reason))
             return ok(request, player=player, entered=True, invited=False)
-        invitation = Invitation(tournament, player, session.player_id, reason, self.room.reactor.seconds(),
+        invitation = Invitation(tournament, player, session.player_id, reason, self.hall.reactor.seconds(),
                                 d.spec.entry_cost, d.spec)
         self.book.add(invitation)
-        self.room.directed(session, "invite player", tournament, player=player, reason=reason,
+        directed(self.recorder, session, "invite player", tournament, player=player, reason=reason,
                            entry_cost=d.spec.entry_cost)
         self._push(player, {"type": "tournament_invitation", "invitation": invitation.to_wire(d.spec.name)})
         return ok(request, player=player, entered=False, invited=True)
@@ -92,7 +105,7 @@ class InvitationDesk:
         invitation = self.book.get(tournament, player)
         d = self.hall.director(tournament)
         if accept:
-            self.room.may_play(session)
+            self.play_check.session(session)
             if not invitation.still_offered(d.spec):     # edited since: not what the player was told
                 self.book.withdraw_one(invitation)
                 raise RuleViolation("invitation_outdated", f"{d.spec.name} was changed after you were invited "
@@ -100,11 +113,11 @@ class InvitationDesk:
             self.hall.enter(d, player)                  # refused (funds, full, closed): the invitation stays
         self.book.answered(invitation, accept)
         answer = "accepted" if accept else "declined"
-        self.room.audit("tournament_invitation", tournament=tournament, player=player, by=invitation.by,
+        self.recorder.audit("tournament_invitation", tournament=tournament, player=player, by=invitation.by,
                         reason=invitation.reason, answer=answer, entry_cost=invitation.entry_cost)
         self._push(invitation.by, {"type": "tournament_invitation_answered", "tournament": tournament,
                                    "player": player, "answer": answer})
-        return ok(request, registered=accept, balance=self.room.balance(player))
+        return ok(request, registered=accept, balance=self.wallet.balance(player))
 
     # ------------------------------------------------------------------ from the hall and the room
 
@@ -137,6 +150,6 @@ class InvitationDesk:
         return invitation.to_wire(self.hall.directors[invitation.tournament].spec.name)
 
     def _push(self, player: str, message: dict) -> None:
-        session = self.room.by_player.get(player)
+        session = self.gateway.by_player.get(player)
         if session is not None and session.connection is not None:
             session.push(message)

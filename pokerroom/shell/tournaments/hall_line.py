@@ -1,0 +1,65 @@
+"""The requests' line to the tournament hall: every command and read of a tournament as a bus request.
+
+The players' and directors' requests are on the gateway's side of the
+process line, the hall on the tables' (docs/architecture.md); they reach it
+only through here, with the records of :mod:`pokerroom.bus.records` answered
+by :mod:`~pokerroom.shell.tournaments.answers`. A tournament nobody answers
+for is ``unknown_tournament``, the sentence a client reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet import defer
+from twisted.python.failure import Failure
+
+from pokerroom.bus import Bus, NoResponder, Subscription
+from pokerroom.bus.records import CreateEvent, TournamentsRead
+from pokerroom.bus.subjects import (
+    TOURNAMENTS_CREATE,
+    TOURNAMENTS_LIST,
+    TOURNAMENTS_RETIRED,
+    tournament_command,
+    tournament_read,
+)
+from pokerroom.errors import RuleViolation
+
+
+class HallLine:
+    def __init__(self, bus: Bus, keep_ended_minutes: int) -> None:
+        self.bus = bus
+        self.keep_ended_minutes = keep_ended_minutes        # how long an ended event stays: the sentence says so
+
+    def command(self, tournament: str, command: Any) -> defer.Deferred:
+        """``command`` (a record) on ``tournament.<id>.command``: the hall's answer, or its refusal."""
+        return self.bus.request(tournament_command(tournament), command).addErrback(self._unknown, tournament)
+
+    def read(self, tournament: str, read: Any) -> defer.Deferred:
+        """``read`` (a record) on ``tournament.<id>.read``: plain data."""
+        return self.bus.request(tournament_read(tournament), read).addErrback(self._unknown, tournament)
+
+    def create(self, event: CreateEvent) -> defer.Deferred:
+        """A new event on ``tournaments.create``: its lobby summary, or the refusal (structure, bounds, quota)."""
+        return self.bus.request(TOURNAMENTS_CREATE, event)
+
+    def listed(self, player: str | None) -> defer.Deferred:
+        """Every tournament's lobby line, ``registered`` as ``player`` sees it; none while no hall answers."""
+        return self.bus.request(TOURNAMENTS_LIST, TournamentsRead(player)).addErrback(self._none)
+
+    def on_retired(self, retired: Callable[[str], None]) -> Subscription:
+        """``retired(tournament)`` whenever an event leaves the hall's memory: nothing of it is published again."""
+        return self.bus.subscribe(TOURNAMENTS_RETIRED, lambda _, tournament: retired(tournament))
+
+    def _unknown(self, failure: Failure, tournament: str) -> Any:
+        if failure.check(NoResponder):
+            raise RuleViolation("unknown_tournament", f"there is no tournament {tournament!r} in the lobby (an event "
+                                f"leaves it {self.keep_ended_minutes} minutes after it ends; its hands and results "
+                                "stay in the room's history)")
+        return failure
+
+    @staticmethod
+    def _none(failure: Failure) -> Any:
+        failure.trap(NoResponder)
+        return {"tournaments": []}
