@@ -117,7 +117,8 @@ def serve_room(data: Path, protocol: type[RoomProtocol]) -> tuple[Room, ThreadPo
                          password_attempts_burst=1000, **demo_password_limits({}))   # nine bots log in at once
     room = Room(tables_from_config(TABLES), RoomStore(engine), reactor, account_rules=rules, writer=writer)
     room.start()
-    site = build_site(room, rate=1000, burst=1000)      # bots that never think act faster than people
+    # bots that never think act faster than people
+    site = build_site(room.gateway, reactor, tables=lambda: len(room.tables.runners), rate=1000, burst=1000)
     site.resource.children[b"ws"]._factory.protocol = protocol
     port = reactor.listenTCP(0, site, interface="127.0.0.1")
     return room, writer, f"ws://127.0.0.1:{port.getHost().port}/ws"

@@ -22,6 +22,13 @@ class HeldPool:
 
     def __init__(self) -> None:
         self.jobs: list = []
+        self.started = False
+
+    def start(self) -> None:                                        # with the room (its lifecycle)
+        self.started = True
+
+    def stop(self) -> None:
+        self.started = False
 
     def callInThreadWithCallback(self, on_result, work, *args):    # noqa: N802 - Twisted's name
         self.jobs.append((on_result, work, args))
@@ -220,9 +227,9 @@ class ThreadedClock(Clock):
 def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_on_the_desks_own_pool(
         tmp_path, monkeypatch):
     """Finding 7 of issue 33, and issue 35: `Accounts` kept the default desk, so hashes ran on the reactor's shared
-    pool; the desk is now chosen once, as build_room composes the room."""
+    pool; the desk is now chosen once, as build_room composes the room, and started and stopped with it."""
     from pokerroom import players
-    from pokerroom.app import build_room, start_password_desk
+    from pokerroom.app import build_room
 
     threads: list[str] = []
     hash_password, password_matches = players.hash_password, players.password_matches
@@ -238,27 +245,29 @@ def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_o
     monkeypatch.setattr(players, "hash_password", hashing)
     monkeypatch.setattr(players, "password_matches", matching)
     reactor = ThreadedClock()
-    room, writer = build_room(None, None, str(tmp_path), reactor=reactor)
-    writer.start()
-    desk = start_password_desk(room, reactor)
+    room = build_room(None, None, str(tmp_path), reactor=reactor)
+    room.startService()
+    desk = room.password_desk
     try:
-        session = room.connected(Connection(), "192.0.2.1")
+        assert desk.pool.started
+        session = room.gateway.connected(Connection(), "192.0.2.1")
         answers: list = []
-        answer = room.handle(session, parse_request({"type": "register", "rid": 1, "nickname": "anna",
+        answer = room.gateway.handle(session, parse_request({"type": "register", "rid": 1, "nickname": "anna",
                                                      "password": "x" * 8, "birth_date": "1990-01-01",
                                                      "country": "NL"}))
         assert not isinstance(answer, dict), answer
         answer.addCallback(answers.append)
         reactor.until(lambda: answers)
-        room.handle(session, parse_request({"type": "login", "rid": 2, "nickname": "anna",
+        room.gateway.handle(session, parse_request({"type": "login", "rid": 2, "nickname": "anna",
                                             "password": "x" * 8})).addCallback(answers.append)
         reactor.until(lambda: len(answers) == 2)
         assert [a["ok"] for a in answers] == [True, True], answers
         assert len(threads) == 2 and all("pokerroom-passwords" in name for name in threads), threads
-        assert ("before", "shutdown", desk.stop, ()) in reactor.triggers
     finally:
-        desk.stop()
-        writer.stop()
+        stopped: list = []
+        room.stopService().addBoth(stopped.append)
+        reactor.until(lambda: stopped)
+    assert not desk.pool.started and not room.running                # stopped with the room, in its lifecycle
 
 
 def test_a_login_hashes_on_the_desk_the_room_was_composed_with_and_the_built_room_has_a_bounded_pool(store, tmp_path):
@@ -267,10 +276,10 @@ def test_a_login_hashes_on_the_desk_the_room_was_composed_with_and_the_built_roo
 
     pool = HeldPool()
     room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=pool, threads=1, queue=0, per_network=1))
-    answer = login(room, room.connected(Connection(), "192.0.2.1"), 1)
+    answer = login(room, room.gateway.connected(Connection(), "192.0.2.1"), 1)
     assert outcome(answer) == "waiting" and len(pool.jobs) == 1      # the hash waits on the composed desk's pool
     assert pool.jobs[0][1] in (players.hash_password, players.password_matches)     # an unknown name hashes too
-    built, _ = build_room(None, None, str(tmp_path / "built"), reactor=Clock())
+    built = build_room(None, None, str(tmp_path / "built"), reactor=Clock())
     rules = built.account_rules
     assert built.password_desk.pool is not None and built.password_desk.pool.name == "pokerroom-passwords"
     assert built.password_desk.capacity == rules.password_threads + rules.password_queue

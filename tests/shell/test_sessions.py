@@ -379,7 +379,7 @@ def test_SEC_2_a_seated_player_promoted_by_another_process_leaves_the_table_and_
 def test_SEC_2_the_built_room_asks_the_casino_floor_and_the_tournament_hall_before_a_promotion(tmp_path):
     from pokerroom.app import build_room
 
-    room, _ = build_room(None, None, str(tmp_path), reactor=Clock())
+    room = build_room(None, None, str(tmp_path), reactor=Clock())
     checks = room.session_watch.play_checks
     assert set(checks) == {"has a casino bet open", "is entered in a tournament"}
     assert not any(playing("nobody") for playing in checks.values())
