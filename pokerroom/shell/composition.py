@@ -160,12 +160,17 @@ class RoomServices(MultiService):
                                           time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
         hall.install()
         self.session_watch.count_in_play("is entered in a tournament", hall.playing)   # SEC-2: no promotion meanwhile
-        house_deposits = HouseDeposits(parts, lambda: hall.bounds)   # promotions deposits and wallet credits (STAFF-1)
-        self.gateway.serve(PromotionsDesk(parts, hall, house_deposits))     # the admin's house money for events
+        # promotions deposits and wallet credits (STAFF-1)
+        house_deposits = HouseDeposits(self.reactor, self.store, lambda: hall.bounds)
+        self.gateway.serve(PromotionsDesk(self.reactor, self.store, self.wallet, self.recorder, hall,
+                                          house_deposits))                # the admin's house money for events
         bounds = CashierBounds.from_config(config)
-        self.cashier = cashier = Cashier(parts, self.wallet, PlayMoney(bounds), bounds, house_deposits)
+        self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules, self.play_check,
+                                         self.moderation, self.bus, self.wallet, PlayMoney(bounds), bounds,
+                                         house_deposits)
         self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
-        self.table_desk = desk = TableDesk(parts, config)
+        self.table_desk = desk = TableDesk(self.tables, self.lobby, self.gateway, self.recorder, self.store,
+                                           self.reactor, self.bus, config)
         desk.install()
         self.casino_floor = floor = CasinoFloor(parts, casino_tables(config), casino_clock)
         floor.install()
@@ -184,4 +189,5 @@ class RoomServices(MultiService):
         carry a guarantee (STAFF-1: it is still house money, deposited and recorded, never minted)."""
         short = DEMO_PROMOTIONS - self.wallet.held(PROMOTIONS)
         if short > 0:
-            fund_promotions(self.parts, "deposit", short, "demo", "play money for the demo's guarantees")
+            fund_promotions(self.wallet, self.recorder, "deposit", short, "demo",
+                            "play money for the demo's guarantees")

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pokerroom import players
-from pokerroom.errors import RuleViolation
+from pokerroom.shell.directors import directed, verify_director
 
 if TYPE_CHECKING:
     from twisted.internet import defer
     from twisted.internet.interfaces import IReactorTime
 
+    from pokerroom import players
     from pokerroom.bus import Bus
     from pokerroom.gateway.metrics import Metrics
     from pokerroom.gateway.routes import Gateway
@@ -37,12 +37,6 @@ if TYPE_CHECKING:
     from pokerroom.shell.wallet import Wallet
     from pokerroom.store.room_store import RoomStore
     from pokerroom.table import TableRules
-
-
-def verify_director(session: Session) -> None:
-    """Refuse anyone without a director's role (tournaments and cash tables alike)."""
-    if session.role not in players.DIRECTOR_ROLES:
-        raise RuleViolation("forbidden", "only a tournament director can do that")
 
 
 class RoomParts:
@@ -119,8 +113,5 @@ class RoomParts:
         verify_director(session)
 
     def directed(self, session: Session, command: str, tournament: str = "", **details: Any) -> str:
-        """Refuse anyone without the role; record the command in the audit log with who, when and why (SEC-1)."""
-        verify_director(session)
-        self.recorder.audit("director_command", command=command, tournament=tournament, by=session.player_id,
-                            **details)
-        return session.player_id
+        """The directors' role check and audited record (:mod:`pokerroom.shell.directors`)."""
+        return directed(self.recorder, session, command, tournament, **details)

@@ -110,7 +110,7 @@ class SessionWatch:
 
     def _renew(self, now: float) -> None:
         digests = sorted({token_digest(s.token) for s in self.gateway.sessions.values()
-                          if s.token is not None and s.connection is not None})
+                         if s.token is not None and s.connection is not None})
         if digests:
             self.recorder.write(self.store.sessions.renew_tokens, digests, now, self.idle)
 
