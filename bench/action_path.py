@@ -122,6 +122,12 @@ class QueuedPool:
     def __init__(self) -> None:
         self.jobs: list = []
 
+    def start(self) -> None:                    # the room starts and stops its writer: nothing to do here
+        pass
+
+    def stop(self) -> None:
+        pass
+
     def callInThreadWithCallback(self, on_result, f, *args, **kwargs) -> None:   # noqa: ANN001, N802
         self.jobs.append((on_result, f, args, kwargs))
 
@@ -174,8 +180,7 @@ class Bench:
         self.clock.advance(1_700_000_000)
         self.pool: Any = None
         if mode == "thread":
-            self.pool = ThreadPool(minthreads=1, maxthreads=1, name="bench-store")
-            self.pool.start()
+            self.pool = ThreadPool(minthreads=1, maxthreads=1, name="bench-store")     # started with the room
         elif mode == "queued":
             self.pool = QueuedPool()
         self.store_seconds = 0.0
@@ -199,7 +204,7 @@ class Bench:
         config = {"tables": [{"id": f"t{i}", "variant": "NLHE", "small_blind": 5, "big_blind": 10,
                               "min_buy_in": 400, "max_buy_in": 1000, "seats": 6} for i in range(1, tables + 1)]}
         self.room = RoomServices(tables_from_config(config), self.store, self.clock, account_rules=AccountRules(),
-                         shuffle=shuffle, writer=self.pool)
+                                 shuffle=shuffle, writer=self.pool)
         self.room.startService()
         self.decisions: deque = deque()
         self.choices = random.Random(2)

@@ -50,7 +50,7 @@ class Floor:
     def ask(self, who: str, kind: str, /, **fields) -> dict:
         self.rid += 1
         answer = conform(self.room.gateway.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
-                                                                              **fields})))
+                                                                                      **fields})))
         settle(self.room)                       # on a strict bus: the events of the answer delivered
         if not isinstance(answer, dict):
             out = []

@@ -3,6 +3,8 @@ first, the writer flushed last -- and handed to nobody."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
@@ -10,6 +12,8 @@ from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import TABLES, player, request, settle
+
+SHELL = Path(__file__).resolve().parents[2] / "pokerroom" / "shell"
 
 
 class InlineClock(Clock):
@@ -79,3 +83,20 @@ def test_stopping_the_root_stops_timers_and_flushes_the_writer_before_its_thread
     hand, calls = table.hand_number, writer.ran
     clock.advance(600)                                          # no table timer and no session poll fires again
     assert (table.hand_number, writer.ran) == (hand, calls)
+
+
+def test_no_service_is_handed_the_root_and_only_the_untyped_ones_get_the_room_parts(tmp_path):
+    """Issue 35: each service gets what it uses; the root is nobody's collaborator, and the shared RoomParts goes
+    only to the services still written against a room-like Protocol (the hall, the casino floor, the security
+    desk: docs/architecture.md names them)."""
+    from pokerroom.app import build_room
+
+    room = build_room(None, None, str(tmp_path), reactor=Clock(), casino_clock=Clock())
+    services = {id(s): s for s in [*vars(room).values(), *(h.__self__ for h in room.gateway.handlers.values())]
+                if hasattr(s, "__dict__") and not isinstance(s, type)}
+    held = {type(s).__name__ for s in services.values() if any(v is room for k, v in vars(s).items() if k != "parent")}
+    assert held == set()                                      # a lifecycle child knows its parent; nothing else does
+    given_parts = {type(s).__name__ for s in services.values() if any(v is room.parts for v in vars(s).values())}
+    assert given_parts == {"TournamentHall", "CasinoFloor", "SecurityDesk", "PlayerRequests", "DirectorRequests",
+                           "InvitationDesk"}
+    assert not (SHELL / "room.py").exists()                   # no Room: the root is built, started and stopped

@@ -98,7 +98,7 @@ def test_networks_are_ipv4_slash_24_and_ipv6_slash_64():
 
 def login(room, session, rid: int, nickname: str = "nobody"):
     return room.gateway.handle(session, parse_request({"type": "login", "rid": rid, "nickname": nickname,
-                                               "password": "x" * 8}))
+                                                       "password": "x" * 8}))
 
 
 def refusal_code(answer) -> str:                                  # noqa: ANN001
@@ -162,7 +162,7 @@ def test_an_account_wide_limit_slows_guesses_from_many_networks_and_never_counts
                                                     "password": "right-pass"}))
     phone = room.gateway.connected(Connection(), "192.0.2.50")       # elsewhere, on the device the account used before
     theirs = room.gateway.handle(phone, parse_request({"type": "login", "rid": 2, "nickname": "victim",
-                                               "password": "right-pass", "device": "victims-phone"}))
+                                                       "password": "right-pass", "device": "victims-phone"}))
     assert len(pool.jobs) == 22                              # both hashing at once, behind nobody's turn
     del pool.jobs[:20]                                       # the guesses' hashes never end, and need not
     pool.finish_one()
@@ -255,13 +255,13 @@ def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_o
         session = room.gateway.connected(Connection(), "192.0.2.1")
         answers: list = []
         answer = room.gateway.handle(session, parse_request({"type": "register", "rid": 1, "nickname": "anna",
-                                                     "password": "x" * 8, "birth_date": "1990-01-01",
-                                                     "country": "NL"}))
+                                                             "password": "x" * 8, "birth_date": "1990-01-01",
+                                                             "country": "NL"}))
         assert not isinstance(answer, dict), answer
         answer.addCallback(answers.append)
         reactor.until(lambda: answers)
         room.gateway.handle(session, parse_request({"type": "login", "rid": 2, "nickname": "anna",
-                                            "password": "x" * 8})).addCallback(answers.append)
+                                                    "password": "x" * 8})).addCallback(answers.append)
         reactor.until(lambda: len(answers) == 2)
         assert [a["ok"] for a in answers] == [True, True], answers
         assert len(threads) == 2 and all("pokerroom-passwords" in name for name in threads), threads

@@ -20,7 +20,7 @@ CLOSED_IN_HAND = {"tables": [{**TABLES["tables"][0], "seats": 2, "block_chat_in_
 
 def strict_room(store, clock: Clock) -> RoomServices:   # noqa: ANN001
     room = RoomServices(tables_from_config(CLOSED_IN_HAND), store, clock, account_rules=AccountRules(),
-                bus=StrictBus(clock))
+                        bus=StrictBus(clock))
     room.startService()
     return room
 

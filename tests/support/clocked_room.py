@@ -131,7 +131,7 @@ class Connection:
 def make_room(store: RoomStore, clock: Clock, password_desk: PasswordDesk | None = None, **rules) -> RoomServices:
     """A started room with the one table ``t1`` and these account ``rules`` (and this ``password_desk``)."""
     room = RoomServices(tables_from_config(TABLES), store, clock, account_rules=AccountRules(**rules),
-                password_desk=password_desk)
+                        password_desk=password_desk)
     room.startService()
     return room
 

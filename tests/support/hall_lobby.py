@@ -47,7 +47,7 @@ class Lobby:
         """``who`` asks for ``kind``: the answer, a Deferred one resolved (the store answers at once here)."""
         self.rid += 1
         answer = conform(self.room.gateway.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
-                                                                              **fields})))
+                                                                                      **fields})))
         settle(self.room)                           # on a strict bus: what the request published delivered
         if isinstance(answer, Deferred):            # no writer thread here: the store answers at once
             answered: list = []
