@@ -127,7 +127,7 @@ class RoomServices(MultiService):
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
                         self.cash_play, self.table_chat):
             gateway.serve(service)
-        self.parts = RoomParts(reactor=reactor, store=store, bus=self.bus, account_rules=rules, metrics=self.metrics,
+        self.parts = RoomParts(reactor=reactor, store=store, bus=self.bus, account_rules=rules,
                                moderation=self.moderation, display_names=self.display_names, gateway=gateway,
                                recorder=recorder, wallet=wallet, tables=self.tables, lobby=self.lobby,
                                play_check=self.play_check, session_watch=self.session_watch,

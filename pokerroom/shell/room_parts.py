@@ -1,12 +1,12 @@
 """The room's shared parts, handed to the services still built on a room-like collaborator.
 
-The tournament hall, the casino floor, the cash tables' directors' desk, the
-cashier, the promotions desk and the security desk each name what they use of
-the room in a Protocol of their own (``FloorRoom``, ``ReviewedRoom``, ...).
-:class:`RoomParts` is what they get: the services the composition root built,
-typed, and the few checks they ask for by name, each answered by the one
-service whose job it is. It holds no state and builds nothing; the root
-(:mod:`pokerroom.shell.composition`) is handed to nobody.
+The tournament hall (``TournamentHall(room)`` and its parts), the casino
+floor (``FloorRoom``) and the security desk (``ReviewedRoom``) still name what
+they use of the room in a Protocol of their own. :class:`RoomParts` is what they
+get: the services the composition root built, typed, and the few checks they
+ask for by name, each answered by the one service whose job it is. It holds no
+state and builds nothing; the root (:mod:`pokerroom.shell.composition`) is
+handed to nobody. It goes once those constructors take their services one by one.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
     from pokerroom import players
     from pokerroom.bus import Bus
-    from pokerroom.gateway.metrics import Metrics
     from pokerroom.gateway.routes import Gateway
     from pokerroom.gateway.sessions import Session
     from pokerroom.security.moderation import Moderation
@@ -36,21 +35,19 @@ if TYPE_CHECKING:
     from pokerroom.shell.table_host import TableHost, TableRunner
     from pokerroom.shell.wallet import Wallet
     from pokerroom.store.room_store import RoomStore
-    from pokerroom.table import TableRules
 
 
 class RoomParts:
     """The composed services, by the names the room-like Protocols use; each call goes to the service that owns it."""
 
     def __init__(self, *, reactor: IReactorTime, store: RoomStore, bus: Bus, account_rules: players.AccountRules,
-                 metrics: Metrics, moderation: Moderation, display_names: DisplayNames, gateway: Gateway,
+                 moderation: Moderation, display_names: DisplayNames, gateway: Gateway,
                  recorder: Recorder, wallet: Wallet, tables: TableHost, lobby: LobbyFeed, play_check: PlayCheck,
                  session_watch: SessionWatch, accounts: Accounts, histories: Histories) -> None:
         self.reactor = reactor
         self.store = store
         self.bus = bus
         self.account_rules = account_rules
-        self.metrics = metrics
         self.moderation = moderation
         self.display_names = display_names
         self.gateway = gateway
@@ -70,16 +67,8 @@ class RoomParts:
         return self.gateway.by_player
 
     @property
-    def sessions(self) -> dict[str, Session]:
-        return self.gateway.sessions
-
-    @property
     def runners(self) -> dict[str, TableRunner]:
         return self.tables.runners
-
-    @property
-    def lobby_sections(self) -> dict[str, Callable[[], list]]:
-        return self.lobby.sections
 
     # the calls, each to its service
 
@@ -101,12 +90,6 @@ class RoomParts:
 
     def end_identity(self, session: Session) -> None:
         self.accounts.end_identity(session)
-
-    def add_table(self, rules: TableRules, *, announce: bool = True) -> TableRunner:
-        return self.tables.add_table(rules, announce=announce)
-
-    def summary(self, runner: TableRunner) -> dict:
-        return self.tables.summary(runner)
 
     @staticmethod
     def verify_director(session: Session) -> None:
