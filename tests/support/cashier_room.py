@@ -64,8 +64,8 @@ def cashier_room(store: RoomStore, provider, clock: Clock | None = None, bounds:
         clock.advance(START)
     room = make_room(store, clock, **rules)
     house = HouseDeposits(room.reactor, room.store, lambda: EventBounds(max_house_deposit=50_000,
-                                                          max_house_deposits_per_admin_day=80_000,
-                                                          max_house_deposits_per_day=100_000))
+                                                                        max_house_deposits_per_admin_day=80_000,
+                                                                        max_house_deposits_per_day=100_000))
     cashier = Cashier(room.reactor, room.store, room.recorder, room.account_rules, room.play_check, room.moderation,
                       room.bus, room.wallet, provider, bounds, house)
     room.gateway.serve(cashier)
