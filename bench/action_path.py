@@ -3,14 +3,14 @@
     PYTHONPATH=. .venv/bin/python bench/action_path.py [--mode thread|queued|inline] [--actions N]
                                                       [--repeat R] [--profile] [--tables T]
 
-Builds a :class:`~pokerroom.shell.room.Room` on a heap clock with ``--tables``
+Builds a :class:`~pokerroom.shell.composition.RoomServices` on a heap clock with ``--tables``
 six-seat NLHE tables (50 by default), the real store (SQLite in a temporary
 directory) and six players seated at each, each on an in-memory connection
 that encodes what it is sent as ``RoomProtocol`` does (``send_frame`` encodes
 a shared frame once per subprotocol, the bytes kept as the gateway keeps them; a decision's ``legal`` is
 the shared bytes extended) and then drops the bytes. The players act as the
 load test's bots do -- check when they may, else call, and fold one time in
-ten -- through ``room.handle(session, parse_request(...))``; between hands
+ten -- through ``room.gateway.handle(session, parse_request(...))``; between hands
 the clock advances for the tables' timers. Deterministic: seeded shuffles and
 choices. The garbage collector is paced as the server paces it
 (:class:`~pokerroom.shell.collector.CollectorPacer`).
@@ -62,7 +62,7 @@ from pokerroom.players import AccountRules  # noqa: E402
 from pokerroom.protocol.codec import MSGPACK, Codec  # noqa: E402
 from pokerroom.protocol.schema import parse_request  # noqa: E402
 from pokerroom.shell.collector import CollectorPacer  # noqa: E402
-from pokerroom.shell.room import Room  # noqa: E402
+from pokerroom.shell.composition import RoomServices  # noqa: E402
 from pokerroom.store.db import make_engine, migrate, sqlite_url  # noqa: E402
 from pokerroom.store.room_store import RoomStore  # noqa: E402
 from pokerroom.table.config import tables_from_config  # noqa: E402
@@ -122,6 +122,12 @@ class QueuedPool:
     def __init__(self) -> None:
         self.jobs: list = []
 
+    def start(self) -> None:                    # the room starts and stops its writer: nothing to do here
+        pass
+
+    def stop(self) -> None:
+        pass
+
     def callInThreadWithCallback(self, on_result, f, *args, **kwargs) -> None:   # noqa: ANN001, N802
         self.jobs.append((on_result, f, args, kwargs))
 
@@ -174,8 +180,7 @@ class Bench:
         self.clock.advance(1_700_000_000)
         self.pool: Any = None
         if mode == "thread":
-            self.pool = ThreadPool(minthreads=1, maxthreads=1, name="bench-store")
-            self.pool.start()
+            self.pool = ThreadPool(minthreads=1, maxthreads=1, name="bench-store")     # started with the room
         elif mode == "queued":
             self.pool = QueuedPool()
         self.store_seconds = 0.0
@@ -198,9 +203,9 @@ class Bench:
 
         config = {"tables": [{"id": f"t{i}", "variant": "NLHE", "small_blind": 5, "big_blind": 10,
                               "min_buy_in": 400, "max_buy_in": 1000, "seats": 6} for i in range(1, tables + 1)]}
-        self.room = Room(tables_from_config(config), self.store, self.clock, account_rules=AccountRules(),
-                         shuffle=shuffle, writer=self.pool)
-        self.room.start()
+        self.room = RoomServices(tables_from_config(config), self.store, self.clock, account_rules=AccountRules(),
+                                 shuffle=shuffle, writer=self.pool)
+        self.room.startService()
         self.decisions: deque = deque()
         self.choices = random.Random(2)
         self.rid = 0
@@ -211,11 +216,11 @@ class Bench:
             for seat in range(1, 7):
                 name = f"p{t:03d}s{seat}"
                 connection = Connection(self.decisions)
-                session = self.room.connected(connection, f"10.{t // 250}.{t % 250}.{seat}")
+                session = self.room.gateway.connected(connection, f"10.{t // 250}.{t % 250}.{seat}")
                 connection.session = session
                 session.player_id, session.country = name, "NL"
                 self.room.gateway.identify(session, name)
-                self.room.deposit(name, 1_000_000)
+                self.room.wallet.deposit(name, 1_000_000, None)     # no stored account: no AC-5 limits
                 answer = self.ask(session, "join", table=f"t{t}", buy_in=1_000, seat=seat)
                 assert answer.get("ok"), answer
             self.clock.advance(5.0 / tables)        # the tables' hands staggered, so every stretch is alike
@@ -226,7 +231,7 @@ class Bench:
 
     def ask(self, session: Any, kind: str, **fields: Any) -> dict:
         self.rid += 1
-        answer = self.room.handle(session, parse_request({"type": kind, "rid": self.rid, **fields}))
+        answer = self.room.gateway.handle(session, parse_request({"type": kind, "rid": self.rid, **fields}))
         if isinstance(answer, dict):
             session.connection.send(answer)
         return answer
@@ -266,7 +271,7 @@ class Bench:
 
     def flush(self) -> None:
         out: list = []
-        self.room.flushed().addBoth(out.append)
+        self.room.recorder.flushed().addBoth(out.append)
         while not out:
             self.clock.advance(0.001)           # the writer's gathering pause (25 ms) passes; decisions wait
             self.settle()
@@ -274,7 +279,7 @@ class Bench:
                 time.sleep(0.0005)
 
     def hands(self) -> int:
-        return sum(runner.table.hand_number for runner in self.room.runners.values())
+        return sum(runner.table.hand_number for runner in self.room.tables.runners.values())
 
     def close(self) -> None:
         self.pacer.stop()

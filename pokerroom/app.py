@@ -1,4 +1,5 @@
-"""The composition root: config, database, room and site, wired together and run on the reactor.
+"""The server: config, database, the room (composed by :mod:`pokerroom.shell.composition`) and site, run on the
+reactor.
 
 ``pokerroom serve`` calls :func:`serve`. It is the only module that imports
 every layer.
@@ -12,7 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-from twisted.internet import defer
 from twisted.internet import reactor as default_reactor
 from twisted.logger import (
     FilteringLogObserver,
@@ -28,42 +28,29 @@ from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
 from pokerroom.bus.records import TableBatch
 from pokerroom.bus.subjects import table_full
-from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.gateway.limits import ConnectionLimits, own_origins, raise_open_files
 from pokerroom.gateway.server import build_site
-from pokerroom.money.accounts import PROMOTIONS
 from pokerroom.players import AccountRules
-from pokerroom.shell.cashier import Cashier
-from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
-from pokerroom.shell.house_deposits import HouseDeposits
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.password_desk import PasswordDesk
-from pokerroom.shell.payments import CashierBounds, PlayMoney
-from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
-from pokerroom.shell.room import Room
-from pokerroom.shell.security_desk import SecurityDesk
-from pokerroom.shell.table_desk import TableDesk
-from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import load_config, tables_from_config
-from tournament.bounds import EventBounds
 
 log = Logger()
 
-SHUTDOWN_FLUSH_SECONDS = 10.0    # how long a stopping server waits for its writer to land what is queued
-
 
 def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
-               *, demo: bool = False, casino_clock=None) -> tuple[Room, ThreadPool]:  # noqa: ANN001
-    """Migrate the database, recover from any crash, and build the room (blocking: before listening).
+               *, demo: bool = False, casino_clock=None) -> RoomServices:  # noqa: ANN001
+    """Migrate the database and compose the room (its writer thread and the password desk's own pool in it); the
+    caller starts it (``startService``: crash recovery first, blocking, before listening) and stops it.
 
     ``casino_clock`` runs the casino tables' timers on another clock than the reactor (a test's ``Clock``).
     """
     url = database or os.environ.get("POKERROOM_DATABASE") or sqlite_url(data_dir)
     engine = make_engine(url)
     migrate(engine)
-    writer = ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-store")
     data = load_config(config)
     rules = AccountRules.from_config(data)
     if demo:                        # play money, and bots that all log in from this machine at once
@@ -72,42 +59,13 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
             password_attempts_per_minute=max(rules.password_attempts_per_minute, 600.0),
             password_attempts_burst=max(rules.password_attempts_burst, 200.0),
             **demo_password_limits(data.get("accounts", {})))
-    # the password hashes' own bounded pool, given to the room as it is composed (started by start_password_desk)
+    # the password hashes' own bounded pool, given to the room as it is composed (started and stopped with it)
     desk = PasswordDesk.own_pool(reactor, threads=rules.password_threads, queue=rules.password_queue,
                                  per_network=rules.password_queue_per_network)
-    room = Room(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules, writer=writer,
-                password_desk=desk)
-    room.demo = demo
     conduct.prepare()               # the chat and nickname filters' tables, before the first line arrives
-    recovery = room.start()
-    if recovery.voided_hands:
-        log.warn("recovered from a crash: voided {hands}", hands=", ".join(recovery.voided_hands))
-    settings = data.get("tournaments", {})
-    hall = TournamentHall(room.reactor, room.bus, room.store, room.recorder, room.wallet, room.gateway, room.play_check,
-                          room.account_rules, decision_seconds=float(settings.get("decision_seconds", 20)),
-                          between_hands=float(settings.get("between_hands_seconds", 1)),
-                          clock_scale=float(settings.get("clock_scale", 1)), bounds=EventBounds.from_config(data),
-                          time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
-    hall.install()
-    room.session_watch.count_in_play("is entered in a tournament", hall.playing)      # SEC-2: no promotion meanwhile
-    house_deposits = HouseDeposits(room, lambda: hall.bounds)    # promotions deposits and wallet credits (STAFF-1)
-    room.serve(PromotionsDesk(room, hall, house_deposits))      # the admin's house money for events (STAFF-1)
-    cashier_bounds = CashierBounds.from_config(data)
-    cashier = Cashier(room, room.wallet, PlayMoney(cashier_bounds), cashier_bounds, house_deposits)
-    room.serve(cashier)                                         # deposits, withdrawals, an admin's credit
-    cashier.recover()               # withdrawals held and deposits asked when the room stopped: asked again
-    if demo:
-        demo_promotions(room)
-    hall.recover()                  # tournaments the server stopped during are refunded (TR-REFUND)
-    desk = TableDesk(room, data)
-    desk.install()
-    desk.restore()                  # the cash tables directors opened and have not closed
-    # stakes a crash left were refunded by start()
-    floor = CasinoFloor(room, casino_tables(data), casino_clock, recording=room.recorder)
-    floor.install()
-    floor.start()
-    room.serve(SecurityDesk(room, hall))                        # the security team's review and actions (SEC)
-    return room, writer
+    return RoomServices(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules,
+                        writer=ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-store"), password_desk=desk,
+                        config=data, demo=demo, casino_clock=casino_clock)
 
 
 def demo_password_limits(configured: dict) -> dict:
@@ -116,23 +74,6 @@ def demo_password_limits(configured: dict) -> dict:
             "account_password_attempts_per_minute": 600.0, "account_password_attempts_burst": 200.0,
             "password_threads": 16, "password_queue": 32, "password_queue_per_network": 48}
     return {key: value for key, value in wide.items() if key not in configured}
-
-
-def start_password_desk(room: Room, reactor) -> PasswordDesk:  # noqa: ANN001
-    """The threads of the desk :func:`build_room` gave the room (password hashes off the reactor's shared pool),
-    stopped with the server."""
-    desk = room.password_desk
-    desk.start()
-    reactor.addSystemEventTrigger("before", "shutdown", desk.stop)
-    return desk
-
-
-def _flushed_before_stopping(room: Room, reactor) -> defer.Deferred:  # noqa: ANN001
-    """Every write asked for so far, landed (Twisted waits for it before shutting down); at most a few seconds."""
-    d = room.flushed()
-    d.addTimeout(SHUTDOWN_FLUSH_SECONDS, reactor)
-    d.addErrback(lambda failure: log.failure("the writer did not finish before the server stopped", failure))
-    return d
 
 
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
@@ -149,13 +90,13 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     limits = ConnectionLimits.from_config(settings, demo=demo)
     reactor = default_reactor
     pacer = CollectorPacer.from_config(reactor, settings)      # a bad [collector] stops the room before it opens
-    room, writer = build_room(config, database, data_dir, reactor, demo=demo)
-    writer.start()
-    # What is queued for the writer (a batch gathering, the prizes just paid) lands before its thread stops.
-    reactor.addSystemEventTrigger("before", "shutdown", _flushed_before_stopping, room, reactor)
-    reactor.addSystemEventTrigger("during", "shutdown", writer.stop)
-    start_password_desk(room, reactor)
-    site = build_site(room, None, rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
+    room = build_room(config, database, data_dir, reactor, demo=demo)
+    room.startService()             # crash recovery first (blocking: before listening), then each service's start
+    # Every service stops with the server; what is queued for the writer (a batch gathering, the prizes just paid)
+    # lands before its thread stops.
+    reactor.addSystemEventTrigger("before", "shutdown", room.stopService)
+    site = build_site(room.gateway, reactor, None, tables=lambda: len(room.tables.runners), demo=demo,
+                      rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
                       limits=limits)
     CollectorWatch(room.metrics.registry).install()
     pacer.start()
@@ -165,7 +106,7 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         else own_origins(host, actual)
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
           flush=True)
-    print(f"tables: {', '.join(room.runners)}; data in {Path(data_dir).resolve()}", flush=True)
+    print(f"tables: {', '.join(room.tables.runners)}; data in {Path(data_dir).resolve()}", flush=True)
     print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin   "
           f"security review: http://{host}:{actual}/security", flush=True)
     director = demo_director(room) if demo else None
@@ -174,7 +115,7 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
               "(play money; this machine)", flush=True)
         officer = demo_security(room)
         print(f"demo security officer: nickname {officer[0]}, password {officer[1]} (the review pages)", flush=True)
-    casino = [t["table"] for t in room.lobby_sections["casino"]()]
+    casino = [t["table"] for t in room.lobby.sections["casino"]()]
     if casino:
         print(f"casino tables: {', '.join(casino)} (docs/casino.md)", flush=True)
     if bots:
@@ -184,7 +125,7 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         if secret is None:
             raise ValueError(f"--bots in a room not in demo mode needs the bots' secret in {SECRET_ENV} "
                              "(docs/operations.md)")
-        start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.runners), secret=secret)
+        start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.tables.runners), secret=secret)
         print(f"{bots} bots are playing; connect a client to {actual} to join them (docs/protocol.md)", flush=True)
         if director:
             from pokerroom.client import start_demo_tournament
@@ -194,37 +135,26 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
             print("8 bots are registered for the demo tournament; it starts in 10 minutes, or when the director "
                   "starts it at /admin", flush=True)
     if demo:
-        narrate(room, next(iter(room.runners)))
+        narrate(room, next(iter(room.tables.runners)))
     reactor.run()
     return 0
-
-
-DEMO_PROMOTIONS = 1_000_000        # play money the demo house keeps for guarantees
-
-
-def demo_promotions(room: Room) -> None:
-    """A demo room's house tops its promotions account up with a play-money deposit, so demo events can
-    carry a guarantee (STAFF-1: it is still house money, deposited and recorded, never minted)."""
-    short = DEMO_PROMOTIONS - room.wallet.held(PROMOTIONS)
-    if short > 0:
-        fund_promotions(room, "deposit", short, "demo", "play money for the demo's guarantees")
 
 
 DEMO_DIRECTOR = ("director", "director-demo")
 DEMO_SECURITY = ("security", "security-demo")
 
 
-def demo_director(room: Room) -> tuple[str, str]:
+def demo_director(room: RoomServices) -> tuple[str, str]:
     """The demo room's tournament director, made (or reset to the printed password) at every demo start."""
     return demo_account(room, DEMO_DIRECTOR, "director")
 
 
-def demo_security(room: Room) -> tuple[str, str]:
+def demo_security(room: RoomServices) -> tuple[str, str]:
     """The demo room's security officer, for the review pages at ``/security``."""
     return demo_account(room, DEMO_SECURITY, "security")
 
 
-def demo_account(room: Room, account: tuple[str, str], role: str) -> tuple[str, str]:
+def demo_account(room: RoomServices, account: tuple[str, str], role: str) -> tuple[str, str]:
     nickname, password = account
     key = players.nickname_key(nickname)
     hashed = players.hash_password(password)
@@ -237,13 +167,13 @@ def demo_account(room: Room, account: tuple[str, str], role: str) -> tuple[str, 
     return nickname, password
 
 
-def narrate(room: Room, table_id: str) -> None:
+def narrate(room: RoomServices, table_id: str) -> None:
     """Print one table's play to the terminal, as ``pokerroom demo`` does, with the bots' real hands redacted."""
     from pokerroom.demo import Narrator
     from pokerroom.poker.redact import Viewer
     from pokerroom.table.events import redact, table_event_from_dict
 
-    narrator = Narrator(room.runners[table_id].table.rules.currency)
+    narrator = Narrator(room.tables.runners[table_id].table.rules.currency)
     print(f"watching {table_id} (as an observer: hole cards stay hidden until shown)", flush=True)
 
     def show(subject: str, batch: TableBatch) -> None:

@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import socket
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable
 from pprint import pformat
-from typing import Any, Protocol
+from typing import Any
 
 from autobahn.twisted.resource import WebSocketResource
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
@@ -39,31 +39,13 @@ from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_orig
 from pokerroom.gateway.metrics import Metrics as RoomMetrics
 from pokerroom.gateway.pings import spread_first_ping
 from pokerroom.gateway.places import PlaceRules, Places, Refused
+from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
 from pokerroom.gateway.throttle import TokenBucket
 from pokerroom.gateway.unmasking import install as install_unmasking
 from pokerroom.gateway.unmasking import unmask
 from pokerroom.protocol.codec import MAX_FRAME, SUBPROTOCOLS, Codec
-from pokerroom.protocol.schema import ProtocolError, Request, error, parse_request
-
-
-class RoomLike(Protocol):
-    """What the edge needs of the room (:class:`pokerroom.shell.room.Room`): a connection's arrival, requests and
-    departure, the metrics, and for ``/health`` the tables, the connections and the demo flag. The edge does not
-    import the shell: the room is composed above both, in :mod:`pokerroom.app`."""
-
-    reactor: IReactorTime
-    metrics: RoomMetrics
-    runners: Mapping[str, object]
-    connections: set[Session]
-    demo: bool
-
-    def connected(self, connection: Any, ip: str = "") -> Session: ...
-
-    def handle(self, session: Session, request: Request) -> dict | defer.Deferred: ...
-
-    def disconnected(self, session: Session) -> None: ...
-
+from pokerroom.protocol.schema import ProtocolError, error, parse_request
 
 RATE = 20.0                 # messages a second, sustained
 BURST = 40.0
@@ -150,7 +132,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             handle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
         self.bucket = TokenBucket(self.factory.rate, self.factory.burst, self.factory.reactor.seconds())
         self.bad = 0
-        self.session: Session | None = self.factory.room.connected(self, ip_of(getattr(self, "peer_address", "")))
+        self.session: Session | None = self.factory.gateway.connected(self, ip_of(getattr(self, "peer_address", "")))
         self.login_deadline = self.factory.reactor.callLater(self.factory.limits.login_seconds, self._login_late)
 
     def identity_began(self) -> None:
@@ -268,7 +250,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
 
     def _answer(self, request: Any) -> None:
         try:
-            answer = self.factory.room.handle(self.session, request)
+            answer = self.factory.gateway.handle(self.session, request)
         except Exception:                               # a bug must not reach the reactor
             self.room_log.failure("handling {type}", type=request.type)
             answer = error(request.type, request.rid, "server_error", "the server could not do that")
@@ -354,7 +336,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         session = getattr(self, "session", None)
         if session is not None:
             self.session = None
-            self.factory.room.disconnected(session)
+            self.factory.gateway.disconnected(session)
 
     # the room's view of a connection
 
@@ -448,12 +430,12 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
 class RoomFactory(WebSocketServerFactory):
     protocol = RoomProtocol
 
-    def __init__(self, room: RoomLike, url: str | None, *, max_connections: int = 10_000,
+    def __init__(self, gateway: Gateway, reactor: IReactorTime, url: str | None, *, max_connections: int = 10_000,
                  allowed_origins: tuple[str, ...] = (), rate: float = RATE, burst: float = BURST,
                  limits: ConnectionLimits | None = None) -> None:
         super().__init__(url, protocols=list(SUBPROTOCOLS))
-        self.room = room
-        self.reactor = room.reactor
+        self.gateway = gateway                      # a connection's arrival, its requests and its departure
+        self.reactor = reactor
         self.frames = PreparedFrames()             # the bytes of the frames on their way to many connections
         self.limits = limits = limits or ConnectionLimits()
         self.allowed_origins = allowed_origins
@@ -487,28 +469,32 @@ class RoomFactory(WebSocketServerFactory):
 
 
 class Health(Resource):
+    """``/health``: the cash tables open, the connections, and whether this is a demo room."""
+
     isLeaf = True
 
-    def __init__(self, room: RoomLike) -> None:
+    def __init__(self, gateway: Gateway, tables: Callable[[], int], demo: bool) -> None:
         super().__init__()
-        self.room = room
+        self.gateway = gateway
+        self.tables = tables
+        self.demo = demo
 
     def render_GET(self, request: Any) -> bytes:                    # noqa: N802 - twisted.web's name
         request.setHeader(b"content-type", b"application/json")
-        return json.dumps({"status": "ok", "tables": len(self.room.runners),
-                           "connections": len(self.room.connections), "demo": self.room.demo}).encode()
+        return json.dumps({"status": "ok", "tables": self.tables(),
+                           "connections": len(self.gateway.connections), "demo": self.demo}).encode()
 
 
 class Metrics(Resource):
     isLeaf = True
 
-    def __init__(self, room: RoomLike) -> None:
+    def __init__(self, metrics: RoomMetrics) -> None:
         super().__init__()
-        self.room = room
+        self.metrics = metrics
 
     def render_GET(self, request: Any) -> bytes:                    # noqa: N802
         request.setHeader(b"content-type", b"text/plain; version=0.0.4")
-        return generate_latest(self.room.metrics.registry)
+        return generate_latest(self.metrics.registry)
 
 
 class RoomResource(WebSocketResource):
@@ -550,17 +536,21 @@ class RoomSite(Site):
         return channel
 
 
-def build_site(room: RoomLike, url: str | None = None, *, limits: ConnectionLimits | None = None,
+def build_site(gateway: Gateway, reactor: IReactorTime, url: str | None = None, *,
+               tables: Callable[[], int] = lambda: 0, demo: bool = False, limits: ConnectionLimits | None = None,
                **factory_options: Any) -> RoomSite:
+    """The one port: the game protocol on ``/ws`` (to ``gateway``), ``/health`` (``tables()`` open, ``demo``),
+    ``/metrics`` and the web pages. The edge takes the gateway: the room is composed above it
+    (:mod:`pokerroom.shell.composition`)."""
     limits = limits or ConnectionLimits()
     install_unmasking()                             # small client frames: one XOR, not a native masker each
-    factory = RoomFactory(room, url, limits=limits, **factory_options)
+    factory = RoomFactory(gateway, reactor, url, limits=limits, **factory_options)
     root = Resource()
     root.putChild(b"ws", RoomResource(factory))
-    root.putChild(b"health", Health(room))
-    root.putChild(b"metrics", Metrics(room))
+    root.putChild(b"health", Health(gateway, tables, demo))
+    root.putChild(b"metrics", Metrics(gateway.metrics))
     add_pages(root)                                 # the web pages: /, /admin, /security; JSON over /ws
-    site = RoomSite(root, limits, reactor=room.reactor)
+    site = RoomSite(root, limits, reactor=reactor)
     site.noisy = False
     site.room_factory = factory                     # the origins it allows are known once the port is
     return site

@@ -42,7 +42,7 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
@@ -76,30 +76,19 @@ def new_reference(kind: str) -> str:
     return f"{kind}-{secrets.token_hex(8)}"
 
 
-class CashierRoom(Protocol):
-    """What the cashier uses of the room: the clock, the store through the writer and the audit log, the account
-    rules, who may play (AC-2's account check), the security team's freezes, the recorder's commits (a settlement
-    shown once stored) and the bus (a player's notices)."""
-
-    reactor: IReactorTime
-    store: RoomStore
-    account_rules: players.AccountRules
-    play_check: PlayCheck
-    moderation: Moderation
-    recorder: Recorder
-    bus: Bus
-
-    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
-
-    def audit(self, kind: str, at: float | None = None, **data: Any) -> None: ...
-
-
 class Cashier:
     log = Logger()
 
-    def __init__(self, room: CashierRoom, wallet: Wallet, provider: PaymentProvider, bounds: CashierBounds,
-                 house_deposits: HouseDeposits | None = None) -> None:
-        self.room = room
+    def __init__(self, reactor: IReactorTime, store: RoomStore, recorder: Recorder, rules: players.AccountRules,
+                 play_check: PlayCheck, moderation: Moderation, bus: Bus, wallet: Wallet, provider: PaymentProvider,
+                 bounds: CashierBounds, house_deposits: HouseDeposits | None = None) -> None:
+        self.reactor = reactor
+        self.store = store
+        self.recorder = recorder                            # the store through the writer, the audit log, commits
+        self.rules = rules
+        self.play_check = play_check                        # who may play (AC-2's account check)
+        self.moderation = moderation                        # the security team's freezes
+        self.bus = bus                                      # a player's notices
         self.wallet = wallet                                # every movement, and every balance read
         self.provider = provider
         self.bounds = bounds
@@ -115,17 +104,17 @@ class Cashier:
     def recover(self) -> None:
         """At start (after the ledger is loaded): the day's withdrawals (AC-6); every held withdrawal and every
         deposit the provider was asked about without an answer stored, asked again with its reference."""
-        room, now = self.room, self.room.reactor.seconds()
-        for player, amount, at in room.store.cashier.world_movements_since("withdrawal", now - DAY):
+        now = self.reactor.seconds()
+        for player, amount, at in self.store.cashier.world_movements_since("withdrawal", now - DAY):
             self._remember(self.withdrawn, player, amount, at)
         for account, balance in sorted(self.wallet.books.balances.items()):
             held = parse(account) if balance > 0 else None
             if held is not None and held.kind is Kind.PAYOUT:
                 self._settle_withdrawal(held.player, balance, held.place, True)
-        answered = {r.data.get("reference") for r in room.store.audit_log.audit_records("cashier_deposit_refused")}
-        asked = [r for r in room.store.audit_log.audit_records("cashier_deposit_asked")
+        answered = {r.data.get("reference") for r in self.store.audit_log.audit_records("cashier_deposit_refused")}
+        asked = [r for r in self.store.audit_log.audit_records("cashier_deposit_asked")
                  if r.data.get("reference") not in answered]
-        credited = room.store.cashier.transfer_references("deposit", [r.data["reference"] for r in asked])
+        credited = self.store.cashier.transfer_references("deposit", [r.data["reference"] for r in asked])
         for record in asked:
             if record.data["reference"] not in credited:
                 self._settle_deposit(record.data["player"], int(record.data["amount"]), record.data["reference"],
@@ -136,14 +125,14 @@ class Cashier:
     def _on_deposit(self, session: Any, request: Request, amount: int) -> defer.Deferred:
         player = session.player_id
         self._admit(player, amount, self.bounds.min_deposit, self.bounds.max_deposit, "deposit")
-        d = self.room.play_check.account(player)
+        d = self.play_check.account(player)
 
         def allowed(account: Any) -> defer.Deferred:
             self._may_deposit(account, amount)
             reference = new_reference("d")
             data = {"player": player, "amount": amount, "reference": reference, "provider": self.provider.name}
-            stored = self.room.write(self.room.store.audit, "cashier_deposit_asked", data,
-                                     self.room.reactor.seconds(), quiet=False)    # before the provider is asked
+            stored = self.recorder.write(self.store.audit, "cashier_deposit_asked", data,
+                                         self.reactor.seconds(), quiet=False)    # before the provider is asked
             return stored.addCallback(lambda _: self._settle_deposit(player, amount, reference))
 
         def answered(outcome: tuple[str, Any]) -> dict:
@@ -161,12 +150,12 @@ class Cashier:
     def _on_withdraw(self, session: Any, request: Request, amount: int) -> defer.Deferred:
         player = session.player_id
         self._admit(player, amount, self.bounds.min_withdrawal, self.bounds.max_withdrawal, "withdrawal")
-        d = self.room.play_check.account(player)
+        d = self.play_check.account(player)
 
         def allowed(account: Any) -> defer.Deferred:
             if account.closed:
                 raise RuleViolation("account_closed", "this account is closed", "AC-1")
-            if account.frozen or player in self.room.moderation.frozen:
+            if account.frozen or player in self.moderation.frozen:
                 raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it: "
                                     "no money leaves it until then; contact support", "SEC-4")
             wallet = self.wallet
@@ -177,7 +166,7 @@ class Cashier:
             reference = new_reference("w")
             hold = wallet.move(cash(player), payout(reference, player), amount, "withdrawal held", reference,
                                store=False)
-            stored = self.room.write(self.room.store.ledger.save_transfers, [hold], quiet=False)   # before the provider
+            stored = self.recorder.write(self.store.ledger.save_transfers, [hold], quiet=False)   # before the provider
             return stored.addCallback(lambda _: self._settle_withdrawal(player, amount, reference))
 
         def answered(outcome: tuple[str, Any]) -> dict:
@@ -212,19 +201,19 @@ class Cashier:
                                         "and no admin credits themselves", "STAFF-1")
                 self.house_deposits.check(by, amount)
             except RuleViolation as refusal:
-                self.room.audit("staff_refused", by=by, command="admin_credit", code=refusal.code,
-                                reason=refusal.message, player=name, amount=amount)
+                self.recorder.audit("staff_refused", by=by, command="admin_credit", code=refusal.code,
+                                    reason=refusal.message, player=name, amount=amount)
                 raise
             reference = new_reference("c")
             t = self.wallet.credit(name, amount, reference)
             self.house_deposits.made(by, amount)
-            self.room.audit("wallet_credited", by=by, player=name, amount=amount, reason=reason, payment=payment,
-                            reference=reference, transfer=t.number)
+            self.recorder.audit("wallet_credited", by=by, player=name, amount=amount, reason=reason, payment=payment,
+                                reference=reference, transfer=t.number)
             self._structuring(name, "deposit")
             return ok(request, player=name, amount=amount, reference=reference, transfer=t.number,
                       balance=self.wallet.balance(name))
 
-        return self.room.play_check.account(player).addCallback(found)
+        return self.play_check.account(player).addCallback(found)
 
     # ------------------------------------------------------------------ checks
 
@@ -234,7 +223,7 @@ class Cashier:
             raise RuleViolation("amount_out_of_range", f"a {what} is {low} to {high}, not {amount}")
         if player in self.busy:
             raise RuleViolation("cashier_busy", "your last deposit or withdrawal is still being answered")
-        if not self.asks.take(player, self.room.reactor.seconds()):
+        if not self.asks.take(player, self.reactor.seconds()):
             raise RuleViolation("cashier_too_fast", f"at most {self.bounds.requests_per_minute:g} deposits and "
                                                     "withdrawals a minute; wait a little")
 
@@ -244,10 +233,10 @@ class Cashier:
             raise RuleViolation("account_closed", "this account is closed", "AC-1")
         if account.role in players.SECURITY_ROLES:
             raise RuleViolation("staff_may_not_play", "security and admin accounts do not play or deposit", "SEC-2")
-        if account.frozen or account.nickname in self.room.moderation.frozen:
+        if account.frozen or account.nickname in self.moderation.frozen:
             raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it; "
                                                   "contact support", "SEC-4")
-        if account.country not in self.room.account_rules.countries:
+        if account.country not in self.rules.countries:
             raise RuleViolation("restricted_country", f"deposits from {account.country} are not allowed any more; "
                                                       "you may still withdraw", "AC-2")
         self.wallet.check_deposit(account.nickname, amount, account)
@@ -255,7 +244,7 @@ class Cashier:
     def _landed(self, outcome: Any) -> defer.Deferred:
         """``outcome`` once every write asked for so far has committed: an answer never shows money the store
         could still lose (docs/operations.md, "Durable before visible")."""
-        return self.room.recorder.landed().addCallback(lambda _: outcome)
+        return self.recorder.landed().addCallback(lambda _: outcome)
 
     def _announce(self, player: str, kind: str, reference: str, amount: int, status: str) -> None:
         """A settlement nobody's request is waiting for (a retry, a restart): a ``cashier`` push on the player's
@@ -263,9 +252,9 @@ class Cashier:
         def push(_: Any) -> None:
             message = {"type": "cashier", "kind": kind, "reference": reference, "amount": amount, "status": status,
                        "balance": self.wallet.balance(player)}
-            self.room.bus.publish(player_stream(player), Frame.of(message))
+            self.bus.publish(player_stream(player), Frame.of(message))
 
-        self.room.recorder.landed().addCallback(push)
+        self.recorder.landed().addCallback(push)
 
     def _one_at_a_time(self, player: str, d: defer.Deferred) -> defer.Deferred:
         self.busy.add(player)
@@ -281,7 +270,7 @@ class Cashier:
     def _ask(self, ask: Callable[[str, int, str], Any], player: str, amount: int, reference: str) -> defer.Deferred:
         """The provider's :class:`Payment`, or None when it fails or is silent past ``provider_seconds``."""
         d = defer.maybeDeferred(ask, player, amount, reference)
-        d.addTimeout(self.bounds.provider_seconds, self.room.reactor)
+        d.addTimeout(self.bounds.provider_seconds, self.reactor)
 
         def failed(failure: Any) -> None:
             self.log.failure("the payment provider failed on {reference}", failure, reference=reference)
@@ -298,15 +287,15 @@ class Cashier:
                 return "pending", reference
             self.waits.pop(reference, None)
             if not payment.approved:
-                self.room.audit("cashier_deposit_refused", player=player, amount=amount, reference=reference,
-                                reason=payment.reason)
+                self.recorder.audit("cashier_deposit_refused", player=player, amount=amount, reference=reference,
+                                    reason=payment.reason)
                 if announce:
                     self._announce(player, "deposit", reference, amount, "refused")
                 return "refused", payment.reason or "no reason given"
             t = self.wallet.credit(player, amount, reference)
-            self.room.audit("cashier_deposit", player=player, amount=amount, reference=reference,
-                            provider=self.provider.name, provider_reference=payment.provider_reference,
-                            transfer=t.number)
+            self.recorder.audit("cashier_deposit", player=player, amount=amount, reference=reference,
+                                provider=self.provider.name, provider_reference=payment.provider_reference,
+                                transfer=t.number)
             self._structuring(player, "deposit")
             if announce:
                 self._announce(player, "deposit", reference, amount, "credited")
@@ -329,15 +318,15 @@ class Cashier:
             wallet = self.wallet
             if not payment.approved:
                 t = wallet.move(held, cash(player), amount, "withdrawal returned", reference)
-                self.room.audit("cashier_withdrawal_refused", player=player, amount=amount, reference=reference,
-                                reason=payment.reason, transfer=t.number)
+                self.recorder.audit("cashier_withdrawal_refused", player=player, amount=amount, reference=reference,
+                                    reason=payment.reason, transfer=t.number)
                 if announce:
                     self._announce(player, "withdrawal", reference, amount, "returned")
                 return "refused", payment.reason or "no reason given"
             t = wallet.move(held, WORLD, amount, "withdrawal", reference)
-            self.room.audit("cashier_withdrawal", player=player, amount=amount, reference=reference,
-                            provider=self.provider.name, provider_reference=payment.provider_reference,
-                            transfer=t.number)
+            self.recorder.audit("cashier_withdrawal", player=player, amount=amount, reference=reference,
+                                provider=self.provider.name, provider_reference=payment.provider_reference,
+                                transfer=t.number)
             self._remember(self.withdrawn, player, amount, t.at)
             self._structuring(player, "withdrawal")
             if announce:
@@ -357,7 +346,7 @@ class Cashier:
             self.retrying.pop(reference, None)
             again()
 
-        self.retrying[reference] = self.room.reactor.callLater(waits, run)
+        self.retrying[reference] = self.reactor.callLater(waits, run)
 
     def stop(self) -> None:
         """No more retries in this process (what is still unanswered is asked again at the next start)."""
@@ -371,18 +360,18 @@ class Cashier:
     def _structuring(self, player: str, what: str) -> None:
         """AC-6: a day's deposits (or withdrawals) that reach the AML threshold only together -- each below it --
         raise a flag once the sum crosses it (a single large one is flagged by the wallet)."""
-        threshold = self.room.account_rules.aml_threshold
+        threshold = self.rules.aml_threshold
         if what == "deposit":
             recent = self.wallet.deposits_today(player)
         else:
-            now = self.room.reactor.seconds()
+            now = self.reactor.seconds()
             recent = [a for at, a in self.withdrawn.get(player, ()) if at > now - DAY]
         if len(recent) < 2 or recent[-1] >= threshold:
             return
         total, before = sum(recent), sum(recent[:-1])
         if before < threshold <= total:
-            self.room.audit("aml_flag", pattern="structured", player=player, what=what, count=len(recent),
-                            total=total, threshold=threshold)
+            self.recorder.audit("aml_flag", pattern="structured", player=player, what=what, count=len(recent),
+                                total=total, threshold=threshold)
 
     def _remember(self, memory: dict[str, deque], player: str, amount: int, at: float) -> None:
         recent = memory.setdefault(player, deque())

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IReactorTime
 
@@ -31,22 +31,15 @@ def _counted(record: Any) -> bool:
     return record.kind == "wallet_credited" or record.data.get("source") == "deposit"
 
 
-class AuditedClock(Protocol):
-    """What the bounds read of the room: the clock, and the store's audit log (the last day, at start)."""
-
-    reactor: IReactorTime
-    store: RoomStore
-
-
 class HouseDeposits:
     """The last day's house deposits (at, by, amount), and the one check of their bounds."""
 
-    def __init__(self, room: AuditedClock, bounds: Callable[[], Any]) -> None:
-        self.room = room
+    def __init__(self, reactor: IReactorTime, store: RoomStore, bounds: Callable[[], Any]) -> None:
+        self.reactor = reactor
         self.bounds = bounds                    # -> the hall's EventBounds (read at each check: config may change)
         self.recent: deque[tuple[float, str, int]] = deque()
-        since = room.reactor.seconds() - DAY
-        audit_log = room.store.audit_log
+        since = reactor.seconds() - DAY
+        audit_log = store.audit_log                 # the last day's, read once at start (blocking)
         records = [*audit_log.audit_records("promotions_funded"), *audit_log.audit_records("wallet_credited")]
         for record in sorted(records, key=lambda r: r.at):
             if record.at > since and _counted(record):
@@ -54,7 +47,7 @@ class HouseDeposits:
 
     def check(self, by: str, amount: int) -> None:
         """``over_limit`` (STAFF-1) if ``amount`` more from admin ``by`` would pass a bound."""
-        bounds, now = self.bounds(), self.room.reactor.seconds()
+        bounds, now = self.bounds(), self.reactor.seconds()
         while self.recent and self.recent[0][0] <= now - DAY:
             self.recent.popleft()
         mine = sum(a for _, who, a in self.recent if who == by)
@@ -68,4 +61,4 @@ class HouseDeposits:
                                     "asked: each deposit is audited", "STAFF-1")
 
     def made(self, by: str, amount: int) -> None:
-        self.recent.append((self.room.reactor.seconds(), by, amount))
+        self.recent.append((self.reactor.seconds(), by, amount))

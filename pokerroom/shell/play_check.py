@@ -12,9 +12,8 @@ name that is no account is refused, so no state is ever kept under either.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
@@ -24,6 +23,7 @@ from pokerroom.errors import RuleViolation
 
 if TYPE_CHECKING:
     from pokerroom.security.moderation import Moderation
+    from pokerroom.shell.recorder import Recorder
     from pokerroom.store.room_store import RoomStore
 
 
@@ -62,26 +62,19 @@ def refusal(standing: Standing, rules: players.AccountRules, now: float, *, own:
     return None
 
 
-class CheckedRoom(Protocol):
-    """What the check reads of the room: the account rules, the clock, the security team's freezes, and the
-    stored accounts through the writer's queue."""
-
-    account_rules: players.AccountRules
-    reactor: IReactorTime
-    moderation: Moderation
-    store: RoomStore
-
-    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
-
-
 class PlayCheck:
     """The room's may-play check, on the reactor thread; a named player's account is read through the writer."""
 
-    def __init__(self, room: CheckedRoom) -> None:
-        self.room = room
+    def __init__(self, rules: players.AccountRules, reactor: IReactorTime, moderation: Moderation, store: RoomStore,
+                 recorder: Recorder) -> None:
+        self.rules = rules
+        self.reactor = reactor
+        self.moderation = moderation                        # the security team's freezes
+        self.store = store
+        self.recorder = recorder                            # a named account is read through the writer's queue
 
     def check(self, standing: Standing, *, own: bool) -> None:
-        refused = refusal(standing, self.room.account_rules, self.room.reactor.seconds(), own=own)
+        refused = refusal(standing, self.rules, self.reactor.seconds(), own=own)
         if refused is not None:
             raise refused
 
@@ -89,7 +82,7 @@ class PlayCheck:
         """Refuse a connected player who may not play (the request is their own)."""
         player = session.player_id
         self.check(Standing(player, session.role, session.country, session.excluded_until, False,
-                            player in self.room.moderation.frozen), own=True)
+                            player in self.moderation.frozen), own=True)
 
     def account(self, name: str) -> defer.Deferred:
         """The stored account ``name`` stands for, in any letter case, or ``no_such_player``.
@@ -97,7 +90,7 @@ class PlayCheck:
         It is read through the writer's queue, so it sees every write asked
         for before (a self-exclusion, a freeze, a ban).
         """
-        d = self.room.write(self.room.store.accounts.find_account, players.nickname_key(name), quiet=False)
+        d = self.recorder.write(self.store.accounts.find_account, players.nickname_key(name), quiet=False)
 
         def found(account: Any) -> Any:
             if account is None:
@@ -112,7 +105,7 @@ class PlayCheck:
         def checked(account: Any) -> Standing:
             standing = Standing(account.nickname, account.role, account.country, account.excluded_until,
                                 bool(account.closed),
-                                bool(account.frozen) or account.nickname in self.room.moderation.frozen)
+                                bool(account.frozen) or account.nickname in self.moderation.frozen)
             self.check(standing, own=False)
             return standing
 

@@ -13,10 +13,8 @@ who, how much and why (SEC-4); a director is refused like any player.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
@@ -27,6 +25,7 @@ from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.house_deposits import HouseDeposits
 
 if TYPE_CHECKING:
+    from pokerroom.shell.recorder import Recorder
     from pokerroom.shell.wallet import Wallet
     from pokerroom.store.room_store import RoomStore
     from tournament.bounds import EventBounds
@@ -34,20 +33,6 @@ if TYPE_CHECKING:
 
 SOURCES = {HOUSE_RAKE: HOUSE_RAKE, HOUSE_FEES: HOUSE_FEES, "deposit": WORLD}   # earnings by account name
 ADMIN = "admin"
-
-
-class HouseMoney(Protocol):
-    """What promotions use of the room: the wallet (the one money path), the audit log and the store
-    through the writer, the clock."""
-
-    reactor: IReactorTime
-    store: RoomStore
-
-    wallet: Wallet
-
-    def audit(self, kind: str, at: float | None = None, **data: Any) -> None: ...
-
-    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
 
 
 class Guarantees(Protocol):
@@ -65,24 +50,28 @@ class Guarantees(Protocol):
     def summary(self, d: Director) -> dict: ...
 
 
-def fund_promotions(room: HouseMoney, source: str, amount: int, by: str, reason: str) -> Transfer:
+def fund_promotions(wallet: Wallet, recorder: Recorder, source: str, amount: int, by: str, reason: str) -> Transfer:
     """Move house money into promotions: earnings (``house:rake``, ``house:fees``) or a house ``deposit``."""
     account = SOURCES[source]
     why = "deposit" if account == WORLD else "promotions funded"   # world moves only for deposits (STAFF-1)
-    t = room.wallet.move(account, PROMOTIONS, amount, why, f"promotions by {by}")      # stored and flagged
-    room.audit("promotions_funded", by=by, source=source, amount=amount, reason=reason, transfer=t.number,
-               balance=room.wallet.held(PROMOTIONS))
+    t = wallet.move(account, PROMOTIONS, amount, why, f"promotions by {by}")      # stored and flagged
+    recorder.audit("promotions_funded", by=by, source=source, amount=amount, reason=reason, transfer=t.number,
+                   balance=wallet.held(PROMOTIONS))
     return t
 
 
 class PromotionsDesk:
     """The admin's requests: fund promotions, approve a large guarantee, see both."""
 
-    def __init__(self, room: HouseMoney, hall: Guarantees, house_deposits: HouseDeposits | None = None) -> None:
-        self.room = room
+    def __init__(self, reactor: IReactorTime, store: RoomStore, wallet: Wallet, recorder: Recorder, hall: Guarantees,
+                 house_deposits: HouseDeposits | None = None) -> None:
+        self.reactor = reactor
+        self.store = store
+        self.wallet = wallet                        # the house's money moves, and the balances shown
+        self.recorder = recorder                    # the audit log, and the role grants read through the writer
         self.hall = hall
         # house deposits of the last day, shared with the cashier's admin credits (one set of bounds)
-        self.house_deposits = house_deposits or HouseDeposits(room, lambda: hall.bounds)
+        self.house_deposits = house_deposits or HouseDeposits(reactor, store, lambda: hall.bounds)
 
     @staticmethod
     def _verify_admin(session: Any, what: str) -> None:
@@ -91,23 +80,23 @@ class PromotionsDesk:
 
     def _audited(self, session: Any, command: str, refusal: RuleViolation, **details: Any) -> RuleViolation:
         """An admin's request refused: the refusal is audited too (who tried what), then answered."""
-        self.room.audit("staff_refused", by=session.player_id, command=command, code=refusal.code,
-                        reason=refusal.message, **details)
+        self.recorder.audit("staff_refused", by=session.player_id, command=command, code=refusal.code,
+                            reason=refusal.message, **details)
         return refusal
 
     def _on_admin_fund_promotions(self, session: Any, request: Request, source: str, amount: int,
                                   reason: str) -> dict:
         self._verify_admin(session, "move house money into promotions")
-        have = self.room.wallet.held(SOURCES[source])
+        have = self.wallet.held(SOURCES[source])
         if source == "deposit":                                 # world moves; an admin is trusted only this far
             self._deposit_within_bounds(session, amount)
         if source != "deposit" and have < amount:
             raise self._audited(session, "admin_fund_promotions", RuleViolation(
                 "insufficient_funds", f"{source} holds {have}, not {amount}", "STAFF-1"), source=source, amount=amount)
-        t = fund_promotions(self.room, source, amount, session.player_id, reason)
+        t = fund_promotions(self.wallet, self.recorder, source, amount, session.player_id, reason)
         if source == "deposit":
             self.house_deposits.made(session.player_id, amount)
-        return ok(request, transfer=t.number, balance=self.room.wallet.held(PROMOTIONS))
+        return ok(request, transfer=t.number, balance=self.wallet.held(PROMOTIONS))
 
     def _deposit_within_bounds(self, session: Any, amount: int) -> None:
         """One deposit, one admin's deposits in any 24 hours, and all admins' together: each bounded."""
@@ -124,8 +113,7 @@ class PromotionsDesk:
             raise self._audited(session, "admin_approve_tournament", RuleViolation(
                 "own_event", "an admin does not approve an event they created: another admin approves it",
                 "STAFF-1"), tournament=tournament)
-        room = self.room
-        d = room.write(room.store.audit_log.audit_records, "role_granted", quiet=False)
+        d = self.recorder.write(self.store.audit_log.audit_records, "role_granted", quiet=False)
         return d.addCallback(lambda grants: self._approve(session, request, tournament, reason, creator, grants))
 
     def _approve(self, session: Any, request: Request, tournament: str, reason: str, creator: str | None,
@@ -133,7 +121,7 @@ class PromotionsDesk:
         """Approved by an admin whose role the event's creator did not give within the cooling period, directly
         or through admins the creator made (creator -> A -> B): a role change cannot make a new approver for the
         creator's own event."""
-        me, since = players.nickname_key(session.player_id), self.room.reactor.seconds()
+        me, since = players.nickname_key(session.player_id), self.reactor.seconds()
         since -= self.hall.bounds.approver_cooling_hours * 3600
         recent = [(players.nickname_key(str(g.data.get("by", ""))), players.nickname_key(str(g.data.get("nickname",
                   "")))) for g in grants if g.at > since]
@@ -155,7 +143,7 @@ class PromotionsDesk:
     def _on_admin_promotions(self, session: Any, request: Request) -> dict:
         """The promotions balance, what each open event holds of it, and the events awaiting approval."""
         self._verify_admin(session, "see the promotions account")
-        wallet = self.room.wallet
+        wallet = self.wallet
         held = {tid: wallet.held(tournament_guarantee(tid)) for tid in self.hall.directors}
         return ok(request, balance=wallet.held(PROMOTIONS), held={t: v for t, v in held.items() if v},
                   awaiting_approval=sorted(t for t, d in self.hall.directors.items() if d.awaiting_approval))

@@ -2,7 +2,7 @@
 
 The database is the authority on who a token belongs to and what that account
 may do -- not the memory of one process. The room checks a token against the
-store at every resume (:meth:`~pokerroom.shell.room.Room._on_resume`) and reads
+store at every resume (:meth:`~pokerroom.shell.accounts.Accounts._on_resume`) and reads
 the account afresh there and at login. This watch does the rest, on the room's
 writer queue:
 
@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
@@ -37,8 +36,10 @@ from pokerroom.store.session_records import token_digest
 
 if TYPE_CHECKING:
     from pokerroom.bus import Bus
-    from pokerroom.gateway.sessions import Session
+    from pokerroom.gateway.routes import Gateway
     from pokerroom.security.moderation import Moderation
+    from pokerroom.shell.accounts import Accounts
+    from pokerroom.shell.recorder import Recorder
     from pokerroom.store.room_store import RoomStore
 
 ACCOUNT_CLOSED = 4003               # the close code of a banned account's live connection
@@ -48,34 +49,23 @@ LATE_COMMIT = 10.0                  # seconds a change is read again: its id may
 ADMIN_ROLES = frozenset({"admin"})
 
 
-class WatchedRoom(Protocol):
-    """What the watch uses of the room: the account rules and the clock, the store through the writer and the
-    audit log, the sessions (by token and by player) and the end of one, the security team's freezes, and the
-    bus (the cash tables a new staff member leaves, where a promotion's player plays: SEC-2)."""
-
-    account_rules: players.AccountRules
-    reactor: IReactorTime
-    store: RoomStore
-    moderation: Moderation
-    sessions: dict[str, Session]
-    by_player: dict[str, Session]
-    bus: Bus
-
-    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
-
-    def audit(self, kind: str, at: float | None = None, **data: Any) -> None: ...
-
-    def end_identity(self, session: Session) -> None: ...
-
-
 class SessionWatch:
     log = Logger()
 
-    def __init__(self, room: WatchedRoom) -> None:
-        self.room = room
+    def __init__(self, reactor: IReactorTime, store: RoomStore, recorder: Recorder, rules: players.AccountRules,
+                 moderation: Moderation, gateway: Gateway, bus: Bus, accounts: Accounts) -> None:
+        self.reactor = reactor
+        self.store = store
+        self.recorder = recorder                            # the store through the writer, and the audit log
+        self.rules = rules
+        self.moderation = moderation                        # the security team's freezes, as stored
+        self.gateway = gateway                              # the sessions, by token and by player
+        self.bus = bus
+        self.accounts = accounts                            # the end of a closed account's session
         self.cursor = 0                                     # the newest account change applied
         self.renewed_at = float("-inf")
         self.running = False
+        self.next_tick: Any = None                          # the pending poll (a DelayedCall), cancelled at stop
         # where else a player can be in play (SEC-2), e.g. {"has a casino bet open": floor.playing}
         self.play_checks: dict[str, Callable[[str], bool]] = {}
 
@@ -86,32 +76,42 @@ class SessionWatch:
     @property
     def idle(self) -> float:
         """Seconds a token lives unused."""
-        return self.room.account_rules.session_idle_hours * 3600.0
+        return self.rules.session_idle_hours * 3600.0
 
     def start(self) -> None:
         """From the newest change on (blocking; at start): older ones are read afresh at each login and resume."""
-        self.cursor = self.room.store.sessions.last_account_change()
+        self.cursor = self.store.sessions.last_account_change()
         if not self.running:
             self.running = True
-            self.room.reactor.callLater(self.room.account_rules.session_check_seconds, self._tick)
+            self._later()
+
+    def stop(self) -> None:
+        """No more polls (the room is stopping): the pending one is cancelled, and one being read schedules none."""
+        self.running = False
+        if self.next_tick is not None and self.next_tick.active():
+            self.next_tick.cancel()
+        self.next_tick = None
+
+    def _later(self) -> None:
+        if self.running:
+            self.next_tick = self.reactor.callLater(self.rules.session_check_seconds, self._tick)
 
     def _tick(self) -> None:
-        room = self.room
-        now = room.reactor.seconds()
+        now = self.reactor.seconds()
         if now - self.renewed_at >= RENEW_EVERY:
             self.renewed_at = now
             self._renew(now)
-        d = room.write(room.store.sessions.account_changes_since, self.cursor, time.time() - LATE_COMMIT, quiet=False)
+        d = self.recorder.write(self.store.sessions.account_changes_since, self.cursor, time.time() - LATE_COMMIT,
+                                quiet=False)
         d.addCallback(self._changed)
         d.addErrback(lambda failure: self.log.failure("reading the account changes failed", failure))
-        d.addBoth(lambda _: room.reactor.callLater(room.account_rules.session_check_seconds, self._tick))
+        d.addBoth(lambda _: self._later())
 
     def _renew(self, now: float) -> None:
-        room = self.room
-        digests = sorted({token_digest(s.token) for s in room.sessions.values()
-                          if s.token is not None and s.connection is not None})
+        digests = sorted({token_digest(s.token) for s in self.gateway.sessions.values()
+                         if s.token is not None and s.connection is not None})
         if digests:
-            room.write(room.store.sessions.renew_tokens, digests, now, self.idle)
+            self.recorder.write(self.store.sessions.renew_tokens, digests, now, self.idle)
 
     def _changed(self, found: tuple[int, list]) -> None:
         cursor, accounts = found
@@ -121,13 +121,12 @@ class SessionWatch:
 
     def apply(self, account: Any) -> None:
         """The account as stored now reaches its session in this process, if it has one."""
-        room = self.room
         name = account.nickname
         if account.frozen:
-            room.moderation.freeze(name)
+            self.moderation.freeze(name)
         else:
-            room.moderation.unfreeze(name)
-        session = room.by_player.get(name)
+            self.moderation.unfreeze(name)
+        session = self.gateway.by_player.get(name)
         if session is None:
             return
         if account.closed:
@@ -137,14 +136,14 @@ class SessionWatch:
             was, session.role = session.role, account.role
             session.push({"type": "session_changed", "role": account.role, "was": was})
             if account.role in players.SECURITY_ROLES:         # staff do not play (SEC-2): out of play, safely
-                leave_play(room.bus, name)
+                leave_play(self.bus, name)
 
     def shut(self, session: Any, token: str | None) -> None:
         """A closed account's session ends and its connection is closed -- if it is still that session."""
         if session.player_id is None or session.token != token:
             return
         connection = session.connection
-        self.room.end_identity(session)
+        self.accounts.end_identity(session)
         if connection is not None:
             connection.close(ACCOUNT_CLOSED, CLOSED_REASON)
 
@@ -159,21 +158,21 @@ class SessionWatch:
         if key == players.nickname_key(session.player_id):
             raise RuleViolation("own_role", "an admin cannot change their own role: another admin or the "
                                             "operator (`pokerroom role`) can", "STAFF-3")
-        room = self.room
         by = session.player_id
 
         def found(account: Any) -> Any:
             if account is None:
                 raise RuleViolation("no_such_player", f"there is no player {player}", "STAFF-3")
-            refused = refuse_if_playing(room.bus, self.play_checks, account.nickname, role)      # SEC-2, asked
-            return refused.addCallback(lambda _: room.write(room.store.sessions.set_role, key, role,
-                                                            room.reactor.seconds(), quiet=False))
+            refused = refuse_if_playing(self.bus, self.play_checks, account.nickname, role)      # SEC-2, asked
+            return refused.addCallback(lambda _: self.recorder.write(self.store.sessions.set_role, key, role,
+                                                                     self.reactor.seconds(), quiet=False))
 
         def stored(account: Any) -> dict:
             if account is None:
                 raise RuleViolation("no_such_player", f"there is no player {player}", "STAFF-3")
-            room.audit("role_granted", nickname=account.nickname, role=role, by=by, reason=reason)
+            self.recorder.audit("role_granted", nickname=account.nickname, role=role, by=by, reason=reason)
             self.apply(account)
             return ok(request, player=account.nickname, role=role)
 
-        return room.write(room.store.accounts.find_account, key, quiet=False).addCallback(found).addCallback(stored)
+        found_account = self.recorder.write(self.store.accounts.find_account, key, quiet=False)
+        return found_account.addCallback(found).addCallback(stored)

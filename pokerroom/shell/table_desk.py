@@ -14,8 +14,7 @@ hands stored under it stay its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
@@ -28,45 +27,31 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import NEW_ID, Request, ok
 from pokerroom.shell.cash_play import answered
-from pokerroom.shell.table_host import TableRunner
+from pokerroom.shell.directors import directed, verify_director
+from pokerroom.shell.table_host import TableHost
 from pokerroom.table import TableRules
 from pokerroom.table.commands import Close
 from pokerroom.table.config import table_from_entry
 
 if TYPE_CHECKING:
+    from pokerroom.gateway.routes import Gateway
+    from pokerroom.shell.lobby_feed import LobbyFeed
+    from pokerroom.shell.recorder import Recorder
     from pokerroom.store.room_store import RoomStore
-
-
-class DirectedTables(Protocol):
-    """What the desk uses of the room: the cash tables (open, close, summarise), the route
-    table, the bus (a table closed), the lobby's other sections (their table ids are taken), the directors'
-    role check and audited record, and the store through the writer."""
-
-    store: RoomStore
-    reactor: IReactorTime
-    bus: Bus
-    runners: dict[str, TableRunner]                 # the open cash tables (the desk's table part is the host's)
-    lobby_sections: dict[str, Callable[[], list]]
-
-    def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None: ...
-
-    def add_table(self, rules: TableRules, *, announce: bool = True) -> TableRunner: ...
-
-    def summary(self, runner: TableRunner) -> dict: ...
-
-    def verify_director(self, session: Session) -> None: ...
-
-    def directed(self, session: Session, command: str, tournament: str = "", **details: Any) -> str: ...
-
-    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
 
 
 class TableDesk:
     log = Logger()
 
-    def __init__(self, room: DirectedTables, config: dict) -> None:
-        self.room = room
-        self.store = room.store
+    def __init__(self, tables: TableHost, lobby: LobbyFeed, gateway: Gateway, recorder: Recorder, store: RoomStore,
+                 reactor: IReactorTime, bus: Bus, config: dict) -> None:
+        self.tables = tables                            # the cash tables: open one, its summary, the ids in use
+        self.lobby = lobby                              # the lobby's other sections (their table ids are taken)
+        self.gateway = gateway                          # the route table
+        self.recorder = recorder                        # the store through the writer, and the directors' records
+        self.store = store
+        self.reactor = reactor
+        self.bus = bus                                  # the tables' host's reads, a table's commands and closing
         self.config = config
         self.config_ids = {entry.get("id") for entry in config.get("tables", [])}   # the operator's, not ours
         self.opened: set[str] = set()                   # the directors' tables now open
@@ -84,8 +69,8 @@ class TableDesk:
         return below[-1] if below else (levels[0][1] if levels else None)
 
     def install(self) -> None:
-        self.room.serve(self)
-        self.room.bus.subscribe(TABLE_CLOSED, lambda _, table: self._closed(table))
+        self.gateway.serve(self)
+        self.bus.subscribe(TABLE_CLOSED, lambda _, table: self._closed(table))
 
     def _closed(self, table: str) -> None:
         self.opened.discard(table)
@@ -94,11 +79,11 @@ class TableDesk:
     def restore(self) -> list[str]:
         """Open the tables directors opened and did not close (blocking: at start, before listening)."""
         for record in self.store.tables.open_cash_tables():
-            if record.id in self.room.runners:          # the operator has since put a table of that id in the config
+            if record.id in self.tables.runners:          # the operator has since put a table of that id in the config
                 self.log.warn("the director's table {id} is not opened: the config has a table of that id",
                               id=record.id)
                 continue
-            self.room.add_table(self.make_table(record.definition), announce=False)
+            self.tables.add_table(self.make_table(record.definition), announce=False)
             self.opened.add(record.id)
             self.opened_by[record.id] = record.opened_by
         return sorted(self.opened)
@@ -109,16 +94,16 @@ class TableDesk:
 
     def _tables(self) -> defer.Deferred:
         """Every open cash table's line, seats and waiting list, asked of the tables' host."""
-        return self.room.bus.request(CASH_TABLES_DESK, DeskRead())
+        return self.bus.request(CASH_TABLES_DESK, DeskRead())
 
     def _on_director_tables(self, session: Session, request: Request) -> Any:
-        self.room.verify_director(session)
+        verify_director(session)
         return answered(self._tables(), "", lambda lines: ok(request, tables=[self.describe(t) for t in lines]))
 
     def _on_director_open_table(self, session: Session, request: Request, id: str, name: str,  # noqa: A002
                                 game: str, small_blind: int, big_blind: int, min_buy_in: int, max_buy_in: int,
                                 seats: int, reason: str, rake: str | None = None) -> Any:
-        self.room.verify_director(session)
+        verify_director(session)
         self._check_room(session.player_id)
         rake = rake or self.rake_for(big_blind)
         if rake is not None and rake not in self.config.get("rake", {}):
@@ -126,8 +111,8 @@ class TableDesk:
         entry = {"id": id, "name": name, "variant": game, "small_blind": small_blind, "big_blind": big_blind,
                  "min_buy_in": min_buy_in, "max_buy_in": max_buy_in, "seats": seats, "currency": "USD",
                  **({"rake": rake} if rake else {})}
-        casino = {t.get("table") for section in self.room.lobby_sections.values() for t in section()}
-        if id in self.room.runners or id in self.config_ids or id in casino:
+        casino = {t.get("table") for section in self.lobby.sections.values() for t in section()}
+        if id in self.tables.runners or id in self.config_ids or id in casino:
             raise RuleViolation("table_exists", f"there is already a table {id}")
         if not NEW_ID.fullmatch(id):
             raise RuleViolation("bad_field", "a table id is up to 32 letters, digits, '_' or '-'")
@@ -142,18 +127,18 @@ class TableDesk:
             raise RuleViolation("bad_table", str(e)) from None
 
         def stored(used: set[str]) -> dict:
-            if id in used or id in self.room.runners:       # an id is never reused, even after closing
+            if id in used or id in self.tables.runners:       # an id is never reused, even after closing
                 raise RuleViolation("table_exists", f"the table id {id} has been used; choose another")
             self._check_room(session.player_id)             # others may have opened tables during the read
-            by = self.room.directed(session, "open table", table=id, reason=reason, definition=entry)
-            self.room.write(self.store.tables.save_cash_table, id, entry, by, self.room.reactor.seconds())
-            runner = self.room.add_table(rules)         # in the table process: see docs/architecture.md
+            by = directed(self.recorder, session, "open table", table=id, reason=reason, definition=entry)
+            self.recorder.write(self.store.tables.save_cash_table, id, entry, by, self.reactor.seconds())
+            runner = self.tables.add_table(rules)         # in the table process: see docs/architecture.md
             self.opened.add(id)
             self.opened_by[id] = by
-            return ok(request, table=self.describe({**self.room.summary(runner), "players": [],
+            return ok(request, table=self.describe({**self.tables.summary(runner), "players": [],
                                                     "waiting_list": []}))
 
-        return self.room.write(self.store.tables.cash_table_ids, quiet=False).addCallback(stored)
+        return self.recorder.write(self.store.tables.cash_table_ids, quiet=False).addCallback(stored)
 
     def _check_room(self, director: str) -> None:
         """Each table holds a timer, a log and its watchers: the room caps all directors' tables, and one
@@ -168,7 +153,7 @@ class TableDesk:
 
     def _on_director_close_table(self, session: Session, request: Request, table: str, reason: str) -> Any:
         """Asked of the tables' host: the table's state, then its ``Close`` command (``table.<id>.command``)."""
-        self.room.verify_director(session)
+        verify_director(session)
 
         def found(lines: list[dict]) -> Any:
             line = next((t for t in lines if t["table"] == table), None)
@@ -176,10 +161,10 @@ class TableDesk:
                 raise RuleViolation("no_such_table", f"there is no table {table}")
             if line["closing"]:
                 raise RuleViolation("table_closing", f"table {table} is already closing")
-            self.room.directed(session, "close table", table=table, reason=reason)
+            directed(self.recorder, session, "close table", table=table, reason=reason)
             if table in self.opened:
-                self.room.write(self.store.tables.cash_table_closed, table, self.room.reactor.seconds())
-            return answered(self.room.bus.request(table_command(table), Close()), table,
+                self.recorder.write(self.store.tables.cash_table_closed, table, self.reactor.seconds())
+            return answered(self.bus.request(table_command(table), Close()), table,
                             lambda answer: ok(request, closed=answer["closed"]))
 
         return answered(self._tables(), table, found)

@@ -168,6 +168,12 @@ class TableHost:
         for table_id, runner in self.runners.items():
             runner.table.hand_number = numbers.get(table_id, 0)
 
+    def stop(self) -> None:
+        """The room is stopping: no table's timer fires again (the tables keep their state, as a crash would)."""
+        for runner in self.runners.values():
+            if runner.timer is not None:
+                runner.timer.stop()
+
     def close_table(self, table_id: str) -> list:
         """Close a cash table: no new hand; everyone stands up with their chips once no hand is running.
 

@@ -15,8 +15,8 @@ from pokerroom.money.ledger import HOUSE_CASINO, cash, casino_escrow
 from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.casino_floor import CasinoFloor
-from pokerroom.shell.room import Room
-from tests.support.clocked_room import Connection, conform, request, settle
+from pokerroom.shell.composition import RoomServices
+from tests.support.clocked_room import Connection, conform, deposit, request, settle
 
 
 def rules(table_id: str, game: str, **kw) -> CasinoRules:
@@ -27,9 +27,9 @@ def rules(table_id: str, game: str, **kw) -> CasinoRules:
 class Floor:
     def __init__(self, store, *tables) -> None:
         self.clock = Clock()
-        self.room = Room([], store, self.clock, account_rules=AccountRules())
-        self.room.start()
-        self.floor = CasinoFloor(self.room, tables, recording=self.room.recorder)
+        self.room = RoomServices([], store, self.clock, account_rules=AccountRules())
+        self.room.startService()
+        self.floor = CasinoFloor(self.room.parts, tables, recording=self.room.recorder)
         self.floor.install()
         self.floor.start()
         self.clock.advance(0)                   # every table opens its first round
@@ -38,19 +38,19 @@ class Floor:
 
     def person(self, name: str, role: str = "player", money: int = 100_000):
         connection = Connection()
-        session = self.room.connected(connection, "10.0.0.1")
+        session = self.room.gateway.connected(connection, "10.0.0.1")
         session.player_id, session.country, session.role = name, "NL", role
         self.room.gateway.identify(session, name)
         if money:
-            self.room.deposit(name, money)
+            deposit(self.room, name, money)
         settle(self.room)
         self.people[name] = (session, connection)
         return session
 
     def ask(self, who: str, kind: str, /, **fields) -> dict:
         self.rid += 1
-        answer = conform(self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
-                                                                              **fields})))
+        answer = conform(self.room.gateway.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
+                                                                                      **fields})))
         settle(self.room)                       # on a strict bus: the events of the answer delivered
         if not isinstance(answer, dict):
             out = []
@@ -63,7 +63,7 @@ class Floor:
                 if kind is None or e["type"] == kind]
 
     def balance(self, who: str) -> int:
-        return self.room.ledger.balance(cash(who))
+        return self.room.wallet.books.balance(cash(who))
 
 
 def alone_at_blackjack(store):
@@ -86,16 +86,16 @@ def test_CR_4_a_baccarat_round_settles_every_bet_at_once_through_the_ledger(stor
     assert f.ask("ana", "casino_bet", table="bac", market="player", amount=1_000)["ok"]
     assert f.ask("ana", "casino_bet", table="bac", market="banker", amount=500)["ok"]
     assert f.balance("ana") == 100_000 - 1_500
-    assert f.room.ledger.balance(casino_escrow("bac", "ana")) == 1_500
+    assert f.room.wallet.books.balance(casino_escrow("bac", "ana")) == 1_500
     f.clock.advance(10)                                             # no more bets; the coup is dealt
     settled = f.events("ana", "round_settled")
     assert settled and settled[0]["result"].startswith("player wins")
     payouts = f.events("ana", "payout")
     assert {(p["market"], p["returned"]) for p in payouts} == {("player", 2_000), ("banker", 0)}
     assert f.balance("ana") == 100_000 + 500
-    assert f.room.ledger.balance(casino_escrow("bac", "ana")) == 0
-    assert f.room.ledger.balance(HOUSE_CASINO) == -500          # the house banks the game
-    assert f.room.ledger.check()
+    assert f.room.wallet.books.balance(casino_escrow("bac", "ana")) == 0
+    assert f.room.wallet.books.balance(HOUSE_CASINO) == -500          # the house banks the game
+    assert f.room.wallet.books.check()
     bets = f.ask("ana", "casino_bets")["bets"]                       # own bet history (CR-7)
     assert {(b["market"], b["staked"], b["returned"]) for b in bets} == {("player", 1_000, 2_000),
                                                                          ("banker", 500, 0)}
@@ -114,7 +114,7 @@ def test_CR_3_a_refused_bet_names_its_reason_and_moves_no_money(store):
         if code == "below_minimum":                                 # the table's euros, and the numbers apart
             assert answer["error"]["message"] == "the minimum bet on player is €1.00; €0.50 is below it"
             assert (answer["error"]["amounts"], answer["error"]["currency"]) == ({"min": 100, "given": 50}, "EUR")
-    assert f.balance("ana") == 300 and f.room.ledger.balance(casino_escrow("bac", "ana")) == 0
+    assert f.balance("ana") == 300 and f.room.wallet.books.balance(casino_escrow("bac", "ana")) == 0
     f.clock.advance(10)                                             # betting closed: late (CR-2)
     late = f.ask("ana", "casino_bet", table="bac", market="player", amount=100)
     assert late["error"]["code"] == "betting_closed" and late["error"]["rule"] == "CR-2"
@@ -132,34 +132,34 @@ def test_CR_5_an_operator_voids_a_round_and_every_stake_comes_back(store):
     assert f.balance("ana") == 100_000
     assert [e["amount"] for e in f.events("ana", "refund")] == [1_000]        # her own refund, to her only
     assert "refunds" not in f.events("ana", "round_voided")[0]
-    assert f.room.ledger.balance(HOUSE_CASINO) == 0 and f.room.ledger.check()
+    assert f.room.wallet.books.balance(HOUSE_CASINO) == 0 and f.room.wallet.books.check()
 
 
 def test_CR_1_rules_and_the_lobby_list_every_casino_table_without_a_login(store):
     f = Floor(store, build_table(rules("rou", "roulette")), build_table(rules("ib", "infinite_blackjack")))
-    anonymous = f.room.connected(Connection(), "10.0.0.2")
+    anonymous = f.room.gateway.connected(Connection(), "10.0.0.2")
     answer = request(f.room, anonymous, "casino_rules", table="ib")     # asked of the floor: on the strict bus, later
     assert answer["ok"] and answer["paytable"] and answer["rules"] and answer["limits"]["default"] == [100, 100_000]
-    lobby = f.room.handle(anonymous, parse_request({"type": "lobby_list", "rid": 2}))
+    lobby = f.room.gateway.handle(anonymous, parse_request({"type": "lobby_list", "rid": 2}))
     assert {t["game"] for t in lobby["casino"]} == {"roulette", "infinite_blackjack"}
 
 
 def test_CR_6_a_lone_blackjack_player_who_disconnects_is_waited_for_24_hours_then_refunded(store):
     f, table, ana = alone_at_blackjack(store)
     assert table.phase == "deciding" and f.balance("ana") == 99_000
-    f.room.disconnected(ana)
+    f.room.gateway.disconnected(ana)
     settle(f.room)
     assert table.phase == "waiting"
     f.clock.advance(23 * 3600)                                      # a day has not passed: still waiting
     assert table.phase == "waiting" and f.balance("ana") == 99_000
     f.clock.advance(3600)                                           # 24 hours: cancelled and refunded
-    assert f.balance("ana") == 100_000 and f.room.ledger.balance(casino_escrow("bj", "ana")) == 0
+    assert f.balance("ana") == 100_000 and f.room.wallet.books.balance(casino_escrow("bj", "ana")) == 0
     assert table.results[-1] == (1, "void")
 
 
 def test_CR_6_a_player_back_within_24_hours_resumes_the_decision(store):
     f, table, ana = alone_at_blackjack(store)
-    f.room.disconnected(ana)
+    f.room.gateway.disconnected(ana)
     settle(f.room)
     f.clock.advance(5 * 3600)
     back = f.person("ana", money=0)                                 # logs in again
@@ -175,7 +175,7 @@ def test_CR_6_a_player_back_within_24_hours_resumes_the_decision(store):
     answer = f.ask("ana", "casino_decide", table="bj", move="stand", decision=state["decision"])
     assert answer["ok"] and answer["decision"] is None              # no decision left to make
     assert table.phase == "settled"                                 # dealer 9+7 draws on; the round is done
-    assert f.room.ledger.balance(casino_escrow("bj", "ana")) == 0 and f.room.ledger.check()
+    assert f.room.wallet.books.balance(casino_escrow("bj", "ana")) == 0 and f.room.wallet.books.check()
 
 
 def test_HR_RNG_2_the_hole_card_and_other_players_bets_are_never_sent(store):
@@ -251,7 +251,7 @@ def test_CR_7_round_numbers_go_on_after_a_restart(store):
 
 def test_CR_6_coming_back_and_leaving_again_does_not_restart_the_24_hours(store):
     f, table, ana = alone_at_blackjack(store)
-    f.room.disconnected(ana)                                        # at t = 10
+    f.room.gateway.disconnected(ana)                                        # at t = 10
     settle(f.room)
     first = table.wait_until
     table.reconnect("ana")
@@ -265,7 +265,7 @@ def test_BJ_3_a_seat_left_by_a_player_who_went_away_is_free_next_round(store):
     ana = f.person("ana")
     f.person("bo")
     f.ask("ana", "casino_join", table="bj", seat=1)
-    f.room.disconnected(ana)
+    f.room.gateway.disconnected(ana)
     settle(f.room)
     f.clock.advance(10)                                             # nobody bet: the next round opens
     f.clock.advance(2)
@@ -284,7 +284,7 @@ def test_CR_5_a_fault_while_settling_voids_the_round_and_refunds(store, monkeypa
 
     monkeypatch.setattr(table, "_returned", broken)
     f.clock.advance(10)
-    assert f.balance("ana") == 100_000 and f.room.ledger.balance(casino_escrow("bac", "ana")) == 0
+    assert f.balance("ana") == 100_000 and f.room.wallet.books.balance(casino_escrow("bac", "ana")) == 0
     assert table.results[-1] == (1, "void")
 
 

@@ -16,9 +16,9 @@ from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import cash, casino_escrow
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.table import commands as table_commands
-from tests.support.clocked_room import Connection, request
+from tests.support.clocked_room import Connection, deposit, request
 
 
 def rules(table_id: str, game: str) -> CasinoRules:
@@ -30,16 +30,16 @@ def strict_floor(store):   # noqa: ANN001, ANN201
     """A room on the strict bus with one baccarat table "bac", its first round open, and "ana" (100,000) at it."""
     clock = Clock()
     bus = StrictBus(clock)
-    room = Room([], store, clock, account_rules=AccountRules(), bus=bus)
-    room.start()
-    floor = CasinoFloor(room, [build_table(rules("bac", "baccarat"))], recording=room.recorder)
+    room = RoomServices([], store, clock, account_rules=AccountRules(), bus=bus)
+    room.startService()
+    floor = CasinoFloor(room.parts, [build_table(rules("bac", "baccarat"))], recording=room.recorder)
     floor.install()
     floor.start()
     clock.advance(0)
-    session = room.connected(Connection(), "10.0.0.1")
+    session = room.gateway.connected(Connection(), "10.0.0.1")
     session.player_id, session.country, session.role = "ana", "NL", "player"
     room.gateway.identify(session, "ana")
-    room.deposit("ana", 100_000)
+    deposit(room, "ana", 100_000)
     return clock, bus, room, session
 
 
@@ -61,7 +61,7 @@ def test_CR_4_a_players_requests_go_to_the_table_as_records_on_the_strict_bus(st
     assert joined["ok"] and joined["table"] == "bac" and joined["round"] == 1
     placed = request(room, session, "casino_bet", 2, table="bac", market="player", amount=1_000)
     assert placed["ok"] and (placed["market"], placed["amount"], placed["balance"]) == ("player", 1_000, 99_000)
-    assert room.ledger.balance(casino_escrow("bac", "ana")) == 1_000
+    assert room.wallet.books.balance(casino_escrow("bac", "ana")) == 1_000
 
 
 def test_CR_3_a_refused_command_comes_back_over_the_bus_with_its_code_rule_and_amounts(store):
@@ -71,7 +71,7 @@ def test_CR_3_a_refused_command_comes_back_over_the_bus_with_its_code_rule_and_a
     assert isinstance(refused, RuleViolation)
     assert (refused.code, refused.rule_id) == ("below_minimum", "CR-3")
     assert refused.amounts == {"min": 100, "given": 50} and "€1.00" in refused.message   # priced in the table's EUR
-    assert room.ledger.balance(cash("ana")) == 100_000
+    assert room.wallet.books.balance(cash("ana")) == 100_000
     answer = request(room, session, "casino_bet", 3, table="bac", market="player", amount=50)
     assert not answer["ok"] and answer["error"]["code"] == "below_minimum"
 
@@ -83,7 +83,7 @@ def test_a_casino_command_record_the_floor_does_not_take_by_request_is_refused_w
         assert isinstance(refused, RuleViolation) and refused.code == "unknown_command"
     refused = answer_of(bus, clock, bus.request(casino_command("bac"), cc.Bet("bob", "player", 100, 500)))
     assert refused.code == "not_at_table"
-    assert room.ledger.balance(cash("bob")) == 0
+    assert room.wallet.books.balance(cash("bob")) == 0
 
 
 def test_a_table_nobody_answers_for_is_unknown_to_the_player(store):

@@ -23,7 +23,7 @@ from pokerroom.bus.records import (
 from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import SESSION_EVENTS, table_public
 from pokerroom.gateway.routes import Gateway
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import TABLES, Connection, player, resolved, with_token
 from tests.support.clocked_room import request as ask
@@ -154,29 +154,29 @@ class BrokerSessions(InProcessBus):
 def room(request, store):   # noqa: ANN001, ANN201
     clock = Clock()
     bus = InProcessBus() if request.param == "in_process" else BrokerSessions(clock)
-    room = Room(tables_from_config(TABLES), store, clock, bus=bus)
-    room.start()
+    room = RoomServices(tables_from_config(TABLES), store, clock, bus=bus)
+    room.startService()
     return room
 
 
-def settle(room: Room) -> None:
+def settle(room: RoomServices) -> None:
     """Session events delivered (a later turn), and what they made the store write."""
     room.reactor.advance(0)
     strict = getattr(room.bus, "strict", None)
     if strict is not None:
         strict.raise_failures()
-    room.flushed()
+    room.recorder.flushed()
 
 
-def resumed(room: Room, token: str):
-    session = room.connected(Connection(), "10.0.0.4")
+def resumed(room: RoomServices, token: str):
+    session = room.gateway.connected(Connection(), "10.0.0.4")
     answer = resolved(ask(room, session, "resume", token=token, tables={}))
     assert answer["ok"], answer
     return session
 
 
-def connected_at(room: Room, name: str) -> bool:
-    table = room.runners["t1"].table
+def connected_at(room: RoomServices, name: str) -> bool:
+    table = room.tables.runners["t1"].table
     return table.players[table.seat_of(name)].connected
 
 
@@ -185,7 +185,7 @@ def test_HR_DC_1_HR_DC_2_a_seated_player_who_disconnects_is_disconnected_at_the_
     ana, _ = player(room, "ana")
     token = with_token(room, ana)
     assert ask(room, ana, "join", table="t1", buy_in=1_000, seat=1)["ok"]
-    room.disconnected(ana)
+    room.gateway.disconnected(ana)
     settle(room)
     assert not connected_at(room, "ana")
     back = resumed(room, token)
@@ -215,9 +215,9 @@ def test_HR_DC_1_a_resume_that_takes_over_a_live_session_never_disconnects_the_p
     assert {"closed": 4001} in old.sent and connected_at(room, "ana")
     assert [(type(e), e.why, getattr(e, "current", None)) for e in events] == [
         (SessionGone, TAKEN_OVER, False), (SessionBack, RESUMED, None)]
-    room.disconnected(ana)                                      # the old socket goes: nobody was on it any more
+    room.gateway.disconnected(ana)                                      # the old socket goes: nobody was on it any more
     settle(room)
-    assert connected_at(room, "ana") and room.by_player["ana"] is back
+    assert connected_at(room, "ana") and room.gateway.by_player["ana"] is back
 
 
 def test_AC_5_a_reminder_stops_with_the_login_it_was_set_in_and_not_with_an_older_one(room):
@@ -233,7 +233,7 @@ def test_AC_5_a_reminder_stops_with_the_login_it_was_set_in_and_not_with_an_olde
     reminders = [m for m in second.sent if m.get("type") == "reminder"]
     assert reminders == [{"type": "reminder", "minutes_played": 45}]
     assert not [m for m in first.sent if m.get("type") == "reminder"]
-    room.disconnected(back)
+    room.gateway.disconnected(back)
     settle(room)
     clock.advance(45 * 60)
     assert [m for m in second.sent if m.get("type") == "reminder"] == reminders
@@ -245,7 +245,7 @@ def test_SEC_1_a_connection_record_is_closed_when_its_connection_closes(room):
     room.reactor.advance(10)
     back = resumed(room, token)                                 # a resume on a new connection records it
     room.reactor.advance(5)
-    room.disconnected(back)
+    room.gateway.disconnected(back)
     settle(room)
     (record,) = room.store.accounts.connections_of("ana")
     assert (record.ip, record.connected_at, record.disconnected_at) == ("10.0.0.4", 10.0, 15.0)

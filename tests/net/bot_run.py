@@ -23,7 +23,7 @@ from pokerroom.app import demo_password_limits
 from pokerroom.client import start_bots
 from pokerroom.gateway.server import RoomProtocol, build_site
 from pokerroom.players import AccountRules
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
@@ -107,7 +107,7 @@ class Fuzzer(WebSocketClientProtocol):
         reactor.callLater(0.05, connectWS, self.factory)          # and again, on a new connection
 
 
-def serve_room(data: Path, protocol: type[RoomProtocol]) -> tuple[Room, ThreadPool, str]:
+def serve_room(data: Path, protocol: type[RoomProtocol]) -> tuple[RoomServices, ThreadPool, str]:
     """A room on SQLite in ``data`` with ``TABLES``, listening on a free local port with ``protocol``."""
     engine = make_engine(sqlite_url(data))
     migrate(engine)
@@ -115,9 +115,10 @@ def serve_room(data: Path, protocol: type[RoomProtocol]) -> tuple[Room, ThreadPo
     writer.start()
     rules = AccountRules(welcome_balance=1_000_000, aml_threshold=10**12, password_attempts_per_minute=6000,
                          password_attempts_burst=1000, **demo_password_limits({}))   # nine bots log in at once
-    room = Room(tables_from_config(TABLES), RoomStore(engine), reactor, account_rules=rules, writer=writer)
-    room.start()
-    site = build_site(room, rate=1000, burst=1000)      # bots that never think act faster than people
+    room = RoomServices(tables_from_config(TABLES), RoomStore(engine), reactor, account_rules=rules, writer=writer)
+    room.startService()
+    # bots that never think act faster than people
+    site = build_site(room.gateway, reactor, tables=lambda: len(room.tables.runners), rate=1000, burst=1000)
     site.resource.children[b"ws"]._factory.protocol = protocol
     port = reactor.listenTCP(0, site, interface="127.0.0.1")
     return room, writer, f"ws://127.0.0.1:{port.getHost().port}/ws"
@@ -134,7 +135,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     RecordingProtocol.record = open(out / "frames.jsonl", "w")
     room, writer, url = serve_room(out, RecordingProtocol)
-    bots = start_bots(reactor, url, 9, list(room.runners), think=(0.0, 0.0))
+    bots = start_bots(reactor, url, 9, list(room.tables.runners), think=(0.0, 0.0))
     stats = {"sent": 0, "errors": 0, "ok": 0, "closed": 0}
     for i in range(args.fuzzers):
         factory = WebSocketClientFactory(url, protocols=["pokerroom.v1.msgpack"])
@@ -144,14 +145,14 @@ def main() -> None:
     def check() -> None:
         if room.metrics.hands.value >= args.hands and stats["sent"] >= args.fuzz_frames:
             poll.stop()
-            room.flushed().addBoth(finish)
+            room.recorder.flushed().addBoth(finish)
 
     def finish(_):
         RecordingProtocol.record.close()
         (out / "summary.json").write_text(json.dumps({
             "hands": room.metrics.hands.value, "fuzz": stats,
-            "bot_actions": sum(b.actions for b in bots), "ledger_ok": room.ledger.check(),
-            "players": sorted(room.by_player)}))
+            "bot_actions": sum(b.actions for b in bots), "ledger_ok": room.wallet.books.check(),
+            "players": sorted(room.gateway.by_player)}))
         writer.stop()
         reactor.stop()
 

@@ -36,7 +36,7 @@ from twisted.logger import (
 )
 from twisted.protocols.basic import LineReceiver
 
-from pokerroom.app import build_room, start_password_desk
+from pokerroom.app import build_room
 from pokerroom.bus.records import SessionGone
 from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.gateway.server import build_site
@@ -71,7 +71,7 @@ class Commands(LineReceiver):
         try:
             if words[:1] == ["advance"] and len(words) == 2:
                 self.clock.advance(float(words[1]))
-                self.room.flushed().addCallback(lambda _: self._answer(f"ok {self.clock.seconds()!r}"))
+                self.room.recorder.flushed().addCallback(lambda _: self._answer(f"ok {self.clock.seconds()!r}"))
             elif words[:1] == ["gone"] and len(words) == 2:
                 player = words[1]
                 if player in self.gone:
@@ -96,12 +96,12 @@ def main() -> None:
     observer = FilteringLogObserver(textFileLogObserver(sys.stderr), [LogLevelFilterPredicate(LogLevel.info)])
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
     clock = task.Clock()
-    room, writer = build_room(str(directory / "room.toml"), None, str(directory / "data"), reactor, demo=True,
-                              casino_clock=clock)
-    writer.start()
-    reactor.addSystemEventTrigger("before", "shutdown", writer.stop)
-    start_password_desk(room, reactor)                  # the logins' hashes run on the desk's own threads
-    site = build_site(room, None, rate=1000.0, burst=1000.0)
+    room = build_room(str(directory / "room.toml"), None, str(directory / "data"), reactor, demo=True,
+                      casino_clock=clock)
+    room.startService()                                 # the writer, and the logins' hashes on the desk's threads
+    reactor.addSystemEventTrigger("before", "shutdown", room.stopService)
+    site = build_site(room.gateway, reactor, None, tables=lambda: len(room.tables.runners), demo=True, rate=1000.0,
+                      burst=1000.0)
     port = reactor.listenTCP(0, site, interface="127.0.0.1")
     print(f"ws://127.0.0.1:{port.getHost().port}/ws", flush=True)
     stdio.StandardIO(Commands(room, clock))

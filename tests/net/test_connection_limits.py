@@ -16,7 +16,8 @@ from tests.support.clocked_room import make_room
 
 
 def channel_on(clock: Clock, store, **limits):
-    site = build_site(make_room(store, clock), limits=ConnectionLimits(**limits))
+    room = make_room(store, clock)
+    site = build_site(room.gateway, clock, tables=lambda: len(room.tables.runners), limits=ConnectionLimits(**limits))
     channel = site.buildProtocol(IPv4Address("TCP", "192.0.2.1", 5000))
     transport = StringTransport()
     channel.makeConnection(transport)
@@ -139,7 +140,7 @@ def test_STAFF_3_the_login_deadline_starts_again_when_the_player_on_a_socket_log
     room = make_room(store, clock)
     protocol = RoomProtocol()
     protocol.factory = SimpleNamespace(reactor=clock, limits=ConnectionLimits(login_seconds=5), rate=20.0,
-                                       burst=40.0, room=room)
+                                       burst=40.0, gateway=room.gateway)
     protocol.transport = StringTransport()
     protocol.state, protocol.peer_address = WebSocketServerProtocol.STATE_OPEN, "tcp4:192.0.2.7:5000"
     closes: list[int] = []

@@ -67,13 +67,13 @@ def test_a_request_and_the_pushes_it_causes_leave_as_one_write():
     ours.setblocking(False)
     theirs.setblocking(False)
 
-    class Room:
+    class Gateway:
         def handle(self, session, request):
             protocol.send({"type": "table_events", "table": "t1", "seq": 1, "events": []})   # a push, then...
             return {"type": request.type, "rid": request.rid, "ok": True}                  # ...the answer
 
     class Factory(WebSocketServerFactory):
-        reactor, rate, room = Clock(), 100.0, Room()
+        reactor, rate, gateway = Clock(), 100.0, Gateway()
 
     protocol = RoomProtocol()
     protocol.factory = Factory()

@@ -69,7 +69,7 @@ def test_the_scan_reads_codes_from_every_kind_of_raise():
 
 
 def test_every_request_has_a_handler_in_the_built_room_and_every_handler_a_request(tmp_path):
-    room, _ = build_room(None, None, str(tmp_path), reactor=Clock(), casino_clock=Clock())
+    room = build_room(None, None, str(tmp_path), reactor=Clock(), casino_clock=Clock())
     handlers = set(room.gateway.handlers)
     assert sorted(set(REQUESTS) - handlers) == [], "declared requests no service answers"
     assert sorted(handlers - set(REQUESTS)) == [], "handlers of requests the schema does not declare"

@@ -43,7 +43,7 @@ def test_an_approved_deposit_is_credited_with_its_references_and_stored(store):
     assert answer["ok"] and answer["balance"] == 5_000 and answer["amount"] == 5_000
     reference = answer["reference"]
     assert provider.calls == [("deposit", "ana", 5_000, reference)]
-    (t,) = [t for t in room.ledger.transfers if t.reference == reference]
+    (t,) = [t for t in room.wallet.books.transfers if t.reference == reference]
     assert t.reason == "deposit" and {(p.account, p.amount) for p in t.postings} == {(WORLD, -5_000),
                                                                                     (cash("ana"), 5_000)}
     (asked,) = store.audit_log.audit_records("cashier_deposit_asked")
@@ -58,7 +58,7 @@ def test_a_refused_deposit_credits_nothing(store):
     ana = account(room, "ana")
     answer = ask(room, ana, "deposit", amount=5_000)
     assert refusal(answer)[0] == "payment_refused" and "card declined" in answer["error"]["message"]
-    assert room.wallet.balance("ana") == 0 and room.ledger.balance(WORLD) == 0
+    assert room.wallet.balance("ana") == 0 and room.wallet.books.balance(WORLD) == 0
     assert [r.data["amount"] for r in store.audit_log.audit_records("cashier_deposit_refused")] == [5_000]
     assert_conserved(room)
 
@@ -108,9 +108,9 @@ def test_an_approved_withdrawal_leaves_the_wallet_for_the_world(store):
     answer = ask(room, ana, "withdraw", amount=4_000)
     assert answer["ok"] and answer["status"] == "paid" and answer["balance"] == 6_000
     reference = answer["reference"]
-    assert [t.reason for t in room.ledger.transfers if t.reference == reference] == ["withdrawal held",
+    assert [t.reason for t in room.wallet.books.transfers if t.reference == reference] == ["withdrawal held",
                                                                                        "withdrawal"]
-    assert room.ledger.balance(WORLD) == -6_000 and provider.moved == {reference: 4_000}
+    assert room.wallet.books.balance(WORLD) == -6_000 and provider.moved == {reference: 4_000}
     assert store.audit_log.audit_records("cashier_withdrawal")[0].data["provider_reference"] == f"fake-{reference}"
     assert_conserved(room)
 
@@ -120,8 +120,8 @@ def test_a_refused_withdrawal_is_back_in_the_wallet(store):
     ana = funded(room)
     answer = ask(room, ana, "withdraw", amount=4_000)
     assert refusal(answer)[0] == "payment_refused" and "back in your wallet" in answer["error"]["message"]
-    assert room.wallet.balance("ana") == 10_000 and room.ledger.balance(WORLD) == -10_000
-    assert [t.reason for t in room.ledger.transfers][-2:] == ["withdrawal held", "withdrawal returned"]
+    assert room.wallet.balance("ana") == 10_000 and room.wallet.books.balance(WORLD) == -10_000
+    assert [t.reason for t in room.wallet.books.transfers][-2:] == ["withdrawal held", "withdrawal returned"]
     assert_conserved(room)
 
 
@@ -134,7 +134,7 @@ def test_a_failing_provider_holds_the_withdrawal_outside_the_wallet_until_it_ans
     assert ask(room, ana, "withdraw", amount=6_001)["error"]["code"] == "insufficient_funds"   # not spendable twice
     assert_conserved(room)                                   # held: still the player's, not the world's
     clock.advance(RETRY_FIRST)
-    assert room.ledger.balance(WORLD) == -6_000 and provider.moved == {answer["reference"]: 4_000}
+    assert room.wallet.books.balance(WORLD) == -6_000 and provider.moved == {answer["reference"]: 4_000}
     assert [(m["kind"], m["status"], m["balance"]) for m in ana.connection.sent if m.get("type") == "cashier"] == \
         [("withdrawal", "paid", 6_000)]
     assert_conserved(room)
@@ -150,9 +150,9 @@ def test_a_withdrawal_held_when_the_room_stopped_is_paid_once_after_the_restart(
     provider = FakeProvider("approve")
     again, _, _ = cashier_room(store, provider, clock)          # the held payout names its reference and player
     assert [(what, player, amount) for what, player, amount, _ in provider.calls] == [("pay_out", "ana", 3_000)]
-    assert again.wallet.balance("ana") == 7_000 and again.ledger.balance(WORLD) == -7_000
+    assert again.wallet.balance("ana") == 7_000 and again.wallet.books.balance(WORLD) == -7_000
     third, _, _ = cashier_room(store, FakeProvider("approve"), clock)
-    assert third.ledger.balance(WORLD) == -7_000
+    assert third.wallet.books.balance(WORLD) == -7_000
     assert_conserved(third)
 
 
@@ -172,7 +172,7 @@ def test_only_the_wallets_cash_is_withdrawn_never_chips_at_a_table(store):
     assert ask(room, ana, "join", table="t1", buy_in=600)["ok"]
     answer = ask(room, ana, "withdraw", amount=500)
     assert refusal(answer)[0] == "insufficient_funds" and "holds 400" in answer["error"]["message"]
-    assert room.wallet.balance("ana") == 400 and room.ledger.balance(WORLD) == -1_000
+    assert room.wallet.balance("ana") == 400 and room.wallet.books.balance(WORLD) == -1_000
     assert ask(room, ana, "withdraw", amount=400)["ok"]
     assert_conserved(room)
 
@@ -257,7 +257,7 @@ def test_AC_6_large_deposits_and_withdrawals_raise_an_aml_flag(store):
     assert [f for f in store.audit_log.audit_records("aml_flag")] == []
     assert ask(room, ana, "deposit", amount=50_000)["ok"]
     assert ask(room, ana, "withdraw", amount=60_000)["ok"]
-    flagged = [t.reason for f in store.audit_log.audit_records("aml_flag") for t in room.ledger.transfers
+    flagged = [t.reason for f in store.audit_log.audit_records("aml_flag") for t in room.wallet.books.transfers
                if t.number == f.data.get("transfer")]
     assert "deposit" in flagged and "withdrawal" in flagged
 
@@ -298,8 +298,8 @@ def test_STAFF_1_an_admin_credit_is_a_bounded_audited_deposit_and_nobody_else_ma
     (credit,) = store.audit_log.audit_records("wallet_credited")
     assert credit.data["by"] == "root" and credit.data["reason"].startswith("refund") and \
         credit.data["payment"] == "psp-123"
-    (t,) = [t for t in room.ledger.transfers if t.number == answer["transfer"]]
-    assert t.reason == "deposit" and room.ledger.balance(WORLD) == -600
+    (t,) = [t for t in room.wallet.books.transfers if t.number == answer["transfer"]]
+    assert t.reason == "deposit" and room.wallet.books.balance(WORLD) == -600
     # bounded: 50,000 each, 80,000 a day per admin -- counted with the admin's house deposits
     assert refusal(ask(room, root, "admin_credit", player="ana", amount=50_001, reason="x", payment="psp-1")) == \
         ("over_limit", "STAFF-1")
@@ -319,7 +319,7 @@ def test_STAFF_1_no_admin_credits_themselves_or_another_staff_account_or_a_close
                          ("nobody", "no_such_player")):
         answer = ask(room, root, "admin_credit", player=target, amount=100, reason="x", payment="psp-1")
         assert refusal(answer)[0] == code
-    assert room.ledger.balance(WORLD) == 0
+    assert room.wallet.books.balance(WORLD) == 0
 
 
 def test_STAFF_1_the_admins_credits_and_house_deposits_share_one_days_bound_across_a_restart(store):
@@ -357,7 +357,7 @@ def test_money_is_conserved_over_any_sequence_of_deposits_withdrawals_and_provid
                 provider.answers = [answer]
                 request(room, sessions[name], kind, amount=amount)
                 clock.advance(BOUNDS.provider_seconds)
-                assert -room.ledger.balance(WORLD) == players_hold(room)
+                assert -room.wallet.books.balance(WORLD) == players_hold(room)
                 if restart:                                  # the room stops and starts on the same store
                     cashier.stop()
                     room, cashier, _ = cashier_room(store, provider, clock)
@@ -366,8 +366,8 @@ def test_money_is_conserved_over_any_sequence_of_deposits_withdrawals_and_provid
             # what the outside gave minus what it got back is what the players hold: nothing made, nothing lost
             took = sum(a for r, a in provider.moved.items() if r.startswith("d-"))
             paid = sum(a for r, a in provider.moved.items() if r.startswith("w-"))
-            assert -room.ledger.balance(WORLD) == took - paid == players_hold(room)
-            assert not any(parse(a).kind is Kind.PAYOUT for a, v in room.ledger.balances.items() if v)
+            assert -room.wallet.books.balance(WORLD) == took - paid == players_hold(room)
+            assert not any(parse(a).kind is Kind.PAYOUT for a, v in room.wallet.books.balances.items() if v)
             assert_conserved(room)
         finally:
             engine.dispose()

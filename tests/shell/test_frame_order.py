@@ -10,7 +10,7 @@ from twisted.internet.task import Clock
 
 from pokerroom.bus.records import Frame
 from pokerroom.bus.strict import StrictBus
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import TABLES, player, request
 
@@ -29,7 +29,7 @@ class ReorderingBus(StrictBus):
         super().publish(subject, payload)
 
 
-def act(room: Room, seated: dict, table: Any, rng: random.Random) -> bool:
+def act(room: RoomServices, seated: dict, table: Any, rng: random.Random) -> bool:
     """The player to act checks or calls, bets or raises, or folds; False when nobody may act now."""
     clock = table.clock if table.hand is not None else None
     seat = table.players.get(clock.seat) if clock is not None else None
@@ -61,15 +61,15 @@ def follows_on(frames: list[dict]) -> list[tuple[int, int]]:
 def test_a_bus_that_reorders_across_subjects_leaves_every_seated_players_frames_in_table_order(store):
     clock = Clock()
     bus = ReorderingBus(clock)
-    room = Room(tables_from_config(TABLES), store, clock, bus=bus)
-    room.start()
+    room = RoomServices(tables_from_config(TABLES), store, clock, bus=bus)
+    room.startService()
     watcher, watching = player(room, "eve")
     assert request(room, watcher, "observe", table="t1", on=True)["ok"]
     seated = {name: player(room, name) for name in PLAYERS}
     for session, _ in seated.values():
         assert request(room, session, "join", table="t1", buy_in=1_000)["ok"]
         clock.advance(0)
-    table = room.runners["t1"].table
+    table = room.tables.runners["t1"].table
     rng = random.Random(35)
     chatted = 0
     for _ in range(2_000):
@@ -100,8 +100,8 @@ def test_a_bus_that_reorders_across_subjects_leaves_every_seated_players_frames_
 def test_a_seated_player_hears_their_table_on_their_seat_stream_alone_and_an_observer_on_the_public_one(store):
     clock = Clock()
     bus = ReorderingBus(clock)
-    room = Room(tables_from_config(TABLES), store, clock, bus=bus)
-    room.start()
+    room = RoomServices(tables_from_config(TABLES), store, clock, bus=bus)
+    room.startService()
     heard: dict[str, list[str]] = {}
     original = bus.publish
 

@@ -22,6 +22,13 @@ class HeldPool:
 
     def __init__(self) -> None:
         self.jobs: list = []
+        self.started = False
+
+    def start(self) -> None:                                        # with the room (its lifecycle)
+        self.started = True
+
+    def stop(self) -> None:
+        self.started = False
 
     def callInThreadWithCallback(self, on_result, work, *args):    # noqa: N802 - Twisted's name
         self.jobs.append((on_result, work, args))
@@ -90,8 +97,8 @@ def test_networks_are_ipv4_slash_24_and_ipv6_slash_64():
 
 
 def login(room, session, rid: int, nickname: str = "nobody"):
-    return room.handle(session, parse_request({"type": "login", "rid": rid, "nickname": nickname,
-                                               "password": "x" * 8}))
+    return room.gateway.handle(session, parse_request({"type": "login", "rid": rid, "nickname": nickname,
+                                                       "password": "x" * 8}))
 
 
 def refusal_code(answer) -> str:                                  # noqa: ANN001
@@ -103,23 +110,23 @@ def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(sto
     clock = Clock()
     room = make_room(store, clock, PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100),
                      network_password_attempts_per_minute=6, network_password_attempts_burst=3)
-    sessions = [room.connected(Connection(), f"198.51.100.{i}") for i in range(1, 5)]
+    sessions = [room.gateway.connected(Connection(), f"198.51.100.{i}") for i in range(1, 5)]
     answers = [login(room, s, i, f"name{i}") for i, s in enumerate(sessions)]
     assert [refusal_code(a) for a in answers] == ["", "", "", "too_many_attempts"]   # four addresses, one /24
-    assert refusal_code(login(room, room.connected(Connection(), "198.51.101.1"), 9, "other")) == ""
+    assert refusal_code(login(room, room.gateway.connected(Connection(), "198.51.101.1"), 9, "other")) == ""
 
 
 def test_an_account_has_its_own_attempt_limit_per_network_and_a_wider_one_across_networks(store):
     clock = Clock()
     room = make_room(store, clock, PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100),
                      account_password_attempts_per_minute=6, account_password_attempts_burst=2)
-    guesser = [room.connected(Connection(), f"192.0.2.{i}") for i in (1, 2, 3)]       # one /24, three addresses
+    guesser = [room.gateway.connected(Connection(), f"192.0.2.{i}") for i in (1, 2, 3)]       # one /24, three addresses
     answers = [login(room, s, i, "Victim") for i, s in enumerate(guesser)]
     assert [refusal_code(a) for a in answers] == ["", "", "too_many_attempts"]
     assert "this account" in answers[2]["error"]["message"]
     assert refusal_code(login(room, guesser[2], 7, "VICTIM")) == "too_many_attempts"      # names ignore case (AC-3)
     assert refusal_code(login(room, guesser[2], 8, "someone")) == ""
-    owner = room.connected(Connection(), "203.0.113.7")                               # the player, elsewhere
+    owner = room.gateway.connected(Connection(), "203.0.113.7")                               # the player, elsewhere
     assert refusal_code(login(room, owner, 9, "victim")) == ""                             # is not locked out
     clock.advance(10)                                        # one attempt back every ten seconds
     assert refusal_code(login(room, guesser[0], 200, "victim")) == ""
@@ -145,16 +152,17 @@ def test_an_account_wide_limit_slows_guesses_from_many_networks_and_never_counts
     store.accounts.create_account("Victim", "victim", players.hash_password("right-pass"), "1990-01-01", "NL", 0.0)
     # where the player logged in before
     store.accounts.connection_opened("Victim", "203.0.113.7", "victims-phone", 0.0)
-    networks = [room.connected(Connection(), f"198.51.{n}.1") for n in range(40)]
+    networks = [room.gateway.connected(Connection(), f"198.51.{n}.1") for n in range(40)]
     wide = [login(room, s, 100 + n, "victim") for n, s in enumerate(networks)]
     assert len(pool.jobs) == 2 * 10                          # ACCOUNT_WIDE x the burst hash at once...
     assert [outcome(a) for a in wide[20:]] == ["waiting"] * 10 + ["too_many_attempts"] * 10   # ...10 s more wait
     assert "networks it has not logged in from" in outcome_message(wide[-1])
-    home = room.connected(Connection(), "203.0.113.99")      # the player's own network: not counted, not slowed
-    mine = room.handle(home, parse_request({"type": "login", "rid": 1, "nickname": "victim", "password": "right-pass"}))
-    phone = room.connected(Connection(), "192.0.2.50")       # elsewhere, on the device the account used before
-    theirs = room.handle(phone, parse_request({"type": "login", "rid": 2, "nickname": "victim",
-                                               "password": "right-pass", "device": "victims-phone"}))
+    home = room.gateway.connected(Connection(), "203.0.113.99")      # the player's own network: not counted, not slowed
+    mine = room.gateway.handle(home, parse_request({"type": "login", "rid": 1, "nickname": "victim",
+                                                    "password": "right-pass"}))
+    phone = room.gateway.connected(Connection(), "192.0.2.50")       # elsewhere, on the device the account used before
+    theirs = room.gateway.handle(phone, parse_request({"type": "login", "rid": 2, "nickname": "victim",
+                                                       "password": "right-pass", "device": "victims-phone"}))
     assert len(pool.jobs) == 22                              # both hashing at once, behind nobody's turn
     del pool.jobs[:20]                                       # the guesses' hashes never end, and need not
     pool.finish_one()
@@ -172,15 +180,16 @@ def test_a_busy_answer_costs_the_caller_no_attempt(store):
     """Issue 33, finding 1: a `busy` answer used up the caller's own attempts, so retrying burnt their limit."""
     room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1),
                      password_attempts_burst=2, network_password_attempts_burst=2, account_password_attempts_burst=2)
-    assert outcome(login(room, room.connected(Connection(), "192.0.2.1"), 1)) == "waiting"   # the desk's one place
-    player = room.connected(Connection(), "203.0.113.1")
+    first = room.gateway.connected(Connection(), "192.0.2.1")
+    assert outcome(login(room, first, 1)) == "waiting"                      # the desk's one place
+    player = room.gateway.connected(Connection(), "203.0.113.1")
     assert [outcome(login(room, player, 2 + n, "else")) for n in range(6)] == ["busy"] * 6      # not too_many_attempts
 
 
 def test_a_full_desk_answers_a_login_busy(store):
     room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1))
-    first = room.connected(Connection(), "192.0.2.1")
-    second = room.connected(Connection(), "203.0.113.1")
+    first = room.gateway.connected(Connection(), "192.0.2.1")
+    second = room.gateway.connected(Connection(), "203.0.113.1")
     assert refusal_code(login(room, first, 1)) == ""
     busy = login(room, second, 2, "else")
     answers = []
@@ -220,9 +229,9 @@ class ThreadedClock(Clock):
 def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_on_the_desks_own_pool(
         tmp_path, monkeypatch):
     """Finding 7 of issue 33, and issue 35: `Accounts` kept the default desk, so hashes ran on the reactor's shared
-    pool; the desk is now chosen once, as build_room composes the room."""
+    pool; the desk is now chosen once, as build_room composes the room, and started and stopped with it."""
     from pokerroom import players
-    from pokerroom.app import build_room, start_password_desk
+    from pokerroom.app import build_room
 
     threads: list[str] = []
     hash_password, password_matches = players.hash_password, players.password_matches
@@ -238,27 +247,29 @@ def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_o
     monkeypatch.setattr(players, "hash_password", hashing)
     monkeypatch.setattr(players, "password_matches", matching)
     reactor = ThreadedClock()
-    room, writer = build_room(None, None, str(tmp_path), reactor=reactor)
-    writer.start()
-    desk = start_password_desk(room, reactor)
+    room = build_room(None, None, str(tmp_path), reactor=reactor)
+    room.startService()
+    desk = room.password_desk
     try:
-        session = room.connected(Connection(), "192.0.2.1")
+        assert desk.pool.started
+        session = room.gateway.connected(Connection(), "192.0.2.1")
         answers: list = []
-        answer = room.handle(session, parse_request({"type": "register", "rid": 1, "nickname": "anna",
-                                                     "password": "x" * 8, "birth_date": "1990-01-01",
-                                                     "country": "NL"}))
+        answer = room.gateway.handle(session, parse_request({"type": "register", "rid": 1, "nickname": "anna",
+                                                             "password": "x" * 8, "birth_date": "1990-01-01",
+                                                             "country": "NL"}))
         assert not isinstance(answer, dict), answer
         answer.addCallback(answers.append)
         reactor.until(lambda: answers)
-        room.handle(session, parse_request({"type": "login", "rid": 2, "nickname": "anna",
-                                            "password": "x" * 8})).addCallback(answers.append)
+        room.gateway.handle(session, parse_request({"type": "login", "rid": 2, "nickname": "anna",
+                                                    "password": "x" * 8})).addCallback(answers.append)
         reactor.until(lambda: len(answers) == 2)
         assert [a["ok"] for a in answers] == [True, True], answers
         assert len(threads) == 2 and all("pokerroom-passwords" in name for name in threads), threads
-        assert ("before", "shutdown", desk.stop, ()) in reactor.triggers
     finally:
-        desk.stop()
-        writer.stop()
+        stopped: list = []
+        room.stopService().addBoth(stopped.append)
+        reactor.until(lambda: stopped)
+    assert not desk.pool.started and not room.running                # stopped with the room, in its lifecycle
 
 
 def test_a_login_hashes_on_the_desk_the_room_was_composed_with_and_the_built_room_has_a_bounded_pool(store, tmp_path):
@@ -267,10 +278,10 @@ def test_a_login_hashes_on_the_desk_the_room_was_composed_with_and_the_built_roo
 
     pool = HeldPool()
     room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=pool, threads=1, queue=0, per_network=1))
-    answer = login(room, room.connected(Connection(), "192.0.2.1"), 1)
+    answer = login(room, room.gateway.connected(Connection(), "192.0.2.1"), 1)
     assert outcome(answer) == "waiting" and len(pool.jobs) == 1      # the hash waits on the composed desk's pool
     assert pool.jobs[0][1] in (players.hash_password, players.password_matches)     # an unknown name hashes too
-    built, _ = build_room(None, None, str(tmp_path / "built"), reactor=Clock())
+    built = build_room(None, None, str(tmp_path / "built"), reactor=Clock())
     rules = built.account_rules
     assert built.password_desk.pool is not None and built.password_desk.pool.name == "pokerroom-passwords"
     assert built.password_desk.capacity == rules.password_threads + rules.password_queue

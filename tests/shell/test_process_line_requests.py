@@ -36,16 +36,16 @@ from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import parse_request
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.store.security_records import unpack_facts
 from tests.casino.test_floor_requests import strict_floor
 from tests.shell.test_sessions import signed_in, staffed
 from tests.shell.test_table_requests import playing, strict_room
-from tests.support.clocked_room import Connection, play_until, player, request, resolved
+from tests.support.clocked_room import Connection, deposit, play_until, player, request, resolved
 from tests.support.security_room import account, security_room
 
 
-def spied(monkeypatch: pytest.MonkeyPatch, room: Room) -> list[tuple[str, object]]:
+def spied(monkeypatch: pytest.MonkeyPatch, room: RoomServices) -> list[tuple[str, object]]:
     """Every request sent on the room's bus from now on, as (subject, payload)."""
     asked: list[tuple[str, object]] = []
     real = room.bus.request
@@ -58,16 +58,16 @@ def spied(monkeypatch: pytest.MonkeyPatch, room: Room) -> list[tuple[str, object
     return asked
 
 
-def later(room: Room, session, kind: str, **fields) -> dict:   # noqa: ANN001, ANN003
+def later(room: RoomServices, session, kind: str, **fields) -> dict:   # noqa: ANN001, ANN003
     """``kind`` asked by ``session``: not answered in the call (the strict bus answers on a later turn), then
     answered once the bus has turned."""
     assert isinstance(room.bus, StrictBus)
-    answer = room.handle(session, parse_request({"type": kind, "rid": 1, **fields}))
+    answer = room.gateway.handle(session, parse_request({"type": kind, "rid": 1, **fields}))
     assert isinstance(answer, defer.Deferred) and (not answer.called or answer.paused), "answered in the call"
     return resolved(answer)
 
 
-def refusal(room: Room, asked: defer.Deferred) -> RuleViolation:
+def refusal(room: RoomServices, asked: defer.Deferred) -> RuleViolation:
     out: list = []
     asked.addBoth(out.append)
     resolved(None)
@@ -97,10 +97,10 @@ def test_AC_3_a_rename_asks_the_table_process_whether_the_player_is_idle_and_to_
     room, _ = security_room(store, clock)
     for name in ("sec", "bob"):
         account(store, name)
-    sec = room.connected(Connection(), "10.0.0.1")
+    sec = room.gateway.connected(Connection(), "10.0.0.1")
     sec.player_id, sec.role = "sec", "security"
     room.gateway.identify(sec, "sec")
-    room.deposit("bob", 700)
+    deposit(room, "bob", 700)
     room.wallet.move(cash("bob"), table_escrow("t1", "bob"), 200, "test: chips on t1", "t")
     asked = spied(monkeypatch, room)
     busy = later(room, sec, "security_reset_nickname", player="bob", nickname="robert", reason="asked")
@@ -113,7 +113,7 @@ def test_AC_3_a_rename_asks_the_table_process_whether_the_player_is_idle_and_to_
     assert done["ok"] and done["nickname"] == "robert"
     assert [subject for subject, _ in asked] == [SECURITY_IDLE, SECURITY_RENAME]
     assert asked[1][1] == Rename("bob", "robert", nickname_key("robert"), "asked", "sec", clock.seconds())
-    assert room.balance("bob") == 0 and room.balance("robert") == 700 and room.ledger.check()
+    assert room.wallet.balance("bob") == 0 and room.wallet.balance("robert") == 700 and room.wallet.books.check()
     assert store.accounts.find_account(nickname_key("robert")) is not None
 
 
@@ -123,12 +123,12 @@ def test_AC_3_the_table_process_checks_a_rename_again_in_the_call_that_moves_the
     clock = Clock()
     room, _ = security_room(store, clock)
     account(store, "bob")
-    room.deposit("bob", 700)
-    room.runners["quiet"].table.waiting_list.append("bob")
+    deposit(room, "bob", 700)
+    room.tables.runners["quiet"].table.waiting_list.append("bob")
     assert "at quiet" in str(refusal(room, room.bus.request(SECURITY_IDLE, IdleRead("bob"))))
     refused = refusal(room, room.bus.request(SECURITY_RENAME, Rename("bob", "robert", "robert", "x", "sec", 0.0)))
     assert (refused.code, refused.rule_id) == ("player_busy", "AC-3")
-    assert room.balance("bob") == 700 and room.balance("robert") == 0
+    assert room.wallet.balance("bob") == 700 and room.wallet.balance("robert") == 0
     assert store.accounts.find_account("bob") is not None
 
 
@@ -136,7 +136,7 @@ def test_HR_CHAT_1_a_chat_line_is_kept_by_the_table_processs_recorder_as_a_recor
     clock = Clock()
     room = strict_room(store, clock)
     (ana, _), _, (cy, _) = playing(room, clock)
-    hand_id = room.runners["t1"].table.hand.hand_id
+    hand_id = room.tables.runners["t1"].table.hand.hand_id
     asked = spied(monkeypatch, room)
     refused = later(room, ana, "chat", table="t1", text="nice hand")          # closed to players in the hand
     assert refused["error"]["code"] == "chat_in_hand" and refused["error"]["rule"] == "HR-CHAT-4"
@@ -146,19 +146,19 @@ def test_HR_CHAT_1_a_chat_line_is_kept_by_the_table_processs_recorder_as_a_recor
     assert later(room, cy, "chat", table="t1", text="go on")["ok"]          # a railbird's line: kept, then shown
     subjects = [subject for subject, _ in asked[len(kept) + 1:]]
     assert subjects[-2:] == [table_keep_chat("t1"), table_announce("t1")]
-    room.flushed()
+    room.recorder.flushed()
     lines = store.security.search_chat(table="t1")
     assert {(c.player_id, c.hand_id, c.blocked) for c in lines} == {("ana", hand_id, True), ("cy", hand_id, False)}
     flagged = store.audit_log.audit_records("chat_in_hand")
     assert [(r.data["player"], r.data["hand_id"]) for r in flagged] == [("ana", hand_id)]
-    play_until(room, clock, room.runners["t1"].table.hand_number)
+    play_until(room, clock, room.tables.runners["t1"].table.hand_number)
     facts = unpack_facts(next(store.security.iter_hand_facts()))
     assert facts.hand_id == hand_id and set(facts.chatted) == {"ana", "cy"}     # the collusion signals' note
 
 
 def test_CR_7_the_casinos_reads_are_asked_of_the_floor_and_its_lobby_section_is_sent_whole(store, monkeypatch):
     clock, bus, room, ana = strict_floor(store)
-    anonymous = room.connected(Connection(), "10.0.0.2")
+    anonymous = room.gateway.connected(Connection(), "10.0.0.2")
     sections: list[LobbySection] = []
     bus.subscribe(LOBBY_SECTION, lambda subject, section: sections.append(section))
     asked = spied(monkeypatch, room)
@@ -198,14 +198,14 @@ def test_AC_7_a_void_is_worked_out_made_and_logged_by_the_table_process_from_the
     won = hand.end_stacks[winner] - hand.start_stacks[winner]
     asked = spied(monkeypatch, room)
     seen = later(room, sec, "security_player", player=winner)              # the balance is asked of the wallet
-    assert seen["player"]["balance"] == room.balance(winner)
+    assert seen["player"]["balance"] == room.wallet.balance(winner)
     assert (SECURITY_BALANCE, BalanceRead(winner)) in asked
-    before = room.balance(winner)
+    before = room.wallet.balance(winner)
     voided = later(room, sec, "security_void", player=winner, hands=["t1-1", "t1-1"], reason="dumping", case=3)
     assert voided["ok"] and [t["reference"] for t in voided["transfers"]] == ["t1-1"]
     assert asked[-1] == (SECURITY_VOID, VoidWinnings(winner, ("t1-1",), "sec", "dumping", 3))
-    assert room.balance(winner) == before - won and room.ledger.check()
-    room.flushed()
+    assert room.wallet.balance(winner) == before - won and room.wallet.books.check()
+    room.recorder.flushed()
     [logged] = [r for r in store.audit_log.audit_records("security_action") if r.data["action"] == "void"]
     assert (logged.data["by"], logged.data["case"], logged.data["amount"]) == ("sec", 3, won)
     # the same void asked again on the bus, by anyone: the table process refuses it (once per account, AC-7)
@@ -213,4 +213,4 @@ def test_AC_7_a_void_is_worked_out_made_and_logged_by_the_table_process_from_the
     assert (again.code, again.rule_id) == ("already_void", "AC-7")
     none = refusal(room, room.bus.request(SECURITY_VOID, VoidWinnings(winner, ("t1-99",), "x", "made up")))
     assert none.code == "no_such_hand"
-    assert room.balance(winner) == before - won
+    assert room.wallet.balance(winner) == before - won

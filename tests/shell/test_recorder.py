@@ -14,8 +14,8 @@ from pokerroom.money.accounts import WORLD, cash, table_escrow
 from pokerroom.money.ledger import Ledger
 from pokerroom.players import AccountRules
 from pokerroom.poker import events as he
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.recorder import FullBatch, HandStacks, Recorder
-from pokerroom.shell.room import Room
 from pokerroom.table import CashTable, InMemorySeatingHistory
 from pokerroom.table import events as te
 from pokerroom.table.config import tables_from_config
@@ -131,13 +131,13 @@ class DeafBus(InProcessBus):
 def test_no_hand_or_transfer_record_waits_for_the_bus_and_the_full_stream_is_a_plain_record(store):
     clock = Clock()
     bus = DeafBus()
-    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), bus=bus)
-    room.start()
+    room = RoomServices(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), bus=bus)
+    room.startService()
     for name in ("ana", "bob"):
         assert request(room, player(room, name)[0], "join", table="t1", buy_in=1_000)["ok"]
     play_until(room, clock, 2)
     stored = store.ledger.load_ledger()
-    assert {a: v for a, v in stored.balances.items() if v} == {a: v for a, v in room.ledger.balances.items() if v}
+    assert {a: v for a, v in stored.balances.items() if v} == {a: v for a, v in room.wallet.books.balances.items() if v}
     assert {"t1-1", "t1-2"} <= {h.hand_id for h in store.hands.hands_of("ana", 10) if h.ended_at is not None}
     full = [payload for subject, payload in bus.published if subject == "table.t1.full"]
     assert full and all(type(batch) is TableBatch for batch in full)
@@ -147,7 +147,7 @@ def test_no_hand_or_transfer_record_waits_for_the_bus_and_the_full_stream_is_a_p
                                                                        len(batch.events))
         assert all(type(t) is LedgerTransfer for _, t in copy.transfers) and copy.transfers == batch.transfers
     moved = {t.number for batch in full for _, t in batch.transfers}
-    assert {t.number for t in room.ledger.transfers if t.reason != "deposit"} == moved   # each once, in a batch
+    assert {t.number for t in room.wallet.books.transfers if t.reason != "deposit"} == moved   # each once, in a batch
 
 
 class FullStreamFromAfar(InProcessBus):
@@ -159,8 +159,9 @@ class FullStreamFromAfar(InProcessBus):
 
 def test_the_demos_narrator_reads_the_plain_full_stream_as_another_process_would_get_it(store, capsys):
     clock = Clock()
-    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), bus=FullStreamFromAfar())
-    room.start()
+    room = RoomServices(tables_from_config(TABLES), store, clock, account_rules=AccountRules(),
+                        bus=FullStreamFromAfar())
+    room.startService()
     narrate(room, "t1")
     for name in ("ana", "bob"):
         assert request(room, player(room, name)[0], "join", table="t1", buy_in=1_000)["ok"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import player, request, resolved
 from tests.support.hall_lobby import started
@@ -18,8 +18,8 @@ USD = {"tables": [{"id": "usd", "variant": "NLHE", "small_blind": 5, "big_blind"
 
 
 def _room(store, clock):   # noqa: ANN001, ANN202
-    room = Room(tables_from_config(USD), store, clock, account_rules=AccountRules())
-    room.start()
+    room = RoomServices(tables_from_config(USD), store, clock, account_rules=AccountRules())
+    room.startService()
     return room
 
 
@@ -58,7 +58,7 @@ def test_BET_3_a_raise_too_small_reads_in_dollars(store):
     for seat, name in ((1, "ana"), (2, "bob")):
         sessions[name], _ = player(room, name)
         assert resolved(request(room, sessions[name], "join", table="usd", buy_in=1000, seat=seat))["ok"]
-    table = room.runners["usd"].table
+    table = room.tables.runners["usd"].table
     while table.hand is None:
         clock.advance(1)
     actor = next(name for name in sessions if table.legal_actions(name) is not None)

@@ -11,7 +11,7 @@ from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import CASH_TABLES_RESUME
 from pokerroom.errors import RuleViolation
 from pokerroom.players import AccountRules
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import TABLES, Connection, player, request, resolved, with_token
 
@@ -34,13 +34,13 @@ class SeenBus(StrictBus):
         return super().request(subject, payload)
 
 
-def strict_room(store, clock: Clock) -> Room:   # noqa: ANN001
-    room = Room(tables_from_config(TWO_TABLES), store, clock, account_rules=AccountRules(), bus=SeenBus(clock))
-    room.start()
+def strict_room(store, clock: Clock) -> RoomServices:   # noqa: ANN001
+    room = RoomServices(tables_from_config(TWO_TABLES), store, clock, account_rules=AccountRules(), bus=SeenBus(clock))
+    room.startService()
     return room
 
 
-def asked(room: Room, read: ResumeRead):   # noqa: ANN001, ANN201
+def asked(room: RoomServices, read: ResumeRead):   # noqa: ANN001, ANN201
     """The host's answer to ``read`` over the strict bus: the answer, or the refusal it carried back."""
     out: list = []
     room.bus.request(CASH_TABLES_RESUME, read).addCallbacks(out.append, lambda failure: out.append(failure.value))
@@ -50,7 +50,7 @@ def asked(room: Room, read: ResumeRead):   # noqa: ANN001, ANN201
     return out[0]
 
 
-def seated_and_gone(room: Room, clock: Clock) -> tuple[str, int]:
+def seated_and_gone(room: RoomServices, clock: Clock) -> tuple[str, int]:
     """ana sits at t1 and plays a little, then her connection drops: her token and the last seq she saw."""
     ana, connection = player(room, "ana")
     bo, _ = player(room, "bo")
@@ -59,7 +59,7 @@ def seated_and_gone(room: Room, clock: Clock) -> tuple[str, int]:
     clock.advance(1.0)
     last_seen = max(e["seq"] for m in connection.sent if m.get("type") == "table_events" for e in m["events"])
     token = with_token(room, ana)
-    room.disconnected(ana)
+    room.gateway.disconnected(ana)
     clock.advance(20.0)                                     # a timeout acts for her meanwhile
     return token, last_seen
 
@@ -71,7 +71,7 @@ def test_HR_DC_2_the_host_answers_which_tables_a_resume_may_name_and_refuses_the
     bo, _ = player(room, "bo")
     assert request(room, ana, "join", table="t1", buy_in=1_000, seat=1)["ok"]
     assert request(room, bo, "join", table="t1", buy_in=1_000, seat=2)["ok"]
-    newest = room.runners["t1"].table.seq
+    newest = room.tables.runners["t1"].table.seq
     assert asked(room, ResumeRead("ana", (), (("t1", newest),), ("t2",))) == {"open": ["t1", "t2"]}
     assert asked(room, ResumeRead("cy", ("t1",), (("t1", 0),))) == {"open": ["t1"]}     # watched, not seated
     for read, code in ((ResumeRead("ana", (), (("nowhere", 1),)), "no_such_table"),
@@ -89,18 +89,18 @@ def test_HR_DC_2_a_refused_resume_changes_nothing_and_a_closed_table_is_no_error
     token, last_seen = seated_and_gone(room, clock)
     for tables, code in (({"nowhere": 1}, "no_such_table"), ({"t2": 0}, "not_watching"),
                          ({"t1": 10**9}, "bad_seq")):
-        fresh = room.connected(Connection(), "10.0.0.4")
+        fresh = room.gateway.connected(Connection(), "10.0.0.4")
         refused = resolved(request(room, fresh, "resume", token=token, tables=tables))
         assert refused["error"]["code"] == code, refused
         assert fresh.player_id is None and fresh.tables == set()        # nothing changed: not anyone yet
-    assert room.by_player["ana"].connection is None                   # still the dropped session's
+    assert room.gateway.by_player["ana"].connection is None                   # still the dropped session's
     room.tables.close_table("t2")                                      # empty: it leaves the room at once
     clock.advance(0)
     back = Connection()
-    fresh = room.connected(back, "10.0.0.4")
+    fresh = room.gateway.connected(back, "10.0.0.4")
     answer = resolved(request(room, fresh, "resume", token=token, tables={"t1": last_seen, "t2": 0}))
     assert answer["ok"] and answer["tables"] == {"t1": "snapshot", "t2": "closed"}   # dealt in: a snapshot
-    assert room.by_player["ana"] is fresh and fresh.tables == {"t1"}
+    assert room.gateway.by_player["ana"] is fresh and fresh.tables == {"t1"}
     room.bus.raise_failures()
 
 
@@ -113,15 +113,15 @@ def test_HR_DC_2_a_resume_on_the_strict_bus_subscribes_first_and_catches_up_by_s
     for observer in (cy, di):
         assert request(room, observer, "observe", table="t1", on=True)["ok"]
     clock.advance(1.0)
-    last_seen = room.runners["t1"].table.seq
+    last_seen = room.tables.runners["t1"].table.seq
     cy_token = with_token(room, cy)
-    room.disconnected(cy)
+    room.gateway.disconnected(cy)
     for _ in range(3):                                      # the table goes on without the observer
         clock.advance(20.0)
-    assert room.runners["t1"].table.seq > last_seen
+    assert room.tables.runners["t1"].table.seq > last_seen
     room.bus.seen.clear()
     back = Connection()
-    fresh = room.connected(back, "10.0.0.4")
+    fresh = room.gateway.connected(back, "10.0.0.4")
     answer = resolved(request(room, fresh, "resume", token=cy_token, tables={"t1": last_seen}))
     assert answer["ok"] and answer["tables"] == {"t1": "events"}
     seen = room.bus.seen

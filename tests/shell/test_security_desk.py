@@ -13,16 +13,16 @@ from twisted.internet.task import Clock
 from pokerroom.money.accounts import WORLD, cash, tournament_dollars
 from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import ProtocolError, parse_request
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.security_moves import void_postings
 from pokerroom.store.security_records import unpack_facts
-from tests.support.clocked_room import conform, play_until, player, request
+from tests.support.clocked_room import conform, deposit, play_until, player, request
 from tests.support.clocked_room import resolved as answer
 from tests.support.security_room import account, security_room
 
 
-def ask(room: Room, session, kind: str, /, **fields) -> dict:       # noqa: ANN001
-    return answer(conform(room.handle(session, parse_request({"type": kind, "rid": 1, **fields}))))
+def ask(room: RoomServices, session, kind: str, /, **fields) -> dict:       # noqa: ANN001
+    return answer(conform(room.gateway.handle(session, parse_request({"type": kind, "rid": 1, **fields}))))
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def test_SEC_2_a_hand_in_progress_is_refused_and_an_ended_one_shows_every_card(f
     room, clock, people = floor
     sec = people["sec"]
     clock.advance(5)                                            # the first hand is being dealt and played
-    running = room.runners["t1"].table.hand.hand_id
+    running = room.tables.runners["t1"].table.hand.hand_id
     refused = ask(room, sec, "security_hand", hand_id=running)
     assert not refused["ok"] and refused["error"]["code"] == "hand_in_progress"
     assert refused["error"]["rule"] == "SEC-2"
@@ -58,7 +58,7 @@ def test_SEC_2_a_hand_in_progress_is_refused_and_an_ended_one_shows_every_card(f
     assert hand["start_stacks"] == {"ana": 1000, "bob": 1000}
     times = hand["times"]                                        # SEC-1: every action with its time
     assert len(times) == len(hand["events"]) and times == sorted(times) and times[-1] > times[0]
-    room.flushed()                                               # SEC-4: every look is logged, with who and what
+    room.recorder.flushed()  # SEC-4: every look is logged, with who and what
     looks = [(r.data["what"], r.data["by"], r.data.get("hand_id"))
              for r in store.audit_log.audit_records("security_review")]
     assert looks == [("hand", "sec", running), ("hands", "sec", None), ("hands", "sec", None),
@@ -120,20 +120,20 @@ def test_AC_7_void_reverses_the_winners_takings_to_the_loser_through_the_ledger_
     loser = next(p for p in hand.start_stacks if p != winner)
     won = hand.end_stacks[winner] - hand.start_stacks[winner]
     assert won > 0
-    room.wallet.move(cash(winner), WORLD, room.balance(winner), "withdrawal", winner)    # wallet empty, chips on
+    room.wallet.move(cash(winner), WORLD, room.wallet.balance(winner), "withdrawal", winner)    # wallet empty, chips on
     short = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="chip dumping")
     assert short["error"]["code"] == "void_short" and short["error"]["rule"] == "AC-7"
     assert request(room, people[winner], "leave", table="t1")["ok"]
-    before = {p: room.balance(p) for p in ("ana", "bob")}
+    before = {p: room.wallet.balance(p) for p in ("ana", "bob")}
     voided = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="chip dumping", case=7)
     assert voided["ok"], voided
     [t] = voided["transfers"]
     assert t["reason"] == "void" and t["reference"] == "t1-1"
     assert sorted(t["postings"]) == sorted([[cash(winner), -won], [cash(loser), won]])
-    assert room.balance(winner) == before[winner] - won and room.balance(loser) == before[loser] + won
-    assert room.ledger.check()
-    room.flushed()
-    assert store.ledger.ledger_check() and store.ledger.load_ledger().balance(cash(loser)) == room.balance(loser)
+    assert room.wallet.balance(winner) == before[winner] - won and room.wallet.balance(loser) == before[loser] + won
+    assert room.wallet.books.check()
+    room.recorder.flushed()
+    assert store.ledger.ledger_check() and store.ledger.load_ledger().balance(cash(loser)) == room.wallet.balance(loser)
     again = ask(room, sec, "security_void", player=winner, hands=["t1-1"], reason="twice")
     assert again["error"]["code"] == "already_void"
     shown = ask(room, sec, "security_ledger", player=loser)["transfers"]
@@ -174,7 +174,7 @@ def test_HR_CHAT_3_a_mute_at_a_table_or_room_wide_for_a_while_or_for_good_is_kep
     assert again.moderation.muted("ana", "quiet", clock.seconds()) is not None
     assert ask(room, sec, "security_unmute", player="ana", reason="appeal upheld")["ok"]
     assert ask(room, ana, "chat", table="quiet", text="thanks")["ok"]
-    room.flushed()
+    room.recorder.flushed()
     actions = [(r.data["action"], r.data["reason"]) for r in store.audit_log.audit_records("security_action")]
     assert actions == [("mute", "abuse"), ("mute", "threats"), ("unmute", "appeal upheld")]
     assert security_room(store, clock)[0].moderation.muted("ana", "quiet", clock.seconds()) is None
@@ -189,12 +189,12 @@ def test_HR_CHAT_4_chat_from_a_player_in_the_running_hand_is_flagged_and_refused
     for session in (ana, bob):
         assert request(room, session, "join", table="quiet", buy_in=1000)["ok"]
     clock.advance(5)
-    assert room.runners["quiet"].table.hand is not None
+    assert room.tables.runners["quiet"].table.hand is not None
     refused = ask(room, ana, "chat", table="quiet", text="bob, fold this")
     assert refused["error"]["code"] == "chat_in_hand" and refused["error"]["rule"] == "HR-CHAT-4"
     assert request(room, pat, "observe", table="quiet", on=True)["ok"]
     assert ask(room, pat, "chat", table="quiet", text="nice table")["ok"]          # a railbird is not in the hand
-    hand_id = room.runners["quiet"].table.hand.hand_id
+    hand_id = room.tables.runners["quiet"].table.hand.hand_id
     play_until(room, clock, 1, "quiet")
     flagged = store.audit_log.audit_records("chat_in_hand")
     assert [(r.data["player"], r.data["hand_id"], r.data["blocked"]) for r in flagged] == [("ana", hand_id, True)]
@@ -214,22 +214,22 @@ def test_AC_3_only_the_security_team_resets_a_nickname_once_the_player_has_left_
         ask(room, sec, "security_reset_nickname", player="bob", nickname="bad nick", reason="bumhunted")
     assert (bad.value.code, bad.value.rule) == ("bad_nickname", "AC-3")
     assert request(room, people["bob"], "leave", table="t1")["ok"]
-    room.runners["quiet"].table.waiting_list.append("bob")          # queued for a full table
+    room.tables.runners["quiet"].table.waiting_list.append("bob")          # queued for a full table
     queued = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
     assert queued["error"]["code"] == "player_busy" and "at quiet" in queued["error"]["message"]
-    room.runners["quiet"].table.waiting_list.remove("bob")
+    room.tables.runners["quiet"].table.waiting_list.remove("bob")
     room.wallet.move(cash("bob"), tournament_dollars("bob"), 50, "test: T$ won", "t")
     tickets = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
     assert tickets["error"]["code"] == "player_busy" and tournament_dollars("bob") in tickets["error"]["message"]
     room.wallet.move(tournament_dollars("bob"), cash("bob"), 50, "test: T$ back", "t")
     assert ask(room, sec, "security_mute", player="bob", reason="abuse")["ok"]
-    wallet = room.balance("bob")
+    wallet = room.wallet.balance("bob")
     connection = people["bob"].connection
     done = ask(room, sec, "security_reset_nickname", player="bob", nickname="player-7", reason="bumhunted")
     assert done == {**done, "ok": True, "nickname": "player-7"}
     assert {"closed": 4004} in connection.sent                       # told to log in with the new name
-    assert room.balance("bob") == 0 and room.balance("player-7") == wallet and room.ledger.check()
-    room.flushed()
+    assert room.wallet.balance("bob") == 0 and room.wallet.balance("player-7") == wallet and room.wallet.books.check()
+    room.recorder.flushed()
     assert store.accounts.find_account(nickname_key("bob")) is None
     assert store.accounts.find_account("player-7") is not None
     assert store.security.aliases_of("player-7") == ["bob"]
@@ -263,7 +263,7 @@ def test_AC_4_a_verified_player_may_show_their_real_name(floor, store):
     snapshot = [m for m in people["pat"].connection.sent if m.get("type") == "table_snapshot"][-1]
     assert {s["player"]: s.get("name") for s in snapshot["seats"]} == {"ana": "Ana Lima", "bob": None}
     assert ask(room, ana, "real_name", on=False)["name"] == "ana"
-    room.flushed()
+    room.recorder.flushed()
     assert store.accounts.find_account("ana").verified_name == "Ana Lima"
     assert not store.accounts.find_account("ana").show_real_name
 
@@ -285,7 +285,7 @@ def test_SEC_4_frozen_and_banned_accounts_and_linked_accounts_kept_apart(floor, 
     connection = pat.connection
     assert ask(room, sec, "security_ban", player="pat", reason="collusion proven")["ok"]
     assert {"closed": 4003} in connection.sent and pat.player_id is None
-    room.flushed()
+    room.recorder.flushed()
     assert store.accounts.find_account("pat").closed
     view = ask(room, sec, "security_player", player="pat")["player"]
     assert view["status"] == "closed" and view["restrictions"] == [{"player": "ana", "reason": "same household"}]
@@ -298,9 +298,9 @@ def test_SEC_1_hands_seats_and_chat_are_chained_in_the_audit_log_and_the_pairs_c
     clock.advance(2)
     assert ask(room, people["bob"], "chat", table="t1", text="gl")["ok"]
     play_until(room, clock, 3)
-    played = room.runners["t1"].table.hand_number
+    played = room.tables.runners["t1"].table.hand_number
     assert request(room, people["ana"], "leave", table="t1")["ok"]
-    room.flushed()
+    room.recorder.flushed()
     kinds = [r.kind for r in store.audit_log.audit_records()]
     assert kinds.count("hand") == played >= 3 and kinds.count("chat") == 1
     seats = [(r.data["what"], r.data["player"]) for r in store.audit_log.audit_records("seat")]
@@ -343,20 +343,20 @@ def test_AC_7_AC_3_winnings_voided_before_a_rename_are_not_voided_again_under_ei
     for name in ("renamed1", winner):
         again = ask(room, sec, "security_void", player=name, hands=["t1-1"], reason="twice")
         assert again["error"]["code"] == "already_void", (name, again)
-    assert room.ledger.check()
+    assert room.wallet.books.check()
 
 
 def test_AC_6_a_large_balance_moved_by_a_nickname_reset_is_flagged_and_stored_once(floor, store):
     room, _, people = floor
     threshold = room.account_rules.aml_threshold
-    room.deposit("pat", threshold)
-    room.flushed()
+    deposit(room, "pat", threshold)
+    room.recorder.flushed()
     before = len(store.audit_log.audit_records("aml_flag"))
     done = ask(room, people["sec"], "security_reset_nickname", player="pat", nickname="pat-2", reason="bumhunted")
-    assert done["ok"] and room.balance("pat-2") >= threshold
-    room.flushed()
+    assert done["ok"] and room.wallet.balance("pat-2") >= threshold
+    room.recorder.flushed()
     flags = [f.data for f in store.audit_log.audit_records("aml_flag")[before:]]
     assert [(f["reason"], f["reference"]) for f in flags] == [("nickname reset", "pat")]
-    assert flags[0]["size"] == room.balance("pat-2")
+    assert flags[0]["size"] == room.wallet.balance("pat-2")
     # the transfer is stored once, by the rename
     assert store.ledger.ledger_problems() == []

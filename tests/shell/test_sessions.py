@@ -10,24 +10,25 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.players import nickname_key
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.room_store import RoomStore
 from pokerroom.store.session_records import token_digest
-from tests.support.clocked_room import TABLES, Connection, make_room, player, request, resolved, with_token
+from tests.support.clocked_room import TABLES, Connection, deposit, make_room, player, request, resolved, with_token
 
 HOUR = 3600.0
 
 
-def staffed(store: RoomStore, clock: Clock, **rules) -> Room:
+def staffed(store: RoomStore, clock: Clock, **rules) -> RoomServices:
     """A room with the directors' table desk, so a director command can be tried."""
     room = make_room(store, clock, **rules)
-    TableDesk(room, TABLES).install()
+    TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
+              TABLES).install()
     return room
 
 
-def signed_in(room: Room, name: str, role: str = "player"):
+def signed_in(room: RoomServices, name: str, role: str = "player"):
     """A connected player with a stored account of ``role`` and a token, as a login leaves them."""
     session, connection = player(room, name)
     token = with_token(room, session)
@@ -38,8 +39,8 @@ def signed_in(room: Room, name: str, role: str = "player"):
     return session, connection, token
 
 
-def resume(room: Room, token: str) -> tuple[dict, object]:
-    session = room.connected(Connection(), "10.0.0.7")
+def resume(room: RoomServices, token: str) -> tuple[dict, object]:
+    session = room.gateway.connected(Connection(), "10.0.0.7")
     return resolved(request(room, session, "resume", token=token, tables={})), session
 
 
@@ -62,11 +63,11 @@ def test_STAFF_3_a_resume_after_the_idle_time_is_refused_and_the_idle_time_is_co
     clock = Clock()
     room = make_room(store, clock, session_idle_hours=2)
     ana, _, token = signed_in(room, "ana")
-    room.disconnected(ana)
+    room.gateway.disconnected(ana)
     clock.advance(2 * HOUR - 1)                             # just in time: the resume renews it
     answer, back = resume(room, token)
     assert answer["ok"] and answer["nickname"] == "ana"
-    room.disconnected(back)
+    room.gateway.disconnected(back)
     clock.advance(2 * HOUR)
     expired, _ = resume(room, token)
     assert expired["error"]["code"] == "session_expired" and expired["error"]["rule"] == "STAFF-3"
@@ -85,7 +86,7 @@ def test_STAFF_3_a_connected_session_keeps_its_token_alive_and_is_renewed_at_mos
     for _ in range(180):                                    # three hours connected, looked at every second
         clock.advance(60)
     assert 170 <= len(renewals) <= 181 and all(b - a >= 60 for a, b in zip(renewals, renewals[1:], strict=False))
-    room.disconnected(ana)
+    room.gateway.disconnected(ana)
     clock.advance(HOUR - 60)
     assert resume(room, token)[0]["ok"]
 
@@ -111,7 +112,7 @@ def test_STAFF_3_a_role_set_by_another_process_reaches_the_live_director_within_
                                                       "was": "director"}]
     refused = request(room, boss, "director_tables")
     assert refused["error"]["code"] == "forbidden"
-    room.disconnected(boss)
+    room.gateway.disconnected(boss)
     answer, back = resume(room, token)
     assert answer["ok"] and answer["role"] == "player" and back.role == "player"
 
@@ -120,7 +121,7 @@ def test_STAFF_3_a_resume_reads_the_role_and_the_freeze_from_the_store_not_the_o
     clock = Clock()
     room = staffed(store, clock, session_check_seconds=3600)      # no look at the changes meanwhile
     boss, _, token = signed_in(room, "boss", "director")
-    room.disconnected(boss)
+    room.gateway.disconnected(boss)
     store.accounts.update_account("boss", role="player", frozen=True)      # even written without a change row
     answer, back = resume(room, token)
     assert answer["ok"] and answer["role"] == "player"
@@ -135,7 +136,7 @@ def test_STAFF_3_a_token_resumes_its_account_after_a_restart(store):
     again = make_room(store, clock)                         # a new process: it has never seen the token
     answer, back = resume(again, token)
     assert answer["ok"] and (answer["nickname"], answer["role"]) == ("ana", "director")
-    assert again.by_player["ana"] is back and again.sessions[token] is back
+    assert again.gateway.by_player["ana"] is back and again.gateway.sessions[token] is back
     assert resume(again, "x" * 32)[0]["error"]["code"] == "bad_token"
 
 
@@ -166,7 +167,7 @@ def test_STAFF_3_an_admin_sets_a_role_and_the_live_session_has_it_at_once(store)
 def test_STAFF_3_a_ban_closes_the_live_session_and_its_tokens_resume_nothing(store):
     clock = Clock()
     room = make_room(store, clock)
-    room.serve(SecurityDesk(room, in_thread=lambda work: defer.maybeDeferred(work)))
+    room.gateway.serve(SecurityDesk(room.parts, in_thread=lambda work: defer.maybeDeferred(work)))
     sec, _, _ = signed_in(room, "sec", "security")
     pat, connection, token = signed_in(room, "pat")
     assert resolved(request(room, sec, "security_ban", player="pat", reason="collusion proven"))["ok"]
@@ -182,7 +183,8 @@ def test_STAFF_3_a_ban_written_by_another_process_closes_the_live_session_within
     RoomStore(store.engine).sessions.close_account("pat", clock.seconds())
     assert store.sessions.token_rows("pat")[0].end_reason == "account closed"
     clock.advance(1.0)
-    assert {"closed": 4003} in connection.sent and "pat" not in room.by_player and token not in room.sessions
+    assert {"closed": 4003} in connection.sent and "pat" not in room.gateway.by_player
+    assert token not in room.gateway.sessions
     assert resume(room, token)[0]["error"]["code"] == "bad_token"
 
 
@@ -194,8 +196,8 @@ def test_STAFF_3_a_login_that_lands_after_the_ban_is_shut_out_when_its_token_is_
     account = store.accounts.find_account("pat")                     # the login read the account: not closed yet
     RoomStore(store.engine).sessions.close_account("pat", 1.0)       # the ban lands while the password is checked
     clock.advance(1.0)                                      # and the room has seen it before the login ends
-    room.open_token(session, account)                      # the login ends
-    assert {"closed": 4003} in connection.sent and session.player_id is None and "pat" not in room.by_player
+    room.accounts.open_token(session, account, room.session_watch.shut)                      # the login ends
+    assert {"closed": 4003} in connection.sent and session.player_id is None and "pat" not in room.gateway.by_player
     assert store.sessions.token_rows("pat") == []
 
 
@@ -213,19 +215,19 @@ class HeldHash:
         self.pending.pop(0).callback(good)
 
 
-def logging_in(room: Room, name: str):
+def logging_in(room: RoomServices, name: str):
     """A login of an existing account whose password hash has not finished yet."""
     room.accounts.password_desk = desk = HeldHash()
-    session = room.connected(Connection(), "10.0.0.8")
+    session = room.gateway.connected(Connection(), "10.0.0.8")
     answer = request(room, session, "login", nickname=name, password="x" * 12)
     assert isinstance(answer, defer.Deferred) and desk.pending
     return session, answer, desk
 
 
-def account(room: Room, name: str) -> None:
+def account(room: RoomServices, name: str) -> None:
     room.store.accounts.create_account(name, nickname_key(name), "not-a-hash", "1990-01-01", "NL",
                                        room.reactor.seconds())
-    room.deposit(name, 10_000)
+    deposit(room, name, 10_000)
 
 
 def test_STAFF_3_a_freeze_or_a_role_change_that_lands_while_the_password_is_hashed_holds_after_the_login(store):
@@ -258,7 +260,7 @@ def test_STAFF_3_a_resume_with_a_row_read_before_a_freeze_does_not_undo_the_free
     clock = Clock()
     room = staffed(store, clock, session_check_seconds=3600)
     ana, _, token = signed_in(room, "ana")
-    room.disconnected(ana)
+    room.gateway.disconnected(ana)
     use = store.sessions.use_token
 
     def read_then_frozen(*args):                                  # the resume read the row, then the freeze ran
@@ -299,7 +301,7 @@ def test_STAFF_3_a_resume_that_takes_over_a_live_session_ends_its_old_token_in_t
     second = "second-token-of-another-process"
     RoomStore(store.engine).sessions.open_token(token_digest(second), "ana", "ana", 0.0, 24 * HOUR)
     answer, back = resume(room, second)                          # another process's token takes the session over
-    assert answer["ok"] and room.by_player["ana"] is back and {"closed": 4001} in connection.sent
+    assert answer["ok"] and room.gateway.by_player["ana"] is back and {"closed": 4001} in connection.sent
     ended = {row.token_hash: row.end_reason for row in store.sessions.token_rows("ana")}
     assert ended[token_digest(first)] == "resumed elsewhere" and ended[token_digest(second)] is None
     assert resume(room, first)[0]["error"]["code"] == "bad_token"
@@ -341,7 +343,7 @@ def test_SEC_2_an_admin_cannot_make_a_player_in_play_security_or_admin(store):
         assert store.accounts.find_account(name).role == "player"
     assert resolved(request(room, root, "admin_set_role", player="ana", role="director", reason="x"))["ok"]
     assert request(room, ana, "leave", table="t1")["ok"]
-    table = room.runners["t1"].table
+    table = room.tables.runners["t1"].table
     for _ in range(600):                                         # she leaves when the hand in play ends
         if table.seat_of("ana") is None:
             break
@@ -358,7 +360,7 @@ def test_SEC_2_a_seated_player_promoted_by_another_process_leaves_the_table_and_
     for seat in range(2, 7):
         assert request(room, signed_in(room, f"p{seat}")[0], "join", table="t1", buy_in=500, seat=seat)["ok"]
     assert request(room, cyd, "waiting_list", table="t1", on=True)["ok"]
-    table = room.runners["t1"].table
+    table = room.tables.runners["t1"].table
     elsewhere = RoomStore(store.engine)                           # `pokerroom role ana security` / `cyd admin`
     elsewhere.sessions.set_role("ana", "security", clock.seconds())
     elsewhere.sessions.set_role("cyd", "admin", clock.seconds())
@@ -379,7 +381,7 @@ def test_SEC_2_a_seated_player_promoted_by_another_process_leaves_the_table_and_
 def test_SEC_2_the_built_room_asks_the_casino_floor_and_the_tournament_hall_before_a_promotion(tmp_path):
     from pokerroom.app import build_room
 
-    room, _ = build_room(None, None, str(tmp_path), reactor=Clock())
+    room = build_room(None, None, str(tmp_path), reactor=Clock())
     checks = room.session_watch.play_checks
     assert set(checks) == {"has a casino bet open", "is entered in a tournament"}
     assert not any(playing("nobody") for playing in checks.values())

@@ -11,7 +11,7 @@ from twisted.internet.task import Clock
 from pokerroom.money import cash
 from pokerroom.money.ledger import table_escrow
 from pokerroom.shell.table_desk import TableDesk
-from tests.support.clocked_room import TABLES, make_room, player, request, with_token
+from tests.support.clocked_room import TABLES, deposit, make_room, player, request, with_token
 from tests.support.clocked_room import resolved as answer
 
 NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_blind": 20, "min_buy_in": 800,
@@ -20,7 +20,8 @@ NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_bl
 
 def desk_room(store, clock: Clock):                                   # noqa: ANN001
     room = make_room(store, clock)
-    desk = TableDesk(room, TABLES)
+    desk = TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
+                     TABLES)
     desk.install()
     desk.restore()
     boss, boss_connection = player(room, "boss")
@@ -42,11 +43,11 @@ def test_a_director_opens_a_table_players_join_and_it_is_back_after_a_restart(st
     row = next(t for t in tables["tables"] if t["table"] == "nl-new")
     assert row["players"] == [{"seat": 1, "player": "ana", "stack": 1000, "sitting_out": False, "connected": True}]
     assert row["opened_by_director"] and row["big_blind"] == 20
-    room.flushed()
+    room.recorder.flushed()
     record = next(r for r in store.audit_log.audit_records("director_command") if r.data["command"] == "open table")
     assert record.data["by"] == "boss" and record.data["reason"] == "the room is busy"
     again, _, _, _ = desk_room(store, Clock())                        # a restart: the table is open again
-    assert "nl-new" in again.runners and again.runners["nl-new"].table.rules.stakes.big_blind == 20
+    assert "nl-new" in again.tables.runners and again.tables.runners["nl-new"].table.rules.stakes.big_blind == 20
 
 
 def test_HR_STAKE_4_a_table_that_could_not_run_or_an_id_in_use_is_refused_with_a_sentence(store):
@@ -62,7 +63,7 @@ def test_HR_STAKE_4_a_table_that_could_not_run_or_an_id_in_use_is_refused_with_a
                          ("director_close_table", {"table": "t1", "reason": "x"})]:
         refused = answer(request(room, ana, kind, **fields))
         assert not refused["ok"] and refused["error"]["code"] == "forbidden"
-    assert set(room.runners) == {"t1"} and not room.runners["t1"].table.closing
+    assert set(room.tables.runners) == {"t1"} and not room.tables.runners["t1"].table.closing
 
 
 def test_HR_HNR_1_closing_a_table_ends_the_hand_in_play_then_stands_everyone_up_with_their_chips(store):
@@ -73,32 +74,32 @@ def test_HR_HNR_1_closing_a_table_ends_the_hand_in_play_then_stands_everyone_up_
     for name in ("ana", "bob", "cyd"):
         session, connection = player(room, name)
         session.role = "player"
-        room.deposit(name, 10_000)
+        deposit(room, name, 10_000)
         assert request(room, session, "join", table="nl-new", buy_in=1000)["ok"]
         seated[name] = (session, connection)
     dan, _ = player(room, "dan")
-    room.deposit("dan", 10_000)
+    deposit(room, "dan", 10_000)
     assert request(room, dan, "waiting_list", table="nl-new", on=True)["ok"]
     assert request(room, boss, "director_tables")["tables"][-1]["waiting_list"] == ["dan"]
     watcher, watcher_connection = player(room, "eve")
     assert request(room, watcher, "observe", table="nl-new", on=True)["ok"]
-    total = sum(room.ledger.balance(cash(p)) for p in seated) + 3 * 1000
-    table = room.runners["nl-new"].table
+    total = sum(room.wallet.books.balance(cash(p)) for p in seated) + 3 * 1000
+    table = room.tables.runners["nl-new"].table
     clock.advance(5)                                                  # the first hand is dealt
     assert table.hand is not None
     closed = answer(request(room, boss, "director_close_table", table="nl-new", reason="too quiet"))
     assert closed == {**closed, "ok": True, "closed": False}          # a hand is running: it plays out first
-    assert room.runners["nl-new"].table.waiting_list == []            # nobody waits for a closing table
+    assert room.tables.runners["nl-new"].table.waiting_list == []            # nobody waits for a closing table
     refused = request(room, dan, "waiting_list", table="nl-new", on=True)
     assert not refused["ok"] and refused["error"]["code"] == "table_closing"
     for _ in range(200):                                               # everyone times out: the hand ends
-        if "nl-new" not in room.runners:
+        if "nl-new" not in room.tables.runners:
             break
         clock.advance(1)
-    assert "nl-new" not in room.runners
+    assert "nl-new" not in room.tables.runners
     assert {"type": "table_closed", "table": "nl-new"} in watcher_connection.sent
-    assert sum(room.ledger.balance(cash(p)) for p in seated) == total - table.rake     # every chip back
-    assert all(room.ledger.balance(table_escrow("nl-new", p)) == 0 for p in seated)
+    assert sum(room.wallet.books.balance(cash(p)) for p in seated) == total - table.rake     # every chip back
+    assert all(room.wallet.books.balance(table_escrow("nl-new", p)) == 0 for p in seated)
     for name in seated:                                               # not a departure of theirs: no HR-HNR,
         assert room.history.departures(name, table.rules.game_key, 0) == []   # no HR-STAKE-3 minimum
         assert room.history.tables_seated(name) == 0
@@ -113,7 +114,7 @@ def test_HR_HNR_1_closing_a_table_ends_the_hand_in_play_then_stands_everyone_up_
         assert sum(t["tables"] for t in history) == 0                 # every chip in at the table came out
         settled += [t for t in history if t["reference"].startswith("nl-new-")]
     assert settled                                                    # the blinds' hand settlement is there too
-    assert "nl-new" not in again.runners                              # closed for good, and the id stays used
+    assert "nl-new" not in again.tables.runners                              # closed for good, and the id stays used
     reused = answer(request(again, again_boss, "director_open_table", **NEW))
     assert not reused["ok"] and reused["error"]["code"] == "table_exists"
 
@@ -123,7 +124,7 @@ def test_closing_an_empty_config_table_removes_it_at_once_and_lobby_subscribers_
     room, _, boss, boss_connection = desk_room(store, clock)
     assert request(room, boss, "lobby_subscribe", on=True)["ok"]
     closed = answer(request(room, boss, "director_close_table", table="t1", reason="maintenance"))
-    assert closed["ok"] and closed["closed"] is True and "t1" not in room.runners
+    assert closed["ok"] and closed["closed"] is True and "t1" not in room.tables.runners
     clock.advance(1.0)
     update = [m for m in boss_connection.sent if m.get("type") == "lobby_update"][-1]
     assert update["closed"] == ["t1"]
@@ -137,13 +138,13 @@ def test_a_player_who_was_away_when_their_table_closed_resumes_with_their_chips_
     ana, _ = player(room, "ana")
     with_token(room, ana)
     assert request(room, ana, "join", table="t1", buy_in=1000)["ok"]
-    room.disconnected(ana)                                            # away: the seat and the session stay
+    room.gateway.disconnected(ana)                                            # away: the seat and the session stay
     assert answer(request(room, boss, "director_close_table", table="t1", reason="maintenance"))["closed"]
-    assert room.ledger.balance(cash("ana")) == 10_000 and "t1" not in ana.tables
-    back = room.connected(type(boss.connection)(), "10.0.0.9")
+    assert room.wallet.books.balance(cash("ana")) == 10_000 and "t1" not in ana.tables
+    back = room.gateway.connected(type(boss.connection)(), "10.0.0.9")
     resumed = answer(request(room, back, "resume", token=ana.token, tables={"t1": 3}))
     assert resumed["ok"] and resumed["tables"] == {"t1": "closed"} and resumed["balance"] == 10_000
-    room.disconnected(back)                                           # and leaving again raises nothing
+    room.gateway.disconnected(back)                                           # and leaving again raises nothing
 
 
 def test_HR_RAKE_1_a_directors_table_takes_the_rake_of_its_stake_level_and_config_ids_stay_the_operators(store):
@@ -152,15 +153,16 @@ def test_HR_RAKE_1_a_directors_table_takes_the_rake_of_its_stake_level_and_confi
                          {**TABLES["tables"][0], "id": "t2", "small_blind": 25, "big_blind": 50, "min_buy_in": 2000,
                           "max_buy_in": 5000, "rake": "low"}]}
     room = make_room(store, Clock())
-    desk = TableDesk(room, config)
+    desk = TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
+                     config)
     desk.install()
     boss, _ = player(room, "boss")
     boss.role = "admin"
     assert answer(request(room, boss, "director_open_table", **NEW))["ok"]          # big blind 20: micro
-    assert room.runners["nl-new"].table.rules.rake.rate == Fraction(5, 100)
+    assert room.tables.runners["nl-new"].table.rules.rake.rate == Fraction(5, 100)
     bigger = {**NEW, "id": "nl-big", "small_blind": 50, "big_blind": 100, "min_buy_in": 4000, "max_buy_in": 10000}
     assert answer(request(room, boss, "director_open_table", **bigger))["ok"]       # big blind 100: low
-    assert room.runners["nl-big"].table.rules.rake.rate == Fraction(4, 100)
+    assert room.tables.runners["nl-big"].table.rules.rake.rate == Fraction(4, 100)
     unknown = answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-x", "rake": "huge"}))
     assert not unknown["ok"] and unknown["error"]["rule"] == "HR-RAKE-1"
     assert answer(request(room, boss, "director_close_table", table="t1", reason="quiet"))["ok"]
@@ -174,16 +176,16 @@ def test_a_restarted_table_numbers_its_hands_on_from_the_stored_ones(store):
     for name in ("ana", "bob"):
         session, _ = player(room, name)
         assert request(room, session, "join", table="t1", buy_in=1000)["ok"]
-    table = room.runners["t1"].table
+    table = room.tables.runners["t1"].table
     while table.hand_number < 2 or table.hand is not None:            # two hands played out on their timers
         clock.advance(5)
-    room.flushed()
+    room.recorder.flushed()
     stored = {h.hand_id for h in store.hands.hands_of("ana", 10)}
     assert {"t1-1", "t1-2"} <= stored
     again, _, _, _ = desk_room(store, Clock())
     # ana and bob still sat when it stopped: hand 3 may have been dealt and shown before its start was stored,
     # so its number is skipped too -- the next hand is t1-4, never t1-1 or t1-3 again
-    assert again.runners["t1"].table.hand_number == table.hand_number + 1
+    assert again.tables.runners["t1"].table.hand_number == table.hand_number + 1
 
 
 def test_directors_open_at_most_the_configured_number_of_cash_tables_at_once(store):
@@ -193,7 +195,7 @@ def test_directors_open_at_most_the_configured_number_of_cash_tables_at_once(sto
         assert answer(request(room, boss, "director_open_table", **{**NEW, "id": f"nl-new{n}"}))["ok"]
     refused = answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-new3"}))
     assert not refused["ok"] and refused["error"]["code"] == "too_many_tables" and refused["error"]["message"]
-    assert "nl-new3" not in room.runners
+    assert "nl-new3" not in room.tables.runners
     assert answer(request(room, boss, "director_close_table", table="nl-new1", reason="quiet"))["ok"]
     assert answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-new3"}))["ok"]   # room again
 
@@ -205,7 +207,7 @@ def test_STAFF_2_one_director_takes_at_most_their_share_of_the_cash_tables_and_o
         assert answer(request(room, boss, "director_open_table", **{**NEW, "id": f"nl-boss{n}"}))["ok"]
     refused = answer(request(room, boss, "director_open_table", **{**NEW, "id": "nl-boss3"}))
     assert not refused["ok"] and refused["error"]["code"] == "too_many_tables"
-    assert "of yours" in refused["error"]["message"] and "nl-boss3" not in room.runners
+    assert "of yours" in refused["error"]["message"] and "nl-boss3" not in room.tables.runners
     other, _ = player(room, "deputy")
     other.role = "director"
     assert answer(request(room, other, "director_open_table", **{**NEW, "id": "nl-deputy1"}))["ok"]   # not locked out

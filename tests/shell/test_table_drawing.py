@@ -45,7 +45,7 @@ def act(room, people, table, rng: random.Random) -> None:   # noqa: ANN001
 
 def the_table(room) -> dict:   # noqa: ANN001
     """The table as the room holds it, in a client's terms."""
-    table = room.runners["t1"].table
+    table = room.tables.runners["t1"].table
     hand = table.hand
     bets = hand.bets_by_seat() if hand is not None else {}
     clock = table.clock
@@ -61,7 +61,7 @@ def test_HR_TIME_1_HR_DC_2_a_snapshot_carries_board_pots_bets_stacks_button_and_
     clock.advance(1_764_686_400)                                    # the reactor's clock: epoch seconds
     room = make_room(store, clock)
     people = seated(room, clock)
-    table = room.runners["t1"].table
+    table = room.tables.runners["t1"].table
     while table.hand.street_name == "preflop":                      # everyone calls or checks: the flop
         name = table.players[table.clock.seat].player_id
         legal = table.legal_actions(name)
@@ -101,7 +101,7 @@ def test_a_client_draws_the_table_from_the_snapshot_and_then_from_the_events_alo
     clock.advance(1_764_686_400)
     room = make_room(store, clock)
     people = seated(room, clock, ("ana", "bob", "cyd", "dee"))
-    table = room.runners["t1"].table
+    table = room.tables.runners["t1"].table
     watcher, screen = player(room, "ozzy")
     assert request(room, watcher, "observe", table="t1", on=True)["ok"]
     drawn = DrawnTable(snapshots(screen)[0])

@@ -9,7 +9,7 @@ from pokerroom.bus.records import WhereRead
 from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import CASH_TABLES_WHERE
 from pokerroom.players import AccountRules
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.staff_out_of_play import leave_play
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.table.config import tables_from_config
@@ -18,14 +18,14 @@ from tests.support.clocked_room import TABLES, player, request, resolved
 CLOSED_IN_HAND = {"tables": [{**TABLES["tables"][0], "seats": 2, "block_chat_in_hand": True}]}   # full with two
 
 
-def strict_room(store, clock: Clock) -> Room:   # noqa: ANN001
-    room = Room(tables_from_config(CLOSED_IN_HAND), store, clock, account_rules=AccountRules(),
-                bus=StrictBus(clock))
-    room.start()
+def strict_room(store, clock: Clock) -> RoomServices:   # noqa: ANN001
+    room = RoomServices(tables_from_config(CLOSED_IN_HAND), store, clock, account_rules=AccountRules(),
+                        bus=StrictBus(clock))
+    room.startService()
     return room
 
 
-def turned(room: Room, d):   # noqa: ANN001, ANN201
+def turned(room: RoomServices, d):   # noqa: ANN001, ANN201
     """What ``d`` fired with, the clock turned (no time passing) until it did."""
     out: list = []
     d.addBoth(out.append)
@@ -37,7 +37,7 @@ def turned(room: Room, d):   # noqa: ANN001, ANN201
     return out[0]
 
 
-def playing(room: Room, clock: Clock):   # noqa: ANN001, ANN201
+def playing(room: RoomServices, clock: Clock):   # noqa: ANN001, ANN201
     """ana and bo sit at t1 and a hand is dealt; cy watches. Their sessions and connections."""
     seated = [player(room, name) for name in ("ana", "bo")]
     for seat, (session, _) in enumerate(seated, 1):
@@ -45,10 +45,10 @@ def playing(room: Room, clock: Clock):   # noqa: ANN001, ANN201
     cy = player(room, "cy")
     assert request(room, cy[0], "observe", table="t1", on=True)["ok"]
     for _ in range(10):
-        if room.runners["t1"].table.hand is not None:
+        if room.tables.runners["t1"].table.hand is not None:
             break
         clock.advance(1.0)
-    assert room.runners["t1"].table.hand is not None
+    assert room.tables.runners["t1"].table.hand is not None
     return (*seated, cy)
 
 
@@ -78,7 +78,7 @@ def test_SEC_2_a_player_made_staff_leaves_the_table_and_the_waiting_list_by_requ
     assert turned(room, room.bus.request(CASH_TABLES_WHERE, WhereRead("cy")))["waiting"] == ["t1"]
     for name in ("ana", "cy"):
         turned(room, leave_play(room.bus, name))
-    table = room.runners["t1"].table
+    table = room.tables.runners["t1"].table
     assert table.seat_of("ana") is None or table.player("ana").leaving     # gone at once between hands
     assert "cy" not in table.waiting_list
     turned(room, leave_play(room.bus, "ana"))       # already leaving: not asked to leave again
@@ -88,7 +88,8 @@ def test_SEC_2_a_player_made_staff_leaves_the_table_and_the_waiting_list_by_requ
 def test_a_director_lists_and_closes_a_table_by_request_on_the_strict_bus(store):
     clock = Clock()
     room = strict_room(store, clock)
-    desk = TableDesk(room, CLOSED_IN_HAND)
+    desk = TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
+                     CLOSED_IN_HAND)
     desk.install()
     boss, _ = player(room, "boss")
     boss.role = "director"
@@ -97,7 +98,7 @@ def test_a_director_lists_and_closes_a_table_by_request_on_the_strict_bus(store)
     closed = resolved(request(room, boss, "director_close_table", table="t1", reason="maintenance"))
     assert closed["ok"] and closed["closed"] is True
     clock.advance(0)
-    assert "t1" not in room.runners
+    assert "t1" not in room.tables.runners
     again = resolved(request(room, boss, "director_close_table", table="t1", reason="again"))
     assert again["error"]["code"] == "no_such_table"
     room.bus.raise_failures()

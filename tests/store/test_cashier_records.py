@@ -40,5 +40,5 @@ def test_a_held_withdrawal_and_an_unanswered_deposit_finish_once_after_a_restart
     assert again.wallet.balance("ana") == 6_000 and again.wallet.balance("bo") == 900
     clock.advance(RETRY_FIRST * 8)
     third, _, _ = cashier_room(store, FakeProvider(), clock)
-    assert third.ledger.balance(WORLD) == -6_900 and len(provider.calls) == 2
+    assert third.wallet.books.balance(WORLD) == -6_900 and len(provider.calls) == 2
     assert_conserved(third)

@@ -12,7 +12,7 @@ from pokerroom.shell.cashier import Cashier
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.payments import CashierBounds, Payment
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import Connection, make_room, request, resolved
+from tests.support.clocked_room import Connection, deposit, make_room, request, resolved
 from tournament.bounds import EventBounds
 
 START = 1_000_000.0
@@ -63,10 +63,12 @@ def cashier_room(store: RoomStore, provider, clock: Clock | None = None, bounds:
         clock = Clock()
         clock.advance(START)
     room = make_room(store, clock, **rules)
-    house = HouseDeposits(room, lambda: EventBounds(max_house_deposit=50_000, max_house_deposits_per_admin_day=80_000,
-                                                    max_house_deposits_per_day=100_000))
-    cashier = Cashier(room, room.wallet, provider, bounds, house)
-    room.serve(cashier)
+    house = HouseDeposits(room.reactor, room.store, lambda: EventBounds(max_house_deposit=50_000,
+                                                                        max_house_deposits_per_admin_day=80_000,
+                                                                        max_house_deposits_per_day=100_000))
+    cashier = Cashier(room.reactor, room.store, room.recorder, room.account_rules, room.play_check, room.moderation,
+                      room.bus, room.wallet, provider, bounds, house)
+    room.gateway.serve(cashier)
     cashier.recover()
     return room, cashier, clock
 
@@ -78,7 +80,7 @@ def account(room, name: str, country: str = "NL", role: str = "player", **fields
         room.store.accounts.create_account(name, key, "not-a-hash", "1990-01-01", country, room.reactor.seconds())
     if role != "player" or fields:
         room.store.accounts.update_account(key, role=role, **fields)
-    session = room.connected(Connection(), "10.0.0.9")
+    session = room.gateway.connected(Connection(), "10.0.0.9")
     session.player_id, session.country, session.role = name, country, role
     room.gateway.identify(session, name)
     return session
@@ -95,19 +97,19 @@ def refusal(answer: dict) -> tuple[str, str]:
 
 def players_hold(room) -> int:   # noqa: ANN001
     """Every player's money: wallets, escrows, and withdrawals held for the provider."""
-    return sum(v for a, v in room.ledger.balances.items()
+    return sum(v for a, v in room.wallet.books.balances.items()
                if (p := parse(a)) is not None and p.kind in (Kind.WALLET, Kind.PAYOUT, Kind.TABLE))
 
 
 def assert_conserved(room) -> None:   # noqa: ANN001
     """What came in from outside and did not go out is what the players hold, in memory and in the store."""
-    assert room.ledger.check()
-    assert -room.ledger.balance(WORLD) == players_hold(room)
+    assert room.wallet.books.check()
+    assert -room.wallet.books.balance(WORLD) == players_hold(room)
     assert room.store.ledger.ledger_check() and room.store.ledger.ledger_problems() == []
-    assert room.store.ledger.load_ledger().balances == {a: v for a, v in room.ledger.balances.items() if v}
+    assert room.store.ledger.load_ledger().balances == {a: v for a, v in room.wallet.books.balances.items() if v}
 
 
 def funded(room, name: str = "ana", amount: int = 10_000, **fields):   # noqa: ANN001, ANN003, ANN201
     session = account(room, name, **fields)
-    room.deposit(name, amount)
+    deposit(room, name, amount)
     return session

@@ -9,13 +9,15 @@ from msgpack import unpackb
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
+from pokerroom import players
 from pokerroom.bus.strict import StrictBus
+from pokerroom.money.ledger import Transfer
 from pokerroom.players import AccountRules
 from pokerroom.protocol.codec import pack
 from pokerroom.protocol.pushes import PushError, verify_answer, verify_message
 from pokerroom.protocol.schema import parse_request
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.password_desk import PasswordDesk
-from pokerroom.shell.room import Room
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
 
@@ -72,7 +74,7 @@ def _bus_turn(bus: StrictBus) -> bool:
     return bool(due)
 
 
-def _strict(room: Room | None) -> list[StrictBus]:
+def _strict(room: RoomServices | None) -> list[StrictBus]:
     buses = [room.bus] if room is not None else STRICT_BUSES
     return [bus for bus in buses if isinstance(bus, StrictBus)]
 
@@ -86,7 +88,7 @@ def turn(buses: list[StrictBus]) -> None:
     raise AssertionError("a strict bus still has deliveries due after 1,000 turns")
 
 
-def settle(room: Room | None = None) -> None:
+def settle(room: RoomServices | None = None) -> None:
     """Everything published so far on ``room``'s strict bus (or on every strict bus of this test) delivered, as
     the in-process bus does in the publisher's call, and a subscriber's exception raised here; nothing on the
     in-process bus."""
@@ -126,20 +128,20 @@ class Connection:
         self.sent.append({"closed": code})
 
 
-def make_room(store: RoomStore, clock: Clock, password_desk: PasswordDesk | None = None, **rules) -> Room:
+def make_room(store: RoomStore, clock: Clock, password_desk: PasswordDesk | None = None, **rules) -> RoomServices:
     """A started room with the one table ``t1`` and these account ``rules`` (and this ``password_desk``)."""
-    room = Room(tables_from_config(TABLES), store, clock, account_rules=AccountRules(**rules),
-                password_desk=password_desk)
-    room.start()
+    room = RoomServices(tables_from_config(TABLES), store, clock, account_rules=AccountRules(**rules),
+                        password_desk=password_desk)
+    room.startService()
     return room
 
 
-def request(room: Room, session, kind: str, rid: int = 1, **fields):   # noqa: ANN001, ANN201
+def request(room: RoomServices, session, kind: str, rid: int = 1, **fields):   # noqa: ANN001, ANN201
     """``session`` asks ``room`` for ``kind``, parsed as a client's message is: the answer or its Deferred.
 
     On the strict bus a request a service sends on (a table's command, say) is answered on a later turn: the
     room's ``Clock`` turns (no time passes) until it is, and the answer is handed back as a dict."""
-    answer = room.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
+    answer = room.gateway.handle(session, parse_request({"type": kind, "rid": rid, **fields}))
     settle(room)
     if isinstance(answer, defer.Deferred) and isinstance(room.bus, StrictBus) and _has_result(answer):
         return conform(resolved(answer))                # as the in-process bus would have answered: at once
@@ -185,29 +187,35 @@ def resolved(result) -> dict:                                       # noqa: ANN0
     return result
 
 
-def player(room: Room, name: str, ip: str = "10.0.0.9"):   # noqa: ANN201
+def deposit(room: RoomServices, name: str, amount: int) -> Transfer:
+    """Play money in for ``name`` (the tests'), within the limits the store holds for their account, if there is one
+    (AC-5) -- read from the store, blocking, as a test may."""
+    return room.wallet.deposit(name, amount, room.store.accounts.find_account(players.nickname_key(name)))
+
+
+def player(room: RoomServices, name: str, ip: str = "10.0.0.9"):   # noqa: ANN201
     """A session logged in as ``name`` (from NL) with 10,000 deposited: (session, its connection)."""
     connection = Connection()
-    session = room.connected(connection, ip)
+    session = room.gateway.connected(connection, ip)
     session.player_id, session.country = name, "NL"
     room.gateway.identify(session, name)
-    room.deposit(name, 10_000)
+    deposit(room, name, 10_000)
     settle(room)
     return session, connection
 
 
-def with_token(room: Room, session) -> str:   # noqa: ANN001
+def with_token(room: RoomServices, session) -> str:   # noqa: ANN001
     """The player gets a stored account and a session token, as a login gives them (its hash in the store)."""
     name = session.player_id
     room.store.accounts.create_account(name, name.casefold(), "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
-    room.open_token(session, room.store.accounts.find_account(name.casefold()))
+    room.accounts.open_token(session, room.store.accounts.find_account(name.casefold()), room.session_watch.shut)
     return session.token
 
 
-def play_until(room: Room, clock: Clock, hands: int, table: str = "t1") -> None:
+def play_until(room: RoomServices, clock: Clock, hands: int, table: str = "t1") -> None:
     """Hands played out on their timers (every decision times out) until ``hands`` have ended."""
-    t = room.runners[table].table
+    t = room.tables.runners[table].table
     while t.hand_number < hands or t.hand is not None:
         clock.advance(5)
     settle(room)
-    room.flushed()
+    room.recorder.flushed()

@@ -8,15 +8,15 @@ from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.promotions_desk import fund_promotions
-from pokerroom.shell.room import Room
 from pokerroom.shell.tournaments import TournamentHall
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import Connection, conform, settle
+from tests.support.clocked_room import Connection, conform, deposit, settle
 from tournament import director as td
 
 
-def hall_of(room: Room, **settings) -> TournamentHall:
+def hall_of(room: RoomServices, **settings) -> TournamentHall:
     """The tournament hall built from the room's services, as ``pokerroom.app`` builds it."""
     return TournamentHall(room.reactor, room.bus, room.store, room.recorder, room.wallet, room.gateway,
                           room.play_check, room.account_rules, **settings)
@@ -27,23 +27,24 @@ class Lobby:
 
     def __init__(self, store: RoomStore) -> None:
         self.clock = Clock()
-        self.room = Room([], store, self.clock, account_rules=AccountRules())
-        self.room.start()
+        self.room = RoomServices([], store, self.clock, account_rules=AccountRules())
+        self.room.startService()
         self.hall = hall_of(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
         self.hall.install()
-        fund_promotions(self.room, "deposit", 10_000_000, "house", "guarantees of the tests' events")   # STAFF-1
+        fund_promotions(self.room.wallet, self.room.recorder, "deposit", 10_000_000, "house",
+                        "guarantees of the tests' events")   # STAFF-1
         self.rid = 0
         self.people: dict[str, tuple] = {}
 
     def person(self, name: str, role: str = "player"):   # noqa: ANN201
         """``name`` connected and logged in with ``role`` and 100,000 deposited; a stored account if new."""
         connection = Connection()
-        session = self.room.connected(connection, "10.0.0.1")
+        session = self.room.gateway.connected(connection, "10.0.0.1")
         session.player_id, session.country, session.role = name, "NL", role
         self.room.gateway.identify(session, name)
         if self.room.store.accounts.find_account(name.casefold()) is None:         # a director's named player is real
             self.room.store.accounts.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
-        self.room.deposit(name, 100_000)
+        deposit(self.room, name, 100_000)
         settle(self.room)
         self.people[name] = (session, connection)
         return session
@@ -51,8 +52,8 @@ class Lobby:
     def ask(self, who: str, kind: str, /, **fields) -> dict:
         """``who`` asks for ``kind``: the answer, a Deferred one resolved (the store answers at once here)."""
         self.rid += 1
-        answer = conform(self.room.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
-                                                                              **fields})))
+        answer = conform(self.room.gateway.handle(self.people[who][0], parse_request({"type": kind, "rid": self.rid,
+                                                                                      **fields})))
         settle(self.room)                           # on a strict bus: what the request published delivered
         if isinstance(answer, Deferred):            # no writer thread here: the store answers at once
             answered: list = []

@@ -6,7 +6,7 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.players import nickname_key
-from pokerroom.shell.room import Room
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
@@ -23,10 +23,10 @@ def account(store: RoomStore, name: str) -> None:
     store.accounts.create_account(name, nickname_key(name), "x", "1990-01-01", "NL", 0.0)
 
 
-def security_room(store: RoomStore, clock: Clock) -> tuple[Room, SecurityDesk]:
+def security_room(store: RoomStore, clock: Clock) -> tuple[RoomServices, SecurityDesk]:
     """A started room serving a security desk whose thread work runs at once (nothing waits on a pool)."""
-    room = Room(tables_from_config(SECURITY_TABLES), store, clock)
-    room.start()
-    desk = SecurityDesk(room, in_thread=lambda work: defer.maybeDeferred(work))
-    room.serve(desk)
+    room = RoomServices(tables_from_config(SECURITY_TABLES), store, clock)
+    room.startService()
+    desk = SecurityDesk(room.parts, in_thread=lambda work: defer.maybeDeferred(work))
+    room.gateway.serve(desk)
     return room, desk

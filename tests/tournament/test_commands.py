@@ -14,8 +14,8 @@ from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import tournament_command
 from pokerroom.errors import RuleViolation
 from pokerroom.players import AccountRules
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.promotions_desk import fund_promotions
-from pokerroom.shell.room import Room as ShellRoom
 from tests.support.clocked_room import request
 from tests.support.hall_lobby import Lobby, hall_of
 from tests.support.hall_lobby import started as hall_started
@@ -116,11 +116,12 @@ class StrictLobby(Lobby):
 
     def __init__(self, store) -> None:   # noqa: ANN001
         self.clock = Clock()
-        self.room = ShellRoom([], store, self.clock, account_rules=AccountRules(), bus=StrictBus(self.clock))
-        self.room.start()
+        self.room = RoomServices([], store, self.clock, account_rules=AccountRules(), bus=StrictBus(self.clock))
+        self.room.startService()
         self.hall = hall_of(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
         self.hall.install()
-        fund_promotions(self.room, "deposit", 10_000_000, "house", "guarantees of the tests' events")
+        fund_promotions(self.room.wallet, self.room.recorder, "deposit", 10_000_000, "house",
+                        "guarantees of the tests' events")
         self.rid = 0
         self.people = {}
 

@@ -9,7 +9,7 @@ from tournament.structure import StructureError, TournamentSpec
 
 
 def drop(lobby: Lobby, name: str) -> None:
-    lobby.room.disconnected(lobby.people[name][0])
+    lobby.room.gateway.disconnected(lobby.people[name][0])
 
 
 def test_HR_DC_4_a_disconnected_player_in_the_late_stage_gets_the_extra_seconds_once_a_hand(store):

@@ -67,15 +67,15 @@ def test_director_commands_need_the_role_and_are_recorded_with_who_and_why(store
     assert lobby.hall.directors["sng"].spec.starting_stack == 3000
     lobby.person("bob")
     invited = lobby.ask("boss", "director_add_player", tournament="sng", player="bob", reason="a promotion")
-    assert invited["ok"] and invited["invited"] and lobby.room.ledger.balance(cash("bob")) == 100_000
+    assert invited["ok"] and invited["invited"] and lobby.room.wallet.books.balance(cash("bob")) == 100_000
     assert lobby.ask("bob", "tournament_invitation_answer", tournament="sng", accept=True)["ok"]
-    assert lobby.room.ledger.balance(cash("bob")) < 100_000
+    assert lobby.room.wallet.books.balance(cash("bob")) < 100_000
     assert lobby.ask("boss", "director_remove_player", tournament="sng", player="bob", reason="wrong event")["ok"]
-    assert lobby.room.ledger.balance(cash("bob")) == 100_000
+    assert lobby.room.wallet.books.balance(cash("bob")) == 100_000
     edited = lobby.ask("boss", "director_edit", tournament="sng", settings={"no_such_field": 1})
     assert not edited["ok"] and edited["error"]["code"] == "unknown_field"       # a nested map's names, as a request's
     assert edited["error"]["message"] == "settings has no 'no_such_field': director_templates lists the settings"
-    lobby.room.flushed()
+    lobby.room.recorder.flushed()
     commands = [(r.data["command"], r.data["by"], r.data.get("reason"))
                 for r in store.audit_log.audit_records("director_command")]
     assert ("invite player", "boss", "a promotion") in commands and ("remove player", "boss", "wrong event") in commands

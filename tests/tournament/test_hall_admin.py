@@ -128,11 +128,11 @@ def test_TR_DEAL_1_a_deal_every_player_accepted_waits_for_the_directors_approval
     shown = lobby.ask("boss", "tournament_list")["tournaments"][0]["deal"]
     assert shown["awaiting_approval"] and shown["amounts"] == waiting[-1]["amounts"]
     assert shown["accepted"] == sorted(["ana", "bo", "cy"])
-    before = {p: lobby.room.ledger.balance(cash(p)) for p in ("ana", "bo", "cy")}
+    before = {p: lobby.room.wallet.books.balance(cash(p)) for p in ("ana", "bo", "cy")}
     assert lobby.ask("boss", "director_deal", tournament="sng", decision="approve", reason="looks fair")["ok"]
     made = lobby.pushes("cy", "deal_made")[-1]
     assert made["amounts"] == waiting[-1]["amounts"] and d.state == td.FINISHED
-    paid = {p: lobby.room.ledger.balance(cash(p)) - before[p] for p in before}
+    paid = {p: lobby.room.wallet.books.balance(cash(p)) - before[p] for p in before}
     assert paid == made["amounts"]
 
 

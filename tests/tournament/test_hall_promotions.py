@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
 from pokerroom.shell.promotions_desk import PromotionsDesk
+from tests.support.clocked_room import deposit
 from tests.support.hall_lobby import Lobby
 from tests.support.refusals import refused
 from tournament import director as td
@@ -23,7 +24,8 @@ FUNDED = 10_000_000                         # what Lobby puts in promotions
 
 def lobby_with_desk(store) -> Lobby:
     lobby = Lobby(store)
-    lobby.room.serve(PromotionsDesk(lobby.room, lobby.hall))
+    room = lobby.room
+    room.gateway.serve(PromotionsDesk(room.reactor, room.store, room.wallet, room.recorder, lobby.hall))
     lobby.person("boss", role="director")
     lobby.person("root", role="admin")
     return lobby
@@ -36,13 +38,13 @@ def create(lobby: Lobby, tid: str = "sng", **settings) -> dict:
 
 def test_STAFF_1_the_minting_attack_is_refused_and_world_does_not_move(store):
     lobby = lobby_with_desk(store)
-    world = lobby.room.ledger.balance(WORLD)
+    world = lobby.room.wallet.books.balance(WORLD)
     refused(create(lobby, buy_in=0, fee=0, guarantee=10**12, min_players=2, max_players=2),
             code="over_limit", rule="STAFF-1")
     refused(create(lobby, guarantee=FUNDED + 1),  # within bounds, not covered
             code="guarantee_not_covered", rule="STAFF-1")
-    assert "sng" not in lobby.hall.directors and lobby.room.ledger.balance(WORLD) == world
-    assert lobby.room.ledger.balance(PROMOTIONS) == FUNDED
+    assert "sng" not in lobby.hall.directors and lobby.room.wallet.books.balance(WORLD) == world
+    assert lobby.room.wallet.books.balance(PROMOTIONS) == FUNDED
 
 
 def test_STAFF_1_buy_in_and_fee_have_configured_bounds(store):
@@ -55,7 +57,7 @@ def test_STAFF_1_buy_in_and_fee_have_configured_bounds(store):
 
 def test_STAFF_1_a_guarantee_is_held_for_its_event_and_all_of_it_returns_on_cancel(store):
     lobby = lobby_with_desk(store)
-    ledger = lobby.room.ledger
+    ledger = lobby.room.wallet.books
     assert create(lobby, "a", guarantee=6_000_000, buy_in=0, fee=0)["ok"]        # awaiting approval, still held
     assert ledger.balance(PROMOTIONS) == FUNDED - 6_000_000 and ledger.balance(td.guarantee_account("a")) == 6_000_000
     refused(create(lobby, "b", guarantee=4_500_000),  # the same money is not counted twice
@@ -70,7 +72,7 @@ def test_STAFF_1_a_guarantee_is_held_for_its_event_and_all_of_it_returns_on_canc
 
 def test_STAFF_1_an_overlay_is_paid_from_promotions_and_what_is_left_returns(store):
     lobby = lobby_with_desk(store)
-    ledger = lobby.room.ledger
+    ledger = lobby.room.wallet.books
     assert create(lobby, guarantee=5_000, buy_in=1_000, fee=0, level_seconds=1)["ok"]
     for name in ("ana", "bo", "cy"):                                   # 3,000 collected: a 2,000 overlay
         lobby.person(name)
@@ -122,12 +124,12 @@ def test_STAFF_1_an_event_never_approved_is_cancelled_at_its_start_time_and_its_
                      settings={"guarantee": lobby.hall.bounds.approval_above + 1})["ok"]
     lobby.clock.advance(61)
     assert lobby.hall.directors["later"].state == td.CANCELLED
-    assert lobby.room.ledger.balance(PROMOTIONS) == FUNDED
+    assert lobby.room.wallet.books.balance(PROMOTIONS) == FUNDED
 
 
 def test_STAFF_1_only_an_admin_funds_promotions_with_a_logged_reason(store):
     lobby = lobby_with_desk(store)
-    ledger = lobby.room.ledger
+    ledger = lobby.room.wallet.books
     refused(lobby.ask("boss", "admin_fund_promotions", source="deposit", amount=10**9, reason="mine"),
             code="forbidden", rule="STAFF-1")
     refused(lobby.ask("boss", "admin_promotions"), code="forbidden", rule="STAFF-1")
@@ -154,7 +156,7 @@ def test_AC_6_a_large_tournament_transfer_is_flagged_like_a_cash_table_one(store
     threshold = lobby.room.account_rules.aml_threshold
     assert create(lobby, buy_in=threshold, fee=0)["ok"]
     lobby.person("ana")
-    lobby.room.deposit("ana", threshold)
+    deposit(lobby.room, "ana", threshold)
     before = len(store.audit_log.audit_records("aml_flag"))
     assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
     flags = store.audit_log.audit_records("aml_flag")[before:]
@@ -167,7 +169,7 @@ def test_AC_6_a_large_tournament_transfer_is_flagged_like_a_cash_table_one(store
                                 st.integers(0, 4_000_000)), max_size=12))
 def test_STAFF_1_promotions_and_the_events_holds_always_add_up_and_world_never_pays(store, steps):
     lobby = lobby_with_desk(store)
-    ledger = lobby.room.ledger
+    ledger = lobby.room.wallet.books
     total, world, first = ledger.balance(PROMOTIONS), ledger.balance(WORLD), ledger.count
     made: list[str] = []
     for what, pick, amount in steps:
@@ -296,7 +298,7 @@ def test_STAFF_1_an_admin_does_not_approve_the_event_they_created(store):
 
 def test_STAFF_1_one_house_deposit_into_promotions_is_bounded_and_audited(store):
     lobby = lobby_with_desk(store)
-    ledger, bound = lobby.room.ledger, lobby.hall.bounds.max_house_deposit
+    ledger, bound = lobby.room.wallet.books, lobby.hall.bounds.max_house_deposit
     world, before = ledger.balance(WORLD), len(store.audit_log.audit_records("promotions_funded"))
     refused(lobby.ask("root", "admin_fund_promotions", source="deposit", amount=bound + 1, reason="a lot"),
             code="over_limit", rule="STAFF-1")

@@ -32,7 +32,7 @@ from pokerroom.bus.subjects import (
     tournament_read,
 )
 from pokerroom.errors import RuleViolation
-from tests.support.clocked_room import Connection, conform, request, settle
+from tests.support.clocked_room import Connection, conform, deposit, request, settle
 from tests.support.hall_lobby import Lobby, started
 from tournament import commands as tc
 from tournament import director as td
@@ -100,7 +100,7 @@ def test_TR_REFUND_2_a_directors_refund_preview_is_read_from_the_hall_and_the_ca
     assert lobby.hall.directors["sng"].state == td.REGISTERING           # a preview changes nothing
     done = lobby.ask("boss", "director_cancel", tournament="sng", reason="no field", confirm=True)
     assert done["ok"] and done["refunds"] == {"ana": ENTRY, "bo": ENTRY}
-    assert lobby.hall.directors["sng"].state == td.CANCELLED and lobby.room.balance("ana") == 100_000
+    assert lobby.hall.directors["sng"].state == td.CANCELLED and lobby.room.wallet.balance("ana") == 100_000
     nothing = asked(lobby, tournament_read("sng"), RefundPreviewRead())   # cancelled: nothing left to refund
     assert isinstance(nothing, RuleViolation) and nothing.rule_id == "TR-REFUND-7"
     stranger = asked(lobby, tournament_read("sng"), Enter("ana"))        # a command is no read
@@ -120,7 +120,7 @@ def test_SEC_1_a_player_reads_no_refund_preview_and_cancels_nothing_the_role_che
 def test_AC_3_a_director_names_an_entrant_in_any_letter_case_and_the_hall_resolves_it(store):
     lobby = registering(store, "ana", "bob")
     assert asked(lobby, tournament_command("sng"), tc.RemovePlayer("ANA")) == {}
-    assert "ana" not in lobby.hall.directors["sng"].entries and lobby.room.balance("ana") == 100_000
+    assert "ana" not in lobby.hall.directors["sng"].entries and lobby.room.wallet.balance("ana") == 100_000
     removed = lobby.ask("boss", "director_remove_player", tournament="sng", player="BoB", reason="wrong event")
     assert removed["ok"] and lobby.hall.directors["sng"].entries == {}
     stranger = asked(lobby, tournament_command("sng"), tc.RemovePlayer("nobody"))
@@ -155,7 +155,7 @@ def test_TR_PRIZE_5_an_entry_is_paid_by_the_hall_and_answered_with_the_players_c
     twice = asked(lobby, tournament_command("sng"), Enter("ana"))
     assert isinstance(twice, RuleViolation) and twice.rule_id == "TR-REG-6"
     entered = lobby.ask("bo", "tournament_register", tournament="sng")
-    assert entered["ok"] and entered["balance"] == 100_000 - ENTRY == lobby.room.balance("bo")
+    assert entered["ok"] and entered["balance"] == 100_000 - ENTRY == lobby.room.wallet.balance("bo")
     register = asked(lobby, tournament_command("sng"), tc.Register("cy", 10**9))   # funds named by the asker
     assert isinstance(register, RuleViolation) and register.code == "unknown_command"
 
@@ -166,15 +166,15 @@ def test_STAFF_2_a_player_who_may_not_play_is_refused_by_the_request_before_the_
     lobby.room.moderation.freeze("ana")
     refused = lobby.ask("ana", "tournament_register", tournament="sng")
     assert not refused["ok"] and refused["error"]["code"] == "account_frozen"
-    assert "ana" not in lobby.hall.directors["sng"].entries and lobby.room.balance("ana") == 100_000
+    assert "ana" not in lobby.hall.directors["sng"].entries and lobby.room.wallet.balance("ana") == 100_000
 
 
 def test_TR_REFUND_2_an_event_refunded_on_restart_is_listed_and_its_page_is_answered_until_it_is_retired(store):
     before = registering(store, "ana")
-    assert before.room.balance("ana") == 100_000 - ENTRY
+    assert before.room.wallet.balance("ana") == 100_000 - ENTRY
     after = Lobby(store)                                                 # the server restarted on the same store
     refunded = after.hall.recover()
-    assert list(refunded) == ["sng"] and after.room.balance("ana") == 100_000
+    assert list(refunded) == ["sng"] and after.room.wallet.balance("ana") == 100_000
     page = asked(after, tournament_read("sng"), DetailsRead("ana"))
     assert page["tournament"]["state"] == td.CANCELLED
     assert [t["id"] for t in asked(after, TOURNAMENTS_LIST, TournamentsRead("ana"))["tournaments"]] == ["sng"]
@@ -188,10 +188,10 @@ def test_TR_REG_6_a_rebuy_is_paid_from_the_funds_the_hall_reads_never_from_a_fig
     while table.hand is not None:                                        # a rebuy is bought between hands
         lobby.clock.advance(10)
     short = min(d.entries, key=d.chips)                                  # at or below the starting stack
-    assert lobby.room.balance(short) == 100_000 - 90_040
+    assert lobby.room.wallet.balance(short) == 100_000 - 90_040
     claimed = asked(lobby, tournament_command("sng"), tc.Rebuy(short, 10**9))
     assert isinstance(claimed, RuleViolation) and (claimed.code, claimed.rule_id) == ("insufficient_funds", "TR-REG-6")
-    assert d.entries[short].rebuys == 0 and lobby.room.balance(short) == 100_000 - 90_040
+    assert d.entries[short].rebuys == 0 and lobby.room.wallet.balance(short) == 100_000 - 90_040
     refused = lobby.ask(short, "tournament_rebuy", tournament="sng")
     assert not refused["ok"] and refused["error"]["code"] == "insufficient_funds"
     sale = asked(lobby, tournament_command("sng"), tc.SellShares(short, "boss", 50, 0, 10**9))   # its own markup
@@ -205,7 +205,7 @@ def test_TR_REG_6_a_rebuy_by_request_is_answered_with_the_cash_the_hall_left(sto
         lobby.clock.advance(10)
     short = min(d.entries, key=d.chips)
     answer = lobby.ask(short, "tournament_rebuy", tournament="sng")
-    assert answer["ok"] and answer["balance"] == 100_000 - ENTRY - 460 == lobby.room.balance(short)
+    assert answer["ok"] and answer["balance"] == 100_000 - ENTRY - 460 == lobby.room.wallet.balance(short)
     assert d.entries[short].rebuys == 1
 
 
@@ -264,14 +264,14 @@ def test_TR_REG_1_watching_an_event_is_asked_of_the_hall_and_the_stream_is_let_g
 def test_TR_REG_1_a_connection_that_watched_before_logging_in_hears_each_event_once_as_an_entrant(store):
     lobby = registering(store)
     connection = Connection()
-    session = lobby.room.connected(connection, "10.0.0.1")               # anonymous: it may watch
+    session = lobby.room.gateway.connected(connection, "10.0.0.1")               # anonymous: it may watch
     assert conform(request(lobby.room, session, "tournament_subscribe", 1, tournament="sng", on=True))["ok"]
     assert lobby.hall.feed.watchers["sng"] == {session.id: None}
     store.accounts.create_account("ana", "ana", "-", "1990-01-01", "NL", 0.0)
     session.player_id, session.country, session.role = "ana", "NL", "player"
     lobby.room.gateway.identify(session, "ana")                          # then ana logs in on that connection
     lobby.room.gateway.returned(session, LOGGED_IN)
-    lobby.room.deposit("ana", 100_000)
+    deposit(lobby.room, "ana", 100_000)
     settle(lobby.room)
     assert lobby.hall.feed.watchers["sng"] == {session.id: "ana"}
     lobby.people["ana"] = (session, connection)

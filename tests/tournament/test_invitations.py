@@ -65,7 +65,7 @@ def test_STAFF_2_an_invitation_whose_price_was_edited_is_withdrawn_not_paid(stor
     assert lobby.ask("boss", "director_edit", tournament="sng", settings={"buy_in": 50_000})["ok"]
     outdated = lobby.ask("bob", "tournament_invitation_answer", tournament="sng", accept=True)
     assert outdated["error"]["code"] == "invitation_outdated" and outdated["error"]["rule"] == "STAFF-2"
-    assert lobby.room.ledger.balance(cash("bob")) == 100_000 and "bob" not in lobby.hall.directors["sng"].entries
+    assert lobby.room.wallet.books.balance(cash("bob")) == 100_000 and "bob" not in lobby.hall.directors["sng"].entries
     assert lobby.ask("bob", "tournament_invitations")["invitations"] == []
     again = lobby.ask("boss", "director_add_player", tournament="sng", player="bob", reason="at the new price")
     assert again["invited"]                                          # sent again, with what it costs now
@@ -83,7 +83,7 @@ def test_STAFF_2_an_event_that_starts_withdraws_its_invitations(store):
     withdrawn = [m for m in lobby.people["dan"][1].sent if m.get("type") == "tournament_invitation_withdrawn"]
     assert [m["tournament"] for m in withdrawn] == ["sng"]
     late = lobby.ask("dan", "tournament_invitation_answer", tournament="sng", accept=True)
-    assert late["error"]["code"] == "no_invitation" and lobby.room.ledger.balance(cash("dan")) == 100_000
+    assert late["error"]["code"] == "no_invitation" and lobby.room.wallet.books.balance(cash("dan")) == 100_000
 
 
 def test_STAFF_2_a_player_who_registers_on_their_own_pays_once_and_has_nothing_left_to_answer(store):
@@ -94,7 +94,7 @@ def test_STAFF_2_a_player_who_registers_on_their_own_pays_once_and_has_nothing_l
     paid = lobby.ask("eve", "tournament_register", tournament="sng")
     assert paid["ok"] and lobby.ask("eve", "tournament_invitations")["invitations"] == []
     again = lobby.ask("eve", "tournament_invitation_answer", tournament="sng", accept=True)
-    assert again["error"]["code"] == "no_invitation" and lobby.room.ledger.balance(cash("eve")) == paid["balance"]
+    assert again["error"]["code"] == "no_invitation" and lobby.room.wallet.books.balance(cash("eve")) == paid["balance"]
 
 
 def test_STAFF_1_no_invitation_into_an_event_awaiting_its_guarantees_approval(store):

@@ -1,0 +1,198 @@
+"""The composition root: every service of the room built once, with its collaborators typed, and started and
+stopped in one lifecycle.
+
+Theory of operation
+-------------------
+Each job is a service of its own (docs/architecture.md draws them):
+
+* :class:`~pokerroom.gateway.routes.Gateway` -- connections, sessions, the
+  route table, forwarding what the bus brings;
+* :class:`~pokerroom.shell.recorder.Recorder` -- the one writer, and what it
+  records of every table's full stream (hands, audit chain, facts);
+* :class:`~pokerroom.shell.wallet.Wallet` -- the one money path (AC-5, AC-6);
+* :class:`~pokerroom.shell.table_host.TableHost` -- the cash tables and their
+  timers; each event redacted once, per audience, where it is made;
+* :class:`~pokerroom.shell.lobby_feed.LobbyFeed`,
+  :class:`~pokerroom.shell.accounts.Accounts`,
+  :class:`~pokerroom.shell.cash_play.CashPlay`,
+  :class:`~pokerroom.shell.table_chat.TableChat`,
+  :class:`~pokerroom.shell.responsible_gaming.ResponsibleGaming`,
+  :class:`~pokerroom.shell.histories.Histories` -- each one family of requests;
+* given the room's config (``pokerroom serve``): the tournament hall, the
+  cashier, the promotions and security desks, the directors' cash tables and
+  the casino floor.
+
+:class:`RoomServices` is a Twisted ``MultiService``: ``startService`` runs the
+restores (crash recovery, the ledger, the seating memory) and then each
+service's start (the session watch, the password desk's pool, the cashier's and
+the hall's recoveries, the casino's first rounds); ``stopService`` stops them in
+reverse and flushes the writer last. Nobody is handed the root: the services get
+what they use, and the ones still built on a room-like Protocol get
+:class:`~pokerroom.shell.room_parts.RoomParts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from twisted.application.service import MultiService
+from twisted.internet.interfaces import IReactorTime
+from twisted.python.threadpool import ThreadPool
+
+from pokerroom import players
+from pokerroom.bus import Bus, make_bus
+from pokerroom.casino.config import tables_from_config as casino_tables
+from pokerroom.gateway.metrics import Metrics
+from pokerroom.gateway.routes import Gateway
+from pokerroom.money.accounts import PROMOTIONS
+from pokerroom.security.moderation import Moderation
+from pokerroom.shell.accounts import Accounts
+from pokerroom.shell.cash_play import CashPlay
+from pokerroom.shell.cashier import Cashier
+from pokerroom.shell.casino_floor import CasinoFloor
+from pokerroom.shell.display_names import DisplayNames
+from pokerroom.shell.histories import Histories
+from pokerroom.shell.house_deposits import HouseDeposits
+from pokerroom.shell.lifecycle import Restores, Step, Writer
+from pokerroom.shell.lobby_feed import LobbyFeed
+from pokerroom.shell.password_desk import PasswordDesk
+from pokerroom.shell.payments import CashierBounds, PlayMoney
+from pokerroom.shell.play_check import PlayCheck
+from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
+from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.responsible_gaming import ResponsibleGaming
+from pokerroom.shell.room_parts import RoomParts
+from pokerroom.shell.seating_store import StoredSeatingHistory
+from pokerroom.shell.security_desk import SecurityDesk
+from pokerroom.shell.security_moves import SecurityMoves
+from pokerroom.shell.session_watch import SessionWatch
+from pokerroom.shell.table_chat import TableChat
+from pokerroom.shell.table_desk import TableDesk
+from pokerroom.shell.table_host import TableHost
+from pokerroom.shell.tournaments import BankRefill, TournamentHall
+from pokerroom.shell.wallet import Wallet
+from pokerroom.store.hand_records import Recovery
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table import TableRules
+from tournament.bounds import EventBounds
+
+DEMO_PROMOTIONS = 1_000_000        # play money the demo house keeps for guarantees
+
+
+class RoomServices(MultiService):
+    """The room's services, each built once, in one lifecycle; ``config`` (the room's TOML, parsed) adds the hall,
+    the cashier, the staff desks and the casino floor, as ``pokerroom serve`` runs them."""
+
+    demo = False                # serve --demo: play money; /health says so, and `pokerroom bots` needs no secret
+    hall: TournamentHall | None = None
+    cashier: Cashier | None = None
+    table_desk: TableDesk | None = None
+    casino_floor: CasinoFloor | None = None
+
+    def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
+                 account_rules: players.AccountRules | None = None,
+                 shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None,
+                 password_desk: PasswordDesk | None = None, bus: Bus | None = None,
+                 config: Mapping[str, Any] | None = None, demo: bool = False,
+                 casino_clock: IReactorTime | None = None) -> None:
+        super().__init__()
+        self.reactor = reactor
+        self.store = store
+        self.account_rules = rules = account_rules or players.AccountRules()
+        self.demo = demo
+        self.bus = bus or make_bus(reactor)
+        self.metrics = Metrics()
+        self.moderation = Moderation()                                # the security team's standing decisions
+        self.display_names = DisplayNames()                           # AC-4: players showing their verified name
+        self.gateway = gateway = Gateway(self.bus, self.metrics)
+        self.recorder = recorder = Recorder(store, reactor, writer)
+        self.wallet = wallet = Wallet(recorder, reactor, rules)
+        self.history = StoredSeatingHistory(recorder.write, store)
+        self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
+                                display_names=self.display_names, shuffle=shuffle, landed=recorder.landed)
+        SecurityMoves(self.bus, wallet, self.tables, recorder)      # the security desk's asks (AC-3, AC-7)
+        self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
+        self.play_check = PlayCheck(rules, reactor, self.moderation, store, recorder)   # on every path (STAFF-2)
+        # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
+        self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,
+                                                           queue=rules.password_queue,
+                                                           per_network=rules.password_queue_per_network)
+        self.accounts = Accounts(reactor, gateway, recorder, wallet, self.moderation, rules, self.password_desk,
+                                 self.display_names, rules.session_idle_hours * 3600.0)
+        self.session_watch = SessionWatch(reactor, store, recorder, rules, self.moderation, gateway, self.bus,
+                                          self.accounts)    # STAFF-3: role changes and bans, at once
+        self.responsible_gaming = ResponsibleGaming(reactor, self.bus, recorder)
+        self.histories = Histories(recorder, wallet, self.bus)
+        self.cash_play = CashPlay(gateway, self.bus, wallet, self.moderation, self.play_check.session, self.metrics)
+        self.table_chat = TableChat(self.bus, reactor, self.moderation, rules, self.display_names)
+        for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
+                        self.cash_play, self.table_chat):
+            gateway.serve(service)
+        self.parts = RoomParts(reactor=reactor, store=store, bus=self.bus, account_rules=rules,
+                               moderation=self.moderation, display_names=self.display_names, gateway=gateway,
+                               recorder=recorder, wallet=wallet, tables=self.tables, lobby=self.lobby,
+                               play_check=self.play_check, session_watch=self.session_watch,
+                               accounts=self.accounts, histories=self.histories)
+        for table_rules in tables:
+            self.tables.add_table(table_rules, announce=False)
+        # the lifecycle: started in this order, stopped in the reverse (the writer last)
+        Writer(recorder, reactor, writer).setServiceParent(self)
+        self.restores = Restores(store, reactor, wallet, self.tables, self.history, self.moderation)
+        self.restores.setServiceParent(self)
+        Step("password desk", self.password_desk.start, self.password_desk.stop).setServiceParent(self)
+        Step("session watch", self.session_watch.start, self.session_watch.stop).setServiceParent(self)
+        Step("cash tables", None, self.tables.stop).setServiceParent(self)
+        if config is not None:
+            self._furnish(config, casino_clock)
+
+    @property
+    def recovery(self) -> Recovery | None:
+        """What the restores found of a crash (voided hands, stakes returned); None before the room starts."""
+        return self.restores.recovery
+
+    def _furnish(self, config: Mapping[str, Any], casino_clock: IReactorTime | None) -> None:
+        """The tournament hall, the cashier, the promotions and security desks, the directors' cash tables and the
+        casino floor, each started after the restores (their own recoveries read the loaded ledger)."""
+        parts, settings = self.parts, config.get("tournaments", {})
+        self.hall = hall = TournamentHall(self.reactor, self.bus, self.store, self.recorder, self.wallet,
+                                          self.gateway, self.play_check, self.account_rules,
+                                          decision_seconds=float(settings.get("decision_seconds", 20)),
+                                          between_hands=float(settings.get("between_hands_seconds", 1)),
+                                          clock_scale=float(settings.get("clock_scale", 1)),
+                                          bounds=EventBounds.from_config(config),
+                                          time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
+        hall.install()
+        self.session_watch.count_in_play("is entered in a tournament", hall.playing)   # SEC-2: no promotion meanwhile
+        # promotions deposits and wallet credits (STAFF-1)
+        house_deposits = HouseDeposits(self.reactor, self.store, lambda: hall.bounds)
+        self.gateway.serve(PromotionsDesk(self.reactor, self.store, self.wallet, self.recorder, hall,
+                                          house_deposits))                # the admin's house money for events
+        bounds = CashierBounds.from_config(config)
+        self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules, self.play_check,
+                                         self.moderation, self.bus, self.wallet, PlayMoney(bounds), bounds,
+                                         house_deposits)
+        self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
+        self.table_desk = desk = TableDesk(self.tables, self.lobby, self.gateway, self.recorder, self.store,
+                                           self.reactor, self.bus, config)
+        desk.install()
+        self.casino_floor = floor = CasinoFloor(parts, casino_tables(config), casino_clock,
+                                                 recording=self.recorder)
+        floor.install()
+        self.gateway.serve(SecurityDesk(parts, hall))                # the security team's review and actions (SEC)
+        # withdrawals held and deposits asked when the room stopped: asked again; tournaments it stopped during are
+        # refunded (TR-REFUND); the cash tables directors opened, opened again; the casino's first rounds
+        Step("cashier", cashier.recover, cashier.stop).setServiceParent(self)
+        if self.demo:
+            Step("demo promotions", self.demo_promotions).setServiceParent(self)
+        Step("tournament hall", hall.recover).setServiceParent(self)
+        Step("table desk", desk.restore).setServiceParent(self)
+        Step("casino floor", floor.start).setServiceParent(self)
+
+    def demo_promotions(self) -> None:
+        """A demo room's house tops its promotions account up with a play-money deposit, so demo events can
+        carry a guarantee (STAFF-1: it is still house money, deposited and recorded, never minted)."""
+        short = DEMO_PROMOTIONS - self.wallet.held(PROMOTIONS)
+        if short > 0:
+            fund_promotions(self.wallet, self.recorder, "deposit", short, "demo",
+                            "play money for the demo's guarantees")

@@ -1,0 +1,101 @@
+"""The composition root (issue 35): every service built once, started and stopped in one lifecycle -- the restores
+first, the writer flushed last -- and handed to nobody."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from twisted.internet.task import Clock
+
+from pokerroom.players import AccountRules
+from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.password_desk import PasswordDesk
+from pokerroom.table.config import tables_from_config
+from tests.support.clocked_room import TABLES, player, request, settle
+
+SHELL = Path(__file__).resolve().parents[2] / "pokerroom" / "shell"
+
+
+class InlineClock(Clock):
+    """A Clock that takes a thread's result back at once (``callFromThread``), for a pool that runs inline."""
+
+    def callFromThread(self, f, *args, **kwargs):                    # noqa: N802 - Twisted's name
+        f(*args, **kwargs)
+
+
+class InlinePool:
+    """A thread pool that runs each job at once, and says whether it is started (the writer's and the desk's)."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.ran = 0
+
+    def start(self) -> None:
+        self.started = True
+
+    def stop(self) -> None:
+        self.started = False
+
+    def callInThreadWithCallback(self, on_result, work, *args, **kwargs):   # noqa: N802 - Twisted's name
+        assert self.started, "a job was given to a pool that is not started"
+        self.ran += 1
+        on_result(True, work(*args, **kwargs))
+
+
+def composed(store, clock):
+    writer, hashes = InlinePool(), InlinePool()
+    room = RoomServices(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), writer=writer,
+                        password_desk=PasswordDesk(clock, pool=hashes, threads=1, queue=4, per_network=4))
+    return room, writer, hashes
+
+
+def test_the_root_starts_every_service_in_one_lifecycle_the_restores_first(store):
+    clock = InlineClock()
+    room, writer, hashes = composed(store, clock)
+    assert room.recovery is None and not writer.started and not room.session_watch.running     # built, not started
+    room.startService()
+    assert room.running and all(service.running for service in room)
+    assert [service.name for service in room][:2] == ["writer", "restores"]        # the writer before any write
+    assert room.recovery is not None and room.recovery.voided_hands == ()
+    assert writer.started and hashes.started and room.session_watch.running and room.session_watch.next_tick
+
+
+def test_stopping_the_root_stops_timers_and_flushes_the_writer_before_its_thread_ends(store):
+    clock = InlineClock()
+    room, writer, hashes = composed(store, clock)
+    room.startService()
+    for name in ("ana", "bob"):
+        assert request(room, player(room, name)[0], "join", table="t1", buy_in=1_000)["ok"]
+    for _ in range(20):
+        clock.advance(1)                                        # the first hand is dealt on its timer
+    table = room.tables.runners["t1"].table
+    assert table.hand_number >= 1
+    room.recorder.audit("room_stopping", by="operator")        # queued: the writer gathers for its next batch
+    stopped: list = []
+    room.stopService().addBoth(stopped.append)
+    assert not stopped                                          # the flush waits for the gathered batch
+    clock.advance(1)
+    settle(room)
+    assert len(stopped) == 1 and not room.running
+    assert [r.kind for r in store.audit_log.audit_records("room_stopping")] == ["room_stopping"]   # landed first
+    assert not writer.started and not hashes.started            # then the threads ended
+    assert not room.session_watch.running and room.session_watch.next_tick is None
+    hand, calls = table.hand_number, writer.ran
+    clock.advance(600)                                          # no table timer and no session poll fires again
+    assert (table.hand_number, writer.ran) == (hand, calls)
+
+
+def test_no_service_is_handed_the_root_and_only_the_untyped_ones_get_the_room_parts(tmp_path):
+    """Issue 35: each service gets what it uses; the root is nobody's collaborator, and the shared RoomParts goes
+    only to the services still written against a room-like Protocol (the casino floor and the security desk:
+    docs/architecture.md names them)."""
+    from pokerroom.app import build_room
+
+    room = build_room(None, None, str(tmp_path), reactor=Clock(), casino_clock=Clock())
+    services = {id(s): s for s in [*vars(room).values(), *(h.__self__ for h in room.gateway.handlers.values())]
+                if hasattr(s, "__dict__") and not isinstance(s, type)}
+    held = {type(s).__name__ for s in services.values() if any(v is room for k, v in vars(s).items() if k != "parent")}
+    assert held == set()                                      # a lifecycle child knows its parent; nothing else does
+    given_parts = {type(s).__name__ for s in services.values() if any(v is room.parts for v in vars(s).values())}
+    assert given_parts == {"CasinoFloor", "SecurityDesk"}
+    assert not (SHELL / "room.py").exists()                   # no Room: the root is built, started and stopped
