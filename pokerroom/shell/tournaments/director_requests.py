@@ -26,13 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IReactorTime
 
-from pokerroom import players
 from pokerroom.bus.records import CreateEvent, EditEvent, RefundPreviewRead
 from pokerroom.errors import RuleViolation
-from pokerroom.gateway.sessions import Session
 from pokerroom.poker.variants import VARIANTS
 from pokerroom.protocol.schema import NEW_ID, Request, ok
 from pokerroom.shell.cash_play import answered
+from pokerroom.shell.directors import directed, verify_director
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.tournaments.hall_line import HallLine
 from tournament import commands as tc
@@ -60,19 +59,6 @@ def described(spec: TournamentSpec, template: str) -> dict:
     """A template or a preview as the editor shows it: the knockout share as a whole ``pko_percent``."""
     shown = {k: v for k, v in spec_record(spec).items() if k not in ("id", "progressive_share", "start_at")}
     return {**shown, "template": template, "pko_percent": int(spec.progressive_share * 100)}
-
-
-def verify_director(session: Session) -> None:
-    """The directors' role check, on the asker's session: the request's, before anything is asked of the hall."""
-    if session.role not in players.DIRECTOR_ROLES:
-        raise RuleViolation("forbidden", "only a tournament director can do that")
-
-
-def directed(recorder: Recorder, session: Session, command: str, tournament: str = "", **details: Any) -> str:
-    """Refuse anyone without the role; record the command in the audit log with who, when and why (SEC-1)."""
-    verify_director(session)
-    recorder.audit("director_command", command=command, tournament=tournament, by=session.player_id, **details)
-    return session.player_id
 
 
 @contextmanager

@@ -27,9 +27,9 @@ from pokerroom.bus.subjects import SESSION_EVENTS
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.directors import directed, verify_director
 from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.recorder import Recorder
-from pokerroom.shell.tournaments.director_requests import directed, verify_director
 from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
 from tournament import director as td
