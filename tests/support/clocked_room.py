@@ -53,7 +53,7 @@ def keep(bus: StrictBus) -> None:
     STRICT_BUSES.append(bus)
 
 
-def _bus_turn(bus: StrictBus) -> bool:
+def bus_turn(bus: StrictBus) -> bool:
     """The bus's calls due now run (oldest first), as the Clock would run them; whether there were any."""
     noted = bus.reactor
     if not isinstance(noted, _NotedClock):
@@ -78,7 +78,7 @@ def turn(buses: list[StrictBus]) -> None:
     """What ``buses`` hold is delivered, and the requests on them answered, turn after turn with no time passing,
     until nothing of theirs is due: only the buses' own calls run, not the room's timers due now."""
     for _ in range(1_000):
-        if not any([_bus_turn(bus) for bus in buses]):
+        if not any([bus_turn(bus) for bus in buses]):
             return
     raise AssertionError("a strict bus still has deliveries due after 1,000 turns")
 
