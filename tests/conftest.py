@@ -3,10 +3,11 @@
 Hypothesis checks rules, not speed: the machines that run the suite are shared
 and noisy, so no example may fail for taking long (benchmarks live in bench/).
 
-The in-process families run their rooms on the strict bus (``POKERROOM_BUS=strict``: payloads packed, delivery on
-a later turn of the test's Clock, a subscriber's exception raised); the families that start real room servers do
-not yet (:data:`NOT_YET_STRICT`). ``POKERROOM_BUS`` set by whoever runs the suite is left as it is, for every
-test. The application's own default stays the in-process bus.
+Every test runs its rooms on the strict bus (``POKERROOM_BUS=strict``: payloads packed, delivery on a later turn
+-- of the test's Clock, or of the reactor of a room server a test starts in a subprocess, which inherits the
+setting --, a subscriber's exception raised in the test, or logged by the server and failing the test when it
+stops). ``POKERROOM_BUS`` set by whoever runs the suite is left as it is, for every test. The application's own
+default stays the in-process bus.
 """
 
 import os
@@ -17,30 +18,13 @@ from hypothesis import settings
 from pokerroom.bus.strict import StrictBus
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import MALFORMED, STRICT_BUSES, keep, settle
+from tests.support.clocked_room import STRICT_BUSES, keep, settle
 
 settings.register_profile("room", deadline=None)
 settings.load_profile("room")
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
-CHOSEN_BUS = os.environ.get("POKERROOM_BUS")      # a bus chosen for the run holds for every test
-NOT_YET_STRICT = {
-    "net": "real room servers in subprocesses on the reactor; not yet run on the strict bus",
-    "web": "browsers against a real room server in a subprocess, as tests/net",
-}
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Before the test's fixtures are made (a module's shared room too): the strict bus for an in-process family,
-    the application's default for the rest."""
-    if CHOSEN_BUS is not None:
-        return
-    family = os.path.relpath(str(item.path), TESTS).split(os.sep)[0]
-    if family in NOT_YET_STRICT:
-        os.environ.pop("POKERROOM_BUS", None)
-    else:
-        os.environ["POKERROOM_BUS"] = "strict"
+if "POKERROOM_BUS" not in os.environ:                # a bus chosen for the run holds for every test
+    os.environ["POKERROOM_BUS"] = "strict"
 
 
 @pytest.fixture
@@ -50,15 +34,6 @@ def store(tmp_path):
     migrate(engine)
     yield RoomStore(engine)
     engine.dispose()
-
-
-@pytest.fixture(autouse=True)
-def pushes_conform():
-    """Every message an in-process connection was sent is declared by the protocol (pokerroom/protocol/pushes.py),
-    even one whose error a bus subscriber's guard swallowed."""
-    MALFORMED.clear()
-    yield
-    assert MALFORMED == [], "the room sent messages the protocol does not declare"
 
 
 _made = StrictBus.__init__

@@ -16,8 +16,10 @@ an order across two subjects. This bus takes each away:
 * with ``reorder=True`` the messages of different subjects are delivered in
   a shuffled order (each subject's own order kept), as independent broker
   queues may deliver them;
-* a subscriber's exception is kept and raised again from :meth:`flushed`
-  (and by :meth:`raise_failures`), so a test sees the bug rather than a log line.
+* a subscriber's exception is logged as the in-process bus logs it (a room
+  server run on this bus says so in its log) and kept, and raised again from
+  :meth:`flushed` (and by :meth:`raise_failures`), so a test sees the bug
+  rather than a log line.
 
 It is chosen with ``POKERROOM_BUS=strict`` (see :func:`pokerroom.bus.make_bus`).
 """
@@ -30,6 +32,7 @@ from typing import Any
 
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from pokerroom.bus import Handler, NoResponder, Responder, matches, verify_subject
@@ -61,6 +64,8 @@ class _Subscription:
 
 
 class StrictBus:
+    log = Logger()
+
     def __init__(self, reactor: IReactorTime, *, reorder: bool = False, seed: int = 0) -> None:
         self.reactor = reactor
         self.reorder = reorder
@@ -146,7 +151,9 @@ class StrictBus:
                     try:
                         subscription.handler(subject, unpack(data))
                     except Exception:
-                        self.failures.append(Failure())
+                        failure = Failure()
+                        self.log.failure("a subscriber of {subject} failed", failure, subject=subject)
+                        self.failures.append(failure)
         for subject in [s for s, q in self.queues.items() if not q]:
             del self.queues[subject]
         if self.queues:

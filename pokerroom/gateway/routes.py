@@ -201,6 +201,21 @@ class Gateway:
         if session.player_id is not None:
             self.follow(session, table_seat(table_id, session.player_id))
 
+    def hold(self, session: Session, table_id: str) -> None:
+        """The table's frames wait while the session is caught up on it (a resume: subscribed first, then the
+        host's answer): on a bus that delivers later, one published between the two would come live before the
+        catch-up and again in it."""
+        for subject in _table_streams(session, table_id):
+            session.held[subject] = []
+
+    def release(self, session: Session, table_id: str, seen: int) -> None:
+        """The frames held for the table forwarded in their order, but those the catch-up carried (through seq
+        ``seen``): a table's frames come in its order, none twice (docs/protocol.md, "Order")."""
+        for subject in _table_streams(session, table_id):
+            for frame in session.held.pop(subject, ()):
+                if frame.message.get("seq", seen + 1) > seen:
+                    session.deliver(subject, frame)
+
     def unwatch(self, session: Session, table_id: str) -> None:
         session.tables.discard(table_id)
         self.unfollow(session, table_public(table_id))
@@ -240,6 +255,12 @@ class Gateway:
         for stream in session.streams.values():
             stream.cancel()
         session.streams = {}
+
+
+def _table_streams(session: Session, table_id: str) -> tuple[str, ...]:
+    if session.player_id is None:
+        return (table_public(table_id),)
+    return table_public(table_id), table_seat(table_id, session.player_id)
 
 
 def _tables(session: Session) -> tuple[str, ...]:

@@ -54,6 +54,7 @@ class Session:
     tables: set[str] = field(default_factory=set)          # observing or seated
     lobby: bool = False
     streams: dict[str, Any] = field(default_factory=dict)  # subject -> its bus subscription, while connected
+    held: dict[str, list[Frame]] = field(default_factory=dict)  # subject -> frames come while its table catches up
 
     def push(self, message: dict[str, Any]) -> None:
         if self.connection is not None:
@@ -67,6 +68,9 @@ class Session:
     def deliver(self, subject: str, frame: Frame) -> None:
         """A bus handler: forward the frame, unless this player gets the table on their seat's stream instead."""
         if frame.instead and self.player_id in frame.instead:
+            return
+        if self.held and subject in self.held:             # after the catch-up, those it did not carry
+            self.held[subject].append(frame)
             return
         connection = self.connection
         if connection is not None:

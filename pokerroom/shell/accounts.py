@@ -362,20 +362,29 @@ class Accounts:
     def _catch_up(self, session: Session, table_id: str, last_seq: int) -> defer.Deferred:
         """The table as the client missed it, asked of its host (``table.<id>.catch_up``): the missed frames, or a
         snapshot when those cannot show it whole (the host decides: HR-DC-2); "events" or "snapshot"."""
+        seen = [last_seq]                               # the last seq the client has once this is pushed
+
         def push(answer: dict) -> str:
             if "snapshot" in answer:
                 session.push(answer["snapshot"])
+                seen[0] = answer["snapshot"]["seq"]
                 return "snapshot"
             for frame in answer["frames"]:
                 session.push_frame(frame)
+                seen[0] = frame.message["seq"]
             return "events"
 
         def closed(failure: Failure) -> str:
             failure.trap(NoResponder)                   # it closed since the host said it was open
             return "closed"
 
+        def release(result: object) -> object:
+            self.gateway.release(session, table_id, seen[0])
+            return result
+
         read = CatchUpRead(session.player_id, last_seq)
-        return self.gateway.bus.request(table_catch_up(table_id), read).addCallbacks(push, closed)
+        self.gateway.hold(session, table_id)            # what comes live meanwhile waits for the catch-up
+        return self.gateway.bus.request(table_catch_up(table_id), read).addCallbacks(push, closed).addBoth(release)
 
 
 def places_of(store: Any, nickname: str) -> tuple[set[str], set[str]]:

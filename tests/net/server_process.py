@@ -51,6 +51,7 @@ initial_seconds = {time_bank}
 
 
 FAST_ROOM = room_config()
+SUBSCRIBER_FAILED = "a subscriber of "          # how either bus logs a subscriber's exception
 
 FAST_TOURNAMENTS = FAST_ROOM + """
 [tournaments]
@@ -61,9 +62,11 @@ clock_scale = 0.0008
 
 
 class Server:
-    def __init__(self, tmp: Path, *extra: str, demo: bool = True) -> None:
+    def __init__(self, tmp: Path, *extra: str, demo: bool = True, bus: str | None = None) -> None:
+        """``bus``: ``POKERROOM_BUS`` for the server ("" for the application's default); None: the suite's own."""
         self.tmp = tmp
         self.demo = demo
+        self.bus = bus
         self.config = tmp / "room.toml"
         if not self.config.exists():
             self.config.write_text(FAST_ROOM)
@@ -74,6 +77,8 @@ class Server:
 
     def start(self) -> Server:
         env = dict(os.environ, POKERROOM_LOG_LEVEL="warn")
+        if self.bus is not None:
+            env["POKERROOM_BUS"] = self.bus
         self.process = subprocess.Popen(
             [sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir", str(self.tmp / "data"),
              "--config", str(self.config), *(["--demo"] if self.demo else []), "--bots", "0", *self.extra],
@@ -107,12 +112,19 @@ class Server:
             self.process.wait(10)
 
     def stop(self) -> None:
+        """Stop the server; it must not have logged a bus subscriber's failure (either bus logs one, and goes on)."""
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             try:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self.assert_no_subscriber_failed()
+
+    def assert_no_subscriber_failed(self) -> None:
+        log = (self.tmp / "server.log").read_text(errors="replace")
+        at = log.find(SUBSCRIBER_FAILED)
+        assert at < 0, f"a bus subscriber failed in the server: {log[at:at + 4000]}"
 
 
 def start(tmp_path, accounts: str = "", connections: str = "", *extra: str) -> Server:

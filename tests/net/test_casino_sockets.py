@@ -743,6 +743,7 @@ def test_CR_6_a_lone_blackjack_player_who_disconnects_on_their_turn_resumes_with
     assert state["to_act"] == "lone" and state["seats"] == {"4": "lone"}
     assert state["bets"] == [{"market": "main", "amount": 1_000, "odds": None, "seat": 4}]
     assert len(state["hands"]["lone"][need["hand"]]) >= 2 and state["dealer"][1] is None
+    back.sync()                     # the decision asked again is the table's frame: not ordered against the state
     again = back.events(0, "decision_needed", BJ, round=number, who="lone")
     assert again and again[-1]["moves"] == need["moves"]      # the decision is asked again
     assert state["decision"] == again[-1]["decision"] == need["decision"]     # the same decision, the same id

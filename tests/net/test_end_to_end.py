@@ -22,7 +22,16 @@ def server(tmp_path):
     s.stop()
 
 
-def test_a_whole_session_over_real_sockets_in_both_encodings(server):
+@pytest.fixture(params=["suite's", "application's"])
+def either_bus(request, tmp_path):
+    """A server on the suite's bus (the strict one), and one on the application's default, which production runs."""
+    s = Server(tmp_path, bus=None if request.param == "suite's" else "").start()
+    yield s
+    s.stop()
+
+
+def test_a_whole_session_over_real_sockets_in_both_encodings_on_either_bus(either_bus):
+    server = either_bus
     ana, ana_token = sign_up(server.url, "ana")
     bo, _ = sign_up(server.url, "bob", "pokerroom.v1.json")
     assert ana.request("login", nickname="ana", password="wrong")["error"]["code"] == "bad_login"

@@ -1,5 +1,12 @@
 """The order a client may rely on (docs/protocol.md, "Order"): the frames of one table come in the table's order,
-whatever the bus does across subjects -- a seated player hears the whole table on their seat's stream."""
+whatever the bus does across subjects -- a seated player hears the whole table on their seat's stream.
+
+The bus here delivers each turn's messages in a shuffled order across subjects, and holds its deliveries while a
+turn's acts are applied (as a broker's queues fill while a process is busy), so several batches of one table
+reach a viewer together: the order within a subject is then all that keeps a viewer's frames in the table's
+order. With a seated player's frames split over two subjects, as before the seat streams (their own frames on
+their player stream), the same play puts them out of order -- the test that shows the bus can catch a split.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from twisted.internet.task import Clock
 
 from pokerroom.bus.records import Frame
 from pokerroom.bus.strict import StrictBus
+from pokerroom.bus.subjects import player_stream
 from pokerroom.shell.composition import RoomServices
 from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import TABLES, player, request
@@ -18,15 +26,42 @@ PLAYERS = ("ana", "bo", "cy", "di")
 
 
 class ReorderingBus(StrictBus):
-    """A broker-like bus whose subjects are independent queues, delivered in a shuffled order across subjects."""
+    """A broker-like bus whose subjects are independent queues, delivered in a shuffled order across subjects;
+    while :attr:`held`, what is published waits (requests are still answered) until :meth:`release`.
 
-    def __init__(self, reactor: Any) -> None:
+    ``split``: a seated player's frames on two subjects, as the room sent them before seat streams -- the frames
+    every seat gets on the seat's stream, the player's own (hole cards, ``legal``) on their player stream."""
+
+    def __init__(self, reactor: Any, *, split: bool = False) -> None:
         super().__init__(reactor, reorder=True, seed=35)
+        self.split = split
+        self.held = False
         self.frames_packed = 0
+        self.moved = 0                                  # own frames sent on the player stream (split)
+        self.public: Frame | None = None                # the table's last public frame
 
     def publish(self, subject: str, payload: Any) -> None:
-        self.frames_packed += isinstance(payload, Frame)
+        if isinstance(payload, Frame):
+            self.frames_packed += 1
+            if subject == "table.t1.public":
+                self.public = payload
+            elif self.split and subject.startswith("table.t1.seat.") and not self.everyones(payload):
+                self.moved += 1
+                subject = player_stream(subject.rsplit(".", 1)[1])
         super().publish(subject, payload)
+
+    def everyones(self, frame: Frame) -> bool:
+        """Whether ``frame`` is what every seat gets (the public frame), not a player's own."""
+        return self.public is not None and frame.message is self.public.message and not frame.extra
+
+    def _later(self) -> None:
+        if not self.held:
+            super()._later()
+
+    def release(self) -> None:
+        self.held = False
+        if self.queues:
+            self._later()
 
 
 def act(room: RoomServices, seated: dict, table: Any, rng: random.Random) -> bool:
@@ -58,9 +93,9 @@ def follows_on(frames: list[dict]) -> list[tuple[int, int]]:
             if after["events"][0]["seq"] != before["seq"] + 1]
 
 
-def test_a_bus_that_reorders_across_subjects_leaves_every_seated_players_frames_in_table_order(store):
-    clock = Clock()
-    bus = ReorderingBus(clock)
+def play(store: Any, clock: Clock, bus: ReorderingBus, hands: int = 20) -> tuple[RoomServices, dict, Any, int]:
+    """Four players play ``hands`` hands (an observer watching) on ``bus``, several acts and a chat line applied
+    in a turn while the bus holds its deliveries: the room, the seated, the observer's connection, the lines."""
     room = RoomServices(tables_from_config(TABLES), store, clock, bus=bus)
     room.startService()
     watcher, watching = player(room, "eve")
@@ -73,19 +108,28 @@ def test_a_bus_that_reorders_across_subjects_leaves_every_seated_players_frames_
     rng = random.Random(35)
     chatted = 0
     for _ in range(2_000):
-        if table.hand_number >= 20 and table.hand is None:
+        if table.hand_number >= hands and table.hand is None:
             break
         clock.advance(1)
+        bus.held = True
         for _ in range(rng.randint(0, 4)):                      # several acts in one turn: frames on every stream
             if not act(room, seated, table, rng):
                 break
         session = seated[PLAYERS[chatted % len(PLAYERS)]][0]
         if rng.random() < 0.1 and request(room, session, "chat", table="t1", text=f"gl {chatted}").get("ok"):
             chatted += 1
+        bus.release()
     clock.advance(0)
     bus.raise_failures()
+    assert table.hand_number >= hands and bus.frames_packed > 100
+    return room, seated, watching, chatted
 
-    assert table.hand_number >= 20 and bus.frames_packed > 100 and chatted > 3
+
+def test_a_bus_that_reorders_across_subjects_leaves_every_seated_players_frames_in_table_order(store):
+    clock = Clock()
+    _, seated, watching, chatted = play(store, clock, ReorderingBus(clock))
+
+    assert chatted > 3
     for name, (_, connection) in seated.items():
         frames = frames_of(connection)
         assert len(frames) > 50, name
@@ -95,6 +139,18 @@ def test_a_bus_that_reorders_across_subjects_leaves_every_seated_players_frames_
     observed = frames_of(watching)
     assert follows_on(observed) == []                           # the public stream is one subject too
     assert [f["seq"] for f in observed][-1] == [f["seq"] for f in frames_of(seated["ana"][1])][-1]
+
+
+def test_the_same_play_with_a_seated_players_frames_on_two_subjects_reaches_them_out_of_order(store):
+    """What the test above would catch: the frames a seated player is sent, split over their seat's stream and
+    their player stream, come out of the table's order on this bus (while the observer's one stream keeps it)."""
+    clock = Clock()
+    bus = ReorderingBus(clock, split=True)
+    _, seated, watching, _ = play(store, clock, bus)
+
+    assert bus.moved > 50
+    assert [name for name, (_, connection) in seated.items() if follows_on(frames_of(connection))] != []
+    assert follows_on(frames_of(watching)) == []
 
 
 def test_a_seated_player_hears_their_table_on_their_seat_stream_alone_and_an_observer_on_the_public_one(store):

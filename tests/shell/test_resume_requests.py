@@ -11,9 +11,10 @@ from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import CASH_TABLES_RESUME
 from pokerroom.errors import RuleViolation
 from pokerroom.players import AccountRules
+from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
 from pokerroom.table.config import tables_from_config
-from tests.support.clocked_room import TABLES, Connection, player, request, resolved, with_token
+from tests.support.clocked_room import TABLES, Connection, bus_turn, player, request, resolved, with_token
 
 TWO_TABLES = {"tables": [*TABLES["tables"], {**TABLES["tables"][0], "id": "t2"}]}
 
@@ -131,4 +132,38 @@ def test_HR_DC_2_a_resume_on_the_strict_bus_subscribes_first_and_catches_up_by_s
     missed = [e for m in back.sent if m.get("type") == "table_events" for e in m["events"]]
     shown = [e for m in stays.sent if m.get("type") == "table_events" for e in m["events"] if e["seq"] > last_seen]
     assert missed and missed == shown                       # none lost, none twice
+    room.bus.raise_failures()
+
+
+def test_HR_DC_2_a_frame_published_while_a_resume_is_caught_up_comes_once_after_the_catch_up_in_the_tables_order(store):
+    """Subscribed first, caught up second: a frame the table publishes between the two is in the host's log by
+    the time it answers, and on the bus too. The gateway holds the table's live frames until the catch-up is
+    pushed and forwards only those it did not carry, so the client gets every frame once, in the table's order."""
+    clock = Clock()
+    room = strict_room(store, clock)
+    cy, _ = player(room, "cy")
+    seated_and_gone(room, clock)
+    assert request(room, cy, "observe", table="t1", on=True)["ok"]
+    clock.advance(1.0)
+    last_seen = room.tables.runners["t1"].table.seq
+    cy_token = with_token(room, cy)
+    room.gateway.disconnected(cy)
+    clock.advance(20.0)
+    back = Connection()
+    fresh = room.gateway.connected(back, "10.0.0.4")
+    answer = room.gateway.handle(fresh, parse_request({"type": "resume", "rid": 1, "token": cy_token,
+                                                       "tables": {"t1": last_seen}}))
+    while "table.t1.public" not in fresh.streams:           # the bus's turns, one by one, until subscribed
+        assert bus_turn(room.bus)
+    [timer] = [c for c in clock.getDelayedCalls() if "Timer._fire" in repr(c.func)]
+    fire, args, kw = timer.func, timer.args, timer.kw
+    timer.cancel()
+    fire(*args, **kw)                                       # the table's timer fires before the host answers
+    between = room.tables.runners["t1"].table.seq
+    assert between > last_seen
+    answered = resolved(answer)
+    assert answered["ok"] and answered["tables"] == {"t1": "events"}
+    seqs = [e["seq"] for m in back.sent if m.get("type") == "table_events" for e in m["events"]]
+    assert seqs == sorted(set(seqs)) and seqs[-1] == between, seqs       # once each, in order
+    assert fresh.held == {}                                 # live again: nothing waits any more
     room.bus.raise_failures()

@@ -12,31 +12,12 @@ from twisted.internet.task import Clock
 from pokerroom.players import nickname_key
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.security_desk import SecurityDesk
-from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.room_store import RoomStore
 from pokerroom.store.session_records import token_digest
-from tests.support.clocked_room import TABLES, Connection, deposit, make_room, player, request, resolved, with_token
+from tests.support.clocked_room import Connection, deposit, make_room, player, request, resolved
+from tests.support.strict_rooms import signed_in, staffed
 
 HOUR = 3600.0
-
-
-def staffed(store: RoomStore, clock: Clock, **rules) -> RoomServices:
-    """A room with the directors' table desk, so a director command can be tried."""
-    room = make_room(store, clock, **rules)
-    TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
-              TABLES).install()
-    return room
-
-
-def signed_in(room: RoomServices, name: str, role: str = "player"):
-    """A connected player with a stored account of ``role`` and a token, as a login leaves them."""
-    session, connection = player(room, name)
-    token = with_token(room, session)
-    if role != "player":
-        room.store.sessions.set_role(nickname_key(name), role, room.reactor.seconds())
-        room.session_watch.cursor = room.store.sessions.last_account_change()      # as if it was so before the login
-        session.role = role
-    return session, connection, token
 
 
 def resume(room: RoomServices, token: str) -> tuple[dict, object]:

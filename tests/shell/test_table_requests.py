@@ -6,23 +6,12 @@ from __future__ import annotations
 from twisted.internet.task import Clock
 
 from pokerroom.bus.records import WhereRead
-from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import CASH_TABLES_WHERE
-from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.staff_out_of_play import leave_play
 from pokerroom.shell.table_desk import TableDesk
-from pokerroom.table.config import tables_from_config
-from tests.support.clocked_room import TABLES, player, request, resolved
-
-CLOSED_IN_HAND = {"tables": [{**TABLES["tables"][0], "seats": 2, "block_chat_in_hand": True}]}   # full with two
-
-
-def strict_room(store, clock: Clock) -> RoomServices:   # noqa: ANN001
-    room = RoomServices(tables_from_config(CLOSED_IN_HAND), store, clock, account_rules=AccountRules(),
-                        bus=StrictBus(clock))
-    room.startService()
-    return room
+from tests.support.clocked_room import player, request, resolved
+from tests.support.strict_rooms import CLOSED_IN_HAND, playing, strict_room
 
 
 def turned(room: RoomServices, d):   # noqa: ANN001, ANN201
@@ -35,21 +24,6 @@ def turned(room: RoomServices, d):   # noqa: ANN001, ANN201
         room.reactor.advance(0)
     assert out, "no answer came"
     return out[0]
-
-
-def playing(room: RoomServices, clock: Clock):   # noqa: ANN001, ANN201
-    """ana and bo sit at t1 and a hand is dealt; cy watches. Their sessions and connections."""
-    seated = [player(room, name) for name in ("ana", "bo")]
-    for seat, (session, _) in enumerate(seated, 1):
-        assert request(room, session, "join", table="t1", buy_in=1_000, seat=seat)["ok"]
-    cy = player(room, "cy")
-    assert request(room, cy[0], "observe", table="t1", on=True)["ok"]
-    for _ in range(10):
-        if room.tables.runners["t1"].table.hand is not None:
-            break
-        clock.advance(1.0)
-    assert room.tables.runners["t1"].table.hand is not None
-    return (*seated, cy)
 
 
 def test_HR_CHAT_4_chat_asks_the_table_and_its_host_shows_the_line_on_the_strict_bus(store):

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from msgpack import unpackb
 from twisted.internet import defer
 from twisted.internet.task import Clock
+from twisted.python.failure import Failure
 
 from pokerroom import players
 from pokerroom.bus.strict import StrictBus
@@ -24,10 +25,6 @@ from pokerroom.table.config import tables_from_config
 TABLES = {"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10, "min_buy_in": 400,
                       "max_buy_in": 1000, "seats": 6}]}
 
-
-MALFORMED: list[str] = []
-"""What the room sent that the protocol does not declare (the in-process bus logs a subscriber's error and goes
-on: this list keeps it for tests/conftest.py, which fails the test; a strict bus raises it again itself)."""
 
 STRICT_BUSES: list[StrictBus] = []
 """The strict buses made during the running test (tests/conftest.py keeps them here, settles them at the end and
@@ -58,7 +55,7 @@ def keep(bus: StrictBus) -> None:
     STRICT_BUSES.append(bus)
 
 
-def _bus_turn(bus: StrictBus) -> bool:
+def bus_turn(bus: StrictBus) -> bool:
     """The bus's calls due now run (oldest first), as the Clock would run them; whether there were any."""
     noted = bus.reactor
     if not isinstance(noted, _NotedClock):
@@ -83,7 +80,7 @@ def turn(buses: list[StrictBus]) -> None:
     """What ``buses`` hold is delivered, and the requests on them answered, turn after turn with no time passing,
     until nothing of theirs is due: only the buses' own calls run, not the room's timers due now."""
     for _ in range(1_000):
-        if not any([_bus_turn(bus) for bus in buses]):
+        if not any([bus_turn(bus) for bus in buses]):
             return
     raise AssertionError("a strict bus still has deliveries due after 1,000 turns")
 
@@ -102,7 +99,9 @@ class Connection:
     """A socket double that keeps what the room sent it, a close as ``{"closed": code}``.
 
     Every message is checked against the protocol's declarations first (:func:`verify_message`): each test that
-    uses this double is a conformance test of what the room pushes.
+    uses this double is a conformance test of what the room pushes. One that breaks them raises
+    :class:`PushError` in the sender's call -- from a bus subscriber, to the strict bus, which raises it again in
+    the test (tests/conftest.py).
     """
 
     def __init__(self) -> None:
@@ -112,8 +111,7 @@ class Connection:
         try:
             verify_message(message)
         except PushError as e:
-            MALFORMED.append(f"{e}: {message!r}"[:500])
-            raise
+            raise PushError(f"{e}: {message!r}"[:500]) from None
         self.sent.append(message)
 
     def send_frame(self, frame) -> None:   # noqa: ANN001 - a pokerroom.bus.records.Frame
@@ -121,7 +119,7 @@ class Connection:
         for it ahead (if any) must be the message, packed."""
         message = unpackb(pack(frame.message))
         if frame.packed is not None and unpackb(frame.packed) != message:
-            MALFORMED.append(f"packed ahead, not the message: {frame.message!r}"[:500])
+            raise PushError(f"packed ahead, not the message: {frame.message!r}"[:500])
         self.send(dict(message, **(frame.extra or {})))
 
     def close(self, code: int, reason: str) -> None:
@@ -160,14 +158,14 @@ def _has_result(answer: defer.Deferred) -> bool:
 
 
 def conform(answer):   # noqa: ANN001, ANN201 - a dict or a Deferred of one, handed back as it came
-    """``answer`` (or the answer it will be) checked against the protocol's envelope and wire types; what breaks
-    them is kept in :data:`MALFORMED`, which fails the test."""
+    """``answer`` (or the answer it will be) checked against the protocol's envelope and wire types: one that
+    breaks them raises :class:`PushError` (the Deferred of one fails with it, raised by :func:`resolved`)."""
     def check(message):   # noqa: ANN001, ANN202
         if isinstance(message, dict):
             try:
                 verify_answer(message)
             except PushError as e:
-                MALFORMED.append(f"{e}: {message!r}"[:500])
+                raise PushError(f"{e}: {message!r}"[:500]) from None
         return message
 
     if isinstance(answer, defer.Deferred):
@@ -183,6 +181,8 @@ def resolved(result) -> dict:                                       # noqa: ANN0
         out = []
         result.addBoth(out.append)
         assert out, "the answer did not come"
+        if isinstance(out[0], Failure) and out[0].check(PushError):
+            out[0].raiseException()                                 # an answer the protocol does not allow
         return out[0]
     return result
 
