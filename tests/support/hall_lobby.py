@@ -6,6 +6,7 @@ from __future__ import annotations
 from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 
+from pokerroom.bus.records import LOGGED_IN
 from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
@@ -42,6 +43,7 @@ class Lobby:
         session = self.room.gateway.connected(connection, "10.0.0.1")
         session.player_id, session.country, session.role = name, "NL", role
         self.room.gateway.identify(session, name)
+        self.room.gateway.returned(session, LOGGED_IN)         # as a login does: the hall hears they are connected
         if self.room.store.accounts.find_account(name.casefold()) is None:         # a director's named player is real
             self.room.store.accounts.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
         deposit(self.room, name, 100_000)
