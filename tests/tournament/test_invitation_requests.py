@@ -84,6 +84,16 @@ def test_STAFF_2_a_forged_answer_for_an_invitation_nobody_made_moves_nothing(sto
     assert "bob" not in lobby.hall.directors["sng"].entries
 
 
+def test_STAFF_2_a_forged_invite_into_a_paid_event_only_invites_and_moves_nothing(store):
+    lobby = Lobby(store)
+    lobby.create()
+    lobby.person("bob")
+    answer = asked(lobby, tournament_command("sng"), Invite("bob", "mallory", "free money"))   # no director's request
+    assert answer == {"player": "bob", "entered": False, "invited": True, "entry_cost": 500}
+    assert lobby.room.wallet.books.balance(cash("bob")) == 100_000           # nothing is taken until bob accepts
+    assert "bob" not in lobby.hall.directors["sng"].entries
+
+
 def test_STAFF_2_a_frozen_player_is_refused_by_the_request_before_the_hall_is_asked(store, monkeypatch):
     lobby = Lobby(store)
     lobby.create()

@@ -23,7 +23,7 @@ from pokerroom.bus.records import AnswerInvitation, InvitationsRead, Invite
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.cash_play import answered
-from pokerroom.shell.play_check import PlayCheck
+from pokerroom.shell.play_check import PlayCheck, Standing
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.tournaments.director_requests import directed, verify_director
 from pokerroom.shell.tournaments.hall_line import HallLine
@@ -46,7 +46,7 @@ class InvitationRequests:
             raise RuleViolation("chat_blocked", "links and abusive words are not allowed in an invitation's reason",
                                 "HR-CHAT-2")
 
-        def ask(standing: Any) -> defer.Deferred:
+        def ask(standing: Standing) -> defer.Deferred:
             verify_director(session)                    # still a director once the account was read
             invite = Invite(standing.nickname, session.player_id, reason)
             return self.line.command(tournament, invite).addCallback(taken)
