@@ -43,6 +43,7 @@ class DisplayNames:
         return (bus.subscribe(PLAYERS_DISPLAY_NAME, self._heard), bus.subscribe(PLAYERS_RENAMED, self._heard))
 
     def _heard(self, subject: str, change: DisplayName | PlayerRenamed) -> None:
+        # this class's own changes, never a deciding copy's: what was heard is not published again
         if isinstance(change, PlayerRenamed):
             DisplayNames.renamed(self, change.old, change.new)
         elif change.name is None:
