@@ -138,6 +138,30 @@ SessionEvent = SessionGone | SessionBack        # what SESSION_EVENTS carries, i
 
 
 
+# ---------------------------------------------------------------------- players: names each side keeps a copy of
+# The side that decides publishes; each other side keeps its own copy from these (docs/architecture.md).
+
+
+@record("players.renamed")
+@dataclass(frozen=True, slots=True)
+class PlayerRenamed:
+    """``players.renamed``: the account ``old`` is ``new`` from now on (AC-3), published by the security desk once
+    the account and its wallet moved: what a copy keeps under the old name now concerns the new one."""
+
+    old: str
+    new: str
+
+
+@record("players.display_name")
+@dataclass(frozen=True, slots=True)
+class DisplayName:
+    """``players.display_name``: ``player`` shows the verified real ``name`` at the tables (AC-4), or nothing
+    (None): published by the accounts at a login and by the security desk when the player's choice changes."""
+
+    player: str
+    name: str | None
+
+
 # ---------------------------------------------------------------------- frames: what a viewer is sent
 
 
@@ -517,6 +541,41 @@ class BuyShares:
     seller: str
     buyer: str
     percent: int
+
+
+# The directors' invitations (STAFF-2): the requests are the gateway's (the role check, the chat filter on the reason,
+# the account's may-play check), the book of open invitations the hall's, beside the entries an answer pays.
+
+
+@record("tn.invite")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Invite:
+    """``tournament.<id>.command``: the director ``by`` enters ``player`` (a stored account's nickname, which the
+    request found may play) for ``reason``: into a free event at once, into a paid one as an invitation only the
+    player's own answer pays. Answered ``{"player", "entered", "invited", "entry_cost"}``."""
+
+    player: str
+    by: str
+    reason: str
+
+
+@record("tn.invited")
+@dataclasses.dataclass(frozen=True, slots=True)
+class AnswerInvitation:
+    """``tournament.<id>.command``: ``player`` accepts (paying as registering does) or declines their invitation to
+    the event; with none open it is ``no_invitation`` and nothing moves. Answered ``{"registered", "balance"}``."""
+
+    player: str
+    accept: bool
+
+
+@record("tn.invitations")
+@dataclasses.dataclass(frozen=True, slots=True)
+class InvitationsRead:
+    """``tournaments.invitations``: ``player``'s open invitations, answered ``{"invitations": [...]}`` (what each
+    costs, from whom and why)."""
+
+    player: str
 
 
 # ---------------------------------------------------------------------- casino tables

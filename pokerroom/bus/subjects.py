@@ -27,6 +27,9 @@ SECURITY_VOID = "security.void"      # request: a VoidWinnings, a player's winni
 TOURNAMENTS_LIST = "tournaments.list"  # request: a TournamentsRead, every tournament's lobby line (the hall answers)
 TOURNAMENTS_CREATE = "tournaments.create"  # request: a CreateEvent, a director's new tournament (the hall answers)
 TOURNAMENTS_RETIRED = "tournaments.retired"  # payload: a tournament's id, once it has left the hall's memory
+TOURNAMENTS_INVITATIONS = "tournaments.invitations"  # request: an InvitationsRead, a player's open invitations
+PLAYERS_RENAMED = "players.renamed"  # payload: a PlayerRenamed, a nickname reset (AC-3), from the security desk
+PLAYERS_DISPLAY_NAME = "players.display_name"  # payload: a DisplayName, who shows their real name (AC-4)
 
 
 @lru_cache(maxsize=65_536)

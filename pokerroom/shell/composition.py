@@ -51,7 +51,7 @@ from pokerroom.shell.accounts import Accounts
 from pokerroom.shell.cash_play import CashPlay
 from pokerroom.shell.cashier import Cashier
 from pokerroom.shell.casino_floor import CasinoFloor
-from pokerroom.shell.display_names import DisplayNames
+from pokerroom.shell.display_names import DecidedNames, DisplayNames
 from pokerroom.shell.histories import Histories
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.lifecycle import Restores, Step, Writer
@@ -104,13 +104,15 @@ class RoomServices(MultiService):
         self.bus = bus or make_bus(reactor)
         self.metrics = Metrics()
         self.moderation = Moderation()                                # the security team's standing decisions
-        self.display_names = DisplayNames()                           # AC-4: players showing their verified name
+        self.display_names = DecidedNames(self.bus)       # AC-4: who shows their verified name, decided and published
+        table_names = DisplayNames()                      # the table process's copy, from the records (AC-3, AC-4)
+        table_names.follow(self.bus)
         self.gateway = gateway = Gateway(self.bus, self.metrics)
         self.recorder = recorder = Recorder(store, reactor, writer)
         self.wallet = wallet = Wallet(recorder, reactor, rules)
         self.history = StoredSeatingHistory(recorder.write, store)
         self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
-                                display_names=self.display_names, shuffle=shuffle, landed=recorder.landed)
+                                display_names=table_names, shuffle=shuffle, landed=recorder.landed)
         SecurityMoves(self.bus, wallet, self.tables, recorder)      # the security desk's asks (AC-3, AC-7)
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
         self.play_check = PlayCheck(rules, reactor, self.moderation, store, recorder)   # on every path (STAFF-2)

@@ -13,10 +13,21 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.bus import NoResponder
-from pokerroom.bus.records import CatchUpRead, LobbyLine, PlayersRead, SnapshotRead
+from pokerroom.bus.records import (
+    DISCONNECTED,
+    LOGGED_IN,
+    TAKEN_OVER,
+    CatchUpRead,
+    LobbyLine,
+    PlayersRead,
+    SessionBack,
+    SessionGone,
+    SnapshotRead,
+)
 from pokerroom.bus.subjects import (
     CASH_TABLES_KNOWN,
     LOBBY_CHANGED,
+    SESSION_EVENTS,
     table_catch_up,
     table_command,
     table_players,
@@ -178,3 +189,33 @@ def test_the_lobby_line_travels_whole_in_lobby_changed_and_its_removal_when_the_
     with pytest.raises(NoResponder):                            # its requests went with it
         host.command(tc.Sit("bob", 2, 500))
     assert host.bus.answer(host.bus.request(CASH_TABLES_KNOWN, None)) == ["t1"]
+
+
+# the session events across the process line: the host disconnects and reconnects seats from the records alone,
+# published by a gateway it holds no reference to (none here), on a later turn (HR-DC-1, HR-DC-2)
+def connected(host: Host, player: str) -> bool:
+    table = host.runner.table
+    return table.players[table.seat_of(player)].connected
+
+
+def test_HR_DC_1_a_gone_record_disconnects_the_seat_on_a_later_turn_only_when_it_was_the_players_session():
+    host = Host()
+    host.command(tc.Sit("ann", 1, 500))
+    host.bus.publish(SESSION_EVENTS, SessionGone("s2", "ann", TAKEN_OVER, False, ("t1",), 1))   # a newer login's
+    host.clock.advance(0)
+    assert connected(host, "ann")
+    host.bus.publish(SESSION_EVENTS, SessionGone("s3", "ann", DISCONNECTED, True, ("t1",), 2))
+    assert connected(host, "ann")                           # a message: the host hears it on a later turn
+    host.clock.advance(0)
+    assert not connected(host, "ann")
+
+
+def test_HR_DC_2_a_back_record_reconnects_the_seat_at_the_tables_it_names():
+    host = Host()
+    host.command(tc.Sit("ann", 1, 500))
+    host.bus.publish(SESSION_EVENTS, SessionGone("s3", "ann", DISCONNECTED, True, ("t1",), 2))
+    host.clock.advance(0)
+    assert not connected(host, "ann")
+    host.bus.publish(SESSION_EVENTS, SessionBack("s4", "ann", LOGGED_IN, ("t1",), 3))
+    host.clock.advance(0)
+    assert connected(host, "ann")

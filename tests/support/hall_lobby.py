@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
+from twisted.python.failure import Failure
 
+from pokerroom.bus.records import LOGGED_IN
+from pokerroom.bus.strict import StrictBus
 from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
@@ -42,6 +45,7 @@ class Lobby:
         session = self.room.gateway.connected(connection, "10.0.0.1")
         session.player_id, session.country, session.role = name, "NL", role
         self.room.gateway.identify(session, name)
+        self.room.gateway.returned(session, LOGGED_IN)         # as a login does: the hall hears they are connected
         if self.room.store.accounts.find_account(name.casefold()) is None:         # a director's named player is real
             self.room.store.accounts.create_account(name, name.casefold(), "-", "1990-01-01", "NL", 0.0, role=role)
         deposit(self.room, name, 100_000)
@@ -103,3 +107,15 @@ def started(store, **settings) -> tuple[Lobby, td.Director]:
     d = lobby.hall.directors["sng"]
     lobby.clock.advance(1)                                           # the first hand is dealt
     return lobby, d
+
+
+def asked(lobby: Lobby, subject: str, payload: object) -> object:
+    """The hall's answer to ``payload`` on ``subject`` once the strict bus has carried it both ways (a refusal as
+    the RuleViolation itself)."""
+    assert isinstance(lobby.room.bus, StrictBus)
+    answer = lobby.room.bus.request(subject, payload)
+    settle(lobby.room)
+    out: list = []
+    answer.addBoth(out.append)
+    assert out, "the hall did not answer"
+    return out[0].value if isinstance(out[0], Failure) else out[0]

@@ -6,8 +6,6 @@ stay there, the rules with the director."""
 
 from __future__ import annotations
 
-from twisted.python.failure import Failure
-
 from pokerroom.bus import NoResponder
 from pokerroom.bus.records import (
     LOGGED_IN,
@@ -23,7 +21,6 @@ from pokerroom.bus.records import (
     packb,
     unpackb,
 )
-from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import (
     TOURNAMENTS_CREATE,
     TOURNAMENTS_LIST,
@@ -33,23 +30,11 @@ from pokerroom.bus.subjects import (
 )
 from pokerroom.errors import RuleViolation
 from tests.support.clocked_room import Connection, conform, deposit, request, settle
-from tests.support.hall_lobby import Lobby, started
+from tests.support.hall_lobby import Lobby, asked, started
 from tournament import commands as tc
 from tournament import director as td
 
 ENTRY = 500                     # the sit & go template's buy-in and fee
-
-
-def asked(lobby: Lobby, subject: str, payload: object) -> object:
-    """The hall's answer to ``payload`` on ``subject`` once the strict bus has carried it both ways (a refusal as
-    the RuleViolation itself)."""
-    assert isinstance(lobby.room.bus, StrictBus)
-    answer = lobby.room.bus.request(subject, payload)
-    settle(lobby.room)
-    out: list = []
-    answer.addBoth(out.append)
-    assert out, "the hall did not answer"
-    return out[0].value if isinstance(out[0], Failure) else out[0]
 
 
 def registering(store, *names: str) -> Lobby:   # noqa: ANN001

@@ -28,11 +28,13 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from pokerroom.bus.records import (
+    AnswerInvitation,
     BuyShares,
     CreateEvent,
     DetailsRead,
     EditEvent,
     Enter,
+    Invite,
     OfferShares,
     RefundPreviewRead,
     TournamentsRead,
@@ -207,6 +209,8 @@ class TournamentAnswers:
 # The hall's own records on ``tournament.<id>.command`` and ``tournament.<id>.read``, each to the answer that takes it.
 _OWN: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict]] = {
     Enter: TournamentAnswers.entered, OfferShares: TournamentAnswers.offered, BuyShares: TournamentAnswers.bought,
-    EditEvent: TournamentAnswers.edited, Watch: TournamentAnswers.watched}
+    EditEvent: TournamentAnswers.edited, Watch: TournamentAnswers.watched,
+    Invite: lambda answers, d, invite: answers.hall.invitations.invited(d, invite),
+    AnswerInvitation: lambda answers, d, answer: answers.hall.invitations.answered(d, answer)}
 _READS: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict]] = {
     DetailsRead: TournamentAnswers.details, RefundPreviewRead: lambda answers, d, read: answers.refunds(d, read)}

@@ -219,7 +219,7 @@ class TournamentDecisions:
                 or current.marker != marker or len(table.hand.events) != marker):
             return
         clock = current.clock
-        connected = self.hall.feed.online(player) is not None
+        connected = self.hall.feed.online(player)
         reconnect = d.reconnect_time(player, connected) if clock.phase == THINKING else 0   # spends it (HR-DC-4)
         bank = self.bank(tid, player)
         phase = clock.next_phase(disconnected=not connected, reconnect_seconds=reconnect, time_bank=bank,

@@ -18,14 +18,13 @@ tournament's later frames wait behind it.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from twisted.logger import Logger
 
 from pokerroom.bus import Bus
 from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import player_stream, tournament_public, tournament_table
-from pokerroom.gateway.routes import Gateway
 from pokerroom.poker import events as he
 from pokerroom.poker.events import event_to_dict
 from pokerroom.poker.redact import Viewer, redact
@@ -50,10 +49,10 @@ def _shown(events: tuple, viewer: Viewer) -> list[dict]:
 class TournamentFeed:
     log = Logger()
 
-    def __init__(self, hall: TournamentHall, bus: Bus, gateway: Gateway, recorder: Recorder) -> None:
+    def __init__(self, hall: TournamentHall, bus: Bus, recorder: Recorder) -> None:
         self.hall = hall
         self.bus = bus
-        self.gateway = gateway                  # who is connected
+        self.connected: set[str] = set()        # players on a connection, as the session events told the hall
         self.recorder = recorder                # the audit chain (seats taken and left, SEC-1)
         self.watchers: dict[str, dict[str, str | None]] = {}          # tournament -> session id -> its player
         self.entrants: dict[str, set[str]] = {}
@@ -74,13 +73,16 @@ class TournamentFeed:
         else:
             watchers.pop(session, None)
 
-    def disconnected(self, session_id: str) -> None:
-        """A closed connection watches nothing any more (the gateway closed its streams)."""
+    def disconnected(self, session_id: str, player: str | None) -> None:
+        """A closed connection watches nothing any more (the gateway closed its streams); ``player``, if named,
+        is on no connection now."""
+        self.connected.discard(player)
         for watchers in self.watchers.values():
             watchers.pop(session_id, None)
 
     def identified(self, session_id: str, player: str) -> None:
         """The connection logged in (or resumed) as ``player``: what it watches, it watches as them."""
+        self.connected.add(player)
         for watchers in self.watchers.values():
             if session_id in watchers:
                 watchers[session_id] = player
@@ -97,10 +99,9 @@ class TournamentFeed:
             for key in [k for k in keyed if k[0] == tid]:
                 del keyed[key]
 
-    def online(self, player: str) -> Any:
-        """The player's connected session, or None."""
-        session = self.gateway.by_player.get(player)
-        return session if session is not None and session.connection is not None else None
+    def online(self, player: str) -> bool:
+        """Whether the player is on a connection, as the session events said (a decision's reconnect time)."""
+        return player in self.connected
 
     def hold(self, tid: str) -> OutcomeHold:
         """The tournament's way to the bus: behind any step still waiting for its commit."""

@@ -33,13 +33,15 @@ players' (:mod:`~pokerroom.shell.tournaments.player_requests`) and the
 directors' (:mod:`~pokerroom.shell.tournaments.director_requests`). They are
 on the gateway's side of the process line and reach the hall by bus requests
 only (:mod:`~pokerroom.shell.tournaments.hall_line`), which the hall answers
-(:mod:`~pokerroom.shell.tournaments.answers`); the directors' invitations are
-:mod:`~pokerroom.shell.tournaments.invitations`, on the hall's side.
+(:mod:`~pokerroom.shell.tournaments.answers`); so are the invitations'
+(:mod:`~pokerroom.shell.tournaments.invitation_requests`), whose book is kept on
+the hall's side (:mod:`~pokerroom.shell.tournaments.invitations`).
 
 The hall is given its collaborators, each typed: the reactor, the bus, the
 store (read at start and for an id's uniqueness) and the recorder (its one
 writer and the audit chain), the wallet (every payment), the gateway (the
-route table, and who is connected), the one may-play check and the account
+requests' route table: who is connected the hall learns from the session
+events, never from the gateway), the one may-play check and the account
 rules (the chat filter's words); it builds each part with what that part
 uses.
 
@@ -82,6 +84,7 @@ from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecision
 from pokerroom.shell.tournaments.director_requests import DirectorRequests, spec_record
 from pokerroom.shell.tournaments.feed import TournamentFeed
 from pokerroom.shell.tournaments.hall_line import HallLine
+from pokerroom.shell.tournaments.invitation_requests import InvitationRequests
 from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.player_requests import PlayerRequests
 from pokerroom.shell.tournaments.timers import TournamentTimers
@@ -137,15 +140,15 @@ class TournamentHall:
         self.retire_call: dict[str, Any] = {}                       # ended event -> when it leaves the memory
         self.answering: dict[str, tuple[Subscription, ...]] = {}     # event -> its request subjects, until retired
         self.quota = DirectorQuota()                                 # STAFF-1: one director's share of the room
-        self.feed = TournamentFeed(self, bus, gateway, recorder)     # who hears what
+        self.feed = TournamentFeed(self, bus, recorder)              # who hears what, and who is connected
         self.timers = TournamentTimers(self, between_hands, clock_scale)
         self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
         self.answers = TournamentAnswers(self, wallet)               # what the requests ask, answered on the bus
         line = HallLine(bus, self.bounds.keep_ended_minutes)         # the requests' only way to the hall
         self.player_requests = PlayerRequests(line, reactor, play_check, gateway)
         self.director_requests = DirectorRequests(line, reactor, recorder, store)
-        self.invitations = InvitationDesk(self, bus, gateway, recorder, wallet, play_check,   # STAFF-2
-                                          account_rules.banned_words)
+        self.invitations = InvitationDesk(self, bus, recorder, wallet)                          # STAFF-2
+        self.invitation_requests = InvitationRequests(line, recorder, play_check, account_rules.banned_words)
 
     # ------------------------------------------------------------------ composition
 
@@ -153,6 +156,7 @@ class TournamentHall:
         """Register the hall's requests with the gateway, and answer the lobby's list."""
         self.player_requests.install()
         self.gateway.serve(self.director_requests)
+        self.gateway.serve(self.invitation_requests)
         self.bus.respond(TOURNAMENTS_LIST, self.answers.listed)
         self.bus.respond(TOURNAMENTS_CREATE, self.answers.created)
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
@@ -160,9 +164,10 @@ class TournamentHall:
 
     def _session_event(self, subject: str, event: SessionEvent) -> None:
         """A session's end: it watches no tournament any more; a player back: the hands they are dealt into, and
-        the events their connection watches are now a player's (an entrant hears each once)."""
+        the events their connection watches are now a player's (an entrant hears each once). Who is connected
+        is learnt here too: the player is gone when the session they are signed in on is (``current``)."""
         if isinstance(event, SessionGone):
-            self.feed.disconnected(event.session)
+            self.feed.disconnected(event.session, event.player if event.current else None)
         else:
             self.feed.identified(event.session, event.player)
             self.feed.back(event.player)

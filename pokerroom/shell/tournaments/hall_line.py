@@ -16,9 +16,10 @@ from twisted.internet import defer
 from twisted.python.failure import Failure
 
 from pokerroom.bus import Bus, NoResponder, Subscription
-from pokerroom.bus.records import CreateEvent, TournamentsRead
+from pokerroom.bus.records import CreateEvent, InvitationsRead, TournamentsRead
 from pokerroom.bus.subjects import (
     TOURNAMENTS_CREATE,
+    TOURNAMENTS_INVITATIONS,
     TOURNAMENTS_LIST,
     TOURNAMENTS_RETIRED,
     tournament_command,
@@ -48,6 +49,10 @@ class HallLine:
         """Every tournament's lobby line, ``registered`` as ``player`` sees it; none while no hall answers."""
         return self.bus.request(TOURNAMENTS_LIST, TournamentsRead(player)).addErrback(self._none)
 
+    def invitations(self, read: InvitationsRead) -> defer.Deferred:
+        """A player's open invitations on ``tournaments.invitations``; none while no hall answers."""
+        return self.bus.request(TOURNAMENTS_INVITATIONS, read).addErrback(self._no_invitations)
+
     def on_retired(self, retired: Callable[[str], None]) -> Subscription:
         """``retired(tournament)`` whenever an event leaves the hall's memory: nothing of it is published again."""
         return self.bus.subscribe(TOURNAMENTS_RETIRED, lambda _, tournament: retired(tournament))
@@ -63,3 +68,8 @@ class HallLine:
     def _none(failure: Failure) -> Any:
         failure.trap(NoResponder)
         return {"tournaments": []}
+
+    @staticmethod
+    def _no_invitations(failure: Failure) -> Any:
+        failure.trap(NoResponder)
+        return {"invitations": []}
