@@ -84,6 +84,7 @@ from pokerroom.shell.tournaments.feed import TournamentFeed
 from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.player_requests import PlayerRequests
+from pokerroom.shell.tournaments.runner import TournamentRunner
 from pokerroom.shell.tournaments.timers import TournamentTimers
 from pokerroom.shell.wallet import Wallet
 from pokerroom.store.room_store import RoomStore
@@ -133,6 +134,7 @@ class TournamentHall:
         self.shuffle = shuffle
         self.bounds = bounds or EventBounds()       # STAFF-1: what a director may put in an event alone
         self.directors: dict[str, td.Director] = {}
+        self.runners: dict[str, TournamentRunner] = {}              # event -> its runner, until retired
         self.created_by: dict[str, str] = {}
         self.retire_call: dict[str, Any] = {}                       # ended event -> when it leaves the memory
         self.answering: dict[str, tuple[Subscription, ...]] = {}     # event -> its request subjects, until retired
@@ -172,7 +174,7 @@ class TournamentHall:
         refunded = {}
         for record in self.store.tournaments.unfinished_tournaments():
             director = _restored(record)
-            self.directors[record.id] = director
+            self._open(director)
             self.created_by[record.id] = record.created_by
             self._answer(director)                                  # its page is read until it is retired
             events = director.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"))
@@ -198,7 +200,7 @@ class TournamentHall:
         seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded
         director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec),
                                awaiting_approval=pending)
-        self.directors[spec.id] = director
+        self._open(director)
         self.created_by[spec.id] = by
         self._answer(director)
         self.quota.created(by, now)
@@ -209,6 +211,25 @@ class TournamentHall:
         if spec.start_at is not None:
             self.timers.start_at(spec.id, spec.start_at)
         return director
+
+    def _open(self, d: td.Director) -> None:
+        self.directors[d.spec.id] = d
+        self.runners[d.spec.id] = TournamentRunner(self, d)
+
+    def runner(self, tid: str) -> TournamentRunner:
+        """The runner of ``tid`` (public for the timers and the decisions beside the hall)."""
+        return self.runners[tid]
+
+    def stop(self) -> None:
+        """The room stops: nothing of the hall fires any more -- no start, level clock, deal limit, next hand,
+        decision or retirement."""
+        for tid in list(self.directors):
+            self.timers.stop(tid)
+            self.decisions.stop(tid)
+        for call in self.retire_call.values():
+            if call.active():
+                call.cancel()
+        self.retire_call.clear()
 
     def _answer(self, d: td.Director) -> None:
         """The event's request subjects, answered until it is retired: its commands and its reads."""
@@ -256,12 +277,7 @@ class TournamentHall:
         priced in chips, as a tournament table counts them)."""
         tid = d.spec.id
         acting = d.table_of(command.player).id if type(command) is tc.Act else ""   # before it moves or busts them
-        try:
-            events = d.apply(command)
-        except RuleViolation as refusal:
-            if type(command) is tc.Act:
-                raise refusal.priced("chips") from None
-            raise
+        events = self.runners[tid].apply(command, self.reactor.seconds())
         if acting:                              # the time bank keeps what was not used (before the next clock)
             self.decisions.acted(tid, acting, command.player)
         if before is not None:
@@ -307,6 +323,7 @@ class TournamentHall:
         self.timers.stop(tid)
         self.decisions.forget(tid)
         self.directors.pop(tid, None)
+        self.runners.pop(tid, None)
         self.created_by.pop(tid, None)
         self.feed.forget(tid)
         self.answers.forget(tid)
