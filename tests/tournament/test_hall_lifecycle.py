@@ -11,6 +11,7 @@ from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.promotions_desk import fund_promotions
 from tests.support.clocked_room import settle
 from tests.support.hall_lobby import Lobby, started
+from tournament import commands as tc
 from tournament import director as td
 
 
@@ -88,3 +89,33 @@ def test_TR_PLAY_1_the_next_hand_waits_its_pause_from_when_the_last_hands_end_is
     assert table.hand is None
     lobby.clock.advance(0.01)
     assert table.hand is not None
+
+
+class KeptWrites:
+    """The recorder's port, keeping each tournament step it is given."""
+
+    def __init__(self, recording) -> None:   # noqa: ANN001
+        self.recording = recording
+        self.steps: list = []
+
+    def record_step(self, step) -> Deferred:   # noqa: ANN001
+        self.steps.append(step)
+        return self.recording.record_step(step)
+
+
+def test_SEC_1_the_tournament_runner_stores_a_step_whole_and_a_mid_hand_action_not_at_all(store):
+    lobby, d = started(store)
+    table = next(iter(d.tables.values()))
+    writes = lobby.hall.recording = KeptWrites(lobby.hall.recording)
+    runner = lobby.hall.runner("sng")
+    player, _ = table.to_act()
+    events = runner.apply(tc.Act(player, "fold", None, None), lobby.clock.seconds())
+    assert runner.transfers(events) == {}                               # a fold moves no money
+    lobby.hall.run(d, events)
+    assert table.hand is not None and writes.steps == []                # mid-hand: nothing a snapshot keeps changed
+    while table.hand is not None:                                       # the decisions' timers play it out
+        lobby.clock.advance(10)
+    assert len(writes.steps) >= 1
+    ended = writes.steps[0]
+    assert len(ended.hands) == 1 and ended.step is not None             # the hand and the director, in one write
+    assert ended.hands[0][0][1] == table.id and ended.step[0] == "sng"
