@@ -113,7 +113,7 @@ class TournamentTimers:
         self.next_hand: dict[tuple[str, str], NextHand] = {}
         self.hand_timers: dict[tuple[str, str], Timer] = {}          # (tournament, table) -> its next hand's timer
         self.deal_at: dict[str, float] = {}
-        self.start_at_: dict[str, float] = {}
+        self.starts: dict[str, float] = {}                           # tournament -> its scheduled start
         self.catch_up_call: dict[str, Any] = {}                      # tournament -> the next slice of its work
         self.scan_call: dict[str, Any] = {}                          # tournament -> the next tables to look at
 
@@ -122,8 +122,8 @@ class TournamentTimers:
     def due(self, tid: str) -> Due | None:
         """The tournament's next deadline of its own: the earliest of its start, level clock and deal limit."""
         due = []
-        if tid in self.start_at_:
-            due.append(Due(self.start_at_[tid], START))
+        if tid in self.starts:
+            due.append(Due(self.starts[tid], START))
         if tid in self.clock:
             command, at = self.clock[tid]
             due.append(Due(at, CLOCK, command))
@@ -135,7 +135,7 @@ class TournamentTimers:
         """The command ``due`` sends now (None: nothing left to do); the deadline is spent."""
         tid = d.spec.id
         if due.what == START:
-            self.start_at_.pop(tid, None)
+            self.starts.pop(tid, None)
             if d.state != td.REGISTERING:
                 return None
             if d.awaiting_approval:                                  # STAFF-1: never approved, never played
@@ -156,12 +156,12 @@ class TournamentTimers:
 
     def start_at(self, tid: str, at: float) -> None:
         """A scheduled event starts at ``at`` (TR-REG-1), or is cancelled then if it cannot."""
-        self.start_at_[tid] = max(at, self.reactor.seconds())
+        self.starts[tid] = max(at, self.reactor.seconds())
         self._arm(tid)
 
     def started_now(self, tid: str) -> None:
         """A director started it early: the scheduled start has nothing left to do."""
-        if self.start_at_.pop(tid, None) is not None:
+        if self.starts.pop(tid, None) is not None:
             self._arm(tid)
 
     # ------------------------------------------------------------------ after every command
@@ -234,7 +234,7 @@ class TournamentTimers:
 
     def stop(self, tid: str) -> None:
         """Nothing of ``tid`` is due any more (it ended, or the hall stops)."""
-        for keyed in (self.clock, self.paused_left, self.deal_at, self.start_at_):
+        for keyed in (self.clock, self.paused_left, self.deal_at, self.starts):
             keyed.pop(tid, None)                    # a finished tournament's clock holds nothing
         for call in (self.catch_up_call.pop(tid, None), self.scan_call.pop(tid, None)):
             _cancel(call)
