@@ -112,3 +112,20 @@ def announce(bus: Bus, subject: str, message: dict[str, Any], seated: tuple[str,
         everyone = _frame(message, None)
         for _, stream in seats:
             bus.publish(stream, everyone)
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """A message told whole, not a table's batch (a tournament's level, bust or prize): on the public stream for its
+    subscribers -- but ``instead`` of those who hear it on their own stream -- and to each of ``players`` on theirs."""
+
+    players: tuple[str, ...] | frozenset[str]
+    instead: tuple[str, ...] = ()
+
+
+def tell(bus: Bus, subject: str, message: dict, told: Told) -> None:
+    """``message`` on ``subject`` for its subscribers and on each of ``told.players``' own streams, encoded once."""
+    bus.publish(subject, Frame(message, None, None, told.instead))
+    everyone = Frame(message)
+    for player in told.players:
+        bus.publish(player_stream(player), everyone)

@@ -187,7 +187,7 @@ class RoomServices(MultiService):
         Step("cashier", cashier.recover, cashier.stop).setServiceParent(self)
         if self.demo:
             Step("demo promotions", self.demo_promotions).setServiceParent(self)
-        Step("tournament hall", hall.recover).setServiceParent(self)
+        Step("tournament hall", hall.recover, hall.stop).setServiceParent(self)
         Step("table desk", desk.restore).setServiceParent(self)
         Step("casino floor", floor.start).setServiceParent(self)
 

@@ -1,11 +1,14 @@
 """One table pipeline: what the shell asks of every table it runs, and the one timer that drives them (HR-TIME-5).
 
-Cash tables (:class:`~pokerroom.shell.table_host.TableRunner`), casino tables
-(:class:`~pokerroom.shell.casino_floor.CasinoRunner`) and the decisions of
-tournament tables (:class:`~pokerroom.shell.tournaments.decisions.DecisionRunner`)
-are each a :class:`Runner`: a command record applied gives the events; the
-table names its next deadline and carries it out when it comes; a batch of
-its events gives the money it moves (through the wallet, the one money path),
+Cash tables (:class:`~pokerroom.shell.cash_runner.TableRunner`), casino tables
+(:class:`~pokerroom.shell.casino_runner.CasinoRunner`) and tournaments
+(:class:`~pokerroom.shell.tournaments.runner.TournamentRunner`) are each a
+:class:`Runner`; a tournament table's decisions and next hand are each a
+:class:`Clocked` of the same :class:`Timer`
+(:class:`~pokerroom.shell.tournaments.decisions.DecisionRunner`,
+:class:`~pokerroom.shell.tournaments.timers.HandRunner`). To a runner, a
+command record applied gives the events; it names its next deadline and
+carries it out when it comes; a batch of its events gives the money it moves (through the wallet, the one money path),
 the record the recorder stores of it (through the one port,
 :class:`~pokerroom.shell.recorder.TableRecording`) and its frames, each
 redacted once per audience (:mod:`pokerroom.shell.audiences`).
@@ -39,7 +42,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.errors import RuleViolation
-from pokerroom.shell.audiences import Audiences
+from pokerroom.shell.audiences import Audiences, Told
 
 
 class Deadline(Protocol):
@@ -63,20 +66,20 @@ class Clocked(Protocol):
 
 
 class Runner(Clocked, Protocol):
-    """A table as the shell runs it -- cash, casino, or a tournament's: the one interface of the table pipeline.
+    """A table as the shell runs it -- cash, casino, or a tournament (one runner for all its tables: its step
+    spans them): the one interface of the table pipeline.
 
     ``transfers`` moves the money a batch of events names through the wallet (once per batch, in order: it may
     track what a hand's settlement needs); ``full`` is what the recorder stores of the batch, with those
-    transfers; ``audiences`` are the batch's frames, each with its head, as each audience may see them."""
-
-    @property
-    def table_id(self) -> str: ...
+    transfers; ``audiences`` are the batch's frames, each with its head, as each audience may see them -- a
+    table's batch redacted per audience, or a message :class:`~pokerroom.shell.audiences.Told` whole (a
+    tournament's level, bust or prize)."""
 
     def transfers(self, events: list) -> dict[int, Any]: ...
 
     def full(self, events: list, transfers: dict[int, Any], now: float) -> Any: ...
 
-    def audiences(self, events: list) -> list[tuple[dict, Audiences]]: ...
+    def audiences(self, events: list) -> list[tuple[dict, Audiences | Told]]: ...
 
 
 Publish = Callable[[Sequence[Any]], None]

@@ -14,6 +14,8 @@ from pokerroom.shell.cash_runner import TableRunner
 from pokerroom.shell.casino_runner import CasinoRunner
 from pokerroom.shell.runner import Clocked, Runner, Timer
 from pokerroom.shell.tournaments.decisions import DecisionRunner
+from pokerroom.shell.tournaments.runner import TournamentRunner
+from pokerroom.shell.tournaments.timers import HandRunner
 
 
 def baccarat() -> tuple[Clock, CasinoRunner, Timer, list]:
@@ -32,12 +34,13 @@ def members(protocol: type) -> set[str]:
             if not name.startswith("_")}
 
 
-def test_every_kind_of_table_is_a_runner_and_a_tournament_tables_decisions_run_on_the_same_timer():
+def test_every_kind_of_table_and_the_tournament_is_a_runner_and_a_tournament_tables_clocks_run_on_the_same_timer():
     runner = members(Runner)
-    assert runner >= {"apply", "next_deadline", "fire", "transfers", "full", "audiences", "table_id"}
-    for kind in (TableRunner, CasinoRunner):
+    assert runner >= {"apply", "next_deadline", "fire", "transfers", "full", "audiences"}
+    for kind in (TableRunner, CasinoRunner, TournamentRunner):
         assert runner <= set(dir(kind)), kind
-    assert members(Clocked) <= set(dir(DecisionRunner))
+    for kind in (DecisionRunner, HandRunner):
+        assert members(Clocked) <= set(dir(kind)), kind
 
 
 def test_CR_a_casino_rounds_betting_time_keeps_its_deadline_while_players_join_and_bet_on_the_one_timer():

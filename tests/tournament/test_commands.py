@@ -104,9 +104,10 @@ def test_TR_REG_6_a_players_records_register_act_and_are_refused_as_the_methods_
 
 def test_TR_PLAY_1_the_halls_level_clock_holds_a_typed_command_and_sends_it_when_due(store):
     lobby, d = hall_started(store, level_seconds=100)
-    command, call = lobby.hall.timers.clock["sng"]
+    command, at = lobby.hall.timers.clock["sng"]
     assert command == tc.LevelUp() and dataclasses.is_dataclass(command)
-    lobby.clock.advance(call.getTime() - lobby.clock.seconds())
+    assert lobby.hall.runner("sng").timer.pending.command == command    # the one Timer waits for it
+    lobby.clock.advance(at - lobby.clock.seconds())
     assert d.clock.level == 2
     assert lobby.hall.timers.clock["sng"][0] in (tc.LevelUp(), tc.StartBreak())
 

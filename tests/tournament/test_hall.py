@@ -135,7 +135,8 @@ def test_TR_REFUND_3_a_bust_and_its_place_are_shown_only_once_the_step_that_made
     lobby, d = started(store)
     stored = Deferred()
     lobby.hall.feed.hold("sng").until(stored)               # the step's write, not committed yet
-    lobby.hall.feed.fan_out(d, [td.Busted("cy", next(iter(d.tables)), False), td.Eliminated(("cy",), (3,), 0)])
+    lobby.hall.feed.publish("sng", lobby.hall.runner("sng").audiences(
+        [td.Busted("cy", next(iter(d.tables)), False), td.Eliminated(("cy",), (3,), 0)]))
     assert lobby.pushes("cy", "busted") == [] and lobby.pushes("cy", "eliminated") == []
     stored.callback(None)
     assert [e["player"] for e in lobby.pushes("cy", "busted")] == ["cy"]

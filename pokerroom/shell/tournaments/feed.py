@@ -29,7 +29,7 @@ from pokerroom.poker import events as he
 from pokerroom.poker.events import event_to_dict
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.security.facts import hand_facts
-from pokerroom.shell.audiences import Audiences, publish
+from pokerroom.shell.audiences import Audiences, Told, publish, tell
 from pokerroom.shell.outcome_hold import OutcomeHold
 from pokerroom.shell.recorder import HandStacks, Recorder
 from tournament import director as td
@@ -126,7 +126,19 @@ class TournamentFeed:
 
     # ------------------------------------------------------------------ the fan-out
 
-    def fan_out(self, d: td.Director, events: list) -> None:
+    def keep_hands(self, d: td.Director, events: list) -> None:
+        """Keep each hand's events until it ends, then its record for :meth:`ended_hands` (the step's write)."""
+        for e in events:
+            if isinstance(e, td.HandDealt | td.HandPlayed):
+                key = (d.spec.id, e.table)
+                if isinstance(e, td.HandDealt) and e.table in d.tables:
+                    self.hands[key] = ([], [])
+                self._keep_hand(d, key, e.events)
+
+    def audiences(self, d: td.Director, events: list) -> list[tuple[dict, Audiences | Told]]:
+        """The step's frames, in order, each with its head and who hears it as what: a hand's events as each seat
+        dealt into it may see them, a tournament event told to its subscribers and to the entrants (or, for a
+        seat or a bust, its players only)."""
         tid = d.spec.id
         entrants = self.entrants.setdefault(tid, set())
         for e in events:
@@ -137,53 +149,47 @@ class TournamentFeed:
             elif isinstance(e, td.Unregistered):
                 entrants.discard(e.player)
                 self._entrant_set.pop(tid, None)
+        frames: list[tuple[dict, Audiences | Told]] = []
         for e in events:
             if isinstance(e, _SEATING):                 # joins, leaves and moves are kept for review (SEC-1)
                 record = event_to_wire(e)
                 record["what"] = record.pop("type")
                 self.recorder.audit("tournament_seat", tournament=tid, **record)
             if isinstance(e, td.HandDealt | td.HandPlayed):
-                self._hand_events(d, e)
+                frames.append(self._hand_frame(d, e))
             elif not isinstance(e, td.Payment):
                 message = {"type": "tournament_event", "tournament": tid, "event": event_to_wire(e)}
                 about = players_concerned(e)
-                if about is None:
-                    self._announce(tid, message)
-                else:                                   # a seat, a bust: its players, not the whole field
-                    self._tell(tid, message, about)
+                frames.append((message, self._field(tid) if about is None else Told(about, about)))
+        return frames
 
-    def _announce(self, tid: str, message: dict) -> None:
-        """To the tournament's subscribers and everyone who entered (busted players too: they see how it ends),
-        encoded once: entrants hear it on their own streams, instead of twice if they also subscribe."""
+    def publish(self, tid: str, frames: list[tuple[dict, Audiences | Told]]) -> None:
+        """Send the step's frames behind the tournament's hold: hands on the table's stream, events on its public
+        one, each player's own on their stream."""
+        bus = self.hold(tid)
+        for head, heard in frames:
+            if isinstance(heard, Told):
+                tell(bus, tournament_public(tid), head, heard)
+            else:
+                publish(bus, tournament_table(tid, head["table"]), head, "events", heard)
+
+    def _field(self, tid: str) -> Told:
+        """The tournament's subscribers and everyone who entered (busted players too: they see how it ends):
+        entrants hear it on their own streams, instead of twice if they also subscribe."""
         entrants = self._entrant_set.get(tid)
         if entrants is None:
             entrants = self._entrant_set[tid] = frozenset(self.entrants.get(tid, ()))
-        bus = self.hold(tid)
         watching = self.watchers.get(tid, {}).values()          # few, beside a whole field
-        bus.publish(tournament_public(tid), Frame(message, None, None, tuple(p for p in watching if p in entrants)))
-        everyone = Frame(message)
-        for player in entrants:
-            bus.publish(player_stream(player), everyone)
+        return Told(entrants, tuple(p for p in watching if p in entrants))
 
-    def _tell(self, tid: str, message: dict, players: tuple[str, ...]) -> None:
-        """To the tournament's subscribers and to ``players`` on their own streams (once each), behind the
-        tournament's hold like every other frame of it: a bust or a prize is shown once its step is stored."""
-        bus = self.hold(tid)
-        bus.publish(tournament_public(tid), Frame(message, None, None, tuple(players)))
-        everyone = Frame(message)
-        for player in players:
-            bus.publish(player_stream(player), everyone)
-
-    def _hand_events(self, d: td.Director, e: td.HandDealt | td.HandPlayed) -> None:
+    def _hand_frame(self, d: td.Director, e: td.HandDealt | td.HandPlayed) -> tuple[dict, Audiences]:
         """Each player dealt into the hand gets its events as their seat may see them -- its end included,
         even when they have since busted, moved, or their table broke; observers see them as an observer."""
         key = (d.spec.id, e.table)
         table = d.tables.get(e.table)
         if isinstance(e, td.HandDealt) and table is not None:
             self.dealt[key] = dict(table.seats)
-            self.hands[key] = ([], [])
             self.hall.decisions.hand_dealt(d.spec.id, table.seats.values())     # HR-TIME-4: refills count hands
-        self._keep_hand(d, key, e.events)
         turn = table.to_act() if table is not None else None
         clock = self.hall.decisions.to_act(d, table) if turn is not None else None
         head = {"type": "tournament_table_events", "tournament": d.spec.id, "table": e.table}
@@ -195,7 +201,7 @@ class TournamentFeed:
             audiences.extra[player] = {"seat": seat}
             if turn is not None and turn[0] == player:
                 audiences.extra[player]["legal"] = turn[1].to_wire()
-        publish(self.hold(d.spec.id), tournament_table(d.spec.id, e.table), head, "events", audiences)
+        return head, audiences
 
     def back(self, player: str) -> None:
         """A player logged in or resumed: each hand they are dealt into, from its start as their seat may see

@@ -6,7 +6,9 @@ The :class:`~tournament.director.Director` is pure; the hall is its thin
 Twisted shell, composed into the room by :mod:`pokerroom.app`. Every command,
 from a client or from a timer, is a record of :mod:`tournament.commands`
 applied by the director (:meth:`TournamentHall.command`), and its events go
-through :meth:`TournamentHall.run`, which
+through :meth:`TournamentHall.run`, which runs the table pipeline of the
+tournament's :class:`~pokerroom.shell.tournaments.runner.TournamentRunner` in
+the order the cash and casino tables' run theirs:
 
 1. posts the director's :class:`~tournament.director.Payment` s to the room's
    ledger, in order (money moves nowhere else);
@@ -76,9 +78,8 @@ from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.money.accounts import PROMOTIONS
-from pokerroom.poker import events as he
 from pokerroom.shell.play_check import PlayCheck
-from pokerroom.shell.recorder import Recorder, TableRecording, TournamentStep
+from pokerroom.shell.recorder import Recorder, TableRecording
 from pokerroom.shell.tournaments.answers import TournamentAnswers
 from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
 from pokerroom.shell.tournaments.director_requests import DirectorRequests, spec_record
@@ -87,6 +88,7 @@ from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.invitation_requests import InvitationRequests
 from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.player_requests import PlayerRequests
+from pokerroom.shell.tournaments.runner import TournamentRunner
 from pokerroom.shell.tournaments.timers import TournamentTimers
 from pokerroom.shell.wallet import Wallet
 from pokerroom.store.room_store import RoomStore
@@ -97,18 +99,6 @@ from tournament.bounds import EventBounds
 from tournament.event_quota import DirectorQuota
 from tournament.prizes import PayoutTable
 from tournament.structure import PAYOUTS, TournamentSpec
-
-_QUIET = (td.HandDealt, td.HandPlayed)          # events that change nothing a snapshot keeps
-
-
-def _saved(d: td.Director) -> saved_state.Saved:
-    """What changed in the director since its last save, as typed rows: the one place they are made."""
-    return saved_state.step(d)
-
-
-def _ends_hand(events: list) -> bool:
-    """A hand ends in these events (its deck is revealed last)."""
-    return any(isinstance(x, he.DeckRevealed) for e in events if isinstance(e, td.HandPlayed) for x in e.events)
 
 
 def _restored(record: Any) -> td.Director:
@@ -136,6 +126,7 @@ class TournamentHall:
         self.shuffle = shuffle
         self.bounds = bounds or EventBounds()       # STAFF-1: what a director may put in an event alone
         self.directors: dict[str, td.Director] = {}
+        self.runners: dict[str, TournamentRunner] = {}              # event -> its runner, until retired
         self.created_by: dict[str, str] = {}
         self.retire_call: dict[str, Any] = {}                       # ended event -> when it leaves the memory
         self.answering: dict[str, tuple[Subscription, ...]] = {}     # event -> its request subjects, until retired
@@ -177,13 +168,14 @@ class TournamentHall:
         refunded = {}
         for record in self.store.tournaments.unfinished_tournaments():
             director = _restored(record)
-            self.directors[record.id] = director
+            self._open(director)
             self.created_by[record.id] = record.created_by
             self._answer(director)                                  # its page is read until it is retired
-            events = director.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"))
-            step = self._post(director, events)
-            if step is not None:
-                self.store.tournaments.save_tournament(*step)           # blocking: before the room listens
+            runner = self.runners[record.id]
+            events = runner.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"), 0.0)
+            step = runner.full(events, runner.transfers(events), self.reactor.seconds())
+            if step is not None and step.step is not None:
+                self.store.tournaments.save_tournament(*step.step)      # blocking: before the room listens
             self._retire_later(director)
             refunded[record.id] = next(e for e in events if isinstance(e, td.Cancelled))
             self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id,
@@ -203,7 +195,7 @@ class TournamentHall:
         seed = secrets.randbits(64)             # the tournament's seeded generator (TR-PLAY-4), recorded
         director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec),
                                awaiting_approval=pending)
-        self.directors[spec.id] = director
+        self._open(director)
         self.created_by[spec.id] = by
         self._answer(director)
         self.quota.created(by, now)
@@ -214,6 +206,25 @@ class TournamentHall:
         if spec.start_at is not None:
             self.timers.start_at(spec.id, spec.start_at)
         return director
+
+    def _open(self, d: td.Director) -> None:
+        self.directors[d.spec.id] = d
+        self.runners[d.spec.id] = TournamentRunner(self, d)
+
+    def runner(self, tid: str) -> TournamentRunner:
+        """The runner of ``tid`` (public for the timers and the decisions beside the hall)."""
+        return self.runners[tid]
+
+    def stop(self) -> None:
+        """The room stops: nothing of the hall fires any more -- no start, level clock, deal limit, next hand,
+        decision or retirement."""
+        for tid in list(self.directors):
+            self.timers.stop(tid)
+            self.decisions.stop(tid)
+        for call in self.retire_call.values():
+            if call.active():
+                call.cancel()
+        self.retire_call.clear()
 
     def _answer(self, d: td.Director) -> None:
         """The event's request subjects, answered until it is retired: its commands and its reads."""
@@ -261,12 +272,7 @@ class TournamentHall:
         priced in chips, as a tournament table counts them)."""
         tid = d.spec.id
         acting = d.table_of(command.player).id if type(command) is tc.Act else ""   # before it moves or busts them
-        try:
-            events = d.apply(command)
-        except RuleViolation as refusal:
-            if type(command) is tc.Act:
-                raise refusal.priced("chips") from None
-            raise
+        events = self.runners[tid].apply(command, self.reactor.seconds())
         if acting:                              # the time bank keeps what was not used (before the next clock)
             self.decisions.acted(tid, acting, command.player)
         if before is not None:
@@ -279,20 +285,23 @@ class TournamentHall:
         return events
 
     def run(self, d: td.Director, events: list) -> list:
-        """Post, store, push and set the timers for ``events`` of ``d``: the one path of every command,
-        public because the desks beside the hall (requests, invitations, timers) send theirs through it."""
-        step = self._post(d, events)
+        """The table pipeline of a step of ``d``, the one path of every command: its runner's transfers (the
+        payments, posted), what the recorder stores of it (written in one transaction; the frames after it wait
+        for its commit), its frames, then the timers the director's state asks for. Public because the desks
+        beside the hall (requests, invitations, timers) send theirs through it."""
+        tid = d.spec.id
+        runner = self.runners[tid]
+        step = runner.full(events, runner.transfers(events), self.reactor.seconds())
         landed = None
-        if step is not None or _ends_hand(events):          # stored: shown once its transaction has committed
+        if step is not None:                                # shown once its transaction has committed
             landed = defer.Deferred()
-            self.feed.hold(d.spec.id).until(landed)
-        self.feed.fan_out(d, events)                        # the hands it ends are kept for the step's write
-        if landed is not None:
-            self.recording.record_step(TournamentStep(tuple(self.feed.ended_hands(d.spec.id)), step)) \
-                .chainDeferred(landed)
+            self.feed.hold(tid).until(landed)
+        self.feed.publish(tid, runner.audiences(events))
+        if step is not None:
+            self.recording.record_step(step).chainDeferred(landed)
         self.timers.set(d, events)
         if d.state in (td.FINISHED, td.CANCELLED):
-            self.decisions.stop(d.spec.id)
+            self.decisions.stop(tid)
         else:
             self.decisions.set(d, events)
         self.invitations.closed(d)
@@ -312,29 +321,13 @@ class TournamentHall:
         self.timers.stop(tid)
         self.decisions.forget(tid)
         self.directors.pop(tid, None)
+        self.runners.pop(tid, None)
         self.created_by.pop(tid, None)
         self.feed.forget(tid)
         self.answers.forget(tid)
         self.invitations.book.forget(tid)
         self.quota.forget_idle(self.reactor.seconds())
         self.bus.publish(TOURNAMENTS_RETIRED, tid)          # its watchers' streams are let go of
-
-    def _post(self, d: td.Director, events: list) -> tuple | None:
-        """Post the step's payments to the ledger; what :meth:`save_tournament` stores of it (None: nothing a
-        snapshot keeps changed)."""
-        now = self.reactor.seconds()
-        wallet = self.wallet                                # flagged at once (AC-6); stored below, with the snapshot
-        transfers = [wallet.move(e.source, e.target, e.amount, e.reason, d.spec.id, store=False)
-                     for e in events if isinstance(e, td.Payment)]
-        held = td.guarantee_account(d.spec.id)
-        if d.state in (td.FINISHED, td.CANCELLED) and wallet.held(held) > 0:     # STAFF-1: unused, returned
-            transfers.append(wallet.move(held, PROMOTIONS, wallet.held(held), "guarantee unused: back to "
-                                         "promotions", d.spec.id, store=False))
-        if events and all(isinstance(e, _QUIET) for e in events):
-            tables = [d.tables.get(table_id) for table_id in {e.table for e in events}]
-            if all(t is not None and t.hand is not None for t in tables):
-                return None                                 # mid-hand: nothing a snapshot keeps has changed
-        return d.spec.id, d.spec.name, d.state, _saved(d), self.created_by.get(d.spec.id, ""), transfers, now
 
     # ------------------------------------------------------------------ what the desks and the lobby ask
 
