@@ -20,6 +20,7 @@ CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a p
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
 LOBBY_SECTION = "lobby.section"      # payload: a LobbySection, another section of the lobby whole (the casino's)
 CASINO_TABLES = "casino.tables"      # request: None, every casino table's lobby line (casino_list)
+CASINO_PLAYING = "casino.playing"    # request: an InPlayRead, has a player a bet in an open round (SEC-2)
 SECURITY_BALANCE = "security.balance"  # request: a BalanceRead, a player's wallet balance (the team's view)
 SECURITY_IDLE = "security.idle"      # request: an IdleRead, may a player be renamed (nothing of theirs at a table)
 SECURITY_RENAME = "security.rename"  # request: a Rename, the account and its wallet renamed (AC-3)
@@ -27,6 +28,7 @@ SECURITY_VOID = "security.void"      # request: a VoidWinnings, a player's winni
 TOURNAMENTS_LIST = "tournaments.list"  # request: a TournamentsRead, every tournament's lobby line (the hall answers)
 TOURNAMENTS_CREATE = "tournaments.create"  # request: a CreateEvent, a director's new tournament (the hall answers)
 TOURNAMENTS_RETIRED = "tournaments.retired"  # payload: a tournament's id, once it has left the hall's memory
+TOURNAMENTS_PLAYING = "tournaments.playing"  # request: an InPlayRead, is a player entered (the hall answers)
 
 
 @lru_cache(maxsize=65_536)

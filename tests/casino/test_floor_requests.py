@@ -15,9 +15,9 @@ from pokerroom.casino.table import CasinoRules
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import cash, casino_escrow
 from pokerroom.players import AccountRules
-from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.composition import RoomServices
 from pokerroom.table import commands as table_commands
+from tests.support.casino_room import casino_floor
 from tests.support.clocked_room import Connection, deposit, request
 
 
@@ -32,8 +32,7 @@ def strict_floor(store):   # noqa: ANN001, ANN201
     bus = StrictBus(clock)
     room = RoomServices([], store, clock, account_rules=AccountRules(), bus=bus)
     room.startService()
-    floor = CasinoFloor(room.parts, [build_table(rules("bac", "baccarat"))], recording=room.recorder)
-    floor.install()
+    floor = casino_floor(room, [build_table(rules("bac", "baccarat"))])
     floor.start()
     clock.advance(0)
     session = room.gateway.connected(Connection(), "10.0.0.1")
