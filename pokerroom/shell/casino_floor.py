@@ -3,9 +3,10 @@
 Theory of operation
 -------------------
 Casino tables (:mod:`pokerroom.casino`) are pure. The floor is their thin
-shell, composed into the room by :mod:`pokerroom.app`. Every command is a
-record of :mod:`pokerroom.casino.commands` applied by the table's one
-``apply``: a player's (join, leave, bet, decide) and an operator's void come
+shell, built once by the composition root (:mod:`pokerroom.shell.composition`)
+with what it uses, and stopped with it (its round timers cancelled). Every
+command is a record of :mod:`pokerroom.casino.commands` applied by the
+table's one ``apply``: a player's (join, leave, bet, decide) and an operator's void come
 as requests on ``casino.<id>.command`` (:func:`~pokerroom.bus.subjects.casino_command`),
 which the floor's request handlers send and the floor answers with plain data
 (a refusal: the RuleViolation, code and amounts kept), as a cash table's host
