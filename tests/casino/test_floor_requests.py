@@ -10,37 +10,11 @@ from pokerroom.bus.records import CasinoRead
 from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import casino_command, casino_read
 from pokerroom.casino import commands as cc
-from pokerroom.casino.betting import Limits
-from pokerroom.casino.config import build_table
-from pokerroom.casino.table import CasinoRules
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import cash, casino_escrow
-from pokerroom.players import AccountRules
-from pokerroom.shell.composition import RoomServices
 from pokerroom.table import commands as table_commands
-from tests.support.casino_room import casino_floor
-from tests.support.clocked_room import Connection, deposit, request
-
-
-def rules(table_id: str, game: str) -> CasinoRules:
-    return CasinoRules(table_id=table_id, name=table_id, game=game, limits=Limits(100, 100_000), betting_seconds=10,
-                       decision_seconds=5, pause_seconds=2)
-
-
-def strict_floor(store):   # noqa: ANN001, ANN201
-    """A room on the strict bus with one baccarat table "bac", its first round open, and "ana" (100,000) at it."""
-    clock = Clock()
-    bus = StrictBus(clock)
-    room = RoomServices([], store, clock, account_rules=AccountRules(), bus=bus)
-    room.startService()
-    floor = casino_floor(room, [build_table(rules("bac", "baccarat"))])
-    floor.start()
-    clock.advance(0)
-    session = room.gateway.connected(Connection(), "10.0.0.1")
-    session.player_id, session.country, session.role = "ana", "NL", "player"
-    room.gateway.identify(session, "ana")
-    deposit(room, "ana", 100_000)
-    return clock, bus, room, session
+from tests.support.casino_room import strict_floor
+from tests.support.clocked_room import request
 
 
 def answer_of(bus: StrictBus, clock: Clock, asked):   # noqa: ANN001, ANN201

@@ -40,9 +40,9 @@ from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
 from pokerroom.store.security_records import unpack_facts
-from tests.casino.test_floor_requests import strict_floor
 from tests.shell.test_sessions import signed_in, staffed
 from tests.shell.test_table_requests import playing, strict_room
+from tests.support.casino_room import strict_floor
 from tests.support.clocked_room import Connection, deposit, play_until, player, request, resolved
 from tests.support.hall_lobby import Lobby
 from tests.support.security_room import account, security_desk, security_room
