@@ -376,6 +376,16 @@ class DeskRead:
 # (pokerroom.shell.security_moves answers there). A refusal is the RuleViolation, code and rule kept.
 
 
+@record("play.in")
+@dataclasses.dataclass(frozen=True, slots=True)
+class InPlayRead:
+    """``casino.playing`` / ``tournaments.playing``: is ``player`` in play there -- a casino bet in an open round,
+    a tournament entry (or a stake in one) not yet finished? Asked before a promotion to staff (SEC-2) and a
+    rename (AC-3); answered True or False by the floor or the hall."""
+
+    player: str
+
+
 @record("sec.balance")
 @dataclasses.dataclass(frozen=True, slots=True)
 class BalanceRead:

@@ -20,6 +20,7 @@ CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a p
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
 LOBBY_SECTION = "lobby.section"      # payload: a LobbySection, another section of the lobby whole (the casino's)
 CASINO_TABLES = "casino.tables"      # request: None, every casino table's lobby line (casino_list)
+CASINO_PLAYING = "casino.playing"    # request: an InPlayRead, has a player a bet in an open round (SEC-2)
 SECURITY_BALANCE = "security.balance"  # request: a BalanceRead, a player's wallet balance (the team's view)
 SECURITY_IDLE = "security.idle"      # request: an IdleRead, may a player be renamed (nothing of theirs at a table)
 SECURITY_RENAME = "security.rename"  # request: a Rename, the account and its wallet renamed (AC-3)
@@ -30,6 +31,7 @@ TOURNAMENTS_RETIRED = "tournaments.retired"  # payload: a tournament's id, once 
 TOURNAMENTS_INVITATIONS = "tournaments.invitations"  # request: an InvitationsRead, a player's open invitations
 PLAYERS_RENAMED = "players.renamed"  # payload: a PlayerRenamed, a nickname reset (AC-3), from the security desk
 PLAYERS_DISPLAY_NAME = "players.display_name"  # payload: a DisplayName, who shows their real name (AC-4)
+TOURNAMENTS_PLAYING = "tournaments.playing"  # request: an InPlayRead, is a player entered (the hall answers)
 
 
 @lru_cache(maxsize=65_536)

@@ -3,9 +3,10 @@
 Theory of operation
 -------------------
 Casino tables (:mod:`pokerroom.casino`) are pure. The floor is their thin
-shell, composed into the room by :mod:`pokerroom.app`. Every command is a
-record of :mod:`pokerroom.casino.commands` applied by the table's one
-``apply``: a player's (join, leave, bet, decide) and an operator's void come
+shell, built once by the composition root (:mod:`pokerroom.shell.composition`)
+with what it uses, and stopped with it (its round timers cancelled). Every
+command is a record of :mod:`pokerroom.casino.commands` applied by the
+table's one ``apply``: a player's (join, leave, bet, decide) and an operator's void come
 as requests on ``casino.<id>.command`` (:func:`~pokerroom.bus.subjects.casino_command`),
 which the floor's request handlers send and the floor answers with plain data
 (a refusal: the RuleViolation, code and amounts kept), as a cash table's host
@@ -41,7 +42,7 @@ interface, :class:`~pokerroom.shell.runner.Runner`), which
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
@@ -50,6 +51,7 @@ from twisted.logger import Logger
 from pokerroom.bus import NoResponder
 from pokerroom.bus.records import CasinoRead, LobbySection, SessionEvent, SessionGone
 from pokerroom.bus.subjects import (
+    CASINO_PLAYING,
     CASINO_TABLES,
     LOBBY_SECTION,
     SESSION_EVENTS,
@@ -66,15 +68,15 @@ from pokerroom.shell.audiences import publish
 from pokerroom.shell.cash_play import answered
 from pokerroom.shell.casino_claims import ClaimBook
 from pokerroom.shell.casino_runner import CasinoRunner
+from pokerroom.shell.in_play import answer_in_play
 from pokerroom.shell.outcome_hold import OutcomeHold
-from pokerroom.shell.recorder import TableRecording
 from pokerroom.shell.runner import Timer
 
 if TYPE_CHECKING:
     from pokerroom.bus import Bus
     from pokerroom.gateway.routes import Gateway
     from pokerroom.gateway.sessions import Session
-    from pokerroom.shell.session_watch import SessionWatch
+    from pokerroom.shell.recorder import Recorder
     from pokerroom.shell.wallet import Wallet
     from pokerroom.store.room_store import RoomStore
 
@@ -86,59 +88,44 @@ _REQUESTED = frozenset({cc.Join, cc.Leave, cc.Bet, cc.Decide, cc.Void})
 _MEMBERS = frozenset({cc.Bet, cc.Decide})        # refused ``not_at_table`` before the table sees them
 
 
-class FloorRoom(Protocol):
-    """What the casino floor uses of the room: the clock, the store through the writer, the bus (its lobby section
-    too), the wallet and balances, the route table, the session watch (SEC-2: open bets count as play), the
-    gateway (a member follows their table's stream), the sessions by player, and who may play."""
-
-    reactor: IReactorTime
-    store: RoomStore
-    bus: Bus
-    wallet: Wallet
-    session_watch: SessionWatch
-    gateway: Gateway
-    by_player: dict[str, Session]
-
-    def serve(self, service: Any, public: set[str] | frozenset[str] = frozenset()) -> None: ...
-
-    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
-
-    def may_play(self, session: Session) -> None: ...
-
-    def balance(self, player_id: str) -> int: ...
-
-
 class CasinoFloor:
+    """The casino tables' shell: their requests, timers, money, records and frames; built once by the composition
+    root with what it uses, and stopped with the room (its round timers cancelled)."""
+
     log = Logger()
 
-    def __init__(self, room: FloorRoom, tables: Iterable[CasinoTable], clock: IReactorTime | None = None, *,
-                 recording: TableRecording) -> None:
-        self.room = room
-        self.reactor = clock or room.reactor        # the casino's timers: the room's reactor, or a test's Clock
-        self.store = room.store
-        self.recording = recording                  # the recorder's port: every round's end, as cash hands go
+    def __init__(self, tables: Iterable[CasinoTable], *, clock: IReactorTime, store: RoomStore, bus: Bus,
+                 wallet: Wallet, gateway: Gateway, recorder: Recorder, may_play: Callable[[Session], None]) -> None:
+        self.reactor = clock                        # the casino's timers: the room's reactor, or a test's Clock
+        self.store = store                          # read at start (claims, round numbers); written by the recorder
+        self.bus = bus
+        self.wallet = wallet                        # the stakes, the settlements, a bettor's balance
+        self.gateway = gateway                      # the floor's requests; a member follows their table's stream
+        self.recorder = recorder                    # the writer, and its port for every round's end (as cash hands)
+        self.may_play = may_play                    # the one may-play check (closed, staff SEC-2, frozen, AC-2, AC-5)
         self.tables: dict[str, CasinoTable] = {t.table_id: t for t in tables}
         self.members: dict[str, set[str]] = {t: set() for t in self.tables}    # players who joined
-        self.runners = {t: CasinoRunner(table, self.reactor, room.wallet) for t, table in self.tables.items()}
+        self.runners = {t: CasinoRunner(table, self.reactor, wallet) for t, table in self.tables.items()}
         self.timers = {t: Timer(runner, self.reactor, lambda events, table=runner.table: self._run(table, events))
                        for t, runner in self.runners.items()}                  # each table's one timer
         self.claims = ClaimBook()                                              # BOB-6 claims: one per round
-        self.holds = {t: OutcomeHold(room.bus) for t in self.tables}           # each table's frames
+        self.holds = {t: OutcomeHold(bus) for t in self.tables}                # each table's frames
         self.listed: tuple[dict, ...] | None = None                            # the lobby section as last sent
+        self.stopped = False                                                   # the room has stopped: no timer
 
     # ------------------------------------------------------------------ composition
 
     def install(self) -> None:
         """Register the floor's requests, its connection hooks and its lobby section with the room."""
-        self.room.serve(self, {"casino_list", "casino_rules", "casino_history"})
+        self.gateway.serve(self, {"casino_list", "casino_rules", "casino_history"})
         for table in self.tables.values():
-            self.room.bus.respond(casino_command(table.table_id),
-                                  lambda command, table=table: self._commanded(table, command))
-            self.room.bus.respond(casino_read(table.table_id), lambda read, table=table: self._read(table, read))
-        self.room.bus.respond(CASINO_TABLES, lambda _: self.listing())
-        self.room.bus.subscribe(SESSION_EVENTS, self._session_event)
+            self.bus.respond(casino_command(table.table_id),
+                             lambda command, table=table: self._commanded(table, command))
+            self.bus.respond(casino_read(table.table_id), lambda read, table=table: self._read(table, read))
+        self.bus.respond(CASINO_TABLES, lambda _: self.listing())
+        answer_in_play(self.bus, CASINO_PLAYING, self.playing)          # SEC-2, AC-3: asked before a promotion
+        self.bus.subscribe(SESSION_EVENTS, self._session_event)
         self._lobby_section()
-        self.room.session_watch.count_in_play("has a casino bet open", self.playing)     # SEC-2
 
     def playing(self, player: str) -> bool:
         """A bet of the player's is in an open round."""
@@ -153,6 +140,13 @@ class CasinoFloor:
             table.number = self.store.casino.last_casino_round(table.table_id)
             self.timers[table.table_id].arm()
 
+    def stop(self) -> None:
+        """The room is stopping: no round timer fires again and no session event moves a table (the tables keep
+        their state, as a crash would: stakes still on a table are refunded by the next start's recovery)."""
+        self.stopped = True
+        for timer in self.timers.values():
+            timer.stop()
+
     def listing(self) -> list[dict]:
         return [t.summary() for t in self.tables.values()]
 
@@ -162,7 +156,7 @@ class CasinoFloor:
         lines = tuple(self.listing())
         if lines != self.listed:
             self.listed = lines
-            self.room.bus.publish(LOBBY_SECTION, LobbySection("casino", lines))
+            self.bus.publish(LOBBY_SECTION, LobbySection("casino", lines))
 
     def _read(self, table: CasinoTable, read: CasinoRead) -> dict:
         """``casino.<id>.read``: the table's rules, or its results history (CR-7), as plain data."""
@@ -204,7 +198,7 @@ class CasinoFloor:
         elif kind is cc.Bet:
             placed = events[0]
             answer = {"round": table.number, "market": placed.market, "amount": placed.amount, "odds": placed.odds,
-                      "balance": self.room.balance(player)}
+                      "balance": self.wallet.balance(player)}
         elif kind is cc.Decide:
             answer = {"decision": table.decision_of(player)}
         elif kind is cc.Void:
@@ -222,19 +216,22 @@ class CasinoFloor:
         now = self.reactor.seconds()
         transfers = runner.transfers(events)
         for round_end in runner.full(events, transfers, now):
-            hold.until(self.recording.record_round(round_end))
+            hold.until(self.recorder.record_round(round_end))
         members = self.members[table_id]
         for head, audiences in runner.audiences(events):
             seated = (*members, *(p for p in audiences.own if p not in members))   # who bet hears of it, left or not
             publish(hold, casino_public(table_id), head, "events", audiences, seated,
                     tuple((player, casino_seat(table_id, player)) for player in seated))
-        self.timers[table_id].arm()
+        if not self.stopped:
+            self.timers[table_id].arm()
         self._lobby_section()
         return events
 
     # ------------------------------------------------------------------ connections
 
     def _session_event(self, subject: str, event: SessionEvent) -> None:
+        if self.stopped:
+            return
         if isinstance(event, SessionGone):
             if event.current:                       # not a session a newer login took over
                 self._disconnected(event.player)
@@ -251,29 +248,23 @@ class CasinoFloor:
     def _reconnected(self, player: str, session_id: str) -> None:
         """A player back after a disconnection resumes where they left (CR-6), on the session they came back on
         (found in this process's gateway; one a newer login took over meanwhile hears of its own return)."""
-        session = self.room.by_player.get(player)
+        session = self.gateway.by_player.get(player)
         if session is None or session.id != session_id:
             return
         for table_id, members in self.members.items():
             if player in members:
                 table = self.tables[table_id]
-                self.room.gateway.follow(session, casino_seat(table_id, player))
+                self.gateway.follow(session, casino_seat(table_id, player))
                 self._apply(table, cc.Reconnect(player))
                 session.push({"type": "casino_state", **table.view(player), "decision": table.decision_of(player)})
 
     # ------------------------------------------------------------------ requests
 
-    def _table(self, table: str) -> CasinoTable:
-        found = self.tables.get(table)
-        if found is None:
-            raise RuleViolation("unknown_table", f"there is no casino table {table!r}")
-        return found
-
     # The reads anyone may make, asked of the floor as requests (the handlers are the gateway's side of the line):
     # each is one request to one table, its answer bounded (the last results of the table, HISTORY of them).
 
     def _on_casino_list(self, session: Any, request: Request) -> Any:
-        return answered(self.room.bus.request(CASINO_TABLES, None), "", lambda lines: ok(request, tables=lines))
+        return answered(self.bus.request(CASINO_TABLES, None), "", lambda lines: ok(request, tables=lines))
 
     def _on_casino_rules(self, session: Any, request: Request, table: str) -> Any:
         return self._ask(table, CasinoRead("rules"), lambda rules: ok(request, **rules), casino_read)
@@ -286,18 +277,18 @@ class CasinoFloor:
         """``then`` of the table's answer to ``command``, sent on ``casino.<id>.command`` (or a read on ``subject``):
         at once when it came in the same call (the in-process bus), else a Deferred; a refusal is raised, or fails
         the Deferred."""
-        asked = self.room.bus.request(subject(table), command).addErrback(_no_such_table, table)
+        asked = self.bus.request(subject(table), command).addErrback(_no_such_table, table)
         return answered(asked, table, then)
 
     def _on_casino_join(self, session: Any, request: Request, table: str, seat: int | None = None) -> Any:
-        self.room.may_play(session)
+        self.may_play(session)
         stream = casino_seat(table, session.player_id)
         following = stream in session.streams
-        self.room.gateway.follow(session, stream)           # the table whole, in order, from its first frame
+        self.gateway.follow(session, stream)           # the table whole, in order, from its first frame
 
         def refused(failure: Any) -> Any:
             if not following:
-                self.room.gateway.unfollow(session, stream)
+                self.gateway.unfollow(session, stream)
             return failure
 
         try:
@@ -312,8 +303,8 @@ class CasinoFloor:
 
     def _on_casino_bet(self, session: Any, request: Request, table: str, market: str, amount: int,
                        seat: int | None = None) -> Any:
-        self.room.may_play(session)
-        command = cc.Bet(session.player_id, market, amount, self.room.balance(session.player_id), seat)
+        self.may_play(session)
+        command = cc.Bet(session.player_id, market, amount, self.wallet.balance(session.player_id), seat)
         return self._ask(table, command, lambda placed: ok(request, **placed))
 
     def _on_casino_decide(self, session: Any, request: Request, table: str, move: str, decision: str,
@@ -323,7 +314,7 @@ class CasinoFloor:
         The answer names the player's next decision (null: none now): at infinite blackjack each player goes on
         deciding alone, with no ``decision_needed`` between their moves.
         """
-        command = cc.Decide(session.player_id, move, hand, self.room.balance(session.player_id), decision)
+        command = cc.Decide(session.player_id, move, hand, self.wallet.balance(session.player_id), decision)
         return self._ask(table, command, lambda answer: ok(request, **answer))   # a settling one: once settled
 
     def _on_casino_bets(self, session: Any, request: Request, limit: int = 20) -> Any:
@@ -333,39 +324,45 @@ class CasinoFloor:
                                       "staked": r.staked, "returned": r.returned, "detail": r.detail, "at": r.at}
                                      for r in rows])
 
-        return self.room.write(self.store.casino.casino_bets_of, session.player_id, limit,
+        return self.recorder.write(self.store.casino.casino_bets_of, session.player_id, limit,
                                quiet=False).addCallback(shape)
 
     def _on_casino_claim(self, session: Any, request: Request, table: str, round: int, text: str) -> Any:  # noqa: A002
-        """A claim about a result, for the security team; taken up to 30 days after the draw (BOB-6)."""
-        self._table(table)
-        now = self.reactor.seconds()
-        claim = self.claims.take(session.player_id, table, round, now)     # one per player and round; a pace
+        """A claim about a result, for the security team; taken up to 30 days after the draw (BOB-6). The table is
+        the table process's: that it exists is asked (its rules read; nobody answers for no table)."""
+        player = session.player_id
 
-        def check(record: Any) -> Any:
+        def take(_: dict) -> defer.Deferred:
+            now = self.reactor.seconds()
+            claim = self.claims.take(player, table, round, now)            # one per player and round; a pace
+
+            def refused(failure: Any) -> Any:
+                self.claims.release(claim)
+                return failure
+
+            return self.recorder.write(self.store.casino.casino_round, table, round, quiet=False) \
+                .addCallback(check, now).addErrback(refused)
+
+        def check(record: Any, now: float) -> Any:
             if record is None:
                 raise RuleViolation("unknown_round", f"{table} has no finished round {round}")
             if now - record.at > CLAIM_DAYS * 86_400:
                 raise RuleViolation("claim_too_late", f"claims are accepted up to {CLAIM_DAYS} days after the draw; "
                                                       f"round {round} was {int((now - record.at) // 86_400)} days ago",
                                     "BOB-6")
-            return self.room.write(self.store.audit, "casino_claim", {
-                "table": table, "round": round, "player": session.player_id, "text": text, "result": record.result},
+            return self.recorder.write(self.store.audit, "casino_claim", {
+                "table": table, "round": round, "player": player, "text": text, "result": record.result},
                 now, quiet=False).addCallback(lambda _: ok(request, table=table, round=round))
 
-        def refused(failure: Any) -> Any:
-            self.claims.release(claim)
-            return failure
-
-        return self.room.write(self.store.casino.casino_round, table, round, quiet=False).addCallback(check) \
-            .addErrback(refused)
+        exists = self.bus.request(casino_read(table), CasinoRead("rules")).addErrback(_no_such_table, table)
+        return exists.addCallback(take)
 
     def _on_casino_void(self, session: Any, request: Request, table: str, reason: str) -> Any:
         """An operator voids the round in play for a malfunction (CR-5, BOB-5, IB-12)."""
         if session.role not in STAFF:
             raise RuleViolation("not_staff", "only the room's staff may void a round")
         def voided(answer: dict) -> dict:
-            self.room.write(self.store.audit, "casino_void", {"table": table, "round": answer["round"],
+            self.recorder.write(self.store.audit, "casino_void", {"table": table, "round": answer["round"],
                                                                "by": session.player_id, "reason": reason},
                             self.reactor.seconds())
             return ok(request, round=answer["round"])

@@ -26,9 +26,9 @@ Each job is a service of its own (docs/architecture.md draws them):
 restores (crash recovery, the ledger, the seating memory) and then each
 service's start (the session watch, the password desk's pool, the cashier's and
 the hall's recoveries, the casino's first rounds); ``stopService`` stops them in
-reverse and flushes the writer last. Nobody is handed the root: the services get
-what they use, and the ones still built on a room-like Protocol get
-:class:`~pokerroom.shell.room_parts.RoomParts`.
+reverse (the casino floor's round timers among them) and flushes the writer last.
+Nobody is handed the root, nor a bundle of its parts: each service gets the
+collaborators it uses, one by one, typed.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
 from pokerroom.bus import Bus, make_bus
+from pokerroom.bus.subjects import CASINO_PLAYING, TOURNAMENTS_PLAYING
 from pokerroom.casino.config import tables_from_config as casino_tables
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.routes import Gateway
@@ -62,7 +63,6 @@ from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.responsible_gaming import ResponsibleGaming
-from pokerroom.shell.room_parts import RoomParts
 from pokerroom.shell.seating_store import StoredSeatingHistory
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.security_moves import SecurityMoves
@@ -131,11 +131,6 @@ class RoomServices(MultiService):
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
                         self.cash_play, self.table_chat):
             gateway.serve(service)
-        self.parts = RoomParts(reactor=reactor, store=store, bus=self.bus, account_rules=rules,
-                               moderation=self.moderation, display_names=self.display_names, gateway=gateway,
-                               recorder=recorder, wallet=wallet, tables=self.tables, lobby=self.lobby,
-                               play_check=self.play_check, session_watch=self.session_watch,
-                               accounts=self.accounts, histories=self.histories)
         for table_rules in tables:
             self.tables.add_table(table_rules, announce=False)
         # the lifecycle: started in this order, stopped in the reverse (the writer last)
@@ -156,7 +151,7 @@ class RoomServices(MultiService):
     def _furnish(self, config: Mapping[str, Any], casino_clock: IReactorTime | None) -> None:
         """The tournament hall, the cashier, the promotions and security desks, the directors' cash tables and the
         casino floor, each started after the restores (their own recoveries read the loaded ledger)."""
-        parts, settings = self.parts, config.get("tournaments", {})
+        settings = config.get("tournaments", {})
         self.hall = hall = TournamentHall(self.reactor, self.bus, self.store, self.recorder, self.wallet,
                                           self.gateway, self.play_check, self.account_rules,
                                           decision_seconds=float(settings.get("decision_seconds", 20)),
@@ -165,7 +160,7 @@ class RoomServices(MultiService):
                                           bounds=EventBounds.from_config(config),
                                           time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
         hall.install()
-        self.session_watch.count_in_play("is entered in a tournament", hall.playing)   # SEC-2: no promotion meanwhile
+        self.session_watch.count_in_play("is entered in a tournament", TOURNAMENTS_PLAYING)   # SEC-2: asked
         # promotions deposits and wallet credits (STAFF-1)
         house_deposits = HouseDeposits(self.reactor, self.store, lambda: hall.bounds)
         self.gateway.serve(PromotionsDesk(self.reactor, self.store, self.wallet, self.recorder, hall,
@@ -178,10 +173,16 @@ class RoomServices(MultiService):
         self.table_desk = desk = TableDesk(self.tables, self.lobby, self.gateway, self.recorder, self.store,
                                            self.reactor, self.bus, config)
         desk.install()
-        self.casino_floor = floor = CasinoFloor(parts, casino_tables(config), casino_clock,
-                                                 recording=self.recorder)
+        self.casino_floor = floor = CasinoFloor(casino_tables(config), clock=casino_clock or self.reactor,
+                                                 store=self.store, bus=self.bus, wallet=self.wallet,
+                                                 gateway=self.gateway, recorder=self.recorder,
+                                                 may_play=self.play_check.session)
         floor.install()
-        self.gateway.serve(SecurityDesk(parts, hall))                # the security team's review and actions (SEC)
+        self.session_watch.count_in_play("has a casino bet open", CASINO_PLAYING)     # SEC-2: asked of the floor
+        self.gateway.serve(SecurityDesk(store=self.store, reactor=self.reactor, bus=self.bus, recorder=self.recorder,
+                                        account_rules=self.account_rules, moderation=self.moderation,
+                                        display_names=self.display_names, gateway=self.gateway,
+                                        accounts=self.accounts, histories=self.histories))   # review, actions (SEC)
         # withdrawals held and deposits asked when the room stopped: asked again; tournaments it stopped during are
         # refunded (TR-REFUND); the cash tables directors opened, opened again; the casino's first rounds
         Step("cashier", cashier.recover, cashier.stop).setServiceParent(self)
@@ -189,7 +190,7 @@ class RoomServices(MultiService):
             Step("demo promotions", self.demo_promotions).setServiceParent(self)
         Step("tournament hall", hall.recover, hall.stop).setServiceParent(self)
         Step("table desk", desk.restore).setServiceParent(self)
-        Step("casino floor", floor.start).setServiceParent(self)
+        Step("casino floor", floor.start, floor.stop).setServiceParent(self)
 
     def demo_promotions(self) -> None:
         """A demo room's house tops its promotions account up with a play-money deposit, so demo events can

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer, threads
 from twisted.internet.interfaces import IReactorTime
@@ -34,6 +34,7 @@ from pokerroom.bus.subjects import (
     SECURITY_IDLE,
     SECURITY_RENAME,
     SECURITY_VOID,
+    TOURNAMENTS_PLAYING,
     table_command,
 )
 from pokerroom.errors import RuleViolation
@@ -44,16 +45,19 @@ from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.poker.history.pokerstars import to_pokerstars
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.signals import PairSignals
+from pokerroom.shell.in_play import ask_in_play
 from pokerroom.shell.security_moves import busy, transfer_dict
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
 from pokerroom.store.security_records import unpack_facts
 from pokerroom.table.commands import SitOut
 
 if TYPE_CHECKING:
-    from pokerroom.gateway.sessions import Session
+    from pokerroom.gateway.routes import Gateway
     from pokerroom.security.moderation import Moderation
+    from pokerroom.shell.accounts import Accounts
     from pokerroom.shell.display_names import DisplayNames
     from pokerroom.shell.histories import Histories
+    from pokerroom.shell.recorder import Recorder
     from pokerroom.store.room_store import RoomStore
 
 SHARED_HANDS = 200
@@ -73,39 +77,24 @@ def _audit(record: Any) -> dict:
     return {"id": record.id, "kind": record.kind, "data": record.data, "at": record.at, "hash": record.hash}
 
 
-class ReviewedRoom(Protocol):
-    """What the security team's actions use of the room: the store through the writer and the audit log, the
-    clock and the account rules, the standing decisions, the sessions by player and the end of one, the players'
-    escrows and shown names, and the bus: the cash tables and the money are the table process's, asked."""
-
-    store: RoomStore
-    reactor: IReactorTime
-    bus: Bus
-    account_rules: players.AccountRules
-    moderation: Moderation
-    by_player: dict[str, Session]
-    histories: Histories
-    display_names: DisplayNames
-
-    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
-
-    def audit(self, kind: str, at: float | None = None, **data: Any) -> None: ...
-
-    def end_identity(self, session: Session) -> None: ...
-
-
-class TournamentEntries(Protocol):
-    """What the desk asks of the tournament hall: whether a player is entered (a rename waits until not)."""
-
-    def playing(self, player: str) -> bool: ...
-
-
 class SecurityDesk:
-    def __init__(self, room: ReviewedRoom, hall: TournamentEntries | None = None,
+    """The security team's requests; built once by the composition root with what they use. The cash tables, the
+    wallet and the places in play are the table process's: asked on the bus."""
+
+    def __init__(self, *, store: RoomStore, reactor: IReactorTime, bus: Bus, recorder: Recorder,
+                 account_rules: players.AccountRules, moderation: Moderation, display_names: DisplayNames,
+                 gateway: Gateway, accounts: Accounts, histories: Histories,
                  in_thread: Callable[..., defer.Deferred] | None = None) -> None:
-        self.room = room
-        self.store = room.store
-        self.hall = hall                                    # to know who is in a tournament (a rename waits)
+        self.store = store                                  # read through the writer's queue, or on a thread
+        self.reactor = reactor
+        self.bus = bus
+        self.recorder = recorder                            # the writer, and the audit log (SEC-4)
+        self.account_rules = account_rules                  # a new nickname's rules (AC-3)
+        self.moderation = moderation                        # the standing decisions: mutes, freezes, links
+        self.display_names = display_names                  # AC-4: the shown names
+        self.gateway = gateway                              # the sessions by player, ended on a ban or a rename
+        self.accounts = accounts                            # the end of a session's identity
+        self.histories = histories                          # a player's escrows, for their ledger
         self.in_thread = in_thread or self._signals_thread  # a test runs the signals in line
         self._pool: ThreadPool | None = None
 
@@ -120,7 +109,7 @@ class SecurityDesk:
     def _looked(self, session: Any, what: str, **details: Any) -> None:
         """SEC-4: searches and replays are logged too -- who looked at which cards, and when."""
         by = self._verify(session)
-        self.room.audit("security_review", what=what, by=by,
+        self.recorder.audit("security_review", what=what, by=by,
                         **{k: v for k, v in details.items() if v is not None})
 
     def _signals_thread(self, work: Callable[[], dict]) -> defer.Deferred:
@@ -129,18 +118,18 @@ class SecurityDesk:
         if self._pool is None:
             self._pool = ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-signals")
             self._pool.start()
-            self.room.reactor.addSystemEventTrigger("before", "shutdown", self._pool.stop)
-        return threads.deferToThreadPool(self.room.reactor, self._pool, work)
+            self.reactor.addSystemEventTrigger("before", "shutdown", self._pool.stop)
+        return threads.deferToThreadPool(self.reactor, self._pool, work)
 
     def _read(self, function: Callable, *args: Any, **kwargs: Any) -> defer.Deferred:
-        return self.room.write(lambda: function(*args, **kwargs), quiet=False)
+        return self.recorder.write(lambda: function(*args, **kwargs), quiet=False)
 
     def _acted(self, by: str, action: str, reason: str, **details: Any) -> None:
         """SEC-4: every action is itself logged, once it has succeeded."""
-        self.room.audit("security_action", action=action, by=by, reason=reason, **details)
+        self.recorder.audit("security_action", action=action, by=by, reason=reason, **details)
 
     def _now(self) -> float:
-        return self.room.reactor.seconds()
+        return self.reactor.seconds()
 
     def _account(self, player: str) -> defer.Deferred:
         def found(view: dict | None) -> dict:
@@ -247,7 +236,7 @@ class SecurityDesk:
                         "aliases": self.store.security.aliases_of(name)}
 
             def balance(out: dict) -> defer.Deferred:       # the wallet is the table process's: asked
-                held = self.room.bus.request(SECURITY_BALANCE, BalanceRead(name))
+                held = self.bus.request(SECURITY_BALANCE, BalanceRead(name))
                 return held.addCallback(lambda wallet: ok(request, player={**out, "balance": wallet["balance"]}))
 
             return self._read(gather).addCallback(balance)
@@ -256,7 +245,7 @@ class SecurityDesk:
 
     def _on_security_ledger(self, session: Any, request: Request, player: str, limit: int = 50) -> defer.Deferred:
         self._looked(session, "ledger", player=player)
-        d = self.room.histories.escrows(player)
+        d = self.histories.escrows(player)
         d.addCallback(lambda escrows: self._read(self.store.ledger.transfers_touching, [cash(player), *escrows], limit))
         return d.addCallback(lambda transfers: ok(request, transfers=[transfer_dict(t) for t in transfers]))
 
@@ -369,7 +358,7 @@ class SecurityDesk:
 
         def mute(view: dict) -> defer.Deferred:
             name = view["nickname"]
-            self.room.moderation.mute(name, table, until, reason)
+            self.moderation.mute(name, table, until, reason)
             self._acted(by, "mute", reason, player=name, table=table, until=until)
             return self._read(self.store.security.add_mute, name, table, until, reason, by, now)
 
@@ -379,7 +368,7 @@ class SecurityDesk:
         by = self._verify(session)
 
         def unmute(view: dict) -> defer.Deferred:
-            self.room.moderation.unmute(view["nickname"])
+            self.moderation.unmute(view["nickname"])
             self._acted(by, "unmute", reason, player=view["nickname"])
             return self._read(self.store.security.lift_mutes, view["nickname"], self._now())
 
@@ -393,10 +382,10 @@ class SecurityDesk:
         def freeze(view: dict) -> defer.Deferred:
             name = view["nickname"]
             if on:
-                self.room.moderation.freeze(name)
+                self.moderation.freeze(name)
                 self._sit_out_everywhere(name)
             else:
-                self.room.moderation.unfreeze(name)
+                self.moderation.unfreeze(name)
             self._acted(by, "freeze" if on else "unfreeze", reason, player=name)
             return self._read(self.store.accounts.update_account, nickname_key(name), frozen=on)
 
@@ -405,7 +394,7 @@ class SecurityDesk:
     def _sit_out_everywhere(self, player: str) -> defer.Deferred:
         """At every cash table the player sits at, sitting out after the hand: where is asked of the tables'
         host (``tables.where``), and each sit-out is a command sent as a request (``table.<id>.command``)."""
-        bus = self.room.bus
+        bus = self.bus
 
         def where(at: dict) -> defer.Deferred:
             return defer.DeferredList([bus.request(table_command(table_id), SitOut(player)).addErrback(
@@ -431,10 +420,10 @@ class SecurityDesk:
         return self._account(player).addCallback(ban).addCallback(lambda _: ok(request))
 
     def _end_sessions(self, player: str, code: int, reason: str) -> None:
-        session = self.room.by_player.get(player)
+        session = self.gateway.by_player.get(player)
         if session is not None:
             connection = session.connection
-            self.room.end_identity(session)
+            self.accounts.end_identity(session)
             if connection is not None:
                 connection.close(code, reason)
 
@@ -444,7 +433,7 @@ class SecurityDesk:
             raise RuleViolation("same_player", "a restriction links two different accounts", "SEC-4")
 
         def restrict(first: str, second: str) -> defer.Deferred:
-            self.room.moderation.link(first, second)
+            self.moderation.link(first, second)
             self._acted(by, "restrict", reason, players=[first, second])
             return self._read(self.store.security.add_restriction, first, second, reason, by, self._now())
 
@@ -472,7 +461,7 @@ class SecurityDesk:
         name stays in every hand, chat line and transfer, and is never given to anyone else.
         """
         by = self._verify(session)
-        players.check_nickname(nickname, self.room.account_rules)
+        players.check_nickname(nickname, self.account_rules)
         key = nickname_key(nickname)
         if key == nickname_key(player):
             raise RuleViolation("same_nickname", "that is the account's nickname already", "AC-3")
@@ -488,16 +477,17 @@ class SecurityDesk:
         def rename(old: str, available: bool) -> defer.Deferred:
             if not available:
                 raise RuleViolation("nickname_taken", f"the nickname {nickname} is taken", "AC-3")
-            self._verify_no_entries(old)                    # still idle after the read (the tables: by the move)
+            return self._no_entries(old).addCallback(lambda _: move(old))   # still idle after the read
+
+        def move(old: str) -> defer.Deferred:              # the tables: checked idle again by the move itself
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")
-            moved = self.room.bus.request(SECURITY_RENAME, Rename(old, nickname, key, reason, by, self._now()))
+            moved = self.bus.request(SECURITY_RENAME, Rename(old, nickname, key, reason, by, self._now()))
             return moved.addCallback(lambda _: renamed(old))
 
         def renamed(old: str) -> dict:
-            room = self.room
             self._end_sessions(old, 4004, "nickname reset: log in with your new nickname")   # a login in flight
-            room.moderation.renamed(old, nickname)
-            room.display_names.renamed(old, nickname)
+            self.moderation.renamed(old, nickname)
+            self.display_names.renamed(old, nickname)
             self._acted(by, "reset_nickname", reason, player=old, nickname=nickname)
             return ok(request, nickname=nickname)
 
@@ -507,12 +497,16 @@ class SecurityDesk:
         """Fires once nothing of the player's stays behind under the old name: no tournament entry (asked of the
         hall), no seat, place in a queue, or money anywhere but the wallet (asked of the table process,
         ``security.idle``); fails ``player_busy`` if not (AC-3)."""
-        self._verify_no_entries(player)
-        return self.room.bus.request(SECURITY_IDLE, IdleRead(player))
+        return self._no_entries(player).addCallback(lambda _: self.bus.request(SECURITY_IDLE, IdleRead(player)))
 
-    def _verify_no_entries(self, player: str) -> None:
-        if self.hall is not None and self.hall.playing(player):
-            raise busy(player, "is in a tournament")
+    def _no_entries(self, player: str) -> defer.Deferred:
+        """Fires once the hall says the player has no tournament entry (``tournaments.playing``; a room without
+        the hall has none), fails ``player_busy`` if they have (AC-3)."""
+        def entered(playing: bool) -> None:
+            if playing:
+                raise busy(player, "is in a tournament")
+
+        return ask_in_play(self.bus, TOURNAMENTS_PLAYING, player, absent=False).addCallback(entered)
 
     def _on_security_void(self, session: Any, request: Request, player: str, hands: list[str], reason: str,
                           case: int | None = None) -> defer.Deferred:
@@ -520,7 +514,7 @@ class SecurityDesk:
         made and logged where the money is, asked of the table process (``security.void``)."""
         by = self._verify(session)
         asked = VoidWinnings(player, tuple(dict.fromkeys(hands)), by, reason, case)
-        return self.room.bus.request(SECURITY_VOID, asked).addCallback(
+        return self.bus.request(SECURITY_VOID, asked).addCallback(
             lambda voided: ok(request, transfers=voided["transfers"]))
 
     def _on_real_name(self, session: Any, request: Request, on: bool) -> defer.Deferred:
@@ -531,9 +525,9 @@ class SecurityDesk:
             if on and not view["verified_name"]:
                 raise RuleViolation("not_verified", "the security team has not verified your identity yet", "AC-4")
             if on:
-                self.room.display_names.show(player, view["verified_name"])
+                self.display_names.show(player, view["verified_name"])
             else:
-                self.room.display_names.hide(player)
+                self.display_names.hide(player)
             d = self._read(self.store.accounts.update_account, nickname_key(player), show_real_name=on)
             return d.addCallback(lambda _: ok(request, name=view["verified_name"] if on else player))
 

@@ -22,7 +22,6 @@ writer queue:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IReactorTime
@@ -66,12 +65,14 @@ class SessionWatch:
         self.renewed_at = float("-inf")
         self.running = False
         self.next_tick: Any = None                          # the pending poll (a DelayedCall), cancelled at stop
-        # where else a player can be in play (SEC-2), e.g. {"has a casino bet open": floor.playing}
-        self.play_checks: dict[str, Callable[[str], bool]] = {}
+        # where else a player can be in play (SEC-2), each asked on its subject: {"has a casino bet open":
+        # "casino.playing"}
+        self.play_checks: dict[str, str] = {}
 
-    def count_in_play(self, where: str, playing: Callable[[str], bool]) -> None:
-        """Another place a player can be in play (SEC-2): ``playing(player)``, said as ``where`` in a refusal."""
-        self.play_checks[where] = playing
+    def count_in_play(self, where: str, subject: str) -> None:
+        """Another place a player can be in play (SEC-2), asked on ``subject`` (an ``InPlayRead``, answered True
+        or False: :mod:`pokerroom.shell.in_play`), said as ``where`` in a refusal."""
+        self.play_checks[where] = subject
 
     @property
     def idle(self) -> float:

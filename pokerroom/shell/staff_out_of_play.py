@@ -1,15 +1,15 @@
 """Security and admin accounts do not play (SEC-2): a promotion waits until the player is out of play, and one
 made anyway (``pokerroom role``, another process) takes them out of play safely.
 
-Where a player is in play is asked of the cash tables' host (``tables.where``: a seat, a waiting list) and read
-of whatever the composed services registered in
-:attr:`~pokerroom.shell.session_watch.SessionWatch.play_checks` (the casino floor's open bets, the tournament
-hall's entries: still direct calls, answered at once).
+Where a player is in play is asked: of the cash tables' host (``tables.where``: a seat, a waiting list), then on
+each subject the root registered in :attr:`~pokerroom.shell.session_watch.SessionWatch.play_checks` (the casino
+floor's open bets on ``casino.playing``, the tournament hall's entries on ``tournaments.playing``:
+:mod:`pokerroom.shell.in_play`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from twisted.internet import defer
 from twisted.logger import Logger
@@ -20,39 +20,47 @@ from pokerroom.bus.records import WhereRead
 from pokerroom.bus.subjects import CASH_TABLES_WHERE, table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.players import SECURITY_ROLES
+from pokerroom.shell.in_play import ask_in_play
 from pokerroom.table.commands import Leave, LeaveWaitingList
 
 log = Logger()
 
 
-def where_playing(at: dict, elsewhere: Mapping[str, Callable[[str], bool]], player: str) -> str | None:
-    """Where ``player`` is in play, in a few words, from the cash tables' answer to ``tables.where`` (``at``) and
-    the other places in play; None when nowhere."""
-    if at["seated"]:
-        return f"is seated at {at['seated'][0]}"
-    if at["waiting"]:
-        return f"is on the waiting list of {at['waiting'][0]}"
-    for where, playing in elsewhere.items():
-        if playing(player):
-            return where
-    return None
+def where_playing(bus: Bus, elsewhere: Mapping[str, str], player: str) -> defer.Deferred:
+    """Fires with where ``player`` is in play, in a few words, or None when nowhere: the cash tables' answer to
+    ``tables.where`` first, then each other place in play (``elsewhere``: the words, and the subject answering an
+    :class:`~pokerroom.bus.records.InPlayRead` there), asked in turn."""
+    places = list(elsewhere.items())
+
+    def at_tables(at: dict) -> str | defer.Deferred | None:
+        if at["seated"]:
+            return f"is seated at {at['seated'][0]}"
+        if at["waiting"]:
+            return f"is on the waiting list of {at['waiting'][0]}"
+        return beyond(0)
+
+    def beyond(index: int) -> defer.Deferred | None:
+        if index == len(places):
+            return None
+        where, subject = places[index]
+        return ask_in_play(bus, subject, player).addCallback(lambda playing: where if playing else beyond(index + 1))
+
+    return bus.request(CASH_TABLES_WHERE, WhereRead(player)).addCallback(at_tables)
 
 
-def refuse_if_playing(bus: Bus, elsewhere: Mapping[str, Callable[[str], bool]], player: str,
-                      role: str) -> defer.Deferred:
+def refuse_if_playing(bus: Bus, elsewhere: Mapping[str, str], player: str, role: str) -> defer.Deferred:
     """An admin may not make a player in play a security or admin account (SEC-2): fires once the player is out
-    of play, fails ``player_busy`` if not. The cash tables are another process's: where the player sits or waits
-    is asked of their host (``tables.where``)."""
+    of play, fails ``player_busy`` if not. Every place in play is another process's, so each is asked: the cash
+    tables' host (``tables.where``), then the subjects ``elsewhere`` names (the floor's, the hall's)."""
     if role not in SECURITY_ROLES:
         return defer.succeed(None)
 
-    def refuse(at: dict) -> None:
-        where = where_playing(at, elsewhere, player)
+    def refuse(where: str | None) -> None:
         if where is not None:
             raise RuleViolation("player_busy", f"{player} {where}: security and admin accounts do not play, so "
                                                f"give them the {role} role once they have left play", "SEC-2")
 
-    return bus.request(CASH_TABLES_WHERE, WhereRead(player)).addCallback(refuse)
+    return where_playing(bus, elsewhere, player).addCallback(refuse)
 
 
 def leave_play(bus: Bus, player: str) -> defer.Deferred:

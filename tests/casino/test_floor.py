@@ -14,8 +14,8 @@ from pokerroom.casino.table import CasinoRules
 from pokerroom.money.ledger import HOUSE_CASINO, cash, casino_escrow
 from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
-from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.composition import RoomServices
+from tests.support.casino_room import casino_floor
 from tests.support.clocked_room import Connection, conform, deposit, request, settle
 
 
@@ -29,8 +29,7 @@ class Floor:
         self.clock = Clock()
         self.room = RoomServices([], store, self.clock, account_rules=AccountRules())
         self.room.startService()
-        self.floor = CasinoFloor(self.room.parts, tables, recording=self.room.recorder)
-        self.floor.install()
+        self.floor = casino_floor(self.room, tables)
         self.floor.start()
         self.clock.advance(0)                   # every table opens its first round
         self.people: dict[str, tuple] = {}

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
+from pokerroom.bus.records import CasinoRead
 from pokerroom.bus.strict import StrictBus
-from pokerroom.bus.subjects import casino_command
+from pokerroom.bus.subjects import casino_command, casino_read
 from pokerroom.casino import commands as cc
 from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import cash, casino_escrow
 from pokerroom.table import commands as table_commands
+from tests.support.casino_room import strict_floor
 from tests.support.clocked_room import request
-from tests.support.strict_rooms import strict_floor
 
 
 def answer_of(bus: StrictBus, clock: Clock, asked):   # noqa: ANN001, ANN201
@@ -64,3 +65,24 @@ def test_a_table_nobody_answers_for_is_unknown_to_the_player(store):
     answer = request(room, session, "casino_join", table="no-such-table")
     assert not answer["ok"] and answer["error"]["code"] == "unknown_table"
     assert all("no-such-table" not in subject for subject in session.streams)
+
+
+
+def test_BOB_6_a_claims_table_is_asked_of_the_floor_and_one_nobody_answers_for_takes_no_claim(store, monkeypatch):
+    """The table is the table process's: a claim asks that it exists (its rules read on ``casino.<id>.read``);
+    about a table nobody answers for, the claim is refused ``unknown_table`` and none is reserved."""
+    clock, bus, room, session = strict_floor(store)
+    floor = room.gateway.handlers["casino_claim"].__self__
+    asked: list = []
+    real = bus.request
+
+    def spy(subject: str, payload: object) -> object:
+        asked.append((subject, payload))
+        return real(subject, payload)
+
+    monkeypatch.setattr(bus, "request", spy)
+    answer = request(room, session, "casino_claim", table="no-such-table", round=1, text="the shoe was short")
+    assert answer["error"]["code"] == "unknown_table"
+    assert asked == [(casino_read("no-such-table"), CasinoRead("rules"))] and floor.claims.filed == set()
+    answer = request(room, session, "casino_claim", table="bac", round=10**6, text="the shoe was short")
+    assert answer["error"]["code"] == "unknown_round" and floor.claims.filed == set()   # found, no such round

@@ -10,7 +10,7 @@ from twisted.internet.task import Clock
 from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.password_desk import PasswordDesk
-from pokerroom.table.config import tables_from_config
+from pokerroom.table.config import load_config, tables_from_config
 from tests.support.clocked_room import TABLES, player, request, settle
 
 SHELL = Path(__file__).resolve().parents[2] / "pokerroom" / "shell"
@@ -85,17 +85,57 @@ def test_stopping_the_root_stops_timers_and_flushes_the_writer_before_its_thread
     assert (table.hand_number, writer.ran) == (hand, calls)
 
 
-def test_no_service_is_handed_the_root_and_only_the_untyped_ones_get_the_room_parts(tmp_path):
-    """Issue 35: each service gets what it uses; the root is nobody's collaborator, and the shared RoomParts goes
-    only to the services still written against a room-like Protocol (the casino floor and the security desk:
-    docs/architecture.md names them)."""
+def test_no_service_is_handed_the_root_nor_a_bundle_of_its_parts(tmp_path):
+    """Issue 35: each service gets what it uses, one by one; the root is nobody's collaborator, and no service holds
+    a bundle of the composed services (the casino floor and the security desk included)."""
     from pokerroom.app import build_room
 
     room = build_room(None, None, str(tmp_path), reactor=Clock(), casino_clock=Clock())
     services = {id(s): s for s in [*vars(room).values(), *(h.__self__ for h in room.gateway.handlers.values())]
                 if hasattr(s, "__dict__") and not isinstance(s, type)}
+    assert {"CasinoFloor", "SecurityDesk"} <= {type(s).__name__ for s in services.values()}
     held = {type(s).__name__ for s in services.values() if any(v is room for k, v in vars(s).items() if k != "parent")}
     assert held == set()                                      # a lifecycle child knows its parent; nothing else does
-    given_parts = {type(s).__name__ for s in services.values() if any(v is room.parts for v in vars(s).values())}
-    assert given_parts == {"CasinoFloor", "SecurityDesk"}
+    built = {id(s) for s in vars(room).values()}              # the services the root built
+
+    def bundle(value: object) -> bool:                        # an object not built by the root, holding its services
+        return (id(value) not in built and hasattr(value, "__dict__") and not isinstance(value, type)
+                and sum(id(v) in built for v in vars(value).values()) > 2)
+
+    holders: dict[int, set[str]] = {}                         # each bundle, and the services holding it
+    for s in services.values():
+        for k, v in vars(s).items():
+            if k != "parent" and bundle(v):
+                holders.setdefault(id(v), set()).add(type(s).__name__)
+    bundles = [names for names in holders.values() if len(names) > 1]
+    assert bundles == []                                      # no two services share a bundle of the services
+    assert not (SHELL / "room_parts.py").exists()
     assert not (SHELL / "room.py").exists()                   # no Room: the root is built, started and stopped
+
+
+def test_stopping_the_root_stops_the_casino_floors_round_timers(store):
+    """The casino floor is stopped with the room: no round opens, closes or deals after ``stopService`` (the
+    tables keep their state, as a crash would leave it)."""
+    clock, casino_clock = InlineClock(), Clock()
+    writer, hashes = InlinePool(), InlinePool()
+    config = load_config(None)
+    room = RoomServices(tables_from_config(config), store, clock, account_rules=AccountRules(), writer=writer,
+                        password_desk=PasswordDesk(clock, pool=hashes, threads=1, queue=4, per_network=4),
+                        config=config, casino_clock=casino_clock)
+    room.startService()
+    floor = room.casino_floor
+    assert floor is not None and floor.tables
+    casino_clock.advance(0)
+    for _ in range(120):
+        casino_clock.advance(1)                                 # rounds open, close and open again on their timers
+    assert all(table.number >= 2 for table in floor.tables.values())
+    assert casino_clock.getDelayedCalls()                       # each table waits on its timer
+    stopped: list = []
+    room.stopService().addBoth(stopped.append)
+    clock.advance(1)
+    settle(room)
+    assert len(stopped) == 1 and not room.running
+    assert casino_clock.getDelayedCalls() == []                 # every round timer cancelled
+    rounds = {table_id: (table.number, table.summary()) for table_id, table in floor.tables.items()}
+    casino_clock.advance(2 * 86_400)                            # nothing of the floor fires again
+    assert {table_id: (table.number, table.summary()) for table_id, table in floor.tables.items()} == rounds

@@ -14,6 +14,7 @@ from pokerroom.bus.records import (
     CasinoRead,
     ChatLine,
     IdleRead,
+    InPlayRead,
     LobbySection,
     Rename,
     VoidWinnings,
@@ -28,6 +29,7 @@ from pokerroom.bus.subjects import (
     SECURITY_IDLE,
     SECURITY_RENAME,
     SECURITY_VOID,
+    TOURNAMENTS_PLAYING,
     casino_read,
     table_announce,
     table_keep_chat,
@@ -38,9 +40,11 @@ from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
 from pokerroom.store.security_records import unpack_facts
+from tests.support.casino_room import strict_floor
 from tests.support.clocked_room import Connection, deposit, play_until, player, request, resolved
-from tests.support.security_room import account, security_room
-from tests.support.strict_rooms import playing, signed_in, staffed, strict_floor, strict_room
+from tests.support.hall_lobby import Lobby
+from tests.support.security_room import account, security_desk, security_room
+from tests.support.strict_rooms import playing, signed_in, staffed, strict_room
 
 
 def spied(monkeypatch: pytest.MonkeyPatch, room: RoomServices) -> list[tuple[str, object]]:
@@ -104,13 +108,14 @@ def test_AC_3_a_rename_asks_the_table_process_whether_the_player_is_idle_and_to_
     busy = later(room, sec, "security_reset_nickname", player="bob", nickname="robert", reason="asked")
     assert busy["error"]["code"] == "player_busy" and busy["error"]["rule"] == "AC-3"
     assert table_escrow("t1", "bob") in busy["error"]["message"]
-    assert asked == [(SECURITY_IDLE, IdleRead("bob"))]
+    assert asked == [(TOURNAMENTS_PLAYING, InPlayRead("bob")), (SECURITY_IDLE, IdleRead("bob"))]   # entries first
     room.wallet.move(table_escrow("t1", "bob"), cash("bob"), 200, "test: chips back", "t")
     del asked[:]
     done = later(room, sec, "security_reset_nickname", player="bob", nickname="robert", reason="asked")
     assert done["ok"] and done["nickname"] == "robert"
-    assert [subject for subject, _ in asked] == [SECURITY_IDLE, SECURITY_RENAME]
-    assert asked[1][1] == Rename("bob", "robert", nickname_key("robert"), "asked", "sec", clock.seconds())
+    assert [subject for subject, _ in asked] == [TOURNAMENTS_PLAYING, SECURITY_IDLE, TOURNAMENTS_PLAYING,
+                                                 SECURITY_RENAME]          # no entry still, after the name's read
+    assert asked[3][1] == Rename("bob", "robert", nickname_key("robert"), "asked", "sec", clock.seconds())
     assert room.wallet.balance("bob") == 0 and room.wallet.balance("robert") == 700 and room.wallet.books.check()
     assert store.accounts.find_account(nickname_key("robert")) is not None
 
@@ -212,3 +217,31 @@ def test_AC_7_a_void_is_worked_out_made_and_logged_by_the_table_process_from_the
     none = refusal(room, room.bus.request(SECURITY_VOID, VoidWinnings(winner, ("t1-99",), "x", "made up")))
     assert none.code == "no_such_hand"
     assert room.wallet.balance(winner) == before - won
+
+
+def test_SEC_2_AC_3_a_tournament_entrant_is_neither_promoted_nor_renamed_the_hall_is_asked(store, monkeypatch):
+    """The hall is the table process's: whether a player is entered is asked on ``tournaments.playing`` (an
+    InPlayRead the hall answers), by the admin's promotion (SEC-2) and by the security team's rename (AC-3)."""
+    lobby = Lobby(store)
+    room = lobby.room
+    room.session_watch.count_in_play("is entered in a tournament", TOURNAMENTS_PLAYING)     # as the root does
+    security_desk(room)
+    lobby.create()
+    lobby.person("ana")
+    lobby.person("root", role="admin")
+    lobby.person("sec", role="security")
+    assert lobby.ask("ana", "tournament_register", tournament="sng")["ok"]
+    asked = spied(monkeypatch, room)
+    promoted = lobby.ask("root", "admin_set_role", player="ana", role="security", reason="hired")
+    assert promoted["error"]["code"] == "player_busy" and promoted["error"]["rule"] == "SEC-2"
+    assert "is entered in a tournament" in promoted["error"]["message"]
+    assert (TOURNAMENTS_PLAYING, InPlayRead("ana")) in asked
+    del asked[:]
+    renamed = lobby.ask("sec", "security_reset_nickname", player="ana", nickname="anna", reason="asked")
+    assert renamed["error"]["code"] == "player_busy" and renamed["error"]["rule"] == "AC-3"
+    assert asked == [(TOURNAMENTS_PLAYING, InPlayRead("ana"))]                # refused before the tables are asked
+    assert store.accounts.find_account("ana").role == "player" and store.accounts.find_account("anna") is None
+    assert lobby.ask("ana", "tournament_unregister", tournament="sng")["ok"]
+    assert lobby.ask("sec", "security_reset_nickname", player="ana", nickname="anna", reason="asked")["ok"]
+    odd = refusal(room, room.bus.request(TOURNAMENTS_PLAYING, WhereRead("anna")))   # only an InPlayRead
+    assert odd.code == "unknown_read"

@@ -9,12 +9,15 @@ import hashlib
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
+from pokerroom.bus.records import WhereRead
+from pokerroom.bus.subjects import CASINO_PLAYING, TOURNAMENTS_PLAYING
 from pokerroom.players import nickname_key
 from pokerroom.shell.composition import RoomServices
-from pokerroom.shell.security_desk import SecurityDesk
+from pokerroom.shell.in_play import answer_in_play, ask_in_play
 from pokerroom.store.room_store import RoomStore
 from pokerroom.store.session_records import token_digest
 from tests.support.clocked_room import Connection, deposit, make_room, player, request, resolved
+from tests.support.security_room import security_desk
 from tests.support.strict_rooms import signed_in, staffed
 
 HOUR = 3600.0
@@ -148,7 +151,7 @@ def test_STAFF_3_an_admin_sets_a_role_and_the_live_session_has_it_at_once(store)
 def test_STAFF_3_a_ban_closes_the_live_session_and_its_tokens_resume_nothing(store):
     clock = Clock()
     room = make_room(store, clock)
-    room.gateway.serve(SecurityDesk(room.parts, in_thread=lambda work: defer.maybeDeferred(work)))
+    security_desk(room)
     sec, _, _ = signed_in(room, "sec", "security")
     pat, connection, token = signed_in(room, "pat")
     assert resolved(request(room, sec, "security_ban", player="pat", reason="collusion proven"))["ok"]
@@ -313,7 +316,8 @@ def test_SEC_2_an_admin_cannot_make_a_player_in_play_security_or_admin(store):
     for seat, who in enumerate((bo, *(signed_in(room, f"p{i}")[0] for i in range(4))), start=2):
         assert request(room, who, "join", table="t1", buy_in=500, seat=seat)["ok"]
     assert request(room, cyd, "waiting_list", table="t1", on=True)["ok"]
-    room.session_watch.play_checks["has a casino bet open"] = lambda name: name == "dee"
+    answer_in_play(room.bus, "test.casino.playing", lambda name: name == "dee")   # another process's floor
+    room.session_watch.count_in_play("has a casino bet open", "test.casino.playing")
     signed_in(room, "dee")
     for name, where in (("ana", "is seated at t1"), ("cyd", "is on the waiting list of t1"),
                         ("dee", "has a casino bet open")):
@@ -364,5 +368,7 @@ def test_SEC_2_the_built_room_asks_the_casino_floor_and_the_tournament_hall_befo
 
     room = build_room(None, None, str(tmp_path), reactor=Clock())
     checks = room.session_watch.play_checks
-    assert set(checks) == {"has a casino bet open", "is entered in a tournament"}
-    assert not any(playing("nobody") for playing in checks.values())
+    assert checks == {"has a casino bet open": CASINO_PLAYING, "is entered in a tournament": TOURNAMENTS_PLAYING}
+    assert [resolved(ask_in_play(room.bus, subject, "nobody")) for subject in checks.values()] == [False, False]
+    odd = resolved(room.bus.request(CASINO_PLAYING, WhereRead("nobody")))      # only an InPlayRead is answered
+    assert odd.value.code == "unknown_read"

@@ -23,10 +23,19 @@ def account(store: RoomStore, name: str) -> None:
     store.accounts.create_account(name, nickname_key(name), "x", "1990-01-01", "NL", 0.0)
 
 
+def security_desk(room: RoomServices) -> SecurityDesk:
+    """A security desk built on the room's services, as the composition root builds it, serving its requests;
+    its thread work runs at once (nothing waits on a pool)."""
+    desk = SecurityDesk(store=room.store, reactor=room.reactor, bus=room.bus, recorder=room.recorder,
+                        account_rules=room.account_rules, moderation=room.moderation,
+                        display_names=room.display_names, gateway=room.gateway, accounts=room.accounts,
+                        histories=room.histories, in_thread=lambda work: defer.maybeDeferred(work))
+    room.gateway.serve(desk)
+    return desk
+
+
 def security_room(store: RoomStore, clock: Clock) -> tuple[RoomServices, SecurityDesk]:
-    """A started room serving a security desk whose thread work runs at once (nothing waits on a pool)."""
+    """A started room serving a security desk."""
     room = RoomServices(tables_from_config(SECURITY_TABLES), store, clock)
     room.startService()
-    desk = SecurityDesk(room.parts, in_thread=lambda work: defer.maybeDeferred(work))
-    room.gateway.serve(desk)
-    return room, desk
+    return room, security_desk(room)

@@ -6,16 +6,12 @@ from __future__ import annotations
 from twisted.internet.task import Clock
 
 from pokerroom.bus.strict import StrictBus
-from pokerroom.casino.betting import Limits
-from pokerroom.casino.config import build_table
-from pokerroom.casino.table import CasinoRules
 from pokerroom.players import AccountRules, nickname_key
-from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
-from tests.support.clocked_room import TABLES, Connection, deposit, make_room, player, request, with_token
+from tests.support.clocked_room import TABLES, make_room, player, request, with_token
 
 CLOSED_IN_HAND = {"tables": [{**TABLES["tables"][0], "seats": 2, "block_chat_in_hand": True}]}   # full with two
 
@@ -59,25 +55,3 @@ def signed_in(room: RoomServices, name: str, role: str = "player"):
         room.session_watch.cursor = room.store.sessions.last_account_change()      # as if it was so before the login
         session.role = role
     return session, connection, token
-
-
-def rules(table_id: str, game: str) -> CasinoRules:
-    return CasinoRules(table_id=table_id, name=table_id, game=game, limits=Limits(100, 100_000), betting_seconds=10,
-                       decision_seconds=5, pause_seconds=2)
-
-
-def strict_floor(store):   # noqa: ANN001, ANN201
-    """A room on the strict bus with one baccarat table "bac", its first round open, and "ana" (100,000) at it."""
-    clock = Clock()
-    bus = StrictBus(clock)
-    room = RoomServices([], store, clock, account_rules=AccountRules(), bus=bus)
-    room.startService()
-    floor = CasinoFloor(room.parts, [build_table(rules("bac", "baccarat"))], recording=room.recorder)
-    floor.install()
-    floor.start()
-    clock.advance(0)
-    session = room.gateway.connected(Connection(), "10.0.0.1")
-    session.player_id, session.country, session.role = "ana", "NL", "player"
-    room.gateway.identify(session, "ana")
-    deposit(room, "ana", 100_000)
-    return clock, bus, room, session

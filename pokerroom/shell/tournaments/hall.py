@@ -70,6 +70,7 @@ from pokerroom.bus.subjects import (
     SESSION_EVENTS,
     TOURNAMENTS_CREATE,
     TOURNAMENTS_LIST,
+    TOURNAMENTS_PLAYING,
     TOURNAMENTS_RETIRED,
     tournament_command,
     tournament_read,
@@ -78,6 +79,7 @@ from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.money.accounts import PROMOTIONS
+from pokerroom.shell.in_play import answer_in_play
 from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.recorder import Recorder, TableRecording
 from pokerroom.shell.tournaments.answers import TournamentAnswers
@@ -150,6 +152,7 @@ class TournamentHall:
         self.gateway.serve(self.invitation_requests)
         self.bus.respond(TOURNAMENTS_LIST, self.answers.listed)
         self.bus.respond(TOURNAMENTS_CREATE, self.answers.created)
+        answer_in_play(self.bus, TOURNAMENTS_PLAYING, self.playing)      # SEC-2, AC-3: asked by the desks
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.invitations.install()
 
