@@ -115,7 +115,7 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
               "(play money; this machine)", flush=True)
         officer = demo_security(room)
         print(f"demo security officer: nickname {officer[0]}, password {officer[1]} (the review pages)", flush=True)
-    casino = [t["table"] for t in room.lobby.sections["casino"]()]
+    casino = list(room.casino_floor.tables) if room.casino_floor is not None else []   # the floor's, not the lobby's
     if casino:
         print(f"casino tables: {', '.join(casino)} (docs/casino.md)", flush=True)
     if bots:
