@@ -605,6 +605,17 @@ class CasinoRead:
     what: str
 
 
+@record("c.members")
+@dataclasses.dataclass(frozen=True, slots=True)
+class MembershipsRead:
+    """``casino.memberships``: the casino tables ``player`` is a member of, each as ``{"table", "state"}`` with the
+    ``casino_state`` a returning player is shown (the table's view for them and their decision, CR-6). A read: it
+    changes nothing (the floor's reconnect comes from the session's ``SessionBack``). Only the gateway's side asks
+    it, for the player of a session that came back; no client request names a player here."""
+
+    player: str
+
+
 for _name, _command in (("c.join", cc.Join), ("c.leave", cc.Leave), ("c.bet", cc.Bet), ("c.decide", cc.Decide),
                         ("c.gone", cc.Disconnect), ("c.back", cc.Reconnect), ("c.expire", cc.Expire),
                         ("c.void", cc.Void)):

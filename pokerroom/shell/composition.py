@@ -52,6 +52,7 @@ from pokerroom.shell.accounts import Accounts
 from pokerroom.shell.cash_play import CashPlay
 from pokerroom.shell.cashier import Cashier
 from pokerroom.shell.casino_floor import CasinoFloor
+from pokerroom.shell.casino_play import CasinoPlay
 from pokerroom.shell.display_names import DecidedNames, DisplayNames
 from pokerroom.shell.histories import Histories
 from pokerroom.shell.house_deposits import HouseDeposits
@@ -89,6 +90,7 @@ class RoomServices(MultiService):
     cashier: Cashier | None = None
     table_desk: TableDesk | None = None
     casino_floor: CasinoFloor | None = None
+    casino_play: CasinoPlay | None = None
 
     def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
                  account_rules: players.AccountRules | None = None,
@@ -175,9 +177,11 @@ class RoomServices(MultiService):
         desk.install()
         self.casino_floor = floor = CasinoFloor(casino_tables(config), clock=casino_clock or self.reactor,
                                                  store=self.store, bus=self.bus, wallet=self.wallet,
-                                                 gateway=self.gateway, recorder=self.recorder,
-                                                 may_play=self.play_check.session)
-        floor.install()
+                                                 recorder=self.recorder)
+        floor.install()                          # before the casino requests: it hears a SessionBack first (CR-6)
+        self.casino_play = casino_play = CasinoPlay(self.gateway, self.bus, self.store, self.recorder,
+                                                    casino_clock or self.reactor, self.play_check.session)
+        casino_play.install()                                         # the players' side: may-play, streams, claims
         self.session_watch.count_in_play("has a casino bet open", CASINO_PLAYING)     # SEC-2: asked of the floor
         self.gateway.serve(SecurityDesk(store=self.store, reactor=self.reactor, bus=self.bus, recorder=self.recorder,
                                         account_rules=self.account_rules, moderation=self.moderation,
@@ -191,6 +195,7 @@ class RoomServices(MultiService):
         Step("tournament hall", hall.recover, hall.stop).setServiceParent(self)
         Step("table desk", desk.restore).setServiceParent(self)
         Step("casino floor", floor.start, floor.stop).setServiceParent(self)
+        Step("casino claims", casino_play.start).setServiceParent(self)
 
     def demo_promotions(self) -> None:
         """A demo room's house tops its promotions account up with a play-money deposit, so demo events can

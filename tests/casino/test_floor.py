@@ -219,7 +219,7 @@ def test_BOB_6_one_claim_per_player_and_round_survives_a_restart_and_claims_are_
     assert again["error"]["code"] == "claim_already_open" and again["error"]["rule"] == "BOB-6"
     refused = f.ask("ana", "casino_claim", table="rou", round=10**6, text="?")      # refused: may be filed again
     assert refused["error"]["code"] == "unknown_round"
-    assert ("ana", "rou", 10**6) not in f.floor.claims.filed
+    assert ("ana", "rou", 10**6) not in f.room.gateway.handlers["casino_claim"].__self__.claims.filed
     restarted = Floor(store, build_table(rules("rou", "roulette")))
     restarted.person("ana")
     after = restarted.ask("ana", "casino_claim", table="rou", round=1, text="once more")

@@ -14,16 +14,22 @@ from pokerroom.casino.config import build_table
 from pokerroom.casino.table import CasinoRules, CasinoTable
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
+from pokerroom.shell.casino_play import CasinoPlay
 from pokerroom.shell.composition import RoomServices
 from tests.support.clocked_room import Connection, deposit
 
 
 def casino_floor(room: RoomServices, tables: Iterable[CasinoTable], clock: IReactorTime | None = None) -> CasinoFloor:
-    """The floor of ``tables`` on the room's bus, wallet, gateway and writer (its timers on ``clock``, or the
-    room's reactor), installed: its requests served, its in-play question answered and asked before a promotion."""
+    """The floor of ``tables`` on the room's bus, wallet and writer (its timers on ``clock``, or the room's reactor),
+    installed with its requests' gateway side (:class:`CasinoPlay`, on the room's gateway, its claims restored): its
+    in-play question answered and asked before a promotion."""
     floor = CasinoFloor(tables, clock=clock or room.reactor, store=room.store, bus=room.bus, wallet=room.wallet,
-                        gateway=room.gateway, recorder=room.recorder, may_play=room.play_check.session)
+                        recorder=room.recorder)
     floor.install()
+    play = CasinoPlay(room.gateway, room.bus, room.store, room.recorder, clock or room.reactor,
+                      room.play_check.session)
+    play.install()
+    play.start()                                # the claims stored before: as the root's "casino claims" step
     room.session_watch.count_in_play("has a casino bet open", CASINO_PLAYING)   # as the root does: SEC-2, asked
     return floor
 
