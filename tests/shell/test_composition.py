@@ -93,7 +93,7 @@ def test_no_service_is_handed_the_root_nor_a_bundle_of_its_parts(tmp_path):
     room = build_room(None, None, str(tmp_path), reactor=Clock(), casino_clock=Clock())
     services = {id(s): s for s in [*vars(room).values(), *(h.__self__ for h in room.gateway.handlers.values())]
                 if hasattr(s, "__dict__") and not isinstance(s, type)}
-    assert {"CasinoFloor", "SecurityDesk"} <= {type(s).__name__ for s in services.values()}
+    assert {"CasinoFloor", "CasinoPlay", "SecurityDesk"} <= {type(s).__name__ for s in services.values()}
     held = {type(s).__name__ for s in services.values() if any(v is room for k, v in vars(s).items() if k != "parent")}
     assert held == set()                                      # a lifecycle child knows its parent; nothing else does
     built = {id(s) for s in vars(room).values()}              # the services the root built
@@ -111,6 +111,22 @@ def test_no_service_is_handed_the_root_nor_a_bundle_of_its_parts(tmp_path):
     assert bundles == []                                      # no two services share a bundle of the services
     assert not (SHELL / "room_parts.py").exists()
     assert not (SHELL / "room.py").exists()                   # no Room: the root is built, started and stopped
+
+
+def test_the_casino_floor_holds_no_gateway_and_casino_play_answers_every_casino_request(tmp_path):
+    """Issue 35, the process line: the floor is the table process's and reaches nothing of the gateway's (no
+    gateway, no may-play check, no claim book); every casino request is served by casino play, the gateway's side."""
+    from pokerroom.app import build_room
+
+    room = build_room(None, None, str(tmp_path), reactor=Clock(), casino_clock=Clock())
+    floor, play = room.casino_floor, room.casino_play
+    assert floor is not None and play is not None
+    kinds = {type(v).__name__ for v in vars(floor).values()}
+    assert not kinds & {"Gateway", "Moderation", "PlayCheck", "ClaimBook", "method"}
+    casino = {kind for kind in room.gateway.handlers if kind.startswith("casino_")}
+    assert casino == {"casino_list", "casino_rules", "casino_history", "casino_join", "casino_leave", "casino_bet",
+                      "casino_decide", "casino_bets", "casino_claim", "casino_void"}
+    assert {room.gateway.handlers[kind].__self__ for kind in casino} == {play}
 
 
 def test_stopping_the_root_stops_the_casino_floors_round_timers(store):
