@@ -141,9 +141,13 @@ class CasinoFloor:
         for timer in self.timers.values():
             timer.stop()
 
-    def memberships(self, read: MembershipsRead) -> dict:
+    def memberships(self, read: object) -> dict:
         """``casino.memberships``: the ids of the tables the player is a member of (CR-6: a returning player's
-        session follows them and sends each a ``Reconnect``). A read: nothing changes, nothing private is told."""
+        session follows them and sends each a ``Reconnect``). A read: nothing changes, nothing private is told;
+        anything but a :class:`MembershipsRead` is refused."""
+        if not isinstance(read, MembershipsRead):
+            raise RuleViolation("unknown_read", f"casino.memberships answers a MembershipsRead, not "
+                                                f"{type(read).__name__}")
         return {"tables": [table_id for table_id, members in self.members.items() if read.player in members]}
 
     def listing(self) -> list[dict]:

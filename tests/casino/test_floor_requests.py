@@ -112,6 +112,9 @@ def test_CR_6_the_floor_built_with_no_gateway_answers_a_returning_players_tables
     read = answer_of(bus, clock, bus.request(CASINO_MEMBERSHIPS, MembershipsRead("ana")))
     assert read == {"tables": ["bac"]}
     assert answer_of(bus, clock, bus.request(CASINO_MEMBERSHIPS, MembershipsRead("bob"))) == {"tables": []}
+    for stranger in (None, CasinoRead("rules"), cc.Reconnect("ana")):
+        refused = answer_of(bus, clock, bus.request(CASINO_MEMBERSHIPS, stranger))
+        assert isinstance(refused, RuleViolation) and refused.code == "unknown_read"
     bus.publish(SESSION_EVENTS, SessionGone("s1", "ana", DISCONNECTED, True, (), 1))
     settle(room)
     assert "ana" in table.away                                   # from the record alone
