@@ -75,7 +75,7 @@ class CasinoPlay:
         self.claims = ClaimBook()               # BOB-6 claims: one per player and round, and a pace
 
     def install(self) -> None:
-        """Serve the casino requests and hear of sessions coming back (after the floor: see the module's note)."""
+        """Serve the casino requests and hear of sessions coming back (CR-6)."""
         self.gateway.serve(self, PUBLIC)
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
 

@@ -178,7 +178,7 @@ class RoomServices(MultiService):
         self.casino_floor = floor = CasinoFloor(casino_tables(config), clock=casino_clock or self.reactor,
                                                  store=self.store, bus=self.bus, wallet=self.wallet,
                                                  recorder=self.recorder)
-        floor.install()                          # before the casino requests: it hears a SessionBack first (CR-6)
+        floor.install()                          # the table process's side: the tables' commands and reads
         self.casino_play = casino_play = CasinoPlay(self.gateway, self.bus, self.store, self.recorder,
                                                     casino_clock or self.reactor, self.play_check.session)
         casino_play.install()                                         # the players' side: may-play, streams, claims

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
-from pokerroom.bus.records import DISCONNECTED, LOGGED_IN, CasinoRead, MembershipsRead, SessionGone
+from pokerroom.bus.records import DISCONNECTED, LOGGED_IN, CasinoRead, MembershipsRead, SessionBack, SessionGone
 from pokerroom.bus.strict import StrictBus
 from pokerroom.bus.subjects import CASINO_MEMBERSHIPS, SESSION_EVENTS, casino_command, casino_read, casino_seat
 from pokerroom.casino import commands as cc
@@ -161,3 +161,25 @@ def test_CR_6_a_player_back_on_a_new_connection_is_shown_their_table_by_the_gate
     settle(room)
     assert any(m.get("type") == "casino_events" for m in connection.sent)
     assert len(old.sent) == before
+
+
+def test_CR_6_a_comeback_of_a_session_that_is_not_the_players_current_one_reads_nothing(store, monkeypatch):
+    """``casino.memberships`` is sent only for the player of the session their gateway holds now: a record naming
+    another session (one a newer login took over) asks nothing and shows nothing."""
+    clock, bus, room, session = strict_floor(store)
+    request(room, session, "casino_join", table="bac")
+    asked: list = []
+    real = bus.request
+
+    def spy(subject: str, payload: object) -> object:
+        asked.append(subject)
+        return real(subject, payload)
+
+    monkeypatch.setattr(bus, "request", spy)
+    bus.publish(SESSION_EVENTS, SessionBack("s-stale", "ana", LOGGED_IN, (), 99))
+    settle(room)
+    assert asked == [] and not [m for m in session.connection.sent if m.get("type") == "casino_state"]
+    room.gateway.returned(session, LOGGED_IN)                    # the player's own session: asked, and shown
+    settle(room)
+    assert asked == [CASINO_MEMBERSHIPS, casino_command("bac")]
+    assert [m["table"] for m in session.connection.sent if m.get("type") == "casino_state"] == ["bac"]
