@@ -1,12 +1,13 @@
 """Playing at a cash table: watching, sitting down, acting, the waiting list.
 
-Each request checks who may play (:mod:`pokerroom.shell.play_check`) and the
-wallet where money is at stake, then sends the table one command record
+Each request checks who may play (:mod:`pokerroom.shell.play_check`), then
+sends the table one command record
 (:mod:`pokerroom.table.commands`) as a request on ``table.<id>.command``: the
 table's host applies it, the events it makes reach everyone from there, and
-its answer (or its refusal, code and amounts kept) comes back as data. Reads
-of the table -- a snapshot, who sits there -- are requests too, so this
-service holds no reference to a table.
+its answer (or its refusal, code and amounts kept) comes back as data; the
+funds a buy-in needs are the host's to check, beside the wallet. Reads of the
+table -- a snapshot, who sits there -- are requests too, so this service holds
+no reference to a table or the wallet.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
-from pokerroom.shell.wallet import Wallet
 from pokerroom.table import commands as tc
 
 
@@ -52,11 +52,10 @@ def _no_table(failure: Failure, table: str) -> Failure:
 
 
 class CashPlay:
-    def __init__(self, gateway: Gateway, bus: Bus, wallet: Wallet, moderation: Moderation,
+    def __init__(self, gateway: Gateway, bus: Bus, moderation: Moderation,
                  may_play: Callable[[Session], None], metrics: Metrics) -> None:
         self.gateway = gateway
         self.bus = bus
-        self.wallet = wallet
         self.moderation = moderation
         self.may_play = may_play                # session -> None, or a RuleViolation (STAFF-2, SEC-2, AC-2, AC-5)
         self.metrics = metrics
@@ -96,7 +95,6 @@ class CashPlay:
         def sit(players: list[str]) -> Any:
             self.may_play(session)
             self.moderation.verify_seat(session.player_id, players)
-            self.wallet.verify_funds(session.player_id, buy_in)
             self.gateway.watch(session, table)
             command = tc.Sit(session.player_id, seat, buy_in, session.client_type, wait_for_big_blind)
             return self._command(table, command, lambda answer: ok(request, seat=answer["seat"]))
@@ -129,7 +127,6 @@ class CashPlay:
 
     def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> Any:
         self.may_play(session)
-        self.wallet.verify_funds(session.player_id, amount)
         return self._seated_command(session, request, table, tc.AddChips(session.player_id, amount))
 
     def _on_act(self, session: Session, request: Request, table: str, action: str, decision: str,

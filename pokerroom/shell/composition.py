@@ -128,7 +128,7 @@ class RoomServices(MultiService):
                                           self.accounts)    # STAFF-3: role changes and bans, at once
         self.responsible_gaming = ResponsibleGaming(reactor, self.bus, recorder)
         self.histories = Histories(recorder, wallet, self.bus)
-        self.cash_play = CashPlay(gateway, self.bus, wallet, self.moderation, self.play_check.session, self.metrics)
+        self.cash_play = CashPlay(gateway, self.bus, self.moderation, self.play_check.session, self.metrics)
         self.table_chat = TableChat(self.bus, reactor, self.moderation, rules, self.display_names)
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
                         self.cash_play, self.table_chat):

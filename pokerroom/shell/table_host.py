@@ -217,6 +217,8 @@ class TableHost:
         player = getattr(command, "player", None)       # a field of most commands; Close and the timers' have none
         if kind in _SEATED and runner.table.seat_of(player) is None:
             raise RuleViolation("not_seated", f"you are not seated at {runner.table.table_id}")
+        if kind is tc.Sit or kind is tc.AddChips:       # the buy-in from the wallet, which lives beside the host
+            self.wallet.verify_funds(player, command.buy_in if kind is tc.Sit else command.amount)
         if kind is tc.Close:                            # a director's: the lobby sees it closing, or gone
             self.close_table(runner.table.table_id)
             return {"seat": None, "closed": runner.table.table_id not in self.runners}
