@@ -48,6 +48,7 @@ class TableRunner:
     timer: Timer | None = None
     public: str = ""                        # the table's subjects, made once
     stream: str = ""                        # its full stream (``table.<id>.full``)
+    game_key: str = ""                      # its game and stakes, as each batch on the full stream names them
     log: deque = field(default_factory=lambda: deque(maxlen=LOG_SIZE))   # packed events, oldest first
     log_seq: int = 0                        # the seq of the newest event in the log
     hand: HandStacks | None = None          # the hand in play's stacks, once

@@ -138,7 +138,8 @@ class TableHost:
         kwargs = {"shuffle": self._shuffle} if self._shuffle else {}
         hold = OutcomeHold(self.bus)
         runner = TableRunner(CashTable(rules, self.history, **kwargs), self.wallet, self.metrics,
-                             public=table_public(rules.table_id), stream=table_full(rules.table_id), hold=hold)
+                             public=table_public(rules.table_id), stream=table_full(rules.table_id), hold=hold,
+                             game_key=rules.game_key)
         runner.timer = Timer(runner, self.reactor, lambda events: self._table_events(runner, events),
                              shown=lambda: hold.after(None))
         runner.table.hand_number = self._hands_played.get(rules.table_id, 0)
@@ -409,7 +410,7 @@ class TableHost:
         transfers = runner.transfers(events)
         full = runner.full(events, transfers, now)
         self.recording.record(full)                         # queues the writes
-        self.bus.publish(runner.stream, TableBatch(table_id, table.rules.game_key, table.rules.currency, now,
+        self.bus.publish(runner.stream, TableBatch(table_id, runner.game_key, table.rules.currency, now,
                                                    tuple(full.dicts), tuple((i, LedgerTransfer.of(t))
                                                                             for i, t in transfers.items())))
         if runner.outcome:
