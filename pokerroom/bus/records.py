@@ -432,6 +432,54 @@ class VoidWinnings:
     case: int | None = None
 
 
+# ---------------------------------------------------------------------- the wallet: the gateway's side asks
+# The wallet is the table process's (pokerroom.shell.wallet_desk answers there); accounts, histories and the
+# promotions desk live in a gateway process. Each record says what happened or what is read, never "move X from A
+# to B": the desk works out the accounts and repeats every check where the money is (docs/architecture.md).
+
+
+@record("w.balance")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WalletRead:
+    """``wallet.balance``: ``player``'s cash balance, for a login's, a resume's or a history's answer. Answered
+    ``{"balance": <minor units>}``."""
+
+    player: str
+
+
+@record("w.held")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeldRead:
+    """``wallet.held``: what each of ``accounts`` holds (promotions, a guarantee, the house's earnings). Answered
+    ``{"held": {<account>: <minor units>}}``."""
+
+    accounts: tuple[str, ...]
+
+
+@record("w.welcome")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WelcomeDeposit:
+    """``wallet.welcome``: the room's welcome balance for the newly stored account ``player`` (demo rooms): the
+    amount is the room's rule, the limits the stored account's (AC-5), once per account ever (``already_welcomed``).
+    Answered ``{"balance": <minor units>}``."""
+
+    player: str
+
+
+@record("w.promotions")
+@dataclasses.dataclass(frozen=True, slots=True)
+class FundPromotions:
+    """``wallet.promotions``: the admin ``by`` moves ``amount`` of the house's ``source`` (``house:rake``,
+    ``house:fees``, or ``deposit``: money from outside) into promotions for ``reason`` (STAFF-1). The desk reads
+    ``by``'s stored role, the source's funds and the house deposits' bounds itself. Answered ``{"transfer",
+    "balance"}`` (the promotions balance after it)."""
+
+    source: str
+    amount: int
+    by: str
+    reason: str
+
+
 # ---------------------------------------------------------------------- tournaments
 
 # A tournament director's commands are the pure package's own records (:mod:`tournament.commands`): the hall's

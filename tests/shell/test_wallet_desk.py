@@ -1,0 +1,124 @@
+"""What the gateway's side asks of the money is answered by the wallet desk beside the wallet, on the strict bus (a
+broker's later turn), and a record forged on the bus moves no more than the same request through the gateway: the
+welcome deposit once per account within its stored limits (AC-5), an admin's promotions funding bounded and read
+again where the money is (STAFF-1)."""
+
+from __future__ import annotations
+
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from pokerroom.bus.records import FundPromotions, HeldRead, WalletRead, WelcomeDeposit
+from pokerroom.bus.strict import StrictBus
+from pokerroom.bus.subjects import WALLET_BALANCE, WALLET_HELD, WALLET_PROMOTIONS, WALLET_WELCOME
+from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import HOUSE_RAKE, PROMOTIONS, WORLD, cash
+from pokerroom.players import AccountRules
+from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.house_deposits import HouseDeposits
+from pokerroom.store.room_store import RoomStore
+from tests.support.clocked_room import deposit, resolved
+from tournament.bounds import EventBounds
+
+WELCOME = 100_000
+
+
+def strict_money_room(store: RoomStore, clock: Clock, **rules) -> RoomServices:   # noqa: ANN003
+    room = RoomServices([], store, clock, account_rules=AccountRules(**rules), bus=StrictBus(clock))
+    room.startService()
+    return room
+
+
+def stored(room: RoomServices, name: str, role: str = "player", **fields) -> None:   # noqa: ANN003
+    key = name.casefold()
+    room.store.accounts.create_account(name, key, "not-a-hash", "1990-01-01", "NL", room.reactor.seconds())
+    if role != "player":
+        room.store.sessions.set_role(key, role, room.reactor.seconds())
+    if fields:
+        room.store.accounts.update_account(key, **fields)
+
+
+def later(room: RoomServices, subject: str, record: object) -> object:
+    """``record`` asked on ``subject``: not answered in the call, answered (or refused) once the bus has turned."""
+    asked = room.bus.request(subject, record)
+    assert isinstance(asked, defer.Deferred) and not asked.called, "answered in the call"
+    out: list = []
+    asked.addBoth(out.append)
+    resolved(None)
+    assert out, "never answered"
+    if hasattr(out[0], "value"):
+        return out[0].value
+    return out[0]
+
+
+def test_a_balance_and_held_accounts_are_read_on_a_later_turn(store):
+    clock = Clock()
+    room = strict_money_room(store, clock)
+    deposit(room, "ana", 7_000)
+    assert later(room, WALLET_BALANCE, WalletRead("ana")) == {"balance": 7_000}
+    assert later(room, WALLET_BALANCE, WalletRead("nobody")) == {"balance": 0}
+    assert later(room, WALLET_HELD, HeldRead((PROMOTIONS, HOUSE_RAKE))) == {"held": {PROMOTIONS: 0, HOUSE_RAKE: 0}}
+
+
+def test_AC_5_a_forged_welcome_deposit_pays_the_rooms_amount_once_per_account(store):
+    clock = Clock()
+    room = strict_money_room(store, clock, welcome_balance=WELCOME)
+    stored(room, "ana")
+    assert later(room, WALLET_WELCOME, WelcomeDeposit("ana")) == {"balance": WELCOME}
+    again = later(room, WALLET_WELCOME, WelcomeDeposit("ANA"))             # any letter case: the same account
+    assert isinstance(again, RuleViolation) and again.code == "already_welcomed"
+    assert room.wallet.balance("ana") == WELCOME
+    # two at once, before the first is stored: still once
+    stored(room, "bo")
+    first, second = (room.bus.request(WALLET_WELCOME, WelcomeDeposit("bo")) for _ in range(2))
+    out: list = []
+    first.addBoth(out.append)
+    second.addBoth(out.append)
+    resolved(None)
+    assert out[0] == {"balance": WELCOME} and out[1].value.code == "already_welcomed"
+    assert room.wallet.balance("bo") == WELCOME
+    nobody = later(room, WALLET_WELCOME, WelcomeDeposit("ghost"))
+    assert isinstance(nobody, RuleViolation) and nobody.code == "no_such_player"
+
+
+def test_AC_5_a_forged_welcome_deposit_is_held_to_the_stored_accounts_limits(store):
+    clock = Clock()
+    clock.advance(1_000)
+    room = strict_money_room(store, clock, welcome_balance=WELCOME)
+    stored(room, "cy", excluded_until=clock.seconds() + 3_600)
+    excluded = later(room, WALLET_WELCOME, WelcomeDeposit("cy"))
+    assert isinstance(excluded, RuleViolation) and excluded.code == "self_excluded" and excluded.rule_id == "AC-5"
+    stored(room, "di", deposit_limit=WELCOME - 1)
+    limited = later(room, WALLET_WELCOME, WelcomeDeposit("di"))
+    assert isinstance(limited, RuleViolation) and limited.code == "deposit_limit"
+    assert room.wallet.balance("cy") == room.wallet.balance("di") == 0
+    assert room.wallet.books.balance(cash("di")) == 0
+
+
+def test_STAFF_1_a_forged_promotions_funding_is_checked_where_the_money_is(store):
+    clock = Clock()
+    clock.advance(1_000)
+    room = strict_money_room(store, clock)
+    bounds = EventBounds(max_house_deposit=50_000, max_house_deposits_per_admin_day=80_000,
+                         max_house_deposits_per_day=100_000)
+    room.wallet_desk.install_promotions(HouseDeposits(room.reactor, room.store, lambda: bounds))
+    stored(room, "root", "admin")
+    stored(room, "boss", "director")
+    world = room.wallet.books.balance(WORLD)
+    for by in ("boss", "ghost"):                                  # the role is read from the store, not the record
+        refused = later(room, WALLET_PROMOTIONS, FundPromotions("deposit", 1_000, by, "mine"))
+        assert isinstance(refused, RuleViolation) and refused.code == "forbidden" and refused.rule_id == "STAFF-1"
+    over = later(room, WALLET_PROMOTIONS, FundPromotions("deposit", 50_001, "root", "a lot"))
+    assert isinstance(over, RuleViolation) and over.code == "over_limit"
+    short = later(room, WALLET_PROMOTIONS, FundPromotions(HOUSE_RAKE, 1, "root", "rake"))
+    assert isinstance(short, RuleViolation) and short.code == "insufficient_funds"
+    odd = later(room, WALLET_PROMOTIONS, FundPromotions("house:chips", 1, "root", "what"))
+    assert isinstance(odd, RuleViolation) and odd.code == "unknown_source"
+    negative = later(room, WALLET_PROMOTIONS, FundPromotions("deposit", -5, "root", "backwards"))
+    assert isinstance(negative, RuleViolation) and negative.code == "bad_amount"
+    assert room.wallet.books.balance(WORLD) == world and room.wallet.held(PROMOTIONS) == 0
+    funded = later(room, WALLET_PROMOTIONS, FundPromotions("deposit", 50_000, "root", "freeroll"))
+    assert funded["balance"] == 50_000 == room.wallet.held(PROMOTIONS)
+    day = later(room, WALLET_PROMOTIONS, FundPromotions("deposit", 40_000, "root", "and more"))
+    assert isinstance(day, RuleViolation) and day.code == "over_limit"       # the admin's day: 80,000
+    assert room.wallet.held(PROMOTIONS) == 50_000
