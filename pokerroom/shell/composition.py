@@ -53,6 +53,7 @@ from pokerroom.security.moderation import Moderation
 from pokerroom.shell.accounts import Accounts
 from pokerroom.shell.cash_play import CashPlay
 from pokerroom.shell.cashier import Cashier
+from pokerroom.shell.cashier_moves import CashierMoves
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.casino_play import CasinoPlay
 from pokerroom.shell.display_names import DecidedNames, DisplayNames
@@ -95,6 +96,7 @@ class RoomServices(MultiService):
     casino_floor: CasinoFloor | None = None
     casino_play: CasinoPlay | None = None
     wallet_desk: WalletDesk
+    cashier_moves: CashierMoves
 
     def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
                  account_rules: players.AccountRules | None = None,
@@ -121,6 +123,7 @@ class RoomServices(MultiService):
                                 display_names=table_names, shuffle=shuffle, landed=recorder.landed)
         SecurityMoves(self.bus, wallet, self.tables, recorder)      # the security desk's asks (AC-3, AC-7)
         self.wallet_desk = WalletDesk(self.bus, wallet, recorder, rules)   # the gateway side's asks of the money
+        self.cashier_moves = CashierMoves(self.bus, wallet, recorder)     # the cashier's (deposits, withdrawals)
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
         self.play_check = PlayCheck(rules, reactor, self.moderation, store, recorder)   # on every path (STAFF-2)
         # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
@@ -171,12 +174,12 @@ class RoomServices(MultiService):
         # promotions deposits and wallet credits (STAFF-1)
         house_deposits = HouseDeposits(self.reactor, self.store, lambda: hall.bounds)
         self.wallet_desk.install_promotions(house_deposits)          # bounded where the money is (STAFF-1)
+        self.cashier_moves.install_credits(house_deposits)           # an admin's credits: the same bounds
         self.gateway.serve(PromotionsDesk(self.reactor, self.store, self.bus, self.recorder,
                                           hall))                          # the admin's house money for events
         bounds = CashierBounds.from_config(config)
         self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules, self.play_check,
-                                         self.moderation, self.bus, self.wallet, PlayMoney(bounds), bounds,
-                                         house_deposits)
+                                         self.moderation, self.bus, PlayMoney(bounds), bounds)
         self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
         self.table_desk = desk = TableDesk(self.tables, self.lobby, self.gateway, self.recorder, self.store,
                                            self.reactor, self.bus, config)

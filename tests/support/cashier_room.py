@@ -66,8 +66,9 @@ def cashier_room(store: RoomStore, provider, clock: Clock | None = None, bounds:
     house = HouseDeposits(room.reactor, room.store, lambda: EventBounds(max_house_deposit=50_000,
                                                                         max_house_deposits_per_admin_day=80_000,
                                                                         max_house_deposits_per_day=100_000))
+    room.cashier_moves.install_credits(house)                 # the admin's credits, bounded where the money is
     cashier = Cashier(room.reactor, room.store, room.recorder, room.account_rules, room.play_check, room.moderation,
-                      room.bus, room.wallet, provider, bounds, house)
+                      room.bus, provider, bounds)
     room.gateway.serve(cashier)
     cashier.recover()
     return room, cashier, clock
