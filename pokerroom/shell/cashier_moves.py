@@ -32,6 +32,7 @@ only the held amount, to the world or back to its player.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
@@ -94,7 +95,7 @@ class CashierMoves:
         """Answer ``wallet.credit``, bounded by the house deposits of this process (STAFF-1)."""
         self.bus.respond(WALLET_CREDIT, lambda asked: self._credit(asked, house_deposits))
 
-    def _stored(self, gather: Any) -> defer.Deferred:
+    def _stored(self, gather: Callable[[], Any]) -> defer.Deferred:
         return self.recorder.write(gather, quiet=False)
 
     def _account(self, name: str) -> Any:
