@@ -325,7 +325,13 @@ class Cashier:
                     self._announce(player, "deposit", reference, amount, "refused")
                 return "refused", payment.reason or "no reason given"
             credit = self.bus.request(WALLET_DEPOSIT, DepositApproved(player, amount, reference))
-            return credit.addCallback(credited, payment)
+            return credit.addCallbacks(credited, settled_meanwhile, callbackArgs=(payment,))
+
+        def settled_meanwhile(failure: Failure) -> Any:
+            failure.trap(RuleViolation)
+            if failure.value.code != "deposit_settled":    # credited by a retry and a start overlapping
+                return failure
+            return "pending", reference
 
         def credited(done: dict, payment: Payment) -> tuple[str, Any]:
             self.recorder.audit("cashier_deposit", player=player, amount=amount, reference=reference,
