@@ -12,7 +12,7 @@ from pokerroom.shell.cashier import Cashier
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.payments import CashierBounds, Payment
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import Connection, deposit, make_room, request, resolved
+from tests.support.clocked_room import Connection, deposit, make_room, request, resolved, settle
 from tournament.bounds import EventBounds
 
 START = 1_000_000.0
@@ -71,6 +71,7 @@ def cashier_room(store: RoomStore, provider, clock: Clock | None = None, bounds:
                       room.bus, provider, bounds)
     room.gateway.serve(cashier)
     cashier.recover()
+    settle(room)                                # its asks of the wallet's side answered (a broker's later turns)
     return room, cashier, clock
 
 
