@@ -105,10 +105,10 @@ class WalletDesk:
                 raise RuleViolation("forbidden", "only an admin can move house money into promotions", "STAFF-1")
             source, amount = asked.source, asked.amount
             if source not in SOURCES:
-                raise RuleViolation("unknown_source", f"promotions are funded from {', '.join(sorted(SOURCES))}, "
-                                                      f"not {source}", "STAFF-1")
+                raise RuleViolation("bad_field", f"promotions are funded from {', '.join(sorted(SOURCES))}, "
+                                                 f"not {source}")
             if amount <= 0:
-                raise RuleViolation("bad_amount", f"a funding is a positive amount, not {amount}", "STAFF-1")
+                raise RuleViolation("amount_out_of_range", f"a funding is a positive amount, not {amount}")
             if source == "deposit":                         # world moves; an admin is trusted only this far
                 house_deposits.check(account.nickname, amount)
             else:

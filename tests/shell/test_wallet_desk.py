@@ -136,9 +136,9 @@ def test_STAFF_1_a_forged_promotions_funding_is_checked_where_the_money_is(store
     short = later(room, WALLET_PROMOTIONS, FundPromotions(HOUSE_RAKE, 1, "root", "rake"))
     assert isinstance(short, RuleViolation) and short.code == "insufficient_funds"
     odd = later(room, WALLET_PROMOTIONS, FundPromotions("house:chips", 1, "root", "what"))
-    assert isinstance(odd, RuleViolation) and odd.code == "unknown_source"
+    assert isinstance(odd, RuleViolation) and odd.code == "bad_field"
     negative = later(room, WALLET_PROMOTIONS, FundPromotions("deposit", -5, "root", "backwards"))
-    assert isinstance(negative, RuleViolation) and negative.code == "bad_amount"
+    assert isinstance(negative, RuleViolation) and negative.code == "amount_out_of_range"
     assert room.wallet.books.balance(WORLD) == world and room.wallet.held(PROMOTIONS) == 0
     funded = later(room, WALLET_PROMOTIONS, FundPromotions("deposit", 50_000, "root", "freeroll"))
     assert funded["balance"] == 50_000 == room.wallet.held(PROMOTIONS)
