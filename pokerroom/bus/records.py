@@ -432,6 +432,127 @@ class VoidWinnings:
     case: int | None = None
 
 
+# ---------------------------------------------------------------------- the wallet: the gateway's side asks
+# The wallet is the table process's (pokerroom.shell.wallet_desk answers there); accounts, histories and the
+# promotions desk live in a gateway process. Each record says what happened or what is read, never "move X from A
+# to B": the desk works out the accounts and repeats every check where the money is (docs/architecture.md).
+
+
+@record("w.balance")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WalletRead:
+    """``wallet.balance``: ``player``'s cash balance, for a login's, a resume's or a history's answer. Answered
+    ``{"balance": <minor units>}``."""
+
+    player: str
+
+
+@record("w.held")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeldRead:
+    """``wallet.held``: what each of ``accounts`` holds (promotions, a guarantee, the house's earnings). Answered
+    ``{"held": {<account>: <minor units>}}``."""
+
+    accounts: tuple[str, ...]
+
+
+@record("w.welcome")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WelcomeDeposit:
+    """``wallet.welcome``: the room's welcome balance for the newly stored account ``player`` (demo rooms): the
+    amount is the room's rule, the limits the stored account's (AC-5), once per account ever (``already_welcomed``).
+    Answered ``{"balance": <minor units>}``."""
+
+    player: str
+
+
+@record("w.promotions")
+@dataclasses.dataclass(frozen=True, slots=True)
+class FundPromotions:
+    """``wallet.promotions``: the admin ``by`` moves ``amount`` of the house's ``source`` (``house:rake``,
+    ``house:fees``, or ``deposit``: money from outside) into promotions for ``reason`` (STAFF-1). The desk reads
+    ``by``'s stored role, the source's funds and the house deposits' bounds itself. Answered ``{"transfer",
+    "balance"}`` (the promotions balance after it)."""
+
+    source: str
+    amount: int
+    by: str
+    reason: str
+
+
+# The cashier's asks (a deposit's limits, an approved deposit's credit, a withdrawal's hold and its settling, an
+# admin's credit): each names the cashier's reference, and the desk reads again what makes it due.
+
+
+@record("w.may_deposit")
+@dataclasses.dataclass(frozen=True, slots=True)
+class DepositAllowed:
+    """``wallet.may_deposit``: may ``player`` bring ``amount`` in -- their stored account's self-exclusion and
+    24-hour limit against the day's deposits the wallet counts (AC-5)? Answered None, or refused."""
+
+    player: str
+    amount: int
+
+
+@record("w.deposit")
+@dataclasses.dataclass(frozen=True, slots=True)
+class DepositApproved:
+    """``wallet.deposit``: the provider approved the cashier's deposit ``reference``. Credited only as the stored
+    ``cashier_deposit_asked`` record of that reference says (its player and amount), never refused, once.
+    Answered ``{"transfer", "balance", "today": [<the player's deposits of the last 24 hours>]}``."""
+
+    player: str
+    amount: int
+    reference: str
+
+
+@record("w.hold")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WithdrawalHold:
+    """``wallet.hold``: ``player`` withdraws ``amount``: it leaves their cash for the withdrawal's own ``payout``
+    account (a new ``reference``, used once), with the funds, a closed and a frozen account read where the money is;
+    answered ``{"balance"}`` once the hold is stored, before the provider is asked."""
+
+    player: str
+    amount: int
+    reference: str
+
+
+@record("w.settle")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WithdrawalSettled:
+    """``wallet.settle``: the provider paid (``paid``) or refused the withdrawal ``reference``: what its payout
+    account holds goes to the world or back to the player's cash, if it holds ``amount`` still. Answered
+    ``{"settled": False}`` when it was settled meanwhile, else ``{"settled": True, "transfer", "balance"}``."""
+
+    player: str
+    amount: int
+    reference: str
+    paid: bool
+
+
+@record("w.payouts")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PayoutsRead:
+    """``wallet.payouts``: every withdrawal held and not settled, for the cashier's start. Answered ``{"held":
+    [[player, reference, amount], ...]}``."""
+
+
+@record("w.credit")
+@dataclasses.dataclass(frozen=True, slots=True)
+class AdminCredit:
+    """``wallet.credit``: the admin ``by`` credits ``player``'s wallet with ``amount`` the room received from outside
+    (``payment`` names it) for ``reason`` (STAFF-1). The desk reads both accounts (an admin; a player's, open, not
+    staff, not ``by``'s) and the house deposits' bounds. Answered ``{"player", "reference", "transfer",
+    "balance", "today"}``."""
+
+    player: str
+    amount: int
+    by: str
+    reason: str
+    payment: str
+
+
 # ---------------------------------------------------------------------- tournaments
 
 # A tournament director's commands are the pure package's own records (:mod:`tournament.commands`): the hall's

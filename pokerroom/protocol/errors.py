@@ -83,6 +83,11 @@ MONEY = {
     "bad_amount": _c("an amount is a positive whole number of minor units within the bounds", "BET-3", "CR-3",
                      "HR-STAKE-2", "HR-STAKE-4"),
     "amount_out_of_range": _c("a deposit or withdrawal outside the cashier's bounds (config [cashier])"),
+    "already_welcomed": _c("the account was given the welcome balance already: it is paid once per account"),
+    "no_such_deposit": _c("no deposit of that reference, player and amount was asked of the cashier: nothing is "
+                          "credited"),
+    "deposit_settled": _c("the deposit of that reference was credited or refused already: nothing more is credited"),
+    "bad_reference": _c("a withdrawal's reference is malformed or was held already: nothing is held"),
     "payment_refused": _c("the payment provider refused: nothing was credited, or the withdrawal is back in the "
                           "wallet"),
     "payment_unavailable": _c("the payment provider did not answer: nothing is credited yet; a payment it took is "

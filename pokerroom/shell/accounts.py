@@ -25,8 +25,16 @@ from pokerroom.bus.records import (
     ResumeRead,
     SessionEvent,
     SessionGone,
+    WalletRead,
+    WelcomeDeposit,
 )
-from pokerroom.bus.subjects import CASH_TABLES_RESUME, SESSION_EVENTS, table_catch_up
+from pokerroom.bus.subjects import (
+    CASH_TABLES_RESUME,
+    SESSION_EVENTS,
+    WALLET_BALANCE,
+    WALLET_WELCOME,
+    table_catch_up,
+)
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
@@ -37,21 +45,19 @@ from pokerroom.security.moderation import Moderation
 from pokerroom.shell.display_names import DisplayNames
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.recorder import Recorder
-from pokerroom.shell.wallet import Wallet
 from pokerroom.store.session_records import TOKEN_EXPIRED, TOKEN_LIVE, token_digest
 
 ACCOUNT_WIDE = 10                   # an account's password attempts from all networks: this many times one network's
 
 
 class Accounts:
-    def __init__(self, reactor: IReactorTime, gateway: Gateway, recorder: Recorder, wallet: Wallet,
+    def __init__(self, reactor: IReactorTime, gateway: Gateway, recorder: Recorder,
                  moderation: Moderation, rules: players.AccountRules,
                  password_desk: PasswordDesk, display_names: DisplayNames, idle: float) -> None:
         self.reactor = reactor
         self.gateway = gateway
         self.recorder = recorder
         self.store = recorder.store
-        self.wallet = wallet
         self.moderation = moderation
         self.rules = rules
         self.password_desk = password_desk
@@ -79,10 +85,12 @@ class Accounts:
                                                          players.nickname_key(nickname), digest, birth_date, country,
                                                          now, quiet=False))
 
-        def created(account: Any) -> dict:
-            if self.rules.welcome_balance:
-                self.wallet.deposit(account.nickname, self.rules.welcome_balance, account)   # its limits (AC-5)
-            return ok(request, nickname=account.nickname)
+        def created(account: Any) -> Any:
+            if not self.rules.welcome_balance:
+                return ok(request, nickname=account.nickname)
+            # the wallet desk pays it, held to the stored account's limits (AC-5), once per account
+            d = self.gateway.bus.request(WALLET_WELCOME, WelcomeDeposit(account.nickname))
+            return d.addCallback(lambda _: ok(request, nickname=account.nickname))
 
         return d.addCallback(created)
 
@@ -212,10 +220,15 @@ class Accounts:
             session.token = token
             self.gateway.remember_token(token, session)
             self.gateway.returned(session, LOGGED_IN)
-            return ok(request, token=session.token, nickname=account.nickname, role=account.role,
-                      balance=self.wallet.balance(account.nickname), protocol=VERSION)
+            answer = {"token": session.token, "nickname": account.nickname, "role": account.role}
+            return self._with_balance(request, account.nickname, answer)
 
         return d.addCallback(found).addCallback(checked)
+
+    def _with_balance(self, request: Request, player: str | None, answer: dict) -> defer.Deferred:
+        """A login's or a resume's answer with the player's cash, asked of the wallet desk (the table process's)."""
+        d = self.gateway.bus.request(WALLET_BALANCE, WalletRead(player or ""))
+        return d.addCallback(lambda read: ok(request, **answer, balance=read["balance"], protocol=VERSION))
 
     def _connection_opened(self, session: Session) -> None:
         """Where a player connected from (IP, device): stored, and chained in the audit log (SEC-1). One record a
@@ -353,8 +366,8 @@ class Accounts:
         def answer(how: list[str]) -> dict:
             caught_up.update(zip([table_id for table_id, _ in catching], how, strict=True))
             gateway.returned(session, RESUMED)                       # pushed after the catch-up
-            return ok(request, nickname=session.player_id, role=session.role, tables=caught_up,
-                      balance=self.wallet.balance(session.player_id), protocol=VERSION)
+            return self._with_balance(request, session.player_id,
+                                      {"nickname": session.player_id, "role": session.role, "tables": caught_up})
 
         caught = defer.gatherResults([d for _, d in catching], consumeErrors=True)
         return caught.addCallbacks(answer, lambda failure: failure.value.subFailure)   # a FirstError's own

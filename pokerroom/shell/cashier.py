@@ -4,7 +4,9 @@ Theory of operation
 -------------------
 Every movement is a ledger transfer made through the wallet service, and
 ``world`` -- the outside -- moves only for ``deposit`` and ``withdrawal``
-(STAFF-1). Nothing is lost whatever order a crash cuts:
+(STAFF-1). The wallet is the table process's: the cashier holds none and asks
+each movement and balance on the bus (:mod:`pokerroom.shell.cashier_moves`
+answers beside the wallet, reading again what makes each one due). Nothing is lost whatever order a crash cuts:
 
 * **Deposit.** The player's stored account is read through the writer (so a
   limit or an exclusion set from any connection binds, AC-5); the request is
@@ -47,17 +49,37 @@ from typing import TYPE_CHECKING, Any
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from pokerroom import players
-from pokerroom.bus.records import Frame
-from pokerroom.bus.subjects import player_stream
+from pokerroom.bus import NoResponder
+from pokerroom.bus.records import (
+    AdminCredit,
+    DepositAllowed,
+    DepositApproved,
+    Frame,
+    HeldRead,
+    PayoutsRead,
+    WalletRead,
+    WithdrawalHold,
+    WithdrawalSettled,
+)
+from pokerroom.bus.subjects import (
+    WALLET_BALANCE,
+    WALLET_CREDIT,
+    WALLET_DEPOSIT,
+    WALLET_HELD,
+    WALLET_HOLD,
+    WALLET_MAY_DEPOSIT,
+    WALLET_PAYOUTS,
+    WALLET_SETTLE,
+    player_stream,
+)
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.throttle import BucketsByKey
-from pokerroom.money.accounts import WORLD, Kind, cash, parse, payout
+from pokerroom.money.accounts import payout
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.payments import CashierBounds, Payment, PaymentProvider, as_payment
-from pokerroom.shell.wallet import Wallet
 
 if TYPE_CHECKING:
     from pokerroom.bus import Bus
@@ -80,19 +102,17 @@ class Cashier:
     log = Logger()
 
     def __init__(self, reactor: IReactorTime, store: RoomStore, recorder: Recorder, rules: players.AccountRules,
-                 play_check: PlayCheck, moderation: Moderation, bus: Bus, wallet: Wallet, provider: PaymentProvider,
-                 bounds: CashierBounds, house_deposits: HouseDeposits | None = None) -> None:
+                 play_check: PlayCheck, moderation: Moderation, bus: Bus, provider: PaymentProvider,
+                 bounds: CashierBounds) -> None:
         self.reactor = reactor
         self.store = store
         self.recorder = recorder                            # the store through the writer, the audit log, commits
         self.rules = rules
         self.play_check = play_check                        # who may play (AC-2's account check)
         self.moderation = moderation                        # the security team's freezes
-        self.bus = bus                                      # a player's notices
-        self.wallet = wallet                                # every movement, and every balance read
+        self.bus = bus                                      # a player's notices; the money, asked (cashier_moves)
         self.provider = provider
         self.bounds = bounds
-        self.house_deposits = house_deposits
         self.asks = BucketsByKey(bounds.requests_per_minute / 60, bounds.requests_burst)
         self.busy: set[str] = set()                         # players with a deposit or withdrawal being answered
         self.withdrawn: dict[str, deque] = {}               # player -> (at, amount) of the last day (AC-6)
@@ -107,10 +127,13 @@ class Cashier:
         now = self.reactor.seconds()
         for player, amount, at in self.store.cashier.world_movements_since("withdrawal", now - DAY):
             self._remember(self.withdrawn, player, amount, at)
-        for account, balance in sorted(self.wallet.books.balances.items()):
-            held = parse(account) if balance > 0 else None
-            if held is not None and held.kind is Kind.PAYOUT:
-                self._settle_withdrawal(held.player, balance, held.place, True)
+
+        def held(read: dict) -> None:
+            for player, reference, amount in read["held"]:
+                self._settle_withdrawal(player, amount, reference, True)
+
+        self.bus.request(WALLET_PAYOUTS, PayoutsRead()).addCallback(held).addErrback(
+            lambda failure: self.log.failure("the held withdrawals were not read", failure))
         answered = {r.data.get("reference") for r in self.store.audit_log.audit_records("cashier_deposit_refused")}
         asked = [r for r in self.store.audit_log.audit_records("cashier_deposit_asked")
                  if r.data.get("reference") not in answered]
@@ -128,21 +151,26 @@ class Cashier:
         d = self.play_check.account(player)
 
         def allowed(account: Any) -> defer.Deferred:
-            self._may_deposit(account, amount)
+            self._may_deposit(account)
+            limits = self.bus.request(WALLET_MAY_DEPOSIT, DepositAllowed(player, amount))   # AC-5, by the wallet
+            return limits.addCallback(lambda _: asked())
+
+        def asked() -> defer.Deferred:
             reference = new_reference("d")
             data = {"player": player, "amount": amount, "reference": reference, "provider": self.provider.name}
             stored = self.recorder.write(self.store.audit, "cashier_deposit_asked", data,
                                          self.reactor.seconds(), quiet=False)    # before the provider is asked
             return stored.addCallback(lambda _: self._settle_deposit(player, amount, reference))
 
-        def answered(outcome: tuple[str, Any]) -> dict:
+        def answered(outcome: tuple[str, Any]) -> defer.Deferred:
             status, detail = outcome
             if status == "refused":
                 raise RuleViolation("payment_refused", f"the payment service refused the deposit: {detail}")
             if status == "pending":
                 raise RuleViolation("payment_unavailable", "the payment service did not answer; nothing is credited "
                                     "yet: if your payment was taken, it is credited once the service answers")
-            return ok(request, amount=amount, reference=detail.reference, balance=self.wallet.balance(player))
+            return self._balance(player).addCallback(
+                lambda balance: ok(request, amount=amount, reference=detail.reference, balance=balance))
 
         d.addCallback(allowed).addCallback(self._landed).addCallback(answered)
         return self._one_at_a_time(player, d)
@@ -158,24 +186,19 @@ class Cashier:
             if account.frozen or player in self.moderation.frozen:
                 raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it: "
                                     "no money leaves it until then; contact support", "SEC-4")
-            wallet = self.wallet
-            have = wallet.balance(player)
-            if have < amount:                               # chips at tables, entries and stakes are not cash
-                raise RuleViolation("insufficient_funds", f"your wallet holds {have}, not {amount}: chips at a "
-                                    "table, tournament entries and casino stakes come back to it first")
             reference = new_reference("w")
-            hold = wallet.move(cash(player), payout(reference, player), amount, "withdrawal held", reference,
-                               store=False)
-            stored = self.recorder.write(self.store.ledger.save_transfers, [hold], quiet=False)   # before the provider
-            return stored.addCallback(lambda _: self._settle_withdrawal(player, amount, reference))
+            # the funds read and the hold stored by the wallet's side, before the provider is asked
+            hold = self.bus.request(WALLET_HOLD, WithdrawalHold(player, amount, reference))
+            return hold.addCallback(lambda _: self._settle_withdrawal(player, amount, reference))
 
-        def answered(outcome: tuple[str, Any]) -> dict:
+        def answered(outcome: tuple[str, Any]) -> defer.Deferred:
             status, detail = outcome
             if status == "refused":
                 raise RuleViolation("payment_refused", f"the payment service refused the withdrawal: {detail}; "
                                                        "the money is back in your wallet")
-            return ok(request, amount=amount, reference=detail.reference if status == "paid" else detail,
-                      status=status, balance=self.wallet.balance(player))
+            return self._balance(player).addCallback(
+                lambda balance: ok(request, amount=amount, reference=detail.reference if status == "paid" else detail,
+                                   status=status, balance=balance))
 
         d.addCallback(allowed).addCallback(self._landed).addCallback(answered)
         return self._one_at_a_time(player, d)
@@ -188,30 +211,36 @@ class Cashier:
         by = session.player_id
         if session.role != ADMIN:
             raise RuleViolation("forbidden", "only an admin can credit a wallet", "STAFF-1")
-        if self.house_deposits is None:
-            raise RuleViolation("forbidden", "this room has no house deposits to bound a credit by", "STAFF-1")
 
-        def found(account: Any) -> dict:
+        def refused(refusal: RuleViolation, name: str) -> RuleViolation:
+            self.recorder.audit("staff_refused", by=by, command="admin_credit", code=refusal.code,
+                                reason=refusal.message, player=name, amount=amount)
+            return refusal
+
+        def found(account: Any) -> defer.Deferred:
             name = account.nickname
-            try:
-                if account.closed:
-                    raise RuleViolation("account_closed", f"{name}'s account is closed", "AC-1")
-                if account.role in players.SECURITY_ROLES or players.nickname_key(name) == players.nickname_key(by):
-                    raise RuleViolation("staff_may_not_play", f"{name} is a staff account: staff are not credited, "
-                                        "and no admin credits themselves", "STAFF-1")
-                self.house_deposits.check(by, amount)
-            except RuleViolation as refusal:
-                self.recorder.audit("staff_refused", by=by, command="admin_credit", code=refusal.code,
-                                    reason=refusal.message, player=name, amount=amount)
-                raise
-            reference = new_reference("c")
-            t = self.wallet.credit(name, amount, reference)
-            self.house_deposits.made(by, amount)
-            self.recorder.audit("wallet_credited", by=by, player=name, amount=amount, reason=reason, payment=payment,
-                                reference=reference, transfer=t.number)
-            self._structuring(name, "deposit")
-            return ok(request, player=name, amount=amount, reference=reference, transfer=t.number,
-                      balance=self.wallet.balance(name))
+            if account.closed:
+                raise refused(RuleViolation("account_closed", f"{name}'s account is closed", "AC-1"), name)
+            if account.role in players.SECURITY_ROLES or players.nickname_key(name) == players.nickname_key(by):
+                raise refused(RuleViolation("staff_may_not_play", f"{name} is a staff account: staff are not "
+                                            "credited, and no admin credits themselves", "STAFF-1"), name)
+            # the wallet's side reads both accounts and the house deposits' bounds again, then credits
+            d = self.bus.request(WALLET_CREDIT, AdminCredit(name, amount, by, reason, payment))
+
+            def failed(failure: Failure) -> Failure:
+                if failure.check(NoResponder):
+                    raise RuleViolation("forbidden", "this room has no house deposits to bound a credit by",
+                                        "STAFF-1")
+                if failure.check(RuleViolation):
+                    raise refused(failure.value, name)
+                return failure
+
+            return d.addCallbacks(lambda credited: credit_done(name, credited), failed)
+
+        def credit_done(name: str, credited: dict) -> dict:
+            self._structuring(name, "deposit", list(credited["today"]))
+            return ok(request, player=name, amount=amount, reference=credited["reference"],
+                      transfer=credited["transfer"], balance=credited["balance"])
 
         return self.play_check.account(player).addCallback(found)
 
@@ -227,7 +256,7 @@ class Cashier:
             raise RuleViolation("cashier_too_fast", f"at most {self.bounds.requests_per_minute:g} deposits and "
                                                     "withdrawals a minute; wait a little")
 
-    def _may_deposit(self, account: Any, amount: int) -> None:
+    def _may_deposit(self, account: Any) -> None:
         """Who may bring money in: not closed, staff, frozen, restricted (AC-2) or excluded/over limit (AC-5)."""
         if account.closed:
             raise RuleViolation("account_closed", "this account is closed", "AC-1")
@@ -239,7 +268,10 @@ class Cashier:
         if account.country not in self.rules.countries:
             raise RuleViolation("restricted_country", f"deposits from {account.country} are not allowed any more; "
                                                       "you may still withdraw", "AC-2")
-        self.wallet.check_deposit(account.nickname, amount, account)
+
+    def _balance(self, player: str) -> defer.Deferred:
+        """The player's cash as the wallet holds it now (the table process's: asked)."""
+        return self.bus.request(WALLET_BALANCE, WalletRead(player)).addCallback(lambda read: read["balance"])
 
     def _landed(self, outcome: Any) -> defer.Deferred:
         """``outcome`` once every write asked for so far has committed: an answer never shows money the store
@@ -249,12 +281,12 @@ class Cashier:
     def _announce(self, player: str, kind: str, reference: str, amount: int, status: str) -> None:
         """A settlement nobody's request is waiting for (a retry, a restart): a ``cashier`` push on the player's
         stream once it is stored (lost if they are offline: their wallet shows it at the next login)."""
-        def push(_: Any) -> None:
+        def push(balance: int) -> None:
             message = {"type": "cashier", "kind": kind, "reference": reference, "amount": amount, "status": status,
-                       "balance": self.wallet.balance(player)}
+                       "balance": balance}
             self.bus.publish(player_stream(player), Frame.of(message))
 
-        self.recorder.landed().addCallback(push)
+        self.recorder.landed().addCallback(lambda _: self._balance(player)).addCallback(push)
 
     def _one_at_a_time(self, player: str, d: defer.Deferred) -> defer.Deferred:
         self.busy.add(player)
@@ -281,7 +313,7 @@ class Cashier:
     def _settle_deposit(self, player: str, amount: int, reference: str, announce: bool = False) -> defer.Deferred:
         """Ask until answered: ("credited", Payment), ("refused", reason) or, while silent, ("pending", reference);
         ``announce``: no request waits for the answer, so the player is told with a push."""
-        def answered(payment: Payment | None) -> tuple[str, Any]:
+        def answered(payment: Payment | None) -> Any:
             if payment is None:
                 self._retry(reference, lambda: self._settle_deposit(player, amount, reference, True))
                 return "pending", reference
@@ -292,11 +324,20 @@ class Cashier:
                 if announce:
                     self._announce(player, "deposit", reference, amount, "refused")
                 return "refused", payment.reason or "no reason given"
-            t = self.wallet.credit(player, amount, reference)
+            credit = self.bus.request(WALLET_DEPOSIT, DepositApproved(player, amount, reference))
+            return credit.addCallbacks(credited, settled_meanwhile, callbackArgs=(payment,))
+
+        def settled_meanwhile(failure: Failure) -> Any:
+            failure.trap(RuleViolation)
+            if failure.value.code != "deposit_settled":    # credited by a retry and a start overlapping
+                return failure
+            return "pending", reference
+
+        def credited(done: dict, payment: Payment) -> tuple[str, Any]:
             self.recorder.audit("cashier_deposit", player=player, amount=amount, reference=reference,
                                 provider=self.provider.name, provider_reference=payment.provider_reference,
-                                transfer=t.number)
-            self._structuring(player, "deposit")
+                                transfer=done["transfer"])
+            self._structuring(player, "deposit", list(done["today"]))
             if announce:
                 self._announce(player, "deposit", reference, amount, "credited")
             return "credited", _Done(reference, payment)
@@ -308,26 +349,33 @@ class Cashier:
         ``announce`` as for deposits."""
         held = payout(reference, player)
 
-        def answered(payment: Payment | None) -> tuple[str, Any]:
-            if self.wallet.held(held) != amount:     # settled meanwhile (a retry and a start overlapping)
+        def answered(payment: Payment | None) -> defer.Deferred:
+            read = self.bus.request(WALLET_HELD, HeldRead((held,)))
+            return read.addCallback(lambda found: decided(payment, found["held"][held]))
+
+        def decided(payment: Payment | None, holding: int) -> Any:
+            if holding != amount:                   # settled meanwhile (a retry and a start overlapping)
                 return "pending", reference
             if payment is None:
                 self._retry(reference, lambda: self._settle_withdrawal(player, amount, reference, True))
                 return "pending", reference
             self.waits.pop(reference, None)
-            wallet = self.wallet
+            settle = self.bus.request(WALLET_SETTLE, WithdrawalSettled(player, amount, reference, payment.approved))
+            return settle.addCallback(settled, payment)
+
+        def settled(done: dict, payment: Payment) -> tuple[str, Any]:
+            if not done["settled"]:
+                return "pending", reference
             if not payment.approved:
-                t = wallet.move(held, cash(player), amount, "withdrawal returned", reference)
                 self.recorder.audit("cashier_withdrawal_refused", player=player, amount=amount, reference=reference,
-                                    reason=payment.reason, transfer=t.number)
+                                    reason=payment.reason, transfer=done["transfer"])
                 if announce:
                     self._announce(player, "withdrawal", reference, amount, "returned")
                 return "refused", payment.reason or "no reason given"
-            t = wallet.move(held, WORLD, amount, "withdrawal", reference)
             self.recorder.audit("cashier_withdrawal", player=player, amount=amount, reference=reference,
                                 provider=self.provider.name, provider_reference=payment.provider_reference,
-                                transfer=t.number)
-            self._remember(self.withdrawn, player, amount, t.at)
+                                transfer=done["transfer"])
+            self._remember(self.withdrawn, player, amount, self.reactor.seconds())
             self._structuring(player, "withdrawal")
             if announce:
                 self._announce(player, "withdrawal", reference, amount, "paid")
@@ -357,12 +405,13 @@ class Cashier:
 
     # ------------------------------------------------------------------ AML (AC-6)
 
-    def _structuring(self, player: str, what: str) -> None:
-        """AC-6: a day's deposits (or withdrawals) that reach the AML threshold only together -- each below it --
-        raise a flag once the sum crosses it (a single large one is flagged by the wallet)."""
+    def _structuring(self, player: str, what: str, deposits: list[int] | None = None) -> None:
+        """AC-6: a day's deposits (``deposits``, as the wallet counts them) or withdrawals that reach the AML
+        threshold only together -- each below it -- raise a flag once the sum crosses it (a single large one is
+        flagged by the wallet)."""
         threshold = self.rules.aml_threshold
-        if what == "deposit":
-            recent = self.wallet.deposits_today(player)
+        if deposits is not None:
+            recent = deposits
         else:
             now = self.reactor.seconds()
             recent = [a for at, a in self.withdrawn.get(player, ()) if at > now - DAY]

@@ -10,6 +10,8 @@ Each job is a service of its own (docs/architecture.md draws them):
 * :class:`~pokerroom.shell.recorder.Recorder` -- the one writer, and what it
   records of every table's full stream (hands, audit chain, facts);
 * :class:`~pokerroom.shell.wallet.Wallet` -- the one money path (AC-5, AC-6);
+  :class:`~pokerroom.shell.wallet_desk.WalletDesk` answers beside it what the
+  gateway's side asks of the money;
 * :class:`~pokerroom.shell.table_host.TableHost` -- the cash tables and their
   timers; each event redacted once, per audience, where it is made;
 * :class:`~pokerroom.shell.lobby_feed.LobbyFeed`,
@@ -51,6 +53,7 @@ from pokerroom.security.moderation import Moderation
 from pokerroom.shell.accounts import Accounts
 from pokerroom.shell.cash_play import CashPlay
 from pokerroom.shell.cashier import Cashier
+from pokerroom.shell.cashier_moves import CashierMoves
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.casino_play import CasinoPlay
 from pokerroom.shell.display_names import DecidedNames, DisplayNames
@@ -73,6 +76,7 @@ from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.shell.wallet import Wallet
+from pokerroom.shell.wallet_desk import WalletDesk
 from pokerroom.store.hand_records import Recovery
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import TableRules
@@ -91,6 +95,8 @@ class RoomServices(MultiService):
     table_desk: TableDesk | None = None
     casino_floor: CasinoFloor | None = None
     casino_play: CasinoPlay | None = None
+    wallet_desk: WalletDesk
+    cashier_moves: CashierMoves
 
     def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
                  account_rules: players.AccountRules | None = None,
@@ -116,18 +122,20 @@ class RoomServices(MultiService):
         self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
                                 display_names=table_names, shuffle=shuffle, landed=recorder.landed)
         SecurityMoves(self.bus, wallet, self.tables, recorder)      # the security desk's asks (AC-3, AC-7)
+        self.wallet_desk = WalletDesk(self.bus, wallet, recorder, rules)   # the gateway side's asks of the money
+        self.cashier_moves = CashierMoves(self.bus, wallet, recorder)     # the cashier's (deposits, withdrawals)
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
         self.play_check = PlayCheck(rules, reactor, self.moderation, store, recorder)   # on every path (STAFF-2)
         # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
         self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,
                                                            queue=rules.password_queue,
                                                            per_network=rules.password_queue_per_network)
-        self.accounts = Accounts(reactor, gateway, recorder, wallet, self.moderation, rules, self.password_desk,
+        self.accounts = Accounts(reactor, gateway, recorder, self.moderation, rules, self.password_desk,
                                  self.display_names, rules.session_idle_hours * 3600.0)
         self.session_watch = SessionWatch(reactor, store, recorder, rules, self.moderation, gateway, self.bus,
                                           self.accounts)    # STAFF-3: role changes and bans, at once
         self.responsible_gaming = ResponsibleGaming(reactor, self.bus, recorder)
-        self.histories = Histories(recorder, wallet, self.bus)
+        self.histories = Histories(recorder, self.bus)
         self.cash_play = CashPlay(gateway, self.bus, self.moderation, self.play_check.session, self.metrics)
         self.table_chat = TableChat(self.bus, reactor, self.moderation, rules, self.display_names)
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
@@ -165,12 +173,13 @@ class RoomServices(MultiService):
         self.session_watch.count_in_play("is entered in a tournament", TOURNAMENTS_PLAYING)   # SEC-2: asked
         # promotions deposits and wallet credits (STAFF-1)
         house_deposits = HouseDeposits(self.reactor, self.store, lambda: hall.bounds)
-        self.gateway.serve(PromotionsDesk(self.reactor, self.store, self.wallet, self.recorder, hall,
-                                          house_deposits))                # the admin's house money for events
+        self.wallet_desk.install_promotions(house_deposits)          # bounded where the money is (STAFF-1)
+        self.cashier_moves.install_credits(house_deposits)           # an admin's credits: the same bounds
+        self.gateway.serve(PromotionsDesk(self.reactor, self.store, self.bus, self.recorder,
+                                          hall))                          # the admin's house money for events
         bounds = CashierBounds.from_config(config)
         self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules, self.play_check,
-                                         self.moderation, self.bus, self.wallet, PlayMoney(bounds), bounds,
-                                         house_deposits)
+                                         self.moderation, self.bus, PlayMoney(bounds), bounds)
         self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
         self.table_desk = desk = TableDesk(self.tables, self.lobby, self.gateway, self.recorder, self.store,
                                            self.reactor, self.bus, config)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from twisted.internet import defer
 
 from pokerroom.bus import Bus
-from pokerroom.bus.subjects import CASH_TABLES_KNOWN
+from pokerroom.bus.records import WalletRead
+from pokerroom.bus.subjects import CASH_TABLES_KNOWN, WALLET_BALANCE
 from pokerroom.gateway.sessions import Session
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.money.ledger import Transfer
@@ -19,14 +20,12 @@ from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.recorder import Recorder
-from pokerroom.shell.wallet import Wallet
 
 
 class Histories:
-    def __init__(self, recorder: Recorder, wallet: Wallet, bus: Bus) -> None:
+    def __init__(self, recorder: Recorder, bus: Bus) -> None:
         self.recorder = recorder
-        self.wallet = wallet
-        self.bus = bus                          # the cash tables' host answers which tables the room has known
+        self.bus = bus                          # the cash tables' host: the tables known; the wallet desk: the balance
 
     def _on_hand_history(self, session: Session, request: Request, limit: int = 20,
                          before: int | None = None) -> defer.Deferred:
@@ -63,11 +62,12 @@ class Histories:
             return self.recorder.write(self.recorder.store.ledger.transfers_touching, [wallet, *escrows], limit,
                                        before, quiet=False).addCallback(shape, set(escrows))
 
-        def shape(transfers: list[Transfer], escrows: set[str]) -> dict:
+        def shape(transfers: list[Transfer], escrows: set[str]) -> defer.Deferred:
             mine = [{"number": t.number, "reason": t.reason, "reference": t.reference, "at": t.at,
                      "wallet": sum(p.amount for p in t.postings if p.account == wallet),
                      "tables": sum(p.amount for p in t.postings if p.account in escrows)} for t in transfers]
-            return ok(request, transfers=mine, balance=self.wallet.balance(player),
-                      next=transfers[-1].number if len(transfers) == limit else None)
+            after = transfers[-1].number if len(transfers) == limit else None
+            d = self.bus.request(WALLET_BALANCE, WalletRead(player))     # the wallet is the table process's
+            return d.addCallback(lambda read: ok(request, transfers=mine, balance=read["balance"], next=after))
 
         return self.escrows(player).addCallback(read)

@@ -8,6 +8,10 @@ came in -- so both count against the same bounds (``[tournaments]``
 ``max_house_deposits_per_day``): one, one admin's in any 24 hours, every admin's
 together. The day's count is read back from the audit log at start, so a
 restart does not reset it.
+
+It is kept beside the wallet, in the table process (the wallet desk's
+promotions funding and cashier moves' credit check it where the money moves),
+so a record forged on the bus is bounded like the admin's own request.
 """
 
 from __future__ import annotations

@@ -9,22 +9,32 @@ own event, nor one whose creator gave them a role within the cooling period
 and house deposits are bounded each, per admin per day and in total per day.
 Each action, and each refusal of an admin's, is a chained audit record with
 who, how much and why (SEC-4); a director is refused like any player.
+
+The money is the table process's: a funding and the balances shown are asked
+of the wallet desk (:mod:`pokerroom.shell.wallet_desk`), which repeats the
+admin's role, the source's funds and the house deposits' bounds where the
+money is; :func:`fund_promotions` is the move it (and a demo room's start)
+makes.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
+from twisted.python.failure import Failure
 
 from pokerroom import players
+from pokerroom.bus.records import FundPromotions, HeldRead
+from pokerroom.bus.subjects import WALLET_HELD, WALLET_PROMOTIONS
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import HOUSE_FEES, HOUSE_RAKE, PROMOTIONS, WORLD, tournament_guarantee
 from pokerroom.money.ledger import Transfer
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.house_deposits import HouseDeposits
 
 if TYPE_CHECKING:
+    from pokerroom.bus import Bus
     from pokerroom.shell.recorder import Recorder
     from pokerroom.shell.wallet import Wallet
     from pokerroom.store.room_store import RoomStore
@@ -63,15 +73,13 @@ def fund_promotions(wallet: Wallet, recorder: Recorder, source: str, amount: int
 class PromotionsDesk:
     """The admin's requests: fund promotions, approve a large guarantee, see both."""
 
-    def __init__(self, reactor: IReactorTime, store: RoomStore, wallet: Wallet, recorder: Recorder, hall: Guarantees,
-                 house_deposits: HouseDeposits | None = None) -> None:
+    def __init__(self, reactor: IReactorTime, store: RoomStore, bus: Bus, recorder: Recorder,
+                 hall: Guarantees) -> None:
         self.reactor = reactor
         self.store = store
-        self.wallet = wallet                        # the house's money moves, and the balances shown
+        self.bus = bus                              # the house's money moves and the balances shown: the wallet desk
         self.recorder = recorder                    # the audit log, and the role grants read through the writer
         self.hall = hall
-        # house deposits of the last day, shared with the cashier's admin credits (one set of bounds)
-        self.house_deposits = house_deposits or HouseDeposits(reactor, store, lambda: hall.bounds)
 
     @staticmethod
     def _verify_admin(session: Any, what: str) -> None:
@@ -85,25 +93,18 @@ class PromotionsDesk:
         return refusal
 
     def _on_admin_fund_promotions(self, session: Any, request: Request, source: str, amount: int,
-                                  reason: str) -> dict:
+                                  reason: str) -> defer.Deferred:
+        """Asked of the wallet desk, which reads the admin's role, the source's funds and the house deposits' bounds
+        again where the money is; a refusal is audited here, with who tried what."""
         self._verify_admin(session, "move house money into promotions")
-        have = self.wallet.held(SOURCES[source])
-        if source == "deposit":                                 # world moves; an admin is trusted only this far
-            self._deposit_within_bounds(session, amount)
-        if source != "deposit" and have < amount:
-            raise self._audited(session, "admin_fund_promotions", RuleViolation(
-                "insufficient_funds", f"{source} holds {have}, not {amount}", "STAFF-1"), source=source, amount=amount)
-        t = fund_promotions(self.wallet, self.recorder, source, amount, session.player_id, reason)
-        if source == "deposit":
-            self.house_deposits.made(session.player_id, amount)
-        return ok(request, transfer=t.number, balance=self.wallet.held(PROMOTIONS))
+        d = self.bus.request(WALLET_PROMOTIONS, FundPromotions(source, amount, session.player_id, reason))
 
-    def _deposit_within_bounds(self, session: Any, amount: int) -> None:
-        """One deposit, one admin's deposits in any 24 hours, and all admins' together: each bounded."""
-        try:
-            self.house_deposits.check(session.player_id, amount)
-        except RuleViolation as refusal:
-            raise self._audited(session, "admin_fund_promotions", refusal, source="deposit", amount=amount) from None
+        def refused(failure: Failure) -> Failure:
+            if failure.check(RuleViolation):
+                raise self._audited(session, "admin_fund_promotions", failure.value, source=source, amount=amount)
+            return failure
+
+        return d.addCallbacks(lambda funded: ok(request, **funded), refused)
 
     def _on_admin_approve_tournament(self, session: Any, request: Request, tournament: str, reason: str) -> Any:
         self._verify_admin(session, "approve a tournament's guarantee")
@@ -140,10 +141,17 @@ class PromotionsDesk:
         d = self.hall.approve(tournament, session.player_id, reason)
         return ok(request, tournament=self.hall.summary(d))
 
-    def _on_admin_promotions(self, session: Any, request: Request) -> dict:
+    def _on_admin_promotions(self, session: Any, request: Request) -> defer.Deferred:
         """The promotions balance, what each open event holds of it, and the events awaiting approval."""
         self._verify_admin(session, "see the promotions account")
-        wallet = self.wallet
-        held = {tid: wallet.held(tournament_guarantee(tid)) for tid in self.hall.directors}
-        return ok(request, balance=wallet.held(PROMOTIONS), held={t: v for t, v in held.items() if v},
-                  awaiting_approval=sorted(t for t, d in self.hall.directors.items() if d.awaiting_approval))
+        events = sorted(self.hall.directors)
+        waiting = sorted(t for t, d in self.hall.directors.items() if d.awaiting_approval)
+        d = self.bus.request(WALLET_HELD, HeldRead((PROMOTIONS, *(tournament_guarantee(t) for t in events))))
+
+        def shown(read: dict) -> dict:
+            held = read["held"]
+            by_event = {t: held[tournament_guarantee(t)] for t in events}
+            return ok(request, balance=held[PROMOTIONS], held={t: v for t, v in by_event.items() if v},
+                      awaiting_approval=waiting)
+
+        return d.addCallback(shown)

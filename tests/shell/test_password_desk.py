@@ -14,7 +14,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.throttle import network_of
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.password_desk import PasswordDesk
-from tests.support.clocked_room import Connection, make_room
+from tests.support.clocked_room import Connection, make_room, settle
 
 
 class HeldPool:
@@ -167,6 +167,7 @@ def test_an_account_wide_limit_slows_guesses_from_many_networks_and_never_counts
     del pool.jobs[:20]                                       # the guesses' hashes never end, and need not
     pool.finish_one()
     pool.finish_one()
+    settle(room)                                             # the balance each answer shows: asked of the wallet
     assert outcome(mine) == "ok" and outcome(theirs) == "ok"
     clock.advance(10)                                        # the slowed guesses had their turn: hashed, not refused
     assert len(pool.jobs) == 10

@@ -12,7 +12,7 @@ from pokerroom.shell.cashier import Cashier
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.payments import CashierBounds, Payment
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import Connection, deposit, make_room, request, resolved
+from tests.support.clocked_room import Connection, deposit, make_room, request, resolved, settle
 from tournament.bounds import EventBounds
 
 START = 1_000_000.0
@@ -66,10 +66,12 @@ def cashier_room(store: RoomStore, provider, clock: Clock | None = None, bounds:
     house = HouseDeposits(room.reactor, room.store, lambda: EventBounds(max_house_deposit=50_000,
                                                                         max_house_deposits_per_admin_day=80_000,
                                                                         max_house_deposits_per_day=100_000))
+    room.cashier_moves.install_credits(house)                 # the admin's credits, bounded where the money is
     cashier = Cashier(room.reactor, room.store, room.recorder, room.account_rules, room.play_check, room.moderation,
-                      room.bus, room.wallet, provider, bounds, house)
+                      room.bus, provider, bounds)
     room.gateway.serve(cashier)
     cashier.recover()
+    settle(room)                                # its asks of the wallet's side answered (a broker's later turns)
     return room, cashier, clock
 
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
+from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.promotions_desk import PromotionsDesk
 from tests.support.clocked_room import deposit
 from tests.support.hall_lobby import Lobby
@@ -25,7 +26,8 @@ FUNDED = 10_000_000                         # what Lobby puts in promotions
 def lobby_with_desk(store) -> Lobby:
     lobby = Lobby(store)
     room = lobby.room
-    room.gateway.serve(PromotionsDesk(room.reactor, room.store, room.wallet, room.recorder, lobby.hall))
+    room.wallet_desk.install_promotions(HouseDeposits(room.reactor, room.store, lambda: lobby.hall.bounds))
+    room.gateway.serve(PromotionsDesk(room.reactor, room.store, room.bus, room.recorder, lobby.hall))
     lobby.person("boss", role="director")
     lobby.person("root", role="admin")
     return lobby

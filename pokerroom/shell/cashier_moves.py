@@ -1,0 +1,222 @@
+"""What the cashier asks of the money, answered in the table process beside the wallet.
+
+The cashier (:mod:`pokerroom.shell.cashier`) talks to the payment provider
+and the players in a gateway process; the wallet is the table process's
+(docs/architecture.md, the process line). Each movement the cashier needs is
+asked here as a record of what happened, never "move X from A to B":
+
+* ``wallet.may_deposit`` (:class:`~pokerroom.bus.records.DepositAllowed`):
+  the stored account's limits against the day's deposits (AC-5);
+* ``wallet.deposit`` (:class:`~pokerroom.bus.records.DepositApproved`): an
+  approved deposit credited, as its stored ``cashier_deposit_asked`` record
+  says, never one refused, once;
+* ``wallet.hold`` (:class:`~pokerroom.bus.records.WithdrawalHold`): a
+  withdrawal's money into its own payout account, stored before the
+  provider is asked; a reference is held once ever;
+* ``wallet.settle`` (:class:`~pokerroom.bus.records.WithdrawalSettled`): a
+  held withdrawal paid out to the world or returned to the player's cash;
+* ``wallet.payouts`` (:class:`~pokerroom.bus.records.PayoutsRead`): every
+  held withdrawal, for the cashier's start;
+* ``wallet.credit`` (:class:`~pokerroom.bus.records.AdminCredit`): an admin's
+  credit, bounded with the house deposits (STAFF-1).
+
+A forged record pays nobody more than the same request through the cashier
+could: the checks that decide an amount are made again here, from the store
+and the ledger -- the limits (AC-5), the funds, a closed or frozen account in
+the store, the asked deposit's player and amount, a reference held once, the
+admin's role and the house deposits' bounds. What the bus cannot prove is the
+provider's answer: a forged ``DepositApproved`` can credit only a deposit the
+player asked for, at its amount, once; a forged ``WithdrawalSettled`` moves
+only the held amount, to the world or back to its player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet import defer
+
+from pokerroom import players
+from pokerroom.bus import Bus
+from pokerroom.bus.records import (
+    AdminCredit,
+    DepositAllowed,
+    DepositApproved,
+    PayoutsRead,
+    WithdrawalHold,
+    WithdrawalSettled,
+)
+from pokerroom.bus.subjects import (
+    WALLET_CREDIT,
+    WALLET_DEPOSIT,
+    WALLET_HOLD,
+    WALLET_MAY_DEPOSIT,
+    WALLET_PAYOUTS,
+    WALLET_SETTLE,
+)
+from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import WORLD, Kind, cash, parse, payout
+from pokerroom.shell.cashier import new_reference
+
+if TYPE_CHECKING:
+    from pokerroom.shell.house_deposits import HouseDeposits
+    from pokerroom.shell.recorder import Recorder
+    from pokerroom.shell.wallet import Wallet
+
+ADMIN = "admin"
+
+
+def _positive(amount: int) -> None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise RuleViolation("amount_out_of_range", f"an amount of money is a positive whole number, not {amount}")
+
+
+def _reference(reference: str) -> None:
+    if not reference or ":" in reference or len(reference) > 64:
+        raise RuleViolation("bad_reference", "a cashier reference is a short name with no colon")
+
+
+class CashierMoves:
+    def __init__(self, bus: Bus, wallet: Wallet, recorder: Recorder) -> None:
+        self.bus = bus
+        self.wallet = wallet
+        self.recorder = recorder                # the store through the writer; the audit log
+        self.store = recorder.store
+        self.credited: set[str] = set()         # deposit references credited since start (before the store has them)
+        self.held: set[str] = set()             # withdrawal references held since start
+        bus.respond(WALLET_MAY_DEPOSIT, self._may_deposit)
+        bus.respond(WALLET_DEPOSIT, self._deposit)
+        bus.respond(WALLET_HOLD, self._hold)
+        bus.respond(WALLET_SETTLE, self._settle)
+        bus.respond(WALLET_PAYOUTS, self._payouts)
+
+    def install_credits(self, house_deposits: HouseDeposits) -> None:
+        """Answer ``wallet.credit``, bounded by the house deposits of this process (STAFF-1)."""
+        self.bus.respond(WALLET_CREDIT, lambda asked: self._credit(asked, house_deposits))
+
+    def _stored(self, gather: Callable[[], Any]) -> defer.Deferred:
+        return self.recorder.write(gather, quiet=False)
+
+    def _account(self, name: str) -> Any:
+        """(On the writer.) The stored account ``name`` stands for, in any letter case, or None."""
+        return self.store.accounts.find_account(players.nickname_key(name))
+
+    # ------------------------------------------------------------------ deposits
+
+    def _may_deposit(self, asked: DepositAllowed) -> defer.Deferred:
+        def checked(account: Any) -> None:
+            _positive(asked.amount)
+            if account is None:
+                raise RuleViolation("no_such_player", f"there is no account {asked.player}")
+            self.wallet.check_deposit(account.nickname, asked.amount, account)          # AC-5
+
+        return self._stored(lambda: self._account(asked.player)).addCallback(checked)
+
+    def _deposit(self, asked: DepositApproved) -> defer.Deferred:
+        reference = asked.reference
+
+        def gather() -> tuple[list, bool, bool]:
+            audit_log = self.store.audit_log
+            mine = [r.data for r in audit_log.audit_records("cashier_deposit_asked")
+                    if r.data.get("reference") == reference]
+            refused = any(r.data.get("reference") == reference
+                          for r in audit_log.audit_records("cashier_deposit_refused"))
+            credited = bool(self.store.cashier.transfer_references("deposit", [reference]))
+            return mine, refused, credited
+
+        def credit(found: tuple[list, bool, bool]) -> dict:
+            mine, refused, credited = found
+            if [(d.get("player"), int(d.get("amount", 0))) for d in mine] != [(asked.player, asked.amount)]:
+                raise RuleViolation("no_such_deposit", f"no deposit {reference} of {asked.amount} was asked for "
+                                                       f"by {asked.player}")
+            if refused or credited or reference in self.credited:
+                raise RuleViolation("deposit_settled", f"deposit {reference} is settled already")
+            self.credited.add(reference)
+            t = self.wallet.credit(asked.player, asked.amount, reference)          # stored and flagged (AC-6)
+            return {"transfer": t.number, "balance": self.wallet.balance(asked.player),
+                    "today": self.wallet.deposits_today(asked.player)}
+
+        return self._stored(gather).addCallback(credit)
+
+    # ------------------------------------------------------------------ withdrawals
+
+    def _hold(self, asked: WithdrawalHold) -> defer.Deferred:
+        player, amount, reference = asked.player, asked.amount, asked.reference
+        _positive(amount)
+        _reference(reference)
+
+        def gather() -> tuple[Any, bool]:
+            return self._account(player), bool(self.store.cashier.transfer_references("withdrawal held",
+                                                                                     [reference]))
+
+        def hold(found: tuple[Any, bool]) -> defer.Deferred:
+            account, used = found
+            if account is None or account.nickname != player:
+                raise RuleViolation("no_such_player", f"there is no account {player}")
+            if account.closed:
+                raise RuleViolation("account_closed", "this account is closed", "AC-1")
+            if account.frozen:
+                raise RuleViolation("account_frozen", "your account is frozen while the security team reviews it: "
+                                    "no money leaves it until then; contact support", "SEC-4")
+            if used or reference in self.held:
+                raise RuleViolation("bad_reference", f"withdrawal {reference} was held already")
+            have = self.wallet.balance(player)
+            if have < amount:                               # chips at tables, entries and stakes are not cash
+                raise RuleViolation("insufficient_funds", f"your wallet holds {have}, not {amount}: chips at a "
+                                    "table, tournament entries and casino stakes come back to it first")
+            self.held.add(reference)
+            t = self.wallet.move(cash(player), payout(reference, player), amount, "withdrawal held", reference,
+                                 store=False)
+            stored = self.recorder.write(self.store.ledger.save_transfers, [t], quiet=False)   # before the provider
+            return stored.addCallback(lambda _: {"balance": self.wallet.balance(player)})
+
+        return self._stored(gather).addCallback(hold)
+
+    def _settle(self, asked: WithdrawalSettled) -> dict:
+        held = payout(asked.reference, asked.player)
+        if asked.amount <= 0 or self.wallet.held(held) != asked.amount:     # settled meanwhile, or not this one
+            return {"settled": False}
+        if asked.paid:
+            t = self.wallet.move(held, WORLD, asked.amount, "withdrawal", asked.reference)
+        else:
+            t = self.wallet.move(held, cash(asked.player), asked.amount, "withdrawal returned", asked.reference)
+        return {"settled": True, "transfer": t.number, "balance": self.wallet.balance(asked.player)}
+
+    def _payouts(self, read: PayoutsRead) -> dict:
+        held = []
+        for account, balance in sorted(self.wallet.books.balances.items()):
+            found = parse(account) if balance > 0 else None
+            if found is not None and found.kind is Kind.PAYOUT:
+                held.append([found.player, found.place, balance])
+        return {"held": held}
+
+    # ------------------------------------------------------------------ an admin's credit
+
+    def _credit(self, asked: AdminCredit, house_deposits: HouseDeposits) -> defer.Deferred:
+        def gather() -> tuple[Any, Any]:
+            return self._account(asked.by), self._account(asked.player)
+
+        def credit(found: tuple[Any, Any]) -> dict:
+            admin, account = found
+            if admin is None or admin.closed or admin.role != ADMIN:
+                raise RuleViolation("forbidden", "only an admin can credit a wallet", "STAFF-1")
+            if account is None:
+                raise RuleViolation("no_such_player", f"there is no account {asked.player}")
+            name = account.nickname
+            if account.closed:
+                raise RuleViolation("account_closed", f"{name}'s account is closed", "AC-1")
+            if account.role in players.SECURITY_ROLES or account.nickname_key == admin.nickname_key:
+                raise RuleViolation("staff_may_not_play", f"{name} is a staff account: staff are not credited, "
+                                    "and no admin credits themselves", "STAFF-1")
+            _positive(asked.amount)
+            house_deposits.check(admin.nickname, asked.amount)
+            reference = new_reference("c")
+            t = self.wallet.credit(name, asked.amount, reference)
+            house_deposits.made(admin.nickname, asked.amount)
+            self.recorder.audit("wallet_credited", by=admin.nickname, player=name, amount=asked.amount,
+                                reason=asked.reason, payment=asked.payment, reference=reference, transfer=t.number)
+            return {"player": name, "reference": reference, "transfer": t.number,
+                    "balance": self.wallet.balance(name), "today": self.wallet.deposits_today(name)}
+
+        return self._stored(gather).addCallback(credit)
