@@ -674,6 +674,18 @@ class BuyShares:
     percent: int
 
 
+@record("tn.approve")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ApproveGuarantee:
+    """``tournament.<id>.command``: the admin ``by`` lets the event's guarantee above the limit open, for ``reason``
+    (STAFF-1). The hall reads ``by``'s stored role (``forbidden``), the event's creator (``own_event``) and the
+    stored role grants (``granted_by_creator``: the creator made ``by`` an admin, directly or through admins they
+    made, within the cooling period) itself. Answered ``{"tournament": <its lobby summary>}``."""
+
+    by: str
+    reason: str
+
+
 # The directors' invitations (STAFF-2): the requests are the gateway's (the role check, the chat filter on the reason,
 # the account's may-play check), the book of open invitations the hall's, beside the entries an answer pays.
 

@@ -75,6 +75,7 @@ from pokerroom.shell.table_chat import TableChat
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
+from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.wallet import Wallet
 from pokerroom.shell.wallet_desk import WalletDesk
 from pokerroom.store.hand_records import Recovery
@@ -175,8 +176,8 @@ class RoomServices(MultiService):
         house_deposits = HouseDeposits(self.reactor, self.store, lambda: hall.bounds)
         self.wallet_desk.install_promotions(house_deposits)          # bounded where the money is (STAFF-1)
         self.cashier_moves.install_credits(house_deposits)           # an admin's credits: the same bounds
-        self.gateway.serve(PromotionsDesk(self.reactor, self.store, self.bus, self.recorder,
-                                          hall))                          # the admin's house money for events
+        self.gateway.serve(PromotionsDesk(self.bus, self.recorder, HallLine(self.bus, hall.bounds.keep_ended_minutes)))
+        # the admin's house money for events: the wallet desk and the hall asked on the bus
         bounds = CashierBounds.from_config(config)
         self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules, self.play_check,
                                          self.moderation, self.bus, PlayMoney(bounds), bounds)

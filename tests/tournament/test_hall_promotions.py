@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pokerroom.money.ledger import HOUSE_FEES, PROMOTIONS, WORLD
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.promotions_desk import PromotionsDesk
+from pokerroom.shell.tournaments.hall_line import HallLine
 from tests.support.clocked_room import deposit
 from tests.support.hall_lobby import Lobby
 from tests.support.refusals import refused
@@ -27,7 +28,8 @@ def lobby_with_desk(store) -> Lobby:
     lobby = Lobby(store)
     room = lobby.room
     room.wallet_desk.install_promotions(HouseDeposits(room.reactor, room.store, lambda: lobby.hall.bounds))
-    room.gateway.serve(PromotionsDesk(room.reactor, room.store, room.bus, room.recorder, lobby.hall))
+    line = HallLine(room.bus, lobby.hall.bounds.keep_ended_minutes)
+    room.gateway.serve(PromotionsDesk(room.bus, room.recorder, line))
     lobby.person("boss", role="director")
     lobby.person("root", role="admin")
     return lobby

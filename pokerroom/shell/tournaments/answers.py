@@ -6,7 +6,8 @@ a tournament is asked on the bus and answered here with plain data:
 ``tournaments.list`` (every event's lobby line), ``tournament.<id>.read`` (an
 event's page, a cancellation's refund preview) and ``tournament.<id>.command``
 (the director's command records, and the hall's own beside them: an entry
-paid, a stake offered or bought, an event edited), and ``tournaments.create``
+paid, a stake offered or bought, an event edited, an admin's approval of its
+guarantee: :mod:`~pokerroom.shell.tournaments.approvals`), and ``tournaments.create``
 (a new event, built from a director's words here, where a satellite's target
 is known).
 
@@ -27,8 +28,11 @@ from dataclasses import asdict, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from twisted.internet import defer
+
 from pokerroom.bus.records import (
     AnswerInvitation,
+    ApproveGuarantee,
     BuyShares,
     CreateEvent,
     DetailsRead,
@@ -41,6 +45,7 @@ from pokerroom.bus.records import (
     Watch,
 )
 from pokerroom.errors import RuleViolation, handler_for
+from pokerroom.shell.tournaments.approvals import approved
 from pokerroom.shell.tournaments.director_requests import changes, structure_errors, template_spec
 from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
@@ -132,7 +137,7 @@ class TournamentAnswers:
 
     # ------------------------------------------------------------------ commands
 
-    def commanded(self, d: td.Director, command: Any) -> dict:
+    def commanded(self, d: td.Director, command: Any) -> dict | defer.Deferred:
         """``tournament.<id>.command``: the hall's own records, or a player's or a director's command applied
         through the hall's one path, answered ``{}`` (a cancellation: with the refunds it made, as previewed the
         moment before; unregistering, a rebuy, an add-on: ``{"balance"}`` after it). A refusal is raised to the
@@ -207,10 +212,11 @@ class TournamentAnswers:
 
 
 # The hall's own records on ``tournament.<id>.command`` and ``tournament.<id>.read``, each to the answer that takes it.
-_OWN: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict]] = {
+_OWN: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict | defer.Deferred]] = {
     Enter: TournamentAnswers.entered, OfferShares: TournamentAnswers.offered, BuyShares: TournamentAnswers.bought,
     EditEvent: TournamentAnswers.edited, Watch: TournamentAnswers.watched,
     Invite: lambda answers, d, invite: answers.hall.invitations.invited(d, invite),
-    AnswerInvitation: lambda answers, d, answer: answers.hall.invitations.answered(d, answer)}
+    AnswerInvitation: lambda answers, d, answer: answers.hall.invitations.answered(d, answer),
+    ApproveGuarantee: lambda answers, d, asked: approved(answers.hall, d, asked)}
 _READS: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict]] = {
     DetailsRead: TournamentAnswers.details, RefundPreviewRead: lambda answers, d, read: answers.refunds(d, read)}
