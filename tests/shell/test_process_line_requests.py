@@ -10,6 +10,7 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.bus.records import (
+    ApproveGuarantee,
     BalanceRead,
     CasinoRead,
     ChatLine,
@@ -33,16 +34,19 @@ from pokerroom.bus.subjects import (
     casino_read,
     table_announce,
     table_keep_chat,
+    tournament_command,
 )
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.players import nickname_key
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.promotions_desk import PromotionsDesk
+from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.store.security_records import unpack_facts
 from tests.support.casino_room import strict_floor
 from tests.support.clocked_room import Connection, deposit, play_until, player, request, resolved
-from tests.support.hall_lobby import Lobby
+from tests.support.hall_lobby import Lobby, asked
 from tests.support.security_room import account, security_desk, security_room
 from tests.support.strict_rooms import playing, signed_in, staffed, strict_room
 
@@ -245,3 +249,35 @@ def test_SEC_2_AC_3_a_tournament_entrant_is_neither_promoted_nor_renamed_the_hal
     assert lobby.ask("sec", "security_reset_nickname", player="ana", nickname="anna", reason="asked")["ok"]
     odd = refusal(room, room.bus.request(TOURNAMENTS_PLAYING, WhereRead("anna")))   # only an InPlayRead
     assert odd.code == "unknown_read"
+
+
+def test_STAFF_1_an_approval_is_asked_of_the_hall_and_a_forged_one_approves_nothing(store, monkeypatch):
+    """The hall is the table process's: an admin's approval of a guarantee above the limit is an ApproveGuarantee
+    on ``tournament.<id>.command``, answered a turn later, and the events awaiting one are the hall's lobby lines.
+    The hall reads the approver's stored role, the event's creator and the role grants itself, so a record forged
+    on the bus -- naming the creator in any letter case, an admin the creator just made, or a player -- is refused
+    as the creator's own request is (STAFF-1)."""
+    lobby = Lobby(store)
+    room = lobby.room
+    line = HallLine(room.bus, lobby.hall.bounds.keep_ended_minutes)
+    room.gateway.serve(PromotionsDesk(room.bus, room.recorder, line))
+    security_desk(room)
+    root, other = lobby.person("root", role="admin"), lobby.person("other", role="admin")
+    lobby.person("ana")
+    lobby.person("puppet")
+    assert lobby.ask("root", "admin_set_role", player="puppet", role="admin", reason="help")["ok"]
+    assert lobby.ask("root", "director_create", template="sit_and_go", id="mine", name="Mine", start_in=None,
+                     settings={"guarantee": lobby.hall.bounds.approval_above + 1})["ok"]
+    assert later(room, root, "admin_promotions")["awaiting_approval"] == ["mine"]
+    forged = {"root": "own_event", "ROOT": "own_event", "puppet": "granted_by_creator", "ana": "forbidden"}
+    for by, code in forged.items():
+        refused = asked(lobby, tournament_command("mine"), ApproveGuarantee(by, "looks fine"))
+        assert isinstance(refused, RuleViolation) and (refused.code, refused.rule_id) == (code, "STAFF-1"), by
+    assert lobby.hall.directors["mine"].awaiting_approval and not store.audit_log.audit_records("tournament_approved")
+    sent = spied(monkeypatch, room)
+    answer = later(room, other, "admin_approve_tournament", tournament="mine", reason="the series")
+    assert answer["ok"] and not answer["tournament"]["awaiting_approval"]
+    assert sent == [(tournament_command("mine"), ApproveGuarantee("other", "the series"))]
+    (record,) = store.audit_log.audit_records("tournament_approved")
+    assert record.data["by"] == "other" and record.data["reason"] == "the series"
+    assert later(room, root, "admin_promotions")["awaiting_approval"] == []
