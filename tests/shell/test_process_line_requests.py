@@ -1,7 +1,8 @@
 """The calls that cross the process line (docs/architecture.md) go as records on the strict bus, answered on a later
 turn as a broker would answer them: a promotion's SEC-2 check, a rename's idle check and its wallet move (AC-3), a
 chat line kept by the table's recorder (HR-CHAT-1, HR-CHAT-4), the casino's reads (CR-7), and a void and a
-player's balance asked of the wallet's side (AC-7, SEC-4)."""
+player's balance asked of the wallet's side (AC-7, SEC-4), an admin's approval of a guarantee asked of the hall
+(STAFF-1)."""
 
 from __future__ import annotations
 
