@@ -76,6 +76,7 @@ from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.shell.tournaments.hall_line import HallLine
+from pokerroom.shell.tournaments.requests import serve_tournament_requests
 from pokerroom.shell.wallet import Wallet
 from pokerroom.shell.wallet_desk import WalletDesk
 from pokerroom.store.hand_records import Recovery
@@ -164,13 +165,14 @@ class RoomServices(MultiService):
         casino floor, each started after the restores (their own recoveries read the loaded ledger)."""
         settings = config.get("tournaments", {})
         self.hall = hall = TournamentHall(self.reactor, self.bus, self.store, self.recorder, self.wallet,
-                                          self.gateway, self.play_check, self.account_rules,
                                           decision_seconds=float(settings.get("decision_seconds", 20)),
                                           between_hands=float(settings.get("between_hands_seconds", 1)),
                                           clock_scale=float(settings.get("clock_scale", 1)),
                                           bounds=EventBounds.from_config(config),
                                           time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
         hall.install()
+        serve_tournament_requests(self.gateway, self.bus, self.reactor, self.recorder, self.store, self.play_check,
+                                  self.account_rules.banned_words, hall.bounds.keep_ended_minutes)   # gateway's side
         self.session_watch.count_in_play("is entered in a tournament", TOURNAMENTS_PLAYING)   # SEC-2: asked
         # promotions deposits and wallet credits (STAFF-1)
         house_deposits = HouseDeposits(self.reactor, self.store, lambda: hall.bounds)

@@ -14,15 +14,19 @@ from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.tournaments import TournamentHall
+from pokerroom.shell.tournaments.requests import serve_tournament_requests
 from pokerroom.store.room_store import RoomStore
 from tests.support.clocked_room import Connection, conform, deposit, settle
 from tournament import director as td
 
 
 def hall_of(room: RoomServices, **settings) -> TournamentHall:
-    """The tournament hall built from the room's services, as ``pokerroom.app`` builds it."""
-    return TournamentHall(room.reactor, room.bus, room.store, room.recorder, room.wallet, room.gateway,
-                          room.play_check, room.account_rules, **settings)
+    """The tournament hall built from the room's services, its requests served on the gateway, as the composition
+    root builds them."""
+    hall = TournamentHall(room.reactor, room.bus, room.store, room.recorder, room.wallet, **settings)
+    serve_tournament_requests(room.gateway, room.bus, room.reactor, room.recorder, room.store, room.play_check,
+                              room.account_rules.banned_words, hall.bounds.keep_ended_minutes)
+    return hall
 
 
 class Lobby:

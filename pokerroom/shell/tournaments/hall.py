@@ -30,10 +30,11 @@ the order the cash and casino tables' run theirs:
    decision each table waits for (:mod:`~pokerroom.shell.tournaments.decisions`:
    thinking time, reconnect time, the entry's time bank, then check or fold).
 
-The requests are two services of their own, served beside the hall: the
-players' (:mod:`~pokerroom.shell.tournaments.player_requests`) and the
-directors' (:mod:`~pokerroom.shell.tournaments.director_requests`). They are
-on the gateway's side of the process line and reach the hall by bus requests
+The requests are services of their own, served by the composition root on the
+gateway's side of the process line (:mod:`~pokerroom.shell.tournaments.requests`):
+the players' (:mod:`~pokerroom.shell.tournaments.player_requests`) and the
+directors' (:mod:`~pokerroom.shell.tournaments.director_requests`). They reach
+the hall by bus requests
 only (:mod:`~pokerroom.shell.tournaments.hall_line`), which the hall answers
 (:mod:`~pokerroom.shell.tournaments.answers`); so are the invitations'
 (:mod:`~pokerroom.shell.tournaments.invitation_requests`), whose book is kept on
@@ -41,11 +42,9 @@ the hall's side (:mod:`~pokerroom.shell.tournaments.invitations`).
 
 The hall is given its collaborators, each typed: the reactor, the bus, the
 store (read at start and for an id's uniqueness) and the recorder (its one
-writer and the audit chain), the wallet (every payment), the gateway (the
-requests' route table: who is connected the hall learns from the session
-events, never from the gateway), the one may-play check and the account
-rules (the chat filter's words); it builds each part with what that part
-uses.
+writer and the audit chain) and the wallet (every payment); no gateway: who is
+connected it learns from the session events. It builds each part with what
+that part uses.
 
 On start, :meth:`recover` refunds every tournament the store says was
 registering or running (the server stopped without finishing it), per
@@ -77,19 +76,14 @@ from pokerroom.bus.subjects import (
 )
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
-from pokerroom.gateway.routes import Gateway
 from pokerroom.money.accounts import PROMOTIONS
 from pokerroom.shell.in_play import answer_in_play
-from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.recorder import Recorder, TableRecording
 from pokerroom.shell.tournaments.answers import TournamentAnswers
 from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
-from pokerroom.shell.tournaments.director_requests import DirectorRequests, spec_record
+from pokerroom.shell.tournaments.director_requests import spec_record
 from pokerroom.shell.tournaments.feed import TournamentFeed
-from pokerroom.shell.tournaments.hall_line import HallLine
-from pokerroom.shell.tournaments.invitation_requests import InvitationRequests
 from pokerroom.shell.tournaments.invitations import InvitationDesk
-from pokerroom.shell.tournaments.player_requests import PlayerRequests
 from pokerroom.shell.tournaments.runner import TournamentRunner
 from pokerroom.shell.tournaments.timers import TournamentTimers
 from pokerroom.shell.wallet import Wallet
@@ -111,8 +105,7 @@ def _restored(record: Any) -> td.Director:
 class TournamentHall:
     log = Logger()
 
-    def __init__(self, reactor: IReactorTime, bus: Bus, store: RoomStore, recorder: Recorder, wallet: Wallet,
-                 gateway: Gateway, play_check: PlayCheck, account_rules: players.AccountRules, *,
+    def __init__(self, reactor: IReactorTime, bus: Bus, store: RoomStore, recorder: Recorder, wallet: Wallet, *,
                  decision_seconds: float = 20.0, between_hands: float = 1.0, clock_scale: float = 1.0,
                  shuffle: Callable[[], list[int]] = shuffled_deck, bounds: EventBounds | None = None,
                  time_bank_refill: BankRefill | None = None) -> None:
@@ -122,7 +115,6 @@ class TournamentHall:
         self.recorder = recorder
         self.recording: TableRecording = recorder   # the recorder's port: each step, as cash hands go
         self.wallet = wallet
-        self.gateway = gateway
         self.decision_seconds = decision_seconds
         self.clock_scale = clock_scale              # a test room runs its levels faster; 1.0 in production
         self.shuffle = shuffle
@@ -137,19 +129,13 @@ class TournamentHall:
         self.timers = TournamentTimers(self, between_hands, clock_scale)
         self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
         self.answers = TournamentAnswers(self, wallet)               # what the requests ask, answered on the bus
-        line = HallLine(bus, self.bounds.keep_ended_minutes)         # the requests' only way to the hall
-        self.player_requests = PlayerRequests(line, reactor, play_check, gateway)
-        self.director_requests = DirectorRequests(line, reactor, recorder, store)
         self.invitations = InvitationDesk(self, bus, recorder, wallet)                          # STAFF-2
-        self.invitation_requests = InvitationRequests(line, recorder, play_check, account_rules.banned_words)
 
     # ------------------------------------------------------------------ composition
 
     def install(self) -> None:
-        """Register the hall's requests with the gateway, and answer the lobby's list."""
-        self.player_requests.install()
-        self.gateway.serve(self.director_requests)
-        self.gateway.serve(self.invitation_requests)
+        """Answer the requests' records (served on the gateway's side: :mod:`~pokerroom.shell.tournaments.requests`)
+        and the lobby's list."""
         self.bus.respond(TOURNAMENTS_LIST, self.answers.listed)
         self.bus.respond(TOURNAMENTS_CREATE, self.answers.created)
         answer_in_play(self.bus, TOURNAMENTS_PLAYING, self.playing)      # SEC-2, AC-3: asked by the desks
