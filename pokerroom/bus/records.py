@@ -386,15 +386,6 @@ class InPlayRead:
     player: str
 
 
-@record("sec.balance")
-@dataclasses.dataclass(frozen=True, slots=True)
-class BalanceRead:
-    """``security.balance``: ``player``'s wallet balance, for the team's view of the player (SEC-4). Answered
-    ``{"balance": <minor units>}``."""
-
-    player: str
-
-
 @record("sec.idle")
 @dataclasses.dataclass(frozen=True, slots=True)
 class IdleRead:

@@ -22,7 +22,6 @@ LOBBY_SECTION = "lobby.section"      # payload: a LobbySection, another section 
 CASINO_TABLES = "casino.tables"      # request: None, every casino table's lobby line (casino_list)
 CASINO_PLAYING = "casino.playing"    # request: an InPlayRead, has a player a bet in an open round (SEC-2)
 CASINO_MEMBERSHIPS = "casino.memberships"   # request: a MembershipsRead, a returning player's tables (CR-6)
-SECURITY_BALANCE = "security.balance"  # request: a BalanceRead, a player's wallet balance (the team's view)
 SECURITY_IDLE = "security.idle"      # request: an IdleRead, may a player be renamed (nothing of theirs at a table)
 SECURITY_RENAME = "security.rename"  # request: a Rename, the account and its wallet renamed (AC-3)
 SECURITY_VOID = "security.void"      # request: a VoidWinnings, a player's winnings of cash hands reversed (AC-7)

@@ -27,14 +27,14 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
 from pokerroom.bus import Bus, NoResponder
-from pokerroom.bus.records import BalanceRead, IdleRead, Rename, VoidWinnings, WhereRead
+from pokerroom.bus.records import IdleRead, Rename, VoidWinnings, WalletRead, WhereRead
 from pokerroom.bus.subjects import (
     CASH_TABLES_WHERE,
-    SECURITY_BALANCE,
     SECURITY_IDLE,
     SECURITY_RENAME,
     SECURITY_VOID,
     TOURNAMENTS_PLAYING,
+    WALLET_BALANCE,
     table_command,
 )
 from pokerroom.errors import RuleViolation
@@ -236,7 +236,7 @@ class SecurityDesk:
                         "aliases": self.store.security.aliases_of(name)}
 
             def balance(out: dict) -> defer.Deferred:       # the wallet is the table process's: asked
-                held = self.bus.request(SECURITY_BALANCE, BalanceRead(name))
+                held = self.bus.request(WALLET_BALANCE, WalletRead(name))
                 return held.addCallback(lambda wallet: ok(request, player={**out, "balance": wallet["balance"]}))
 
             return self._read(gather).addCallback(balance)

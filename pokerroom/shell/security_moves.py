@@ -5,8 +5,6 @@ requests in a gateway process; the cash tables and the wallet are the table
 process's (docs/architecture.md, the process line). The desk asks them on the
 bus, and this responder answers in the table process:
 
-* ``security.balance`` (:class:`~pokerroom.bus.records.BalanceRead`): a
-  player's wallet balance, for the team's view of the player;
 * ``security.idle`` (:class:`~pokerroom.bus.records.IdleRead`): answered None
   when nothing of the player's would stay behind under their old name -- no
   seat or place on a waiting list at a cash table, no money in an account of
@@ -37,7 +35,7 @@ from twisted.internet import defer
 
 from pokerroom.bus import Bus
 from pokerroom.bus.records import IdleRead, Rename, VoidWinnings
-from pokerroom.bus.subjects import SECURITY_BALANCE, SECURITY_IDLE, SECURITY_RENAME, SECURITY_VOID
+from pokerroom.bus.subjects import SECURITY_IDLE, SECURITY_RENAME, SECURITY_VOID
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PLAYER_KINDS, Kind, cash, parse
 from pokerroom.money.ledger import Posting, Transfer
@@ -95,7 +93,6 @@ class SecurityMoves:
         bus.respond(SECURITY_IDLE, self._idle)
         bus.respond(SECURITY_RENAME, self._rename)
         bus.respond(SECURITY_VOID, self._void)
-        bus.respond(SECURITY_BALANCE, lambda read: {"balance": wallet.balance(read.player)})
 
     def _read(self, function: Callable[[], Any]) -> defer.Deferred:
         return self.recorder.write(function, quiet=False)

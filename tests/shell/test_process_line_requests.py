@@ -12,7 +12,6 @@ from twisted.internet.task import Clock
 
 from pokerroom.bus.records import (
     ApproveGuarantee,
-    BalanceRead,
     CasinoRead,
     ChatLine,
     IdleRead,
@@ -20,6 +19,7 @@ from pokerroom.bus.records import (
     LobbySection,
     Rename,
     VoidWinnings,
+    WalletRead,
     WhereRead,
 )
 from pokerroom.bus.strict import StrictBus
@@ -27,11 +27,11 @@ from pokerroom.bus.subjects import (
     CASH_TABLES_WHERE,
     CASINO_TABLES,
     LOBBY_SECTION,
-    SECURITY_BALANCE,
     SECURITY_IDLE,
     SECURITY_RENAME,
     SECURITY_VOID,
     TOURNAMENTS_PLAYING,
+    WALLET_BALANCE,
     casino_read,
     table_announce,
     table_keep_chat,
@@ -207,7 +207,7 @@ def test_AC_7_a_void_is_worked_out_made_and_logged_by_the_table_process_from_the
     asked = spied(monkeypatch, room)
     seen = later(room, sec, "security_player", player=winner)              # the balance is asked of the wallet
     assert seen["player"]["balance"] == room.wallet.balance(winner)
-    assert (SECURITY_BALANCE, BalanceRead(winner)) in asked
+    assert (WALLET_BALANCE, WalletRead(winner)) in asked
     before = room.wallet.balance(winner)
     voided = later(room, sec, "security_void", player=winner, hands=["t1-1", "t1-1"], reason="dumping", case=3)
     assert voided["ok"] and [t["reference"] for t in voided["transfers"]] == ["t1-1"]
