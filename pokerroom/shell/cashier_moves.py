@@ -118,10 +118,8 @@ class CashierMoves:
 
         def gather() -> tuple[list, bool, bool]:
             audit_log = self.store.audit_log
-            mine = [r.data for r in audit_log.audit_records("cashier_deposit_asked")
-                    if r.data.get("reference") == reference]
-            refused = any(r.data.get("reference") == reference
-                          for r in audit_log.audit_records("cashier_deposit_refused"))
+            mine = [r.data for r in audit_log.audit_records_naming("cashier_deposit_asked", reference)]
+            refused = bool(audit_log.audit_records_naming("cashier_deposit_refused", reference))
             credited = bool(self.store.cashier.transfer_references("deposit", [reference]))
             return mine, refused, credited
 

@@ -28,6 +28,15 @@ class AuditLog:
                 query = query.where(AuditRecord.kind == kind)
             return list(session.scalars(query))
 
+    def audit_records_naming(self, kind: str, reference: str) -> list[AuditRecord]:
+        """The records of ``kind`` whose data names ``reference``, in order: found by the database (a JSON field),
+        not by reading every record of the kind."""
+        with self.core.reading() as session:
+            query = (select(AuditRecord)
+                     .where(AuditRecord.kind == kind, AuditRecord.data["reference"].as_string() == reference)
+                     .order_by(AuditRecord.id))
+            return list(session.scalars(query))
+
     def director_activity(self, limit: int, tournament: str | None = None) -> list[AuditRecord]:
         """The newest ``limit`` director commands (of one tournament, if named), newest first."""
         with self.core.reading() as session:

@@ -290,3 +290,14 @@ def test_SEC_1_a_hand_ended_from_its_remembered_start_chains_what_was_stored(sto
     with pytest.raises(ValueError, match="hand t9-1 is not open"):     # a hand ends once
         store.hands.hand_ended("t9-1", 32.0, {"ana": 110, "bob": 90}, 0, [], None)
     assert [r.kind for r in store.audit_log.audit_records()] == ["hand", "note"]  # neither refusal chained anything
+
+
+def test_a_records_reference_is_found_by_the_database_among_others_of_its_kind(store):
+    """A deposit's credit asks for the records naming its reference, on SQLite and PostgreSQL alike."""
+    store.audit("cashier_deposit_asked", {"reference": "r-1", "player": "ana", "amount": 5}, 1.0)
+    store.audit("cashier_deposit_asked", {"reference": "r-2", "player": "bo", "amount": 7}, 2.0)
+    store.audit("cashier_deposit_refused", {"reference": "r-1"}, 3.0)
+    assert [r.data for r in store.audit_log.audit_records_naming("cashier_deposit_asked", "r-2")] == [
+        {"reference": "r-2", "player": "bo", "amount": 7}]
+    assert [r.at for r in store.audit_log.audit_records_naming("cashier_deposit_refused", "r-1")] == [3.0]
+    assert store.audit_log.audit_records_naming("cashier_deposit_refused", "r-2") == []
