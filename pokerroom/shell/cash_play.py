@@ -18,7 +18,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.python.failure import Failure
 
-from pokerroom.bus import Bus, NoResponder
+from pokerroom.bus import Bus
 from pokerroom.bus.records import PlayersRead, SnapshotRead
 from pokerroom.bus.subjects import table_command, table_players, table_snapshot
 from pokerroom.errors import RuleViolation
@@ -27,28 +27,8 @@ from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
+from pokerroom.shell.asked import answered
 from pokerroom.table import commands as tc
-
-
-def answered(asked: defer.Deferred, table: str, then: Callable[..., Any], *args: Any) -> Any:
-    """``then(answer, *args)`` for a request to ``table``: at once when the answer came in the same call (the
-    in-process bus answers so; the gateway sends a dict at once, as when the table was called directly), else a
-    Deferred of it (the gateway makes the connection's later requests wait behind it). A refusal is raised, or
-    fails the Deferred; a table nobody answers for is ``no_such_table``."""
-    if not asked.called or asked.paused:
-        return asked.addErrback(_no_table, table).addCallback(then, *args)
-    result = asked.result
-    if isinstance(result, Failure):
-        asked.addErrback(lambda _: None)            # raised here instead
-        _no_table(result, table).raiseException()
-    return then(result, *args)
-
-
-def _no_table(failure: Failure, table: str) -> Failure:
-    """A request to a table nobody answers for: there is no such table (any more)."""
-    if failure.check(NoResponder):
-        raise RuleViolation("no_such_table", f"there is no table {table}")
-    return failure
 
 
 class CashPlay:

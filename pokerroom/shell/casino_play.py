@@ -47,7 +47,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.cash_play import answered
+from pokerroom.shell.asked import answered
 from pokerroom.shell.casino_claims import ClaimBook
 from pokerroom.shell.recorder import Recorder
 from pokerroom.store.room_store import RoomStore

@@ -24,7 +24,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
-from pokerroom.shell.cash_play import answered
+from pokerroom.shell.asked import answered
 from pokerroom.shell.display_names import DisplayNames
 
 

@@ -26,7 +26,7 @@ from pokerroom.bus.subjects import CASH_TABLES_DESK, TABLE_CLOSED, table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import NEW_ID, Request, ok
-from pokerroom.shell.cash_play import answered
+from pokerroom.shell.asked import answered
 from pokerroom.shell.directors import directed, verify_director
 from pokerroom.shell.table_host import TableHost
 from pokerroom.table import TableRules

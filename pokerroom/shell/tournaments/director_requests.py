@@ -30,7 +30,7 @@ from pokerroom.bus.records import CreateEvent, EditEvent, RefundPreviewRead
 from pokerroom.errors import RuleViolation
 from pokerroom.poker.variants import VARIANTS
 from pokerroom.protocol.schema import NEW_ID, Request, ok
-from pokerroom.shell.cash_play import answered
+from pokerroom.shell.asked import answered
 from pokerroom.shell.directors import directed, verify_director
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.tournaments.hall_line import HallLine

@@ -22,7 +22,7 @@ from pokerroom import conduct
 from pokerroom.bus.records import AnswerInvitation, InvitationsRead, Invite
 from pokerroom.errors import RuleViolation
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.cash_play import answered
+from pokerroom.shell.asked import answered
 from pokerroom.shell.directors import directed, verify_director
 from pokerroom.shell.play_check import PlayCheck, Standing
 from pokerroom.shell.recorder import Recorder

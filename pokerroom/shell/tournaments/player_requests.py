@@ -25,7 +25,7 @@ from pokerroom.bus.records import BuyShares, DetailsRead, Enter, OfferShares, Wa
 from pokerroom.bus.subjects import tournament_public
 from pokerroom.gateway.routes import Gateway
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.cash_play import answered
+from pokerroom.shell.asked import answered
 from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.tournaments.hall_line import HallLine
 from tournament import commands as tc
