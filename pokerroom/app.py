@@ -8,7 +8,10 @@ every layer.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
+import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -26,8 +29,10 @@ from twisted.python.threadpool import ThreadPool
 
 from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
+from pokerroom.bus import Bus, make_bus
 from pokerroom.bus.records import TableBatch
 from pokerroom.bus.subjects import table_full
+from pokerroom.gateway.draining import DRAIN_SECONDS, Drain
 from pokerroom.gateway.limits import ConnectionLimits, own_origins, raise_open_files
 from pokerroom.gateway.server import build_site
 from pokerroom.players import AccountRules
@@ -42,12 +47,16 @@ log = Logger()
 
 
 def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
-               *, demo: bool = False, casino_clock=None) -> RoomServices:  # noqa: ANN001
+               *, demo: bool = False, casino_clock=None, node: str = "main", bus: str = "") -> RoomServices:  # noqa: ANN001
     """Migrate the database and compose the room (its writer thread and the password desk's own pool in it); the
     caller starts it (``startService``: crash recovery first, blocking, before listening) and stops it.
 
     ``casino_clock`` runs the casino tables' timers on another clock than the reactor (a test's ``Clock``).
+    ``node`` is this process's name in the room; ``bus`` the broker's URL (``nats://…``), or "" for the
+    in-process bus.
     """
+    node = node_name(node)
+    chosen_bus = room_bus(reactor, bus)             # a bad URL stops the room before it touches the database
     url = database or os.environ.get("POKERROOM_DATABASE") or sqlite_url(data_dir)
     engine = make_engine(url)
     migrate(engine)
@@ -65,7 +74,34 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     conduct.prepare()               # the chat and nickname filters' tables, before the first line arrives
     return RoomServices(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules,
                         writer=ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-store"), password_desk=desk,
-                        config=data, demo=demo, casino_clock=casino_clock)
+                        config=data, demo=demo, casino_clock=casino_clock, node=node, bus=chosen_bus)
+
+
+NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
+
+
+def node_name(name: str) -> str:
+    """``--node``: 1 to 64 letters, digits and ``. _ : -``, starting with a letter or digit (it names the process in
+    logs, /health and, with the lease work, the tables it owns)."""
+    if not NODE_NAME.fullmatch(name):
+        raise ValueError(f"--node {name[:80]!r}: a node's name is 1 to 64 letters, digits, '.', '_', ':' or '-', "
+                         "starting with a letter or digit")
+    return name
+
+
+def room_bus(reactor, url: str) -> Bus | None:  # noqa: ANN001
+    """The bus ``--bus`` names: None for "" (the room makes its in-process one), or the broker's at a ``nats://``
+    URL, made by :func:`pokerroom.bus.make_bus` when this build has it; anything else is refused before the room
+    starts, never run on a bus the operator did not ask for."""
+    if not url:
+        return None
+    if not url.startswith("nats://"):
+        raise ValueError(f"--bus {url[:80]!r}: give a nats:// URL (e.g. nats://127.0.0.1:4222), or leave it out "
+                         "for the in-process bus")
+    if "url" not in inspect.signature(make_bus).parameters:
+        raise ValueError(f"--bus {url[:80]}: this build of pokerroom has no NATS bus yet (issue #21); leave --bus "
+                         "out to run one process on the in-process bus")
+    return make_bus(reactor, url)
 
 
 def demo_password_limits(configured: dict) -> dict:
@@ -77,7 +113,8 @@ def demo_password_limits(configured: dict) -> dict:
 
 
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
-          bots: int, max_rate: float = 20.0, max_connections: int = 10_000) -> int:
+          bots: int, max_rate: float = 20.0, max_connections: int = 10_000, *, node: str = "main", bus: str = "",
+          drain_seconds: float = DRAIN_SECONDS) -> int:
     level = LogLevel.levelWithName(os.environ.get("POKERROOM_LOG_LEVEL", "info"))
     observer = FilteringLogObserver(textFileLogObserver(sys.stderr), [LogLevelFilterPredicate(level)])
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
@@ -90,14 +127,17 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     limits = ConnectionLimits.from_config(settings, demo=demo)
     reactor = default_reactor
     pacer = CollectorPacer.from_config(reactor, settings)      # a bad [collector] stops the room before it opens
-    room = build_room(config, database, data_dir, reactor, demo=demo)
+    room = build_room(config, database, data_dir, reactor, demo=demo, node=node, bus=bus)
     room.startService()             # crash recovery first (blocking: before listening), then each service's start
     # Every service stops with the server; what is queued for the writer (a batch gathering, the prizes just paid)
     # lands before its thread stops.
     reactor.addSystemEventTrigger("before", "shutdown", room.stopService)
+    drain = Drain(reactor, lambda: len(room.gateway.connections), reactor.stop, seconds=drain_seconds)
+    reactor.addSystemEventTrigger("before", "shutdown", drain.cancel)
+    drain_on_sigterm(reactor, drain)
     site = build_site(room.gateway, reactor, None, tables=lambda: len(room.tables.runners), demo=demo,
                       rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
-                      limits=limits)
+                      limits=limits, node=room.node, drain=drain)
     CollectorWatch(room.metrics.registry).install()
     pacer.start()
     listening = reactor.listenTCP(port, site, interface=host, backlog=1024)   # a crowd reconnecting at once
@@ -106,7 +146,8 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         else own_origins(host, actual)
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
           flush=True)
-    print(f"tables: {', '.join(room.tables.runners)}; data in {Path(data_dir).resolve()}", flush=True)
+    print(f"node {room.node}; tables: {', '.join(room.tables.runners)}; data in {Path(data_dir).resolve()}",
+          flush=True)
     print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin   "
           f"security review: http://{host}:{actual}/security", flush=True)
     director = demo_director(room) if demo else None
@@ -138,6 +179,17 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         narrate(room, next(iter(room.tables.runners)))
     reactor.run()
     return 0
+
+
+def drain_on_sigterm(reactor, drain: Drain) -> None:  # noqa: ANN001
+    """SIGTERM drains the process for a deploy instead of stopping it (:mod:`pokerroom.gateway.draining`); SIGINT
+    (Ctrl-C) still stops it at once. Installed after the reactor's own handlers, which it replaces for SIGTERM."""
+
+    def on_sigterm(_number: int, _frame: object) -> None:
+        log.info("SIGTERM: draining (a second SIGTERM, or SIGINT, stops now)")
+        reactor.callFromThread(drain.begin)
+
+    reactor.addSystemEventTrigger("after", "startup", signal.signal, signal.SIGTERM, on_sigterm)
 
 
 DEMO_DIRECTOR = ("director", "director-demo")

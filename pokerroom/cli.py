@@ -13,6 +13,7 @@ import time
 
 from pokerroom import cards
 from pokerroom.evaluator import describe, equity, evaluate, evaluate_omaha
+from pokerroom.gateway.draining import DRAIN_SECONDS
 from pokerroom.players import ROLES
 
 
@@ -61,7 +62,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     bots = args.bots if args.bots is not None else (6 if args.demo else 0)
     return serve(args.host, args.port, args.config or None, args.database or None, args.data_dir, args.demo, bots,
-                 args.max_rate, args.max_connections)
+                 args.max_rate, args.max_connections, node=args.node, bus=args.bus, drain_seconds=args.drain_seconds)
 
 
 def _bots(args: argparse.Namespace) -> int:
@@ -189,8 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     serve.add_argument("--config", default="", help="room config (default: config/room.toml)")
-    serve.add_argument("--database", default="", help="SQLAlchemy URL (default: SQLite in --data-dir; "
-                                                       "or POKERROOM_DATABASE)")
+    serve.add_argument("--database", default="", help="SQLAlchemy URL, e.g. postgresql://user@host/pokerroom "
+                                                       "(default: SQLite in --data-dir; or POKERROOM_DATABASE)")
+    serve.add_argument("--node", default="main", help="this process's name in the room, unique among its processes "
+                                                      "(shown by /health)")
+    serve.add_argument("--bus", default="", help="the broker's URL, nats://HOST:PORT (default: the in-process bus, "
+                                                 "one process)")
+    serve.add_argument("--drain-seconds", type=float, default=DRAIN_SECONDS,
+                       help="on SIGTERM, how long the process keeps serving its connections at most while /health "
+                            "answers 503 (a second SIGTERM or Ctrl-C stops it at once)")
     serve.add_argument("--data-dir", default="data", help="where the SQLite database lives")
     serve.add_argument("--demo", action="store_true", help="play money for everyone, and bots at the tables")
     serve.add_argument("--bots", type=int, default=None, help="bots to start (demo: 6)")

@@ -34,6 +34,7 @@ from twisted.web.server import Site
 from lobby.site import add_pages
 from pokerroom.bus.records import Frame
 from pokerroom.gateway.closing import FreedOnClose
+from pokerroom.gateway.draining import Drain
 from pokerroom.gateway.frame_bytes import PreparedFrames, data_frame
 from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_origin
 from pokerroom.gateway.metrics import Metrics as RoomMetrics
@@ -106,6 +107,8 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
 
     def onConnect(self, request: Any) -> str:
         factory = self.factory
+        if factory.drain is not None and factory.drain.draining:       # on its way out: the balancer retries elsewhere
+            raise ConnectionDeny(503, "this process is draining for a deploy: connect again")
         chosen = next((p for p in request.protocols if p in SUBPROTOCOLS), None)
         if chosen is None:
             raise ConnectionDeny(400, f"ask for one of the subprotocols {', '.join(SUBPROTOCOLS)}")
@@ -432,9 +435,10 @@ class RoomFactory(WebSocketServerFactory):
 
     def __init__(self, gateway: Gateway, reactor: IReactorTime, url: str | None, *, max_connections: int = 10_000,
                  allowed_origins: tuple[str, ...] = (), rate: float = RATE, burst: float = BURST,
-                 limits: ConnectionLimits | None = None) -> None:
+                 limits: ConnectionLimits | None = None, drain: Drain | None = None) -> None:
         super().__init__(url, protocols=list(SUBPROTOCOLS))
         self.gateway = gateway                      # a connection's arrival, its requests and its departure
+        self.drain = drain                          # while it drains, no new connection
         self.reactor = reactor
         self.frames = PreparedFrames()             # the bytes of the frames on their way to many connections
         self.limits = limits = limits or ConnectionLimits()
@@ -469,20 +473,30 @@ class RoomFactory(WebSocketServerFactory):
 
 
 class Health(Resource):
-    """``/health``: the cash tables open, the connections, and whether this is a demo room."""
+    """``/health``: this process's node name, the cash tables open, the connections, whether this is a demo room;
+    503 and ``"draining"`` once the process drains for a deploy (:mod:`pokerroom.gateway.draining`), which takes
+    it out of a load balancer's rotation."""
 
     isLeaf = True
 
-    def __init__(self, gateway: Gateway, tables: Callable[[], int], demo: bool) -> None:
+    def __init__(self, gateway: Gateway, tables: Callable[[], int], demo: bool, *, node: str = "main",
+                 drain: Drain | None = None) -> None:
         super().__init__()
         self.gateway = gateway
         self.tables = tables
         self.demo = demo
+        self.node = node
+        self.drain = drain
 
     def render_GET(self, request: Any) -> bytes:                    # noqa: N802 - twisted.web's name
         request.setHeader(b"content-type", b"application/json")
-        return json.dumps({"status": "ok", "tables": self.tables(),
-                           "connections": len(self.gateway.connections), "demo": self.demo}).encode()
+        request.setHeader(b"cache-control", b"no-store")
+        answer = {"status": "ok", "node": self.node, "tables": self.tables(),
+                  "connections": len(self.gateway.connections), "demo": self.demo}
+        if self.drain is not None and self.drain.draining:
+            request.setResponseCode(503)
+            answer |= {"status": "draining", "stops_within_seconds": round(self.drain.left() or 0.0, 1)}
+        return json.dumps(answer).encode()
 
 
 class Metrics(Resource):
@@ -538,16 +552,16 @@ class RoomSite(Site):
 
 def build_site(gateway: Gateway, reactor: IReactorTime, url: str | None = None, *,
                tables: Callable[[], int] = lambda: 0, demo: bool = False, limits: ConnectionLimits | None = None,
-               **factory_options: Any) -> RoomSite:
-    """The one port: the game protocol on ``/ws`` (to ``gateway``), ``/health`` (``tables()`` open, ``demo``),
-    ``/metrics`` and the web pages. The edge takes the gateway: the room is composed above it
-    (:mod:`pokerroom.shell.composition`)."""
+               node: str = "main", drain: Drain | None = None, **factory_options: Any) -> RoomSite:
+    """The one port: the game protocol on ``/ws`` (to ``gateway``), ``/health`` (``node``, ``tables()`` open,
+    ``demo``; 503 while ``drain`` drains), ``/metrics`` and the web pages. The edge takes the gateway: the room is
+    composed above it (:mod:`pokerroom.shell.composition`)."""
     limits = limits or ConnectionLimits()
     install_unmasking()                             # small client frames: one XOR, not a native masker each
-    factory = RoomFactory(gateway, reactor, url, limits=limits, **factory_options)
+    factory = RoomFactory(gateway, reactor, url, limits=limits, drain=drain, **factory_options)
     root = Resource()
     root.putChild(b"ws", RoomResource(factory))
-    root.putChild(b"health", Health(gateway, tables, demo))
+    root.putChild(b"health", Health(gateway, tables, demo, node=node, drain=drain))
     root.putChild(b"metrics", Metrics(gateway.metrics))
     add_pages(root)                                 # the web pages: /, /admin, /security; JSON over /ws
     site = RoomSite(root, limits, reactor=reactor)

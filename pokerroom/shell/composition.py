@@ -105,9 +105,10 @@ class RoomServices(MultiService):
                  shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None,
                  password_desk: PasswordDesk | None = None, bus: Bus | None = None,
                  config: Mapping[str, Any] | None = None, demo: bool = False,
-                 casino_clock: IReactorTime | None = None) -> None:
+                 casino_clock: IReactorTime | None = None, node: str = "main") -> None:
         super().__init__()
         self.reactor = reactor
+        self.node = node                    # this process's name in the room (``serve --node``; /health shows it)
         self.store = store
         self.account_rules = rules = account_rules or players.AccountRules()
         self.demo = demo
