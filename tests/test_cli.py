@@ -1,8 +1,12 @@
 """The ``pokerroom`` command as a person at a terminal uses it."""
 
+import inspect
 import subprocess
 import sys
 
+import pytest
+
+from pokerroom.bus import make_bus
 from pokerroom.cli import main
 
 
@@ -38,3 +42,54 @@ def test_console_script_runs_as_a_module():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert "Royal Flush" in done.stdout
+
+
+def test_serve_refuses_a_bad_node_name_or_bus_url_with_a_sentence_before_touching_the_data(tmp_path):
+    for flags, said in ((["--node", "east one"], "a node's name is 1 to 64 letters"),
+                        (["--bus", "redis://127.0.0.1:6379"], "give a nats:// URL")):
+        done = subprocess.run([sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir",
+                               str(tmp_path / "data"), *flags], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2
+        assert f"pokerroom: {flags[0]} " in done.stderr and said in done.stderr and "Traceback" not in done.stderr
+        assert not (tmp_path / "data").exists()
+
+
+def test_node_names_and_bus_urls():
+    from pokerroom.app import node_name, room_bus
+
+    assert node_name("east-1") == "east-1" and node_name("db1.example:8801") == "db1.example:8801"
+    for bad in ("", "-east", "east/1", "x" * 65):
+        with pytest.raises(ValueError, match="node"):
+            node_name(bad)
+    assert room_bus(None, "") is None                       # the room makes its in-process bus
+    with pytest.raises(ValueError, match=r"nats://"):
+        room_bus(None, "amqp://broker")
+
+
+@pytest.mark.skipif("url" in inspect.signature(make_bus).parameters,
+                    reason="this build has the NATS bus: its own tests start the room on it")
+def test_a_nats_url_is_refused_while_this_build_has_no_nats_bus():
+    from pokerroom.app import room_bus
+
+    with pytest.raises(ValueError, match="no NATS bus yet"):
+        room_bus(None, "nats://127.0.0.1:4222")
+
+
+def test_serve_runs_on_a_postgresql_url_under_its_node_name(tmp_path):
+    from tests.net.server_process import Server
+    from tests.support.databases import postgres_database
+    from tests.support.haproxy import health_of
+    from tests.support.socket_play import sign_up
+
+    with postgres_database() as url:
+        server = Server(tmp_path, "--database", url.replace("postgresql+psycopg://", "postgresql://", 1),
+                        "--node", "pg-1").start()
+        try:
+            code, answer = health_of(int(server.url.rsplit(":", 1)[1].split("/")[0]))
+            assert (code, answer["status"], answer["node"]) == (200, "ok", "pg-1")
+            player, _ = sign_up(server.url, "ana")
+            assert player.request("lobby_list")["ok"]
+            player.close()
+        finally:
+            server.stop()
+        assert not (tmp_path / "data" / "room.db").exists()         # the room was in PostgreSQL, not SQLite
