@@ -56,6 +56,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -254,7 +255,7 @@ def run_room(n: int, args: argparse.Namespace, gc_step: float | None = None, res
             resume_seconds = max(r["at"] for r in resumed) - t0 - 0.5
     finally:
         pool.stop()
-        server.terminate()
+        server.send_signal(signal.SIGINT)       # stop now (SIGTERM would drain: docs/operations.md)
         server.wait(10)
     return dict(ours, rss=rss, pauses=pauses, resume=resume_seconds)
 
