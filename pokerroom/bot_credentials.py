@@ -19,6 +19,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.error import HTTPError
 from urllib.parse import urlsplit, urlunsplit
 from urllib.request import urlopen
 
@@ -66,5 +67,9 @@ def room_is_demo(ws_url: str, timeout: float = 10.0) -> bool:
     scheme = {"ws": "http", "wss": "https"}.get(parts.scheme)
     if scheme is None:
         raise ValueError(f"{ws_url!r} is not a ws:// or wss:// address")
-    with urlopen(urlunsplit((scheme, parts.netloc, "/health", "", "")), timeout=timeout) as answer:  # noqa: S310
-        return json.loads(answer.read()).get("demo") is True
+    try:
+        with urlopen(urlunsplit((scheme, parts.netloc, "/health", "", "")), timeout=timeout) as answer:  # noqa: S310
+            body = answer.read()
+    except HTTPError as refused:            # 503 while it drains for a deploy: the page still says what it is
+        body = refused.read()
+    return json.loads(body or b"{}").get("demo") is True

@@ -12,6 +12,7 @@ import signal
 
 import pytest
 
+from pokerroom.bot_credentials import room_is_demo
 from tests.net.server_process import Player, Server
 from tests.support.haproxy import Balancer, health_of, require_haproxy
 from tests.support.socket_play import sign_up
@@ -102,6 +103,7 @@ def test_a_new_websocket_is_turned_away_by_a_draining_process(tmp_path):
         assert wait_until(lambda: health_of(port_of(server))[0] == 503, 10)
         with pytest.raises(Exception, match="503"):
             Player(server.url)
+        assert room_is_demo(server.url)                      # `pokerroom bots` still reads what the room is
         assert held.request("lobby_list")["ok"]
         held.close()
         assert wait_until(lambda: server.process.poll() is not None, 15)
