@@ -1,0 +1,129 @@
+"""Table leases on SQLite and PostgreSQL (issue 21): one owner per table, renewed while it lives, taken over at a
+bigger epoch once it runs out, handed over at once when released -- and, on PostgreSQL, exactly one winner among
+claimers racing from their own connections, as processes would."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from pokerroom.store.db import make_engine, migrate
+from pokerroom.store.lease_records import resource
+from pokerroom.store.models import Base
+from pokerroom.store.room_store import RoomStore
+from tests.support.databases import postgres_database
+
+TTL = 6.0
+T0 = 1_000.0
+NL1, T7, BJ1 = resource("cash", "nl-1"), resource("tournament", "t-7"), resource("casino", "bj-1")
+
+
+def test_the_migration_builds_the_lease_table_as_the_model_has_it(engine):
+    with engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert [d for d in diff if "table_leases" in repr(d)] == []
+
+
+def test_a_lease_names_its_kind_of_table():
+    assert (NL1, T7, BJ1) == ("cash:nl-1", "tournament:t-7", "casino:bj-1")
+    with pytest.raises(ValueError, match="poker"):
+        resource("poker", "x")
+
+
+def test_of_two_nodes_claiming_one_table_exactly_the_first_holds_it_and_a_live_lease_is_not_taken(store):
+    leases = store.leases
+    assert leases.claim(NL1, "a", TTL, T0) == 1
+    assert leases.claim(NL1, "b", TTL, T0) is None
+    assert leases.claim(NL1, "b", TTL, T0 + TTL - 0.001) is None          # a moment before it runs out
+    lease = leases.owner(NL1, T0 + 1)
+    assert (lease.node, lease.epoch, lease.expires_at) == ("a", 1, T0 + TTL)
+    assert leases.claim(NL1, "a", TTL, T0 + 2) == 1                        # its own: the same tenure, longer
+    assert leases.owner(NL1, T0 + 2).expires_at == T0 + 2 + TTL
+    assert [x.resource for x in leases.held_by("a", T0 + 2)] == [NL1] and leases.held_by("b", T0 + 2) == []
+
+
+def test_an_expired_lease_is_taken_over_at_a_bigger_epoch(store):
+    leases = store.leases
+    leases.claim(T7, "a", TTL, T0)
+    leases.claim(BJ1, "a", TTL, T0 + 3)
+    assert leases.expired(T0 + TTL - 0.5) == []
+    assert leases.expired(T0 + TTL) == [T7]                                # ran out; BJ1 still has 3 s
+    assert leases.owner(T7, T0 + TTL) is None
+    assert leases.claim(T7, "b", TTL, T0 + TTL) == 2
+    assert leases.claim(T7, "c", TTL, T0 + TTL) is None                    # b's now, and live
+    assert leases.owner(T7, T0 + TTL).node == "b" and leases.expired(T0 + TTL) == []
+    assert leases.claim(T7, "b", TTL, T0 + 3 * TTL) == 3                   # b's own, but it ran out: a new tenure
+
+
+def test_renewal_keeps_a_lease_and_a_node_that_lost_one_cannot_renew_it(store):
+    leases = store.leases
+    for name in (NL1, T7, BJ1):
+        leases.claim(name, "a", TTL, T0)
+    assert leases.renew("a", [NL1, T7, BJ1], TTL, T0 + 2) == {NL1, T7, BJ1}
+    assert leases.renew("a", [NL1, T7, BJ1], TTL, T0 + 4) == {NL1, T7, BJ1}
+    assert leases.expired(T0 + TTL + 1) == [] and leases.claim(NL1, "b", TTL, T0 + TTL + 1) is None
+    assert leases.renew("a", [NL1, T7], TTL, T0 + 6) == {NL1, T7}
+    assert leases.expired(T0 + 4 + TTL) == [BJ1]                            # not renewed since 4: ran out
+    assert leases.claim(BJ1, "b", TTL, T0 + 4 + TTL) == 2
+    assert leases.renew("a", [NL1, T7, BJ1], TTL, T0 + 4 + TTL) == {NL1, T7}    # BJ1 is b's: not renewed
+    assert leases.owner(BJ1, T0 + 4 + TTL) .node == "b"
+    assert leases.renew("b", [NL1], TTL, T0 + 11) == set()                   # nobody renews a lease it never had
+    assert leases.renew("a", [NL1], TTL, T0 + 100) == set()                  # ran out before it was renewed
+    assert leases.owner(NL1, T0 + 100) is None
+
+
+def test_a_released_lease_can_be_claimed_at_once_at_the_next_epoch(store):
+    leases = store.leases
+    leases.claim(NL1, "a", TTL, T0)
+    leases.claim(T7, "a", TTL, T0)
+    leases.claim(BJ1, "b", TTL, T0)
+    leases.release("a", [NL1, T7, BJ1])                                     # BJ1 is not a's: left alone
+    assert leases.expired(T0 + 1) == [NL1, T7] and leases.owner(BJ1, T0 + 1).node == "b"
+    assert leases.held_by("a", T0 + 1) == []
+    assert leases.claim(NL1, "b", TTL, T0 + 1) == 2
+    assert leases.renew("a", [T7], TTL, T0 + 1) == set()                     # released is given up: claim again
+    assert leases.claim(T7, "a", TTL, T0 + 1) == 2
+
+
+ROUNDS, CLAIMERS = 4, 8
+
+
+def test_claimers_racing_from_their_own_connections_leave_exactly_one_owner_on_postgresql():
+    with postgres_database() as url:
+        first = make_engine(url)
+        migrate(first)
+        first.dispose()
+        stores = [RoomStore(make_engine(url)) for _ in range(CLAIMERS)]
+        try:
+            for store in stores:                                # connected before the race, as a running room is
+                store.leases.owner(NL1, T0)
+            # rounds 0-1: a new table each; rounds 2-3: the first table's lease, run out, taken over
+            names = [resource("cash", "race-0"), resource("cash", "race-1")] * 2
+            times = [T0, T0, T0 + 10 * TTL, T0 + 20 * TTL]
+            won_epochs = []
+            for name, now in zip(names, times, strict=True):
+                barrier = threading.Barrier(CLAIMERS)
+                results: list = [None] * CLAIMERS
+
+                def claim(i: int, name: str = name, now: float = now, barrier: threading.Barrier = barrier,
+                          results: list = results) -> None:
+                    barrier.wait()
+                    results[i] = stores[i].leases.claim(name, f"node-{i}", TTL, now)
+
+                threads = [threading.Thread(target=claim, args=(i,)) for i in range(CLAIMERS)]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join(30)
+                winners = [i for i, epoch in enumerate(results) if epoch is not None]
+                assert len(winners) == 1, results
+                lease = stores[0].leases.owner(name, now)
+                assert lease.node == f"node-{winners[0]}" and lease.epoch == results[winners[0]]
+                won_epochs.append((name, lease.epoch))
+            assert won_epochs == [(names[0], 1), (names[1], 1), (names[0], 2), (names[1], 2)]
+        finally:
+            for store in stores:
+                store.engine.dispose()
