@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, or_, select, update
+from sqlalchemy import case, delete, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -124,6 +124,13 @@ class LeaseRecords:
             for chunk in _chunks(resources):
                 connection.execute(update(_LEASES).where(_LEASES.c.node == node, _LEASES.c.resource.in_(chunk))
                                    .values(expires_at=RELEASED))
+
+    def retire(self, node: str, resource: str) -> None:
+        """``node``'s table is closed for good: its lease goes, so no node takes a table over that is no more (a
+        table's id is never used again, so its epochs cannot restart under a live table)."""
+        with self.core.writing() as session:
+            session.connection().execute(delete(_LEASES).where(_LEASES.c.node == node,
+                                                               _LEASES.c.resource == resource))
 
     def owner(self, resource: str, now: float) -> Lease | None:
         """The live lease of ``resource``, or None if nobody holds it at ``now``."""

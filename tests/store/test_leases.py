@@ -69,7 +69,7 @@ def test_renewal_keeps_a_lease_and_a_node_that_lost_one_cannot_renew_it(store):
     assert leases.expired(T0 + 4 + TTL) == [BJ1]                            # not renewed since 4: ran out
     assert leases.claim(BJ1, "b", TTL, T0 + 4 + TTL) == 2
     assert leases.renew("a", [NL1, T7, BJ1], TTL, T0 + 4 + TTL) == {NL1, T7}    # BJ1 is b's: not renewed
-    assert leases.owner(BJ1, T0 + 4 + TTL) .node == "b"
+    assert leases.owner(BJ1, T0 + 4 + TTL).node == "b"
     assert leases.renew("b", [NL1], TTL, T0 + 11) == set()                   # nobody renews a lease it never had
     assert leases.renew("a", [NL1], TTL, T0 + 100) == set()                  # ran out before it was renewed
     assert leases.owner(NL1, T0 + 100) is None
@@ -88,7 +88,16 @@ def test_a_released_lease_can_be_claimed_at_once_at_the_next_epoch(store):
     assert leases.claim(T7, "a", TTL, T0 + 1) == 2
 
 
-ROUNDS, CLAIMERS = 4, 8
+def test_a_retired_lease_is_gone_and_only_its_owner_retires_it(store):
+    leases = store.leases
+    leases.claim(NL1, "a", TTL, T0)
+    leases.retire("b", NL1)
+    assert leases.owner(NL1, T0).node == "a"
+    leases.retire("a", NL1)
+    assert leases.owner(NL1, T0) is None and leases.expired(T0 + 100) == []       # no candidate for a takeover
+
+
+CLAIMERS = 8
 
 
 def test_claimers_racing_from_their_own_connections_leave_exactly_one_owner_on_postgresql():
