@@ -4,7 +4,9 @@ A lease row names a table (``cash:nl-1``, ``tournament:t-7``, ``casino:bj-1``),
 the process (node) that owns it, when the lease runs out unless renewed, and an
 **epoch**, a fencing number that grows at every new tenure: a process that took a
 table over writes with a bigger epoch than the one it took it from, so whatever
-the former owner still does with its old epoch can be told apart and refused.
+the former owner still does with its old epoch can be told apart and refused:
+:meth:`LeaseRecords.fence`, run in the same transaction as a table's writes,
+refuses them unless the writer still holds the lease at its epoch.
 
 Whose clock
 -----------
@@ -71,6 +73,14 @@ class Lease:
     expires_at: float
 
 
+class LeaseLost(Exception):
+    """A write of a table whose lease this node no longer holds at this epoch: refused, nothing of it stored."""
+
+    def __init__(self, resource: str, node: str, epoch: int) -> None:
+        super().__init__(f"{node} no longer holds {resource} at epoch {epoch}")
+        self.resource = resource
+
+
 def _chunks(resources: Iterable[str]) -> Iterable[list[str]]:
     names = sorted(set(resources))
     for start in range(0, len(names), _CHUNK):
@@ -131,6 +141,23 @@ class LeaseRecords:
         with self.core.writing() as session:
             session.connection().execute(delete(_LEASES).where(_LEASES.c.node == node,
                                                                _LEASES.c.resource == resource))
+
+    def fence(self, resource: str, node: str, epoch: int) -> None:
+        """Refuse (:class:`LeaseLost`) the transaction this runs in unless ``node`` holds ``resource`` at ``epoch``.
+
+        The fencing check of a table's writes: run first in a
+        :meth:`~pokerroom.store.transactions.Transactions.together` with them,
+        so a former owner's late writes fail as a whole. On PostgreSQL it holds
+        the lease row ``FOR SHARE`` until the transaction ends, so a takeover's
+        claim waits for a write already past this check to commit, and the new
+        owner reads the tables' rows with it. An expired lease nobody claimed
+        yet still passes: no other node serves the table.
+        """
+        with self.core.writing() as session:
+            found = session.execute(select(_LEASES.c.node, _LEASES.c.epoch).where(_LEASES.c.resource == resource)
+                                    .with_for_update(read=True)).first()
+            if found is None or tuple(found) != (node, epoch):
+                raise LeaseLost(resource, node, epoch)
 
     def owner(self, resource: str, now: float) -> Lease | None:
         """The live lease of ``resource``, or None if nobody holds it at ``now``."""

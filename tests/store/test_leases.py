@@ -9,9 +9,11 @@ import threading
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy import create_engine
+from sqlalchemy.exc import OperationalError
 
 from pokerroom.store.db import make_engine, migrate
-from pokerroom.store.lease_records import resource
+from pokerroom.store.lease_records import LeaseLost, resource
 from pokerroom.store.models import Base
 from pokerroom.store.room_store import RoomStore
 from tests.support.databases import postgres_database
@@ -95,6 +97,47 @@ def test_a_retired_lease_is_gone_and_only_its_owner_retires_it(store):
     assert leases.owner(NL1, T0).node == "a"
     leases.retire("a", NL1)
     assert leases.owner(NL1, T0) is None and leases.expired(T0 + 100) == []       # no candidate for a takeover
+
+
+def test_a_former_owners_writes_are_fenced_out_as_a_whole_once_its_table_was_taken_over(store):
+    leases = store.leases
+    epoch = leases.claim(NL1, "a", TTL, T0)
+    store.together([(leases.fence, (NL1, "a", epoch)),
+                    (store.tables.save_cash_table, ("nl-1", {"game": "nlhe"}, "a", T0))])
+    assert [t.id for t in store.tables.open_cash_tables()] == ["nl-1"]
+    assert leases.claim(NL1, "b", TTL, T0 + TTL) == epoch + 1
+    with pytest.raises(LeaseLost, match="a no longer holds cash:nl-1 at epoch 1"):
+        store.together([(leases.fence, (NL1, "a", epoch)),
+                        (store.tables.cash_table_closed, ("nl-1", T0 + TTL))])
+    assert [t.id for t in store.tables.open_cash_tables()] == ["nl-1"]     # nothing of the fenced write landed
+    with pytest.raises(LeaseLost):
+        leases.fence(resource("cash", "never-claimed"), "a", 1)
+    leases.fence(NL1, "b", epoch + 1)                                       # the new owner's pass
+
+
+def test_a_takeover_waits_for_a_write_already_past_the_fence_on_postgresql():
+    with postgres_database() as url:
+        engine = make_engine(url)
+        migrate(engine)
+        owner = RoomStore(engine)
+        # the taker gives up waiting for a lock after 0.3 s instead of waiting for ever
+        taker = RoomStore(create_engine(url, connect_args={"options": "-c lock_timeout=300"}))
+        try:
+            owner.leases.claim(NL1, "a", TTL, T0)
+            outcome = []
+
+            def takeover_meanwhile() -> None:
+                try:
+                    outcome.append(taker.leases.claim(NL1, "b", TTL, T0 + 60))
+                except OperationalError as e:
+                    outcome.append("lock timeout" in str(e))
+
+            owner.together([(owner.leases.fence, (NL1, "a", 1)), (takeover_meanwhile, ())])
+            assert outcome == [True]                            # the claim could not pass the open write
+            assert taker.leases.claim(NL1, "b", TTL, T0 + 60) == 2      # committed: now it goes
+        finally:
+            engine.dispose()
+            taker.engine.dispose()
 
 
 CLAIMERS = 8
