@@ -79,6 +79,7 @@ class LeaseKeeper:
         self.ttl = ttl
         self.skew = skew
         self.held: dict[str, _Held] = {}
+        self._claiming: set[str] = set()    # claims on their way: the watch does not claim them a second time
         self.running = False
         self._beat: IDelayedCall | None = None
         self._fence: IDelayedCall | None = None
@@ -101,9 +102,15 @@ class LeaseKeeper:
         """Claim ``resource``: fires True if this node holds it now (its epoch in :meth:`epoch`), False if another
         node's lease is live."""
         now = self.reactor.seconds()
+        self._claiming.add(resource)
         d = self.writer.write(self.leases.claim, resource, self.node, self.ttl, now, quiet=False)
+        d.addBoth(self._claim_done, resource)
         d.addCallback(lambda epoch: self._claimed(resource, epoch, now))
         return d
+
+    def _claim_done(self, result: object, resource: str) -> object:
+        self._claiming.discard(resource)
+        return result
 
     def _claimed(self, resource: str, epoch: int | None, now: float) -> bool:
         if epoch is None:
@@ -224,10 +231,12 @@ class LeaseKeeper:
         serves): the claim decides, so of several nodes looking at once exactly one takes each table."""
         claims = []
         for name in names:
-            if name in self.held or not self.running:
+            if name in self.held or name in self._claiming or not self.running:
                 continue
             now = self.reactor.seconds()
+            self._claiming.add(name)
             d = self.writer.write(self.leases.claim, name, self.node, self.ttl, now, quiet=False)
+            d.addBoth(self._claim_done, name)
             d.addCallback(self._taken, name, now)
             claims.append(d)
         return defer.gatherResults(claims, consumeErrors=True)

@@ -26,14 +26,26 @@ NL1 = resource("cash", "nl-1")
 
 
 class Stalling:
-    """The recorder's queue that stops answering when told to: a writer thread stuck on a database gone away."""
+    """The recorder's queue that falls behind when told to: a writer thread stuck on a database gone away, its
+    calls waiting in order until it catches up (if ever)."""
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.stuck = False
+        self.waiting: list[tuple[Callable[..., Any], tuple, bool, defer.Deferred]] = []
 
     def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred:
-        return defer.Deferred() if self.stuck else self.recorder.write(function, *args, quiet=quiet)
+        if not self.stuck:
+            return self.recorder.write(function, *args, quiet=quiet)
+        d: defer.Deferred = defer.Deferred()
+        self.waiting.append((function, args, quiet, d))
+        return d
+
+    def catch_up(self) -> None:
+        self.stuck = False
+        waiting, self.waiting = self.waiting, []
+        for function, args, quiet, d in waiting:
+            self.recorder.write(function, *args, quiet=quiet).chainDeferred(d)
 
 
 class Node:
@@ -167,3 +179,16 @@ def test_a_lease_taken_while_its_owner_still_served_is_reported_lost_at_the_next
     assert sorted(a.keeper.held) == [resource("cash", "nl-2")]
     run(30, a)
     assert a.lost == [(NL1, T0 + TTL / 3)] and a.owner(resource("cash", "nl-2")) == "a"
+
+
+def test_a_table_being_claimed_by_its_host_is_not_taken_over_by_the_watch_as_well(nodes):
+    a, b = nodes
+    assert b.hold(NL1)
+    b.keeper.release_all()                                  # free for anyone
+    a.writer.stuck = True
+    a.keeper.start()                                        # its first look for leases that ran out waits...
+    claimed: list = []
+    a.keeper.hold(NL1).addCallback(claimed.append)          # ...and so does the host's own claim, behind it
+    a.writer.catch_up()
+    assert claimed == [True] and a.keeper.epoch(NL1) == 2
+    assert a.taken == []                                    # the host's own table: no takeover
