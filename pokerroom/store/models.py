@@ -23,6 +23,8 @@ What is stored, and why:
   ``_tables``, ``_entries``) for the refunds after a crash (TR-REFUND).
 * ``session_tokens`` (hashes only, with an idle expiry) and ``account_changes``
   (role changes and bans that running rooms apply at once): STAFF-3.
+* ``table_leases`` -- which process owns each table (cash, tournament, casino)
+  until when, with the epoch that fences a former owner out (issue 21).
 
 Money columns are ``BigInteger`` minor units; times are UTC seconds as floats
 (the reactor's clock), which sort and compare the same on SQLite and
@@ -425,3 +427,13 @@ class CashTableRecord(Base):
     opened_by: Mapped[str] = mapped_column(String(20))
     opened_at: Mapped[float] = mapped_column(Float)
     closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class TableLease(Base):
+    """Which process (``node``) owns a table until ``expires_at``; ``epoch`` grows at every new tenure (fencing)."""
+
+    __tablename__ = "table_leases"
+    resource: Mapped[str] = mapped_column(String(80), primary_key=True)     # "cash:nl-1", "tournament:t-7"
+    node: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[float] = mapped_column(Float)        # the holder's clock (UTC seconds); 0: released
+    epoch: Mapped[int] = mapped_column(BigInteger)

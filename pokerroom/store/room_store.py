@@ -5,7 +5,7 @@ every part shares -- the engine, the transaction in progress, the audit chain's
 head -- and the parts themselves, each a small class with one job over that one
 core: ``store.hands``, ``store.ledger``, ``store.accounts``, ``store.sessions``,
 ``store.tables``, ``store.casino``, ``store.tournaments``, ``store.security``,
-``store.audit_log``, ``store.cashier``. Every call of a part is one
+``store.audit_log``, ``store.cashier``, ``store.leases``. Every call of a part is one
 transaction, or one step of a :meth:`~pokerroom.store.transactions.Transactions.batch` -- calls to several
 parts in one batch (or :meth:`~pokerroom.store.transactions.Transactions.together`)
 commit at once, because they all write through the same core.
@@ -20,6 +20,7 @@ from pokerroom.store.audit_log import AuditLog
 from pokerroom.store.cashier_records import CashierRecords
 from pokerroom.store.casino_records import CasinoRecords
 from pokerroom.store.hand_records import HandRecords, Recovery
+from pokerroom.store.lease_records import LeaseRecords
 from pokerroom.store.ledger_records import LedgerRecords
 from pokerroom.store.security_records import SecurityRecords
 from pokerroom.store.session_records import SessionRecords
@@ -45,3 +46,4 @@ class RoomStore(Transactions):
         self.security = SecurityRecords(self)
         self.audit_log = AuditLog(self)
         self.cashier = CashierRecords(self)
+        self.leases = LeaseRecords(self)

@@ -1,0 +1,254 @@
+"""The lease keeper: the tables this process (node) owns, kept owned, and the tables of dead processes taken over.
+
+Theory of operation
+-------------------
+Each table is owned by one process at a time through its lease in the database
+(:mod:`pokerroom.store.lease_records`). One :class:`LeaseKeeper` per process:
+
+* :meth:`LeaseKeeper.hold` claims a table's lease (the host opening a table);
+* every ``ttl / 3`` it renews every lease it holds in one statement, and a
+  lease the renewal finds gone (run out, and taken by another node) is handed
+  to ``lost``: the table must stop serving at once;
+* it gives a lease up on its own (``lost`` again) ``skew`` seconds before the
+  lease runs out on its clock if no renewal has landed by then -- the database
+  unreachable, the writer stuck -- so it stops serving before any other node can
+  take the table, even with the machines' clocks that far apart;
+* on the same beat it looks for leases that ran out (a process died or hung) or
+  were released, claims each, and hands those it won to ``takeover`` with the
+  new epoch, which fences out anything the former owner still does;
+* :meth:`LeaseKeeper.release_all`, at a clean stop (a deploy), lets every lease
+  go at once, so another node takes the tables on its next beat instead of
+  after the ttl.
+
+Timings: with the default ttl of 6 s a lease is renewed every 2 s, and a dead
+process's last renewal runs out 6 s later; the other nodes look every 2 s, so
+its tables are claimed within 8 s of its last renewal, leaving 2 s of the issue's
+10 s to restore them.
+
+The store calls go through the recorder's writer queue
+(:meth:`~pokerroom.shell.recorder.Recorder.write`), as every store call of the
+shell does (the session watch's polls too): off the reactor thread, in one
+order with the tables' own writes, and on SQLite through its one writer. A
+queued call carries the time it was asked at, so a late renewal is shorter,
+never longer, than its holder believes (and the fence above covers a queue
+stuck for longer than the lease).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from twisted.internet import defer
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from pokerroom.store.lease_records import LeaseRecords
+
+TTL = 6.0                           # seconds a lease lives unrenewed: a dead process's tables move within 10 s
+SKEW = 1.0                          # seconds before its lease runs out that a node unable to renew stops serving
+
+
+class StoreQueue(Protocol):
+    """What the keeper uses of the recorder: a store call run off the reactor thread, in the writer's order."""
+
+    def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    epoch: int
+    serve_until: float              # the lease's end by this node's clock, less the skew margin
+
+
+class LeaseKeeper:
+    log = Logger()
+
+    def __init__(self, reactor: IReactorTime, leases: LeaseRecords, writer: StoreQueue, node: str,
+                 lost: Callable[[str], None], takeover: Callable[[str, int], None],
+                 ttl: float = TTL, skew: float = SKEW) -> None:
+        if not 0 <= skew < ttl / 3 * 2:
+            raise ValueError("the skew margin must leave time for a renewal to land")
+        self.reactor = reactor
+        self.leases = leases                # store.leases
+        self.writer = writer                # the recorder: store calls off the reactor thread
+        self.node = node
+        self.lost = lost                    # a table this node no longer owns: stop serving it now
+        self.takeover = takeover            # a table this node just took over, with its new epoch
+        self.ttl = ttl
+        self.skew = skew
+        self.held: dict[str, _Held] = {}
+        self._claiming: set[str] = set()    # claims on their way: the watch does not claim them a second time
+        self.running = False
+        self._beat: IDelayedCall | None = None
+        self._fence: IDelayedCall | None = None
+        self._renewing = False
+        self._watching = False
+
+    @property
+    def every(self) -> float:
+        """Seconds between two renewals (and two looks for leases that ran out)."""
+        return self.ttl / 3
+
+    def epoch(self, resource: str) -> int | None:
+        """The epoch this node holds ``resource`` at, or None if it does not hold it."""
+        held = self.held.get(resource)
+        return None if held is None else held.epoch
+
+    # ------------------------------------------------------------------ holding
+
+    def hold(self, resource: str) -> defer.Deferred:
+        """Claim ``resource``: fires True if this node holds it now (its epoch in :meth:`epoch`), False if another
+        node's lease is live."""
+        now = self.reactor.seconds()
+        self._claiming.add(resource)
+        d = self.writer.write(self.leases.claim, resource, self.node, self.ttl, now, quiet=False)
+        d.addBoth(self._claim_done, resource)
+        d.addCallback(lambda epoch: self._claimed(resource, epoch, now))
+        return d
+
+    def _claim_done(self, result: object, resource: str) -> object:
+        self._claiming.discard(resource)
+        return result
+
+    def _claimed(self, resource: str, epoch: int | None, now: float) -> bool:
+        if epoch is None:
+            return False
+        self.held[resource] = _Held(epoch, now + self.ttl - self.skew)
+        self._fence_later()
+        return True
+
+    def retire(self, resource: str) -> defer.Deferred:
+        """A table this node closed for good: its lease goes, so no node takes it over."""
+        if self.held.pop(resource, None) is not None:
+            self._fence_later()
+        return self.writer.write(self.leases.retire, self.node, resource)
+
+    def _lose(self, resource: str) -> None:
+        del self.held[resource]
+        try:
+            self.lost(resource)
+        except Exception:                                       # noqa: BLE001 - one table's failure, logged
+            self.log.failure("stopping the lost table {resource} failed", resource=resource)
+
+    # ------------------------------------------------------------------ the beat
+
+    def start(self) -> None:
+        """Renew and watch from now on; the first look for leases that ran out is at once (a room starting after
+        another process died takes its tables without waiting a beat)."""
+        if not self.running:
+            self.running = True
+            self._on_beat()
+
+    def stop(self) -> defer.Deferred:
+        """The :class:`~pokerroom.shell.lifecycle.Step` stop: a clean stop releases every lease."""
+        return self.release_all()
+
+    def release_all(self) -> defer.Deferred:
+        """Stop renewing and taking over, and let every lease go at once, for another node to take on its next
+        beat (a deploy, a drain): called once this node's tables have stopped. Fires once released."""
+        self.running = False
+        for call in (self._beat, self._fence):
+            if call is not None and call.active():
+                call.cancel()
+        self._beat = self._fence = None
+        names, self.held = sorted(self.held), {}
+        if not names:
+            return defer.succeed(None)
+        d = self.writer.write(self.leases.release, self.node, names, quiet=False)
+        d.addErrback(lambda failure: self.log.failure("releasing the leases failed: they run out instead",
+                                                      failure))
+        return d
+
+    def _on_beat(self) -> None:
+        self._beat = None
+        if not self.running:
+            return
+        self._renew()
+        self._watch()
+        self._beat = self.reactor.callLater(self.every, self._on_beat)
+
+    def _renew(self) -> None:
+        if self._renewing or not self.held:                    # the last renewal has not landed: the fence waits
+            return
+        now = self.reactor.seconds()
+        asked = {name: held.epoch for name, held in self.held.items()}
+        self._renewing = True
+        d = self.writer.write(self.leases.renew, self.node, sorted(asked), self.ttl, now, quiet=False)
+        d.addCallback(self._renewed, asked, now)
+        d.addErrback(lambda failure: self.log.failure("renewing the leases failed", failure))
+        d.addBoth(self._renew_done)
+
+    def _renew_done(self, _: object) -> None:
+        self._renewing = False
+
+    def _renewed(self, still: set[str], asked: dict[str, int], now: float) -> None:
+        for name, epoch in asked.items():
+            held = self.held.get(name)
+            if held is None or held.epoch != epoch:             # let go or claimed afresh meanwhile
+                continue
+            if name in still:
+                self.held[name] = _Held(epoch, now + self.ttl - self.skew)
+            else:
+                self._lose(name)
+        self._fence_later()
+
+    def _fence_later(self) -> None:
+        """Wake at the earliest moment a held lease must stop serving unless a renewal lands first."""
+        if self._fence is not None and self._fence.active():
+            self._fence.cancel()
+        self._fence = None
+        if self.held:
+            due = min(held.serve_until for held in self.held.values())
+            self._fence = self.reactor.callLater(max(0.0, due - self.reactor.seconds()), self._on_fence)
+
+    def _on_fence(self) -> None:
+        self._fence = None
+        now = self.reactor.seconds()
+        for name in [name for name, held in self.held.items() if held.serve_until <= now]:
+            self.log.warn("no renewal of the lease of {resource} landed in time: stopped serving it",
+                          resource=name)
+            self._lose(name)
+        self._fence_later()
+
+    # ------------------------------------------------------------------ taking over
+
+    def _watch(self) -> None:
+        if self._watching:
+            return
+        self._watching = True
+        d = self.writer.write(self.leases.expired, self.reactor.seconds(), quiet=False)
+        d.addCallback(self._candidates)
+        d.addErrback(lambda failure: self.log.failure("looking for leases that ran out failed", failure))
+        d.addBoth(self._watch_done)
+
+    def _watch_done(self, _: object) -> None:
+        self._watching = False
+
+    def _candidates(self, names: list[str]) -> defer.Deferred:
+        """Claim every lease that ran out, this node's own too (one it gave up in a stall is a table nobody
+        serves): the claim decides, so of several nodes looking at once exactly one takes each table."""
+        claims = []
+        for name in names:
+            if name in self.held or name in self._claiming or not self.running:
+                continue
+            now = self.reactor.seconds()
+            self._claiming.add(name)
+            d = self.writer.write(self.leases.claim, name, self.node, self.ttl, now, quiet=False)
+            d.addBoth(self._claim_done, name)
+            d.addCallback(self._taken, name, now)
+            claims.append(d)
+        return defer.gatherResults(claims, consumeErrors=True)
+
+    def _taken(self, epoch: int | None, name: str, now: float) -> None:
+        if epoch is None:
+            return                                              # another node was first
+        if not self.running:                                    # stopped while the claim was on its way
+            self.writer.write(self.leases.release, self.node, [name])
+            return
+        self._claimed(name, epoch, now)
+        try:
+            self.takeover(name, epoch)
+        except Exception:                                       # noqa: BLE001 - one table's failure, logged
+            self.log.failure("taking over {resource} failed", resource=name)
