@@ -69,6 +69,7 @@ from typing import Any
 
 import nats
 from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -80,6 +81,7 @@ ROOM = "pokerroom"                  # the subjects' prefix on the wire: the proc
 QUEUE = "responders"                # the queue group of shared responders
 REQUEST_TIMEOUT = 10.0              # seconds a request waits for its answer before it is NoAnswer
 NO_RESPONDERS = "503"               # the status NATS answers a request with when nobody subscribes to it
+CONNECT_ATTEMPTS = 2                # tries of each server at start, a second apart, before connect() fails
 VERIFIED_KEPT = 100_000             # subjects known to be well formed; past that the memory starts again
 CARRIED = {"NoResponder": NoResponder, "NoAnswer": NoAnswer, "NotPlainData": NotPlainData}
 
@@ -187,9 +189,10 @@ class NatsBus:
     log = Logger()
 
     def __init__(self, reactor: Any, url: str, *, room: str = ROOM, request_timeout: float = REQUEST_TIMEOUT,
-                 bridge: ThreadBridge | SharedLoop | None = None) -> None:
+                 bridge: ThreadBridge | SharedLoop | None = None, clock: IReactorTime | None = None) -> None:
         verify_subject(room, pattern=False)
         self.reactor, self.servers = reactor, url.split(",")
+        self.clock = clock if clock is not None else reactor          # what times a request out
         self.streams, self.requests = f"{room}.s.", f"{room}.r."
         self.request_timeout = request_timeout
         self.bridge = bridge if bridge is not None else bridge_for(reactor)
@@ -249,7 +252,7 @@ class NatsBus:
         data = _packed(subject, payload)
         number = str(next(self.numbers))
         answered: defer.Deferred = defer.Deferred()
-        timeout = self.reactor.callLater(self.request_timeout, self._unanswered, number)
+        timeout = self.clock.callLater(self.request_timeout, self._unanswered, number)
         self.asked[number] = (answered, timeout, subject)
         self.send(self._publish, self.requests + subject, data, self.replies + number)
         return answered
@@ -386,8 +389,9 @@ class NatsBus:
     async def _connect(self) -> None:
         client = await nats.connect(servers=self.servers, name=self.streams.rstrip("."),
                                     error_cb=self._error, disconnected_cb=self._disconnected,
-                                    reconnected_cb=self._reconnected, max_reconnect_attempts=-1,
-                                    connect_timeout=2, allow_reconnect=True)
+                                    reconnected_cb=self._reconnected, max_reconnect_attempts=CONNECT_ATTEMPTS,
+                                    reconnect_time_wait=1, connect_timeout=2)
+        client.options["max_reconnect_attempts"] = -1   # connected once: a room rides out a NATS restart
         await client.subscribe(self.replies + "*", cb=self._replied)
         self.client = client
         self._drain_out()
@@ -401,7 +405,7 @@ class NatsBus:
                 await client.close()
 
     async def _error(self, error: Exception) -> None:
-        self.bridge.to_reactor(self.log.warn, "NATS: {error!r}", error=error)
+        self.bridge.to_reactor(partial(self.log.warn, "NATS: {error!r}", error=error))
 
     async def _disconnected(self) -> None:
         self.bridge.to_reactor(self.log.warn, "NATS: disconnected; reconnecting")
