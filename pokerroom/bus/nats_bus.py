@@ -33,16 +33,26 @@ reactor call delivers. Two bridges carry those calls:
   ``asyncioreactor``): both on one loop in one thread; ``loop.call_soon`` both
   ways.
 
-``bench/bus.py`` measures both for the room's traffic (a command request,
-its answer and six seat frames): the thread bridge costs 1.3x the CPU per
-action of the shared loop and answers in much the same time (p50 within a
-few per cent), but it keeps the room on the epoll reactor, whose own costs
--- every client's WebSocket, every timer -- the asyncio reactor would raise
-for the whole process, and it leaves the NATS client's parsing on a thread
-that the socket's reads release the GIL for. So the room keeps its reactor
-and the thread bridge is the default; the shared loop is used only where
-someone already runs the asyncio reactor. The numbers are in
-docs/architecture.md ("The bus on NATS").
+``bench/bus.py`` measures both for a table's traffic (a command request of
+100 bytes, its answer, six seat frames of 300 bytes; gateway and host on two
+connections). In one run on this two-core machine: the thread bridge costs
+~190 us of CPU per action under load (11x the in-process bus), the shared
+loop ~150 us (9x), and a lone action's round trip is ~0.45 ms against
+~0.38 ms. So the asyncio reactor saves ~40 us an action on the bus -- but
+it costs the rest of the process too: every socket read and write of the
+room's clients goes through asyncio's handles, and the same run's 300-byte
+TCP echo costs 1.46x as much on it as on epoll (+12 us a round trip, about
++3 us a socket operation). A cash action is a command read and six or more
+frames written, so the room would give back half of the saving or more,
+and what is left (~20 us of an action of ~600 us on the cluster path, 3 or
+4 per cent) is smaller than this machine's noise between two runs.
+Against that, the thread bridge leaves the room as it is: the reactor it is
+tested and measured on, the composition root unchanged, any reactor at
+all. It is the default. A room started on the asyncio reactor gets the
+shared loop without being asked (:func:`bridge_for`). The cost that both
+share is nats-py's own (a task and a queue per subscription, a message
+object per delivery); a NATS protocol written on Twisted would remove it
+and the bridge with it, if the cluster's CPU per action needs it.
 
 Order and delivery: one NATS subscription per bus subscription, so the
 server's per-connection order is each subscriber's per-subject order, and a

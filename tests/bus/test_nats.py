@@ -5,7 +5,11 @@ process hears another's messages and answers its requests, a shared responder an
 process it is in, a request nobody answers in time fails, and a name any player may choose is a NATS subject.
 """
 
+import os
+import subprocess
+import sys
 import uuid
+from pathlib import Path
 
 import pytest
 from twisted.internet import defer, task
@@ -15,6 +19,8 @@ from pokerroom.bus.nats_bus import NatsBus
 from pokerroom.bus.records import NotPlainData
 from pokerroom.bus.subjects import player_stream, table_seat
 from tests.support.nats_buses import NATS, close_all, nats_bus, reactor, require_nats, settle
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -136,3 +142,11 @@ def test_connect_fails_when_no_server_answers():
             settle(bus.connect())
     finally:
         settle(bus.close())
+
+
+def test_on_the_asyncio_reactor_the_bus_shares_its_loop():
+    require_nats()
+    child = subprocess.run([sys.executable, "-m", "tests.support.asyncio_nats_bus", NATS, room()],
+                           capture_output=True, text=True, timeout=60, cwd=ROOT,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert child.stdout.strip() == "ok heard=[0, 1, 2, 3, 4] answer={'seat': 3} refused=table_full", child.stderr
