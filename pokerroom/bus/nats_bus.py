@@ -260,6 +260,8 @@ class NatsBus:
     def request(self, subject: str, payload: Any) -> defer.Deferred:
         self._verified(subject)
         data = _packed(subject, payload)
+        if self.closed:
+            return defer.fail(NoResponder(f"the bus is closed: nobody answers {subject} here"))
         number = str(next(self.numbers))
         answered: defer.Deferred = defer.Deferred()
         timeout = self.clock.callLater(self.request_timeout, self._unanswered, number)
@@ -321,7 +323,10 @@ class NatsBus:
         return d
 
     def send(self, step: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
-        """Queue one step for the loop, in order; one wake-up of the loop takes every step queued by then."""
+        """Queue one step for the loop, in order; one wake-up of the loop takes every step queued by then. Once
+        the bus is closed (a service still publishing while the reactor stops), nothing more goes out."""
+        if self.closed:
+            return
         self.outbox.append((step, args))
         if not self.out_due:
             self.out_due = True

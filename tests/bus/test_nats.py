@@ -150,3 +150,11 @@ def test_on_the_asyncio_reactor_the_bus_shares_its_loop():
                            capture_output=True, text=True, timeout=60, cwd=ROOT,
                            env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert child.stdout.strip() == "ok heard=[0, 1, 2, 3, 4] answer={'seat': 3} refused=table_full", child.stderr
+
+
+def test_a_closed_bus_sends_nothing_and_fails_a_request_at_once():
+    bus = nats_bus()
+    settle(bus.close())
+    bus.publish("lobby.update", 1)                  # a service still publishing while the reactor stops
+    with pytest.raises(NoResponder):
+        settle(bus.request("wallet.balance", "alice"))
