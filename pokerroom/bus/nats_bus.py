@@ -93,7 +93,14 @@ REQUEST_TIMEOUT = 10.0              # seconds a request waits for its answer bef
 NO_RESPONDERS = "503"               # the status NATS answers a request with when nobody subscribes to it
 CONNECT_ATTEMPTS = 2                # tries of each server at start, a second apart, before connect() fails
 VERIFIED_KEPT = 100_000             # subjects known to be well formed; past that the memory starts again
-CARRIED = {"NoResponder": NoResponder, "NoAnswer": NoAnswer, "NotPlainData": NotPlainData}
+MAX_PAYLOAD = 1 << 20               # NATS's default largest message, until the server says its own
+
+
+class TooLarge(ValueError):
+    """A message larger than the NATS server takes (its ``max_payload``): refused in the publisher's call."""
+
+
+CARRIED = {"NoResponder": NoResponder, "NoAnswer": NoAnswer, "NotPlainData": NotPlainData, "TooLarge": TooLarge}
 
 
 class ThreadBridge:
@@ -205,6 +212,7 @@ class NatsBus:
         self.clock = clock if clock is not None else reactor          # what times a request out
         self.streams, self.requests = f"{room}.s.", f"{room}.r."
         self.request_timeout = request_timeout
+        self.max_payload = MAX_PAYLOAD
         self.bridge = bridge if bridge is not None else bridge_for(reactor)
         self.loop = self.bridge.loop
         self.client: Any = None                         # nats-py's client, used on the loop's side only
@@ -232,9 +240,18 @@ class NatsBus:
                 self.verified.clear()
             self.verified.add(subject)
 
+    def _packed(self, subject: str, payload: Any) -> bytes:
+        try:
+            data = packb(payload)
+        except NotPlainData as e:
+            raise NotPlainData(f"{subject}: the payload is not plain data ({e})") from None
+        if len(data) > self.max_payload:
+            raise TooLarge(f"{subject}: {len(data)} bytes, more than the NATS server's {self.max_payload}")
+        return data
+
     def publish(self, subject: str, payload: Any) -> None:
         self._verified(subject)
-        self.send(self._publish, self.streams + subject, _packed(subject, payload), "")
+        self.send(self._publish, self.streams + subject, self._packed(subject, payload), "")
 
     def subscribe(self, pattern: str, handler: Handler) -> _Subscription:
         verify_subject(pattern, pattern=True)
@@ -259,7 +276,7 @@ class NatsBus:
 
     def request(self, subject: str, payload: Any) -> defer.Deferred:
         self._verified(subject)
-        data = _packed(subject, payload)
+        data = self._packed(subject, payload)
         if self.closed:
             return defer.fail(NoResponder(f"the bus is closed: nobody answers {subject} here"))
         number = str(next(self.numbers))
@@ -301,9 +318,9 @@ class NatsBus:
         try:
             if isinstance(answer, Refused | Failed):
                 raise NotPlainData("an answer is never one of the bus's own failure records")
-            data = packb(answer)
-        except NotPlainData as e:
-            data = packb(Failed("NotPlainData", f"the answer is not plain data ({e})"))
+            data = self._packed("the answer", answer)
+        except (NotPlainData, TooLarge) as e:
+            data = packb(Failed(type(e).__name__, str(e)))
         self.send(self._publish, reply, data, "")
 
     def refuse(self, subject: str, reply: str, failure: Failure) -> None:
@@ -408,6 +425,7 @@ class NatsBus:
                                     reconnect_time_wait=1, connect_timeout=2)
         client.options["max_reconnect_attempts"] = -1   # connected once: a room rides out a NATS restart
         await client.subscribe(self.replies + "*", cb=self._replied)
+        self.max_payload = client.max_payload
         self.client = client
         self._drain_out()
 
@@ -434,7 +452,7 @@ class NatsBus:
         d: defer.Deferred = defer.Deferred()
 
         def done(task: asyncio.Task) -> None:
-            error = task.exception()
+            error = asyncio.CancelledError() if task.cancelled() else task.exception()
             self.bridge.to_reactor(d.errback if error else d.callback, error)
 
         def start() -> None:
@@ -445,6 +463,8 @@ class NatsBus:
 
     def connect(self) -> defer.Deferred:
         """Fires once the connection is up and this bus's inbox subscribed; fails if no server answers."""
+        if self.started or self.closed:
+            return defer.fail(RuntimeError("a NatsBus connects once"))
         self.bridge.start()
         self.started = True
         self.shutdown = self.reactor.addSystemEventTrigger("before", "shutdown", self.close)
@@ -472,9 +492,3 @@ class NatsBus:
 
         return self._on_loop(self._close).addBoth(stopped)
 
-
-def _packed(subject: str, payload: Any) -> bytes:
-    try:
-        return packb(payload)
-    except NotPlainData as e:
-        raise NotPlainData(f"{subject}: the payload is not plain data ({e})") from None

@@ -15,7 +15,7 @@ import pytest
 from twisted.internet import defer, task
 
 from pokerroom.bus import NoAnswer, NoResponder, ResponderFailed, make_bus
-from pokerroom.bus.nats_bus import NatsBus
+from pokerroom.bus.nats_bus import NatsBus, TooLarge
 from pokerroom.bus.records import NotPlainData
 from pokerroom.bus.subjects import player_stream, table_seat
 from tests.support.nats_buses import NATS, close_all, nats_bus, reactor, require_nats, settle
@@ -158,3 +158,13 @@ def test_a_closed_bus_sends_nothing_and_fails_a_request_at_once():
     bus.publish("lobby.update", 1)                  # a service still publishing while the reactor stops
     with pytest.raises(NoResponder):
         settle(bus.request("wallet.balance", "alice"))
+
+
+def test_a_message_larger_than_the_server_takes_is_refused_in_the_publishers_call():
+    bus = nats_bus()
+    bus.respond("table.t1.full", lambda n: b"x" * n)
+    with pytest.raises(TooLarge):
+        bus.publish("table.t1.full", b"x" * (bus.max_payload + 1))
+    with pytest.raises(TooLarge):                   # an answer too large fails the request, not the responder
+        settle(bus.request("table.t1.full", bus.max_payload + 1))
+    assert settle(bus.request("table.t1.full", 10)) == b"x" * 10
