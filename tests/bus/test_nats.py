@@ -168,3 +168,26 @@ def test_a_message_larger_than_the_server_takes_is_refused_in_the_publishers_cal
     with pytest.raises(TooLarge):                   # an answer too large fails the request, not the responder
         settle(bus.request("table.t1.full", bus.max_payload + 1))
     assert settle(bus.request("table.t1.full", 10)) == b"x" * 10
+
+
+def test_a_failing_subscriber_is_logged_and_the_next_one_still_hears():
+    from twisted.logger import globalLogPublisher
+
+    bus = nats_bus()
+    logged, heard = [], []
+
+    def broken(subject, payload):
+        raise RuntimeError("a bug in one subscriber")
+
+    bus.subscribe("player.alice", broken)
+    bus.subscribe("player.alice", lambda s, p: heard.append(p))
+    globalLogPublisher.addObserver(logged.append)
+    try:
+        bus.publish("player.alice", "your cards")
+        settle(bus.flushed())
+    finally:
+        globalLogPublisher.removeObserver(logged.append)
+    assert heard == ["your cards"]
+    failures = [e for e in logged if "log_failure" in e]
+    assert [e["subject"] for e in failures] == ["player.alice"]
+    assert failures[0]["log_failure"].check(RuntimeError)
