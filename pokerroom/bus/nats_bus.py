@@ -58,7 +58,9 @@ Order and delivery: one NATS subscription per bus subscription, so the
 server's per-connection order is each subscriber's per-subject order, and a
 subscription made after a publish (on this connection) cannot hear it.
 ``cancel()`` stops delivery at once (the message already on its way is
-dropped on the reactor's side). ``flushed()`` publishes a marker to this
+dropped on the reactor's side; a request already in this process is
+answered ``NoResponder``, one still on its way to it is dropped by nats-py
+and its requester's wait ends in ``NoAnswer``). ``flushed()`` publishes a marker to this
 bus's inbox behind everything published so far (not nats-py's ``flush()``:
 its PING is written ahead of the commands still in its buffer); once the
 marker is back, the messages before it are in nats-py's subscription
@@ -186,8 +188,8 @@ class _Subscription:
 
     def answer(self, reply: str, data: bytes) -> None:
         bus = self.bus
-        if not self.active:                             # cancelled, its NATS subscription not yet gone
-            bus.reply(reply, Failed("NoResponder", f"nobody answers {self.subject}"))
+        if not self.active:                             # cancelled while the request was in the inbox
+            bus.refuse(self.subject, reply, Failure(NoResponder(f"nobody answers {self.subject}")))
             return
         try:                                            # the plain answer in this call, as the in-process bus
             answer = self.handler(unpackb(data))

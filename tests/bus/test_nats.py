@@ -191,3 +191,17 @@ def test_a_failing_subscriber_is_logged_and_the_next_one_still_hears():
     failures = [e for e in logged if "log_failure" in e]
     assert [e["subject"] for e in failures] == ["player.alice"]
     assert failures[0]["log_failure"].check(RuntimeError)
+
+
+def test_a_request_that_crosses_its_responders_cancel_fails_no_later_than_its_timeout():
+    clock = task.Clock()
+    bus = nats_bus(clock=clock, request_timeout=5)
+    answering = bus.respond("lobby.list", lambda _: "answer")
+    settle(bus.flushed())
+    asked = bus.request("lobby.list", None)
+    answering.cancel()                              # the table leaves the room as a command reaches it
+    settle(bus.flushed())
+    if not asked.called:
+        clock.advance(5)
+    with pytest.raises(NoResponder):
+        settle(asked)
