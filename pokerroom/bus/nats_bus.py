@@ -35,17 +35,18 @@ reactor call delivers. Two bridges carry those calls:
 
 ``bench/bus.py`` measures both for a table's traffic (a command request of
 100 bytes, its answer, six seat frames of 300 bytes; gateway and host on two
-connections). In one run on this two-core machine: the thread bridge costs
-~190 us of CPU per action under load (11x the in-process bus), the shared
-loop ~150 us (9x), and a lone action's round trip is ~0.45 ms against
-~0.38 ms. So the asyncio reactor saves ~40 us an action on the bus -- but
-it costs the rest of the process too: every socket read and write of the
-room's clients goes through asyncio's handles, and the same run's 300-byte
-TCP echo costs 1.46x as much on it as on epoll (+12 us a round trip, about
-+3 us a socket operation). A cash action is a command read and six or more
-frames written, so the room would give back half of the saving or more,
-and what is left (~20 us of an action of ~600 us on the cluster path, 3 or
-4 per cent) is smaller than this machine's noise between two runs.
+connections). In six runs on this shared two-core machine: the thread
+bridge costs 150-215 us of CPU per action under load (9.5-13x the
+in-process bus of the same run), the shared loop 130-180 us (8-9.5x), and a
+lone action's round trip is 0.42-0.55 ms against 0.33-0.43 ms. So the
+asyncio reactor saves 20-45 us an action on the bus -- but it costs the
+rest of the process too: every socket read and write of the room's clients
+goes through asyncio's handles, and the same runs' 300-byte TCP echo costs
+1.40-1.49x as much on it as on epoll (about +3 us a socket operation). A
+cash action is a command read and six or more frames written, so the room
+would give back 20 us or more of the saving, and what is left (a few per
+cent of a cluster action at most) is smaller than the noise between two
+runs here.
 Against that, the thread bridge leaves the room as it is: the reactor it is
 tested and measured on, the composition root unchanged, any reactor at
 all. It is the default. A room started on the asyncio reactor gets the
