@@ -5,7 +5,9 @@ checks it, and a broker-backed bus must pass the same test):
 
 * **Subjects** are dot-separated tokens (``table.nl-1.public``). A pattern's
   ``*`` matches exactly one token and ``>`` (last only) one or more, as NATS
-  has it. Publishing to a subject with ``*`` or ``>`` in it is refused.
+  has it. Publishing to a subject with ``*`` or ``>`` in it is refused, and
+  so is a subject with whitespace or a control character (it would end a
+  NATS protocol line; :mod:`pokerroom.bus.subjects` encodes them in names).
 * **Ordering**: messages one publisher sends to one subject reach each
   subscriber in the order they were sent. Nothing is promised across
   subjects.
@@ -18,16 +20,29 @@ checks it, and a broker-backed bus must pass the same test):
   because of a subscriber.
 * **Payloads** are treated as immutable: a subscriber must not change one
   (the in-process bus hands every subscriber the same object, already
-  encoded once per audience; a broker-backed one sends bytes).
+  encoded once per audience; a broker-backed one sends the bytes of
+  :func:`pokerroom.bus.records.packb`).
 * **Request and reply**: one responder per subject answers; a request with
-  no responder fails with :class:`NoResponder`; a responder's exception
-  becomes the requester's failure (a ``RuleViolation`` keeps its code).
-* ``flushed()`` fires once everything published so far has been delivered:
-  tests wait on it instead of on time.
+  no responder fails with :class:`NoResponder` (on a broker, one nobody
+  answers in time too: :class:`NoAnswer`); a responder's exception becomes
+  the requester's failure -- a ``RuleViolation`` keeps its code, sentence,
+  rule, amounts and currency; across processes any other exception arrives as
+  :class:`ResponderFailed`, naming its type and message.
+* **Shared responders**: ``respond(subject, responder, shared=True)`` is for
+  a room-wide service any process may answer (the wallet desk, the lobby's
+  reads): on a broker every process registers one and each request reaches
+  exactly one of them (a NATS queue group). Without ``shared``, the subject
+  has one responder in the whole room -- a table's subjects, answered by the
+  process that owns the table; the bus refuses a second one in its own
+  process, and the table lease (not the bus) keeps other processes off.
+* ``flushed()`` fires once everything this bus published so far has been
+  delivered to this process's subscriptions: tests wait on it instead of on
+  time.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -39,6 +54,18 @@ Responder = Callable[[Any], Any]                # payload -> answer, or a Deferr
 
 class NoResponder(LookupError):
     """A request to a subject nobody answers."""
+
+
+class NoAnswer(NoResponder):
+    """A request a broker carried but nobody answered in time (its responder's process hung, or died)."""
+
+
+class ResponderFailed(RuntimeError):
+    """A responder in another process failed with an exception other than a refusal (``kind``: its type)."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(f"{kind}: {text}")
+        self.kind = kind
 
 
 class BadSubject(ValueError):
@@ -54,15 +81,20 @@ class Bus(Protocol):
 
     def subscribe(self, pattern: str, handler: Handler) -> Subscription: ...
 
-    def respond(self, subject: str, responder: Responder) -> Subscription: ...
+    def respond(self, subject: str, responder: Responder, *, shared: bool = False) -> Subscription: ...
 
     def request(self, subject: str, payload: Any) -> defer.Deferred: ...
 
     def flushed(self) -> defer.Deferred: ...
 
 
+_BLANK = re.compile(r"[\x00-\x20\x7f]")      # whitespace and control characters: never in a subject
+
+
 def verify_subject(subject: str, *, pattern: bool) -> list[str]:
-    """The subject's tokens; a :class:`BadSubject` for an empty token, or a wildcard where none may be."""
+    """The subject's tokens; a :class:`BadSubject` for an empty token, a wildcard where none may be, or a blank."""
+    if _BLANK.search(subject):
+        raise BadSubject(f"{subject!r} has whitespace or a control character in it")
     tokens = subject.split(".")
     for i, token in enumerate(tokens):
         if not token:
@@ -84,12 +116,30 @@ def matches(pattern_tokens: list[str], subject_tokens: list[str]) -> bool:
     return len(pattern_tokens) == len(subject_tokens)
 
 
-def make_bus(reactor: Any) -> Bus:
-    """The room's bus: in-process (the default, objects handed over in the publisher's call), or with
-    ``POKERROOM_BUS=strict`` the broker-like test bus (plain data only, later-turn delivery;
-    ``POKERROOM_BUS=strict-reorder`` also shuffles the order across subjects)."""
+def make_bus(reactor: Any, url: str | None = None) -> Bus:
+    """The room's bus.
+
+    With a ``nats://`` URL (several comma-separated for a cluster), the
+    :class:`~pokerroom.bus.nats_bus.NatsBus`: it is not connected yet, and
+    the caller waits for its ``connect()`` Deferred before it builds the room
+    on it (services subscribe and answer at start), e.g.
+    ``bus = make_bus(reactor, url); yield bus.connect()`` in an ``inlineCallbacks`` start (or
+    ``bus.connect().addCallback(lambda _: start_room(bus))``);
+    ``close()`` (also run at reactor shutdown) lets the connection go.
+
+    Without one: in-process (the default, objects handed over in the
+    publisher's call), or with ``POKERROOM_BUS=strict`` the broker-like test
+    bus (plain data only, later-turn delivery; ``POKERROOM_BUS=strict-reorder``
+    also shuffles the order across subjects).
+    """
     import os
 
+    if url:
+        if not url.startswith(("nats://", "tls://")):
+            raise ValueError(f"{url!r}: a bus URL is nats://host:port")
+        from pokerroom.bus.nats_bus import NatsBus
+
+        return NatsBus(reactor, url)
     kind = os.environ.get("POKERROOM_BUS", "")
     if kind.startswith("strict"):
         from pokerroom.bus.strict import StrictBus

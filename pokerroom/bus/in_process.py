@@ -90,7 +90,8 @@ class InProcessBus:
                 del self.patterns[key]
             self.routes.clear()
 
-    def respond(self, subject: str, responder: Responder) -> _Subscription:
+    def respond(self, subject: str, responder: Responder, *, shared: bool = False) -> _Subscription:
+        """``shared`` changes nothing in one process: this responder is the room's only one."""
         verify_subject(subject, pattern=False)
         if subject in self.responders:
             raise ValueError(f"{subject} already has a responder")

@@ -88,6 +88,31 @@ def unpackb(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, ext_hook=_ext, strict_map_key=False)
 
 
+# ---------------------------------------------------------------------- the bus's own: a failed request's answer
+
+@record("bus.refused")
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A responder's ``RuleViolation`` on its way to a requester in another process: code, sentence, rule and
+    amounts (in ``currency`` when the responder priced them), so the requester raises the same refusal."""
+
+    code: str
+    template: str
+    rule: str
+    amounts: dict[str, int]
+    currency: str | None
+
+
+@record("bus.failed")
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A responder's other exception (or an answer that was not plain data), by type name and message: a bug on
+    the responder's side, logged there with its traceback; the requester gets :class:`ResponderFailed`."""
+
+    kind: str
+    text: str
+
+
 # ---------------------------------------------------------------------- sessions: who is on which connection
 
 # Why a player is no longer on a session (:class:`SessionGone`) or is on one again (:class:`SessionBack`).

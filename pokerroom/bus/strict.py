@@ -100,7 +100,7 @@ class StrictBus:
 
     # ------------------------------------------------------------------ request and reply
 
-    def respond(self, subject: str, responder: Responder) -> _Subscription:
+    def respond(self, subject: str, responder: Responder, *, shared: bool = False) -> _Subscription:
         tokens = verify_subject(subject, pattern=False)
         if subject in self.responders:
             raise ValueError(f"{subject} already has a responder")

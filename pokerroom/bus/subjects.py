@@ -1,12 +1,14 @@
 """Every subject the room's services use, built in one place.
 
 A table id or a nickname becomes one token: the characters the bus gives a
-meaning to (``.``, ``*``, ``>``) and ``%`` itself are percent-encoded, so no
-name can reach another's subject.
+meaning to (``.``, ``*``, ``>``), ``%`` itself, and whitespace and control
+characters (which would end a NATS protocol line) are percent-encoded, so no
+name can reach another's subject and every subject is a valid NATS subject.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 TABLE_FULL = "table.*.full"          # every table's batches as plain TableBatch records, for listeners (the narrator)
@@ -44,12 +46,15 @@ PLAYERS_DISPLAY_NAME = "players.display_name"  # payload: a DisplayName, who sho
 TOURNAMENTS_PLAYING = "tournaments.playing"  # request: an InPlayRead, is a player entered (the hall answers)
 
 
+_BLANK = re.compile(r"[\x00-\x20\x7f]")
+
+
 @lru_cache(maxsize=65_536)
 def token(name: str) -> str:
     if not name:
         return "%"
-    return (name.replace("%", "%25").replace(".", "%2E").replace("*", "%2A").replace(">", "%3E")
-            .replace(" ", "%20"))
+    encoded = name.replace("%", "%25").replace(".", "%2E").replace("*", "%2A").replace(">", "%3E")
+    return _BLANK.sub(lambda blank: f"%{ord(blank.group()):02X}", encoded)
 
 
 def table_public(table_id: str) -> str:

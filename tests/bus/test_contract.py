@@ -3,7 +3,9 @@
 A bus is given by a fixture as ``(bus, settle)``: ``settle(d)`` waits for a
 Deferred and returns its result (or raises its failure). The in-process bus
 settles at once; a broker-backed bus adds itself to ``BUSES`` with a
-``settle`` that runs the reactor until the Deferred fires.
+``settle`` that runs the reactor until the Deferred fires: the NATS bus, on
+the machine's NATS (``tests/support/nats_buses.py``; skipped without one,
+except under ``CI=true``).
 """
 
 import pytest
@@ -16,6 +18,7 @@ from pokerroom.bus import BadSubject, NoResponder
 from pokerroom.bus.in_process import InProcessBus
 from pokerroom.bus.strict import NotPlainData, StrictBus
 from pokerroom.errors import RuleViolation
+from tests.support import nats_buses
 
 
 def settled_at_once(d: defer.Deferred):
@@ -47,7 +50,14 @@ def strict(reorder: bool):
 
 
 BUSES = {"in_process": lambda: (InProcessBus(), settled_at_once),
-         "strict": lambda: strict(False), "strict_reorder": lambda: strict(True)}
+         "strict": lambda: strict(False), "strict_reorder": lambda: strict(True),
+         "nats": lambda: (nats_buses.nats_bus(), nats_buses.settle)}
+
+
+@pytest.fixture(autouse=True)
+def nats_buses_closed():
+    yield
+    nats_buses.close_all()
 
 
 @pytest.fixture(params=sorted(BUSES))
@@ -153,6 +163,31 @@ def test_a_request_nobody_answers_fails_and_a_refusal_keeps_its_code(bus):
     assert refused.value.code == "insufficient_funds"
 
 
+def test_a_refusal_keeps_its_sentence_rule_amounts_and_currency(bus):
+    b, settle = bus
+
+    def refuse(_):
+        raise RuleViolation("below_minimum", "the minimum buy-in is {minimum}", "CASH-3", {"minimum": 2000}
+                            ).priced("EUR")
+
+    b.respond("table.t1.command", refuse)
+    with pytest.raises(RuleViolation) as refused:
+        settle(b.request("table.t1.command", {"sit": 1}))
+    error = refused.value
+    assert (error.code, error.template, error.rule_id, error.amounts, error.currency) == \
+        ("below_minimum", "the minimum buy-in is {minimum}", "CASH-3", {"minimum": 2000}, "EUR")
+    assert error.message == "the minimum buy-in is €20.00"
+
+
+@pytest.mark.parametrize("subject", ["table.a b.public", "player.al\tice", "player.x\r\nPUB"])
+def test_a_subject_has_no_whitespace_nor_control_character(bus, subject):
+    b, _ = bus
+    with pytest.raises(BadSubject):
+        b.publish(subject, None)
+    with pytest.raises(BadSubject):
+        b.subscribe(subject, collector([]))
+
+
 def test_one_responder_per_subject_and_a_cancelled_one_answers_nothing(bus):
     b, settle = bus
     answering = b.respond("lobby.list", lambda _: "first")
@@ -171,9 +206,11 @@ STEPS = st.lists(st.one_of(st.tuples(st.just("publish"), SUBJECTS),
                            st.tuples(st.just("cancel"), st.integers(0, 5))), max_size=40)
 
 
+@pytest.mark.parametrize("name", sorted(BUSES))
 @given(steps=STEPS)
-def test_each_subscriber_gets_exactly_what_was_published_to_its_pattern_while_it_was_subscribed(steps):
-    for b, settle in (make() for make in BUSES.values()):
+def test_each_subscriber_gets_exactly_what_was_published_to_its_pattern_while_it_was_subscribed(name, steps):
+    b, settle = BUSES[name]()
+    try:
         entries: list = []                  # [subscription, pattern, seen, expected, live]
         for number, (step, arg) in enumerate(steps):
             if step == "publish":
@@ -193,6 +230,8 @@ def test_each_subscriber_gets_exactly_what_was_published_to_its_pattern_while_it
         for _, _, seen, expected, _ in entries:
             for subject in {s for s, _ in seen + expected}:   # per subject in order, none twice, none missed,
                 assert [m for m in seen if m[0] == subject] == [m for m in expected if m[0] == subject]  # none late
+    finally:
+        nats_buses.close_all()                  # one connection an example, not a hundred a test
 
 
 @given(st.text(min_size=0, max_size=12), st.text(min_size=0, max_size=12))

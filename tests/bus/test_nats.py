@@ -1,0 +1,207 @@
+"""The NATS bus across processes: two buses on two connections stand for two processes of one room.
+
+The contract itself is ``test_contract.py``'s, which runs on NATS too; here is what only a broker shows: one
+process hears another's messages and answers its requests, a shared responder answers each request once whichever
+process it is in, a request nobody answers in time fails, and a name any player may choose is a NATS subject.
+"""
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from twisted.internet import defer, task
+
+from pokerroom.bus import NoAnswer, NoResponder, ResponderFailed, make_bus
+from pokerroom.bus.nats_bus import NatsBus, TooLarge
+from pokerroom.bus.records import NotPlainData
+from pokerroom.bus.subjects import player_stream, table_seat
+from tests.support.nats_buses import NATS, close_all, nats_bus, reactor, require_nats, settle
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def buses_closed():
+    yield
+    close_all()
+
+
+def room() -> str:
+    return f"t{uuid.uuid4().hex[:12]}"
+
+
+def test_two_processes_hear_each_others_messages_and_answer_each_others_requests():
+    shared = room()
+    gateway, host = nats_bus(shared), nats_bus(shared)
+    heard: list = []
+    all_heard: defer.Deferred = defer.Deferred()
+
+    def hear(subject, payload):
+        heard.append((subject, payload))
+        if len(heard) == 12:
+            all_heard.callback(None)
+
+    gateway.subscribe("table.nl-1.seat.*", hear)
+    host.respond("table.nl-1.command", lambda command: {"seat": command["seat"]})
+    settle(gateway.flushed())
+    settle(host.flushed())
+
+    for n in range(12):                             # the host's frames, to two seats, in one order a seat
+        host.publish(f"table.nl-1.seat.p{n % 2}", n)
+    settle(all_heard)
+    assert [p for s, p in heard if s == "table.nl-1.seat.p0"] == list(range(0, 12, 2))
+    assert [p for s, p in heard if s == "table.nl-1.seat.p1"] == list(range(1, 12, 2))
+    assert settle(gateway.request("table.nl-1.command", {"seat": 4})) == {"seat": 4}
+
+
+def test_a_shared_responder_answers_each_request_in_exactly_one_process():
+    shared = room()
+    first, second, asker = nats_bus(shared), nats_bus(shared), nats_bus(shared)
+    answered_by: dict[str, list] = {"first": [], "second": []}
+    for name, bus in (("first", first), ("second", second)):
+        bus.respond("wallet.balance", lambda n, name=name: answered_by[name].append(n) or name, shared=True)
+        settle(bus.flushed())
+
+    answers = settle(defer.gatherResults([asker.request("wallet.balance", n) for n in range(40)]))
+    assert sorted(answered_by["first"] + answered_by["second"]) == list(range(40))     # each once, none twice
+    assert answers == ["first" if n in answered_by["first"] else "second" for n in range(40)]
+
+
+def test_a_responder_that_never_answers_is_no_answer_once_the_timeout_passes():
+    clock = task.Clock()
+    bus = nats_bus(clock=clock, request_timeout=5)
+    bus.respond("table.t1.snapshot", lambda _: defer.Deferred())        # a hung table process
+    asked = bus.request("table.t1.snapshot", None)
+    settle(bus.flushed())
+    clock.advance(4.9)
+    assert not asked.called
+    clock.advance(0.1)
+    with pytest.raises(NoAnswer):
+        settle(asked)
+
+
+def test_a_responders_other_failures_arrive_by_kind():
+    bus = nats_bus()
+
+    def broken(_):
+        raise KeyError("a bug")
+
+    def asks_on(_):
+        raise NoResponder("nobody answers wallet.balance")
+
+    bus.respond("a.broken", broken)
+    bus.respond("a.asks_on", asks_on)
+    bus.respond("a.live_object", lambda _: object())
+    with pytest.raises(ResponderFailed) as failed:
+        settle(bus.request("a.broken", None))
+    assert failed.value.kind == "KeyError"
+    with pytest.raises(NoResponder):
+        settle(bus.request("a.asks_on", None))
+    with pytest.raises(NotPlainData):
+        settle(bus.request("a.live_object", None))
+
+
+@pytest.mark.parametrize("name", ["al ice", "tab\there", "cr\r\nPUB x 1", "a.b", "*", ">", "50%", "é\x7f\x00"])
+def test_any_name_is_one_nats_subject_heard_only_by_its_own_subscription(name):
+    bus = nats_bus()
+    mine, others = [], []
+    bus.subscribe(table_seat("nl-1", name), lambda s, p: mine.append(p))
+    bus.subscribe(player_stream(name), lambda s, p: mine.append(p))
+    bus.subscribe("table.nl-1.seat.x", lambda s, p: others.append(p))
+    bus.publish(table_seat("nl-1", name), "cards")
+    bus.publish(player_stream(name), "notice")
+    settle(bus.flushed())
+    assert mine == ["cards", "notice"] and others == []
+
+
+def test_make_bus_gives_the_nats_bus_for_a_nats_url_to_connect_before_use():
+    require_nats()
+    bus = make_bus(reactor(), NATS)
+    assert isinstance(bus, NatsBus)
+    heard: list = []
+    subject = f"lobby.{room()}"                     # the default room prefix: a subject no other test uses
+    bus.subscribe(subject, lambda s, p: heard.append(p))             # waits for the connection
+    bus.publish(subject, 1)
+    try:
+        settle(bus.connect())
+        settle(bus.flushed())
+        assert heard == [1]
+    finally:
+        settle(bus.close())
+    with pytest.raises(ValueError):
+        make_bus(reactor(), "redis://127.0.0.1:6379")
+
+
+def test_connect_fails_when_no_server_answers():
+    bus = NatsBus(reactor(), "nats://127.0.0.1:9", room=room())
+    try:
+        with pytest.raises(Exception, match="no servers"):
+            settle(bus.connect())
+    finally:
+        settle(bus.close())
+
+
+def test_on_the_asyncio_reactor_the_bus_shares_its_loop():
+    require_nats()
+    child = subprocess.run([sys.executable, "-m", "tests.support.asyncio_nats_bus", NATS, room()],
+                           capture_output=True, text=True, timeout=60, cwd=ROOT,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert child.stdout.strip() == "ok heard=[0, 1, 2, 3, 4] answer={'seat': 3} refused=table_full", child.stderr
+
+
+def test_a_closed_bus_sends_nothing_and_fails_a_request_at_once():
+    bus = nats_bus()
+    settle(bus.close())
+    bus.publish("lobby.update", 1)                  # a service still publishing while the reactor stops
+    with pytest.raises(NoResponder):
+        settle(bus.request("wallet.balance", "alice"))
+
+
+def test_a_message_larger_than_the_server_takes_is_refused_in_the_publishers_call():
+    bus = nats_bus()
+    bus.respond("table.t1.full", lambda n: b"x" * n)
+    with pytest.raises(TooLarge):
+        bus.publish("table.t1.full", b"x" * (bus.max_payload + 1))
+    with pytest.raises(TooLarge):                   # an answer too large fails the request, not the responder
+        settle(bus.request("table.t1.full", bus.max_payload + 1))
+    assert settle(bus.request("table.t1.full", 10)) == b"x" * 10
+
+
+def test_a_failing_subscriber_is_logged_and_the_next_one_still_hears():
+    from twisted.logger import globalLogPublisher
+
+    bus = nats_bus()
+    logged, heard = [], []
+
+    def broken(subject, payload):
+        raise RuntimeError("a bug in one subscriber")
+
+    bus.subscribe("player.alice", broken)
+    bus.subscribe("player.alice", lambda s, p: heard.append(p))
+    globalLogPublisher.addObserver(logged.append)
+    try:
+        bus.publish("player.alice", "your cards")
+        settle(bus.flushed())
+    finally:
+        globalLogPublisher.removeObserver(logged.append)
+    assert heard == ["your cards"]
+    failures = [e for e in logged if "log_failure" in e]
+    assert [e["subject"] for e in failures] == ["player.alice"]
+    assert failures[0]["log_failure"].check(RuntimeError)
+
+
+def test_a_request_that_crosses_its_responders_cancel_fails_no_later_than_its_timeout():
+    clock = task.Clock()
+    bus = nats_bus(clock=clock, request_timeout=5)
+    answering = bus.respond("lobby.list", lambda _: "answer")
+    settle(bus.flushed())
+    asked = bus.request("lobby.list", None)
+    answering.cancel()                              # the table leaves the room as a command reaches it
+    settle(bus.flushed())
+    if not asked.called:
+        clock.advance(5)
+    with pytest.raises(NoResponder):
+        settle(asked)
