@@ -8,7 +8,6 @@ every layer.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import os
 import re
 import signal
@@ -25,6 +24,7 @@ from twisted.logger import (
     globalLogBeginner,
     textFileLogObserver,
 )
+from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom import conduct, players
@@ -47,16 +47,16 @@ log = Logger()
 
 
 def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
-               *, demo: bool = False, casino_clock=None, node: str = "main", bus: str = "") -> RoomServices:  # noqa: ANN001
+               *, demo: bool = False, casino_clock=None, node: str = "main", bus: str | Bus = "") -> RoomServices:  # noqa: ANN001
     """Migrate the database and compose the room (its writer thread and the password desk's own pool in it); the
     caller starts it (``startService``: crash recovery first, blocking, before listening) and stops it.
 
     ``casino_clock`` runs the casino tables' timers on another clock than the reactor (a test's ``Clock``).
     ``node`` is this process's name in the room; ``bus`` the broker's URL (``nats://…``), or "" for the
-    in-process bus.
+    in-process bus, or a bus already connected (``serve`` connects a NATS bus before it builds the room).
     """
     node = node_name(node)
-    chosen_bus = room_bus(reactor, bus)             # a bad URL stops the room before it touches the database
+    chosen_bus = room_bus(reactor, bus) if isinstance(bus, str) else bus   # a bad URL stops it before the database
     url = database or os.environ.get("POKERROOM_DATABASE") or sqlite_url(data_dir)
     engine = make_engine(url)
     migrate(engine)
@@ -91,16 +91,13 @@ def node_name(name: str) -> str:
 
 def room_bus(reactor, url: str) -> Bus | None:  # noqa: ANN001
     """The bus ``--bus`` names: None for "" (the room makes its in-process one), or the broker's at a ``nats://``
-    URL, made by :func:`pokerroom.bus.make_bus` when this build has it; anything else is refused before the room
+    URL, made by :func:`pokerroom.bus.make_bus` (not yet connected); anything else is refused before the room
     starts, never run on a bus the operator did not ask for."""
     if not url:
         return None
     if not url.startswith("nats://"):
         raise ValueError(f"--bus {url[:80]!r}: give a nats:// URL (e.g. nats://127.0.0.1:4222), or leave it out "
                          "for the in-process bus")
-    if "url" not in inspect.signature(make_bus).parameters:
-        raise ValueError(f"--bus {url[:80]}: this build of pokerroom has no NATS bus yet (issue #21); leave --bus "
-                         "out to run one process on the in-process bus")
     return make_bus(reactor, url)
 
 
@@ -127,7 +124,31 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     limits = ConnectionLimits.from_config(settings, demo=demo)
     reactor = default_reactor
     pacer = CollectorPacer.from_config(reactor, settings)      # a bad [collector] stops the room before it opens
-    room = build_room(config, database, data_dir, reactor, demo=demo, node=node, bus=bus)
+    chosen_bus = room_bus(reactor, bus)
+    opened: list[bool] = []
+    if chosen_bus is None:
+        open_room(reactor, settings, limits, pacer, config, database, data_dir, demo, bots, max_rate,
+                  max_connections, host, port, node, chosen_bus, drain_seconds)
+    else:                           # a broker's bus connects first: the room is built on a bus that is up
+        def connected(_: object) -> None:
+            opened.append(True)
+            open_room(reactor, settings, limits, pacer, config, database, data_dir, demo, bots, max_rate,
+                      max_connections, host, port, node, chosen_bus, drain_seconds)
+
+        def unreachable(failure: Failure) -> None:
+            log.failure("the bus at {url} could not be reached: the room does not open", failure, url=bus)
+            reactor.stop()
+
+        reactor.callWhenRunning(lambda: chosen_bus.connect().addCallbacks(connected, unreachable))
+    reactor.run()
+    return 0 if chosen_bus is None or opened else 1
+
+
+def open_room(reactor, settings: dict, limits: ConnectionLimits, pacer: CollectorPacer,  # noqa: ANN001, PLR0913
+              config: str | None, database: str | None, data_dir: str, demo: bool, bots: int, max_rate: float,
+              max_connections: int, host: str, port: int, node: str, bus: Bus | None, drain_seconds: float) -> None:
+    """Build the room, start it, listen, and print where it is (and start the demo's bots)."""
+    room = build_room(config, database, data_dir, reactor, demo=demo, node=node, bus=bus or "")
     room.startService()             # crash recovery first (blocking: before listening), then each service's start
     # Every service stops with the server; what is queued for the writer (a batch gathering, the prizes just paid)
     # lands before its thread stops.
@@ -177,8 +198,6 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
                   "starts it at /admin", flush=True)
     if demo:
         narrate(room, next(iter(room.tables.runners)))
-    reactor.run()
-    return 0
 
 
 def drain_on_sigterm(reactor, drain: Drain) -> None:  # noqa: ANN001
@@ -189,7 +208,10 @@ def drain_on_sigterm(reactor, drain: Drain) -> None:  # noqa: ANN001
         log.info("SIGTERM: draining (a second SIGTERM, or SIGINT, stops now)")
         reactor.callFromThread(drain.begin)
 
-    reactor.addSystemEventTrigger("after", "startup", signal.signal, signal.SIGTERM, on_sigterm)
+    if reactor.running:             # opened after a broker's bus connected: the reactor's handlers are in already
+        signal.signal(signal.SIGTERM, on_sigterm)
+    else:
+        reactor.addSystemEventTrigger("after", "startup", signal.signal, signal.SIGTERM, on_sigterm)
 
 
 DEMO_DIRECTOR = ("director", "director-demo")

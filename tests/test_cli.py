@@ -1,12 +1,10 @@
 """The ``pokerroom`` command as a person at a terminal uses it."""
 
-import inspect
 import subprocess
 import sys
 
 import pytest
 
-from pokerroom.bus import make_bus
 from pokerroom.cli import main
 
 
@@ -66,13 +64,45 @@ def test_node_names_and_bus_urls():
         room_bus(None, "amqp://broker")
 
 
-@pytest.mark.skipif("url" in inspect.signature(make_bus).parameters,
-                    reason="this build has the NATS bus: its own tests start the room on it")
-def test_a_nats_url_is_refused_while_this_build_has_no_nats_bus():
-    from pokerroom.app import room_bus
+def test_serve_plays_hands_on_the_nats_bus(tmp_path):
+    """``--bus nats://…/room``: the room connects to NATS before it opens and plays through it (issue #21)."""
+    import uuid
 
-    with pytest.raises(ValueError, match="no NATS bus yet"):
-        room_bus(None, "nats://127.0.0.1:4222")
+    from tests.net.server_process import Server
+    from tests.support.haproxy import health_of
+    from tests.support.nats_buses import NATS, require_nats
+    from tests.support.socket_play import play, sign_up
+
+    require_nats()
+    server = Server(tmp_path, "--bus", f"{NATS}/cli-{uuid.uuid4().hex[:10]}", "--node", "n-1", bus="").start()
+    try:
+        code, answer = health_of(int(server.url.rsplit(":", 1)[1].split("/")[0]))
+        assert (code, answer["node"]) == (200, "n-1")
+        ana, _ = sign_up(server.url, "ana")
+        bob, _ = sign_up(server.url, "bob")
+        assert ana.request("join", table="t1", buy_in=1_000, seat=1)["ok"]
+        assert bob.request("join", table="t1", buy_in=1_000, seat=2)["ok"]
+        seen = play({"ana": ana, "bob": bob}, 2)
+        assert seen["ana"] and seen["bob"]
+        for player in (ana, bob):
+            player.close()
+    finally:
+        server.stop()
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+def test_serve_does_not_open_without_its_bus(tmp_path):
+    """A NATS that does not answer: the room says so and does not open (no room on a bus nobody hears)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]              # nothing listens there once the socket closes
+    done = subprocess.run([sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir",
+                           str(tmp_path / "data"), "--bus", f"nats://127.0.0.1:{port}"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "serving on" not in done.stdout
+    assert "could not be reached" in done.stderr
 
 
 def test_serve_runs_on_a_postgresql_url_under_its_node_name(tmp_path):

@@ -119,7 +119,9 @@ def matches(pattern_tokens: list[str], subject_tokens: list[str]) -> bool:
 def make_bus(reactor: Any, url: str | None = None) -> Bus:
     """The room's bus.
 
-    With a ``nats://`` URL (several comma-separated for a cluster), the
+    With a ``nats://`` URL (several comma-separated for a cluster; a path names
+    the room, ``nats://host:4222/east-room``, so that rooms sharing one NATS
+    never hear each other: the default is ``pokerroom``), the
     :class:`~pokerroom.bus.nats_bus.NatsBus`: it is not connected yet, and
     the caller waits for its ``connect()`` Deferred before it builds the room
     on it (services subscribe and answer at start), e.g.
@@ -137,9 +139,17 @@ def make_bus(reactor: Any, url: str | None = None) -> Bus:
     if url:
         if not url.startswith(("nats://", "tls://")):
             raise ValueError(f"{url!r}: a bus URL is nats://host:port")
-        from pokerroom.bus.nats_bus import NatsBus
+        from pokerroom.bus.nats_bus import ROOM, NatsBus
 
-        return NatsBus(reactor, url)
+        servers, room = [], ROOM
+        for server in url.split(","):
+            address, _, path = server.partition("://")[2].partition("/")
+            servers.append(server.split("://", 1)[0] + "://" + address)
+            if path:
+                room = path.strip("/")
+        if not all(c.isalnum() or c in "-_" for c in room) or not room:
+            raise ValueError(f"{url!r}: a room's name in a bus URL is letters, digits, '-' and '_'")
+        return NatsBus(reactor, ",".join(servers), room=room)
     kind = os.environ.get("POKERROOM_BUS", "")
     if kind.startswith("strict"):
         from pokerroom.bus.strict import StrictBus
