@@ -17,7 +17,7 @@ from twisted.internet.testing import MemoryReactor, StringTransport
 from twisted.web.resource import Resource
 
 from pokerroom.gateway.limits import ConnectionLimits
-from pokerroom.gateway.proxy_protocol import BACKLOG, check_bots, listen
+from pokerroom.gateway.proxy_protocol import BACKLOG, check_bots, listen, socket_transport
 from pokerroom.gateway.server import RoomSite
 
 HAPROXY = IPv4Address("TCP", "10.0.0.2", 40123)          # where every connection comes from, behind the balancer
@@ -100,6 +100,17 @@ def test_a_local_header_from_the_balancers_own_checks_leaves_its_address():
     reactor, _ = listened(True)
     answer = connect(reactor, V2_SIGNATURE + b"\x20\x00\x00\x00" + REQUEST).value()
     assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"10.0.0.2:40123")
+
+
+def test_the_edge_writes_beneath_the_header_reader_to_the_connection_that_owns_the_socket():
+    """The reader's writes pass straight through: the edge's direct writes skip its forwarded attribute reads."""
+    reactor, _ = listened(True)
+    reader = reactor.tcpServers[0][1].buildProtocol(HAPROXY)
+    tcp = StringTransport(peerAddress=HAPROXY)
+    reader.makeConnection(tcp)
+    assert socket_transport(reader) is tcp and socket_transport(tcp) is tcp
+    reader.write(b"frame")                                     # what the reader would have done with a write
+    assert tcp.value() == b"frame"
 
 
 def test_bots_started_by_serve_cannot_come_through_a_proxy_protocol_port():
