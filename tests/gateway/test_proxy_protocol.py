@@ -12,6 +12,7 @@ import struct
 
 import pytest
 from twisted.internet.address import IPv4Address
+from twisted.internet.error import CannotListenError
 from twisted.internet.task import Clock
 from twisted.internet.testing import MemoryReactor, StringTransport
 from twisted.web.resource import Resource
@@ -111,6 +112,18 @@ def test_the_edge_writes_beneath_the_header_reader_to_the_connection_that_owns_t
     assert socket_transport(reader) is tcp and socket_transport(tcp) is tcp
     reader.write(b"frame")                                     # what the reader would have done with a write
     assert tcp.value() == b"frame"
+
+
+class TakenPort(MemoryReactor):
+    def listenTCP(self, port, factory, backlog=50, interface=""):  # noqa: ANN001, ANN201, N802 - Twisted's name
+        raise CannotListenError(interface, port, OSError(98, "Address already in use"))
+
+
+@pytest.mark.parametrize("proxy_protocol", [False, True], ids=["off", "on"])
+def test_a_port_in_use_stops_serve_at_once_either_way(proxy_protocol):
+    with pytest.raises(CannotListenError, match="Address already in use"):
+        listen(TakenPort(), "10.0.0.11", 8801, RoomSite(ClientAddress(), ConnectionLimits(), reactor=Clock()),
+               proxy_protocol=proxy_protocol)
 
 
 def test_bots_started_by_serve_cannot_come_through_a_proxy_protocol_port():
