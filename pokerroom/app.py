@@ -34,6 +34,7 @@ from pokerroom.bus.records import TableBatch
 from pokerroom.bus.subjects import table_full
 from pokerroom.gateway.draining import DRAIN_SECONDS, Drain
 from pokerroom.gateway.limits import ConnectionLimits, own_origins, raise_open_files
+from pokerroom.gateway.proxy_protocol import check_bots, listen
 from pokerroom.gateway.server import build_site
 from pokerroom.players import AccountRules
 from pokerroom.shell.collector import CollectorPacer, CollectorWatch
@@ -111,7 +112,10 @@ def demo_password_limits(configured: dict) -> dict:
 
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
           bots: int, max_rate: float = 20.0, max_connections: int = 10_000, *, node: str = "main", bus: str = "",
-          drain_seconds: float = DRAIN_SECONDS) -> int:
+          drain_seconds: float = DRAIN_SECONDS, proxy_protocol: bool = False) -> int:
+    """``pokerroom serve``. ``proxy_protocol``: every connection starts with HAProxy's PROXY header, whose client
+    address the room sees (:mod:`pokerroom.gateway.proxy_protocol`); one without it is closed."""
+    check_bots(bots, proxy_protocol)                # before anything starts: the bots could not get in
     level = LogLevel.levelWithName(os.environ.get("POKERROOM_LOG_LEVEL", "info"))
     observer = FilteringLogObserver(textFileLogObserver(sys.stderr), [LogLevelFilterPredicate(level)])
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
@@ -161,12 +165,15 @@ def open_room(reactor, settings: dict, limits: ConnectionLimits, pacer: Collecto
                       limits=limits, node=room.node, drain=drain)
     CollectorWatch(room.metrics.registry).install()
     pacer.start()
-    listening = reactor.listenTCP(port, site, interface=host, backlog=1024)   # a crowd reconnecting at once
+    listening = listen(reactor, host, port, site, proxy_protocol=proxy_protocol)
     actual = listening.getHost().port
     site.room_factory.allowed_origins = limits.allowed_origins if limits.allowed_origins is not None \
         else own_origins(host, actual)
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
           flush=True)
+    if proxy_protocol:
+        print("PROXY protocol on: only HAProxy (send-proxy-v2) may connect; a connection without the header is "
+              "closed", flush=True)
     print(f"node {room.node}; tables: {', '.join(room.tables.runners)}; data in {Path(data_dir).resolve()}",
           flush=True)
     print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin   "

@@ -60,9 +60,11 @@ def _demo(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from pokerroom.app import serve
 
-    bots = args.bots if args.bots is not None else (6 if args.demo else 0)
+    # a demo's own bots connect straight to the port, which --proxy-protocol keeps for HAProxy
+    bots = args.bots if args.bots is not None else (6 if args.demo and not args.proxy_protocol else 0)
     return serve(args.host, args.port, args.config or None, args.database or None, args.data_dir, args.demo, bots,
-                 args.max_rate, args.max_connections, node=args.node, bus=args.bus, drain_seconds=args.drain_seconds)
+                 args.max_rate, args.max_connections, node=args.node, bus=args.bus, drain_seconds=args.drain_seconds,
+                 proxy_protocol=args.proxy_protocol)
 
 
 def _bots(args: argparse.Namespace) -> int:
@@ -199,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--drain-seconds", type=float, default=DRAIN_SECONDS,
                        help="on SIGTERM, how long the process keeps serving its connections at most while /health "
                             "answers 503 (a second SIGTERM or Ctrl-C stops it at once)")
+    serve.add_argument("--proxy-protocol", action="store_true",
+                       help="behind HAProxy with send-proxy-v2: each connection starts with a PROXY header (v1 or "
+                            "v2) naming the player's address, which the room then sees; one without it is closed")
     serve.add_argument("--data-dir", default="data", help="where the SQLite database lives")
     serve.add_argument("--demo", action="store_true", help="play money for everyone, and bots at the tables")
     serve.add_argument("--bots", type=int, default=None, help="bots to start (demo: 6)")

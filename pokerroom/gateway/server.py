@@ -40,6 +40,7 @@ from pokerroom.gateway.limits import ConnectionLimits, TimedChannel, normal_orig
 from pokerroom.gateway.metrics import Metrics as RoomMetrics
 from pokerroom.gateway.pings import spread_first_ping
 from pokerroom.gateway.places import PlaceRules, Places, Refused
+from pokerroom.gateway.proxy_protocol import socket_transport
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
 from pokerroom.gateway.throttle import TokenBucket
@@ -377,7 +378,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         room sends straight away when the connection's buffer is empty (the
         usual case) and hands Twisted only what the kernel did not take.
         """
-        transport = self.transport
+        transport = socket_transport(self.transport)      # beneath a PROXY header reader: its writes pass through
         sock = getattr(transport, "socket", None)
         # Twisted internals: ``_tempDataLen`` is what ``write`` has buffered but not joined yet; anything there
         # (or in ``dataBuffer``) must go out before this frame.

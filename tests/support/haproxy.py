@@ -1,8 +1,10 @@
 """A real HAProxy (Debian's ``haproxy``, which the README's test set-up installs) in front of room processes.
 
 It runs the repository's own ``config/haproxy.cfg`` -- every directive of it -- with only the addresses made this
-test's: the players' port, the runtime API socket and the backend's servers. Without ``haproxy`` the tests that
-use it skip, except under ``CI=true``, where they fail (as the browser tests treat ``chromium``).
+test's: the players' port, the runtime API socket and the backend's servers (each keeping the config's server
+options). The config sends the PROXY protocol to every process, so the room processes behind it run with
+:data:`ROOM_FLAGS`. Without ``haproxy`` the tests that use it skip, except under ``CI=true``, where they fail (as
+the browser tests treat ``chromium``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ HAPROXY = os.environ.get("POKERROOM_HAPROXY") or shutil.which("haproxy") or (
     "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "haproxy.cfg"
 BACKEND = "room"
+ROOM_FLAGS = ("--proxy-protocol",)      # what config/haproxy.cfg's send-proxy-v2 asks of each `pokerroom serve`
 
 
 def require_haproxy() -> str:
@@ -44,7 +47,8 @@ def free_port() -> int:
 
 
 def configured(text: str, front: int, api: Path, servers: dict[str, int]) -> str:
-    """``config/haproxy.cfg`` with this test's players' port, runtime API socket and servers (name: port)."""
+    """``config/haproxy.cfg`` with this test's players' port, runtime API socket and servers (name: port), each
+    with the options of the config's first server line."""
     lines, placed = [], False
     for line in text.splitlines():
         bare = line.strip()
@@ -57,7 +61,8 @@ def configured(text: str, front: int, api: Path, servers: dict[str, int]) -> str
             if placed:
                 continue
             placed = True
-            lines += [f"{indent}server {name} 127.0.0.1:{port} check" for name, port in servers.items()]
+            options = " ".join(bare.split()[3:])
+            lines += [f"{indent}server {name} 127.0.0.1:{port} {options}".rstrip() for name, port in servers.items()]
             continue
         lines.append(line)
     assert placed, "config/haproxy.cfg has no server lines"
@@ -136,10 +141,31 @@ class Balancer:
                 self.process.wait(10)
 
 
-def health_of(port: int) -> tuple[int, dict]:
-    """``GET /health`` of one room process, straight to its port."""
+def health_of(port: int, *, header: bytes = b"") -> tuple[int, dict]:
+    """``GET /health`` of one room process, straight to its port; ``header``: a PROXY protocol header sent first, as
+    HAProxy does to a ``--proxy-protocol`` process (``PROXY_LOCAL``: its health checks' own, naming no address)."""
+    if header:
+        answer = exchange(port, header + b"GET /health HTTP/1.1\r\nHost: pokerroom\r\nConnection: close\r\n\r\n")
+        head, _, body = answer.partition(b"\r\n\r\n")
+        if not head:
+            raise ConnectionError(f"127.0.0.1:{port} closed the connection unanswered")
+        return int(head.split()[1]), json.loads(body or b"{}")
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10) as answer:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as refused:
         return refused.code, json.loads(refused.read() or b"{}")
+
+
+# PROXY protocol v2, the LOCAL command: a connection of HAProxy's own (a health check), naming no client address
+PROXY_LOCAL = b"\r\n\r\n\x00\r\nQUIT\n" + b"\x20\x00\x00\x00"
+
+
+def exchange(port: int, data: bytes) -> bytes:
+    """Send ``data`` straight to a room process's port; everything it answers until it closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(data)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
