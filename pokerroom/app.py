@@ -42,9 +42,12 @@ log = Logger()
 
 
 def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
-               *, demo: bool = False, casino_clock=None) -> RoomServices:  # noqa: ANN001
+               *, demo: bool = False, casino_clock=None, shared_money: bool = False) -> RoomServices:  # noqa: ANN001
     """Migrate the database and compose the room (its writer thread and the password desk's own pool in it); the
     caller starts it (``startService``: crash recovery first, blocking, before listening) and stops it.
+
+    ``shared_money``: the room runs on several processes over this database, so wallets are moved under its lock
+    (:class:`~pokerroom.shell.shared_wallet.SharedWallet`); one process keeps the in-memory wallet.
 
     ``casino_clock`` runs the casino tables' timers on another clock than the reactor (a test's ``Clock``).
     """
@@ -65,7 +68,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     conduct.prepare()               # the chat and nickname filters' tables, before the first line arrives
     return RoomServices(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules,
                         writer=ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-store"), password_desk=desk,
-                        config=data, demo=demo, casino_clock=casino_clock)
+                        config=data, demo=demo, casino_clock=casino_clock, shared_money=shared_money)
 
 
 def demo_password_limits(configured: dict) -> dict:

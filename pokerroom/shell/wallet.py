@@ -23,7 +23,8 @@ loaded from it at start, after crash recovery.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Protocol
 
 from twisted.internet.interfaces import IReactorTime
@@ -89,6 +90,15 @@ class Wallet:
         if have < amount:
             raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
                                 amounts={"have": have, "need": amount}).priced(self.currency)
+
+    @contextmanager
+    def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str) -> Iterator[None]:
+        """The money a command (a buy-in, chips added) moves from the player's wallet to ``target`` as it runs:
+        here, checked before it runs, the command's own batch moving it (one process: nothing runs between); a
+        room on several processes moves it first, under the database's lock
+        (:class:`~pokerroom.shell.shared_wallet.SharedWallet`)."""
+        self.verify_funds(player_id, amount)
+        yield
 
     # ------------------------------------------------------------------ moving money: stored and flagged, always
 

@@ -132,7 +132,15 @@ def chat_digest(row: Any) -> str:
 
 
 def insert_transfers(connection: Connection, transfers: list[Transfer]) -> None:
-    """Write ``transfers`` and their effect on the cached balances on ``connection`` (in its transaction)."""
+    """Write ``transfers`` and their effect on the cached balances on ``connection`` (in its transaction).
+
+    A transfer marked ``stored`` is in the database already (a shared account's locked move, written by
+    :meth:`~pokerroom.store.ledger_records.LedgerRecords.post_locked`): the batch of the caller that made it
+    (a table's, a round's, a step's) skips it. The balances are written in account order, the order every
+    writer locks them in, so two processes' transactions never wait on each other in a circle."""
+    transfers = [t for t in transfers if not t.stored]
+    if not transfers:
+        return
     # One bulk insert, then the new ids by the transfers' unique numbers: an insert returning ids in order
     # would run once per transfer on SQLite.
     connection.execute(_INSERT_TRANSFERS, [{"number": t.number, "reason": t.reason, "reference": t.reference,
@@ -149,7 +157,7 @@ def insert_transfers(connection: Connection, transfers: list[Transfer]) -> None:
         for p in t.postings:
             deltas[p.account] = deltas.get(p.account, 0) + p.amount
     connection.execute(_UPSERT_BALANCES[connection.dialect.name],
-                       [{"account": account, "balance": delta} for account, delta in deltas.items()])
+                       [{"account": account, "balance": deltas[account]} for account in sorted(deltas)])
 
 
 class Transactions:

@@ -1,0 +1,158 @@
+"""The wallet of a room on several processes: shared accounts' money moves under the database's lock.
+
+Theory of operation
+-------------------
+With one process, the wallet's in-memory ledger is the truth of every
+balance. With several over one PostgreSQL database, each process would
+believe a player's whole balance is its own. So the accounts split in two
+(:data:`~pokerroom.money.accounts.SHARED_KINDS`):
+
+* **shared** -- a player's wallet, T$ and tickets, a withdrawal's payout, the
+  room's own (world, the house's): any process may move them, and their truth
+  is their ``ledger_balances`` row;
+* **escrow** -- a table's chips, a casino round's stakes, a tournament's pools:
+  the one process that owns the table or the event keeps them in memory, exact,
+  as the single-process wallet does.
+
+A transfer that takes money out of a shared account that may not owe (a
+buy-in, a registration, a stake, a withdrawal's hold, a promotions funding)
+could spend a balance another process is spending: it is stored at once, in
+one transaction that locks the rows of its accounts, refuses the overdraft and
+writes it (:meth:`~pokerroom.store.ledger_records.LedgerRecords.post_locked`).
+It comes back marked ``stored``, so the caller's own batch (a table's, a
+round's, a step's, a rename's) does not write it again. A transfer that only
+pays into shared accounts cannot overdraw them: it goes with what caused it,
+as with one process (a hand's settlement and its rake, a round's settlement, a
+tournament's prizes), the balance rows added to atomically. One the wallet
+stores itself (a deposit, a credit) is stored at once too, so every process
+sees it when the call returns. A shared account's balance is read from its row,
+afresh; escrow balances from memory.
+
+Transfer numbers are unique across processes: each process takes a block of
+:data:`NUMBER_BLOCK` numbers at a time from the ``ledger_numbers`` row (locked
+for it), so a move costs no round trip for its number and numbers never
+collide; within a process they rise, across processes they interleave.
+
+The calls here are synchronous on the reactor thread: a locked move is one
+short transaction, made only when money leaves a wallet (never per action of
+a hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+
+from twisted.internet.interfaces import IReactorTime
+
+from pokerroom import players
+from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import SHARED, cash, is_shared
+from pokerroom.money.ledger import MAY_OWE, Ledger, Posting, Transfer, check_postings
+from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.wallet import Wallet
+
+NUMBER_BLOCK = 100                  # transfer numbers a process takes at a time
+
+
+class SharedWallet(Wallet):
+    """The wallet for a room on several processes over one database (see the module's docstring)."""
+
+    def __init__(self, recorder: Recorder, reactor: IReactorTime, account_rules: players.AccountRules) -> None:
+        super().__init__(recorder, reactor, account_rules)
+        self.ledger_store = recorder.store.ledger
+        self._numbers: Iterator[int] = iter(())
+        self._prepaid: dict[tuple[str, str, int], Transfer] = {}   # what a command's money took before it ran
+        self._ledger.share(SHARED, self._next_number)
+
+    def load(self, ledger: Ledger, deposits: list[tuple[str, int, float]], recovered: Iterable[Transfer] = ()) -> None:
+        ledger.share(SHARED, self._next_number)
+        super().load(ledger, deposits, recovered)
+
+    def _next_number(self) -> int:
+        number = next(self._numbers, None)
+        if number is None:
+            self._numbers = iter(self.ledger_store.reserve_numbers(NUMBER_BLOCK))
+            number = next(self._numbers)
+        return number
+
+    # ------------------------------------------------------------------ reading: shared accounts from their rows
+
+    def balance(self, player_id: str) -> int:
+        return self.held(cash(player_id))
+
+    def held(self, account: str) -> int:
+        if is_shared(account):
+            return self.ledger_store.balances((account,))[account]
+        return self._ledger.balance(account)
+
+    def verify_funds(self, player_id: str, amount: int) -> None:
+        have = self.balance(player_id)
+        if have < amount:
+            raise _short(have, amount).priced(self.currency)
+
+    # ------------------------------------------------------------------ moving money
+
+    def move(self, source: str, target: str, amount: int, reason: str, reference: str, *,
+             store: bool = True) -> Transfer:
+        if self._prepaid:
+            prepaid = self._prepaid.pop((source, target, amount), None)
+            if prepaid is not None:                 # the command's money, moved before it ran (:meth:`funding`)
+                return prepaid
+        if type(amount) is not int or amount <= 0:
+            raise RuleViolation("bad_amount", f"an amount is a positive whole number of minor units, not {amount!r}")
+        return self.transfer((Posting(source, -amount), Posting(target, amount)), reason, reference, store=store)
+
+    def transfer(self, postings: Iterable[Posting], reason: str, reference: str, *, store: bool = True) -> Transfer:
+        merged = check_postings(postings)
+        if not _locks(merged, store):
+            return super().transfer(merged, reason, reference, store=store)
+        return self._post_locked(merged, reason, reference)
+
+    def _post_locked(self, merged: tuple[Posting, ...], reason: str, reference: str) -> Transfer:
+        """Escrow checked here, shared accounts locked and checked in the database: stored there, kept here."""
+        ledger = self._ledger
+        ledger.verify(merged)
+        t = Transfer(ledger.next_number(), merged, reason, reference, self.reactor.seconds())
+        guarded = [p.account for p in merged if p.account not in MAY_OWE and is_shared(p.account)]
+        self.ledger_store.post_locked(t, guarded)
+        t = replace(t, stored=True)
+        ledger.posted(t)
+        self._recorded((t,), store=False)
+        return t
+
+    @contextmanager
+    def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str) -> Iterator[None]:
+        """The check and the move in one locked transaction: the money goes from the player's wallet to ``target``
+        before the command runs, the command's own move of it takes that transfer, and if the command is refused
+        (or moves none of it) the money goes back."""
+        if type(amount) is not int or amount <= 0:     # no money to take: the command refuses it in its words
+            yield
+            return
+        key = (cash(player_id), target, amount)
+        try:
+            self._prepaid[key] = self.move(key[0], target, amount, reason, reference)
+        except RuleViolation as refused:
+            if refused.code != "insufficient_funds":
+                raise
+            raise _short(refused.amounts.get("have", 0), amount).priced(self.currency) from None
+        try:
+            yield
+        finally:
+            if self._prepaid.pop(key, None) is not None:
+                self.move(target, key[0], amount, reason + " returned", reference)
+
+
+def _locks(merged: tuple[Posting, ...], store: bool) -> bool:
+    """Whether a transfer is stored under the lock now: it takes money out of a shared account that may not owe,
+    or it is the wallet's own to store and touches a shared account (seen by every process when it returns)."""
+    for p in merged:
+        if is_shared(p.account) and (store or (p.amount < 0 and p.account not in MAY_OWE)):
+            return True
+    return False
+
+
+def _short(have: int, need: int) -> RuleViolation:
+    return RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
+                         amounts={"have": have, "need": need})

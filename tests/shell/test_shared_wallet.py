@@ -1,0 +1,165 @@
+"""Money across processes: two wallets over one database, as two processes of one room, never spend one balance
+twice (issue 21). Each "process" has its own engine, store, recorder and wallet; only the database is shared.
+Run on the machine's PostgreSQL (row locks) and on one SQLite file (its one writer)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from twisted.internet.task import Clock
+
+from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import HOUSE_RAKE, cash, table_escrow, tournament_pool
+from pokerroom.players import AccountRules
+from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.shared_wallet import NUMBER_BLOCK, SharedWallet
+from pokerroom.store.db import make_engine, migrate, sqlite_url
+from pokerroom.store.room_store import RoomStore
+from tests.support.databases import postgres_database
+
+ROUNDS = 5
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def database(request, tmp_path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path)
+        return
+    with postgres_database() as url:
+        yield url
+
+
+@contextmanager
+def two_processes(url: str) -> Iterator[tuple[SharedWallet, SharedWallet]]:
+    """Two wallets, each on its own engine and store (nothing in memory shared), over one migrated database."""
+    engines = [make_engine(url) for _ in range(2)]
+    migrate(engines[0])
+    try:
+        wallets = []
+        for engine in engines:
+            clock = Clock()
+            clock.advance(1_000)
+            store = RoomStore(engine)
+            wallet = SharedWallet(Recorder(store, clock), clock, AccountRules(aml_threshold=10**9))
+            wallet.load(store.ledger.load_ledger(), [])
+            wallets.append(wallet)
+        yield wallets[0], wallets[1]
+    finally:
+        for engine in engines:
+            engine.dispose()
+
+
+def at_once(*calls) -> list:   # noqa: ANN002
+    """Run each call on its own thread, released together by a barrier: each one's result or RuleViolation."""
+    barrier = threading.Barrier(len(calls))
+    out: list = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            out[i] = calls[i]()
+        except RuleViolation as refused:
+            out[i] = refused
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return out
+
+
+def stored_numbers(wallet: SharedWallet) -> list[int]:
+    return [t.number for t in wallet.recorder.store.ledger.load_ledger().transfers]
+
+
+def test_two_processes_moving_one_whole_balance_to_two_tables_at_once_exactly_one_succeeds(database):
+    with two_processes(database) as (east, west):
+        for round_number in range(ROUNDS):
+            balance = 1_000 + round_number
+            east.deposit("ana", balance, None)
+            tables = (f"east-{round_number}", f"west-{round_number}")
+            results = at_once(
+                lambda: east.move(cash("ana"), table_escrow(tables[0], "ana"), balance, "buy_in", tables[0]),
+                lambda: west.move(cash("ana"), table_escrow(tables[1], "ana"), balance, "buy_in", tables[1]))
+            refused = [r for r in results if isinstance(r, RuleViolation)]
+            moved = [r for r in results if not isinstance(r, RuleViolation)]
+            assert len(moved) == 1 and len(refused) == 1, results
+            assert refused[0].code == "insufficient_funds"
+            assert moved[0].stored                          # in the database already: no caller stores it again
+            winner = tables[results.index(moved[0])]
+            for wallet in (east, west):
+                assert wallet.balance("ana") == 0
+            held = east.recorder.store.ledger.balances([table_escrow(t, "ana") for t in tables])
+            assert held == {table_escrow(winner, "ana"): balance,
+                            table_escrow(tables[1 - tables.index(winner)], "ana"): 0}
+        store = east.recorder.store
+        numbers = stored_numbers(east)
+        assert len(numbers) == len(set(numbers)) == 2 * ROUNDS           # the deposits and the winning buy-ins
+        assert store.ledger.ledger_check() and store.ledger.ledger_problems() == []
+
+
+def test_a_deposit_on_one_process_is_seen_by_the_other_when_it_returns(database):
+    with two_processes(database) as (east, west):
+        east.deposit("ana", 700, None)
+        assert west.balance("ana") == 700 and west.held(cash("ana")) == 700
+        west.move(cash("ana"), table_escrow("w1", "ana"), 300, "buy_in", "w1")
+        assert east.balance("ana") == 400
+        with pytest.raises(RuleViolation) as short:
+            east.verify_funds("ana", 401)
+        assert short.value.code == "insufficient_funds" and short.value.amounts == {"have": 400, "need": 401}
+
+
+def test_transfer_numbers_come_in_blocks_that_never_collide(database):
+    with two_processes(database) as (east, west):
+        made = [wallet.deposit(f"p{i}", 10, None).number
+                for i in range(NUMBER_BLOCK + 5) for wallet in (east, west)]
+        assert len(set(made)) == len(made)
+        assert sorted(stored_numbers(east)) == sorted(made)
+        assert east.recorder.store.ledger.ledger_check()
+
+
+def test_a_shared_move_a_caller_stores_with_its_own_record_is_written_once(database):
+    with two_processes(database) as (east, _):
+        store = east.recorder.store
+        deposit = east.deposit("ana", 500, None)
+        entry = east.move(cash("ana"), tournament_pool("sng"), 500, "tournament", "sng", store=False)
+        assert entry.stored and entry.number in stored_numbers(east)
+        prize = east.move(tournament_pool("sng"), cash("ana"), 200, "prize", "sng", store=False)   # pays in only
+        assert not prize.stored and prize.number not in stored_numbers(east)
+        store.ledger.save_transfers([entry, prize])      # the caller's step: the entry is skipped, the prize written
+        assert sorted(stored_numbers(east)) == sorted((deposit.number, entry.number, prize.number))
+        assert east.balance("ana") == 200 and store.ledger.ledger_check()
+
+
+def test_a_hands_settlement_pays_the_rake_into_the_shared_row_with_the_hand(database):
+    with two_processes(database) as (east, west):
+        for player in ("ana", "bob"):
+            east.deposit(player, 400, None)
+            east.move(cash(player), table_escrow("e1", player), 400, "buy_in", "e1", store=False)
+        settlement = east.settle_hand("e1", "e1-1", {"ana": 400, "bob": 400}, {"ana": 0, "bob": 780}, 20)
+        assert not settlement.stored and west.held(HOUSE_RAKE) == 0       # the recorder stores it with the hand
+        east.recorder.store.ledger.save_transfers([settlement])
+        assert west.held(HOUSE_RAKE) == 20 and east.held(table_escrow("e1", "bob")) == 780
+
+
+def test_a_buy_in_is_taken_before_the_command_runs_and_given_back_if_it_is_refused(database):
+    with two_processes(database) as (east, west):
+        east.deposit("ana", 1_000, None)
+        seat = table_escrow("e1", "ana")
+        with east.funding("ana", seat, 600, "buy_in", "e1"):
+            assert west.balance("ana") == 400                   # gone from the wallet before the table seats her
+            taken = east.move(cash("ana"), seat, 600, "buy_in", "e1", store=False)   # the table's own move
+        assert taken.stored and east.held(seat) == 600 and west.balance("ana") == 400
+        with pytest.raises(RuleViolation) as refused, west.funding("ana", table_escrow("w1", "ana"), 400, "buy_in",
+                                                                   "w1"):
+            raise RuleViolation("table_full", "there is no free seat")
+        assert refused.value.code == "table_full" and east.balance("ana") == 400   # given back
+        with pytest.raises(RuleViolation) as short, west.funding("ana", table_escrow("w1", "ana"), 401, "buy_in",
+                                                                 "w1"):
+            pytest.fail("a buy-in over the balance runs no command")
+        assert short.value.code == "insufficient_funds" and short.value.amounts == {"have": 400, "need": 401}
+        assert east.recorder.store.ledger.ledger_problems() == []
