@@ -11,13 +11,18 @@ from contextlib import contextmanager
 import pytest
 from twisted.internet.task import Clock
 
+from pokerroom.bus.in_process import InProcessBus
+from pokerroom.bus.subjects import table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import HOUSE_RAKE, cash, table_escrow, tournament_pool
 from pokerroom.players import AccountRules
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.shared_wallet import NUMBER_BLOCK, SharedWallet
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.room_store import RoomStore
+from pokerroom.table import commands as tc
+from pokerroom.table.config import tables_from_config
 from tests.support.databases import postgres_database
 
 ROUNDS = 5
@@ -163,3 +168,54 @@ def test_a_buy_in_is_taken_before_the_command_runs_and_given_back_if_it_is_refus
             pytest.fail("a buy-in over the balance runs no command")
         assert short.value.code == "insufficient_funds" and short.value.amounts == {"have": 400, "need": 401}
         assert east.recorder.store.ledger.ledger_problems() == []
+
+
+def room_owning(url: str, table_id: str) -> RoomServices:
+    """One process of the room: its own engine, store, bus and clock, owning the one cash table ``table_id``."""
+    engine = make_engine(url)
+    migrate(engine)
+    clock = Clock()
+    clock.advance(1_000)
+    tables = tables_from_config({"tables": [{"id": table_id, "variant": "NLHE", "small_blind": 5, "big_blind": 10,
+                                             "min_buy_in": 400, "max_buy_in": 2_000, "seats": 6}]})
+    room = RoomServices(tables, RoomStore(engine), clock, bus=InProcessBus(), shared_money=True)
+    room.startService()
+    return room
+
+
+def answer_of(d) -> object:   # noqa: ANN001 - a Deferred the in-process bus answered in the call
+    out: list = []
+    d.addBoth(out.append)
+    assert out, "the table did not answer"
+    failure = out[0]
+    if hasattr(failure, "value"):
+        failure.trap(RuleViolation)
+        return failure.value
+    return failure
+
+
+def test_one_account_sitting_at_two_tables_owned_by_two_processes_at_once_with_its_whole_balance_sits_once(database):
+    rooms = [room_owning(database, "east"), room_owning(database, "west")]
+    try:
+        for round_number in range(ROUNDS):
+            player, balance = f"ana{round_number}", 1_000 + round_number
+            rooms[0].wallet.deposit(player, balance, None)
+            answers = at_once(*[lambda room=room, table=table: answer_of(room.bus.request(
+                table_command(table), tc.Sit(player, None, balance))) for room, table in zip(rooms, ("east", "west"))])
+            seated = [i for i, a in enumerate(answers) if isinstance(a, dict)]
+            refused = [a for a in answers if isinstance(a, RuleViolation)]
+            assert len(seated) == 1 and len(refused) == 1, answers
+            assert refused[0].code == "insufficient_funds" and refused[0].amounts == {"have": 0, "need": balance}
+            winner, loser = rooms[seated[0]], rooms[1 - seated[0]]
+            assert winner.tables.runner(("east", "west")[seated[0]]).table.seat_of(player) is not None
+            assert loser.tables.runner(("east", "west")[1 - seated[0]]).table.seat_of(player) is None
+            assert winner.wallet.balance(player) == loser.wallet.balance(player) == 0
+            assert winner.wallet.held(table_escrow(("east", "west")[seated[0]], player)) == balance
+        store = rooms[0].store
+        numbers = [t.number for t in store.ledger.load_ledger().transfers]
+        assert len(numbers) == len(set(numbers)) == 2 * ROUNDS
+        assert store.ledger.ledger_check() and store.ledger.ledger_problems() == []
+    finally:
+        for room in rooms:
+            room.stopService()
+            room.store.engine.dispose()
