@@ -96,16 +96,17 @@ class SharedWallet(Wallet):
 
     def move(self, source: str, target: str, amount: int, reason: str, reference: str, *,
              store: bool = True) -> Transfer:
-        if self._prepaid:
-            prepaid = self._prepaid.pop((source, target, amount), None)
-            if prepaid is not None:                 # the command's money, moved before it ran (:meth:`funding`)
-                return prepaid
         if type(amount) is not int or amount <= 0:
             raise RuleViolation("bad_amount", f"an amount is a positive whole number of minor units, not {amount!r}")
         return self.transfer((Posting(source, -amount), Posting(target, amount)), reason, reference, store=store)
 
     def transfer(self, postings: Iterable[Posting], reason: str, reference: str, *, store: bool = True) -> Transfer:
         merged = check_postings(postings)
+        if self._prepaid and len(merged) == 2:
+            paid, taken = sorted(merged, key=lambda p: p.amount)
+            prepaid = self._prepaid.pop((paid.account, taken.account, taken.amount), None)
+            if prepaid is not None:                 # the command's money, moved before it ran (:meth:`funding`)
+                return prepaid
         if not _locks(merged, store):
             return super().transfer(merged, reason, reference, store=store)
         return self._post_locked(merged, reason, reference)
@@ -123,10 +124,11 @@ class SharedWallet(Wallet):
         return t
 
     @contextmanager
-    def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str) -> Iterator[None]:
+    def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str, *,
+                verify: bool = True) -> Iterator[None]:
         """The check and the move in one locked transaction: the money goes from the player's wallet to ``target``
         before the command runs, the command's own move of it takes that transfer, and if the command is refused
-        (or moves none of it) the money goes back."""
+        (or moves none of it) the money goes back. The lock is the check, ``verify`` or not."""
         if type(amount) is not int or amount <= 0:     # no money to take: the command refuses it in its words
             yield
             return

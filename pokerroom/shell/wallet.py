@@ -92,12 +92,14 @@ class Wallet:
                                 amounts={"have": have, "need": amount}).priced(self.currency)
 
     @contextmanager
-    def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str) -> Iterator[None]:
-        """The money a command (a buy-in, chips added) moves from the player's wallet to ``target`` as it runs:
-        here, checked before it runs, the command's own batch moving it (one process: nothing runs between); a
-        room on several processes moves it first, under the database's lock
-        (:class:`~pokerroom.shell.shared_wallet.SharedWallet`)."""
-        self.verify_funds(player_id, amount)
+    def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str, *,
+                verify: bool = True) -> Iterator[None]:
+        """The money a command (a buy-in, chips added, a casino bet) moves from the player's wallet to ``target``
+        as it runs: here, checked before it runs (``verify``; False: the table checks the funds it is given), the
+        command's own batch moving it (one process: nothing runs between); a room on several processes moves it
+        first, under the database's lock (:class:`~pokerroom.shell.shared_wallet.SharedWallet`)."""
+        if verify:
+            self.verify_funds(player_id, amount)
         yield
 
     # ------------------------------------------------------------------ moving money: stored and flagged, always
