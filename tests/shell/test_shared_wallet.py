@@ -4,9 +4,9 @@ Run on the machine's PostgreSQL (row locks) and on one SQLite file (its one writ
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 
 import pytest
 from twisted.internet.task import Clock
@@ -19,21 +19,18 @@ from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.shared_wallet import NUMBER_BLOCK, SharedWallet
-from pokerroom.store.db import make_engine, migrate, sqlite_url
+from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import commands as tc
 from pokerroom.table.config import tables_from_config
-from tests.support.databases import postgres_database
+from tests.support.together import at_once, shared_database
 
 ROUNDS = 5
 
 
 @pytest.fixture(params=["postgresql", "sqlite"])
 def database(request, tmp_path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield sqlite_url(tmp_path)
-        return
-    with postgres_database() as url:
+    with shared_database(request.param, tmp_path) as url:
         yield url
 
 
@@ -57,26 +54,6 @@ def two_processes(url: str) -> Iterator[tuple[SharedWallet, SharedWallet]]:
             engine.dispose()
 
 
-def at_once(*calls) -> list:   # noqa: ANN002
-    """Run each call on its own thread, released together by a barrier: each one's result or RuleViolation."""
-    barrier = threading.Barrier(len(calls))
-    out: list = [None] * len(calls)
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            out[i] = calls[i]()
-        except RuleViolation as refused:
-            out[i] = refused
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return out
-
-
 def stored_numbers(wallet: SharedWallet) -> list[int]:
     return [t.number for t in wallet.recorder.store.ledger.load_ledger().transfers]
 
@@ -87,9 +64,8 @@ def test_two_processes_moving_one_whole_balance_to_two_tables_at_once_exactly_on
             balance = 1_000 + round_number
             east.deposit("ana", balance, None)
             tables = (f"east-{round_number}", f"west-{round_number}")
-            results = at_once(
-                lambda: east.move(cash("ana"), table_escrow(tables[0], "ana"), balance, "buy_in", tables[0]),
-                lambda: west.move(cash("ana"), table_escrow(tables[1], "ana"), balance, "buy_in", tables[1]))
+            results = at_once(*[partial(wallet.move, cash("ana"), table_escrow(table, "ana"), balance, "buy_in", table)
+                                for wallet, table in zip((east, west), tables, strict=True)])
             refused = [r for r in results if isinstance(r, RuleViolation)]
             moved = [r for r in results if not isinstance(r, RuleViolation)]
             assert len(moved) == 1 and len(refused) == 1, results
@@ -183,9 +159,11 @@ def room_owning(url: str, table_id: str) -> RoomServices:
     return room
 
 
-def answer_of(d) -> object:   # noqa: ANN001 - a Deferred the in-process bus answered in the call
+def sit(room: RoomServices, table: str, command: tc.Sit) -> object:
+    """The table's answer to ``command`` as a gateway on any process asks it (the in-process bus answers in the
+    call): the seat, or the refusal."""
     out: list = []
-    d.addBoth(out.append)
+    room.bus.request(table_command(table), command).addBoth(out.append)
     assert out, "the table did not answer"
     failure = out[0]
     if hasattr(failure, "value"):
@@ -200,8 +178,8 @@ def test_one_account_sitting_at_two_tables_owned_by_two_processes_at_once_with_i
         for round_number in range(ROUNDS):
             player, balance = f"ana{round_number}", 1_000 + round_number
             rooms[0].wallet.deposit(player, balance, None)
-            answers = at_once(*[lambda room=room, table=table: answer_of(room.bus.request(
-                table_command(table), tc.Sit(player, None, balance))) for room, table in zip(rooms, ("east", "west"))])
+            answers = at_once(*[partial(sit, room, table, tc.Sit(player, None, balance))
+                                for room, table in zip(rooms, ("east", "west"), strict=True)])
             seated = [i for i, a in enumerate(answers) if isinstance(a, dict)]
             refused = [a for a in answers if isinstance(a, RuleViolation)]
             assert len(seated) == 1 and len(refused) == 1, answers
