@@ -11,7 +11,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import Ledger, Posting, Transfer
 from pokerroom.money.ledger_audit import ledger_problems
 from pokerroom.store.models import LedgerBalance, LedgerNumbers, LedgerPosting, LedgerTransfer
-from pokerroom.store.transactions import Transactions, insert_transfers
+from pokerroom.store.transactions import Transactions, insert_transfer
 
 _BALANCES = LedgerBalance.__table__
 _LOCK_BALANCES = (select(_BALANCES.c.account, _BALANCES.c.balance)
@@ -54,7 +54,7 @@ class LedgerRecords:
                     have = held.get(p.account, 0)
                     raise RuleViolation("insufficient_funds", f"{p.account} holds {{have}}, cannot pay {{need}}",
                                         amounts={"have": have, "need": -p.amount})
-            insert_transfers(connection, [transfer])
+            insert_transfer(connection, transfer)
 
     def reserve_numbers(self, size: int) -> range:
         """``size`` transfer numbers no process has taken or will take (the ``ledger_numbers`` row locked): a

@@ -160,6 +160,22 @@ def insert_transfers(connection: Connection, transfers: list[Transfer]) -> None:
                        [{"account": account, "balance": deltas[account]} for account in sorted(deltas)])
 
 
+def insert_transfer(connection: Connection, t: Transfer) -> None:
+    """One transfer as :func:`insert_transfers` writes many, in fewer round trips (a locked move waits on each):
+    its row with its id returned, its postings in one statement, its balances in one, in account order."""
+    transfer_id = connection.execute(insert(_TRANSFERS).values(number=t.number, reason=t.reason,
+                                                               reference=t.reference, at=t.at)
+                                     .returning(_TRANSFERS.c.id)).scalar_one()
+    connection.execute(insert(LedgerPosting.__table__).values(
+        [{"transfer_id": transfer_id, "account": p.account, "amount": p.amount} for p in t.postings]))
+    balances = LedgerBalance.__table__
+    dialect_insert = postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
+    upsert = dialect_insert(balances).values([{"account": p.account, "balance": p.amount}
+                                              for p in sorted(t.postings, key=lambda p: p.account)])
+    connection.execute(upsert.on_conflict_do_update(index_elements=[balances.c.account],
+                                                    set_={"balance": balances.c.balance + upsert.excluded.balance}))
+
+
 class Transactions:
     """The shared engine and the transaction in progress: what every store part writes and reads through."""
 
