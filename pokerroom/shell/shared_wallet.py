@@ -66,9 +66,14 @@ class SharedWallet(Wallet):
         self._prepaid: dict[tuple[str, str, int], Transfer] = {}   # what a command's money took before it ran
         self._ledger.share(SHARED, self._next_number)
 
-    def load(self, ledger: Ledger, deposits: list[tuple[str, int, float]], recovered: Iterable[Transfer] = ()) -> None:
+    def prepare(self, ledger: Ledger) -> Ledger:
+        """Shared accounts guarded by the database, and numbers from its blocks -- crash recovery's transfers too,
+        so they never take a number another process holds."""
         ledger.share(SHARED, self._next_number)
-        super().load(ledger, deposits, recovered)
+        return ledger
+
+    def load(self, ledger: Ledger, deposits: list[tuple[str, int, float]], recovered: Iterable[Transfer] = ()) -> None:
+        super().load(self.prepare(ledger), deposits, recovered)
 
     def _next_number(self) -> int:
         number = next(self._numbers, None)

@@ -62,6 +62,10 @@ class Wallet:
         self._ledger = Ledger(LEDGER_KEEP)
         self._deposits: dict[str, deque] = {}   # player -> (at, amount) of the last day (AC-5)
 
+    def prepare(self, ledger: Ledger) -> Ledger:
+        """The ledger as stored, made ready for this wallet before crash recovery posts to it (here: as it is)."""
+        return ledger
+
     def load(self, ledger: Ledger, deposits: list[tuple[str, int, float]], recovered: Iterable[Transfer] = ()) -> None:
         """At start: the ledger as stored, the last day's deposits, and the transfers crash recovery made (stored
         by it already; flagged here, AC-6)."""

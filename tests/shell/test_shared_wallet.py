@@ -197,3 +197,17 @@ def test_one_account_sitting_at_two_tables_owned_by_two_processes_at_once_with_i
         for room in rooms:
             room.stopService()
             room.store.engine.dispose()
+
+
+def test_crash_recoverys_transfers_take_their_numbers_from_the_blocks_too(database):
+    """Recovery posts to the ledger as stored before the wallet loads it: prepared by a shared wallet, its
+    transfers are numbered from a block of their own, never the stored maximum plus one another process holds."""
+    with two_processes(database) as (east, west):
+        first = east.deposit("ana", 500, None).number            # east holds the rest of its block
+        ledger = west.prepare(west.recorder.store.ledger.load_ledger())
+        assert ledger.count == first
+        recovered = ledger.move(cash("ana"), table_escrow("w1", "ana"), 100, "recovery", "w1", 2_000.0)
+        assert recovered.number >= first + NUMBER_BLOCK
+        west.recorder.store.ledger.save_transfers([recovered])
+        assert east.deposit("bob", 10, None).number == first + 1    # no collision with the stored recovery
+        assert east.recorder.store.ledger.ledger_check()
