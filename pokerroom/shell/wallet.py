@@ -17,7 +17,9 @@ Deposits check the player's own limits (AC-5) as the store holds them, passed
 in by the caller that read the account -- never a connection's session, so a
 player with no session in this process is held to the same limits. The
 ledger lives in memory; the store has every transfer, and the ledger is
-loaded from it at start, after crash recovery.
+loaded from it at start, after crash recovery. A room on several processes
+uses :class:`~pokerroom.shell.shared_wallet.SharedWallet`, the same mutators
+with wallets' money moved under the database's lock.
 """
 
 from __future__ import annotations
