@@ -177,9 +177,12 @@ class CasinoFloor:
         """Apply one command record at the table and run its events (its timer armed again)."""
         return self.timers[table.table_id].command(command)
 
-    def _funding(self, table: CasinoTable, command: Any) -> AbstractContextManager:
+    def _funding(self, table: CasinoTable, command: Any) -> AbstractContextManager[int | None]:
         """A bet's stake, as the wallet takes it for the command (its check and its move one step on several
-        processes: :meth:`~pokerroom.shell.wallet.Wallet.funding`); the table checks the funds it is given."""
+        processes: :meth:`~pokerroom.shell.wallet.Wallet.funding`), giving the funds the table checks it against;
+        a decision's funds are the balance; other commands have none."""
+        if type(command) is cc.Decide:
+            return nullcontext(self.wallet.balance(command.player))
         if type(command) is not cc.Bet:
             return nullcontext()
         return self.wallet.funding(command.player, casino_escrow(table.table_id, command.player), command.amount,
@@ -196,10 +199,10 @@ class CasinoFloor:
         player = getattr(command, "player", None)
         if kind in _MEMBERS and player not in self.members[table_id]:
             raise RuleViolation("not_at_table", f"join {table_id} first")
-        if kind in _FUNDED:                             # the wallet's word, whatever the record says
-            command = dataclasses.replace(command, funds=self.wallet.balance(player))
         number = table.number
-        with self._funding(table, command):            # a stake's money: its check and move one step
+        with self._funding(table, command) as funds:   # a stake's money: its check and move one step
+            if kind in _FUNDED:                         # the wallet's word, whatever the record says
+                command = dataclasses.replace(command, funds=funds)
             try:
                 events = table.apply(command)
             except RuleViolation as refusal:

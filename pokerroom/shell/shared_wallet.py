@@ -130,12 +130,15 @@ class SharedWallet(Wallet):
 
     @contextmanager
     def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str, *,
-                verify: bool = True) -> Iterator[None]:
+                verify: bool = True) -> Iterator[int]:
         """The check and the move in one locked transaction: the money goes from the player's wallet to ``target``
         before the command runs, the command's own move of it takes that transfer, and if the command is refused
-        (or moves none of it) the money goes back. The lock is the check, ``verify`` or not."""
+        (or moves none of it) the money goes back. Yields the funds the command may count on: what was taken
+        plus what is left. Short of the money: refused here (``verify``), or the command runs with the funds
+        there are and its table refuses it in its own words and order (a casino bet's limits before its funds,
+        CR-3)."""
         if type(amount) is not int or amount <= 0:     # no money to take: the command refuses it in its words
-            yield
+            yield self.balance(player_id)
             return
         key = (cash(player_id), target, amount)
         try:
@@ -143,9 +146,12 @@ class SharedWallet(Wallet):
         except RuleViolation as refused:
             if refused.code != "insufficient_funds":
                 raise
-            raise _short(refused.amounts.get("have", 0), amount).priced(self.currency) from None
+            if verify:
+                raise _short(refused.amounts.get("have", 0), amount).priced(self.currency) from None
+            yield self.balance(player_id)
+            return
         try:
-            yield
+            yield self.balance(player_id) + amount
         finally:
             if self._prepaid.pop(key, None) is not None:
                 self.move(target, key[0], amount, reason + " returned", reference)

@@ -99,14 +99,15 @@ class Wallet:
 
     @contextmanager
     def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str, *,
-                verify: bool = True) -> Iterator[None]:
+                verify: bool = True) -> Iterator[int]:
         """The money a command (a buy-in, chips added, a casino bet) moves from the player's wallet to ``target``
         as it runs: here, checked before it runs (``verify``; False: the table checks the funds it is given), the
         command's own batch moving it (one process: nothing runs between); a room on several processes moves it
-        first, under the database's lock (:class:`~pokerroom.shell.shared_wallet.SharedWallet`)."""
+        first, under the database's lock (:class:`~pokerroom.shell.shared_wallet.SharedWallet`). Yields the funds
+        the command may count on (the balance)."""
         if verify:
             self.verify_funds(player_id, amount)
-        yield
+        yield self.balance(player_id)
 
     # ------------------------------------------------------------------ moving money: stored and flagged, always
 
