@@ -20,6 +20,7 @@ from pokerroom.poker.variants import VARIANTS
 from tournament import staking
 from tournament.accounts import (
     bounty_account,
+    pool_account,
     stakes_account,
 )
 from tournament.entries import REGISTERING, RUNNING, Entry
@@ -39,6 +40,15 @@ if TYPE_CHECKING:
     from tournament.structure import TournamentSpec
 
 DRAW_WORK = 100             # draws a slice makes: a table opened, a swap of a shuffle, a seat; or a bust placed
+
+
+def entry_payments(spec: TournamentSpec) -> list[tuple[str, int, str]]:
+    """What an entry pays from its source, in order, as ``(target, amount, reason)`` (none of no amount): the
+    director pays them, and the hall has the wallet take them before the entry is made (several processes)."""
+    legs = [(pool_account(spec.id), spec.buy_in, "tournament buy-in"),
+            (bounty_account(spec.id), spec.bounty, "tournament bounty"),
+            (HOUSE_FEES, spec.fee, "tournament fee")]
+    return [leg for leg in legs if leg[1] > 0]
 
 
 @dataclass
@@ -97,9 +107,8 @@ class Registration:
         d.entries_total += 1
         d.collected += spec.buy_in
         d.emit(Registered(player, entry.number))
-        d.pay(source, d.pool, spec.buy_in, "tournament buy-in")
-        d.pay(source, bounty_account(spec.id), spec.bounty, "tournament bounty")
-        d.pay(source, HOUSE_FEES, spec.fee, "tournament fee")
+        for target, amount, reason in entry_payments(spec):
+            d.pay(source, target, amount, reason)
         if d.state == RUNNING:
             self._seat_late(entry)
         if len(d.entries) >= spec.max_players:

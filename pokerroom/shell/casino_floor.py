@@ -67,7 +67,7 @@ from pokerroom.bus.subjects import (
 from pokerroom.casino import commands as cc
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import casino_escrow
+from pokerroom.money.accounts import cash, casino_escrow
 from pokerroom.shell.audiences import publish
 from pokerroom.shell.casino_runner import CasinoRunner
 from pokerroom.shell.in_play import answer_in_play
@@ -185,8 +185,9 @@ class CasinoFloor:
             return nullcontext(self.wallet.balance(command.player))
         if type(command) is not cc.Bet:
             return nullcontext()
-        return self.wallet.funding(command.player, casino_escrow(table.table_id, command.player), command.amount,
-                                   "casino bet", f"{table.table_id}#{table.number}", verify=False)
+        return self.wallet.funding(cash(command.player), [(casino_escrow(table.table_id, command.player),
+                                                           command.amount, "casino bet")],
+                                   f"{table.table_id}#{table.number}", verify=False)
 
     def _commanded(self, table: CasinoTable, command: Any) -> Any:
         """``casino.<id>.command``: the command applied, answered with plain data once the frames it caused are

@@ -40,7 +40,7 @@ a hand).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -117,44 +117,55 @@ class SharedWallet(Wallet):
         return self._post_locked(merged, reason, reference)
 
     def _post_locked(self, merged: tuple[Posting, ...], reason: str, reference: str) -> Transfer:
-        """Escrow checked here, shared accounts locked and checked in the database: stored there, kept here."""
-        ledger = self._ledger
-        ledger.verify(merged)
-        t = Transfer(ledger.next_number(), merged, reason, reference, self.reactor.seconds())
-        guarded = [p.account for p in merged if p.account not in MAY_OWE and is_shared(p.account)]
-        self.ledger_store.post_locked(t, guarded)
-        t = replace(t, stored=True)
-        ledger.posted(t)
-        self._recorded((t,), store=False)
-        return t
+        return self._post_all_locked([(merged, reason)], reference)[0]
+
+    def _post_all_locked(self, made: list[tuple[tuple[Posting, ...], str]], reference: str) -> list[Transfer]:
+        """Escrow checked here, shared accounts locked and checked in the database, all in one transaction:
+        stored there, kept here, flagged (AC-6)."""
+        ledger, at = self._ledger, self.reactor.seconds()
+        for merged, _ in made:
+            ledger.verify(merged)
+        transfers = [Transfer(ledger.next_number(), merged, reason, reference, at) for merged, reason in made]
+        guarded = {p.account for t in transfers for p in t.postings
+                   if p.amount < 0 and p.account not in MAY_OWE and is_shared(p.account)}
+        self.ledger_store.post_locked(transfers, guarded)
+        transfers = [replace(t, stored=True) for t in transfers]
+        for t in transfers:
+            ledger.posted(t)
+        self._recorded(tuple(transfers), store=False)
+        return transfers
 
     @contextmanager
-    def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str, *,
+    def funding(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str, *,
                 verify: bool = True) -> Iterator[int]:
-        """The check and the move in one locked transaction: the money goes from the player's wallet to ``target``
-        before the command runs, the command's own move of it takes that transfer, and if the command is refused
-        (or moves none of it) the money goes back. Yields the funds the command may count on: what was taken
-        plus what is left. Short of the money: refused here (``verify``), or the command runs with the funds
-        there are and its table refuses it in its own words and order (a casino bet's limits before its funds,
-        CR-3)."""
-        if type(amount) is not int or amount <= 0:     # no money to take: the command refuses it in its words
-            yield self.balance(player_id)
+        """The check and the move in one locked transaction: every leg goes from ``source`` to its target before
+        the command runs, the command's own moves of them take those transfers, and what the command is refused
+        (or does not move) goes back. Yields the funds the command may count on: what was taken plus what is
+        left. Short of the money: refused here (``verify``), or the command runs with the funds there are and
+        its table or director refuses it in its own words and order (a casino bet's limits before its funds)."""
+        if not legs or any(type(amount) is not int or amount <= 0 for _, amount, _ in legs):
+            yield self.held(source)                     # nothing to take: the command refuses it in its words
             return
-        key = (cash(player_id), target, amount)
+        total = sum(amount for _, amount, _ in legs)
+        made = [((Posting(source, -amount), Posting(target, amount)), reason) for target, amount, reason in legs]
         try:
-            self._prepaid[key] = self.move(key[0], target, amount, reason, reference)
+            taken = self._post_all_locked([(check_postings(postings), reason) for postings, reason in made],
+                                          reference)
         except RuleViolation as refused:
             if refused.code != "insufficient_funds":
                 raise
             if verify:
-                raise _short(refused.amounts.get("have", 0), amount).priced(self.currency) from None
-            yield self.balance(player_id)
+                raise _short(self.held(source), total).priced(self.currency) from None
+            yield self.held(source)
             return
+        keys = [(source, target, amount) for target, amount, _ in legs]
+        self._prepaid.update(zip(keys, taken, strict=True))
         try:
-            yield self.balance(player_id) + amount
+            yield self.held(source) + total
         finally:
-            if self._prepaid.pop(key, None) is not None:
-                self.move(target, key[0], amount, reason + " returned", reference)
+            for key, (target, amount, reason) in zip(keys, legs, strict=True):
+                if self._prepaid.pop(key, None) is not None:
+                    self.move(target, source, amount, reason + " returned", reference)
 
 
 def _locks(merged: tuple[Posting, ...], store: bool) -> bool:

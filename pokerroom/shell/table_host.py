@@ -84,7 +84,7 @@ from pokerroom.bus.subjects import (
 )
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
-from pokerroom.money.accounts import table_escrow
+from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
 from pokerroom.shell.audiences import announce, publish
 from pokerroom.shell.cash_runner import TableRunner
@@ -225,7 +225,7 @@ class TableHost:
         if kind is tc.Sit or kind is tc.AddChips:       # the buy-in from the wallet, which lives beside the host:
             table_id = runner.table.table_id            # its check and its move one step (several processes)
             amount, reason = (command.buy_in, "buy_in") if kind is tc.Sit else (command.amount, "add_chips")
-            with self.wallet.funding(player, table_escrow(table_id, player), amount, reason, table_id):
+            with self.wallet.funding(cash(player), [(table_escrow(table_id, player), amount, reason)], table_id):
                 self.command(runner, command)
         else:
             self.command(runner, command)

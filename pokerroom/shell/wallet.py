@@ -25,7 +25,7 @@ with wallets' money moved under the database's lock.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -98,16 +98,19 @@ class Wallet:
                                 amounts={"have": have, "need": amount}).priced(self.currency)
 
     @contextmanager
-    def funding(self, player_id: str, target: str, amount: int, reason: str, reference: str, *,
+    def funding(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str, *,
                 verify: bool = True) -> Iterator[int]:
-        """The money a command (a buy-in, chips added, a casino bet) moves from the player's wallet to ``target``
-        as it runs: here, checked before it runs (``verify``; False: the table checks the funds it is given), the
-        command's own batch moving it (one process: nothing runs between); a room on several processes moves it
-        first, under the database's lock (:class:`~pokerroom.shell.shared_wallet.SharedWallet`). Yields the funds
-        the command may count on (the balance)."""
-        if verify:
-            self.verify_funds(player_id, amount)
-        yield self.balance(player_id)
+        """The money a command (a buy-in, chips added, a casino bet, a tournament entry) moves from ``source`` as
+        it runs, as ``(target, amount, reason)`` legs: here, checked before it runs (``verify``; False: the table
+        or the director checks the funds it is given), the command's own batch moving it (one process: nothing
+        runs between); a room on several processes moves it first, under the database's lock
+        (:class:`~pokerroom.shell.shared_wallet.SharedWallet`). Yields the funds the command may count on."""
+        have = self.held(source)
+        need = sum(amount for _, amount, _ in legs)
+        if verify and have < need:
+            raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
+                                amounts={"have": have, "need": need}).priced(self.currency)
+        yield have
 
     # ------------------------------------------------------------------ moving money: stored and flagged, always
 

@@ -37,24 +37,29 @@ class LedgerRecords:
         with self.core.rows() as rows:
             rows.transfers.extend(transfers)
 
-    def post_locked(self, transfer: Transfer, guarded: Collection[str]) -> None:
-        """Store a transfer that moves money out of a shared account, in ONE transaction: the balance rows of its
+    def post_locked(self, transfers: Sequence[Transfer], guarded: Collection[str]) -> None:
+        """Store transfers that move money out of shared accounts, in ONE transaction: the balance rows of their
         accounts locked (``SELECT ... FOR UPDATE``, in account order: every writer locks in that order), each of
-        ``guarded`` it takes from refused below zero (``insufficient_funds``, nothing written), then the transfer,
-        its postings and its balances written and committed. Two processes spending one balance at once: the
-        second waits for the first's commit, reads what it left, and is refused."""
-        accounts = sorted({p.account for p in transfer.postings})
+        ``guarded`` they take from refused below zero (``insufficient_funds``, nothing written), then the
+        transfers, their postings and their balances written and committed. Two processes spending one balance
+        at once: the second waits for the first's commit, reads what it left, and is refused."""
+        accounts = sorted({p.account for t in transfers for p in t.postings})
         with self.core.writing() as session:
             connection = session.connection()
             if connection.dialect.name == "sqlite":
                 connection.execute(_SQLITE_WRITE_LOCK)
             held = dict(connection.execute(_LOCK_BALANCES, {"accounts": accounts}).all())
-            for p in transfer.postings:
-                if p.amount < 0 and p.account in guarded and held.get(p.account, 0) + p.amount < 0:
-                    have = held.get(p.account, 0)
-                    raise RuleViolation("insufficient_funds", f"{p.account} holds {{have}}, cannot pay {{need}}",
-                                        amounts={"have": have, "need": -p.amount})
-            insert_transfer(connection, transfer)
+            after = {account: int(held.get(account, 0)) for account in accounts}
+            for t in transfers:
+                for p in t.postings:
+                    after[p.account] += p.amount
+            for account in accounts:
+                if account in guarded and after[account] < 0:
+                    have = int(held.get(account, 0))
+                    raise RuleViolation("insufficient_funds", f"{account} holds {{have}}, cannot pay {{need}}",
+                                        amounts={"have": have, "need": have - after[account]})
+            for t in transfers:
+                insert_transfer(connection, t)
 
     def reserve_numbers(self, size: int) -> range:
         """``size`` transfer numbers no process has taken or will take (the ``ledger_numbers`` row locked): a

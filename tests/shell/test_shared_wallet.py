@@ -14,7 +14,7 @@ from twisted.internet.task import Clock
 from pokerroom.bus.in_process import InProcessBus
 from pokerroom.bus.subjects import table_command
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import HOUSE_RAKE, cash, table_escrow, tournament_pool
+from pokerroom.money.accounts import HOUSE_FEES, HOUSE_RAKE, cash, table_escrow, tournament_bounties, tournament_pool
 from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.recorder import Recorder
@@ -131,19 +131,41 @@ def test_a_buy_in_is_taken_before_the_command_runs_and_given_back_if_it_is_refus
     with two_processes(database) as (east, west):
         east.deposit("ana", 1_000, None)
         seat = table_escrow("e1", "ana")
-        with east.funding("ana", seat, 600, "buy_in", "e1"):
-            assert west.balance("ana") == 400                   # gone from the wallet before the table seats her
+        with east.funding(cash("ana"), [(seat, 600, "buy_in")], "e1") as funds:
+            assert funds == 1_000 and west.balance("ana") == 400   # gone from the wallet before the table seats her
             taken = east.move(cash("ana"), seat, 600, "buy_in", "e1", store=False)   # the table's own move
         assert taken.stored and east.held(seat) == 600 and west.balance("ana") == 400
-        with pytest.raises(RuleViolation) as refused, west.funding("ana", table_escrow("w1", "ana"), 400, "buy_in",
-                                                                   "w1"):
+        with pytest.raises(RuleViolation) as refused, west.funding(cash("ana"), [(table_escrow("w1", "ana"), 400,
+                                                                                  "buy_in")], "w1"):
             raise RuleViolation("table_full", "there is no free seat")
         assert refused.value.code == "table_full" and east.balance("ana") == 400   # given back
-        with pytest.raises(RuleViolation) as short, west.funding("ana", table_escrow("w1", "ana"), 401, "buy_in",
-                                                                 "w1"):
+        with pytest.raises(RuleViolation) as short, west.funding(cash("ana"), [(table_escrow("w1", "ana"), 401,
+                                                                                "buy_in")], "w1"):
             pytest.fail("a buy-in over the balance runs no command")
         assert short.value.code == "insufficient_funds" and short.value.amounts == {"have": 400, "need": 401}
+        with west.funding(cash("ana"), [(table_escrow("w1", "ana"), 401, "buy_in")], "w1", verify=False) as funds:
+            assert funds == 400                                  # the table refuses it with the funds there are
         assert east.recorder.store.ledger.ledger_problems() == []
+
+
+def test_an_entrys_payments_are_taken_in_one_locked_transaction_or_not_at_all(database):
+    """A tournament entry pays the pool, the bounties and the fee: taken together, refused together."""
+    legs = [(tournament_pool("sng"), 300, "tournament buy-in"), (tournament_bounties("sng"), 100, "tournament bounty"),
+            (HOUSE_FEES, 50, "tournament fee")]
+    with two_processes(database) as (east, west):
+        east.deposit("ana", 449, None)
+        before = stored_numbers(east)
+        with west.funding(cash("ana"), legs, "sng", verify=False) as funds:
+            assert funds == 449                                 # short by one: nothing taken, the director refuses
+        assert east.balance("ana") == 449 and stored_numbers(east) == before
+        east.deposit("ana", 1, None)
+        with west.funding(cash("ana"), legs, "sng", verify=False) as funds:
+            assert funds == 450 and east.balance("ana") == 0
+            taken = [west.move(cash("ana"), target, amount, reason, "sng", store=False)
+                     for target, amount, reason in legs[:2]]    # the director paid two of the three
+        assert all(t.stored for t in taken) and east.held(HOUSE_FEES) == 0 and east.balance("ana") == 50
+        assert west.held(tournament_pool("sng")) == 300 and west.held(tournament_bounties("sng")) == 100
+        assert east.recorder.store.ledger.ledger_check()
 
 
 def room_owning(url: str, table_id: str) -> RoomServices:
