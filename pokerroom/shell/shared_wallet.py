@@ -33,6 +33,11 @@ Transfer numbers are unique across processes: each process takes a block of
 for it), so a move costs no round trip for its number and numbers never
 collide; within a process they rise, across processes they interleave.
 
+A command whose money leaves a wallet (a buy-in, a bet, an entry) runs inside
+:meth:`SharedWallet.funding`: its payments are taken in one locked transaction
+before it runs, its own moves take those transfers, and what it is refused goes
+back -- so the funds checked and the money moved are one step.
+
 The calls here are synchronous on the reactor thread: a locked move is one
 short transaction, made only when money leaves a wallet (never per action of
 a hand).
