@@ -20,6 +20,7 @@ from pokerroom.poker.variants import VARIANTS
 from tournament import staking
 from tournament.accounts import (
     bounty_account,
+    pool_account,
     stakes_account,
 )
 from tournament.entries import REGISTERING, RUNNING, Entry
@@ -39,6 +40,28 @@ if TYPE_CHECKING:
     from tournament.structure import TournamentSpec
 
 DRAW_WORK = 100             # draws a slice makes: a table opened, a swap of a shuffle, a seat; or a bust placed
+
+
+def entry_payments(spec: TournamentSpec) -> list[tuple[str, int, str]]:
+    """What an entry pays from its source, in order, as ``(target, amount, reason)`` (none of no amount): the
+    director pays them, and the hall has the wallet take them before the entry is made (several processes)."""
+    legs = [(pool_account(spec.id), spec.buy_in, "tournament buy-in"),
+            (bounty_account(spec.id), spec.bounty, "tournament bounty"),
+            (HOUSE_FEES, spec.fee, "tournament fee")]
+    return [leg for leg in legs if leg[1] > 0]
+
+
+def chips_payment(spec: TournamentSpec, kind: str) -> tuple[str, int, str]:
+    """What a rebuy or an add-on (``kind``) pays from the player's cash, as ``(target, amount, reason)``: the
+    director pays it, and the hall has the wallet take it before the chips are bought (several processes)."""
+    cost = spec.buy_in if kind == "rebuy" else spec.add_on_cost
+    return pool_account(spec.id), cost, f"tournament {kind.replace('_', '-')}"
+
+
+def share_payment(spec: TournamentSpec, percent: Fraction, markup: Fraction) -> tuple[str, int, str]:
+    """What a backer pays for ``percent`` of an entry's action at ``markup`` (TR-STAKE-1), as ``(target, amount,
+    reason)``: into the stakes escrow, taken by the wallet before the sale (several processes)."""
+    return stakes_account(spec.id), staking.price(spec.entry_cost, percent, markup), "stake bought"
 
 
 @dataclass
@@ -97,9 +120,8 @@ class Registration:
         d.entries_total += 1
         d.collected += spec.buy_in
         d.emit(Registered(player, entry.number))
-        d.pay(source, d.pool, spec.buy_in, "tournament buy-in")
-        d.pay(source, bounty_account(spec.id), spec.bounty, "tournament bounty")
-        d.pay(source, HOUSE_FEES, spec.fee, "tournament fee")
+        for target, amount, reason in entry_payments(spec):
+            d.pay(source, target, amount, reason)
         if d.state == RUNNING:
             self._seat_late(entry)
         if len(d.entries) >= spec.max_players:
@@ -167,14 +189,14 @@ class Registration:
         if backer == seller:
             raise RuleViolation("bad_backer", "a player cannot back themselves", "TR-STAKE-1")
         staking.verify_sale(entry.stakes, percent, markup)
-        price = staking.price(d.spec.entry_cost, percent, markup)
+        target, price, reason = share_payment(d.spec, percent, markup)
         if funds < price:
             raise RuleViolation("insufficient_funds", f"the share costs {{need}}; {backer} has {{have}}", "TR-STAKE-1",
                                 amounts={"need": price, "have": funds}).priced(d.spec.currency)
         entry.stakes.append(staking.Stake(backer, percent, price))
         d.changes.entry(entry)
         d.emit(SharesSold(seller, backer, int(percent), price))
-        d.pay(cash(backer), stakes_account(d.spec.id), price, "stake bought")
+        d.pay(cash(backer), target, price, reason)
         return d.flush()
 
     def start(self) -> list:
@@ -322,7 +344,7 @@ class Registration:
             raise RuleViolation("too_many_chips", f"a rebuy is allowed at or below the starting stack "
                                 f"({{max}}); {player} has {{stack}}", "TR-REG-6",
                                 amounts={"max": spec.starting_stack, "stack": chips}).priced("chips")
-        self._buy_chips(entry, funds, spec.buy_in, spec.starting_stack, "rebuy")
+        self._buy_chips(entry, funds, chips_payment(spec, "rebuy")[1], spec.starting_stack, "rebuy")
         entry.rebuys += 1
         return d.flush()
 
@@ -335,7 +357,7 @@ class Registration:
             raise RuleViolation("add_on_closed", f"the add-on of {spec.name} is not open", "TR-REG-6")
         if entry.add_on:
             raise RuleViolation("no_add_on_left", f"{player} has already taken the add-on", "TR-REG-6")
-        self._buy_chips(entry, funds, spec.add_on_cost, spec.add_on_stack, "add_on")
+        self._buy_chips(entry, funds, chips_payment(spec, "add_on")[1], spec.add_on_stack, "add_on")
         entry.add_on = True
         return d.flush()
 
@@ -353,4 +375,4 @@ class Registration:
         d.touch(table.id)
         d.changes.entry(entry)
         d.emit(ChipsAdded(entry.player, chips, kind))
-        d.pay(cash(entry.player), d.pool, cost, f"tournament {kind.replace('_', '-')}")
+        d.pay(cash(entry.player), *chips_payment(d.spec, kind))

@@ -62,6 +62,10 @@ TOURNAMENT_PURPOSES = frozenset({POOL, BOUNTIES, GUARANTEE, STAKES})
 PLAYER_KINDS = frozenset({Kind.WALLET, Kind.TABLE, Kind.CASINO, Kind.TICKET, Kind.TDOLLARS,
                           Kind.PAYOUT})                          # a player's money
 ESCROWS = frozenset({Kind.TABLE, Kind.CASINO})     # chips on a table, returned to the wallet after a crash (CR-5)
+# A room on several processes: these accounts' truth is their database row, since any process may move them (a
+# player's wallet, T$ and tickets, a withdrawal's payout, the room's own); the others -- a table's, a casino
+# round's, a tournament's -- are escrow, kept in memory by the one process that owns the table or the event.
+SHARED_KINDS = frozenset({Kind.WORLD, Kind.HOUSE, Kind.WALLET, Kind.TDOLLARS, Kind.TICKET, Kind.PAYOUT})
 PREFIXES = tuple(k.value + SEPARATOR for k in Kind if k is not Kind.WORLD)
 
 
@@ -197,6 +201,23 @@ def kind_of(name: str) -> Kind | None:
     """The kind of account ``name`` is, or None if it is none of the room's."""
     account = parse(name)
     return None if account is None else account.kind
+
+
+def is_shared(name: str) -> bool:
+    """Whether ``name``'s balance is the database's (SHARED_KINDS) rather than an owning process's escrow."""
+    return kind_of(name) in SHARED_KINDS
+
+
+class SharedAccounts:
+    """The shared accounts as a container (``name in SHARED``): what a ledger leaves to the database to guard."""
+
+    __slots__ = ()
+
+    def __contains__(self, name: object) -> bool:
+        return type(name) is str and is_shared(name)
+
+
+SHARED = SharedAccounts()
 
 
 def is_wallet(name: str) -> bool:

@@ -29,8 +29,8 @@ records what caused them.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Container, Iterable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from pokerroom.errors import RuleViolation
@@ -66,6 +66,8 @@ class Transfer:
     reason: str
     reference: str
     at: float
+    stored: bool = field(default=False, compare=False)  # in the database already (a shared account's locked move):
+                                                        # the store writes it once, so a caller's batch skips it
 
     @property
     def size(self) -> int:
@@ -103,6 +105,8 @@ class Ledger:
         self.balances: dict[str, int] = {}
         self.opening: dict[str, int] = {}
         self.count = 0                          # transfers ever made; the next one is number count + 1
+        self.may_owe: Container[str] = MAY_OWE  # accounts whose overdraft this ledger does not refuse
+        self.numbers: Callable[[], int] | None = None   # the next transfer's number (None: count + 1)
 
     @classmethod
     def restore(cls, balances: Mapping[str, int], recent: Iterable[Transfer], count: int,
@@ -118,8 +122,33 @@ class Ledger:
                 ledger.opening[p.account] = ledger.opening.get(p.account, 0) - p.amount
         return ledger
 
+    def share(self, guarded_elsewhere: Container[str], numbers: Callable[[], int]) -> None:
+        """A room on several processes: the accounts in ``guarded_elsewhere`` are guarded by the database (their
+        overdrafts refused there, under a lock), and transfer numbers, unique across processes, come from
+        ``numbers``. Their balances here are only what this process has seen; the escrow ones stay exact."""
+        self.may_owe = _Either(MAY_OWE, guarded_elsewhere)
+        self.numbers = numbers
+
     def balance(self, account: str) -> int:
         return self.balances.get(account, 0)
+
+    def verify(self, merged: Iterable[Posting]) -> None:
+        """Refuse an overdraft of an account this ledger guards, and change nothing."""
+        balances, may_owe = self.balances, self.may_owe
+        for p in merged:
+            if p.account not in may_owe and balances.get(p.account, 0) + p.amount < 0:
+                raise RuleViolation("insufficient_funds",
+                                    f"{p.account} holds {balances.get(p.account, 0)}, cannot pay {-p.amount}")
+
+    def next_number(self) -> int:
+        return self.count + 1 if self.numbers is None else self.numbers()
+
+    def posted(self, t: Transfer) -> None:
+        """Keep a transfer checked and stored elsewhere (:meth:`verify` first, then the database's lock)."""
+        self._keep(t)
+        balances = self.balances
+        for p in t.postings:
+            balances[p.account] = balances.get(p.account, 0) + p.amount
 
     def transfer(self, postings: Iterable[Posting], reason: str, reference: str, at: float) -> Transfer:
         """Record a balanced transfer, or refuse it (overdraft) and change nothing."""
@@ -127,12 +156,12 @@ class Ledger:
 
     def _record(self, merged: tuple[Posting, ...], reason: str, reference: str, at: float) -> Transfer:
         """Postings already balanced and merged: refuse an overdraft, else keep the transfer and its balances."""
-        balances = self.balances
+        balances, may_owe = self.balances, self.may_owe
         for p in merged:
-            if p.account not in MAY_OWE and balances.get(p.account, 0) + p.amount < 0:
+            if p.account not in may_owe and balances.get(p.account, 0) + p.amount < 0:
                 raise RuleViolation("insufficient_funds",
                                     f"{p.account} holds {balances.get(p.account, 0)}, cannot pay {-p.amount}")
-        t = Transfer(self.count + 1, merged, reason, reference, at)
+        t = Transfer(self.count + 1 if self.numbers is None else self.numbers(), merged, reason, reference, at)
         self._keep(t)
         for p in merged:
             balances[p.account] = balances.get(p.account, 0) + p.amount
@@ -177,6 +206,18 @@ class Ledger:
                 replay[p.account] = replay.get(p.account, 0) + p.amount
         cached = {a: v for a, v in self.balances.items() if v}
         return {a: v for a, v in replay.items() if v} == cached and sum(cached.values()) == 0
+
+
+class _Either:
+    """Two containers as one (``x in`` either)."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: Container[str], second: Container[str]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.first or name in self.second
 
 
 class LedgerView:

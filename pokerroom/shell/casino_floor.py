@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IReactorTime
@@ -66,6 +67,7 @@ from pokerroom.bus.subjects import (
 from pokerroom.casino import commands as cc
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import cash, casino_escrow
 from pokerroom.shell.audiences import publish
 from pokerroom.shell.casino_runner import CasinoRunner
 from pokerroom.shell.in_play import answer_in_play
@@ -175,6 +177,18 @@ class CasinoFloor:
         """Apply one command record at the table and run its events (its timer armed again)."""
         return self.timers[table.table_id].command(command)
 
+    def _funding(self, table: CasinoTable, command: Any) -> AbstractContextManager[int | None]:
+        """A bet's stake, as the wallet takes it for the command (its check and its move one step on several
+        processes: :meth:`~pokerroom.shell.wallet.Wallet.funding`), giving the funds the table checks it against;
+        a decision's funds are the balance; other commands have none."""
+        if type(command) is cc.Decide:
+            return nullcontext(self.wallet.balance(command.player))
+        if type(command) is not cc.Bet:
+            return nullcontext()
+        return self.wallet.funding(cash(command.player), [(casino_escrow(table.table_id, command.player),
+                                                           command.amount, "casino bet")],
+                                   f"{table.table_id}#{table.number}", verify=False)
+
     def _commanded(self, table: CasinoTable, command: Any) -> Any:
         """``casino.<id>.command``: the command applied, answered with plain data once the frames it caused are
         out (a settling decision: after the settlement's commit); a refusal changes nothing and is raised to the
@@ -186,18 +200,19 @@ class CasinoFloor:
         player = getattr(command, "player", None)
         if kind in _MEMBERS and player not in self.members[table_id]:
             raise RuleViolation("not_at_table", f"join {table_id} first")
-        if kind in _FUNDED:                             # the wallet's word, whatever the record says
-            command = dataclasses.replace(command, funds=self.wallet.balance(player))
         number = table.number
-        try:
-            events = table.apply(command)
-        except RuleViolation as refusal:
-            raise refusal.priced(table.rules.currency) from None
-        if kind is cc.Join:
-            self.members[table_id].add(player)
-        elif kind is cc.Leave:
-            self.members[table_id].discard(player)     # the seat's stream stays open: their leaving's frames
-        self._run(table, events)
+        with self._funding(table, command) as funds:   # a stake's money: its check and move one step
+            if kind in _FUNDED:                         # the wallet's word, whatever the record says
+                command = dataclasses.replace(command, funds=funds)
+            try:
+                events = table.apply(command)
+            except RuleViolation as refusal:
+                raise refusal.priced(table.rules.currency) from None
+            if kind is cc.Join:
+                self.members[table_id].add(player)
+            elif kind is cc.Leave:
+                self.members[table_id].discard(player)     # the seat's stream stays open: their leaving's frames
+            self._run(table, events)
         if kind is cc.Join:
             answer = table.view(player)
         elif kind is cc.Bet:

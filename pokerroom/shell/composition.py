@@ -71,6 +71,7 @@ from pokerroom.shell.seating_store import StoredSeatingHistory
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.security_moves import SecurityMoves
 from pokerroom.shell.session_watch import SessionWatch
+from pokerroom.shell.shared_wallet import SharedWallet
 from pokerroom.shell.table_chat import TableChat
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
@@ -105,7 +106,7 @@ class RoomServices(MultiService):
                  shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None,
                  password_desk: PasswordDesk | None = None, bus: Bus | None = None,
                  config: Mapping[str, Any] | None = None, demo: bool = False,
-                 casino_clock: IReactorTime | None = None, node: str = "main") -> None:
+                 casino_clock: IReactorTime | None = None, node: str = "main", shared_money: bool = False) -> None:
         super().__init__()
         self.reactor = reactor
         self.node = node                    # this process's name in the room (``serve --node``; /health shows it)
@@ -120,7 +121,8 @@ class RoomServices(MultiService):
         table_names.follow(self.bus)
         self.gateway = gateway = Gateway(self.bus, self.metrics)
         self.recorder = recorder = Recorder(store, reactor, writer)
-        self.wallet = wallet = Wallet(recorder, reactor, rules)
+        # one process: the in-memory wallet; several over one database: shared accounts under its lock
+        self.wallet = wallet = (SharedWallet if shared_money else Wallet)(recorder, reactor, rules)
         self.history = StoredSeatingHistory(recorder.write, store)
         self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
                                 display_names=table_names, shuffle=shuffle, landed=recorder.landed)

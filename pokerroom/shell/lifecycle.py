@@ -104,7 +104,7 @@ class Restores(Service):
     def startService(self) -> None:  # noqa: N802 - Twisted's name
         super().startService()
         store, now = self.store, self.reactor.seconds()
-        ledger = store.ledger.load_ledger(LEDGER_KEEP)
+        ledger = self.wallet.prepare(store.ledger.load_ledger(LEDGER_KEEP))
         self.recovery = recovery = store.hands.recover(ledger, now)
         self.wallet.load(ledger, store.cashier.deposits_since(now - DAY), recovery.returned)
         self.tables.restore_hand_numbers(self.hand_numbers(recovery))

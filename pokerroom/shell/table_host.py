@@ -84,6 +84,7 @@ from pokerroom.bus.subjects import (
 )
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
+from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
 from pokerroom.shell.audiences import announce, publish
 from pokerroom.shell.cash_runner import TableRunner
@@ -218,12 +219,16 @@ class TableHost:
         player = getattr(command, "player", None)       # a field of most commands; Close and the timers' have none
         if kind in _SEATED and runner.table.seat_of(player) is None:
             raise RuleViolation("not_seated", f"you are not seated at {runner.table.table_id}")
-        if kind is tc.Sit or kind is tc.AddChips:       # the buy-in from the wallet, which lives beside the host
-            self.wallet.verify_funds(player, command.buy_in if kind is tc.Sit else command.amount)
         if kind is tc.Close:                            # a director's: the lobby sees it closing, or gone
             self.close_table(runner.table.table_id)
             return {"seat": None, "closed": runner.table.table_id not in self.runners}
-        self.command(runner, command)
+        if kind is tc.Sit or kind is tc.AddChips:       # the buy-in from the wallet, which lives beside the host:
+            table_id = runner.table.table_id            # its check and its move one step (several processes)
+            amount, reason = (command.buy_in, "buy_in") if kind is tc.Sit else (command.amount, "add_chips")
+            with self.wallet.funding(cash(player), [(table_escrow(table_id, player), amount, reason)], table_id):
+                self.command(runner, command)
+        else:
+            self.command(runner, command)
         answer = {"seat": runner.table.seat_of(player) if player is not None else None}
         return answer if kind in _AT_ONCE else runner.hold.after(answer)
 

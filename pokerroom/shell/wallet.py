@@ -17,13 +17,16 @@ Deposits check the player's own limits (AC-5) as the store holds them, passed
 in by the caller that read the account -- never a connection's session, so a
 player with no session in this process is held to the same limits. The
 ledger lives in memory; the store has every transfer, and the ledger is
-loaded from it at start, after crash recovery.
+loaded from it at start, after crash recovery. A room on several processes
+uses :class:`~pokerroom.shell.shared_wallet.SharedWallet`, the same mutators
+with wallets' money moved under the database's lock.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Protocol
 
 from twisted.internet.interfaces import IReactorTime
@@ -61,6 +64,10 @@ class Wallet:
         self._ledger = Ledger(LEDGER_KEEP)
         self._deposits: dict[str, deque] = {}   # player -> (at, amount) of the last day (AC-5)
 
+    def prepare(self, ledger: Ledger) -> Ledger:
+        """The ledger as stored, made ready for this wallet before crash recovery posts to it (here: as it is)."""
+        return ledger
+
     def load(self, ledger: Ledger, deposits: list[tuple[str, int, float]], recovered: Iterable[Transfer] = ()) -> None:
         """At start: the ledger as stored, the last day's deposits, and the transfers crash recovery made (stored
         by it already; flagged here, AC-6)."""
@@ -89,6 +96,21 @@ class Wallet:
         if have < amount:
             raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
                                 amounts={"have": have, "need": amount}).priced(self.currency)
+
+    @contextmanager
+    def funding(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str, *,
+                verify: bool = True) -> Iterator[int]:
+        """The money a command (a buy-in, chips added, a casino bet, a tournament entry) moves from ``source`` as
+        it runs, as ``(target, amount, reason)`` legs: here, checked before it runs (``verify``; False: the table
+        or the director checks the funds it is given), the command's own batch moving it (one process: nothing
+        runs between); a room on several processes moves it first, under the database's lock
+        (:class:`~pokerroom.shell.shared_wallet.SharedWallet`). Yields the funds the command may count on."""
+        have = self.held(source)
+        need = sum(amount for _, amount, _ in legs)
+        if verify and have < need:
+            raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
+                                amounts={"have": have, "need": need}).priced(self.currency)
+        yield have
 
     # ------------------------------------------------------------------ moving money: stored and flagged, always
 

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, bindparam, func, select, text, update
 
+from pokerroom.errors import RuleViolation
 from pokerroom.money.ledger import Ledger, Posting, Transfer
 from pokerroom.money.ledger_audit import ledger_problems
-from pokerroom.store.models import LedgerBalance, LedgerPosting, LedgerTransfer
-from pokerroom.store.transactions import Transactions
+from pokerroom.store.models import LedgerBalance, LedgerNumbers, LedgerPosting, LedgerTransfer
+from pokerroom.store.transactions import Transactions, insert_transfer
+
+_BALANCES = LedgerBalance.__table__
+_LOCK_BALANCES = (select(_BALANCES.c.account, _BALANCES.c.balance)
+                  .where(_BALANCES.c.account.in_(bindparam("accounts", expanding=True)))
+                  .order_by(_BALANCES.c.account).with_for_update())
+_READ_BALANCES = (select(_BALANCES.c.account, _BALANCES.c.balance)
+                  .where(_BALANCES.c.account.in_(bindparam("accounts", expanding=True))))
+_NUMBERS = LedgerNumbers.__table__
+TRANSFER_NUMBERS = "transfers"
+# SQLite has no row locks (FOR UPDATE is not written there): its one write lock, taken by a statement that writes
+# nothing, before anything is read, makes the read, the check and the write one writer's turn.
+_SQLITE_WRITE_LOCK = text("UPDATE ledger_numbers SET next_number = next_number WHERE name = ''")
 
 
 class LedgerRecords:
@@ -23,6 +36,49 @@ class LedgerRecords:
         """Write transfers and their effect on the cached balances, all in one transaction."""
         with self.core.rows() as rows:
             rows.transfers.extend(transfers)
+
+    def post_locked(self, transfers: Sequence[Transfer], guarded: Collection[str]) -> None:
+        """Store transfers that move money out of shared accounts, in ONE transaction: the balance rows of their
+        accounts locked (``SELECT ... FOR UPDATE``, in account order: every writer locks in that order), each of
+        ``guarded`` they take from refused below zero (``insufficient_funds``, nothing written), then the
+        transfers, their postings and their balances written and committed. Two processes spending one balance
+        at once: the second waits for the first's commit, reads what it left, and is refused."""
+        accounts = sorted({p.account for t in transfers for p in t.postings})
+        with self.core.writing() as session:
+            connection = session.connection()
+            if connection.dialect.name == "sqlite":
+                connection.execute(_SQLITE_WRITE_LOCK)
+            held = dict(connection.execute(_LOCK_BALANCES, {"accounts": accounts}).all())
+            after = {account: int(held.get(account, 0)) for account in accounts}
+            for t in transfers:
+                for p in t.postings:
+                    after[p.account] += p.amount
+            for account in accounts:
+                if account in guarded and after[account] < 0:
+                    have = int(held.get(account, 0))
+                    raise RuleViolation("insufficient_funds", f"{account} holds {{have}}, cannot pay {{need}}",
+                                        amounts={"have": have, "need": have - after[account]})
+            for t in transfers:
+                insert_transfer(connection, t)
+
+    def reserve_numbers(self, size: int) -> range:
+        """``size`` transfer numbers no process has taken or will take (the ``ledger_numbers`` row locked): a
+        block starts after every stored number too, so a room that ran on one process before goes on from it."""
+        with self.core.writing() as session:
+            connection = session.connection()
+            if connection.dialect.name == "sqlite":
+                connection.execute(_SQLITE_WRITE_LOCK)
+            start = _next_number(connection)
+            connection.execute(update(_NUMBERS).where(_NUMBERS.c.name == TRANSFER_NUMBERS)
+                               .values(next_number=start + size))
+        return range(start, start + size)
+
+    def balances(self, accounts: Iterable[str]) -> dict[str, int]:
+        """What each of ``accounts`` holds now, as committed (a shared account's truth)."""
+        accounts = list(accounts)
+        with self.core.reading() as session:
+            held = dict(session.connection().execute(_READ_BALANCES, {"accounts": list(accounts)}).all())
+        return {account: int(held.get(account, 0)) for account in accounts}
 
     def load_ledger(self, keep: int | None = None) -> Ledger:
         """The ledger as stored: every balance, and the last ``keep`` transfers (None: all).
@@ -79,6 +135,17 @@ class LedgerRecords:
                                    .join(LedgerPosting).order_by(LedgerTransfer.number, LedgerPosting.id)
                                    .execution_options(yield_per=10_000))
             return ledger_problems(_grouped(rows), cached)
+
+
+def _next_number(connection: Connection) -> int:
+    """The first number of a new block, the numbers' row locked (PostgreSQL; SQLite's write lock is held)."""
+    locked = connection.execute(select(_NUMBERS.c.next_number).where(_NUMBERS.c.name == TRANSFER_NUMBERS)
+                                .with_for_update()).scalar()
+    stored = connection.execute(select(func.coalesce(func.max(LedgerTransfer.number), 0))).scalar()
+    if locked is None:                                  # a database migrated before the row: made here, once
+        connection.execute(_NUMBERS.insert().values(name=TRANSFER_NUMBERS, next_number=int(stored) + 1))
+        return int(stored) + 1
+    return max(int(locked), int(stored) + 1)
 
 
 def _grouped(rows: Iterable[Any]) -> Iterator[Transfer]:

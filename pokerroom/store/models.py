@@ -6,7 +6,9 @@ What is stored, and why:
   key, unique: AC-3), argon2id hash, date of birth, country, role, exclusion.
 * ``ledger_transfers`` / ``ledger_postings`` -- every money movement (DESIGN.md
   idea 3, AC-6); ``ledger_balances`` caches each account's balance and is
-  written in the same transaction as the postings.
+  written in the same transaction as the postings; ``ledger_numbers`` hands out
+  blocks of transfer numbers to the processes of a room on several (unique
+  across them).
 * ``hands`` -- one row per hand: start-of-hand stacks written when it starts,
   the event stream, end stacks and rake when it ends. A row with no end after a
   crash is voided on start (TR-REFUND-1).
@@ -88,6 +90,16 @@ class LedgerBalance(Base):
 
     account: Mapped[str] = mapped_column(String(120), primary_key=True)
     balance: Mapped[int] = mapped_column(BigInteger)
+
+
+class LedgerNumbers(Base):
+    """The next transfer number no process has taken: a process of a room on several takes a block of them at a
+    time (the row locked for it), so numbers never collide and a move costs no round trip for its number."""
+
+    __tablename__ = "ledger_numbers"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    next_number: Mapped[int] = mapped_column(BigInteger)
 
 
 class HandRecord(Base):

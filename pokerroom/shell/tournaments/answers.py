@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, replace
+from fractions import Fraction
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -45,11 +46,13 @@ from pokerroom.bus.records import (
     Watch,
 )
 from pokerroom.errors import RuleViolation, handler_for
+from pokerroom.money.accounts import cash
 from pokerroom.shell.tournaments.approvals import approved
 from pokerroom.shell.tournaments.director_requests import changes, structure_errors, template_spec
 from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
 from tournament import director as td
+from tournament.registration import chips_payment, share_payment
 from tournament.structure import TournamentSpec
 
 if TYPE_CHECKING:
@@ -147,10 +150,13 @@ class TournamentAnswers:
             return handler_for(_OWN, command, "a tournament's requests")(self, d, command)
         if kind in _NAMING_AN_ENTRANT:
             command = replace(command, player=self.hall.entrant(d, command.player))
-        elif kind in _PAYING:
-            command = replace(command, funds=self.wallet.balance(command.player))
         answer = self.refunds(d, RefundPreviewRead()) if kind is tc.Cancel else {}
-        self.hall.command(d, command)
+        if kind in _PAYING:                     # the cost taken as the chips are bought (one step, any process)
+            leg = chips_payment(d.spec, "rebuy" if kind is tc.Rebuy else "add_on")
+            with self.wallet.funding(cash(command.player), [leg], d.spec.id, verify=False) as funds:
+                self.hall.command(d, replace(command, funds=funds))
+        else:
+            self.hall.command(d, command)
         if kind in _BALANCE_AFTER:
             return {"balance": self.wallet.balance(command.player)}
         return answer
@@ -205,8 +211,9 @@ class TournamentAnswers:
         if offered is None or bought.percent > offered[0]:
             raise RuleViolation("no_offer", f"{seller} does not offer {bought.percent}% of their action",
                                 "TR-STAKE-1")
-        self.hall.command(d, tc.SellShares(seller, bought.buyer, bought.percent, offered[1],
-                                           self.wallet.balance(bought.buyer)))
+        leg = share_payment(d.spec, Fraction(bought.percent), Fraction(offered[1], 100))
+        with self.wallet.funding(cash(bought.buyer), [leg], tid, verify=False) as funds:   # one step, any process
+            self.hall.command(d, tc.SellShares(seller, bought.buyer, bought.percent, offered[1], funds))
         self.offers[(tid, seller)] = (offered[0] - bought.percent, offered[1])
         return {"balance": self.wallet.balance(bought.buyer)}
 

@@ -76,7 +76,7 @@ from pokerroom.bus.subjects import (
 )
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import PROMOTIONS
+from pokerroom.money.accounts import PROMOTIONS, cash
 from pokerroom.shell.in_play import answer_in_play
 from pokerroom.shell.recorder import Recorder, TableRecording
 from pokerroom.shell.tournaments.answers import TournamentAnswers
@@ -94,6 +94,7 @@ from tournament import saved_state
 from tournament.bounds import EventBounds
 from tournament.event_quota import DirectorQuota
 from tournament.prizes import PayoutTable
+from tournament.registration import entry_payments
 from tournament.structure import PAYOUTS, TournamentSpec
 
 
@@ -383,11 +384,15 @@ class TournamentHall:
         money = td.tournament_money(player)
         wallet = self.wallet
         if wallet.held(ticket) >= d.spec.entry_cost:                     # a seat won in a satellite
-            self.command(d, tc.Register(player, wallet.held(ticket), source=ticket, ticket=True))
+            source, kind = ticket, {"source": ticket, "ticket": True}
         elif wallet.held(money) >= d.spec.entry_cost:                    # T$ (TR-PRIZE-5) before cash
-            self.command(d, tc.Register(player, wallet.held(money), source=money))
+            source, kind = money, {"source": money}
         else:
-            self.command(d, tc.Register(player, wallet.balance(player)))
+            source, kind = cash(player), {}
+        # the entry's payments taken as it is made (its check and move one step on several processes); the
+        # director checks the funds it is given (TR-REG-6)
+        with wallet.funding(source, entry_payments(d.spec), d.spec.id, verify=False) as funds:
+            self.command(d, tc.Register(player, funds, **kind))
 
     @staticmethod
     def taking_entries(d: td.Director) -> bool:

@@ -1,0 +1,187 @@
+"""The wallet of a room on several processes: shared accounts' money moves under the database's lock.
+
+Theory of operation
+-------------------
+With one process, the wallet's in-memory ledger is the truth of every
+balance. With several over one PostgreSQL database, each process would
+believe a player's whole balance is its own. So the accounts split in two
+(:data:`~pokerroom.money.accounts.SHARED_KINDS`):
+
+* **shared** -- a player's wallet, T$ and tickets, a withdrawal's payout, the
+  room's own (world, the house's): any process may move them, and their truth
+  is their ``ledger_balances`` row;
+* **escrow** -- a table's chips, a casino round's stakes, a tournament's pools:
+  the one process that owns the table or the event keeps them in memory, exact,
+  as the single-process wallet does.
+
+A transfer that takes money out of a shared account that may not owe (a
+buy-in, a registration, a stake, a withdrawal's hold, a promotions funding)
+could spend a balance another process is spending: it is stored at once, in
+one transaction that locks the rows of its accounts, refuses the overdraft and
+writes it (:meth:`~pokerroom.store.ledger_records.LedgerRecords.post_locked`).
+It comes back marked ``stored``, so the caller's own batch (a table's, a
+round's, a step's, a rename's) does not write it again. A transfer that only
+pays into shared accounts cannot overdraw them: it goes with what caused it,
+as with one process (a hand's settlement and its rake, a round's settlement, a
+tournament's prizes), the balance rows added to atomically. One the wallet
+stores itself (a deposit, a credit) is stored at once too, so every process
+sees it when the call returns. A shared account's balance is read from its row,
+afresh; escrow balances from memory.
+
+Transfer numbers are unique across processes: each process takes a block of
+:data:`NUMBER_BLOCK` numbers at a time from the ``ledger_numbers`` row (locked
+for it), so a move costs no round trip for its number and numbers never
+collide; within a process they rise, across processes they interleave.
+
+A command whose money leaves a wallet (a buy-in, a bet, an entry) runs inside
+:meth:`SharedWallet.funding`: its payments are taken in one locked transaction
+before it runs, its own moves take those transfers, and what it is refused goes
+back -- so the funds checked and the money moved are one step.
+
+The calls here are synchronous on the reactor thread: a locked move is one
+short transaction, made only when money leaves a wallet (never per action of
+a hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+
+from twisted.internet.interfaces import IReactorTime
+
+from pokerroom import players
+from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import SHARED, cash, is_shared
+from pokerroom.money.ledger import MAY_OWE, Ledger, Posting, Transfer, check_postings
+from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.wallet import Wallet
+
+NUMBER_BLOCK = 100                  # transfer numbers a process takes at a time
+
+
+class SharedWallet(Wallet):
+    """The wallet for a room on several processes over one database (see the module's docstring)."""
+
+    def __init__(self, recorder: Recorder, reactor: IReactorTime, account_rules: players.AccountRules) -> None:
+        super().__init__(recorder, reactor, account_rules)
+        self.ledger_store = recorder.store.ledger
+        self._numbers: Iterator[int] = iter(())
+        self._prepaid: dict[tuple[str, str, int], Transfer] = {}   # what a command's money took before it ran
+        self._ledger.share(SHARED, self._next_number)
+
+    def prepare(self, ledger: Ledger) -> Ledger:
+        """Shared accounts guarded by the database, and numbers from its blocks -- crash recovery's transfers too,
+        so they never take a number another process holds."""
+        ledger.share(SHARED, self._next_number)
+        return ledger
+
+    def load(self, ledger: Ledger, deposits: list[tuple[str, int, float]], recovered: Iterable[Transfer] = ()) -> None:
+        super().load(self.prepare(ledger), deposits, recovered)
+
+    def _next_number(self) -> int:
+        number = next(self._numbers, None)
+        if number is None:
+            self._numbers = iter(self.ledger_store.reserve_numbers(NUMBER_BLOCK))
+            number = next(self._numbers)
+        return number
+
+    # ------------------------------------------------------------------ reading: shared accounts from their rows
+
+    def balance(self, player_id: str) -> int:
+        return self.held(cash(player_id))
+
+    def held(self, account: str) -> int:
+        if is_shared(account):
+            return self.ledger_store.balances((account,))[account]
+        return self._ledger.balance(account)
+
+    def verify_funds(self, player_id: str, amount: int) -> None:
+        have = self.balance(player_id)
+        if have < amount:
+            raise _short(have, amount).priced(self.currency)
+
+    # ------------------------------------------------------------------ moving money
+
+    def move(self, source: str, target: str, amount: int, reason: str, reference: str, *,
+             store: bool = True) -> Transfer:
+        if type(amount) is not int or amount <= 0:
+            raise RuleViolation("bad_amount", f"an amount is a positive whole number of minor units, not {amount!r}")
+        return self.transfer((Posting(source, -amount), Posting(target, amount)), reason, reference, store=store)
+
+    def transfer(self, postings: Iterable[Posting], reason: str, reference: str, *, store: bool = True) -> Transfer:
+        merged = check_postings(postings)
+        if self._prepaid and len(merged) == 2:
+            paid, taken = sorted(merged, key=lambda p: p.amount)
+            prepaid = self._prepaid.pop((paid.account, taken.account, taken.amount), None)
+            if prepaid is not None:                 # the command's money, moved before it ran (:meth:`funding`)
+                return prepaid
+        if not _locks(merged, store):
+            return super().transfer(merged, reason, reference, store=store)
+        return self._post_locked(merged, reason, reference)
+
+    def _post_locked(self, merged: tuple[Posting, ...], reason: str, reference: str) -> Transfer:
+        return self._post_all_locked([(merged, reason)], reference)[0]
+
+    def _post_all_locked(self, made: list[tuple[tuple[Posting, ...], str]], reference: str) -> list[Transfer]:
+        """Escrow checked here, shared accounts locked and checked in the database, all in one transaction:
+        stored there, kept here, flagged (AC-6)."""
+        ledger, at = self._ledger, self.reactor.seconds()
+        for merged, _ in made:
+            ledger.verify(merged)
+        transfers = [Transfer(ledger.next_number(), merged, reason, reference, at) for merged, reason in made]
+        guarded = {p.account for t in transfers for p in t.postings
+                   if p.amount < 0 and p.account not in MAY_OWE and is_shared(p.account)}
+        self.ledger_store.post_locked(transfers, guarded)
+        transfers = [replace(t, stored=True) for t in transfers]
+        for t in transfers:
+            ledger.posted(t)
+        self._recorded(tuple(transfers), store=False)
+        return transfers
+
+    @contextmanager
+    def funding(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str, *,
+                verify: bool = True) -> Iterator[int]:
+        """The check and the move in one locked transaction: every leg goes from ``source`` to its target before
+        the command runs, the command's own moves of them take those transfers, and what the command is refused
+        (or does not move) goes back. Yields the funds the command may count on: what was taken plus what is
+        left. Short of the money: refused here (``verify``), or the command runs with the funds there are and
+        its table or director refuses it in its own words and order (a casino bet's limits before its funds)."""
+        if not legs or any(type(amount) is not int or amount <= 0 for _, amount, _ in legs):
+            yield self.held(source)                     # nothing to take: the command refuses it in its words
+            return
+        total = sum(amount for _, amount, _ in legs)
+        made = [((Posting(source, -amount), Posting(target, amount)), reason) for target, amount, reason in legs]
+        try:
+            taken = self._post_all_locked([(check_postings(postings), reason) for postings, reason in made],
+                                          reference)
+        except RuleViolation as refused:
+            if refused.code != "insufficient_funds":
+                raise
+            if verify:
+                raise _short(self.held(source), total).priced(self.currency) from None
+            yield self.held(source)
+            return
+        keys = [(source, target, amount) for target, amount, _ in legs]
+        self._prepaid.update(zip(keys, taken, strict=True))
+        try:
+            yield self.held(source) + total
+        finally:
+            for key, (target, amount, reason) in zip(keys, legs, strict=True):
+                if self._prepaid.pop(key, None) is not None:
+                    self.move(target, source, amount, reason + " returned", reference)
+
+
+def _locks(merged: tuple[Posting, ...], store: bool) -> bool:
+    """Whether a transfer is stored under the lock now: it takes money out of a shared account that may not owe,
+    or it is the wallet's own to store and touches a shared account (seen by every process when it returns)."""
+    for p in merged:
+        if is_shared(p.account) and (store or (p.amount < 0 and p.account not in MAY_OWE)):
+            return True
+    return False
+
+
+def _short(have: int, need: int) -> RuleViolation:
+    return RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
+                         amounts={"have": have, "need": need})
