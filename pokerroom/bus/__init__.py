@@ -35,6 +35,20 @@ checks it, and a broker-backed bus must pass the same test):
   has one responder in the whole room -- a table's subjects, answered by the
   process that owns the table; the bus refuses a second one in its own
   process, and the table lease (not the bus) keeps other processes off.
+* **Gathered responders** (reads every node answers for itself): ``respond(subject,
+  responder, gathered=True)`` registers this process's one answer to a
+  subject each node of the room answers for its own tables (``tables.where``,
+  ``casino.tables``...). ``gather(subject, payload, expected)`` asks every
+  such responder and fires with the list of their answers, in no promised
+  order, once ``expected`` answers came -- or, on a broker, at its gather
+  timeout with those that came (logged: a node died or hung; it never
+  hangs); nobody answering at all is ``[]``. In one process the list is the
+  one local responder's answer, or empty. A gathered responder answers only
+  ``gather`` and a plain one only ``request``: they are different
+  registrations, and a subject may have one of each. Refusals: the first
+  failure of any node's responder fails the whole gather as ``request`` would
+  (a ``RuleViolation`` keeps its code): a node that refuses (``security.idle``:
+  the player is busy here) decides, and the answers of the others are dropped.
 * ``flushed()`` fires once everything this bus published so far has been
   delivered to this process's subscriptions: tests wait on it instead of on
   time.
@@ -68,6 +82,12 @@ class ResponderFailed(RuntimeError):
         self.kind = kind
 
 
+def either(shared: bool, gathered: bool) -> None:
+    """A responder is shared (one of several answers each request) or gathered (each answers every gather)."""
+    if shared and gathered:
+        raise ValueError("a responder is shared or gathered, not both")
+
+
 class BadSubject(ValueError):
     """A subject or pattern that breaks the rules above."""
 
@@ -81,9 +101,12 @@ class Bus(Protocol):
 
     def subscribe(self, pattern: str, handler: Handler) -> Subscription: ...
 
-    def respond(self, subject: str, responder: Responder, *, shared: bool = False) -> Subscription: ...
+    def respond(self, subject: str, responder: Responder, *, shared: bool = False,
+                gathered: bool = False) -> Subscription: ...
 
     def request(self, subject: str, payload: Any) -> defer.Deferred: ...
+
+    def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred: ...
 
     def flushed(self) -> defer.Deferred: ...
 

@@ -13,7 +13,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from pokerroom.bus import Handler, NoResponder, Responder, matches, verify_subject
+from pokerroom.bus import Handler, NoResponder, Responder, either, matches, verify_subject
 
 ROUTES_KEPT = 100_000          # subjects whose subscribers are remembered; past that the memory starts again
 
@@ -38,6 +38,7 @@ class InProcessBus:
         self.patterns: dict[str, tuple[list[str], list[_Subscription]]] = {}
         self.routes: dict[str, tuple[_Subscription, ...]] = {}     # subject -> its subscribers, cached
         self.responders: dict[str, _Subscription] = {}
+        self.gatherers: dict[str, _Subscription] = {}              # gathered responders, by subject
 
     def publish(self, subject: str, payload: Any) -> None:
         route = self.routes.get(subject)
@@ -77,6 +78,9 @@ class InProcessBus:
         if self.responders.get(key) is subscription:
             del self.responders[key]
             return
+        if self.gatherers.get(key) is subscription:
+            del self.gatherers[key]
+            return
         if key in self.exact:
             subscriptions = self.exact[key]
             subscriptions.remove(subscription)
@@ -90,13 +94,31 @@ class InProcessBus:
                 del self.patterns[key]
             self.routes.clear()
 
-    def respond(self, subject: str, responder: Responder, *, shared: bool = False) -> _Subscription:
-        """``shared`` changes nothing in one process: this responder is the room's only one."""
+    def respond(self, subject: str, responder: Responder, *, shared: bool = False,
+                gathered: bool = False) -> _Subscription:
+        """``shared`` changes nothing in one process: this responder is the room's only one; ``gathered``: it
+        answers ``gather`` (as the one node of the room) instead of ``request``."""
         verify_subject(subject, pattern=False)
-        if subject in self.responders:
-            raise ValueError(f"{subject} already has a responder")
-        subscription = self.responders[subject] = _Subscription(self, subject, responder)
+        either(shared, gathered)
+        registered = self.gatherers if gathered else self.responders
+        if subject in registered:
+            raise ValueError(f"{subject} already has a {'gathered ' if gathered else ''}responder")
+        subscription = registered[subject] = _Subscription(self, subject, responder)
         return subscription
+
+    def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred:
+        """The one local gathered responder's answer as a one-element list (``[]`` without one)."""
+        subscription = self.gatherers.get(subject)
+        if subscription is None:
+            verify_subject(subject, pattern=False)
+            return defer.succeed([])
+        try:
+            answer = subscription.handler(payload)
+        except Exception:
+            return defer.fail()
+        if isinstance(answer, defer.Deferred):
+            return answer.addCallback(lambda one: [one])
+        return defer.succeed([answer])
 
     def request(self, subject: str, payload: Any) -> defer.Deferred:
         subscription = self.responders.get(subject)

@@ -16,7 +16,13 @@ that the requester raises again. NATS's "no responders" status is
 :class:`~pokerroom.bus.NoResponder`; no answer in ``request_timeout``
 seconds is :class:`~pokerroom.bus.NoAnswer`. ``respond(..., shared=True)``
 joins the queue group ``responders`` of its subject: each request reaches one
-of the processes that answer it.
+of the processes that answer it. ``respond(..., gathered=True)`` is a plain
+(non-queue) subscription on ``<room>.g.<subject>``, so every node's responder
+hears each gather; ``gather`` publishes once there with a reply subject in this
+bus's inbox (``_INBOX.<id>.g<n>``) and collects the answers under that number
+until ``expected`` came, or ``gather_timeout`` seconds passed (then it fires
+with those that came, and logs how many were missing); NATS's "no responders"
+status ends it at once with none.
 
 Twisted and asyncio
 -------------------
@@ -86,13 +92,15 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from pokerroom.bus import Handler, NoAnswer, NoResponder, Responder, ResponderFailed, verify_subject
+from pokerroom.bus import Handler, NoAnswer, NoResponder, Responder, ResponderFailed, either, verify_subject
 from pokerroom.bus.records import Failed, NotPlainData, Refused, packb, unpackb
 from pokerroom.errors import RuleViolation
 
 ROOM = "pokerroom"                  # the subjects' prefix on the wire: the processes of one room share it
 QUEUE = "responders"                # the queue group of shared responders
 REQUEST_TIMEOUT = 10.0              # seconds a request waits for its answer before it is NoAnswer
+GATHER_TIMEOUT = 2.0                # seconds a gather waits for a node's answer: a read, not a move; a dead node's
+                                    # count leaves the roster within a lease's ttl
 NO_RESPONDERS = "503"               # the status NATS answers a request with when nobody subscribes to it
 CONNECT_ATTEMPTS = 2                # tries of each server at start, a second apart, before connect() fails
 VERIFIED_KEPT = 100_000             # subjects known to be well formed; past that the memory starts again
@@ -159,6 +167,28 @@ def bridge_for(reactor: Any) -> ThreadBridge | SharedLoop:
     return SharedLoop(reactor) if isinstance(reactor, AsyncioSelectorReactor) else ThreadBridge(reactor)
 
 
+def _raised(record: Refused | Failed) -> Exception:
+    """A responder's failure as the requester raises it again: a refusal with its code, sentence, rule, amounts
+    and currency; the bus's own failures as themselves; anything else as :class:`ResponderFailed`."""
+    if isinstance(record, Refused):
+        refusal = RuleViolation(record.code, record.template, record.rule, record.amounts)
+        return refusal.priced(record.currency) if record.currency else refusal
+    carried = CARRIED.get(record.kind)
+    return carried(record.text) if carried else ResponderFailed(record.kind, record.text)
+
+
+class _Gathering:
+    """A gather on its way: the answers come, one a node, to one number of the inbox."""
+
+    __slots__ = ("subject", "expected", "answers", "answered", "timeout")
+
+    def __init__(self, subject: str, expected: int) -> None:
+        self.subject, self.expected = subject, expected
+        self.answers: list[Any] = []
+        self.answered: defer.Deferred = defer.Deferred()
+        self.timeout: Any = None
+
+
 class _Subscription:
     """A subscriber (or a responder) of this bus: its handler on the reactor's side, its NATS subscription on the
     loop's."""
@@ -209,12 +239,14 @@ class NatsBus:
     log = Logger()
 
     def __init__(self, reactor: Any, url: str, *, room: str = ROOM, request_timeout: float = REQUEST_TIMEOUT,
-                 bridge: ThreadBridge | SharedLoop | None = None, clock: IReactorTime | None = None) -> None:
+                 gather_timeout: float = GATHER_TIMEOUT, bridge: ThreadBridge | SharedLoop | None = None,
+                 clock: IReactorTime | None = None) -> None:
         verify_subject(room, pattern=False)
         self.reactor, self.servers = reactor, url.split(",")
         self.clock = clock if clock is not None else reactor          # what times a request out
-        self.streams, self.requests = f"{room}.s.", f"{room}.r."
+        self.streams, self.requests, self.gathers = f"{room}.s.", f"{room}.r.", f"{room}.g."
         self.request_timeout = request_timeout
+        self.gather_timeout = gather_timeout
         self.max_payload = MAX_PAYLOAD
         self.bridge = bridge if bridge is not None else bridge_for(reactor)
         self.loop = self.bridge.loop
@@ -227,6 +259,8 @@ class NatsBus:
         self.verified: set[str] = set()
         self.subscriptions: set[_Subscription] = set()  # live ones, with their NATS subscriptions (loop's side)
         self.responders: dict[str, _Subscription] = {}
+        self.gatherers: dict[str, _Subscription] = {}   # gathered responders, by subject
+        self.gathering: dict[str, _Gathering] = {}      # "g<n>" -> a gather collecting its answers
         self.replies = f"_INBOX.{uuid.uuid4().hex}."    # this bus's inbox: a request's answer comes to replies + n
         self.asked: dict[str, tuple[defer.Deferred, Any, str]] = {}   # n -> (answer, its timeout, subject)
         self.numbers = itertools.count()
@@ -262,20 +296,69 @@ class NatsBus:
         self.send(self._subscribe, subscription, self.streams + pattern, "", subscription.heard)
         return subscription
 
-    def respond(self, subject: str, responder: Responder, *, shared: bool = False) -> _Subscription:
-        """Answer ``subject``'s requests; ``shared``: one of several processes answering it (a queue group)."""
+    def respond(self, subject: str, responder: Responder, *, shared: bool = False,
+                gathered: bool = False) -> _Subscription:
+        """Answer ``subject``'s requests; ``shared``: one of several processes answering it (a queue group);
+        ``gathered``: this node's answer to every gather of ``subject`` (a plain subscription of its own space)."""
         verify_subject(subject, pattern=False)
-        if subject in self.responders:
-            raise ValueError(f"{subject} already has a responder")
-        subscription = self.responders[subject] = _Subscription(self, subject, responder, 0)
-        self.send(self._subscribe, subscription, self.requests + subject, QUEUE if shared else "",
-                  subscription.asked)
+        either(shared, gathered)
+        registered = self.gatherers if gathered else self.responders
+        if subject in registered:
+            raise ValueError(f"{subject} already has a {'gathered ' if gathered else ''}responder")
+        subscription = registered[subject] = _Subscription(self, subject, responder, 0)
+        self.send(self._subscribe, subscription, (self.gathers if gathered else self.requests) + subject,
+                  QUEUE if shared else "", subscription.asked)
         return subscription
 
     def forget(self, subscription: _Subscription) -> None:
         if self.responders.get(subscription.subject) is subscription:
             del self.responders[subscription.subject]
+        elif self.gatherers.get(subscription.subject) is subscription:
+            del self.gatherers[subscription.subject]
         self.send(self._unsubscribe, subscription)
+
+    def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred:
+        """Every node's gathered answer to ``subject``: fires with the list once ``expected`` came, or with those
+        that came at the gather timeout; the first failure of any of them fails it."""
+        self._verified(subject)
+        data = self._packed(subject, payload)
+        if self.closed:
+            return defer.fail(NoResponder(f"the bus is closed: nobody answers {subject} here"))
+        number = f"g{next(self.numbers)}"
+        gathering = _Gathering(subject, max(1, expected))
+        gathering.timeout = self.clock.callLater(self.gather_timeout, self._gathered_late, number)
+        self.gathering[number] = gathering
+        self.send(self._publish, self.gathers + subject, data, self.replies + number)
+        return gathering.answered
+
+    def _gathered_late(self, number: str) -> None:
+        gathering = self.gathering.pop(number)
+        self.log.warn("{subject}: {came} of {expected} nodes answered within {timeout:g} s", subject=gathering.subject,
+                      came=len(gathering.answers), expected=gathering.expected, timeout=self.gather_timeout)
+        gathering.answered.callback(gathering.answers)
+
+    def _one_gathered(self, number: str, data: bytes, status: str | None) -> None:
+        gathering = self.gathering[number]
+        if status == NO_RESPONDERS:                     # no node answers this subject at all
+            done: Any = []
+        else:
+            try:
+                answer = unpackb(data)
+            except Exception:
+                answer = Failed("undecodable", "an answer that is not the bus's packing")
+            if isinstance(answer, Refused | Failed):
+                done = Failure(_raised(answer))
+            else:
+                gathering.answers.append(answer)
+                if len(gathering.answers) < gathering.expected:
+                    return
+                done = gathering.answers
+        del self.gathering[number]
+        gathering.timeout.cancel()
+        if isinstance(done, Failure):
+            gathering.answered.errback(done)
+        else:
+            gathering.answered.callback(done)
 
     def request(self, subject: str, payload: Any) -> defer.Deferred:
         self._verified(subject)
@@ -294,7 +377,11 @@ class NatsBus:
         answered.errback(NoAnswer(f"nobody answered {subject} within {self.request_timeout:g} s"))
 
     def _answered(self, reply: str, data: bytes, status: str | None) -> None:
-        entry = self.asked.pop(reply[len(self.replies):], None)
+        number = reply[len(self.replies):]
+        if number in self.gathering:
+            self._one_gathered(number, data, status)
+            return
+        entry = self.asked.pop(number, None)
         if entry is None:                               # an answer after its timeout
             return
         answered, timeout, subject = entry
@@ -307,12 +394,8 @@ class NatsBus:
         except Exception:
             answered.errback()
             return
-        if isinstance(answer, Refused):
-            refusal = RuleViolation(answer.code, answer.template, answer.rule, answer.amounts)
-            answered.errback(refusal.priced(answer.currency) if answer.currency else refusal)
-        elif isinstance(answer, Failed):
-            carried = CARRIED.get(answer.kind)
-            answered.errback(carried(answer.text) if carried else ResponderFailed(answer.kind, answer.text))
+        if isinstance(answer, Refused | Failed):
+            answered.errback(_raised(answer))
         else:
             answered.callback(answer)
 
@@ -485,6 +568,10 @@ class NatsBus:
             timeout.cancel()
             answered.errback(NoAnswer(f"the bus closed before {subject} was answered"))
         self.asked.clear()
+        for gathering in self.gathering.values():
+            gathering.timeout.cancel()
+            gathering.answered.callback(gathering.answers)  # those that came, as at the timeout
+        self.gathering.clear()
         if not self.started:
             self.bridge.stop()
             return defer.succeed(None)

@@ -35,7 +35,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from pokerroom.bus import Handler, NoResponder, Responder, matches, verify_subject
+from pokerroom.bus import Handler, NoResponder, Responder, either, matches, verify_subject
 from pokerroom.bus.records import NotPlainData, packb, unpackb
 from pokerroom.errors import RuleViolation
 
@@ -72,6 +72,7 @@ class StrictBus:
         self.rng = random.Random(seed)
         self.subscriptions: list[_Subscription] = []
         self.responders: dict[str, _Subscription] = {}
+        self.gatherers: dict[str, _Subscription] = {}              # gathered responders, by subject
         self.queues: dict[str, deque[tuple[bytes, tuple[_Subscription, ...]]]] = {}   # subject -> waiting messages
         self.turn: Any = None                       # the delayed call that delivers, while one is due
         self.waiting: list[defer.Deferred] = []     # flushed() callers
@@ -95,28 +96,48 @@ class StrictBus:
     def forget(self, subscription: _Subscription) -> None:
         if self.responders.get(subscription.pattern) is subscription:
             del self.responders[subscription.pattern]
+        elif self.gatherers.get(subscription.pattern) is subscription:
+            del self.gatherers[subscription.pattern]
         elif subscription in self.subscriptions:
             self.subscriptions.remove(subscription)
 
     # ------------------------------------------------------------------ request and reply
 
-    def respond(self, subject: str, responder: Responder, *, shared: bool = False) -> _Subscription:
+    def respond(self, subject: str, responder: Responder, *, shared: bool = False,
+                gathered: bool = False) -> _Subscription:
         tokens = verify_subject(subject, pattern=False)
-        if subject in self.responders:
-            raise ValueError(f"{subject} already has a responder")
-        subscription = self.responders[subject] = _Subscription(self, subject, tokens, responder)
+        either(shared, gathered)
+        registered = self.gatherers if gathered else self.responders
+        if subject in registered:
+            raise ValueError(f"{subject} already has a {'gathered ' if gathered else ''}responder")
+        subscription = registered[subject] = _Subscription(self, subject, tokens, responder)
         return subscription
 
     def request(self, subject: str, payload: Any) -> defer.Deferred:
+        return self._ask(self.responders, subject, payload)
+
+    def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred:
+        """The local gathered responder's answer as a one-element list, packed and on a later turn as a request's
+        (``[]`` without one)."""
+        verify_subject(subject, pattern=False)
+        return self._ask(self.gatherers, subject, payload, gathered=True)
+
+    def _ask(self, registered: dict[str, _Subscription], subject: str, payload: Any, *,
+             gathered: bool = False) -> defer.Deferred:
         data = pack(subject, payload)
         answered: defer.Deferred = defer.Deferred()
 
         def ask() -> None:
-            subscription = self.responders.get(subject)
+            subscription = registered.get(subject)
             if subscription is None or not subscription.active:
-                answered.errback(NoResponder(f"nobody answers {subject}"))
+                if gathered:
+                    answered.callback([])
+                else:
+                    answered.errback(NoResponder(f"nobody answers {subject}"))
                 return
             d = defer.maybeDeferred(subscription.handler, unpack(data))
+            if gathered:
+                d.addCallback(lambda answer: [answer])
             d.addCallbacks(lambda answer: self.reactor.callLater(0, self._answer, answered, subject, answer),
                            lambda failure: self.reactor.callLater(0, answered.errback, _carried(failure)))
 

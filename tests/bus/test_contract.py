@@ -269,3 +269,42 @@ def test_the_reordering_bus_keeps_each_subjects_order_but_not_the_order_across_s
         numbers = [p for s, p in seen if s == subject]
         assert numbers == sorted(numbers) and len(numbers) == 15
     assert [p for _, p in seen] != list(range(30))
+
+
+def test_a_gather_gets_the_one_nodes_answer_as_a_list_and_nobody_answering_is_empty(bus):
+    b, settle = bus
+    assert settle(b.gather("tables.where", "ana", 1)) == []            # no node answers it
+    b.respond("tables.where", lambda player: {"seated": [player]}, gathered=True)
+    b.respond("tables.known", lambda _: defer.succeed(["t1"]), gathered=True)
+    assert settle(b.gather("tables.where", "ana", 1)) == [{"seated": ["ana"]}]
+    assert settle(b.gather("tables.known", None, 1)) == [["t1"]]
+
+
+def test_gathered_and_plain_responders_are_apart_and_one_of_each_a_subject(bus):
+    b, settle = bus
+    gathered = b.respond("casino.tables", lambda _: "gathered", gathered=True)
+    with pytest.raises(ValueError):
+        b.respond("casino.tables", lambda _: "again", gathered=True)
+    with pytest.raises(ValueError):
+        b.respond("casino.other", lambda _: "both", gathered=True, shared=True)
+    with pytest.raises(NoResponder):                # a gathered responder answers gathers only
+        settle(b.request("casino.tables", None))
+    b.respond("casino.tables", lambda _: "plain")
+    assert settle(b.request("casino.tables", None)) == "plain"
+    assert settle(b.gather("casino.tables", None, 1)) == ["gathered"]
+    gathered.cancel()
+    assert settle(b.gather("casino.tables", None, 1)) == []
+
+
+def test_a_refusal_of_a_gathered_responder_fails_the_gather_with_its_code(bus):
+    b, settle = bus
+
+    def busy(player):
+        raise RuleViolation("player_busy", "ana is seated at t1", "SEC-2")
+
+    b.respond("security.idle", busy, gathered=True)
+    with pytest.raises(RuleViolation) as refused:
+        settle(b.gather("security.idle", "ana", 1))
+    assert (refused.value.code, refused.value.rule_id) == ("player_busy", "SEC-2")
+    with pytest.raises(BadSubject):
+        b.gather("security.*", "ana", 1)

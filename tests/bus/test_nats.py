@@ -205,3 +205,46 @@ def test_a_request_that_crosses_its_responders_cancel_fails_no_later_than_its_ti
         clock.advance(5)
     with pytest.raises(NoResponder):
         settle(asked)
+
+
+def test_a_gather_merges_every_nodes_answer_and_a_missing_node_gives_those_that_came_at_the_timeout():
+    shared = room()
+    clock = task.Clock()
+    first, second, asker = nats_bus(shared), nats_bus(shared), nats_bus(shared, clock=clock, gather_timeout=2)
+    first.respond("tables.where", lambda player: {"node": "first", "seated": ["t1"]}, gathered=True)
+    second.respond("tables.where", lambda player: {"node": "second", "seated": ["t2"]}, gathered=True)
+    hung = second.respond("tables.known", lambda _: defer.Deferred(), gathered=True)     # a node that hangs
+    first.respond("tables.known", lambda _: ["t1"], gathered=True)
+    for bus in (first, second):
+        settle(bus.flushed())
+
+    answers = settle(asker.gather("tables.where", "ana", 2))
+    assert sorted(a["node"] for a in answers) == ["first", "second"]
+    assert sorted(t for a in answers for t in a["seated"]) == ["t1", "t2"]
+
+    partial = asker.gather("tables.known", None, 2)
+    settle(asker.flushed())
+    clock.advance(1.9)
+    assert not partial.called                       # one answer of two: it waits
+    clock.advance(0.1)
+    assert settle(partial) == [["t1"]]              # the timeout: the answer that came
+    hung.cancel()
+    assert settle(asker.gather("nobody.answers", None, 3)) == []      # no node at all: at once, not at the timeout
+
+
+def test_one_nodes_refusal_fails_the_gather():
+    from pokerroom.errors import RuleViolation
+
+    shared = room()
+    first, second, asker = nats_bus(shared), nats_bus(shared), nats_bus(shared)
+
+    def busy(_):
+        raise RuleViolation("player_busy", "ana is seated at t2", "SEC-2")
+
+    first.respond("security.idle", lambda _: True, gathered=True)
+    second.respond("security.idle", busy, gathered=True)
+    for bus in (first, second):
+        settle(bus.flushed())
+    with pytest.raises(RuleViolation) as refused:
+        settle(asker.gather("security.idle", "ana", 2))
+    assert refused.value.code == "player_busy"
