@@ -52,6 +52,7 @@ from pokerroom.store.models import TableLease
 from pokerroom.store.transactions import Transactions
 
 KINDS = ("cash", "tournament", "casino")
+NODE = "node:"                      # a node's own lease (the roster: which processes are alive), never taken over
 RELEASED = 0.0                      # a released lease's expiry: ran out long ago, so any node may claim it at once
 _CHUNK = 500                        # resources in one UPDATE ... IN (...)
 _LEASES = TableLease.__table__
@@ -63,6 +64,13 @@ def resource(kind: str, table_id: str) -> str:
     if kind not in KINDS:
         raise ValueError(f"no lease for a {kind!r} table (one of {', '.join(KINDS)})")
     return f"{kind}:{table_id}"
+
+
+def node_resource(node: str) -> str:
+    """The lease a live node holds on itself (``node:east-1``): the roster counts them."""
+    if not node:
+        raise ValueError("a node has a name")
+    return NODE + node
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +182,18 @@ class LeaseRecords:
             return [Lease(row.resource, row.node, row.epoch, row.expires_at) for row in rows]
 
     def expired(self, now: float) -> list[str]:
-        """The resources whose lease ran out by ``now`` (or was released): a takeover's candidates."""
+        """The tables whose lease ran out by ``now`` (or was released): a takeover's candidates (a node's own
+        lease is not one: a dead node is not taken over, it leaves the roster)."""
         with self.core.reading() as session:
-            return list(session.scalars(select(_LEASES.c.resource).where(_LEASES.c.expires_at <= now)
+            return list(session.scalars(select(_LEASES.c.resource).where(_LEASES.c.expires_at <= now,
+                                                                         _LEASES.c.resource.not_like(NODE + "%"))
                                         .order_by(_LEASES.c.resource)))
+
+    def nodes(self, now: float) -> list[str]:
+        """The names of the nodes whose own lease (:func:`node_resource`) is live at ``now``: the room's
+        processes that are alive."""
+        with self.core.reading() as session:
+            names = session.scalars(select(_LEASES.c.resource).where(_LEASES.c.resource.like(NODE + "%"),
+                                                                      _LEASES.c.expires_at > now)
+                                    .order_by(_LEASES.c.resource))
+            return [name[len(NODE):] for name in names]

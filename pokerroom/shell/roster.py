@@ -1,0 +1,105 @@
+"""The roster: how many nodes (processes) the room has now, for a read every node answers (``bus.gather``).
+
+A gather waits for ``expected`` answers, or for its timeout: the asker must
+know how many nodes there are, or every read of a room of three waits the
+timeout for answers that will never come (too many expected) or returns before
+the last node spoke (too few). Each node holds a lease on itself,
+``node:<name>`` (:func:`~pokerroom.store.lease_records.node_resource`), in the
+leases' table, renewed on the lease keeper's beat (``ttl / 3``); on the same
+beat the roster reads how many such leases are live. A node that dies stops
+renewing and leaves the count within ``ttl`` (6 s), the gathers meanwhile
+ending at their timeout with the living nodes' answers. A clean stop deletes
+the node's lease at once. Node leases are never taken over (the keeper's
+candidates are tables only).
+
+One process without a database lease table of its own to share (the default
+room) has no roster to keep: :class:`OneNode` counts 1.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from twisted.internet import defer
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from pokerroom.shell.leases import TTL, StoreQueue
+from pokerroom.store.lease_records import LeaseRecords, node_resource
+
+
+class Nodes(Protocol):
+    """What an asker uses of the roster: how many answers a gather waits for."""
+
+    def count(self) -> int: ...
+
+
+class OneNode:
+    """The room in one process: one node answers every gather."""
+
+    def count(self) -> int:
+        return 1
+
+
+class Roster:
+    """This node's own lease kept live, and the live nodes counted, every ``ttl / 3``."""
+
+    log = Logger()
+
+    def __init__(self, reactor: IReactorTime, leases: LeaseRecords, writer: StoreQueue, node: str,
+                 ttl: float = TTL) -> None:
+        self.reactor = reactor
+        self.leases = leases                # store.leases
+        self.writer = writer                # the recorder: store calls off the reactor thread, in its order
+        self.node = node
+        self.resource = node_resource(node)
+        self.ttl = ttl
+        self.names: list[str] = [node]      # the live nodes as last read (this one, until the first read lands)
+        self.running = False
+        self._beat: IDelayedCall | None = None
+        self._busy = False
+
+    def count(self) -> int:
+        """The live nodes as of the last beat, this one always among them."""
+        return len(set(self.names) | {self.node})
+
+    def start(self) -> defer.Deferred:
+        """The :class:`~pokerroom.shell.lifecycle.Step` start: this node's lease claimed and the roster read
+        before the room opens, then again every beat."""
+        self.running = True
+        return self._on_beat()
+
+    def stop(self) -> defer.Deferred:
+        """A clean stop: this node leaves the roster at once (its lease deleted), not after the ttl."""
+        self.running = False
+        if self._beat is not None and self._beat.active():
+            self._beat.cancel()
+        self._beat = None
+        d = self.writer.write(self.leases.retire, self.node, self.resource, quiet=False)
+        d.addErrback(lambda failure: self.log.failure("leaving the roster failed: the lease runs out instead",
+                                                      failure))
+        return d
+
+    def _on_beat(self) -> defer.Deferred:
+        self._beat = None
+        if not self.running:
+            return defer.succeed(None)
+        self._beat = self.reactor.callLater(self.ttl / 3, self._on_beat)
+        if self._busy:                                  # the last beat's calls have not landed: no pile-up
+            return defer.succeed(None)
+        self._busy = True
+        now = self.reactor.seconds()
+        d = self.writer.write(self.leases.claim, self.resource, self.node, self.ttl, now, quiet=False)
+        d.addCallback(lambda _: self.writer.write(self.leases.nodes, now, quiet=False))
+        d.addCallback(self._read)
+        d.addErrback(lambda failure: self.log.failure("keeping the roster failed: the last count stands", failure))
+        d.addBoth(self._done)
+        return d
+
+    def _read(self, names: list[str]) -> None:
+        if names != self.names:
+            self.log.info("the room's nodes: {names}", names=", ".join(names))
+        self.names = names
+
+    def _done(self, _: object) -> None:
+        self._busy = False
