@@ -43,6 +43,7 @@ from pokerroom.protocol.codec import VERSION
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.display_names import DisplayNames
+from pokerroom.shell.every_node import ask_every_node, resumable
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.recorder import Recorder
 from pokerroom.store.session_records import TOKEN_EXPIRED, TOKEN_LIVE, token_digest
@@ -317,7 +318,7 @@ class Accounts:
         # client must know) and which are still open is asked of their host.
         read = ResumeRead(account.nickname, tuple(sorted(old.tables)) if old is not None else (),
                           tuple(sorted(tables.items())), tuple(sorted(session.tables)))
-        asked = self.gateway.bus.request(CASH_TABLES_RESUME, read)
+        asked = ask_every_node(self.gateway.bus, CASH_TABLES_RESUME, read, resumable)   # each node its tables
         return asked.addCallback(lambda answer: self._resume_checked(session, request, token, tables, device,
                                                                      account, set(answer["open"])))
 

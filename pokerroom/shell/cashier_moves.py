@@ -85,15 +85,15 @@ class CashierMoves:
         self.store = recorder.store
         self.credited: set[str] = set()         # deposit references credited since start (before the store has them)
         self.held: set[str] = set()             # withdrawal references held since start
-        bus.respond(WALLET_MAY_DEPOSIT, self._may_deposit)
-        bus.respond(WALLET_DEPOSIT, self._deposit)
-        bus.respond(WALLET_HOLD, self._hold)
-        bus.respond(WALLET_SETTLE, self._settle)
-        bus.respond(WALLET_PAYOUTS, self._payouts)
+        bus.respond(WALLET_MAY_DEPOSIT, self._may_deposit, shared=True)
+        bus.respond(WALLET_DEPOSIT, self._deposit, shared=True)
+        bus.respond(WALLET_HOLD, self._hold, shared=True)
+        bus.respond(WALLET_SETTLE, self._settle, shared=True)
+        bus.respond(WALLET_PAYOUTS, self._payouts, shared=True)
 
     def install_credits(self, house_deposits: HouseDeposits) -> None:
         """Answer ``wallet.credit``, bounded by the house deposits of this process (STAFF-1)."""
-        self.bus.respond(WALLET_CREDIT, lambda asked: self._credit(asked, house_deposits))
+        self.bus.respond(WALLET_CREDIT, lambda asked: self._credit(asked, house_deposits), shared=True)
 
     def _stored(self, gather: Callable[[], Any]) -> defer.Deferred:
         return self.recorder.write(gather, quiet=False)

@@ -119,8 +119,9 @@ class CasinoFloor:
             self.bus.respond(casino_command(table.table_id),
                              lambda command, table=table: self._commanded(table, command))
             self.bus.respond(casino_read(table.table_id), lambda read, table=table: self._read(table, read))
-        self.bus.respond(CASINO_TABLES, lambda _: self.listing())
-        self.bus.respond(CASINO_MEMBERSHIPS, self.memberships)          # CR-6: a returning player's tables
+        # reads every node answers for its own casino tables, gathered and merged by the asker (shell.every_node)
+        self.bus.respond(CASINO_TABLES, lambda _: self.listing(), gathered=True)
+        self.bus.respond(CASINO_MEMBERSHIPS, self.memberships, gathered=True)  # CR-6: a returning player's tables
         answer_in_play(self.bus, CASINO_PLAYING, self.playing)          # SEC-2, AC-3: asked before a promotion
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
         self._lobby_section()

@@ -49,6 +49,7 @@ from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.asked import answered
 from pokerroom.shell.casino_claims import ClaimBook
+from pokerroom.shell.every_node import ask_every_node, ids, lines_by, lists_by_key
 from pokerroom.shell.recorder import Recorder
 from pokerroom.store.room_store import RoomStore
 
@@ -88,7 +89,8 @@ class CasinoPlay:
 
     def _session_event(self, subject: str, event: SessionEvent) -> None:
         if isinstance(event, SessionBack) and self._current(event.player, event.session) is not None:
-            asked = self.bus.request(CASINO_MEMBERSHIPS, MembershipsRead(event.player))
+            asked = ask_every_node(self.bus, CASINO_MEMBERSHIPS, MembershipsRead(event.player),
+                                   lists_by_key("tables", order=ids))          # each node: its casino tables
             asked.addCallback(self._resumed, event.player, event.session).addErrback(self._unanswered)
 
     def _current(self, player: str, session_id: str) -> Session | None:
@@ -126,7 +128,8 @@ class CasinoPlay:
     # bounded (the last results of the table).
 
     def _on_casino_list(self, session: Session, request: Request) -> Any:
-        return answered(self.bus.request(CASINO_TABLES, None), "", lambda lines: ok(request, tables=lines))
+        return answered(ask_every_node(self.bus, CASINO_TABLES, None, lines_by("table")), "",
+                        lambda lines: ok(request, tables=lines))
 
     def _on_casino_rules(self, session: Session, request: Request, table: str) -> Any:
         return self._ask(table, CasinoRead("rules"), lambda rules: ok(request, **rules), casino_read)

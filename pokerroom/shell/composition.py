@@ -57,6 +57,7 @@ from pokerroom.shell.cashier_moves import CashierMoves
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.casino_play import CasinoPlay
 from pokerroom.shell.display_names import DecidedNames, DisplayNames
+from pokerroom.shell.every_node import count_nodes_with
 from pokerroom.shell.histories import Histories
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.lifecycle import Restores, Step, Writer
@@ -67,6 +68,7 @@ from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.promotions_desk import PromotionsDesk, fund_promotions
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.responsible_gaming import ResponsibleGaming
+from pokerroom.shell.roster import OneNode, Roster
 from pokerroom.shell.seating_store import StoredSeatingHistory
 from pokerroom.shell.security_desk import SecurityDesk
 from pokerroom.shell.security_moves import SecurityMoves
@@ -121,6 +123,9 @@ class RoomServices(MultiService):
         table_names.follow(self.bus)
         self.gateway = gateway = Gateway(self.bus, self.metrics)
         self.recorder = recorder = Recorder(store, reactor, writer)
+        # RoomServices.roster: how many nodes answer a gathered read (one process: 1; several: their leases)
+        self.roster = Roster(reactor, store.leases, recorder, node) if shared_money else OneNode()
+        count_nodes_with(self.bus, self.roster)
         # one process: the in-memory wallet; several over one database: shared accounts under its lock
         self.wallet = wallet = (SharedWallet if shared_money else Wallet)(recorder, reactor, rules)
         self.history = StoredSeatingHistory(recorder.write, store)
@@ -152,9 +157,13 @@ class RoomServices(MultiService):
         Writer(recorder, reactor, writer).setServiceParent(self)
         self.restores = Restores(store, reactor, wallet, self.tables, self.history, self.moderation)
         self.restores.setServiceParent(self)
+        Step("roster", self.roster.start, self.roster.stop).setServiceParent(self)
         Step("password desk", self.password_desk.start, self.password_desk.stop).setServiceParent(self)
         Step("session watch", self.session_watch.start, self.session_watch.stop).setServiceParent(self)
         Step("cash tables", None, self.tables.stop).setServiceParent(self)
+        # the other nodes' tables, opened before this one started (once the roster has counted them)
+        Step("lobby", lambda: self.roster.counted().addCallback(lambda _: self.lobby.catch_up())
+             ).setServiceParent(self)
         if config is not None:
             self._furnish(config, casino_clock)
 

@@ -19,6 +19,7 @@ from pokerroom.poker import events as he
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.every_node import ask_every_node, union_sorted
 from pokerroom.shell.recorder import Recorder
 
 
@@ -50,7 +51,7 @@ class Histories:
 
     def escrows(self, player: str) -> defer.Deferred:
         """The player's chip accounts at every cash table the room has known, closed ones too (their history)."""
-        d = self.bus.request(CASH_TABLES_KNOWN, None)
+        d = ask_every_node(self.bus, CASH_TABLES_KNOWN, None, union_sorted)          # each node: its tables
         return d.addCallback(lambda tables: sorted(table_escrow(table_id, player) for table_id in tables))
 
     def _on_bet_history(self, session: Session, request: Request, limit: int = 20,

@@ -5,7 +5,8 @@ of play. The cash tables answer ``tables.where``; the floor and the hall are
 on the table process's side too, so each answers an
 :class:`~pokerroom.bus.records.InPlayRead` on a subject of its own
 (``casino.playing``, ``tournaments.playing``) with True or False, and the
-desks on the gateway's side ask instead of calling them.
+desks on the gateway's side ask instead of calling them -- every node, each
+for its own tables and events (a gathered read): in play on any is in play.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from twisted.python.failure import Failure
 from pokerroom.bus import Bus, NoResponder, Subscription
 from pokerroom.bus.records import InPlayRead
 from pokerroom.errors import RuleViolation
+from pokerroom.shell.every_node import any_yes, ask_every_node
 
 
 def answer_in_play(bus: Bus, subject: str, playing: Callable[[str], bool]) -> Subscription:
@@ -29,13 +31,13 @@ def answer_in_play(bus: Bus, subject: str, playing: Callable[[str], bool]) -> Su
                                                 f"{type(read).__name__}")
         return bool(playing(read.player))
 
-    return bus.respond(subject, answer)
+    return bus.respond(subject, answer, gathered=True)      # each node for its own tables and events
 
 
 def ask_in_play(bus: Bus, subject: str, player: str, *, absent: bool | None = None) -> defer.Deferred:
     """Fires with whether ``player`` is in play where ``subject`` is answered. ``absent`` (when given) is the
     answer when nobody answers it: a room without that service has nobody in play there."""
-    asked = bus.request(subject, InPlayRead(player))
+    asked = ask_every_node(bus, subject, InPlayRead(player), any_yes)      # in play on any node
     if absent is None:
         return asked
 

@@ -8,44 +8,85 @@ changes and publishes one ``lobby_update`` on :data:`LOBBY_UPDATE`, encoded
 once for every subscriber. A service on the table side sends another section
 of the list whole on :data:`LOBBY_SECTION` (a
 :class:`~pokerroom.bus.records.LobbySection`: the casino tables), and the
-feed keeps that copy too.
+feed keeps that copy too, line by table (several nodes each send the lines of
+their own casino tables: each replaces its own lines, not the others').
+
+A node whose feed starts after the other nodes' tables opened has heard none
+of their lines: :meth:`LobbyFeed.catch_up` (a step of the room's start) asks
+every node for its open tables' lines (``lobby.lines``, and the casino's
+``casino.tables``, both gathered reads) and keeps those it has not heard of
+since -- a line heard on ``lobby.changed`` meanwhile is newer, and a table
+that left the room meanwhile stays gone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
+from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
 
 from pokerroom.bus import Bus
 from pokerroom.bus.records import Frame, LobbyLine, LobbySection
-from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_SECTION, LOBBY_UPDATE
+from pokerroom.bus.subjects import CASINO_TABLES, LOBBY_CHANGED, LOBBY_LINES, LOBBY_SECTION, LOBBY_UPDATE
 from pokerroom.protocol.schema import Request, ok
+from pokerroom.shell.every_node import nodes_of
 
 LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
 
 
 class LobbyFeed:
+    log = Logger()
+
     def __init__(self, reactor: IReactorTime, bus: Bus, follow: Callable[[Any, bool], None]) -> None:
         self.reactor = reactor
         self.bus = bus
         self.lines: dict[str, dict] = {}        # table -> its lobby line, as its host last sent it
         self.follow = follow                    # (session, on): the gateway sends it lobby updates, or stops
-        self.sections: dict[str, Callable[[], list]] = {}   # name -> its lines as last sent (lobby.section)
+        self.sections: dict[str, dict[str, dict]] = {}   # name -> table -> its line as last sent (lobby.section)
+        self._heard: set[str] | None = None     # tables heard of while a catch-up is on its way
         self._dirty: set[str] = set()
         self._call: Any = None
         bus.subscribe(LOBBY_CHANGED, self._changed)
         bus.subscribe(LOBBY_SECTION, self._section)
 
     def _section(self, subject: str, section: LobbySection) -> None:
-        """A section as its service sent it last: ``lobby_list`` answers this copy."""
-        self.sections[section.name] = partial(list, section.lines)
+        """A section's lines as its service sent them last (each node's own tables): ``lobby_list`` answers this
+        copy."""
+        self.sections.setdefault(section.name, {}).update((line["table"], line) for line in section.lines)
 
     def _on_lobby_list(self, session: Any, request: Request) -> dict:
         return ok(request, tables=list(self.lines.values()),
-                  **{name: section() for name, section in self.sections.items()})
+                  **{name: list(lines.values()) for name, lines in self.sections.items()})
+
+    def catch_up(self) -> defer.Deferred:
+        """Every node's open tables' lines, asked once at start, kept where nothing newer was heard; fires once
+        they are in (a node that does not answer is only left out, logged by the bus)."""
+        self._heard = set()
+        expected = nodes_of(self.bus)
+        cash = self.bus.gather(LOBBY_LINES, None, expected)
+        casino = self.bus.gather(CASINO_TABLES, None, expected)
+        return defer.gatherResults([cash, casino], consumeErrors=True).addCallbacks(self._caught_up, self._not_caught)
+
+    def _caught_up(self, answers: list[list]) -> None:
+        heard, self._heard = self._heard or set(), None
+        cash, casino = answers
+        for lines in cash:
+            for change in lines:
+                if change.table not in heard and change.line is not None:
+                    self.lines.setdefault(change.table, change.line)
+        section = self.sections.get("casino", {})
+        for lines in casino:
+            for line in lines:
+                section.setdefault(line["table"], line)
+        if section:
+            self.sections["casino"] = section
+
+    def _not_caught(self, failure: Any) -> None:
+        self._heard = None
+        self.log.failure("the lobby could not ask the other nodes for their tables", failure)
 
     def _on_lobby_subscribe(self, session: Any, request: Request, on: bool) -> dict:
         """Lobby subscribers get a ``lobby_update`` of the tables that changed, at most once a second."""
@@ -54,6 +95,8 @@ class LobbyFeed:
 
     def _changed(self, subject: str, change: LobbyLine) -> None:
         table_id = change.table
+        if self._heard is not None:
+            self._heard.add(table_id)
         if change.line is None:
             self.lines.pop(table_id, None)
         else:

@@ -33,12 +33,23 @@ class Nodes(Protocol):
 
     def count(self) -> int: ...
 
+    def counted(self) -> defer.Deferred: ...
+
 
 class OneNode:
     """The room in one process: one node answers every gather."""
 
     def count(self) -> int:
         return 1
+
+    def counted(self) -> defer.Deferred:
+        return defer.succeed(1)
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
 
 
 class Roster:
@@ -58,16 +69,28 @@ class Roster:
         self.running = False
         self._beat: IDelayedCall | None = None
         self._busy = False
+        self._counted: defer.Deferred | None = None        # the first beat's read, while it is on its way
 
     def count(self) -> int:
         """The live nodes as of the last beat, this one always among them."""
         return len(set(self.names) | {self.node})
 
     def start(self) -> defer.Deferred:
-        """The :class:`~pokerroom.shell.lifecycle.Step` start: this node's lease claimed and the roster read
-        before the room opens, then again every beat."""
+        """The :class:`~pokerroom.shell.lifecycle.Step` start: this node's lease claimed and the roster read at
+        once, then again every beat."""
         self.running = True
-        return self._on_beat()
+        self._counted = self._on_beat()
+        return self.counted()
+
+    def counted(self) -> defer.Deferred:
+        """Fires with the count once the first read has landed (at once after it): a gather made at the room's
+        start waits for it rather than expect this node alone."""
+        first = self._counted
+        if first is None or first.called:
+            return defer.succeed(self.count())
+        out: defer.Deferred = defer.Deferred()
+        first.addBoth(lambda result: (out.callback(self.count()), result)[1])
+        return out
 
     def stop(self) -> defer.Deferred:
         """A clean stop: this node leaves the roster at once (its lease deleted), not after the ttl."""

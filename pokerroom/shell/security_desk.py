@@ -45,6 +45,7 @@ from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.poker.history.pokerstars import to_pokerstars
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.signals import PairSignals
+from pokerroom.shell.every_node import AT_TABLES, ask_every_node
 from pokerroom.shell.in_play import ask_in_play
 from pokerroom.shell.security_moves import busy, transfer_dict
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
@@ -401,7 +402,7 @@ class SecurityDesk:
                 lambda failure: failure.trap(RuleViolation, NoResponder)) for table_id in at["seated"]])
                                                             # already sitting out, or closed since
 
-        return bus.request(CASH_TABLES_WHERE, WhereRead(player)).addCallback(where)
+        return ask_every_node(bus, CASH_TABLES_WHERE, WhereRead(player), AT_TABLES).addCallback(where)
 
     def _on_security_ban(self, session: Any, request: Request, player: str, reason: str) -> defer.Deferred:
         """The account is closed: its sessions end now, its tokens resume nothing, it can never log in again.
@@ -497,7 +498,8 @@ class SecurityDesk:
         """Fires once nothing of the player's stays behind under the old name: no tournament entry (asked of the
         hall), no seat, place in a queue, or money anywhere but the wallet (asked of the table process,
         ``security.idle``); fails ``player_busy`` if not (AC-3)."""
-        return self._no_entries(player).addCallback(lambda _: self.bus.request(SECURITY_IDLE, IdleRead(player)))
+        return self._no_entries(player).addCallback(   # every node: a refusal of any decides
+            lambda _: ask_every_node(self.bus, SECURITY_IDLE, IdleRead(player), lambda answers: None))
 
     def _no_entries(self, player: str) -> defer.Deferred:
         """Fires once the hall says the player has no tournament entry (``tournaments.playing``; a room without

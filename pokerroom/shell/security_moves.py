@@ -90,9 +90,10 @@ class SecurityMoves:
         self.recorder = recorder            # the writer: a rename and its move in one transaction; the audit log
         self.store = recorder.store
         self.voided: set[tuple[str, str]] = set()           # (hand, player) voided since start: a double click
-        bus.respond(SECURITY_IDLE, self._idle)
-        bus.respond(SECURITY_RENAME, self._rename)
-        bus.respond(SECURITY_VOID, self._void)
+        bus.respond(SECURITY_IDLE, self._idle, gathered=True)      # every node: nothing of theirs at its tables
+        # moves, not reads: one node answers each (money and hands are in the shared database)
+        bus.respond(SECURITY_RENAME, self._rename, shared=True)
+        bus.respond(SECURITY_VOID, self._void, shared=True)
 
     def _read(self, function: Callable[[], Any]) -> defer.Deferred:
         return self.recorder.write(function, quiet=False)

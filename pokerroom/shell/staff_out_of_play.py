@@ -20,6 +20,7 @@ from pokerroom.bus.records import WhereRead
 from pokerroom.bus.subjects import CASH_TABLES_WHERE, table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.players import SECURITY_ROLES
+from pokerroom.shell.every_node import AT_TABLES, ask_every_node
 from pokerroom.shell.in_play import ask_in_play
 from pokerroom.table.commands import Leave, LeaveWaitingList
 
@@ -45,7 +46,7 @@ def where_playing(bus: Bus, elsewhere: Mapping[str, str], player: str) -> defer.
         where, subject = places[index]
         return ask_in_play(bus, subject, player).addCallback(lambda playing: where if playing else beyond(index + 1))
 
-    return bus.request(CASH_TABLES_WHERE, WhereRead(player)).addCallback(at_tables)
+    return ask_every_node(bus, CASH_TABLES_WHERE, WhereRead(player), AT_TABLES).addCallback(at_tables)
 
 
 def refuse_if_playing(bus: Bus, elsewhere: Mapping[str, str], player: str, role: str) -> defer.Deferred:
@@ -80,4 +81,4 @@ def leave_play(bus: Bus, player: str) -> defer.Deferred:
         failure.trap(RuleViolation, NoResponder)
         log.warn("{player} became staff but could not leave {table}", player=player, table=table_id)
 
-    return bus.request(CASH_TABLES_WHERE, WhereRead(player)).addCallback(where)
+    return ask_every_node(bus, CASH_TABLES_WHERE, WhereRead(player), AT_TABLES).addCallback(where)

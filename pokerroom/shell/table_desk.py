@@ -28,6 +28,7 @@ from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import NEW_ID, Request, ok
 from pokerroom.shell.asked import answered
 from pokerroom.shell.directors import directed, verify_director
+from pokerroom.shell.every_node import ask_every_node, lines_by
 from pokerroom.shell.table_host import TableHost
 from pokerroom.table import TableRules
 from pokerroom.table.commands import Close
@@ -94,7 +95,7 @@ class TableDesk:
 
     def _tables(self) -> defer.Deferred:
         """Every open cash table's line, seats and waiting list, asked of the tables' host."""
-        return self.bus.request(CASH_TABLES_DESK, DeskRead())
+        return ask_every_node(self.bus, CASH_TABLES_DESK, DeskRead(), lines_by("table"))     # each node: its own
 
     def _on_director_tables(self, session: Session, request: Request) -> Any:
         verify_director(session)

@@ -70,6 +70,7 @@ from pokerroom.bus.subjects import (
     CASH_TABLES_RESUME,
     CASH_TABLES_WHERE,
     LOBBY_CHANGED,
+    LOBBY_LINES,
     SESSION_EVENTS,
     table_announce,
     table_catch_up,
@@ -125,10 +126,12 @@ class TableHost:
         self._shuffle = shuffle
         self._landed = landed                    # fires when every write asked for so far has committed
         bus.subscribe(SESSION_EVENTS, self._session_event)
-        bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables))
-        bus.respond(CASH_TABLES_RESUME, self._resume_read)
-        bus.respond(CASH_TABLES_WHERE, self._where_read)
-        bus.respond(CASH_TABLES_DESK, self._desk_read)
+        # reads every node answers for its own tables, gathered and merged by the asker (shell.every_node)
+        bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables), gathered=True)
+        bus.respond(CASH_TABLES_RESUME, self._resume_read, gathered=True)
+        bus.respond(CASH_TABLES_WHERE, self._where_read, gathered=True)
+        bus.respond(CASH_TABLES_DESK, self._desk_read, gathered=True)
+        bus.respond(LOBBY_LINES, self._lobby_lines, gathered=True)
 
     # ------------------------------------------------------------------ tables
 
@@ -323,14 +326,17 @@ class TableHost:
         """``tables.resume``: a resume naming a table it cannot resume is refused before anything changes (a client
         must know). Each named table must be one the session watches or the player sits at (after a restart the
         room knows only the seat); a table closed since is no error (the caller answers ``closed``); ``seq`` may
-        not be beyond the table's newest event. Which of the named, watched and other tables are still open."""
+        not be beyond the table's newest event. Which of the named, watched and other tables are still open here,
+        and which named ones this node has never known (``unknown``: another node's, or nobody's -- the asker
+        refuses a table no node knows, :func:`~pokerroom.shell.every_node.resumable`)."""
         watched = set(read.watched)
+        unknown = []
         for table_id, seq in sorted(read.tables):
             runner = self.runners.get(table_id)
             if runner is None:
-                if table_id in self.known_tables:
-                    continue
-                raise RuleViolation("no_such_table", f"there is no table {table_id}; resume without it")
+                if table_id not in self.known_tables:
+                    unknown.append(table_id)
+                continue
             table = runner.table
             if table_id not in watched and table.seat_of(read.player) is None:
                 raise RuleViolation("not_watching", f"you do not watch {table_id}; resume without it, then observe "
@@ -339,7 +345,12 @@ class TableHost:
                 raise RuleViolation("bad_seq", f"{table_id} has sent no event {seq} yet (its newest is {table.seq}); "
                                                "resume with the last seq you saw, or 0 for a snapshot")
         asked = {table_id for table_id, _ in read.tables} | watched | set(read.others)
-        return {"open": sorted(table_id for table_id in asked if table_id in self.runners)}
+        return {"open": sorted(table_id for table_id in asked if table_id in self.runners), "unknown": unknown}
+
+    def _lobby_lines(self, _: object) -> list[LobbyLine]:
+        """``lobby.lines``: this node's open tables' lobby lines, for a lobby feed that starts after they opened
+        (a node started late has heard none of them on ``lobby.changed``)."""
+        return [LobbyLine(table_id, self.summary(runner), news=False) for table_id, runner in self.runners.items()]
 
     def _where_read(self, read: WhereRead) -> dict:
         """``tables.where``: the tables ``read.player`` sits at (and of those, where they are standing up after the

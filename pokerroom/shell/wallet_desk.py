@@ -58,13 +58,13 @@ class WalletDesk:
         self.store = recorder.store
         self.rules = rules
         self.welcomed: set[str] = set()         # references paid since start: before the store has them
-        bus.respond(WALLET_BALANCE, lambda read: {"balance": wallet.balance(read.player)})
-        bus.respond(WALLET_HELD, self._held)
-        bus.respond(WALLET_WELCOME, self._welcome)
+        bus.respond(WALLET_BALANCE, lambda read: {"balance": wallet.balance(read.player)}, shared=True)
+        bus.respond(WALLET_HELD, self._held, shared=True)
+        bus.respond(WALLET_WELCOME, self._welcome, shared=True)
 
     def install_promotions(self, house_deposits: HouseDeposits) -> None:
         """Answer ``wallet.promotions``, bounded by the house deposits of this process (STAFF-1)."""
-        self.bus.respond(WALLET_PROMOTIONS, lambda asked: self._fund(asked, house_deposits))
+        self.bus.respond(WALLET_PROMOTIONS, lambda asked: self._fund(asked, house_deposits), shared=True)
 
     def _held(self, read: HeldRead) -> dict:
         if not isinstance(read, HeldRead):

@@ -137,8 +137,8 @@ class TournamentHall:
     def install(self) -> None:
         """Answer the requests' records (served on the gateway's side: :mod:`~pokerroom.shell.tournaments.requests`)
         and the lobby's list."""
-        self.bus.respond(TOURNAMENTS_LIST, self.answers.listed)
-        self.bus.respond(TOURNAMENTS_CREATE, self.answers.created)
+        self.bus.respond(TOURNAMENTS_LIST, self.answers.listed, gathered=True)    # each node: the events it directs
+        self.bus.respond(TOURNAMENTS_CREATE, self.answers.created, shared=True)   # one node directs a new event
         answer_in_play(self.bus, TOURNAMENTS_PLAYING, self.playing)      # SEC-2, AC-3: asked by the desks
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.invitations.install()

@@ -26,6 +26,7 @@ from pokerroom.bus.subjects import (
     tournament_read,
 )
 from pokerroom.errors import RuleViolation
+from pokerroom.shell.every_node import ask_every_node, by_id, by_tournament, lists_by_key
 
 
 class HallLine:
@@ -47,11 +48,13 @@ class HallLine:
 
     def listed(self, player: str | None) -> defer.Deferred:
         """Every tournament's lobby line, ``registered`` as ``player`` sees it; none while no hall answers."""
-        return self.bus.request(TOURNAMENTS_LIST, TournamentsRead(player)).addErrback(self._none)
+        return ask_every_node(self.bus, TOURNAMENTS_LIST, TournamentsRead(player),      # each node: its events
+                              lists_by_key("tournaments", order=by_id)).addErrback(self._none)
 
     def invitations(self, read: InvitationsRead) -> defer.Deferred:
         """A player's open invitations on ``tournaments.invitations``; none while no hall answers."""
-        return self.bus.request(TOURNAMENTS_INVITATIONS, read).addErrback(self._no_invitations)
+        return ask_every_node(self.bus, TOURNAMENTS_INVITATIONS, read,
+                              lists_by_key("invitations", order=by_tournament)).addErrback(self._no_invitations)
 
     def on_retired(self, retired: Callable[[str], None]) -> Subscription:
         """``retired(tournament)`` whenever an event leaves the hall's memory: nothing of it is published again."""

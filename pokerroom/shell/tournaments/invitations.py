@@ -46,7 +46,7 @@ class InvitationDesk:
         self.book = InvitationBook()
 
     def install(self) -> None:
-        self.bus.respond(TOURNAMENTS_INVITATIONS, self.listed)
+        self.bus.respond(TOURNAMENTS_INVITATIONS, self.listed, gathered=True)     # each node: its events
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
 
     # ------------------------------------------------------------------ the director
