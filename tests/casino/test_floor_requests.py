@@ -17,6 +17,7 @@ from pokerroom.money.ledger import cash, casino_escrow
 from pokerroom.players import AccountRules
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.every_node import ask_every_node
 from pokerroom.table import commands as table_commands
 from tests.support.casino_room import quick_rules, strict_floor
 from tests.support.clocked_room import Connection, deposit, request, settle
@@ -109,11 +110,11 @@ def test_CR_6_the_floor_built_with_no_gateway_answers_a_returning_players_tables
     assert "casino_join" not in room.gateway.handlers            # no request of a player's is the floor's
     deposit(room, "ana", 100_000)
     assert answer_of(bus, clock, bus.request(casino_command("bac"), cc.Join("ana")))["table"] == "bac"
-    read = answer_of(bus, clock, bus.request(CASINO_MEMBERSHIPS, MembershipsRead("ana")))
+    read = answer_of(bus, clock, ask_every_node(bus, CASINO_MEMBERSHIPS, MembershipsRead("ana")))
     assert read == {"tables": ["bac"]}
-    assert answer_of(bus, clock, bus.request(CASINO_MEMBERSHIPS, MembershipsRead("bob"))) == {"tables": []}
+    assert answer_of(bus, clock, ask_every_node(bus, CASINO_MEMBERSHIPS, MembershipsRead("bob"))) == {"tables": []}
     for stranger in (None, CasinoRead("rules"), cc.Reconnect("ana")):
-        refused = answer_of(bus, clock, bus.request(CASINO_MEMBERSHIPS, stranger))
+        refused = answer_of(bus, clock, ask_every_node(bus, CASINO_MEMBERSHIPS, stranger))
         assert isinstance(refused, RuleViolation) and refused.code == "unknown_read"
     bus.publish(SESSION_EVENTS, SessionGone("s1", "ana", DISCONNECTED, True, (), 1))
     settle(room)
@@ -169,13 +170,18 @@ def test_CR_6_a_comeback_of_a_session_that_is_not_the_players_current_one_reads_
     clock, bus, room, session = strict_floor(store)
     request(room, session, "casino_join", table="bac")
     asked: list = []
-    real = bus.request
+    real, real_gather = bus.request, bus.gather
 
     def spy(subject: str, payload: object) -> object:
         asked.append(subject)
         return real(subject, payload)
 
+    def gather_spy(subject: str, payload: object, expected: int) -> object:
+        asked.append(subject)
+        return real_gather(subject, payload, expected)
+
     monkeypatch.setattr(bus, "request", spy)
+    monkeypatch.setattr(bus, "gather", gather_spy)
     bus.publish(SESSION_EVENTS, SessionBack("s-stale", "ana", LOGGED_IN, (), 99))
     settle(room)
     assert asked == [] and not [m for m in session.connection.sent if m.get("type") == "casino_state"]

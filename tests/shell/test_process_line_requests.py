@@ -53,15 +53,20 @@ from tests.support.strict_rooms import playing, signed_in, staffed, strict_room
 
 
 def spied(monkeypatch: pytest.MonkeyPatch, room: RoomServices) -> list[tuple[str, object]]:
-    """Every request sent on the room's bus from now on, as (subject, payload)."""
+    """Every request and gather sent on the room's bus from now on, as (subject, payload)."""
     asked: list[tuple[str, object]] = []
-    real = room.bus.request
+    real, real_gather = room.bus.request, room.bus.gather
 
     def spy(subject: str, payload: object) -> defer.Deferred:
         asked.append((subject, payload))
         return real(subject, payload)
 
+    def gather_spy(subject: str, payload: object, expected: int) -> defer.Deferred:
+        asked.append((subject, payload))
+        return real_gather(subject, payload, expected)
+
     monkeypatch.setattr(room.bus, "request", spy)
+    monkeypatch.setattr(room.bus, "gather", gather_spy)
     return asked
 
 
@@ -133,7 +138,7 @@ def test_AC_3_the_table_process_checks_a_rename_again_in_the_call_that_moves_the
     account(store, "bob")
     deposit(room, "bob", 700)
     room.tables.runners["quiet"].table.waiting_list.append("bob")
-    assert "at quiet" in str(refusal(room, room.bus.request(SECURITY_IDLE, IdleRead("bob"))))
+    assert "at quiet" in str(refusal(room, room.bus.gather(SECURITY_IDLE, IdleRead("bob"), 1)))
     refused = refusal(room, room.bus.request(SECURITY_RENAME, Rename("bob", "robert", "robert", "x", "sec", 0.0)))
     assert (refused.code, refused.rule_id) == ("player_busy", "AC-3")
     assert room.wallet.balance("bob") == 700 and room.wallet.balance("robert") == 0
@@ -248,7 +253,7 @@ def test_SEC_2_AC_3_a_tournament_entrant_is_neither_promoted_nor_renamed_the_hal
     assert store.accounts.find_account("ana").role == "player" and store.accounts.find_account("anna") is None
     assert lobby.ask("ana", "tournament_unregister", tournament="sng")["ok"]
     assert lobby.ask("sec", "security_reset_nickname", player="ana", nickname="anna", reason="asked")["ok"]
-    odd = refusal(room, room.bus.request(TOURNAMENTS_PLAYING, WhereRead("anna")))   # only an InPlayRead
+    odd = refusal(room, room.bus.gather(TOURNAMENTS_PLAYING, WhereRead("anna"), 1))   # only an InPlayRead
     assert odd.code == "unknown_read"
 
 

@@ -13,6 +13,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.every_node import ask_every_node, resumable
 from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import TABLES, Connection, bus_turn, player, request, resolved, with_token
 
@@ -34,6 +35,10 @@ class SeenBus(StrictBus):
         self.seen.append(("request", subject))
         return super().request(subject, payload)
 
+    def gather(self, subject, payload, expected):   # noqa: ANN001, ANN201
+        self.seen.append(("gather", subject))
+        return super().gather(subject, payload, expected)
+
 
 def strict_room(store, clock: Clock) -> RoomServices:   # noqa: ANN001
     room = RoomServices(tables_from_config(TWO_TABLES), store, clock, account_rules=AccountRules(), bus=SeenBus(clock))
@@ -44,7 +49,8 @@ def strict_room(store, clock: Clock) -> RoomServices:   # noqa: ANN001
 def asked(room: RoomServices, read: ResumeRead):   # noqa: ANN001, ANN201
     """The host's answer to ``read`` over the strict bus: the answer, or the refusal it carried back."""
     out: list = []
-    room.bus.request(CASH_TABLES_RESUME, read).addCallbacks(out.append, lambda failure: out.append(failure.value))
+    ask_every_node(room.bus, CASH_TABLES_RESUME, read, resumable).addCallbacks(
+        out.append, lambda failure: out.append(failure.value))
     for _ in range(10):
         room.reactor.advance(0)
     assert out, "the host did not answer"
@@ -126,7 +132,7 @@ def test_HR_DC_2_a_resume_on_the_strict_bus_subscribes_first_and_catches_up_by_s
     answer = resolved(request(room, fresh, "resume", token=cy_token, tables={"t1": last_seen}))
     assert answer["ok"] and answer["tables"] == {"t1": "events"}
     seen = room.bus.seen
-    assert seen[0] == ("request", CASH_TABLES_RESUME)              # asked before anything changed
+    assert seen[0] == ("gather", CASH_TABLES_RESUME)               # asked of every node before anything changed
     subscribed = seen.index(("subscribe", "table.t1.public"))
     assert subscribed < seen.index(("request", "table.t1.catch_up"))
     missed = [e for m in back.sent if m.get("type") == "table_events" for e in m["events"]]

@@ -370,5 +370,5 @@ def test_SEC_2_the_built_room_asks_the_casino_floor_and_the_tournament_hall_befo
     checks = room.session_watch.play_checks
     assert checks == {"has a casino bet open": CASINO_PLAYING, "is entered in a tournament": TOURNAMENTS_PLAYING}
     assert [resolved(ask_in_play(room.bus, subject, "nobody")) for subject in checks.values()] == [False, False]
-    odd = resolved(room.bus.request(CASINO_PLAYING, WhereRead("nobody")))      # only an InPlayRead is answered
+    odd = resolved(room.bus.gather(CASINO_PLAYING, WhereRead("nobody"), 1))      # only an InPlayRead is answered
     assert odd.value.code == "unknown_read"

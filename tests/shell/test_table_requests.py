@@ -8,6 +8,7 @@ from twisted.internet.task import Clock
 from pokerroom.bus.records import WhereRead
 from pokerroom.bus.subjects import CASH_TABLES_WHERE
 from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.every_node import AT_TABLES, ask_every_node
 from pokerroom.shell.staff_out_of_play import leave_play
 from pokerroom.shell.table_desk import TableDesk
 from tests.support.clocked_room import player, request, resolved
@@ -47,9 +48,9 @@ def test_SEC_2_a_player_made_staff_leaves_the_table_and_the_waiting_list_by_requ
     room = strict_room(store, clock)
     (ana, _), _, (cy, _) = playing(room, clock)
     assert request(room, cy, "waiting_list", table="t1", on=True)["ok"] is True
-    where = turned(room, room.bus.request(CASH_TABLES_WHERE, WhereRead("ana")))
+    where = turned(room, ask_every_node(room.bus, CASH_TABLES_WHERE, WhereRead("ana"), AT_TABLES))
     assert where == {"seated": ["t1"], "leaving": [], "waiting": []}
-    assert turned(room, room.bus.request(CASH_TABLES_WHERE, WhereRead("cy")))["waiting"] == ["t1"]
+    assert turned(room, ask_every_node(room.bus, CASH_TABLES_WHERE, WhereRead("cy"), AT_TABLES))["waiting"] == ["t1"]
     for name in ("ana", "cy"):
         turned(room, leave_play(room.bus, name))
     table = room.tables.runners["t1"].table

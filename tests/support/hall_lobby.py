@@ -12,6 +12,7 @@ from pokerroom.bus.strict import StrictBus
 from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.every_node import ask_every_node
 from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.tournaments import TournamentHall
 from pokerroom.shell.tournaments.requests import serve_tournament_requests
@@ -117,7 +118,8 @@ def asked(lobby: Lobby, subject: str, payload: object) -> object:
     """The hall's answer to ``payload`` on ``subject`` once the strict bus has carried it both ways (a refusal as
     the RuleViolation itself)."""
     assert isinstance(lobby.room.bus, StrictBus)
-    answer = lobby.room.bus.request(subject, payload)
+    bus = lobby.room.bus                    # a read every node answers is gathered, as the gateway's side asks it
+    answer = ask_every_node(bus, subject, payload) if subject in bus.gatherers else bus.request(subject, payload)
     settle(lobby.room)
     out: list = []
     answer.addBoth(out.append)

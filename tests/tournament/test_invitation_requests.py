@@ -22,13 +22,18 @@ def requests_of(lobby: Lobby, monkeypatch) -> list:   # noqa: ANN001
     bus = lobby.room.bus
     assert isinstance(bus, StrictBus)
     seen: list = []
-    request = bus.request
+    request, gather = bus.request, bus.gather
 
     def spied(subject: str, payload: object) -> Deferred:
         seen.append((subject, payload))
         return request(subject, payload)
 
+    def gathered(subject: str, payload: object, expected: int) -> Deferred:      # a read every node answers
+        seen.append((subject, payload))
+        return gather(subject, payload, expected)
+
     monkeypatch.setattr(bus, "request", spied)
+    monkeypatch.setattr(bus, "gather", gathered)
     return seen
 
 
