@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from twisted.internet.task import Clock
 
-from pokerroom.bus.records import LobbyLine
-from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_UPDATE
+from pokerroom.bus.records import LobbyLine, LobbySection
+from pokerroom.bus.subjects import CASINO_TABLES, LOBBY_CHANGED, LOBBY_LINES, LOBBY_SECTION, LOBBY_UPDATE
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.lobby_feed import LOBBY_EVERY, LobbyFeed
 from tests.support.recording_bus import RecordingBus
@@ -56,3 +56,39 @@ def test_subscribers_get_one_update_a_second_with_the_newest_lines_and_the_table
     clock.advance(LOBBY_EVERY)
     [update] = bus.on(LOBBY_UPDATE)
     assert update.message == {"type": "lobby_update", "tables": [line("t1", 3)], "closed": ["t2"]}
+
+
+def test_a_late_feed_learns_every_nodes_lines_at_start_and_keeps_what_it_heard_since():
+    lobby, bus, clock = feed()
+    asked: list = []
+    bus.respond(LOBBY_LINES, lambda _: asked.append("lines") or [LobbyLine("t1", line("t1", 0), news=False),
+                                                                  LobbyLine("t2", line("t2", 0), news=False),
+                                                                  LobbyLine("t3", line("t3", 0), news=False)],
+                gathered=True)
+    bus.respond(CASINO_TABLES, lambda _: [{"table": "bj-1", "players": 0}], gathered=True)
+    caught = lobby.catch_up()
+    bus.publish(LOBBY_CHANGED, LobbyLine("t2", line("t2", 4)))          # heard while the answers are on their way
+    bus.publish(LOBBY_CHANGED, LobbyLine("t3", None))                   # a table that left the room meanwhile
+    for _ in range(5):
+        clock.advance(0)
+    assert caught.called and asked == ["lines"]
+    listed = lobby_list(lobby)
+    assert listed["tables"] == [line("t2", 4), line("t1", 0)]           # the newer line kept, the gone one gone
+    assert listed["casino"] == [{"table": "bj-1", "players": 0}]
+    assert bus.on(LOBBY_UPDATE) == []
+
+
+def test_each_nodes_casino_section_replaces_its_own_lines_not_the_others():
+    lobby, bus, clock = feed()
+    bus.publish(LOBBY_SECTION, LobbySection("casino", ({"table": "bj-1", "players": 0},)))    # node a's floor
+    bus.publish(LOBBY_SECTION, LobbySection("casino", ({"table": "rl-1", "players": 2},)))    # node b's floor
+    bus.publish(LOBBY_SECTION, LobbySection("casino", ({"table": "bj-1", "players": 3},)))
+    clock.advance(0)
+    assert lobby_list(lobby)["casino"] == [{"table": "bj-1", "players": 3}, {"table": "rl-1", "players": 2}]
+
+
+def test_a_feed_with_nobody_to_ask_lists_what_it_hears():
+    lobby, bus, clock = feed()
+    caught = lobby.catch_up()
+    clock.advance(0)
+    assert caught.called and lobby_list(lobby) == {"type": "lobby_list", "rid": 1, "ok": True, "tables": []}

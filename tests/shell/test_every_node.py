@@ -1,0 +1,77 @@
+"""The merges of the reads every node answers (shell.every_node): several nodes' answers in the one shape a single
+process gave, and one node's answer passed through as it was."""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet import defer
+
+from pokerroom.bus import NoResponder
+from pokerroom.bus.in_process import InProcessBus
+from pokerroom.errors import RuleViolation
+from pokerroom.shell.every_node import (
+    AT_TABLES,
+    any_yes,
+    ask_every_node,
+    count_nodes_with,
+    lines_by,
+    nodes_of,
+    resumable,
+    union_sorted,
+)
+
+
+class Counted:
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def count(self) -> int:
+        return self.n
+
+    def counted(self) -> defer.Deferred:
+        return defer.succeed(self.n)
+
+
+def test_where_is_each_list_of_every_node_in_id_order_and_one_node_as_it_was():
+    one = {"seated": ["t9", "t1"], "leaving": [], "waiting": ["t3"]}
+    assert AT_TABLES([one]) is one
+    assert AT_TABLES([{"seated": ["t2"], "leaving": ["t2"], "waiting": []}, one]) == \
+        {"seated": ["t1", "t2", "t9"], "leaving": ["t2"], "waiting": ["t3"]}
+
+
+def test_known_tables_are_a_union_and_in_play_anywhere_is_in_play():
+    assert union_sorted([["t2", "t1"], ["t1", "t3"]]) == ["t1", "t2", "t3"]
+    assert any_yes([False, True]) and not any_yes([False, False])
+
+
+def test_lines_of_several_nodes_are_in_table_order():
+    lines = [[{"table": "b"}], [{"table": "a"}, {"table": "c"}]]
+    assert [line["table"] for line in lines_by("table")(lines)] == ["a", "b", "c"]
+    assert lines_by("table")([[{"table": "z"}, {"table": "a"}]]) == [{"table": "z"}, {"table": "a"}]
+
+
+def test_a_resume_refuses_a_table_no_node_knows_and_names_the_first():
+    node_a = {"open": ["t1"], "unknown": ["t2", "zz"]}
+    node_b = {"open": ["t2"], "unknown": ["t1", "zz"]}
+    assert resumable([{"open": ["t1"], "unknown": []}]) == {"open": ["t1"]}
+    with pytest.raises(RuleViolation) as refused:
+        resumable([node_a, node_b])
+    assert refused.value.code == "no_such_table" and "zz" in refused.value.message
+    node_a["unknown"].remove("zz")
+    assert resumable([node_a, {**node_b, "unknown": ["t1", "zz", "t0"]}]) == {"open": ["t1", "t2"]}
+
+
+def test_the_asker_waits_for_the_count_the_roster_gives_its_bus_and_nobody_answering_is_no_responder():
+    bus = InProcessBus()
+    assert nodes_of(bus) == 1                               # a bus without a roster: one process
+    count_nodes_with(bus, Counted(3))
+    asked: list = []
+    real = bus.gather
+    bus.gather = lambda subject, payload, expected: asked.append(expected) or real(subject, payload, expected)
+    failed: list = []
+    ask_every_node(bus, "tables.known", None, union_sorted).addErrback(failed.append)
+    assert asked == [3] and failed[0].check(NoResponder)
+    bus.respond("tables.known", lambda _: ["t2", "t1"], gathered=True)
+    answers: list = []
+    ask_every_node(bus, "tables.known", None, union_sorted).addCallback(answers.append)
+    assert answers == [["t1", "t2"]]
