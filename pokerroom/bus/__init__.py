@@ -29,8 +29,8 @@ checks it, and a broker-backed bus must pass the same test):
   rule, amounts and currency; across processes any other exception arrives as
   :class:`ResponderFailed`, naming its type and message.
 * **Shared responders**: ``respond(subject, responder, shared=True)`` is for
-  a room-wide service any process may answer (the wallet desk, the lobby's
-  reads): on a broker every process registers one and each request reaches
+  a room-wide service any process may answer (the wallet desk, the cashier's
+  moves): on a broker every process registers one and each request reaches
   exactly one of them (a NATS queue group). Without ``shared``, the subject
   has one responder in the whole room -- a table's subjects, answered by the
   process that owns the table; the bus refuses a second one in its own
