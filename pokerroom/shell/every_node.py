@@ -106,10 +106,15 @@ def lines_by(field: str) -> Callable[[list[list[dict]]], list[dict]]:
 
 
 def resumable(answers: list[dict]) -> dict:
-    """``tables.resume``: each node judged the tables it has (and refused for them); a table no node has ever
-    known is refused as one process refused it; the tables still open, once each, in order."""
-    unknown = set.intersection(*(set(answer.get("unknown", ())) for answer in answers))
-    if unknown:
-        table_id = min(unknown)
-        raise RuleViolation("no_such_table", f"there is no table {table_id}; resume without it")
+    """``tables.resume``: each node judged the tables it has; the first table in id order that its node refused
+    or that no node has ever known is refused, as one process refused it; else the tables still open, once each,
+    in order."""
+    unknown = set.intersection(*(set(answer["unknown"]) for answer in answers))
+    problems = {table_id: ("no_such_table", f"there is no table {table_id}; resume without it")
+                for table_id in unknown}
+    for answer in answers:
+        problems.update((table_id, (code, sentence)) for table_id, code, sentence in answer["refused"])
+    if problems:
+        code, sentence = problems[min(problems)]
+        raise RuleViolation(code, sentence)
     return {"open": sorted({table_id for answer in answers for table_id in answer["open"]})}

@@ -326,11 +326,14 @@ class TableHost:
         """``tables.resume``: a resume naming a table it cannot resume is refused before anything changes (a client
         must know). Each named table must be one the session watches or the player sits at (after a restart the
         room knows only the seat); a table closed since is no error (the caller answers ``closed``); ``seq`` may
-        not be beyond the table's newest event. Which of the named, watched and other tables are still open here,
-        and which named ones this node has never known (``unknown``: another node's, or nobody's -- the asker
-        refuses a table no node knows, :func:`~pokerroom.shell.every_node.resumable`)."""
+        not be beyond the table's newest event. Which of the named, watched and other tables are still open here.
+
+        A gathered read: this node judges the tables it has (``refused``: ``[table, code, sentence]``) and names
+        those it has never known (``unknown``: another node's, or nobody's); the asker refuses the first table in
+        id order that a node refused or no node knows (:func:`~pokerroom.shell.every_node.resumable`), as one
+        process did."""
         watched = set(read.watched)
-        unknown = []
+        unknown, refused = [], []
         for table_id, seq in sorted(read.tables):
             runner = self.runners.get(table_id)
             if runner is None:
@@ -339,13 +342,15 @@ class TableHost:
                 continue
             table = runner.table
             if table_id not in watched and table.seat_of(read.player) is None:
-                raise RuleViolation("not_watching", f"you do not watch {table_id}; resume without it, then observe "
-                                                    "it")
-            if seq > table.seq:
-                raise RuleViolation("bad_seq", f"{table_id} has sent no event {seq} yet (its newest is {table.seq}); "
-                                               "resume with the last seq you saw, or 0 for a snapshot")
+                refused.append([table_id, "not_watching", f"you do not watch {table_id}; resume without it, then "
+                                                          "observe it"])
+            elif seq > table.seq:
+                refused.append([table_id, "bad_seq", f"{table_id} has sent no event {seq} yet (its newest is "
+                                                     f"{table.seq}); resume with the last seq you saw, or 0 for a "
+                                                     "snapshot"])
         asked = {table_id for table_id, _ in read.tables} | watched | set(read.others)
-        return {"open": sorted(table_id for table_id in asked if table_id in self.runners), "unknown": unknown}
+        return {"open": sorted(table_id for table_id in asked if table_id in self.runners), "unknown": unknown,
+                "refused": refused}
 
     def _lobby_lines(self, _: object) -> list[LobbyLine]:
         """``lobby.lines``: this node's open tables' lobby lines, for a lobby feed that starts after they opened

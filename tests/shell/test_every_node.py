@@ -50,14 +50,19 @@ def test_lines_of_several_nodes_are_in_table_order():
     assert lines_by("table")([[{"table": "z"}, {"table": "a"}]]) == [{"table": "z"}, {"table": "a"}]
 
 
-def test_a_resume_refuses_a_table_no_node_knows_and_names_the_first():
-    node_a = {"open": ["t1"], "unknown": ["t2", "zz"]}
-    node_b = {"open": ["t2"], "unknown": ["t1", "zz"]}
-    assert resumable([{"open": ["t1"], "unknown": []}]) == {"open": ["t1"]}
+def test_a_resume_refuses_the_first_table_its_node_refused_or_no_node_knows():
+    node_a = {"open": ["t1"], "unknown": ["t2", "zz"], "refused": []}
+    node_b = {"open": ["t2"], "unknown": ["t1", "zz"], "refused": []}
+    assert resumable([{"open": ["t1"], "unknown": [], "refused": []}]) == {"open": ["t1"]}
     with pytest.raises(RuleViolation) as refused:
         resumable([node_a, node_b])
     assert refused.value.code == "no_such_table" and "zz" in refused.value.message
+    node_b["refused"] = [["t2", "bad_seq", "t2 has sent no event 9 yet"]]
+    with pytest.raises(RuleViolation) as refused:
+        resumable([node_a, node_b])                         # t2 comes before zz
+    assert refused.value.code == "bad_seq"
     node_a["unknown"].remove("zz")
+    node_b["refused"] = []
     assert resumable([node_a, {**node_b, "unknown": ["t1", "zz", "t0"]}]) == {"open": ["t1", "t2"]}
 
 
