@@ -10,9 +10,10 @@ from twisted.internet.task import Clock
 from pokerroom.shell.leases import TTL, LeaseKeeper
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.roster import OneNode, Roster
-from pokerroom.store.db import make_engine, migrate, sqlite_url
+from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.lease_records import node_resource, resource
 from pokerroom.store.room_store import RoomStore
+from tests.support.together import shared_database
 
 T0 = 1_000.0
 STEP = 0.25
@@ -33,16 +34,16 @@ def run(seconds: float, *nodes: Node) -> None:
             node.clock.advance(STEP)
 
 
-@pytest.fixture
-def nodes(tmp_path):
-    url = sqlite_url(tmp_path)
-    engine = make_engine(url)
-    migrate(engine)
-    engine.dispose()
-    made = [Node(url, name) for name in "abc"]
-    yield made
-    for node in made:
-        node.store.engine.dispose()
+@pytest.fixture(params=["sqlite", "postgresql"])
+def nodes(request, tmp_path):
+    with shared_database(request.param, tmp_path) as url:
+        engine = make_engine(url)
+        migrate(engine)
+        engine.dispose()
+        made = [Node(url, name) for name in "abc"]
+        yield made
+        for node in made:
+            node.store.engine.dispose()
 
 
 def test_one_process_is_one_node():

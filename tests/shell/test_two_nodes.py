@@ -69,10 +69,10 @@ def until(done: Callable[[], bool]) -> None:
     assert done()
 
 
-@pytest.fixture
-def nodes(tmp_path) -> Iterator[tuple[Node, Node]]:
+@pytest.fixture(params=["postgresql", "sqlite"])
+def nodes(request, tmp_path) -> Iterator[tuple[Node, Node]]:
     nats_buses.require_nats()
-    with shared_database("sqlite", tmp_path) as url:
+    with shared_database(request.param, tmp_path) as url:
         engine = make_engine(url)
         migrate(engine)
         engine.dispose()
