@@ -22,7 +22,9 @@ hears each gather; ``gather`` publishes once there with a reply subject in this
 bus's inbox (``_INBOX.<id>.g<n>``) and collects the answers under that number
 until ``expected`` came, or ``gather_timeout`` seconds passed (then it fires
 with those that came, and logs how many were missing); NATS's "no responders"
-status ends it at once with none.
+status ends it at once with none, and a node whose responder was cancelled as
+the gather reached it (its table host stopping) is one answer fewer to wait
+for, not a failure.
 
 Twisted and asyncio
 -------------------
@@ -346,7 +348,12 @@ class NatsBus:
                 answer = unpackb(data)
             except Exception:
                 answer = Failed("undecodable", "an answer that is not the bus's packing")
-            if isinstance(answer, Refused | Failed):
+            if isinstance(answer, Failed) and answer.kind == "NoResponder":
+                gathering.expected -= 1                 # its responder was cancelled as the gather reached it
+                if len(gathering.answers) < gathering.expected:
+                    return
+                done = gathering.answers
+            elif isinstance(answer, Refused | Failed):
                 done = Failure(_raised(answer))
             else:
                 gathering.answers.append(answer)

@@ -251,3 +251,14 @@ def test_one_nodes_refusal_fails_the_gather():
     with pytest.raises(RuleViolation) as refused:
         settle(asker.gather("security.idle", "ana", 2))
     assert refused.value.code == "player_busy"
+
+
+def test_a_gathered_responder_cancelled_as_the_gather_reaches_it_is_one_answer_less_not_a_failure():
+    shared = room()
+    first, second, asker = nats_bus(shared), nats_bus(shared), nats_bus(shared)
+    first.respond("casino.tables", lambda _: ["bj-1"], gathered=True)
+    leaving = second.respond("casino.tables", lambda _: ["rl-1"], gathered=True)
+    for bus in (first, second):
+        settle(bus.flushed())
+    leaving.active = False                          # cancelled on the reactor's side; its subscription still live
+    assert settle(asker.gather("casino.tables", None, 2)) == [["bj-1"]]
