@@ -47,13 +47,15 @@ log = Logger()
 
 
 def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
-               *, demo: bool = False, casino_clock=None, node: str = "main", bus: str | Bus = "") -> RoomServices:  # noqa: ANN001
+               *, demo: bool = False, casino_clock=None, node: str = "main", bus: str | Bus = "",  # noqa: ANN001
+               role: str = "both") -> RoomServices:
     """Migrate the database and compose the room (its writer thread and the password desk's own pool in it); the
     caller starts it (``startService``: crash recovery first, blocking, before listening) and stops it.
 
     ``casino_clock`` runs the casino tables' timers on another clock than the reactor (a test's ``Clock``).
     ``node`` is this process's name in the room; ``bus`` the broker's URL (``nats://…``), or "" for the
     in-process bus, or a bus already connected (``serve`` connects a NATS bus before it builds the room).
+    ``role`` is the side of the process line this process runs (``serve --role``: both, gateway or tables).
     """
     node = node_name(node)
     chosen_bus = room_bus(reactor, bus) if isinstance(bus, str) else bus   # a bad URL stops it before the database
@@ -74,7 +76,7 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     conduct.prepare()               # the chat and nickname filters' tables, before the first line arrives
     return RoomServices(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules,
                         writer=ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-store"), password_desk=desk,
-                        config=data, demo=demo, casino_clock=casino_clock, node=node, bus=chosen_bus)
+                        config=data, demo=demo, casino_clock=casino_clock, node=node, bus=chosen_bus, role=role)
 
 
 NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
@@ -111,7 +113,7 @@ def demo_password_limits(configured: dict) -> dict:
 
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
           bots: int, max_rate: float = 20.0, max_connections: int = 10_000, *, node: str = "main", bus: str = "",
-          drain_seconds: float = DRAIN_SECONDS) -> int:
+          drain_seconds: float = DRAIN_SECONDS, role: str = "both") -> int:
     level = LogLevel.levelWithName(os.environ.get("POKERROOM_LOG_LEVEL", "info"))
     observer = FilteringLogObserver(textFileLogObserver(sys.stderr), [LogLevelFilterPredicate(level)])
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
@@ -125,15 +127,18 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     reactor = default_reactor
     pacer = CollectorPacer.from_config(reactor, settings)      # a bad [collector] stops the room before it opens
     chosen_bus = room_bus(reactor, bus)
+    if role != "both" and chosen_bus is None:
+        raise ValueError(f"--role {role}: the two sides of a room reach each other over a broker; give --bus "
+                         "nats://HOST:PORT/ROOM (and the same --database) to both processes, or leave --role out")
     opened: list[bool] = []
     if chosen_bus is None:
         open_room(reactor, settings, limits, pacer, config, database, data_dir, demo, bots, max_rate,
-                  max_connections, host, port, node, chosen_bus, drain_seconds)
+                  max_connections, host, port, node, chosen_bus, drain_seconds, role)
     else:                           # a broker's bus connects first: the room is built on a bus that is up
         def connected(_: object) -> None:
             opened.append(True)
             open_room(reactor, settings, limits, pacer, config, database, data_dir, demo, bots, max_rate,
-                      max_connections, host, port, node, chosen_bus, drain_seconds)
+                      max_connections, host, port, node, chosen_bus, drain_seconds, role)
 
         def unreachable(failure: Failure) -> None:
             log.failure("the bus at {url} could not be reached: the room does not open", failure, url=bus)
@@ -146,29 +151,36 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
 
 def open_room(reactor, settings: dict, limits: ConnectionLimits, pacer: CollectorPacer,  # noqa: ANN001, PLR0913
               config: str | None, database: str | None, data_dir: str, demo: bool, bots: int, max_rate: float,
-              max_connections: int, host: str, port: int, node: str, bus: Bus | None, drain_seconds: float) -> None:
+              max_connections: int, host: str, port: int, node: str, bus: Bus | None, drain_seconds: float,
+              role: str = "both") -> None:
     """Build the room, start it, listen, and print where it is (and start the demo's bots)."""
-    room = build_room(config, database, data_dir, reactor, demo=demo, node=node, bus=bus or "")
+    room = build_room(config, database, data_dir, reactor, demo=demo, node=node, bus=bus or "", role=role)
     room.startService()             # crash recovery first (blocking: before listening), then each service's start
     # Every service stops with the server; what is queued for the writer (a batch gathering, the prizes just paid)
     # lands before its thread stops.
     reactor.addSystemEventTrigger("before", "shutdown", room.stopService)
+    CollectorWatch(room.metrics.registry).install()
+    pacer.start()
+    if role == "tables":            # no client connects here: /health and /metrics only
+        open_tables(reactor, room, host, port, data_dir, demo)
+        return
     drain = Drain(reactor, lambda: len(room.gateway.connections), reactor.stop, seconds=drain_seconds)
     reactor.addSystemEventTrigger("before", "shutdown", drain.cancel)
     drain_on_sigterm(reactor, drain)
-    site = build_site(room.gateway, reactor, None, tables=lambda: len(room.tables.runners), demo=demo,
+    hosted = room.tables                    # None in a gateway process: the lobby's copy counts the room's tables
+    site = build_site(room.gateway, reactor, None, demo=demo,
+                      tables=(lambda: len(hosted.runners)) if hosted is not None else lambda: len(room.lobby.lines),
                       rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
                       limits=limits, node=room.node, drain=drain)
-    CollectorWatch(room.metrics.registry).install()
-    pacer.start()
     listening = reactor.listenTCP(port, site, interface=host, backlog=1024)   # a crowd reconnecting at once
     actual = listening.getHost().port
     site.room_factory.allowed_origins = limits.allowed_origins if limits.allowed_origins is not None \
         else own_origins(host, actual)
     print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
           flush=True)
-    print(f"node {room.node}; tables: {', '.join(room.tables.runners)}; data in {Path(data_dir).resolve()}",
-          flush=True)
+    print(f"node {room.node}" + (f"; tables: {', '.join(room.tables.runners)}" if room.tables is not None
+                                  else " (--role gateway: the tables run in the table process)")
+          + f"; data in {Path(data_dir).resolve()}", flush=True)
     print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin   "
           f"security review: http://{host}:{actual}/security", flush=True)
     director = demo_director(room) if demo else None
@@ -196,8 +208,21 @@ def open_room(reactor, settings: dict, limits: ConnectionLimits, pacer: Collecto
                 lambda failure: log.failure("the demo tournament", failure))
             print("8 bots are registered for the demo tournament; it starts in 10 minutes, or when the director "
                   "starts it at /admin", flush=True)
-    if demo:
+    if demo and room.tables is not None:
         narrate(room, next(iter(room.tables.runners)))
+
+
+def open_tables(reactor, room: RoomServices, host: str, port: int, data_dir: str, demo: bool) -> None:  # noqa: ANN001
+    """A ``--role tables`` process: its tables run once its restores are done; it listens only for ``/health`` and
+    ``/metrics`` (:mod:`pokerroom.tables_site`), and prints where, as the gateway's process prints its /ws."""
+    from pokerroom.tables_site import build_tables_site
+
+    site = build_tables_site(room.metrics, lambda: len(room.tables.runners), node=room.node, demo=demo)
+    actual = reactor.listenTCP(port, site, interface=host).getHost().port
+    print(f"pokerroom tables serving on http://{host}:{actual}/health  (--role tables: no WebSocket; clients "
+          "connect to a --role gateway process)", flush=True)
+    print(f"node {room.node}; tables: {', '.join(room.tables.runners)}; data in {Path(data_dir).resolve()}",
+          flush=True)
 
 
 def drain_on_sigterm(reactor, drain: Drain) -> None:  # noqa: ANN001

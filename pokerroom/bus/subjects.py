@@ -20,6 +20,8 @@ CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has
 CASH_TABLES_RESUME = "tables.resume"  # request: a ResumeRead, may a player resume these tables (the host checks)
 CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a player sits at or waits for
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
+LOBBY_WANTED = "lobby.wanted"        # payload: None, a gateway process just started: every table side sends its
+                                     # lobby lines (lobby.changed, not news) and sections (lobby.section) again
 LOBBY_SECTION = "lobby.section"      # payload: a LobbySection, another section of the lobby whole (the casino's)
 CASINO_TABLES = "casino.tables"      # request: None, every casino table's lobby line (casino_list)
 CASINO_PLAYING = "casino.playing"    # request: an InPlayRead, has a player a bet in an open round (SEC-2)
