@@ -115,9 +115,11 @@ def run_shape(shape: str, n: int, args: argparse.Namespace) -> dict:
             finally:
                 pool.stop()
         finally:
-            for process in servers:             # the gateway first, then the tables (SIGINT: stop now, no drain)
+            # the gateway first, then the tables: SIGTERM, whose drain ends at once with no client left (SIGINT
+            # is ignored by a process started from a background job)
+            for process in servers:
                 if process.poll() is None:
-                    process.send_signal(signal.SIGINT)
+                    process.send_signal(signal.SIGTERM)
                 try:
                     process.wait(20)
                 except subprocess.TimeoutExpired:

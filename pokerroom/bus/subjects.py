@@ -20,6 +20,7 @@ CASH_TABLES_KNOWN = "tables.known"   # request: every cash table id the room has
 CASH_TABLES_RESUME = "tables.resume"  # request: a ResumeRead, may a player resume these tables (the host checks)
 CASH_TABLES_WHERE = "tables.where"   # request: a WhereRead, the cash tables a player sits at or waits for
 CASH_TABLES_DESK = "tables.desk"     # request: a DeskRead, every open cash table as the directors' desk shows it
+CASH_TABLES_OPEN = "tables.open"     # request: an OpenTable, a director's new cash table opened by the tables' side
 LOBBY_WANTED = "lobby.wanted"        # payload: None, a gateway process just started: every table side sends its
                                      # lobby lines (lobby.changed, not news) and sections (lobby.section) again
 LOBBY_SECTION = "lobby.section"      # payload: a LobbySection, another section of the lobby whole (the casino's)

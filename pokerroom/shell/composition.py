@@ -84,6 +84,7 @@ from pokerroom.shell.session_watch import SessionWatch
 from pokerroom.shell.table_chat import TableChat
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
+from pokerroom.shell.table_opener import TableOpener
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.requests import serve_tournament_requests
@@ -107,6 +108,7 @@ class RoomServices(MultiService):
     hall: TournamentHall | None = None
     cashier: Cashier | None = None
     table_desk: TableDesk | None = None
+    table_opener: TableOpener | None = None
     casino_floor: CasinoFloor | None = None
     casino_play: CasinoPlay | None = None
     wallet_desk: WalletDesk | None = None
@@ -238,9 +240,12 @@ class RoomServices(MultiService):
             self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules,
                                              self.play_check, self.moderation, self.bus, PlayMoney(money), money)
             self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
-        if table_side and gateway_side:      # the directors' cash-table desk still opens a table in its own process
-            self.table_desk = desk = TableDesk(self.tables, self.lobby, self.gateway, self.recorder, self.store,
-                                               self.reactor, self.bus, config)
+        if table_side:                                                # a director's table opened beside the host
+            self.table_opener = opener = TableOpener(self.tables, self.store, self.bus, config)
+            opener.install()
+        if gateway_side:                                              # the directors' requests, asking it
+            self.table_desk = desk = TableDesk(self.lobby, self.gateway, self.recorder, self.store, self.reactor,
+                                               self.bus, config)
             desk.install()
         if table_side:
             self.casino_floor = floor = CasinoFloor(casino_tables(config), clock=casino_clock or self.reactor,
@@ -265,7 +270,9 @@ class RoomServices(MultiService):
             if self.demo:
                 Step("demo promotions", self.demo_promotions).setServiceParent(self)
             Step("tournament hall", hall.recover, hall.stop).setServiceParent(self)
-        if self.table_desk is not None:
+        if table_side:
+            Step("directors' tables", opener.restore).setServiceParent(self)
+        if gateway_side:
             Step("table desk", desk.restore).setServiceParent(self)
         if table_side:
             Step("casino floor", floor.start, floor.stop).setServiceParent(self)
