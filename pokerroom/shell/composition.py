@@ -206,8 +206,9 @@ class RoomServices(MultiService):
 
     @property
     def recovery(self) -> Recovery | None:
-        """What the restores found of a crash (voided hands, stakes returned); None before the room starts."""
-        return self.restores.recovery
+        """What the restores found of a crash (voided hands, stakes returned); None before the room starts, and in
+        a gateway process (recovery is the table side's)."""
+        return self.restores.recovery if self.restores is not None else None
 
     def _furnish(self, config: Mapping[str, Any], casino_clock: IReactorTime | None) -> None:
         """The tournament hall, the cashier, the promotions and security desks, the directors' cash tables and the
