@@ -46,6 +46,8 @@ TOURNAMENTS_RETIRED = "tournaments.retired"  # payload: a tournament's id, once 
 TOURNAMENTS_INVITATIONS = "tournaments.invitations"  # request: an InvitationsRead, a player's open invitations
 PLAYERS_RENAMED = "players.renamed"  # payload: a PlayerRenamed, a nickname reset (AC-3), from the security desk
 PLAYERS_DISPLAY_NAME = "players.display_name"  # payload: a DisplayName, who shows their real name (AC-4)
+PLAYERS_NAMES_WANTED = "players.names_wanted"  # payload: None, a table process just started: the deciding side
+                                               # sends every name it shows again (players.display_name)
 TOURNAMENTS_PLAYING = "tournaments.playing"  # request: an InPlayRead, is a player entered (the hall answers)
 
 

@@ -176,6 +176,8 @@ class RoomServices(MultiService):
             Step("session watch", self.session_watch.start, self.session_watch.stop).setServiceParent(self)
             if not table_side:           # a gateway process asks the tables already running for their lines
                 Step("lobby", self.lobby.ask).setServiceParent(self)
+        if table_side and not gateway_side:     # a table process asks for the names decided before it started
+            Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
         if table_side:
             Step("cash tables", None, self.tables.stop).setServiceParent(self)
         if config is not None:

@@ -74,3 +74,16 @@ def test_a_gateway_room_and_a_table_room_on_one_bus_are_one_room(store):
     gateway.recorder.flushed()
     stored = {record.id for record in store.tables.open_cash_tables()}
     assert stored == {"nl-new"}                     # stored by the desk once the table side said it is open
+
+
+def test_a_table_room_that_starts_after_the_gateway_room_hears_the_names_and_sends_its_lines(store):
+    clock = Clock()
+    bus = StrictBus(clock)
+    gateway = side("gateway", store, clock, bus)
+    gateway.display_names.show("ana", "Ana Real")     # AC-4: decided at a login, before any table process listened
+    settle(gateway)
+    assert gateway.lobby.lines == {}
+    tables = side("tables", store, clock, bus)
+    settle(tables)
+    assert tables.tables.display_names.get("ana") == "Ana Real"     # asked for at its start, sent again
+    assert list(gateway.lobby.lines) == ["t1"]                        # its lines, sent at its own start
