@@ -16,13 +16,15 @@ from tests.support.clocked_room import TABLES, Connection, deposit, request, res
 
 NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_blind": 20, "min_buy_in": 800,
        "max_buy_in": 2000, "seats": 6, "reason": "the room is busy"}
+ROOM = {**TABLES, "casino": [{"id": "roulette-x", "name": "Roulette X", "game": "roulette", "min_bet": 100,
+                               "max_bet": 10_000, "currency": "USD"}]}
 GATEWAY_SIDE = ("gateway", "lobby", "accounts", "session_watch", "cashier", "table_desk", "casino_play")
 TABLE_SIDE = ("tables", "wallet", "wallet_desk", "cashier_moves", "restores", "hall", "casino_floor", "table_opener")
 
 
 def side(role: str, store, clock: Clock, bus: StrictBus) -> RoomServices:   # noqa: ANN001
     room = RoomServices(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), bus=bus,
-                        config=TABLES, role=role)
+                        config=ROOM, role=role)
     room.startService()
     return room
 
@@ -62,6 +64,10 @@ def test_a_gateway_room_and_a_table_room_on_one_bus_are_one_room(store):
     assert joined["ok"], joined
     assert tables.tables.runners["t1"].table.seat_of("ana") is not None
     assert tables.wallet.balance("ana") == 9_000
+    casino = resolved(request(gateway, sessions["ana"], "casino_list"))          # the floor's, over the line
+    assert [t["table"] for t in casino["tables"]] == ["roulette-x"], casino
+    events = resolved(request(gateway, sessions["ana"], "tournament_list"))      # the hall's, over the line
+    assert events["ok"] and events["tournaments"] == [], events
     sessions["boss"].role = "director"
     opened = resolved(request(gateway, sessions["boss"], "director_open_table", **NEW))
     assert opened["ok"], opened
