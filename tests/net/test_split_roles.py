@@ -83,6 +83,9 @@ def test_a_gateway_process_and_a_table_process_play_cash_hands_and_keep_every_wa
             ana, bob = players["ana"], players["bob"]
             listed = ana.request("lobby_list")                              # the table process's lines, asked for
             assert [t["table"] for t in listed["tables"]] == ["t1"], listed
+            front = json.loads(urlopen(gateway.url.replace("ws://", "http://").replace("/ws", "/health"),
+                                       timeout=10).read())
+            assert (front["node"], front["tables"], front["connections"]) == ("gateway", 1, 2)   # its lobby's count
             for seat, player in enumerate(players.values(), 1):
                 joined = player.request("join", table="t1", buy_in=BUY_IN, seat=seat)
                 assert joined["ok"], joined
