@@ -58,6 +58,7 @@ from pokerroom.bus.subjects import (
     CASINO_PLAYING,
     CASINO_TABLES,
     LOBBY_SECTION,
+    LOBBY_WANTED,
     SESSION_EVENTS,
     casino_command,
     casino_public,
@@ -123,6 +124,7 @@ class CasinoFloor:
         self.bus.respond(CASINO_MEMBERSHIPS, self.memberships)          # CR-6: a returning player's tables
         answer_in_play(self.bus, CASINO_PLAYING, self.playing)          # SEC-2, AC-3: asked before a promotion
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
+        self.bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_section(again=True))   # a new gateway
         self._lobby_section()
 
     def playing(self, player: str) -> bool:
@@ -155,11 +157,12 @@ class CasinoFloor:
     def listing(self) -> list[dict]:
         return [t.summary() for t in self.tables.values()]
 
-    def _lobby_section(self) -> None:
-        """The lobby's casino section, sent whole on ``lobby.section`` when it has changed (the lobby feed, in the
-        gateway's process, keeps the copy it answers ``lobby_list`` with)."""
+    def _lobby_section(self, again: bool = False) -> None:
+        """The lobby's casino section, sent whole on ``lobby.section`` when it has changed, or ``again`` for a
+        gateway process that started after the floor (the lobby feed, in the gateway's process, keeps the copy it
+        answers ``lobby_list`` with)."""
         lines = tuple(self.listing())
-        if lines != self.listed:
+        if again or lines != self.listed:
             self.listed = lines
             self.bus.publish(LOBBY_SECTION, LobbySection("casino", lines))
 

@@ -86,20 +86,20 @@ class Writer(Service):
 
 
 class Restores(Service):
-    """At start, before anything else reads them: recover from any crash, then load the ledger, the hand numbers,
-    the seating memory and the security team's standing decisions (blocking; before the room listens)."""
+    """At start, before anything else reads them: recover from any crash, then load the ledger, the hand numbers
+    and the seating memory (blocking; before the room listens). The table side's: only the process that runs the
+    tables and holds the wallet recovers them."""
 
     name = "restores"
     recovery: Recovery | None = None
 
     def __init__(self, store: RoomStore, reactor: IReactorTime, wallet: Wallet, tables: TableHost,
-                 history: StoredSeatingHistory, moderation: Moderation) -> None:
+                 history: StoredSeatingHistory) -> None:
         self.store = store
         self.reactor = reactor
         self.wallet = wallet
         self.tables = tables
         self.history = history
-        self.moderation = moderation
 
     def startService(self) -> None:  # noqa: N802 - Twisted's name
         super().startService()
@@ -112,11 +112,6 @@ class Restores(Service):
         self.history.restore(store.tables.refusals_since(now - 2 * 12 * 3600),
                              store.tables.departures_since(now - 24 * 3600),
                              store.tables.arrivals_since(now - 24 * 3600))
-        for mute in store.security.active_mutes(now):
-            self.moderation.mute(mute.player_id, mute.table_id, mute.until, mute.reason)
-        for restriction in store.security.restrictions():
-            self.moderation.link(restriction.a, restriction.b)
-        self.moderation.restore_frozen(store.security.frozen_accounts())
         if recovery.voided_hands:
             log.warn("recovered from a crash: voided {hands}", hands=", ".join(recovery.voided_hands))
 
@@ -128,3 +123,24 @@ class Restores(Service):
         sat = {account.place for account in (parse(t.reference) for t in recovery.returned)
                if account is not None and account.kind is Kind.TABLE}
         return {**numbers, **{table: numbers.get(table, 0) + 1 for table in sat}}
+
+
+class Decisions(Service):
+    """At start: the security team's standing decisions (mutes, linked accounts, frozen accounts) loaded into the
+    moderation, which is the gateway side's (every service that decides on it is there: docs/architecture.md)."""
+
+    name = "standing decisions"
+
+    def __init__(self, store: RoomStore, reactor: IReactorTime, moderation: Moderation) -> None:
+        self.store = store
+        self.reactor = reactor
+        self.moderation = moderation
+
+    def startService(self) -> None:  # noqa: N802 - Twisted's name
+        super().startService()
+        store = self.store
+        for mute in store.security.active_mutes(self.reactor.seconds()):
+            self.moderation.mute(mute.player_id, mute.table_id, mute.until, mute.reason)
+        for restriction in store.security.restrictions():
+            self.moderation.link(restriction.a, restriction.b)
+        self.moderation.restore_frozen(store.security.frozen_accounts())

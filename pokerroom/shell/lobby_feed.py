@@ -8,7 +8,8 @@ changes and publishes one ``lobby_update`` on :data:`LOBBY_UPDATE`, encoded
 once for every subscriber. A service on the table side sends another section
 of the list whole on :data:`LOBBY_SECTION` (a
 :class:`~pokerroom.bus.records.LobbySection`: the casino tables), and the
-feed keeps that copy too.
+feed keeps that copy too. A feed in a gateway process that starts after the tables' process
+:meth:`asks <LobbyFeed.ask>` for the lines on :data:`LOBBY_WANTED`: the table side sends each again, not as news.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
 from pokerroom.bus.records import Frame, LobbyLine, LobbySection
-from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_SECTION, LOBBY_UPDATE
+from pokerroom.bus.subjects import LOBBY_CHANGED, LOBBY_SECTION, LOBBY_UPDATE, LOBBY_WANTED
 from pokerroom.protocol.schema import Request, ok
 
 LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
@@ -38,6 +39,11 @@ class LobbyFeed:
         self._call: Any = None
         bus.subscribe(LOBBY_CHANGED, self._changed)
         bus.subscribe(LOBBY_SECTION, self._section)
+
+    def ask(self) -> None:
+        """At a gateway process's start: every table side sends its lines again (those it sent at its own start
+        were before this feed listened)."""
+        self.bus.publish(LOBBY_WANTED, None)
 
     def _section(self, subject: str, section: LobbySection) -> None:
         """A section as its service sent it last: ``lobby_list`` answers this copy."""

@@ -70,6 +70,7 @@ from pokerroom.bus.subjects import (
     CASH_TABLES_RESUME,
     CASH_TABLES_WHERE,
     LOBBY_CHANGED,
+    LOBBY_WANTED,
     SESSION_EVENTS,
     table_announce,
     table_catch_up,
@@ -125,6 +126,7 @@ class TableHost:
         self._shuffle = shuffle
         self._landed = landed                    # fires when every write asked for so far has committed
         bus.subscribe(SESSION_EVENTS, self._session_event)
+        bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_lines())   # a gateway process has started
         bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables))
         bus.respond(CASH_TABLES_RESUME, self._resume_read)
         bus.respond(CASH_TABLES_WHERE, self._where_read)
@@ -248,6 +250,11 @@ class TableHost:
                 self.command(runner, command(event.player))
 
     # ------------------------------------------------------------------ what a viewer is shown
+
+    def _lobby_lines(self) -> None:
+        """Every open table's lobby line again, not as news: for a lobby feed that started after this host."""
+        for runner in self.runners.values():
+            self._lobby_line(runner, news=False)
 
     def _lobby_line(self, runner: TableRunner, news: bool = True) -> None:
         self.bus.publish(LOBBY_CHANGED, LobbyLine(runner.table.table_id, self.summary(runner), news))

@@ -1,0 +1,145 @@
+"""Which tables this process plays, on a room of several: the ones whose lease it holds (issue 21).
+
+Theory of operation
+-------------------
+One process alone plays every table; it needs no lease. On several processes
+over one database and one bus, each table is played by the one process holding
+its lease (:mod:`pokerroom.shell.leases`, :mod:`pokerroom.store.lease_records`):
+its host answers the table's subjects, and the others' gateways reach it over
+the bus. :class:`Tenancy` is the one place a process asks for a table and hears
+that it won, lost or took one over; each kind of table (``cash``; the casino's
+and the tournaments' when they lease) says once, with :meth:`Tenancy.serve`, how
+it opens a table it now owns and how it drops one it no longer does.
+
+A table taken over from a process that died is opened from the database as a
+restart would open it (:class:`CashTableRecovery`): its open hand is void and
+every stack back where the hand started (TR-REFUND-1), and each player's chips
+go back to their wallet, exact -- the ledger as committed is what the dead
+process left, since a hand's settlement is stored with its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from pokerroom.money.accounts import Kind, cash, parse
+from pokerroom.shell.leases import LeaseKeeper
+from pokerroom.shell.table_host import TableHost
+from pokerroom.shell.wallet import Wallet
+from pokerroom.store.lease_records import resource
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table import TableRules
+
+CASH = "cash"
+
+
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    take: Callable[[str], None]         # a table of this kind this process now owns: open it
+    drop: Callable[[str], None]         # one it no longer owns: stop serving it, at once, and say nothing
+
+
+class Tenancy:
+    """The tables this process holds the leases of, by kind: asked for, won, lost, taken over."""
+
+    log = Logger()
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, _Kind] = {}
+        self.keeper: LeaseKeeper | None = None
+
+    def attach(self, keeper: LeaseKeeper) -> None:
+        """The keeper of this process's leases (made with :meth:`lost` and :meth:`takeover` as its callbacks)."""
+        self.keeper = keeper
+
+    def serve(self, kind: str, take: Callable[[str], None], drop: Callable[[str], None]) -> None:
+        self.kinds[kind] = _Kind(take, drop)
+
+    def hold(self, kind: str, table_id: str) -> defer.Deferred:
+        """Ask for a table's lease: fires True, once the table is open here, if this process won it."""
+        if self.keeper is None:
+            raise RuntimeError("a tenancy asks for leases through its keeper: attach one first")
+        d = self.keeper.hold(resource(kind, table_id))
+        d.addCallback(self._held, kind, table_id)
+        return d
+
+    def _held(self, won: bool, kind: str, table_id: str) -> bool:
+        if won:
+            self.kinds[kind].take(table_id)
+        return won
+
+    def takeover(self, name: str, epoch: int) -> None:
+        """The keeper claimed a lease that ran out (its process died or hung): the table opens here."""
+        kind, _, table_id = name.partition(":")
+        handlers = self.kinds.get(kind)
+        if handlers is None:
+            self.log.warn("took over {name}, which no service here plays", name=name)
+            return
+        self.log.info("taking over {name} (epoch {epoch})", name=name, epoch=epoch)
+        handlers.take(table_id)
+
+    def lost(self, name: str) -> None:
+        kind, _, table_id = name.partition(":")
+        handlers = self.kinds.get(kind)
+        if handlers is not None:
+            self.log.warn("lost the lease of {name}: no longer serving it", name=name)
+            handlers.drop(table_id)
+
+
+class CashTableRecovery:
+    """A cash table opened by this process from what another left in the database: its open hand void, each
+    player's chips back in their wallet (TR-REFUND-1), and the hand number it goes on from."""
+
+    def __init__(self, store: RoomStore, wallet: Wallet, reactor: IReactorTime) -> None:
+        self.store = store
+        self.wallet = wallet
+        self.reactor = reactor
+
+    def recover(self, table_id: str) -> tuple[list[str], int]:
+        """The hands voided and the number of the table's next hand."""
+        at = self.reactor.seconds()
+        voided = self.store.hands.void_open_hands(table_id, at)
+        escrow = self.store.ledger.escrow_of(Kind.TABLE, table_id)
+        self.wallet.adopt(escrow)
+        for account, balance in sorted(escrow.items()):
+            player = parse(account).player
+            self.wallet.move(account, cash(player), balance, "recovery", account)      # stored, flagged (AC-6)
+        # players sat: the hand they were dealt may have been shown before its start was stored (Restores)
+        return voided, self.store.hands.last_hand_number(table_id) + (1 if escrow else 0)
+
+
+class CashTenant:
+    """The cash tables' part in a tenancy: a table is opened through its lease when there is a keeper (several
+    processes), at once when there is none (one process); one taken over is recovered first."""
+
+    def __init__(self, tables: TableHost, tenancy: Tenancy, recovery: CashTableRecovery | None) -> None:
+        self.tables = tables
+        self.tenancy = tenancy
+        self.recovery = recovery
+        self.rules: dict[str, TableRules] = {}      # every cash table this process may play, by id
+        tenancy.serve(CASH, self.take, tables.drop_table)
+
+    def open(self, rules: TableRules, *, announce: bool = True) -> defer.Deferred:
+        """Open a table here, or ask for its lease: fires True if it is open here."""
+        self.rules[rules.table_id] = rules
+        if self.tenancy.keeper is None:
+            self.tables.add_table(rules, announce=announce)
+            return defer.succeed(True)
+        return self.tenancy.hold(CASH, rules.table_id)
+
+    def take(self, table_id: str) -> None:
+        """This process now owns the table: recovered from the database, then open."""
+        rules = self.rules.get(table_id)
+        if rules is None or table_id in self.tables.runners:
+            return
+        if self.recovery is not None:
+            voided, number = self.recovery.recover(table_id)
+            if voided:
+                self.tenancy.log.warn("{table}: voided {hands} (TR-REFUND-1)", table=table_id, hands=", ".join(voided))
+            self.tables.number_from(table_id, number)
+        self.tables.add_table(rules)
