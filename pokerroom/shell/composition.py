@@ -69,6 +69,7 @@ from pokerroom.shell.casino_play import CasinoPlay
 from pokerroom.shell.display_names import DecidedNames, DisplayNames
 from pokerroom.shell.histories import Histories
 from pokerroom.shell.house_deposits import HouseDeposits
+from pokerroom.shell.leases import LeaseKeeper
 from pokerroom.shell.lifecycle import Decisions, Restores, Step, Writer
 from pokerroom.shell.lobby_feed import LobbyFeed
 from pokerroom.shell.password_desk import PasswordDesk
@@ -86,6 +87,7 @@ from pokerroom.shell.table_chat import TableChat
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.table_opener import TableOpener
+from pokerroom.shell.tenancy import CashTableRecovery, CashTenant, Tenancy
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.requests import serve_tournament_requests
@@ -130,7 +132,7 @@ class RoomServices(MultiService):
                  password_desk: PasswordDesk | None = None, bus: Bus | None = None,
                  config: Mapping[str, Any] | None = None, demo: bool = False,
                  casino_clock: IReactorTime | None = None, node: str = "main", shared_money: bool = False,
-                 role: str = "both") -> None:
+                 role: str = "both", leases: bool = False) -> None:
         super().__init__()
         if role not in ROLES:
             raise ValueError(f"role {role[:40]!r}: a process runs the gateway's side, the tables' or both "
@@ -165,13 +167,22 @@ class RoomServices(MultiService):
             self.cashier_moves = CashierMoves(self.bus, wallet, recorder)     # the cashier's (deposits, withdrawals)
         if gateway_side:
             self._gateway_services(gateway, recorder, rules, password_desk)
+        keeper = None
         if table_side:
-            for table_rules in tables:
-                self.tables.add_table(table_rules, announce=False)
+            # several processes: a table is played where its lease is held (tenancy); one process plays them all
+            self.tenancy = tenancy = Tenancy()
+            if leases:
+                keeper = LeaseKeeper(reactor, store.leases, recorder, node, tenancy.lost, tenancy.takeover)
+                tenancy.attach(keeper)
+            self.cash_tenant = CashTenant(self.tables, tenancy,
+                                          CashTableRecovery(store, wallet, reactor) if leases else None, tables)
+            if keeper is None:
+                for table_rules in tables:
+                    self.cash_tenant.open(table_rules, announce=False)
         # the lifecycle: started in this order, stopped in the reverse (the writer last)
         Writer(recorder, reactor, writer).setServiceParent(self)
         if table_side:
-            self.restores = Restores(store, reactor, wallet, self.tables, self.history)
+            self.restores = Restores(store, reactor, wallet, self.tables, self.history, recover_all=keeper is None)
             self.restores.setServiceParent(self)
         if gateway_side:
             Decisions(store, reactor, self.moderation).setServiceParent(self)
@@ -181,7 +192,11 @@ class RoomServices(MultiService):
                 Step("lobby", self.lobby.ask).setServiceParent(self)
         if table_side and not gateway_side:     # a table process asks for the names decided before it started
             Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
-        if table_side:
+        if keeper is not None:          # stopped after the tables: their leases go once no timer of theirs fires
+            Step("leases", keeper.start, keeper.stop).setServiceParent(self)
+            Step("cash tables", lambda: [self.cash_tenant.open(r) for r in tables], self.tables.stop
+                 ).setServiceParent(self)
+        elif table_side:
             Step("cash tables", None, self.tables.stop).setServiceParent(self)
         if config is not None:
             self._furnish(config, casino_clock)
@@ -247,7 +262,7 @@ class RoomServices(MultiService):
                                              self.play_check, self.moderation, self.bus, PlayMoney(money), money)
             self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
         if table_side:                                                # a director's table opened beside the host
-            self.table_opener = opener = TableOpener(self.tables, self.store, self.bus, config)
+            self.table_opener = opener = TableOpener(self.tables, self.cash_tenant, self.store, self.bus, config)
             opener.install()
         if gateway_side:                                              # the directors' requests, asking it
             self.table_desk = desk = TableDesk(self.lobby, self.gateway, self.recorder, self.store, self.reactor,

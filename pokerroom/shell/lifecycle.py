@@ -18,6 +18,7 @@ from twisted.logger import Logger
 from pokerroom.money.accounts import Kind, parse
 from pokerroom.shell.responsible_gaming import DAY
 from pokerroom.shell.wallet import LEDGER_KEEP
+from pokerroom.store.hand_records import Recovery
 
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IReactorTime
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from pokerroom.shell.seating_store import StoredSeatingHistory
     from pokerroom.shell.table_host import TableHost
     from pokerroom.shell.wallet import Wallet
-    from pokerroom.store.hand_records import Recovery
     from pokerroom.store.room_store import RoomStore
 
 log = Logger()
@@ -94,8 +94,9 @@ class Restores(Service):
     recovery: Recovery | None = None
 
     def __init__(self, store: RoomStore, reactor: IReactorTime, wallet: Wallet, tables: TableHost,
-                 history: StoredSeatingHistory) -> None:
+                 history: StoredSeatingHistory, *, recover_all: bool = True) -> None:
         self.store = store
+        self.recover_all = recover_all      # False on several processes: each table recovers when its lease is won
         self.reactor = reactor
         self.wallet = wallet
         self.tables = tables
@@ -105,7 +106,8 @@ class Restores(Service):
         super().startService()
         store, now = self.store, self.reactor.seconds()
         ledger = self.wallet.prepare(store.ledger.load_ledger(LEDGER_KEEP))
-        self.recovery = recovery = store.hands.recover(ledger, now)
+        # one process: every table it left; several: none here -- a table is recovered by whoever wins its lease
+        self.recovery = recovery = store.hands.recover(ledger, now) if self.recover_all else Recovery((), ())
         self.wallet.load(ledger, store.cashier.deposits_since(now - DAY), recovery.returned)
         self.tables.restore_hand_numbers(self.hand_numbers(recovery))
         self.tables.restore_known(store.tables.cash_table_ids())        # players' histories include closed ones

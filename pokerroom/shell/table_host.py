@@ -172,6 +172,24 @@ class TableHost:
         for table_id, runner in self.runners.items():
             runner.table.hand_number = numbers.get(table_id, 0)
 
+    def number_from(self, table_id: str, hand_number: int) -> None:
+        """A table opened here from what another process left (issue 21): its next hand is numbered after this."""
+        self._hands_played[table_id] = hand_number
+        runner = self.runners.get(table_id)
+        if runner is not None:
+            runner.table.hand_number = hand_number
+
+    def drop_table(self, table_id: str) -> None:
+        """This process no longer owns the table (its lease went to another): it stops answering for it and its
+        timer at once, and says nothing -- the table goes on where its new owner opens it, from the database."""
+        runner = self.runners.pop(table_id, None)
+        if runner is None:
+            return
+        runner.timer.stop()
+        for answering in runner.answering:
+            answering.cancel()
+        self.metrics.tables.set(len(self.runners))
+
     def stop(self) -> None:
         """The room is stopping: no table's timer fires again (the tables keep their state, as a crash would)."""
         for runner in self.runners.values():

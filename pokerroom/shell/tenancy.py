@@ -20,7 +20,7 @@ process left, since a hand's settlement is stored with its end.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from twisted.internet import defer
@@ -117,11 +117,12 @@ class CashTenant:
     """The cash tables' part in a tenancy: a table is opened through its lease when there is a keeper (several
     processes), at once when there is none (one process); one taken over is recovered first."""
 
-    def __init__(self, tables: TableHost, tenancy: Tenancy, recovery: CashTableRecovery | None) -> None:
+    def __init__(self, tables: TableHost, tenancy: Tenancy, recovery: CashTableRecovery | None,
+                 configured: Iterable[TableRules] = ()) -> None:
         self.tables = tables
         self.tenancy = tenancy
         self.recovery = recovery
-        self.rules: dict[str, TableRules] = {}      # every cash table this process may play, by id
+        self.rules = {r.table_id: r for r in configured}    # every cash table this process may play (one taken over)
         tenancy.serve(CASH, self.take, tables.drop_table)
 
     def open(self, rules: TableRules, *, announce: bool = True) -> defer.Deferred:

@@ -10,7 +10,7 @@ from pokerroom.shell.table_opener import TableOpener
 
 def directors_desk(room: RoomServices, config: dict, *, restore: bool = False) -> TableDesk:
     """Both parts installed (and, with ``restore``, the directors' stored tables opened again, as at a start)."""
-    opener = TableOpener(room.tables, room.store, room.bus, config)
+    opener = TableOpener(room.tables, room.cash_tenant, room.store, room.bus, config)
     opener.install()
     desk = TableDesk(room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus, config)
     desk.install()
