@@ -54,7 +54,9 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     caller starts it (``startService``: crash recovery first, blocking, before listening) and stops it.
 
     ``shared_money``: the room runs on several processes over this database, so wallets are moved under its lock
-    (:class:`~pokerroom.shell.shared_wallet.SharedWallet`); one process keeps the in-memory wallet.
+    (:class:`~pokerroom.shell.shared_wallet.SharedWallet`); one process keeps the in-memory wallet. A room on a
+    broker's bus may be several processes: its money is shared and its tables are played where their leases are
+    held (:mod:`pokerroom.shell.tenancy`), whatever ``shared_money`` says.
 
     ``casino_clock`` runs the casino tables' timers on another clock than the reactor (a test's ``Clock``).
     ``node`` is this process's name in the room; ``bus`` the broker's URL (``nats://…``), or "" for the
@@ -81,7 +83,8 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     return RoomServices(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules,
                         writer=ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-store"), password_desk=desk,
                         config=data, demo=demo, casino_clock=casino_clock, node=node, bus=chosen_bus,
-                        shared_money=shared_money, role=role)
+                        shared_money=shared_money or chosen_bus is not None, role=role,
+                        leases=chosen_bus is not None)
 
 
 NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
@@ -169,6 +172,16 @@ def open_room(reactor, settings: dict, limits: ConnectionLimits, pacer: Collecto
     reactor.addSystemEventTrigger("before", "shutdown", room.stopService)
     CollectorWatch(room.metrics.registry).install()
     pacer.start()
+    room.ready().addCallbacks(
+        lambda _: listen_room(reactor, room, limits, data_dir, demo, bots, max_rate, max_connections, host, port,
+                              drain_seconds, role, proxy_protocol),
+        lambda failure: (log.failure("the room could not open its tables", failure), reactor.stop()))
+
+
+def listen_room(reactor, room: RoomServices, limits: ConnectionLimits, data_dir: str, demo: bool,  # noqa: ANN001, PLR0913
+                bots: int, max_rate: float, max_connections: int, host: str, port: int, drain_seconds: float,
+                role: str, proxy_protocol: bool) -> None:
+    """The room's tables are open (or, on several processes, known to be elsewhere): listen, and print where."""
     if role == "tables":            # no client connects here: /health and /metrics only
         open_tables(reactor, room, host, port, data_dir, demo)
         return

@@ -49,6 +49,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from twisted.application.service import MultiService
+from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.python.threadpool import ThreadPool
 
@@ -194,12 +195,16 @@ class RoomServices(MultiService):
             Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
         if keeper is not None:          # stopped after the tables: their leases go once no timer of theirs fires
             Step("leases", keeper.start, keeper.stop).setServiceParent(self)
-            Step("cash tables", lambda: [self.cash_tenant.open(r) for r in tables], self.tables.stop
-                 ).setServiceParent(self)
+            Step("cash tables", lambda: self.cash_tenant.open_all(tables), self.tables.stop).setServiceParent(self)
         elif table_side:
             Step("cash tables", None, self.tables.stop).setServiceParent(self)
         if config is not None:
             self._furnish(config, casino_clock)
+
+    def ready(self) -> defer.Deferred:
+        """Fires once the room may listen: on several processes, when its tables' leases are asked and answered
+        (the tables it won are open); at once on one."""
+        return self.cash_tenant.ready() if self.table_side else defer.succeed(None)
 
     def _gateway_services(self, gateway: Gateway, recorder: Recorder, rules: players.AccountRules,
                           password_desk: PasswordDesk | None) -> None:

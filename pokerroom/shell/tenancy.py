@@ -133,6 +133,14 @@ class CashTenant:
             return defer.succeed(True)
         return self.tenancy.hold(CASH, rules.table_id)
 
+    def open_all(self, tables: Iterable[TableRules]) -> None:
+        """At start: each table opened here or asked for; :meth:`ready` fires once every ask is answered."""
+        self.opening = [self.open(rules) for rules in tables]
+
+    def ready(self) -> defer.Deferred:
+        """Fires once the tables asked for at start are open here or known to be another process's."""
+        return defer.gatherResults(getattr(self, "opening", []), consumeErrors=True)
+
     def take(self, table_id: str) -> None:
         """This process now owns the table: recovered from the database, then open."""
         rules = self.rules.get(table_id)
