@@ -88,7 +88,7 @@ from pokerroom.shell.table_chat import TableChat
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.table_opener import TableOpener
-from pokerroom.shell.tenancy import CashTableRecovery, CashTenant, Tenancy
+from pokerroom.shell.tenancy import CashTenant, CasinoTenant, EscrowRecovery, Tenancy
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.requests import serve_tournament_requests
@@ -175,8 +175,8 @@ class RoomServices(MultiService):
             if leases:
                 keeper = LeaseKeeper(reactor, store.leases, recorder, node, tenancy.lost, tenancy.takeover)
                 tenancy.attach(keeper)
-            self.cash_tenant = CashTenant(self.tables, tenancy,
-                                          CashTableRecovery(store, wallet, reactor) if leases else None, tables)
+            self.recovery_of_tables = EscrowRecovery(store, wallet, reactor) if leases else None
+            self.cash_tenant = CashTenant(self.tables, tenancy, self.recovery_of_tables, tables)
             if keeper is None:
                 for table_rules in tables:
                     self.cash_tenant.open(table_rules, announce=False)
@@ -194,12 +194,14 @@ class RoomServices(MultiService):
         if table_side and not gateway_side:     # a table process asks for the names decided before it started
             Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
         if keeper is not None:          # stopped after the tables: their leases go once no timer of theirs fires
-            Step("leases", keeper.start, keeper.stop).setServiceParent(self)
+            Step("leases", None, keeper.stop).setServiceParent(self)
             Step("cash tables", lambda: self.cash_tenant.open_all(tables), self.tables.stop).setServiceParent(self)
         elif table_side:
             Step("cash tables", None, self.tables.stop).setServiceParent(self)
         if config is not None:
             self._furnish(config, casino_clock)
+        if keeper is not None:          # renewing and taking over once every kind of table says how it opens one
+            Step("lease watch", keeper.start).setServiceParent(self)
 
     def ready(self) -> defer.Deferred:
         """Fires once the room may listen: on several processes, when its tables' leases are asked and answered
@@ -274,10 +276,14 @@ class RoomServices(MultiService):
                                                self.bus, config)
             desk.install()
         if table_side:
-            self.casino_floor = floor = CasinoFloor(casino_tables(config), clock=casino_clock or self.reactor,
+            leased = self.recovery_of_tables is not None         # several processes: each table where it is leased
+            configured = casino_tables(config)
+            self.casino_floor = floor = CasinoFloor(() if leased else configured, clock=casino_clock or self.reactor,
                                                      store=self.store, bus=self.bus, wallet=self.wallet,
                                                      recorder=self.recorder)
             floor.install()                          # the table process's side: the tables' commands and reads
+            if leased:
+                self.casino_tenant = CasinoTenant(floor, self.tenancy, self.recovery_of_tables, configured)
         if gateway_side:
             self.casino_play = casino_play = CasinoPlay(self.gateway, self.bus, self.store, self.recorder,
                                                         casino_clock or self.reactor, self.play_check.session)
@@ -302,6 +308,8 @@ class RoomServices(MultiService):
             Step("table desk", desk.restore).setServiceParent(self)
         if table_side:
             Step("casino floor", floor.start, floor.stop).setServiceParent(self)
+            if self.recovery_of_tables is not None:
+                Step("casino tables", self.casino_tenant.open_all).setServiceParent(self)
         if gateway_side:
             Step("casino claims", casino_play.start).setServiceParent(self)
 

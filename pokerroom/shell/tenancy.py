@@ -12,7 +12,7 @@ and the tournaments' when they lease) says once, with :meth:`Tenancy.serve`, how
 it opens a table it now owns and how it drops one it no longer does.
 
 A table taken over from a process that died is opened from the database as a
-restart would open it (:class:`CashTableRecovery`): its open hand is void and
+restart would open it (:class:`EscrowRecovery`): its open hand is void and
 every stack back where the hand started (TR-REFUND-1), and each player's chips
 go back to their wallet, exact -- the ledger as committed is what the dead
 process left, since a hand's settlement is stored with its end.
@@ -27,7 +27,9 @@ from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from pokerroom.casino.table import CasinoTable
 from pokerroom.money.accounts import Kind, cash, parse
+from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.leases import LeaseKeeper
 from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.wallet import Wallet
@@ -35,7 +37,7 @@ from pokerroom.store.lease_records import resource
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import TableRules
 
-CASH = "cash"
+CASH, CASINO = "cash", "casino"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,33 +93,37 @@ class Tenancy:
             handlers.drop(table_id)
 
 
-class CashTableRecovery:
-    """A cash table opened by this process from what another left in the database: its open hand void, each
-    player's chips back in their wallet (TR-REFUND-1), and the hand number it goes on from."""
+class EscrowRecovery:
+    """A table opened by this process from what another left in the database: each player's chips or stakes there,
+    as committed, back in their wallet (TR-REFUND-1 at a cash table, whose open hand is void; CR-5 at a casino
+    table, whose round in play is void and every bet refunded)."""
 
     def __init__(self, store: RoomStore, wallet: Wallet, reactor: IReactorTime) -> None:
         self.store = store
         self.wallet = wallet
         self.reactor = reactor
 
-    def recover(self, table_id: str) -> tuple[list[str], int]:
+    def cash_table(self, table_id: str) -> tuple[list[str], int]:
         """The hands voided and the number of the table's next hand."""
-        at = self.reactor.seconds()
-        voided = self.store.hands.void_open_hands(table_id, at)
-        escrow = self.store.ledger.escrow_of(Kind.TABLE, table_id)
+        voided = self.store.hands.void_open_hands(table_id, self.reactor.seconds())
+        returned = self.escrow(Kind.TABLE, table_id)
+        # players sat: the hand they were dealt may have been shown before its start was stored (Restores)
+        return voided, self.store.hands.last_hand_number(table_id) + (1 if returned else 0)
+
+    def escrow(self, kind: Kind, table_id: str) -> dict[str, int]:
+        """Every escrow account of the table, as stored, adopted and moved back to its player's wallet."""
+        escrow = self.store.ledger.escrow_of(kind, table_id)
         self.wallet.adopt(escrow)
         for account, balance in sorted(escrow.items()):
-            player = parse(account).player
-            self.wallet.move(account, cash(player), balance, "recovery", account)      # stored, flagged (AC-6)
-        # players sat: the hand they were dealt may have been shown before its start was stored (Restores)
-        return voided, self.store.hands.last_hand_number(table_id) + (1 if escrow else 0)
+            self.wallet.move(account, cash(parse(account).player), balance, "recovery", account)   # stored (AC-6)
+        return escrow
 
 
 class CashTenant:
     """The cash tables' part in a tenancy: a table is opened through its lease when there is a keeper (several
     processes), at once when there is none (one process); one taken over is recovered first."""
 
-    def __init__(self, tables: TableHost, tenancy: Tenancy, recovery: CashTableRecovery | None,
+    def __init__(self, tables: TableHost, tenancy: Tenancy, recovery: EscrowRecovery | None,
                  configured: Iterable[TableRules] = ()) -> None:
         self.tables = tables
         self.tenancy = tenancy
@@ -147,8 +153,34 @@ class CashTenant:
         if rules is None or table_id in self.tables.runners:
             return
         if self.recovery is not None:
-            voided, number = self.recovery.recover(table_id)
+            voided, number = self.recovery.cash_table(table_id)
             if voided:
                 self.tenancy.log.warn("{table}: voided {hands} (TR-REFUND-1)", table=table_id, hands=", ".join(voided))
             self.tables.number_from(table_id, number)
         self.tables.add_table(rules)
+
+
+class CasinoTenant:
+    """The casino tables' part in a tenancy: on several processes each is played where its lease is held, and one
+    taken over is opened after its stakes went back to their wallets (CR-5)."""
+
+    def __init__(self, floor: CasinoFloor, tenancy: Tenancy, recovery: EscrowRecovery,
+                 configured: Iterable[CasinoTable]) -> None:
+        self.floor = floor
+        self.tenancy = tenancy
+        self.recovery = recovery
+        self.tables = {t.table_id: t for t in configured}
+        tenancy.serve(CASINO, self.take, floor.drop)
+
+    def open_all(self) -> None:
+        for table_id in self.tables:
+            self.tenancy.hold(CASINO, table_id)
+
+    def take(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table_id in self.floor.tables:
+            return
+        returned = self.recovery.escrow(Kind.CASINO, table_id)
+        if returned:
+            self.tenancy.log.warn("{table}: the round in play is void, its stakes refunded (CR-5)", table=table_id)
+        self.floor.add(table)

@@ -32,8 +32,12 @@ def database(request, tmp_path) -> Iterator[str]:
         yield url
 
 
+ROULETTE = {**TABLES, "casino": [{"id": "rou", "name": "Roulette", "game": "roulette", "min_bet": 100,
+                                   "max_bet": 100_000, "betting_seconds": 30, "currency": "USD"}]}
+
+
 @contextmanager
-def nodes(url: str, *names: str) -> Iterator[list[RoomServices]]:
+def nodes(url: str, *names: str, config: dict | None = None) -> Iterator[list[RoomServices]]:
     """One started room per name, each its own process in all but the database, on leases and the shared wallet."""
     engines = [make_engine(url) for _ in names]
     migrate(engines[0])
@@ -43,7 +47,7 @@ def nodes(url: str, *names: str) -> Iterator[list[RoomServices]]:
             clock = Clock()
             clock.advance(START)
             room = RoomServices(tables_from_config(TABLES), RoomStore(engine), clock, node=name, leases=True,
-                                shared_money=True, account_rules=AccountRules(aml_threshold=10**9))
+                                shared_money=True, account_rules=AccountRules(aml_threshold=10**9), config=config)
             room.startService()
             settle(room)
             rooms.append(room)
@@ -102,3 +106,22 @@ def test_a_clean_stop_hands_the_tables_over_at_once(database):
         west.reactor.advance(TTL / 3)                           # west's next look, not a whole lease later
         settle(west)
         assert "t1" in west.tables.runners
+
+
+def test_CR_5_a_dead_nodes_casino_table_is_taken_over_and_the_round_in_play_refunded(database):
+    with nodes(database, "east", "west", config=ROULETTE) as (east, west):
+        assert set(east.casino_floor.tables) == {"rou"} and west.casino_floor.tables == {}
+        east.reactor.advance(0)                                      # its first round opens
+        session, _ = player(east, "ana")
+        assert request(east, session, "casino_join", table="rou")["ok"]
+        bet = request(east, session, "casino_bet", table="rou", market="red", amount=2_500)
+        assert bet["ok"], bet
+        assert east.wallet.balance("ana") == 7_500                    # the stake left the wallet, under the lock
+        west.reactor.advance(TTL + TTL / 3)                          # east died with the round open
+        settle(west)
+        assert set(west.casino_floor.tables) == {"rou"}
+        assert west.wallet.balance("ana") == 10_000                  # the round is void: the bet refunded (CR-5)
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+        east.reactor.advance(TTL)
+        settle(east)
+        assert east.casino_floor.tables == {}                        # the old owner stops at once
