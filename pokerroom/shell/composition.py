@@ -88,7 +88,7 @@ from pokerroom.shell.table_chat import TableChat
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
 from pokerroom.shell.table_opener import TableOpener
-from pokerroom.shell.tenancy import CashTenant, CasinoTenant, EscrowRecovery, Tenancy
+from pokerroom.shell.tenancy import CashTenant, CasinoTenant, EscrowRecovery, Tenancy, TournamentTenant
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.requests import serve_tournament_requests
@@ -243,14 +243,18 @@ class RoomServices(MultiService):
         settings = config.get("tournaments", {})
         bounds = EventBounds.from_config(config)
         table_side, gateway_side = self.table_side, self.gateway_side
-        if table_side:
+        if table_side:       # several processes: each event directed where its lease is held
+            events = TournamentTenant(self.tenancy, self.recovery_of_tables) if self.recovery_of_tables else None
             self.hall = hall = TournamentHall(self.reactor, self.bus, self.store, self.recorder, self.wallet,
                                               decision_seconds=float(settings.get("decision_seconds", 20)),
                                               between_hands=float(settings.get("between_hands_seconds", 1)),
                                               clock_scale=float(settings.get("clock_scale", 1)),
                                               bounds=bounds,
-                                              time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
+                                              time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})),
+                                              leases=events)
             hall.install()
+            if events is not None:
+                events.serve(hall)
         if gateway_side:
             serve_tournament_requests(self.gateway, self.bus, self.reactor, self.recorder, self.store,
                                       self.play_check, self.account_rules.banned_words,

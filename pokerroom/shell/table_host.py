@@ -125,6 +125,7 @@ class TableHost:
         self._hands_played: dict[str, int] = {}  # table -> its newest stored hand's number
         self._shuffle = shuffle
         self._landed = landed                    # fires when every write asked for so far has committed
+        self._retired: list[Callable[[str], object]] = []     # told when a table leaves the room (its lease goes)
         bus.subscribe(SESSION_EVENTS, self._session_event)
         bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_lines())   # a gateway process has started
         bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables))
@@ -172,6 +173,10 @@ class TableHost:
         for table_id, runner in self.runners.items():
             runner.table.hand_number = numbers.get(table_id, 0)
 
+    def when_retired(self, told: Callable[[str], object]) -> None:
+        """``told(table_id)`` once a table has closed and left the room for good."""
+        self._retired.append(told)
+
     def number_from(self, table_id: str, hand_number: int) -> None:
         """A table opened here from what another process left (issue 21): its next hand is numbered after this."""
         self._hands_played[table_id] = hand_number
@@ -218,6 +223,8 @@ class TableHost:
         runner.hold.publish(table_closed(table_id), table_id)      # after the last frames: sessions forget it
         self.recording.table_closed(table_id)
         self.bus.publish(LOBBY_CHANGED, LobbyLine(table_id, None))
+        for told in self._retired:
+            told(table_id)
 
     def runner(self, table_id: str) -> TableRunner:
         runner = self.runners.get(table_id)

@@ -32,12 +32,13 @@ from pokerroom.money.accounts import Kind, cash, parse
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.leases import LeaseKeeper
 from pokerroom.shell.table_host import TableHost
+from pokerroom.shell.tournaments.hall import TournamentHall
 from pokerroom.shell.wallet import Wallet
 from pokerroom.store.lease_records import resource
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import TableRules
 
-CASH, CASINO = "cash", "casino"
+CASH, CASINO, TOURNAMENT = "cash", "casino", "tournament"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,11 @@ class Tenancy:
         d = self.keeper.hold(resource(kind, table_id))
         d.addCallback(self._held, kind, table_id)
         return d
+
+    def retire(self, kind: str, table_id: str) -> None:
+        """A table or event gone for good (closed, ended and retired): its lease goes, and nobody takes it over."""
+        if self.keeper is not None:
+            self.keeper.retire(resource(kind, table_id))
 
     def _held(self, won: bool, kind: str, table_id: str) -> bool:
         if won:
@@ -110,10 +116,15 @@ class EscrowRecovery:
         # players sat: the hand they were dealt may have been shown before its start was stored (Restores)
         return voided, self.store.hands.last_hand_number(table_id) + (1 if returned else 0)
 
+    def adopt(self, kind: Kind, place: str) -> dict[str, int]:
+        """Every escrow account of a table or event, as committed, held by this process's wallet from now on."""
+        escrow = self.store.ledger.escrow_of(kind, place)
+        self.wallet.adopt(escrow)
+        return escrow
+
     def escrow(self, kind: Kind, table_id: str) -> dict[str, int]:
         """Every escrow account of the table, as stored, adopted and moved back to its player's wallet."""
-        escrow = self.store.ledger.escrow_of(kind, table_id)
-        self.wallet.adopt(escrow)
+        escrow = self.adopt(kind, table_id)
         for account, balance in sorted(escrow.items()):
             self.wallet.move(account, cash(parse(account).player), balance, "recovery", account)   # stored (AC-6)
         return escrow
@@ -130,6 +141,7 @@ class CashTenant:
         self.recovery = recovery
         self.rules = {r.table_id: r for r in configured}    # every cash table this process may play (one taken over)
         tenancy.serve(CASH, self.take, tables.drop_table)
+        tables.when_retired(self.retired)
 
     def open(self, rules: TableRules, *, announce: bool = True) -> defer.Deferred:
         """Open a table here, or ask for its lease: fires True if it is open here."""
@@ -146,6 +158,11 @@ class CashTenant:
     def ready(self) -> defer.Deferred:
         """Fires once the tables asked for at start are open here or known to be another process's."""
         return defer.gatherResults(getattr(self, "opening", []), consumeErrors=True)
+
+    def retired(self, table_id: str) -> None:
+        """A table closed for good: its lease goes, so no process opens it again."""
+        self.rules.pop(table_id, None)
+        self.tenancy.retire(CASH, table_id)
 
     def take(self, table_id: str) -> None:
         """This process now owns the table: recovered from the database, then open."""
@@ -184,3 +201,27 @@ class CasinoTenant:
         if returned:
             self.tenancy.log.warn("{table}: the round in play is void, its stakes refunded (CR-5)", table=table_id)
         self.floor.add(table)
+
+
+class TournamentTenant:
+    """The tournaments' part in a tenancy: each event is directed by the process holding its lease (the one that
+    made it); one whose process died is refunded where its lease is taken over, as a restart refunds it
+    (TR-REFUND-2..7). It is the hall's :class:`~pokerroom.shell.tournaments.hall.EventLeases`."""
+
+    def __init__(self, tenancy: Tenancy, recovery: EscrowRecovery) -> None:
+        self.tenancy = tenancy
+        self.recovery = recovery
+
+    def serve(self, hall: TournamentHall) -> None:
+        def take(tid: str) -> None:
+            if tid not in hall.directors:       # another process's event: its pools as committed, here from now on
+                self.recovery.adopt(Kind.TOURNAMENT, tid)
+            hall.take_over(tid)
+
+        self.tenancy.serve(TOURNAMENT, take, hall.drop)
+
+    def claim(self, tid: str) -> defer.Deferred:
+        return self.tenancy.hold(TOURNAMENT, tid)
+
+    def retire(self, tid: str) -> None:
+        self.tenancy.retire(TOURNAMENT, tid)

@@ -125,3 +125,29 @@ def test_CR_5_a_dead_nodes_casino_table_is_taken_over_and_the_round_in_play_refu
         east.reactor.advance(TTL)
         settle(east)
         assert east.casino_floor.tables == {}                        # the old owner stops at once
+
+
+def test_TR_REFUND_2_a_dead_nodes_tournament_is_refunded_where_its_lease_is_taken_over(database):
+    config = {**TABLES, "tournaments": {"decision_seconds": 10}}
+    with nodes(database, "east", "west", config=config) as (east, west):
+        boss, _ = player(east, "boss")
+        boss.role = "director"
+        east.store.accounts.create_account("boss", "boss", "-", "1990-01-01", "NL", 0.0, role="director")
+        made = request(east, boss, "director_create", template="sit_and_go", id="sng", name="SNG", start_in=None,
+                       settings={"min_players": 3, "max_players": 3})
+        assert made["ok"], made
+        settle(east)
+        assert east.store.leases.owner("tournament:sng", START).node == "east"
+        entrants = {}
+        for name in ("ana", "bob"):
+            session, _ = player(east, name)
+            assert request(east, session, "tournament_register", tournament="sng")["ok"]
+            entrants[name] = east.wallet.balance(name)
+        assert all(balance < 10_000 for balance in entrants.values())     # the buy-in and fee were taken
+        assert "sng" not in west.hall.directors
+        west.reactor.advance(TTL + TTL / 3)                              # east died with the event registering
+        settle(west)
+        assert west.hall.directors["sng"].state == "cancelled"
+        for name in entrants:                                            # not started: everything back
+            assert west.wallet.balance(name) == 10_000
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
