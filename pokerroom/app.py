@@ -49,16 +49,19 @@ log = Logger()
 
 def build_room(config: str | None, database: str | None, data_dir: str, reactor=default_reactor,  # noqa: ANN001
                *, demo: bool = False, casino_clock=None, node: str = "main", bus: str | Bus = "",  # noqa: ANN001
-               shared_money: bool = False) -> RoomServices:
+               shared_money: bool = False, role: str = "both") -> RoomServices:
     """Migrate the database and compose the room (its writer thread and the password desk's own pool in it); the
     caller starts it (``startService``: crash recovery first, blocking, before listening) and stops it.
 
     ``shared_money``: the room runs on several processes over this database, so wallets are moved under its lock
-    (:class:`~pokerroom.shell.shared_wallet.SharedWallet`); one process keeps the in-memory wallet.
+    (:class:`~pokerroom.shell.shared_wallet.SharedWallet`); one process keeps the in-memory wallet. A room on a
+    broker's bus may be several processes: its money is shared and its tables are played where their leases are
+    held (:mod:`pokerroom.shell.tenancy`), whatever ``shared_money`` says.
 
     ``casino_clock`` runs the casino tables' timers on another clock than the reactor (a test's ``Clock``).
     ``node`` is this process's name in the room; ``bus`` the broker's URL (``nats://…``), or "" for the
     in-process bus, or a bus already connected (``serve`` connects a NATS bus before it builds the room).
+    ``role`` is the side of the process line this process runs (``serve --role``: both, gateway or tables).
     """
     node = node_name(node)
     chosen_bus = room_bus(reactor, bus) if isinstance(bus, str) else bus   # a bad URL stops it before the database
@@ -80,7 +83,8 @@ def build_room(config: str | None, database: str | None, data_dir: str, reactor=
     return RoomServices(tables_from_config(data), RoomStore(engine), reactor, account_rules=rules,
                         writer=ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-store"), password_desk=desk,
                         config=data, demo=demo, casino_clock=casino_clock, node=node, bus=chosen_bus,
-                        shared_money=shared_money)
+                        shared_money=shared_money or chosen_bus is not None, role=role,
+                        leases=chosen_bus is not None)
 
 
 NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
@@ -117,7 +121,7 @@ def demo_password_limits(configured: dict) -> dict:
 
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
           bots: int, max_rate: float = 20.0, max_connections: int = 10_000, *, node: str = "main", bus: str = "",
-          drain_seconds: float = DRAIN_SECONDS, proxy_protocol: bool = False) -> int:
+          drain_seconds: float = DRAIN_SECONDS, proxy_protocol: bool = False, role: str = "both") -> int:
     """``pokerroom serve``. ``proxy_protocol``: every connection starts with HAProxy's PROXY header, whose client
     address the room sees (:mod:`pokerroom.gateway.proxy_protocol`); one without it is closed."""
     check_bots(bots, proxy_protocol)                # before anything starts: the bots could not get in
@@ -134,71 +138,18 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     reactor = default_reactor
     pacer = CollectorPacer.from_config(reactor, settings)      # a bad [collector] stops the room before it opens
     chosen_bus = room_bus(reactor, bus)
+    if role != "both" and chosen_bus is None:
+        raise ValueError(f"--role {role}: the two sides of a room reach each other over a broker; give --bus "
+                         "nats://HOST:PORT/ROOM (and the same --database) to both processes, or leave --role out")
     opened: list[bool] = []
-
-    def open_room(bus: Bus | None) -> None:
-        """Build the room, start it, listen, and print where it is (and start the demo's bots)."""
-        room = build_room(config, database, data_dir, reactor, demo=demo, node=node, bus=bus or "")
-        room.startService()             # crash recovery first (blocking: before listening), then each service's start
-        # Every service stops with the server; what is queued for the writer (a batch gathering, the prizes just paid)
-        # lands before its thread stops.
-        reactor.addSystemEventTrigger("before", "shutdown", room.stopService)
-        drain = Drain(reactor, lambda: len(room.gateway.connections), reactor.stop, seconds=drain_seconds)
-        reactor.addSystemEventTrigger("before", "shutdown", drain.cancel)
-        drain_on_sigterm(reactor, drain)
-        site = build_site(room.gateway, reactor, None, tables=lambda: len(room.tables.runners), demo=demo,
-                          rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
-                          limits=limits, node=room.node, drain=drain)
-        CollectorWatch(room.metrics.registry).install()
-        pacer.start()
-        listening = listen(reactor, host, port, site, proxy_protocol=proxy_protocol)
-        actual = listening.getHost().port
-        site.room_factory.allowed_origins = limits.allowed_origins if limits.allowed_origins is not None \
-            else own_origins(host, actual)
-        print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
-              flush=True)
-        if proxy_protocol:
-            print("PROXY protocol on: only HAProxy (send-proxy-v2) may connect; a connection without the header is "
-                  "closed", flush=True)
-        print(f"node {room.node}; tables: {', '.join(room.tables.runners)}; data in {Path(data_dir).resolve()}",
-              flush=True)
-        print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin   "
-              f"security review: http://{host}:{actual}/security", flush=True)
-        director = demo_director(room) if demo else None
-        if director:
-            print(f"demo tournament director: nickname {director[0]}, password {director[1]} "
-                  "(play money; this machine)", flush=True)
-            officer = demo_security(room)
-            print(f"demo security officer: nickname {officer[0]}, password {officer[1]} (the review pages)", flush=True)
-        casino = list(room.casino_floor.tables) if room.casino_floor is not None else []  # the floor's
-        if casino:
-            print(f"casino tables: {', '.join(casino)} (docs/casino.md)", flush=True)
-        if bots:
-            from pokerroom.client import start_bots
-
-            secret = demo_secret(data_dir) if demo else operator_secret(None, os.environ)
-            if secret is None:
-                raise ValueError(f"--bots in a room not in demo mode needs the bots' secret in {SECRET_ENV} "
-                                 "(docs/operations.md)")
-            start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.tables.runners), secret=secret)
-            print(f"{bots} bots are playing; connect a client to {actual} to join them (docs/protocol.md)", flush=True)
-            if director:
-                from pokerroom.client import start_demo_tournament
-
-                start_demo_tournament(reactor, f"ws://{host}:{actual}/ws", director, 8, secret=secret).addErrback(
-                    lambda failure: log.failure("the demo tournament", failure))
-                print("8 bots are registered for the demo tournament; it starts in 10 minutes, or when the director "
-                      "starts it at /admin", flush=True)
-        if demo:
-            narrate(room, next(iter(room.tables.runners)))
-
-
     if chosen_bus is None:
-        open_room(None)
+        open_room(reactor, settings, limits, pacer, config, database, data_dir, demo, bots, max_rate,
+                  max_connections, host, port, node, chosen_bus, drain_seconds, role, proxy_protocol)
     else:                           # a broker's bus connects first: the room is built on a bus that is up
         def connected(_: object) -> None:
             opened.append(True)
-            open_room(chosen_bus)
+            open_room(reactor, settings, limits, pacer, config, database, data_dir, demo, bots, max_rate,
+                      max_connections, host, port, node, chosen_bus, drain_seconds, role, proxy_protocol)
 
         def unreachable(failure: Failure) -> None:
             log.failure("the bus at {url} could not be reached: the room does not open", failure, url=bus)
@@ -207,6 +158,96 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
         reactor.callWhenRunning(lambda: chosen_bus.connect().addCallbacks(connected, unreachable))
     reactor.run()
     return 0 if chosen_bus is None or opened else 1
+
+
+def open_room(reactor, settings: dict, limits: ConnectionLimits, pacer: CollectorPacer,  # noqa: ANN001, PLR0913
+              config: str | None, database: str | None, data_dir: str, demo: bool, bots: int, max_rate: float,
+              max_connections: int, host: str, port: int, node: str, bus: Bus | None, drain_seconds: float,
+              role: str = "both", proxy_protocol: bool = False) -> None:
+    """Build the room, start it, listen, and print where it is (and start the demo's bots)."""
+    room = build_room(config, database, data_dir, reactor, demo=demo, node=node, bus=bus or "", role=role)
+    room.startService()             # crash recovery first (blocking: before listening), then each service's start
+    # Every service stops with the server; what is queued for the writer (a batch gathering, the prizes just paid)
+    # lands before its thread stops.
+    reactor.addSystemEventTrigger("before", "shutdown", room.stopService)
+    CollectorWatch(room.metrics.registry).install()
+    pacer.start()
+    room.ready().addCallbacks(
+        lambda _: listen_room(reactor, room, limits, data_dir, demo, bots, max_rate, max_connections, host, port,
+                              drain_seconds, role, proxy_protocol),
+        lambda failure: (log.failure("the room could not open its tables", failure), reactor.stop()))
+
+
+def listen_room(reactor, room: RoomServices, limits: ConnectionLimits, data_dir: str, demo: bool,  # noqa: ANN001, PLR0913
+                bots: int, max_rate: float, max_connections: int, host: str, port: int, drain_seconds: float,
+                role: str, proxy_protocol: bool) -> None:
+    """The room's tables are open (or, on several processes, known to be elsewhere): listen, and print where."""
+    if role == "tables":            # no client connects here: /health and /metrics only
+        open_tables(reactor, room, host, port, data_dir, demo)
+        return
+    drain = Drain(reactor, lambda: len(room.gateway.connections), reactor.stop, seconds=drain_seconds)
+    reactor.addSystemEventTrigger("before", "shutdown", drain.cancel)
+    drain_on_sigterm(reactor, drain)
+    hosted = room.tables                    # None in a gateway process: the lobby's copy counts the room's tables
+    site = build_site(room.gateway, reactor, None, demo=demo,
+                      tables=(lambda: len(hosted.runners)) if hosted is not None else lambda: len(room.lobby.lines),
+                      rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
+                      limits=limits, node=room.node, drain=drain)
+    listening = listen(reactor, host, port, site, proxy_protocol=proxy_protocol)
+    actual = listening.getHost().port
+    site.room_factory.allowed_origins = limits.allowed_origins if limits.allowed_origins is not None \
+        else own_origins(host, actual)
+    print(f"pokerroom is serving on ws://{host}:{actual}/ws  (health: http://{host}:{actual}/health)",
+          flush=True)
+    if proxy_protocol:
+        print("PROXY protocol on: only HAProxy (send-proxy-v2) may connect; a connection without the header is "
+              "closed", flush=True)
+    print(f"node {room.node}" + (f"; tables: {', '.join(room.tables.runners)}" if room.tables is not None
+                                  else " (--role gateway: the tables run in the table process)")
+          + f"; data in {Path(data_dir).resolve()}", flush=True)
+    print(f"player client: http://{host}:{actual}/   admin lobby: http://{host}:{actual}/admin   "
+          f"security review: http://{host}:{actual}/security", flush=True)
+    director = demo_director(room) if demo else None
+    if director:
+        print(f"demo tournament director: nickname {director[0]}, password {director[1]} "
+              "(play money; this machine)", flush=True)
+        officer = demo_security(room)
+        print(f"demo security officer: nickname {officer[0]}, password {officer[1]} (the review pages)", flush=True)
+    casino = list(room.casino_floor.tables) if room.casino_floor is not None else []  # the floor's
+    if casino:
+        print(f"casino tables: {', '.join(casino)} (docs/casino.md)", flush=True)
+    if bots:
+        from pokerroom.client import start_bots
+
+        secret = demo_secret(data_dir) if demo else operator_secret(None, os.environ)
+        if secret is None:
+            raise ValueError(f"--bots in a room not in demo mode needs the bots' secret in {SECRET_ENV} "
+                             "(docs/operations.md)")
+        start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.tables.runners), secret=secret)
+        print(f"{bots} bots are playing; connect a client to {actual} to join them (docs/protocol.md)", flush=True)
+        if director:
+            from pokerroom.client import start_demo_tournament
+
+            start_demo_tournament(reactor, f"ws://{host}:{actual}/ws", director, 8, secret=secret).addErrback(
+                lambda failure: log.failure("the demo tournament", failure))
+            print("8 bots are registered for the demo tournament; it starts in 10 minutes, or when the director "
+                  "starts it at /admin", flush=True)
+    if demo and room.tables is not None:
+        narrate(room, next(iter(room.tables.runners)))
+
+
+def open_tables(reactor, room: RoomServices, host: str, port: int, data_dir: str, demo: bool) -> None:  # noqa: ANN001
+    """A ``--role tables`` process: its tables run once its restores are done; it listens only for ``/health`` and
+    ``/metrics`` (:mod:`pokerroom.tables_site`), and prints where, as the gateway's process prints its /ws."""
+    from pokerroom.tables_site import build_tables_site
+
+    site = build_tables_site(room.metrics, lambda: len(room.tables.runners), node=room.node, demo=demo)
+    actual = reactor.listenTCP(port, site, interface=host).getHost().port
+    print(f"pokerroom tables serving on http://{host}:{actual}/health  (--role tables: no WebSocket; clients "
+          "connect to a --role gateway process)", flush=True)
+    print(f"node {room.node}; tables: {', '.join(room.tables.runners)}; data in {Path(data_dir).resolve()}",
+          flush=True)
+
 
 def drain_on_sigterm(reactor, drain: Drain) -> None:  # noqa: ANN001
     """SIGTERM drains the process for a deploy instead of stopping it (:mod:`pokerroom.gateway.draining`); SIGINT

@@ -60,11 +60,15 @@ def _demo(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from pokerroom.app import serve
 
+    if args.role != "both" and args.bots:
+        raise ValueError(f"--bots with --role {args.role}: the demo's bots need both sides in one process; "
+                         "leave --role out, or start bots with `pokerroom bots` against the gateway")
     # a demo's own bots connect straight to the port, which --proxy-protocol keeps for HAProxy
-    bots = args.bots if args.bots is not None else (6 if args.demo and not args.proxy_protocol else 0)
+    bots = args.bots if args.bots is not None else (
+        6 if args.demo and args.role == "both" and not args.proxy_protocol else 0)
     return serve(args.host, args.port, args.config or None, args.database or None, args.data_dir, args.demo, bots,
                  args.max_rate, args.max_connections, node=args.node, bus=args.bus, drain_seconds=args.drain_seconds,
-                 proxy_protocol=args.proxy_protocol)
+                 proxy_protocol=args.proxy_protocol, role=args.role)
 
 
 def _bots(args: argparse.Namespace) -> int:
@@ -198,6 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "(shown by /health)")
     serve.add_argument("--bus", default="", help="the broker's URL, nats://HOST:PORT (default: the in-process bus, "
                                                  "one process)")
+    serve.add_argument("--role", default="both", choices=["both", "gateway", "tables"],
+                       help="which side of the process line this process runs: both (one process), gateway (the "
+                            "clients' connections) or tables (the tables, wallet and hall; /health only); a role "
+                            "needs --bus nats://… and the database the other side uses")
     serve.add_argument("--drain-seconds", type=float, default=DRAIN_SECONDS,
                        help="on SIGTERM, how long the process keeps serving its connections at most while /health "
                             "answers 503 (a second SIGTERM or Ctrl-C stops it at once)")

@@ -42,10 +42,13 @@ def test_console_script_runs_as_a_module():
     assert "Royal Flush" in done.stdout
 
 
-def test_serve_refuses_a_bad_node_name_bus_url_or_bots_on_a_proxy_protocol_port_before_touching_the_data(tmp_path):
+def test_serve_refuses_bad_node_bus_role_or_bots_with_a_sentence_before_touching_the_data(tmp_path):
     for flags, said in ((["--node", "east one"], "a node's name is 1 to 64 letters"),
                         (["--bus", "redis://127.0.0.1:6379"], "give a nats:// URL"),
-                        (["--proxy-protocol", "--bots", "2"], "--bots 2 would connect straight to the port")):
+                        (["--proxy-protocol", "--bots", "2"], "--bots 2 would connect straight to the port"),
+                        (["--role", "gateway"], "reach each other over a broker; give --bus nats://"),
+                        (["--bots", "2", "--role", "tables", "--bus", "nats://127.0.0.1:4222/x"],
+                         "the demo's bots need both sides in one process")):
         done = subprocess.run([sys.executable, "-m", "pokerroom.cli", "serve", "--port", "0", "--data-dir",
                                str(tmp_path / "data"), *flags], capture_output=True, text=True, timeout=60)
         assert done.returncode == 2

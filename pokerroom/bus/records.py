@@ -396,6 +396,18 @@ class DeskRead:
     answered ``{"seat": None, "closed": <it has left the room already>}``."""
 
 
+@record("t.open")
+@dataclasses.dataclass(frozen=True, slots=True)
+class OpenTable:
+    """``tables.open``: a director's new cash table, as the ``[[tables]]`` entry the desk made of the request; the
+    table side builds its rules from the room's config there (a bad entry is ``bad_table``, an id in use
+    ``table_exists``), opens it and answers its lobby line with ``players`` and ``waiting_list`` (both empty).
+    The desk has checked the director and stored nothing yet: it records the table once the answer says it is
+    open."""
+
+    entry: dict
+
+
 # ---------------------------------------------------------------------- security: the desk asks the table process
 # The security desk serves the team in a gateway process; the cash tables and the wallet are the table process's
 # (pokerroom.shell.security_moves answers there). A refusal is the RuleViolation, code and rule kept.

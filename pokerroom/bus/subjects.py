@@ -22,6 +22,9 @@ CASH_TABLES_RESUME = "tables.resume"  # gathered: a ResumeRead, may a player res
 CASH_TABLES_WHERE = "tables.where"   # gathered: a WhereRead, the cash tables a player sits at or waits for
 CASH_TABLES_DESK = "tables.desk"     # gathered: a DeskRead, every open cash table as the directors' desk shows it
 LOBBY_LINES = "lobby.lines"          # gathered: None, every open cash table's LobbyLine (a late lobby feed's start)
+CASH_TABLES_OPEN = "tables.open"     # request: an OpenTable, a director's new cash table opened by the tables' side
+LOBBY_WANTED = "lobby.wanted"        # payload: None, a gateway process just started: every table side sends its
+                                     # lobby lines (lobby.changed, not news) and sections (lobby.section) again
 LOBBY_SECTION = "lobby.section"      # payload: a LobbySection, another section of the lobby whole (the casino's)
 CASINO_TABLES = "casino.tables"      # gathered: None, every casino table's lobby line (casino_list)
 CASINO_PLAYING = "casino.playing"    # gathered: an InPlayRead, has a player a bet in an open round (SEC-2)
@@ -45,6 +48,8 @@ TOURNAMENTS_RETIRED = "tournaments.retired"  # payload: a tournament's id, once 
 TOURNAMENTS_INVITATIONS = "tournaments.invitations"  # gathered: an InvitationsRead, a player's open invitations
 PLAYERS_RENAMED = "players.renamed"  # payload: a PlayerRenamed, a nickname reset (AC-3), from the security desk
 PLAYERS_DISPLAY_NAME = "players.display_name"  # payload: a DisplayName, who shows their real name (AC-4)
+PLAYERS_NAMES_WANTED = "players.names_wanted"  # payload: None, a table process just started: the deciding side
+                                               # sends every name it shows again (players.display_name)
 TOURNAMENTS_PLAYING = "tournaments.playing"  # gathered: an InPlayRead, is a player entered (the hall answers)
 
 

@@ -132,6 +132,17 @@ class Ledger:
     def balance(self, account: str) -> int:
         return self.balances.get(account, 0)
 
+    def adopt(self, balances: Mapping[str, int]) -> None:
+        """Balances another process kept until now (the escrow of a table taken over), as stored: held here from
+        now on. The opening moves with them, so :meth:`check` still replays the transfers kept."""
+        for account, balance in balances.items():
+            delta = balance - self.balances.get(account, 0)
+            self.opening[account] = self.opening.get(account, 0) + delta
+            if balance:
+                self.balances[account] = balance
+            else:
+                self.balances.pop(account, None)
+
     def verify(self, merged: Iterable[Posting]) -> None:
         """Refuse an overdraft of an account this ledger guards, and change nothing."""
         balances, may_owe = self.balances, self.may_owe

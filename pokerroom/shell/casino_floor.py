@@ -58,6 +58,7 @@ from pokerroom.bus.subjects import (
     CASINO_PLAYING,
     CASINO_TABLES,
     LOBBY_SECTION,
+    LOBBY_WANTED,
     SESSION_EVENTS,
     casino_command,
     casino_public,
@@ -101,30 +102,63 @@ class CasinoFloor:
         self.bus = bus
         self.wallet = wallet                        # the stakes, the settlements, a bettor's funds and balance
         self.recorder = recorder                    # the writer, and its port for every round's end (as cash hands)
-        self.tables: dict[str, CasinoTable] = {t.table_id: t for t in tables}
-        self.members: dict[str, set[str]] = {t: set() for t in self.tables}    # players who joined
-        self.runners = {t: CasinoRunner(table, self.reactor, wallet) for t, table in self.tables.items()}
-        self.timers = {t: Timer(runner, self.reactor, lambda events, table=runner.table: self._run(table, events))
-                       for t, runner in self.runners.items()}                  # each table's one timer
-        self.holds = {t: OutcomeHold(bus) for t in self.tables}                # each table's frames
+        self.tables: dict[str, CasinoTable] = {}
+        self.members: dict[str, set[str]] = {}                                  # players who joined
+        self.runners: dict[str, CasinoRunner] = {}
+        self.timers: dict[str, Timer] = {}                                      # each table's one timer
+        self.holds: dict[str, OutcomeHold] = {}                                 # each table's frames
+        self.answering: dict[str, list] = {}                                    # each table's responders
         self.listed: tuple[dict, ...] | None = None                            # the lobby section as last sent
+        self.installed = self.started = False
         self.stopped = False                                                   # the room has stopped: no timer
+        for table in tables:
+            self.add(table)
 
     # ------------------------------------------------------------------ composition
 
     def install(self) -> None:
         """Answer the tables' requests, hear of sessions and send the lobby section (the players' requests are
         :class:`~pokerroom.shell.casino_play.CasinoPlay`'s, on the gateway's side)."""
+        self.installed = True
         for table in self.tables.values():
-            self.bus.respond(casino_command(table.table_id),
-                             lambda command, table=table: self._commanded(table, command))
-            self.bus.respond(casino_read(table.table_id), lambda read, table=table: self._read(table, read))
+            self._answer(table)
         # reads every node answers for its own casino tables, gathered and merged by the asker (shell.every_node)
         self.bus.respond(CASINO_TABLES, lambda _: self.listing(), gathered=True)
         self.bus.respond(CASINO_MEMBERSHIPS, self.memberships, gathered=True)  # CR-6: a returning player's tables
         answer_in_play(self.bus, CASINO_PLAYING, self.playing)          # SEC-2, AC-3: asked before a promotion
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
+        self.bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_section(again=True))   # a new gateway
         self._lobby_section()
+
+    def add(self, table: CasinoTable) -> None:
+        """A table played here from now on (at start; or, on several processes, once its lease is won)."""
+        table_id = table.table_id
+        self.tables[table_id] = table
+        self.members[table_id] = set()
+        self.runners[table_id] = runner = CasinoRunner(table, self.reactor, self.wallet)
+        self.timers[table_id] = Timer(runner, self.reactor, lambda events: self._run(table, events))
+        self.holds[table_id] = OutcomeHold(self.bus)
+        if self.installed:
+            self._answer(table)
+            self._lobby_section()
+        if self.started and not self.stopped:
+            self._first_round(table)
+
+    def drop(self, table_id: str) -> None:
+        """This process no longer owns the table (its lease went elsewhere): no timer, no answer, at once; its new
+        owner goes on from the database (the round in play void, its stakes refunded, CR-5)."""
+        if self.tables.pop(table_id, None) is None:
+            return
+        self.timers.pop(table_id).stop()
+        for answering in self.answering.pop(table_id, ()):
+            answering.cancel()
+        for part in (self.members, self.runners, self.holds):
+            part.pop(table_id, None)
+
+    def _answer(self, table: CasinoTable) -> None:
+        self.answering[table.table_id] = [
+            self.bus.respond(casino_command(table.table_id), lambda command: self._commanded(table, command)),
+            self.bus.respond(casino_read(table.table_id), lambda read: self._read(table, read))]
 
     def playing(self, player: str) -> bool:
         """A bet of the player's is in an open round."""
@@ -133,9 +167,13 @@ class CasinoFloor:
     def start(self) -> None:
         """Open every table's first round, numbered on from the last one stored or staked on (CR-7: numbers are
         never reused, a round a crash voided included)."""
+        self.started = True
         for table in self.tables.values():
-            table.number = self.store.casino.last_casino_round(table.table_id)
-            self.timers[table.table_id].arm()
+            self._first_round(table)
+
+    def _first_round(self, table: CasinoTable) -> None:
+        table.number = self.store.casino.last_casino_round(table.table_id)
+        self.timers[table.table_id].arm()
 
     def stop(self) -> None:
         """The room is stopping: no round timer fires again and no session event moves a table (the tables keep
@@ -156,11 +194,12 @@ class CasinoFloor:
     def listing(self) -> list[dict]:
         return [t.summary() for t in self.tables.values()]
 
-    def _lobby_section(self) -> None:
-        """The lobby's casino section, sent whole on ``lobby.section`` when it has changed (the lobby feed, in the
-        gateway's process, keeps the copy it answers ``lobby_list`` with)."""
+    def _lobby_section(self, again: bool = False) -> None:
+        """The lobby's casino section, sent whole on ``lobby.section`` when it has changed, or ``again`` for a
+        gateway process that started after the floor (the lobby feed, in the gateway's process, keeps the copy it
+        answers ``lobby_list`` with)."""
         lines = tuple(self.listing())
-        if lines != self.listed:
+        if again or lines != self.listed:
             self.listed = lines
             self.bus.publish(LOBBY_SECTION, LobbySection("casino", lines))
 

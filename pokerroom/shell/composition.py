@@ -24,6 +24,16 @@ Each job is a service of its own (docs/architecture.md draws them):
   cashier, the promotions and security desks, the directors' cash tables and
   the casino floor.
 
+**Roles.** The services stand on two sides of the process line (docs/architecture.md): the gateway's side
+(the gateway, accounts, cash and casino play, chat, the lobby feed, histories, the cashier, the desks, the
+tournament requests, the security desk, the session watch, the may-play check, responsible gaming) and the table
+side (the table host, the wallet and its desks, the recorder's table recording, the tournament hall, the casino
+floor, the security moves). ``role`` builds one side (``"gateway"``, ``"tables"``: ``pokerroom serve --role``,
+two processes on one NATS room and one database) or both (``"both"``, the default: one process); in ``both``
+every service is built in the same order as one process always built them. Everything that crosses the line is
+a bus request or record, so the two sides need nothing of each other but the bus and the shared store; each
+side has its own recorder (the one writer of its process).
+
 :class:`RoomServices` is a Twisted ``MultiService``: ``startService`` runs the
 restores (crash recovery, the ledger, the seating memory) and then each
 service's start (the session watch, the password desk's pool, the cashier's and
@@ -39,6 +49,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from twisted.application.service import MultiService
+from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.python.threadpool import ThreadPool
 
@@ -60,7 +71,8 @@ from pokerroom.shell.display_names import DecidedNames, DisplayNames
 from pokerroom.shell.every_node import count_nodes_with
 from pokerroom.shell.histories import Histories
 from pokerroom.shell.house_deposits import HouseDeposits
-from pokerroom.shell.lifecycle import Restores, Step, Writer
+from pokerroom.shell.leases import LeaseKeeper
+from pokerroom.shell.lifecycle import Decisions, Restores, Step, Writer
 from pokerroom.shell.lobby_feed import LobbyFeed
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.payments import CashierBounds, PlayMoney
@@ -77,6 +89,8 @@ from pokerroom.shell.shared_wallet import SharedWallet
 from pokerroom.shell.table_chat import TableChat
 from pokerroom.shell.table_desk import TableDesk
 from pokerroom.shell.table_host import TableHost
+from pokerroom.shell.table_opener import TableOpener
+from pokerroom.shell.tenancy import CashTenant, CasinoTenant, EscrowRecovery, Tenancy, TournamentTenant
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.requests import serve_tournament_requests
@@ -88,28 +102,47 @@ from pokerroom.table import TableRules
 from tournament.bounds import EventBounds
 
 DEMO_PROMOTIONS = 1_000_000        # play money the demo house keeps for guarantees
+ROLES = ("both", "gateway", "tables")   # which side of the process line a process runs (``serve --role``)
 
 
 class RoomServices(MultiService):
     """The room's services, each built once, in one lifecycle; ``config`` (the room's TOML, parsed) adds the hall,
-    the cashier, the staff desks and the casino floor, as ``pokerroom serve`` runs them."""
+    the cashier, the staff desks and the casino floor, as ``pokerroom serve`` runs them; ``role`` which side of the
+    process line is built (``"both"``: all of it; a side not built leaves its services None)."""
 
     demo = False                # serve --demo: play money; /health says so, and `pokerroom bots` needs no secret
     hall: TournamentHall | None = None
     cashier: Cashier | None = None
     table_desk: TableDesk | None = None
+    table_opener: TableOpener | None = None
     casino_floor: CasinoFloor | None = None
     casino_play: CasinoPlay | None = None
-    wallet_desk: WalletDesk
-    cashier_moves: CashierMoves
+    wallet_desk: WalletDesk | None = None
+    cashier_moves: CashierMoves | None = None
+    # the gateway's side: None in a ``tables`` process
+    gateway: Gateway | None = None
+    lobby: LobbyFeed | None = None
+    accounts: Accounts | None = None
+    session_watch: SessionWatch | None = None
+    # the table side: None in a ``gateway`` process
+    wallet: Wallet | None = None
+    tables: TableHost | None = None
+    restores: Restores | None = None
 
     def __init__(self, tables: list[TableRules], store: RoomStore, reactor: IReactorTime, *,
                  account_rules: players.AccountRules | None = None,
                  shuffle: Callable[[], list[int]] | None = None, writer: ThreadPool | None = None,
                  password_desk: PasswordDesk | None = None, bus: Bus | None = None,
                  config: Mapping[str, Any] | None = None, demo: bool = False,
-                 casino_clock: IReactorTime | None = None, node: str = "main", shared_money: bool = False) -> None:
+                 casino_clock: IReactorTime | None = None, node: str = "main", shared_money: bool = False,
+                 role: str = "both", leases: bool = False) -> None:
         super().__init__()
+        if role not in ROLES:
+            raise ValueError(f"role {role[:40]!r}: a process runs the gateway's side, the tables' or both "
+                             f"({', '.join(ROLES)})")
+        self.role = role
+        self.gateway_side = gateway_side = role in ("both", "gateway")
+        self.table_side = table_side = role in ("both", "tables")
         self.reactor = reactor
         self.node = node                    # this process's name in the room (``serve --node``; /health shows it)
         self.store = store
@@ -117,23 +150,79 @@ class RoomServices(MultiService):
         self.demo = demo
         self.bus = bus or make_bus(reactor)
         self.metrics = Metrics()
-        self.moderation = Moderation()                                # the security team's standing decisions
-        self.display_names = DecidedNames(self.bus)       # AC-4: who shows their verified name, decided and published
-        table_names = DisplayNames()                      # the table process's copy, from the records (AC-3, AC-4)
-        table_names.follow(self.bus)
-        self.gateway = gateway = Gateway(self.bus, self.metrics)
-        self.recorder = recorder = Recorder(store, reactor, writer)
-        # RoomServices.roster: how many nodes answer a gathered read (one process: 1; several: their leases)
-        self.roster = Roster(reactor, store.leases, recorder, node) if shared_money else OneNode()
+        if gateway_side:
+            self.moderation = Moderation()                            # the security team's standing decisions
+            self.display_names = DecidedNames(self.bus)   # AC-4: who shows their verified name, decided and published
+        if table_side:
+            table_names = DisplayNames()                  # the table process's copy, from the records (AC-3, AC-4)
+            table_names.follow(self.bus)
+        if gateway_side:
+            self.gateway = gateway = Gateway(self.bus, self.metrics)
+        self.recorder = recorder = Recorder(store, reactor, writer)     # each process's one writer
+        # RoomServices.roster: how many table sides answer a gathered read (one process: 1; several: their leases)
+        self.roster = (Roster(reactor, store.leases, recorder, node, counted=table_side) if leases or shared_money
+                       else OneNode())
         count_nodes_with(self.bus, self.roster)
-        # one process: the in-memory wallet; several over one database: shared accounts under its lock
-        self.wallet = wallet = (SharedWallet if shared_money else Wallet)(recorder, reactor, rules)
-        self.history = StoredSeatingHistory(recorder.write, store)
-        self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
-                                display_names=table_names, shuffle=shuffle, landed=recorder.landed)
-        SecurityMoves(self.bus, wallet, self.tables, recorder)      # the security desk's asks (AC-3, AC-7)
-        self.wallet_desk = WalletDesk(self.bus, wallet, recorder, rules)   # the gateway side's asks of the money
-        self.cashier_moves = CashierMoves(self.bus, wallet, recorder)     # the cashier's (deposits, withdrawals)
+        if table_side:
+            # one process: the in-memory wallet; several over one database: shared accounts under its lock
+            self.wallet = wallet = (SharedWallet if shared_money else Wallet)(recorder, reactor, rules)
+            self.history = StoredSeatingHistory(recorder.write, store)
+            self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
+                                    display_names=table_names, shuffle=shuffle, landed=recorder.landed)
+            SecurityMoves(self.bus, wallet, self.tables, recorder)      # the security desk's asks (AC-3, AC-7)
+            self.wallet_desk = WalletDesk(self.bus, wallet, recorder, rules)   # the gateway side's asks of the money
+            self.cashier_moves = CashierMoves(self.bus, wallet, recorder)     # the cashier's (deposits, withdrawals)
+        if gateway_side:
+            self._gateway_services(gateway, recorder, rules, password_desk)
+        keeper = None
+        if table_side:
+            # several processes: a table is played where its lease is held (tenancy); one process plays them all
+            self.tenancy = tenancy = Tenancy()
+            if leases:
+                keeper = LeaseKeeper(reactor, store.leases, recorder, node, tenancy.lost, tenancy.takeover)
+                tenancy.attach(keeper)
+            self.recovery_of_tables = EscrowRecovery(store, wallet, reactor) if leases else None
+            self.cash_tenant = CashTenant(self.tables, tenancy, self.recovery_of_tables, tables)
+            if keeper is None:
+                for table_rules in tables:
+                    self.cash_tenant.open(table_rules, announce=False)
+        # the lifecycle: started in this order, stopped in the reverse (the writer last)
+        Writer(recorder, reactor, writer).setServiceParent(self)
+        if table_side:
+            self.restores = Restores(store, reactor, wallet, self.tables, self.history, recover_all=keeper is None)
+            self.restores.setServiceParent(self)
+        Step("roster", self.roster.start, self.roster.stop).setServiceParent(self)
+        if gateway_side:
+            Decisions(store, reactor, self.moderation).setServiceParent(self)
+            Step("password desk", self.password_desk.start, self.password_desk.stop).setServiceParent(self)
+            Step("session watch", self.session_watch.start, self.session_watch.stop).setServiceParent(self)
+            if not table_side:           # a gateway process asks the tables already running for their lines
+                Step("lobby", self.lobby.ask).setServiceParent(self)
+            # every node's tables, opened before this one started, asked of them once the roster has counted them
+            Step("lobby catch-up", lambda: self.roster.counted().addCallback(lambda _: self.lobby.catch_up())
+                 ).setServiceParent(self)
+        if table_side and not gateway_side:     # a table process asks for the names decided before it started
+            Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
+        if keeper is not None:          # stopped after the tables: their leases go once no timer of theirs fires
+            Step("leases", None, keeper.stop).setServiceParent(self)
+            Step("cash tables", lambda: self.cash_tenant.open_all(tables), self.tables.stop).setServiceParent(self)
+        elif table_side:
+            Step("cash tables", None, self.tables.stop).setServiceParent(self)
+        if config is not None:
+            self._furnish(config, casino_clock)
+        if keeper is not None:          # renewing and taking over once every kind of table says how it opens one
+            Step("lease watch", keeper.start).setServiceParent(self)
+
+    def ready(self) -> defer.Deferred:
+        """Fires once the room may listen: on several processes, when its tables' leases are asked and answered
+        (the tables it won are open); at once on one."""
+        return self.cash_tenant.ready() if self.table_side else defer.succeed(None)
+
+    def _gateway_services(self, gateway: Gateway, recorder: Recorder, rules: players.AccountRules,
+                          password_desk: PasswordDesk | None) -> None:
+        """The gateway's side of the process line: the lobby feed, the may-play check, the password desk, accounts,
+        the session watch and each family of requests, served on the gateway's route table."""
+        reactor, store = self.reactor, self.store
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
         self.play_check = PlayCheck(rules, reactor, self.moderation, store, recorder)   # on every path (STAFF-2)
         # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
@@ -151,75 +240,92 @@ class RoomServices(MultiService):
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
                         self.cash_play, self.table_chat):
             gateway.serve(service)
-        for table_rules in tables:
-            self.tables.add_table(table_rules, announce=False)
-        # the lifecycle: started in this order, stopped in the reverse (the writer last)
-        Writer(recorder, reactor, writer).setServiceParent(self)
-        self.restores = Restores(store, reactor, wallet, self.tables, self.history, self.moderation)
-        self.restores.setServiceParent(self)
-        Step("roster", self.roster.start, self.roster.stop).setServiceParent(self)
-        Step("password desk", self.password_desk.start, self.password_desk.stop).setServiceParent(self)
-        Step("session watch", self.session_watch.start, self.session_watch.stop).setServiceParent(self)
-        Step("cash tables", None, self.tables.stop).setServiceParent(self)
-        # the other nodes' tables, opened before this one started (once the roster has counted them)
-        Step("lobby", lambda: self.roster.counted().addCallback(lambda _: self.lobby.catch_up())
-             ).setServiceParent(self)
-        if config is not None:
-            self._furnish(config, casino_clock)
 
     @property
     def recovery(self) -> Recovery | None:
-        """What the restores found of a crash (voided hands, stakes returned); None before the room starts."""
-        return self.restores.recovery
+        """What the restores found of a crash (voided hands, stakes returned); None before the room starts, and in
+        a gateway process (recovery is the table side's)."""
+        return self.restores.recovery if self.restores is not None else None
 
     def _furnish(self, config: Mapping[str, Any], casino_clock: IReactorTime | None) -> None:
         """The tournament hall, the cashier, the promotions and security desks, the directors' cash tables and the
         casino floor, each started after the restores (their own recoveries read the loaded ledger)."""
         settings = config.get("tournaments", {})
-        self.hall = hall = TournamentHall(self.reactor, self.bus, self.store, self.recorder, self.wallet,
-                                          decision_seconds=float(settings.get("decision_seconds", 20)),
-                                          between_hands=float(settings.get("between_hands_seconds", 1)),
-                                          clock_scale=float(settings.get("clock_scale", 1)),
-                                          bounds=EventBounds.from_config(config),
-                                          time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})))
-        hall.install()
-        serve_tournament_requests(self.gateway, self.bus, self.reactor, self.recorder, self.store, self.play_check,
-                                  self.account_rules.banned_words, hall.bounds.keep_ended_minutes)   # gateway's side
-        self.session_watch.count_in_play("is entered in a tournament", TOURNAMENTS_PLAYING)   # SEC-2: asked
-        # promotions deposits and wallet credits (STAFF-1)
-        house_deposits = HouseDeposits(self.reactor, self.store, lambda: hall.bounds)
-        self.wallet_desk.install_promotions(house_deposits)          # bounded where the money is (STAFF-1)
-        self.cashier_moves.install_credits(house_deposits)           # an admin's credits: the same bounds
-        self.gateway.serve(PromotionsDesk(self.bus, self.recorder, HallLine(self.bus, hall.bounds.keep_ended_minutes)))
-        # the admin's house money for events: the wallet desk and the hall asked on the bus
-        bounds = CashierBounds.from_config(config)
-        self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules, self.play_check,
-                                         self.moderation, self.bus, PlayMoney(bounds), bounds)
-        self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
-        self.table_desk = desk = TableDesk(self.tables, self.lobby, self.gateway, self.recorder, self.store,
-                                           self.reactor, self.bus, config)
-        desk.install()
-        self.casino_floor = floor = CasinoFloor(casino_tables(config), clock=casino_clock or self.reactor,
-                                                 store=self.store, bus=self.bus, wallet=self.wallet,
-                                                 recorder=self.recorder)
-        floor.install()                          # the table process's side: the tables' commands and reads
-        self.casino_play = casino_play = CasinoPlay(self.gateway, self.bus, self.store, self.recorder,
-                                                    casino_clock or self.reactor, self.play_check.session)
-        casino_play.install()                                         # the players' side: may-play, streams, claims
-        self.session_watch.count_in_play("has a casino bet open", CASINO_PLAYING)     # SEC-2: asked of the floor
-        self.gateway.serve(SecurityDesk(store=self.store, reactor=self.reactor, bus=self.bus, recorder=self.recorder,
-                                        account_rules=self.account_rules, moderation=self.moderation,
-                                        display_names=self.display_names, gateway=self.gateway,
-                                        accounts=self.accounts, histories=self.histories))   # review, actions (SEC)
+        bounds = EventBounds.from_config(config)
+        table_side, gateway_side = self.table_side, self.gateway_side
+        if table_side:       # several processes: each event directed where its lease is held
+            events = TournamentTenant(self.tenancy, self.recovery_of_tables) if self.recovery_of_tables else None
+            self.hall = hall = TournamentHall(self.reactor, self.bus, self.store, self.recorder, self.wallet,
+                                              decision_seconds=float(settings.get("decision_seconds", 20)),
+                                              between_hands=float(settings.get("between_hands_seconds", 1)),
+                                              clock_scale=float(settings.get("clock_scale", 1)),
+                                              bounds=bounds,
+                                              time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})),
+                                              leases=events)
+            hall.install()
+            if events is not None:
+                events.serve(hall)
+        if gateway_side:
+            serve_tournament_requests(self.gateway, self.bus, self.reactor, self.recorder, self.store,
+                                      self.play_check, self.account_rules.banned_words,
+                                      bounds.keep_ended_minutes)                          # the gateway's side
+            self.session_watch.count_in_play("is entered in a tournament", TOURNAMENTS_PLAYING)   # SEC-2: asked
+        if table_side:
+            # promotions deposits and wallet credits (STAFF-1)
+            house_deposits = HouseDeposits(self.reactor, self.store, lambda: bounds)
+            self.wallet_desk.install_promotions(house_deposits)          # bounded where the money is (STAFF-1)
+            self.cashier_moves.install_credits(house_deposits)           # an admin's credits: the same bounds
+        if gateway_side:
+            self.gateway.serve(PromotionsDesk(self.bus, self.recorder, HallLine(self.bus, bounds.keep_ended_minutes)))
+            # the admin's house money for events: the wallet desk and the hall asked on the bus
+            money = CashierBounds.from_config(config)
+            self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules,
+                                             self.play_check, self.moderation, self.bus, PlayMoney(money), money)
+            self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
+        if table_side:                                                # a director's table opened beside the host
+            self.table_opener = opener = TableOpener(self.tables, self.cash_tenant, self.store, self.bus, config)
+            opener.install()
+        if gateway_side:                                              # the directors' requests, asking it
+            self.table_desk = desk = TableDesk(self.lobby, self.gateway, self.recorder, self.store, self.reactor,
+                                               self.bus, config)
+            desk.install()
+        if table_side:
+            leased = self.recovery_of_tables is not None         # several processes: each table where it is leased
+            configured = casino_tables(config)
+            self.casino_floor = floor = CasinoFloor(() if leased else configured, clock=casino_clock or self.reactor,
+                                                     store=self.store, bus=self.bus, wallet=self.wallet,
+                                                     recorder=self.recorder)
+            floor.install()                          # the table process's side: the tables' commands and reads
+            if leased:
+                self.casino_tenant = CasinoTenant(floor, self.tenancy, self.recovery_of_tables, configured)
+        if gateway_side:
+            self.casino_play = casino_play = CasinoPlay(self.gateway, self.bus, self.store, self.recorder,
+                                                        casino_clock or self.reactor, self.play_check.session)
+            casino_play.install()                                     # the players' side: may-play, streams, claims
+            self.session_watch.count_in_play("has a casino bet open", CASINO_PLAYING)     # SEC-2: asked of the floor
+            self.gateway.serve(SecurityDesk(store=self.store, reactor=self.reactor, bus=self.bus,
+                                            recorder=self.recorder, account_rules=self.account_rules,
+                                            moderation=self.moderation, display_names=self.display_names,
+                                            gateway=self.gateway, accounts=self.accounts,
+                                            histories=self.histories))   # review, actions (SEC)
         # withdrawals held and deposits asked when the room stopped: asked again; tournaments it stopped during are
         # refunded (TR-REFUND); the cash tables directors opened, opened again; the casino's first rounds
-        Step("cashier", cashier.recover, cashier.stop).setServiceParent(self)
-        if self.demo:
-            Step("demo promotions", self.demo_promotions).setServiceParent(self)
-        Step("tournament hall", hall.recover, hall.stop).setServiceParent(self)
-        Step("table desk", desk.restore).setServiceParent(self)
-        Step("casino floor", floor.start, floor.stop).setServiceParent(self)
-        Step("casino claims", casino_play.start).setServiceParent(self)
+        if gateway_side:
+            Step("cashier", cashier.recover, cashier.stop).setServiceParent(self)
+        if table_side:
+            if self.demo:
+                Step("demo promotions", self.demo_promotions).setServiceParent(self)
+            Step("tournament hall", hall.recover, hall.stop).setServiceParent(self)
+        if table_side:
+            Step("directors' tables", opener.restore).setServiceParent(self)
+        if gateway_side:
+            Step("table desk", desk.restore).setServiceParent(self)
+        if table_side:
+            Step("casino floor", floor.start, floor.stop).setServiceParent(self)
+            if self.recovery_of_tables is not None:
+                Step("casino tables", self.casino_tenant.open_all).setServiceParent(self)
+        if gateway_side:
+            Step("casino claims", casino_play.start).setServiceParent(self)
 
     def demo_promotions(self) -> None:
         """A demo room's house tops its promotions account up with a play-money deposit, so demo events can

@@ -9,14 +9,16 @@ on :class:`DecidedNames`, which publishes each change as a record
 table process keeps a :class:`DisplayNames` that :meth:`~DisplayNames.follow` s
 those records, and draws its seats from it (a snapshot's ``name``); table chat
 reads the deciding copy beside it. A change reaches the other copy on a later
-turn, as any message does.
+turn, as any message does. A table process that starts after the gateway's
+:meth:`asks <DisplayNames.ask>` for the names decided before it listened
+(``players.names_wanted``): the deciding copy sends each again.
 """
 
 from __future__ import annotations
 
 from pokerroom.bus import Bus, Subscription
 from pokerroom.bus.records import DisplayName, PlayerRenamed
-from pokerroom.bus.subjects import PLAYERS_DISPLAY_NAME, PLAYERS_RENAMED
+from pokerroom.bus.subjects import PLAYERS_DISPLAY_NAME, PLAYERS_NAMES_WANTED, PLAYERS_RENAMED
 
 
 class DisplayNames:
@@ -42,6 +44,12 @@ class DisplayNames:
         """Keep this copy as the deciding side's records say, from now on."""
         return (bus.subscribe(PLAYERS_DISPLAY_NAME, self._heard), bus.subscribe(PLAYERS_RENAMED, self._heard))
 
+    @staticmethod
+    def ask(bus: Bus) -> None:
+        """At a table process's start: the deciding side sends the names it shows again (those it sent before were
+        before this copy listened)."""
+        bus.publish(PLAYERS_NAMES_WANTED, None)
+
     def _heard(self, subject: str, change: DisplayName | PlayerRenamed) -> None:
         # this class's own changes, never a deciding copy's: what was heard is not published again
         if isinstance(change, PlayerRenamed):
@@ -58,6 +66,12 @@ class DecidedNames(DisplayNames):
     def __init__(self, bus: Bus) -> None:
         super().__init__()
         self.bus = bus
+        bus.subscribe(PLAYERS_NAMES_WANTED, lambda _subject, _: self._tell_all())
+
+    def _tell_all(self) -> None:
+        """Every name shown, published again for a copy that started after it was decided."""
+        for player, name in list(self._names.items()):
+            self.bus.publish(PLAYERS_DISPLAY_NAME, DisplayName(player, name))
 
     def show(self, player: str, verified_name: str) -> None:
         super().show(player, verified_name)

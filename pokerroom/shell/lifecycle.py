@@ -18,6 +18,7 @@ from twisted.logger import Logger
 from pokerroom.money.accounts import Kind, parse
 from pokerroom.shell.responsible_gaming import DAY
 from pokerroom.shell.wallet import LEDGER_KEEP
+from pokerroom.store.hand_records import Recovery
 
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IReactorTime
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from pokerroom.shell.seating_store import StoredSeatingHistory
     from pokerroom.shell.table_host import TableHost
     from pokerroom.shell.wallet import Wallet
-    from pokerroom.store.hand_records import Recovery
     from pokerroom.store.room_store import RoomStore
 
 log = Logger()
@@ -86,37 +86,34 @@ class Writer(Service):
 
 
 class Restores(Service):
-    """At start, before anything else reads them: recover from any crash, then load the ledger, the hand numbers,
-    the seating memory and the security team's standing decisions (blocking; before the room listens)."""
+    """At start, before anything else reads them: recover from any crash, then load the ledger, the hand numbers
+    and the seating memory (blocking; before the room listens). The table side's: only the process that runs the
+    tables and holds the wallet recovers them."""
 
     name = "restores"
     recovery: Recovery | None = None
 
     def __init__(self, store: RoomStore, reactor: IReactorTime, wallet: Wallet, tables: TableHost,
-                 history: StoredSeatingHistory, moderation: Moderation) -> None:
+                 history: StoredSeatingHistory, *, recover_all: bool = True) -> None:
         self.store = store
+        self.recover_all = recover_all      # False on several processes: each table recovers when its lease is won
         self.reactor = reactor
         self.wallet = wallet
         self.tables = tables
         self.history = history
-        self.moderation = moderation
 
     def startService(self) -> None:  # noqa: N802 - Twisted's name
         super().startService()
         store, now = self.store, self.reactor.seconds()
         ledger = self.wallet.prepare(store.ledger.load_ledger(LEDGER_KEEP))
-        self.recovery = recovery = store.hands.recover(ledger, now)
+        # one process: every table it left; several: none here -- a table is recovered by whoever wins its lease
+        self.recovery = recovery = store.hands.recover(ledger, now) if self.recover_all else Recovery((), ())
         self.wallet.load(ledger, store.cashier.deposits_since(now - DAY), recovery.returned)
         self.tables.restore_hand_numbers(self.hand_numbers(recovery))
         self.tables.restore_known(store.tables.cash_table_ids())        # players' histories include closed ones
         self.history.restore(store.tables.refusals_since(now - 2 * 12 * 3600),
                              store.tables.departures_since(now - 24 * 3600),
                              store.tables.arrivals_since(now - 24 * 3600))
-        for mute in store.security.active_mutes(now):
-            self.moderation.mute(mute.player_id, mute.table_id, mute.until, mute.reason)
-        for restriction in store.security.restrictions():
-            self.moderation.link(restriction.a, restriction.b)
-        self.moderation.restore_frozen(store.security.frozen_accounts())
         if recovery.voided_hands:
             log.warn("recovered from a crash: voided {hands}", hands=", ".join(recovery.voided_hands))
 
@@ -128,3 +125,24 @@ class Restores(Service):
         sat = {account.place for account in (parse(t.reference) for t in recovery.returned)
                if account is not None and account.kind is Kind.TABLE}
         return {**numbers, **{table: numbers.get(table, 0) + 1 for table in sat}}
+
+
+class Decisions(Service):
+    """At start: the security team's standing decisions (mutes, linked accounts, frozen accounts) loaded into the
+    moderation, which is the gateway side's (every service that decides on it is there: docs/architecture.md)."""
+
+    name = "standing decisions"
+
+    def __init__(self, store: RoomStore, reactor: IReactorTime, moderation: Moderation) -> None:
+        self.store = store
+        self.reactor = reactor
+        self.moderation = moderation
+
+    def startService(self) -> None:  # noqa: N802 - Twisted's name
+        super().startService()
+        store = self.store
+        for mute in store.security.active_mutes(self.reactor.seconds()):
+            self.moderation.mute(mute.player_id, mute.table_id, mute.until, mute.reason)
+        for restriction in store.security.restrictions():
+            self.moderation.link(restriction.a, restriction.b)
+        self.moderation.restore_frozen(store.security.frozen_accounts())

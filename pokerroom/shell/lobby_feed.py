@@ -17,6 +17,9 @@ every node for its open tables' lines (``lobby.lines``, and the casino's
 ``casino.tables``, both gathered reads) and keeps those it has not heard of
 since -- a line heard on ``lobby.changed`` meanwhile is newer, and a table
 that left the room meanwhile stays gone.
+A feed in a gateway process that starts after the tables' process also
+:meth:`asks <LobbyFeed.ask>` for the lines on :data:`LOBBY_WANTED`: the table
+side sends each again, not as news.
 """
 
 from __future__ import annotations
@@ -30,7 +33,14 @@ from twisted.logger import Logger
 
 from pokerroom.bus import Bus
 from pokerroom.bus.records import Frame, LobbyLine, LobbySection
-from pokerroom.bus.subjects import CASINO_TABLES, LOBBY_CHANGED, LOBBY_LINES, LOBBY_SECTION, LOBBY_UPDATE
+from pokerroom.bus.subjects import (
+    CASINO_TABLES,
+    LOBBY_CHANGED,
+    LOBBY_LINES,
+    LOBBY_SECTION,
+    LOBBY_UPDATE,
+    LOBBY_WANTED,
+)
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.shell.every_node import nodes_of
 
@@ -51,6 +61,11 @@ class LobbyFeed:
         self._call: Any = None
         bus.subscribe(LOBBY_CHANGED, self._changed)
         bus.subscribe(LOBBY_SECTION, self._section)
+
+    def ask(self) -> None:
+        """At a gateway process's start: every table side sends its lines again (those it sent at its own start
+        were before this feed listened)."""
+        self.bus.publish(LOBBY_WANTED, None)
 
     def _section(self, subject: str, section: LobbySection) -> None:
         """A section's lines as its service sent them last (each node's own tables): ``lobby_list`` answers this

@@ -12,8 +12,10 @@ ending at their timeout with the living nodes' answers. A clean stop deletes
 the node's lease at once. Node leases are never taken over (the keeper's
 candidates are tables only).
 
-One process without a database lease table of its own to share (the default
-room) has no roster to keep: :class:`OneNode` counts 1.
+The count is of the nodes that *answer* gathered reads, the table sides: a
+gateway-only process (``serve --role gateway``) reads the roster but holds no
+lease of its own (``counted=False``). One process alone (the default room) has
+no roster to keep: :class:`OneNode` counts 1.
 """
 
 from __future__ import annotations
@@ -58,22 +60,24 @@ class Roster:
     log = Logger()
 
     def __init__(self, reactor: IReactorTime, leases: LeaseRecords, writer: StoreQueue, node: str,
-                 ttl: float = TTL) -> None:
+                 ttl: float = TTL, *, counted: bool = True) -> None:
         self.reactor = reactor
         self.leases = leases                # store.leases
         self.writer = writer                # the recorder: store calls off the reactor thread, in its order
         self.node = node
         self.resource = node_resource(node)
         self.ttl = ttl
-        self.names: list[str] = [node]      # the live nodes as last read (this one, until the first read lands)
+        self.counted_in = counted           # this node answers gathers (a table side): it holds a lease of its own
+        self.names: list[str] = [node] if counted else []   # the live nodes as last read
         self.running = False
         self._beat: IDelayedCall | None = None
         self._busy = False
         self._counted: defer.Deferred | None = None        # the first beat's read, while it is on its way
 
     def count(self) -> int:
-        """The live nodes as of the last beat, this one always among them."""
-        return len(set(self.names) | {self.node})
+        """The live nodes as of the last beat, this one among them if it answers (a gateway-only process does
+        not: it only asks)."""
+        return len(set(self.names) | ({self.node} if self.counted_in else set()))
 
     def start(self) -> defer.Deferred:
         """The :class:`~pokerroom.shell.lifecycle.Step` start: this node's lease claimed and the roster read at
@@ -98,6 +102,8 @@ class Roster:
         if self._beat is not None and self._beat.active():
             self._beat.cancel()
         self._beat = None
+        if not self.counted_in:
+            return defer.succeed(None)
         d = self.writer.write(self.leases.retire, self.node, self.resource, quiet=False)
         d.addErrback(lambda failure: self.log.failure("leaving the roster failed: the lease runs out instead",
                                                       failure))
@@ -112,8 +118,11 @@ class Roster:
             return defer.succeed(None)
         self._busy = True
         now = self.reactor.seconds()
-        d = self.writer.write(self.leases.claim, self.resource, self.node, self.ttl, now, quiet=False)
-        d.addCallback(lambda _: self.writer.write(self.leases.nodes, now, quiet=False))
+        if self.counted_in:
+            d = self.writer.write(self.leases.claim, self.resource, self.node, self.ttl, now, quiet=False)
+            d.addCallback(lambda _: self.writer.write(self.leases.nodes, now, quiet=False))
+        else:
+            d = self.writer.write(self.leases.nodes, now, quiet=False)
         d.addCallback(self._read)
         d.addErrback(lambda failure: self.log.failure("keeping the roster failed: the last count stands", failure))
         d.addBoth(self._done)

@@ -9,6 +9,11 @@ room's one event path moves the money back to the wallets. A closed table
 from the config is back at the next start (the config is the operator's);
 a director's table is gone for good, and its id is never used again, so the
 hands stored under it stay its own.
+
+The desk is on the gateway's side of the process line: it checks the director and the request, asks the table
+side to open the table (``tables.open``, answered by :class:`~pokerroom.shell.table_opener.TableOpener` beside
+the table host) and stores it once it is open; the tables' lines it reads (``tables.desk``) and closes by the
+table's ``Close`` command.
 """
 
 from __future__ import annotations
@@ -21,15 +26,14 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.bus import Bus
-from pokerroom.bus.records import DeskRead
-from pokerroom.bus.subjects import CASH_TABLES_DESK, TABLE_CLOSED, table_command
+from pokerroom.bus.records import DeskRead, OpenTable
+from pokerroom.bus.subjects import CASH_TABLES_DESK, CASH_TABLES_OPEN, TABLE_CLOSED, table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import NEW_ID, Request, ok
 from pokerroom.shell.asked import answered
 from pokerroom.shell.directors import directed, verify_director
 from pokerroom.shell.every_node import ask_every_node, lines_by
-from pokerroom.shell.table_host import TableHost
 from pokerroom.table import TableRules
 from pokerroom.table.commands import Close
 from pokerroom.table.config import table_from_entry
@@ -44,15 +48,14 @@ if TYPE_CHECKING:
 class TableDesk:
     log = Logger()
 
-    def __init__(self, tables: TableHost, lobby: LobbyFeed, gateway: Gateway, recorder: Recorder, store: RoomStore,
+    def __init__(self, lobby: LobbyFeed, gateway: Gateway, recorder: Recorder, store: RoomStore,
                  reactor: IReactorTime, bus: Bus, config: dict) -> None:
-        self.tables = tables                            # the cash tables: open one, its summary, the ids in use
-        self.lobby = lobby                              # the lobby's other sections (their table ids are taken)
+        self.lobby = lobby                              # the lobby's lines and sections (their table ids are taken)
         self.gateway = gateway                          # the route table
         self.recorder = recorder                        # the store through the writer, and the directors' records
         self.store = store
         self.reactor = reactor
-        self.bus = bus                                  # the tables' host's reads, a table's commands and closing
+        self.bus = bus                                  # the tables' side: open, read, a table's closing
         self.config = config
         self.config_ids = {entry.get("id") for entry in config.get("tables", [])}   # the operator's, not ours
         self.opened: set[str] = set()                   # the directors' tables now open
@@ -78,13 +81,11 @@ class TableDesk:
         self.opened_by.pop(table, None)
 
     def restore(self) -> list[str]:
-        """Open the tables directors opened and did not close (blocking: at start, before listening)."""
+        """The tables directors opened and did not close, as the table side opens them again at start (blocking:
+        before listening): each director's share of the room counts them."""
         for record in self.store.tables.open_cash_tables():
-            if record.id in self.tables.runners:          # the operator has since put a table of that id in the config
-                self.log.warn("the director's table {id} is not opened: the config has a table of that id",
-                              id=record.id)
+            if record.id in self.config_ids:              # the operator has since put a table of that id in the config
                 continue
-            self.tables.add_table(self.make_table(record.definition), announce=False)
             self.opened.add(record.id)
             self.opened_by[record.id] = record.opened_by
         return sorted(self.opened)
@@ -112,8 +113,8 @@ class TableDesk:
         entry = {"id": id, "name": name, "variant": game, "small_blind": small_blind, "big_blind": big_blind,
                  "min_buy_in": min_buy_in, "max_buy_in": max_buy_in, "seats": seats, "currency": "USD",
                  **({"rake": rake} if rake else {})}
-        casino = {t.get("table") for section in self.lobby.sections.values() for t in section()}
-        if id in self.tables.runners or id in self.config_ids or id in casino:
+        casino = {t.get("table") for section in self.lobby.sections.values() for t in section.values()}
+        if id in self.lobby.lines or id in self.config_ids or id in casino:
             raise RuleViolation("table_exists", f"there is already a table {id}")
         if not NEW_ID.fullmatch(id):
             raise RuleViolation("bad_field", "a table id is up to 32 letters, digits, '_' or '-'")
@@ -123,21 +124,30 @@ class TableDesk:
             raise RuleViolation("bad_table", "the small blind is below the big blind, and the buy-in range starts "
                                 "at the big blind or more and ends at or above its start", "HR-STAKE-4")
         try:
-            rules = self.make_table(entry)
+            self.make_table(entry)                          # refused here, before the store is read; built there
         except ValueError as e:
             raise RuleViolation("bad_table", str(e)) from None
 
-        def stored(used: set[str]) -> dict:
-            if id in used or id in self.tables.runners:       # an id is never reused, even after closing
-                raise RuleViolation("table_exists", f"the table id {id} has been used; choose another")
-            self._check_room(session.player_id)             # others may have opened tables during the read
+        def opened(line: dict) -> dict:
             by = directed(self.recorder, session, "open table", table=id, reason=reason, definition=entry)
             self.recorder.write(self.store.tables.save_cash_table, id, entry, by, self.reactor.seconds())
-            runner = self.tables.add_table(rules)         # in the table process: see docs/architecture.md
             self.opened.add(id)
             self.opened_by[id] = by
-            return ok(request, table=self.describe({**self.tables.summary(runner), "players": [],
-                                                    "waiting_list": []}))
+            return ok(request, table=self.describe(line))
+
+        def stored(used: set[str]) -> Any:
+            if id in used or id in self.lobby.lines:        # an id is never reused, even after closing
+                raise RuleViolation("table_exists", f"the table id {id} has been used; choose another")
+            self._check_room(session.player_id)             # others may have opened tables during the read
+            self.opened.add(id)                             # counted while the table side opens it
+            self.opened_by[id] = session.player_id
+
+            def refused(failure: Any) -> Any:
+                self._closed(id)
+                return failure
+
+            asked = self.bus.request(CASH_TABLES_OPEN, OpenTable(entry)).addErrback(refused)
+            return answered(asked, id, opened)             # opened in the table process: docs/architecture.md
 
         return self.recorder.write(self.store.tables.cash_table_ids, quiet=False).addCallback(stored)
 

@@ -71,6 +71,7 @@ from pokerroom.bus.subjects import (
     CASH_TABLES_WHERE,
     LOBBY_CHANGED,
     LOBBY_LINES,
+    LOBBY_WANTED,
     SESSION_EVENTS,
     table_announce,
     table_catch_up,
@@ -125,13 +126,15 @@ class TableHost:
         self._hands_played: dict[str, int] = {}  # table -> its newest stored hand's number
         self._shuffle = shuffle
         self._landed = landed                    # fires when every write asked for so far has committed
+        self._retired: list[Callable[[str], object]] = []     # told when a table leaves the room (its lease goes)
         bus.subscribe(SESSION_EVENTS, self._session_event)
+        bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_lines())   # a gateway process has started
         # reads every node answers for its own tables, gathered and merged by the asker (shell.every_node)
         bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables), gathered=True)
         bus.respond(CASH_TABLES_RESUME, self._resume_read, gathered=True)
         bus.respond(CASH_TABLES_WHERE, self._where_read, gathered=True)
         bus.respond(CASH_TABLES_DESK, self._desk_read, gathered=True)
-        bus.respond(LOBBY_LINES, self._lobby_lines, gathered=True)
+        bus.respond(LOBBY_LINES, self._lines_read, gathered=True)
 
     # ------------------------------------------------------------------ tables
 
@@ -173,6 +176,28 @@ class TableHost:
         for table_id, runner in self.runners.items():
             runner.table.hand_number = numbers.get(table_id, 0)
 
+    def when_retired(self, told: Callable[[str], object]) -> None:
+        """``told(table_id)`` once a table has closed and left the room for good."""
+        self._retired.append(told)
+
+    def number_from(self, table_id: str, hand_number: int) -> None:
+        """A table opened here from what another process left (issue 21): its next hand is numbered after this."""
+        self._hands_played[table_id] = hand_number
+        runner = self.runners.get(table_id)
+        if runner is not None:
+            runner.table.hand_number = hand_number
+
+    def drop_table(self, table_id: str) -> None:
+        """This process no longer owns the table (its lease went to another): it stops answering for it and its
+        timer at once, and says nothing -- the table goes on where its new owner opens it, from the database."""
+        runner = self.runners.pop(table_id, None)
+        if runner is None:
+            return
+        runner.timer.stop()
+        for answering in runner.answering:
+            answering.cancel()
+        self.metrics.tables.set(len(self.runners))
+
     def stop(self) -> None:
         """The room is stopping: no table's timer fires again (the tables keep their state, as a crash would)."""
         for runner in self.runners.values():
@@ -201,6 +226,8 @@ class TableHost:
         runner.hold.publish(table_closed(table_id), table_id)      # after the last frames: sessions forget it
         self.recording.table_closed(table_id)
         self.bus.publish(LOBBY_CHANGED, LobbyLine(table_id, None))
+        for told in self._retired:
+            told(table_id)
 
     def runner(self, table_id: str) -> TableRunner:
         runner = self.runners.get(table_id)
@@ -251,6 +278,11 @@ class TableHost:
                 self.command(runner, command(event.player))
 
     # ------------------------------------------------------------------ what a viewer is shown
+
+    def _lobby_lines(self) -> None:
+        """Every open table's lobby line again, not as news: for a lobby feed that started after this host."""
+        for runner in self.runners.values():
+            self._lobby_line(runner, news=False)
 
     def _lobby_line(self, runner: TableRunner, news: bool = True) -> None:
         self.bus.publish(LOBBY_CHANGED, LobbyLine(runner.table.table_id, self.summary(runner), news))
@@ -352,7 +384,7 @@ class TableHost:
         return {"open": sorted(table_id for table_id in asked if table_id in self.runners), "unknown": unknown,
                 "refused": refused}
 
-    def _lobby_lines(self, _: object) -> list[LobbyLine]:
+    def _lines_read(self, _: object) -> list[LobbyLine]:
         """``lobby.lines``: this node's open tables' lobby lines, for a lobby feed that starts after they opened
         (a node started late has heard none of them on ``lobby.changed``)."""
         return [LobbyLine(table_id, self.summary(runner), news=False) for table_id, runner in self.runners.items()]

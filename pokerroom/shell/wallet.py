@@ -34,7 +34,7 @@ from twisted.logger import Logger
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import WORLD, cash
+from pokerroom.money.accounts import WORLD, cash, is_shared
 from pokerroom.money.ledger import Ledger, LedgerView, Posting, Transfer
 from pokerroom.shell.recorder import Recorder
 
@@ -111,6 +111,14 @@ class Wallet:
             raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
                                 amounts={"have": have, "need": need}).priced(self.currency)
         yield have
+
+    def adopt(self, escrow: Mapping[str, int]) -> None:
+        """The escrow of a table this process takes over from another, as the database holds it (issue 21): from
+        now on this wallet's to move. Only escrow: a shared account's truth is its row, never a copy."""
+        shared = [account for account in escrow if is_shared(account)]
+        if shared:
+            raise ValueError(f"only escrow is adopted, not {', '.join(shared)}")
+        self._ledger.adopt(escrow)
 
     # ------------------------------------------------------------------ moving money: stored and flagged, always
 

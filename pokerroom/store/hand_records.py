@@ -94,15 +94,15 @@ class HandRecords:
             query = query.order_by(HandRecord.id.desc()).limit(limit)
             return list(session.scalars(query))
 
-    def recover(self, ledger: Ledger, at: float) -> Recovery:
-        """Void every hand a crash left open; send every table's escrow back to the wallets (TR-REFUND-1).
-
-        ``ledger`` is the ledger loaded from this store; the returned transfers
-        are applied to it and stored.
-        """
+    def void_open_hands(self, table_id: str | None, at: float) -> list[str]:
+        """Mark void every hand left open (at one table, or at all: None), each stack back to its start
+        (TR-REFUND-1), in the audit chain: a restart's recovery, or a process taking a dead one's table over."""
+        query = select(HandRecord).where(HandRecord.ended_at.is_(None))
+        if table_id is not None:
+            query = query.where(HandRecord.table_id == table_id)
         voided = []
         with self.core.writing() as session:
-            for hand in session.scalars(select(HandRecord).where(HandRecord.ended_at.is_(None))):
+            for hand in session.scalars(query):
                 hand.void = True
                 hand.ended_at = at
                 hand.end_stacks = dict(hand.start_stacks)
@@ -110,7 +110,22 @@ class HandRecords:
             session.flush()
             self.core.chain(session.connection(), [("hand", {"hand_id": h.hand_id, "table": h.table_id, "void": True,
                                                              "digest": hand_digest(h)}, at) for h in voided])
-            voided = [h.hand_id for h in voided]
+            return [h.hand_id for h in voided]
+
+    def last_hand_number(self, table_id: str) -> int:
+        """A table's newest stored hand number (0: none)."""
+        with self.core.reading() as session:
+            hand_id = session.scalar(select(HandRecord.hand_id).where(HandRecord.table_id == table_id)
+                                     .order_by(HandRecord.id.desc()).limit(1))
+        return int(hand_id.rsplit("-", 1)[1]) if hand_id else 0
+
+    def recover(self, ledger: Ledger, at: float) -> Recovery:
+        """Void every hand a crash left open; send every table's escrow back to the wallets (TR-REFUND-1).
+
+        ``ledger`` is the ledger loaded from this store; the returned transfers
+        are applied to it and stored.
+        """
+        voided = self.void_open_hands(None, at)
         returned = []
         for account, balance in sorted(ledger.balances.items()):
             escrow = parse(account) if balance > 0 else None

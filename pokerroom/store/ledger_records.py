@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, select, text, update
 
 from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import SEPARATOR, Kind, parse
 from pokerroom.money.ledger import Ledger, Posting, Transfer
 from pokerroom.money.ledger_audit import ledger_problems
 from pokerroom.store.models import LedgerBalance, LedgerNumbers, LedgerPosting, LedgerTransfer
@@ -79,6 +80,20 @@ class LedgerRecords:
         with self.core.reading() as session:
             held = dict(session.connection().execute(_READ_BALANCES, {"accounts": list(accounts)}).all())
         return {account: int(held.get(account, 0)) for account in accounts}
+
+    def escrow_of(self, kind: Kind, place: str) -> dict[str, int]:
+        """Every non-zero escrow account of one table (``Kind.TABLE``) or casino table (``Kind.CASINO``), as committed:
+        what a process taking the table over finds its players hold there."""
+        prefix = f"{kind.value}{SEPARATOR}{place}{SEPARATOR}"
+        with self.core.reading() as session:
+            rows = session.execute(select(LedgerBalance.account, LedgerBalance.balance)
+                                   .where(LedgerBalance.account.startswith(prefix, autoescape=True))).all()
+        out = {}
+        for account, balance in rows:
+            parsed = parse(account)          # a table id may hold colons: only this place's own accounts
+            if balance and parsed is not None and parsed.kind is kind and parsed.place == place:
+                out[account] = int(balance)
+        return out
 
     def load_ledger(self, keep: int | None = None) -> Ledger:
         """The ledger as stored: every balance, and the last ``keep`` transfers (None: all).

@@ -15,6 +15,7 @@ FORWARDED = {                       # a refusal passed on with the code it alrea
     ("pokerroom/protocol/schema.py", "refusal.code"),  # refused(): a RuleViolation's own code
     ("pokerroom/gateway/server.py", "e.code"),
     ("pokerroom/bus/strict.py", "error.code"),          # a responder's refusal, carried to the requester
+    ("pokerroom/bus/nats_bus.py", "answer.code"),       # a refusal carried over NATS, as the strict bus carries it
     ("pokerroom/poker/hand.py", "*refusal"),            # the (code, message, rule) of _raise_refusal, scanned too
 }
 MADE_BY_FIELDS = {                  # a request field's own code (schema.Field.code) for a value it refuses

@@ -10,9 +10,9 @@ from twisted.internet.task import Clock
 
 from pokerroom.money import cash
 from pokerroom.money.ledger import table_escrow
-from pokerroom.shell.table_desk import TableDesk
 from tests.support.clocked_room import TABLES, deposit, make_room, player, request, with_token
 from tests.support.clocked_room import resolved as answer
+from tests.support.directors_desk import directors_desk
 
 NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_blind": 20, "min_buy_in": 800,
        "max_buy_in": 2000, "seats": 6, "reason": "the room is busy"}
@@ -20,10 +20,7 @@ NEW = {"id": "nl-new", "name": "New", "game": "NLHE", "small_blind": 10, "big_bl
 
 def desk_room(store, clock: Clock):                                   # noqa: ANN001
     room = make_room(store, clock)
-    desk = TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
-                     TABLES)
-    desk.install()
-    desk.restore()
+    desk = directors_desk(room, TABLES, restore=True)
     boss, boss_connection = player(room, "boss")
     boss.role = "director"
     return room, desk, boss, boss_connection
@@ -153,9 +150,7 @@ def test_HR_RAKE_1_a_directors_table_takes_the_rake_of_its_stake_level_and_confi
                          {**TABLES["tables"][0], "id": "t2", "small_blind": 25, "big_blind": 50, "min_buy_in": 2000,
                           "max_buy_in": 5000, "rake": "low"}]}
     room = make_room(store, Clock())
-    desk = TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
-                     config)
-    desk.install()
+    directors_desk(room, config)
     boss, _ = player(room, "boss")
     boss.role = "admin"
     assert answer(request(room, boss, "director_open_table", **NEW))["ok"]          # big blind 20: micro

@@ -10,8 +10,8 @@ from pokerroom.bus.subjects import CASH_TABLES_WHERE
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.every_node import AT_TABLES, ask_every_node
 from pokerroom.shell.staff_out_of_play import leave_play
-from pokerroom.shell.table_desk import TableDesk
 from tests.support.clocked_room import player, request, resolved
+from tests.support.directors_desk import directors_desk
 from tests.support.strict_rooms import CLOSED_IN_HAND, playing, strict_room
 
 
@@ -63,9 +63,7 @@ def test_SEC_2_a_player_made_staff_leaves_the_table_and_the_waiting_list_by_requ
 def test_a_director_lists_and_closes_a_table_by_request_on_the_strict_bus(store):
     clock = Clock()
     room = strict_room(store, clock)
-    desk = TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
-                     CLOSED_IN_HAND)
-    desk.install()
+    directors_desk(room, CLOSED_IN_HAND)
     boss, _ = player(room, "boss")
     boss.role = "director"
     listed = resolved(request(room, boss, "director_tables"))

@@ -8,10 +8,10 @@ from twisted.internet.task import Clock
 from pokerroom.bus.strict import StrictBus
 from pokerroom.players import AccountRules, nickname_key
 from pokerroom.shell.composition import RoomServices
-from pokerroom.shell.table_desk import TableDesk
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import TABLES, make_room, player, request, with_token
+from tests.support.directors_desk import directors_desk
 
 CLOSED_IN_HAND = {"tables": [{**TABLES["tables"][0], "seats": 2, "block_chat_in_hand": True}]}   # full with two
 
@@ -41,8 +41,7 @@ def playing(room: RoomServices, clock: Clock):   # noqa: ANN001, ANN201
 def staffed(store: RoomStore, clock: Clock, **rules) -> RoomServices:
     """A room with the directors' table desk, so a director command can be tried."""
     room = make_room(store, clock, **rules)
-    TableDesk(room.tables, room.lobby, room.gateway, room.recorder, room.store, room.reactor, room.bus,
-              TABLES).install()
+    directors_desk(room, TABLES)
     return room
 
 

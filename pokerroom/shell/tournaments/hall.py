@@ -56,7 +56,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from random import Random
-from typing import Any
+from typing import Any, Protocol
 
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
@@ -103,14 +103,23 @@ def _restored(record: Any) -> td.Director:
     return saved_state.restore(saved_state.from_rows(record.rows))
 
 
+class EventLeases(Protocol):
+    """What the hall asks of the leases on several processes: an event's lease claimed, and retired once it ends."""
+
+    def claim(self, tid: str) -> object: ...
+
+    def retire(self, tid: str) -> object: ...
+
+
 class TournamentHall:
     log = Logger()
 
     def __init__(self, reactor: IReactorTime, bus: Bus, store: RoomStore, recorder: Recorder, wallet: Wallet, *,
                  decision_seconds: float = 20.0, between_hands: float = 1.0, clock_scale: float = 1.0,
                  shuffle: Callable[[], list[int]] = shuffled_deck, bounds: EventBounds | None = None,
-                 time_bank_refill: BankRefill | None = None) -> None:
+                 time_bank_refill: BankRefill | None = None, leases: EventLeases | None = None) -> None:
         self.reactor = reactor
+        self.leases = leases                        # several processes: each event directed where it is leased
         self.bus = bus
         self.store = store
         self.recorder = recorder
@@ -157,20 +166,49 @@ class TournamentHall:
         """Refund every tournament the server stopped without finishing (TR-REFUND-2..7); blocking, at start."""
         refunded = {}
         for record in self.store.tournaments.unfinished_tournaments():
-            director = _restored(record)
-            self._open(director)
-            self.created_by[record.id] = record.created_by
-            self._answer(director)                                  # its page is read until it is retired
-            runner = self.runners[record.id]
-            events = runner.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"), 0.0)
-            step = runner.full(events, runner.transfers(events), self.reactor.seconds())
-            if step is not None and step.step is not None:
-                self.store.tournaments.save_tournament(*step.step)      # blocking: before the room listens
-            self._retire_later(director)
-            refunded[record.id] = next(e for e in events if isinstance(e, td.Cancelled))
-            self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id,
-                          case=refunded[record.id].case)
+            if self.leases is not None:             # several processes: refunded by the one that wins its lease
+                self.leases.claim(record.id)
+                continue
+            refunded[record.id] = self._refund(record)
         return refunded
+
+    def take_over(self, tid: str) -> None:
+        """This process now holds the lease of an event another process directed and no longer does (it died, or
+        stopped without finishing it): refunded as a restart refunds it (TR-REFUND-2..7)."""
+        if tid in self.directors:               # an event this process made (its lease just won)
+            return
+        for record in self.store.tournaments.unfinished_tournaments():
+            if record.id == tid:
+                self._refund(record)
+
+    def drop(self, tid: str) -> None:
+        """This process no longer holds the event's lease: nothing of it fires or answers here any more."""
+        if tid not in self.directors:
+            return
+        self.timers.stop(tid)
+        self.decisions.stop(tid)
+        for answering in self.answering.pop(tid, ()):
+            answering.cancel()
+        call = self.retire_call.pop(tid, None)
+        if call is not None and call.active():
+            call.cancel()
+        self.directors.pop(tid, None)
+        self.runners.pop(tid, None)
+
+    def _refund(self, record: Any) -> td.Cancelled:
+        director = _restored(record)
+        self._open(director)
+        self.created_by[record.id] = record.created_by
+        self._answer(director)                                  # its page is read until it is retired
+        runner = self.runners[record.id]
+        events = runner.apply(tc.Cancel("the server stopped during the tournament; refunded on restart"), 0.0)
+        step = runner.full(events, runner.transfers(events), self.reactor.seconds())
+        if step is not None and step.step is not None:
+            self.store.tournaments.save_tournament(*step.step)      # blocking: before the room listens
+        self._retire_later(director)
+        cancelled = next(e for e in events if isinstance(e, td.Cancelled))
+        self.log.warn("tournament {id} refunded after a crash ({case})", id=record.id, case=cancelled.case)
+        return cancelled
 
     def create(self, spec: TournamentSpec, by: str) -> td.Director:
         if spec.id in self.directors or self.store.tournaments.tournament(spec.id) is not None:
@@ -186,6 +224,8 @@ class TournamentHall:
         director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec),
                                awaiting_approval=pending)
         self._open(director)
+        if self.leases is not None:             # several processes: directed here, its lease held from now
+            self.leases.claim(spec.id)
         self.created_by[spec.id] = by
         self._answer(director)
         self.quota.created(by, now)
@@ -317,6 +357,8 @@ class TournamentHall:
         self.answers.forget(tid)
         self.invitations.book.forget(tid)
         self.quota.forget_idle(self.reactor.seconds())
+        if self.leases is not None:             # ended and gone: nobody takes it over
+            self.leases.retire(tid)
         self.bus.publish(TOURNAMENTS_RETIRED, tid)          # its watchers' streams are let go of
 
     # ------------------------------------------------------------------ what the desks and the lobby ask

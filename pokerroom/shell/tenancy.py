@@ -1,0 +1,227 @@
+"""Which tables this process plays, on a room of several: the ones whose lease it holds (issue 21).
+
+Theory of operation
+-------------------
+One process alone plays every table; it needs no lease. On several processes
+over one database and one bus, each table is played by the one process holding
+its lease (:mod:`pokerroom.shell.leases`, :mod:`pokerroom.store.lease_records`):
+its host answers the table's subjects, and the others' gateways reach it over
+the bus. :class:`Tenancy` is the one place a process asks for a table and hears
+that it won, lost or took one over; each kind of table (``cash``; the casino's
+and the tournaments' when they lease) says once, with :meth:`Tenancy.serve`, how
+it opens a table it now owns and how it drops one it no longer does.
+
+A table taken over from a process that died is opened from the database as a
+restart would open it (:class:`EscrowRecovery`): its open hand is void and
+every stack back where the hand started (TR-REFUND-1), and each player's chips
+go back to their wallet, exact -- the ledger as committed is what the dead
+process left, since a hand's settlement is stored with its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from twisted.internet import defer
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from pokerroom.casino.table import CasinoTable
+from pokerroom.money.accounts import Kind, cash, parse
+from pokerroom.shell.casino_floor import CasinoFloor
+from pokerroom.shell.leases import LeaseKeeper
+from pokerroom.shell.table_host import TableHost
+from pokerroom.shell.tournaments.hall import TournamentHall
+from pokerroom.shell.wallet import Wallet
+from pokerroom.store.lease_records import resource
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table import TableRules
+
+CASH, CASINO, TOURNAMENT = "cash", "casino", "tournament"
+
+
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    take: Callable[[str], None]         # a table of this kind this process now owns: open it
+    drop: Callable[[str], None]         # one it no longer owns: stop serving it, at once, and say nothing
+
+
+class Tenancy:
+    """The tables this process holds the leases of, by kind: asked for, won, lost, taken over."""
+
+    log = Logger()
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, _Kind] = {}
+        self.keeper: LeaseKeeper | None = None
+
+    def attach(self, keeper: LeaseKeeper) -> None:
+        """The keeper of this process's leases (made with :meth:`lost` and :meth:`takeover` as its callbacks)."""
+        self.keeper = keeper
+
+    def serve(self, kind: str, take: Callable[[str], None], drop: Callable[[str], None]) -> None:
+        self.kinds[kind] = _Kind(take, drop)
+
+    def hold(self, kind: str, table_id: str) -> defer.Deferred:
+        """Ask for a table's lease: fires True, once the table is open here, if this process won it."""
+        if self.keeper is None:
+            raise RuntimeError("a tenancy asks for leases through its keeper: attach one first")
+        d = self.keeper.hold(resource(kind, table_id))
+        d.addCallback(self._held, kind, table_id)
+        return d
+
+    def retire(self, kind: str, table_id: str) -> None:
+        """A table or event gone for good (closed, ended and retired): its lease goes, and nobody takes it over."""
+        if self.keeper is not None:
+            self.keeper.retire(resource(kind, table_id))
+
+    def _held(self, won: bool, kind: str, table_id: str) -> bool:
+        if won:
+            self.kinds[kind].take(table_id)
+        return won
+
+    def takeover(self, name: str, epoch: int) -> None:
+        """The keeper claimed a lease that ran out (its process died or hung): the table opens here."""
+        kind, _, table_id = name.partition(":")
+        handlers = self.kinds.get(kind)
+        if handlers is None:
+            self.log.warn("took over {name}, which no service here plays", name=name)
+            return
+        self.log.info("taking over {name} (epoch {epoch})", name=name, epoch=epoch)
+        handlers.take(table_id)
+
+    def lost(self, name: str) -> None:
+        kind, _, table_id = name.partition(":")
+        handlers = self.kinds.get(kind)
+        if handlers is not None:
+            self.log.warn("lost the lease of {name}: no longer serving it", name=name)
+            handlers.drop(table_id)
+
+
+class EscrowRecovery:
+    """A table opened by this process from what another left in the database: each player's chips or stakes there,
+    as committed, back in their wallet (TR-REFUND-1 at a cash table, whose open hand is void; CR-5 at a casino
+    table, whose round in play is void and every bet refunded)."""
+
+    def __init__(self, store: RoomStore, wallet: Wallet, reactor: IReactorTime) -> None:
+        self.store = store
+        self.wallet = wallet
+        self.reactor = reactor
+
+    def cash_table(self, table_id: str) -> tuple[list[str], int]:
+        """The hands voided and the number of the table's next hand."""
+        voided = self.store.hands.void_open_hands(table_id, self.reactor.seconds())
+        returned = self.escrow(Kind.TABLE, table_id)
+        # players sat: the hand they were dealt may have been shown before its start was stored (Restores)
+        return voided, self.store.hands.last_hand_number(table_id) + (1 if returned else 0)
+
+    def adopt(self, kind: Kind, place: str) -> dict[str, int]:
+        """Every escrow account of a table or event, as committed, held by this process's wallet from now on."""
+        escrow = self.store.ledger.escrow_of(kind, place)
+        self.wallet.adopt(escrow)
+        return escrow
+
+    def escrow(self, kind: Kind, table_id: str) -> dict[str, int]:
+        """Every escrow account of the table, as stored, adopted and moved back to its player's wallet."""
+        escrow = self.adopt(kind, table_id)
+        for account, balance in sorted(escrow.items()):
+            self.wallet.move(account, cash(parse(account).player), balance, "recovery", account)   # stored (AC-6)
+        return escrow
+
+
+class CashTenant:
+    """The cash tables' part in a tenancy: a table is opened through its lease when there is a keeper (several
+    processes), at once when there is none (one process); one taken over is recovered first."""
+
+    def __init__(self, tables: TableHost, tenancy: Tenancy, recovery: EscrowRecovery | None,
+                 configured: Iterable[TableRules] = ()) -> None:
+        self.tables = tables
+        self.tenancy = tenancy
+        self.recovery = recovery
+        self.rules = {r.table_id: r for r in configured}    # every cash table this process may play (one taken over)
+        tenancy.serve(CASH, self.take, tables.drop_table)
+        tables.when_retired(self.retired)
+
+    def open(self, rules: TableRules, *, announce: bool = True) -> defer.Deferred:
+        """Open a table here, or ask for its lease: fires True if it is open here."""
+        self.rules[rules.table_id] = rules
+        if self.tenancy.keeper is None:
+            self.tables.add_table(rules, announce=announce)
+            return defer.succeed(True)
+        return self.tenancy.hold(CASH, rules.table_id)
+
+    def open_all(self, tables: Iterable[TableRules]) -> None:
+        """At start: each table opened here or asked for; :meth:`ready` fires once every ask is answered."""
+        self.opening = [self.open(rules) for rules in tables]
+
+    def ready(self) -> defer.Deferred:
+        """Fires once the tables asked for at start are open here or known to be another process's."""
+        return defer.gatherResults(getattr(self, "opening", []), consumeErrors=True)
+
+    def retired(self, table_id: str) -> None:
+        """A table closed for good: its lease goes, so no process opens it again."""
+        self.rules.pop(table_id, None)
+        self.tenancy.retire(CASH, table_id)
+
+    def take(self, table_id: str) -> None:
+        """This process now owns the table: recovered from the database, then open."""
+        rules = self.rules.get(table_id)
+        if rules is None or table_id in self.tables.runners:
+            return
+        if self.recovery is not None:
+            voided, number = self.recovery.cash_table(table_id)
+            if voided:
+                self.tenancy.log.warn("{table}: voided {hands} (TR-REFUND-1)", table=table_id, hands=", ".join(voided))
+            self.tables.number_from(table_id, number)
+        self.tables.add_table(rules)
+
+
+class CasinoTenant:
+    """The casino tables' part in a tenancy: on several processes each is played where its lease is held, and one
+    taken over is opened after its stakes went back to their wallets (CR-5)."""
+
+    def __init__(self, floor: CasinoFloor, tenancy: Tenancy, recovery: EscrowRecovery,
+                 configured: Iterable[CasinoTable]) -> None:
+        self.floor = floor
+        self.tenancy = tenancy
+        self.recovery = recovery
+        self.tables = {t.table_id: t for t in configured}
+        tenancy.serve(CASINO, self.take, floor.drop)
+
+    def open_all(self) -> None:
+        for table_id in self.tables:
+            self.tenancy.hold(CASINO, table_id)
+
+    def take(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table_id in self.floor.tables:
+            return
+        returned = self.recovery.escrow(Kind.CASINO, table_id)
+        if returned:
+            self.tenancy.log.warn("{table}: the round in play is void, its stakes refunded (CR-5)", table=table_id)
+        self.floor.add(table)
+
+
+class TournamentTenant:
+    """The tournaments' part in a tenancy: each event is directed by the process holding its lease (the one that
+    made it); one whose process died is refunded where its lease is taken over, as a restart refunds it
+    (TR-REFUND-2..7). It is the hall's :class:`~pokerroom.shell.tournaments.hall.EventLeases`."""
+
+    def __init__(self, tenancy: Tenancy, recovery: EscrowRecovery) -> None:
+        self.tenancy = tenancy
+        self.recovery = recovery
+
+    def serve(self, hall: TournamentHall) -> None:
+        def take(tid: str) -> None:
+            if tid not in hall.directors:       # another process's event: its pools as committed, here from now on
+                self.recovery.adopt(Kind.TOURNAMENT, tid)
+            hall.take_over(tid)
+
+        self.tenancy.serve(TOURNAMENT, take, hall.drop)
+
+    def claim(self, tid: str) -> defer.Deferred:
+        return self.tenancy.hold(TOURNAMENT, tid)
+
+    def retire(self, tid: str) -> None:
+        self.tenancy.retire(TOURNAMENT, tid)

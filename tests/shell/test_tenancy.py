@@ -1,0 +1,153 @@
+"""Tables on several processes (issue 21): a table is played by the one process holding its lease, and one whose
+process died is taken over from the database, its open hand void and every stack exact (TR-REFUND-1).
+
+Two rooms ("nodes") over one database, each with its own engine, store, wallet, bus and Clock: only the database
+is shared. A node "dies" by its Clock no longer turning: it renews nothing and plays nothing more."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from twisted.internet.task import Clock
+
+from pokerroom.money.accounts import cash
+from pokerroom.players import AccountRules
+from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.leases import TTL
+from pokerroom.store.db import make_engine, migrate
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table.config import tables_from_config
+from tests.support.clocked_room import TABLES, player, request, settle
+from tests.support.together import shared_database
+
+START = 1_000_000.0
+BUY_IN = 1_000
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def database(request, tmp_path) -> Iterator[str]:
+    with shared_database(request.param, tmp_path) as url:
+        yield url
+
+
+ROULETTE = {**TABLES, "casino": [{"id": "rou", "name": "Roulette", "game": "roulette", "min_bet": 100,
+                                   "max_bet": 100_000, "betting_seconds": 30, "currency": "USD"}]}
+
+
+@contextmanager
+def nodes(url: str, *names: str, config: dict | None = None) -> Iterator[list[RoomServices]]:
+    """One started room per name, each its own process in all but the database, on leases and the shared wallet."""
+    engines = [make_engine(url) for _ in names]
+    migrate(engines[0])
+    rooms = []
+    try:
+        for name, engine in zip(names, engines, strict=True):
+            clock = Clock()
+            clock.advance(START)
+            room = RoomServices(tables_from_config(TABLES), RoomStore(engine), clock, node=name, leases=True,
+                                shared_money=True, account_rules=AccountRules(aml_threshold=10**9), config=config)
+            room.startService()
+            settle(room)
+            rooms.append(room)
+        yield rooms
+    finally:
+        for engine in engines:
+            engine.dispose()
+
+
+def test_a_table_is_played_by_the_one_node_holding_its_lease(database):
+    with nodes(database, "east", "west") as (east, west):
+        assert set(east.tables.runners) == {"t1"}
+        assert west.tables.runners == {}                       # east's lease is live: west does not open t1
+        assert east.store.leases.owner("cash:t1", START).node == "east"
+
+
+def test_TR_REFUND_1_a_dead_nodes_table_is_taken_over_its_hand_void_and_every_stack_back_in_its_wallet(database):
+    with nodes(database, "east", "west") as (east, west):
+        seated = {}
+        for seat, name in enumerate(("ana", "bob"), start=1):
+            session, _ = player(east, name)
+            assert request(east, session, "join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
+            seated[name] = session
+        table = east.tables.runners["t1"].table
+        while table.hand is None:                               # east deals a hand and dies in it
+            east.reactor.advance(0.5)
+            settle(east)
+        east.recorder.flushed()
+        (open_hand,) = east.store.hands.open_hands()
+        assert sum(open_hand.start_stacks.values()) == 2 * BUY_IN
+        assert {name: east.wallet.balance(name) for name in seated} == {"ana": 9_000, "bob": 9_000}
+
+        # east's clock stops: west's watch finds the lease run out and takes t1 over within a lease and a beat
+        west.reactor.advance(TTL + TTL / 3)
+        settle(west)
+        assert "t1" in west.tables.runners
+        assert west.store.leases.owner("cash:t1", west.reactor.seconds()).node == "west"
+        assert west.store.hands.open_hands() == []              # the hand in flight is void (TR-REFUND-1)
+        for name in seated:                                     # every chip back, exactly, in the wallet
+            assert west.wallet.balance(name) == 10_000
+            assert west.store.ledger.balances([cash(name)])[cash(name)] == 10_000
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+        # the void hand's number, and the one after it (it may have been shown), are never dealt again
+        assert west.tables.runners["t1"].table.hand_number == table.hand_number + 1
+
+        # east wakes: its renewal finds the lease gone, and it stops serving t1 at once
+        east.reactor.advance(TTL)
+        settle(east)
+        assert "t1" not in east.tables.runners
+
+
+def test_a_clean_stop_hands_the_tables_over_at_once(database):
+    with nodes(database, "east", "west") as (east, west):
+        east.stopService()
+        settle(east)
+        west.reactor.advance(TTL / 3)                           # west's next look, not a whole lease later
+        settle(west)
+        assert "t1" in west.tables.runners
+
+
+def test_CR_5_a_dead_nodes_casino_table_is_taken_over_and_the_round_in_play_refunded(database):
+    with nodes(database, "east", "west", config=ROULETTE) as (east, west):
+        assert set(east.casino_floor.tables) == {"rou"} and west.casino_floor.tables == {}
+        east.reactor.advance(0)                                      # its first round opens
+        session, _ = player(east, "ana")
+        assert request(east, session, "casino_join", table="rou")["ok"]
+        bet = request(east, session, "casino_bet", table="rou", market="red", amount=2_500)
+        assert bet["ok"], bet
+        assert east.wallet.balance("ana") == 7_500                    # the stake left the wallet, under the lock
+        west.reactor.advance(TTL + TTL / 3)                          # east died with the round open
+        settle(west)
+        assert set(west.casino_floor.tables) == {"rou"}
+        assert west.wallet.balance("ana") == 10_000                  # the round is void: the bet refunded (CR-5)
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+        east.reactor.advance(TTL)
+        settle(east)
+        assert east.casino_floor.tables == {}                        # the old owner stops at once
+
+
+def test_TR_REFUND_2_a_dead_nodes_tournament_is_refunded_where_its_lease_is_taken_over(database):
+    config = {**TABLES, "tournaments": {"decision_seconds": 10}}
+    with nodes(database, "east", "west", config=config) as (east, west):
+        boss, _ = player(east, "boss")
+        boss.role = "director"
+        east.store.accounts.create_account("boss", "boss", "-", "1990-01-01", "NL", 0.0, role="director")
+        made = request(east, boss, "director_create", template="sit_and_go", id="sng", name="SNG", start_in=None,
+                       settings={"min_players": 3, "max_players": 3})
+        assert made["ok"], made
+        settle(east)
+        assert east.store.leases.owner("tournament:sng", START).node == "east"
+        entrants = {}
+        for name in ("ana", "bob"):
+            session, _ = player(east, name)
+            assert request(east, session, "tournament_register", tournament="sng")["ok"]
+            entrants[name] = east.wallet.balance(name)
+        assert all(balance < 10_000 for balance in entrants.values())     # the buy-in and fee were taken
+        assert "sng" not in west.hall.directors
+        west.reactor.advance(TTL + TTL / 3)                              # east died with the event registering
+        settle(west)
+        assert west.hall.directors["sng"].state == "cancelled"
+        for name in entrants:                                            # not started: everything back
+            assert west.wallet.balance(name) == 10_000
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
