@@ -83,3 +83,16 @@ def test_a_dead_nodes_lease_is_never_taken_over_as_a_table(nodes):
     assert taken == [resource("cash", "nl-1")]              # the table it let go, not a's node lease
     assert b.store.leases.owner(node_resource("a"), b.clock.seconds()) is None
     assert b.store.leases.nodes(b.clock.seconds()) == []
+
+
+def test_a_gateway_only_process_reads_the_roster_without_being_counted(nodes):
+    a, b, c = nodes
+    gateway = Roster(c.clock, c.store.leases, c.recorder, "gw", counted=False)
+    assert gateway.count() == 0
+    a.roster.start()
+    b.roster.start()
+    gateway.start()
+    assert gateway.count() == 2                             # the two table sides, not itself
+    assert a.store.leases.nodes(a.clock.seconds()) == ["a", "b"]
+    gateway.stop()
+    assert a.store.leases.nodes(a.clock.seconds()) == ["a", "b"]
