@@ -21,7 +21,7 @@ from pokerroom.shell.composition import RoomServices
 from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.room_store import RoomStore
 from tests.support.casino_room import casino_floor, quick_rules
-from tests.support.together import at_once, shared_database
+from tests.support.together import assert_numbered_once, at_once, shared_database, stop_all
 
 ROUNDS = 3
 
@@ -74,11 +74,6 @@ def test_CR_3_one_balance_bet_whole_at_two_processes_tables_at_once_is_staked_on
             held = rooms[0].store.ledger.balances([casino_escrow(t, player) for t in ("east", "west")])
             assert held == {casino_escrow(winner, player): balance,
                             casino_escrow(loser, player): 0}
-        store = rooms[0].store
-        numbers = [t.number for t in store.ledger.load_ledger().transfers]
-        assert len(numbers) == len(set(numbers)) == 2 * ROUNDS
-        assert store.ledger.ledger_check() and store.ledger.ledger_problems() == []
+        assert_numbered_once(rooms[0].store, 2 * ROUNDS)
     finally:
-        for room in rooms:
-            room.stopService()
-            room.store.engine.dispose()
+        stop_all(rooms)

@@ -15,13 +15,15 @@ FORWARDED = {                       # a refusal passed on with the code it alrea
     ("pokerroom/protocol/schema.py", "refusal.code"),  # refused(): a RuleViolation's own code
     ("pokerroom/gateway/server.py", "e.code"),
     ("pokerroom/bus/strict.py", "error.code"),          # a responder's refusal, carried to the requester
-    ("pokerroom/bus/nats_bus.py", "answer.code"),       # a refusal carried over NATS, as the strict bus carries it
+    ("pokerroom/bus/nats_bus.py", "record.code"),       # a refusal carried over NATS, as the strict bus carries it
     ("pokerroom/poker/hand.py", "*refusal"),            # the (code, message, rule) of _raise_refusal, scanned too
 }
 MADE_BY_FIELDS = {                  # a request field's own code (schema.Field.code) for a value it refuses
     ("pokerroom/protocol/schema.py", "rule.code"),
 }
-MADE = {("pokerroom/poker/hand.py", "f'{word}_too_small'"): {"bet_too_small", "raise_too_small"}}
+MADE = {("pokerroom/poker/hand.py", "f'{word}_too_small'"): {"bet_too_small", "raise_too_small"},
+        # a resume's refusal, as the node holding the table judged it (TableHost._resume_read), or no node knew it
+        ("pokerroom/shell/every_node.py", "code"): {"no_such_table", "not_watching", "bad_seq"}}
 
 
 def _codes_in_use() -> tuple[dict[str, set[str]], list[str]]:

@@ -23,7 +23,7 @@ from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import commands as tc
 from pokerroom.table.config import tables_from_config
-from tests.support.together import at_once, shared_database
+from tests.support.together import assert_numbered_once, at_once, shared_database, stop_all
 
 ROUNDS = 5
 
@@ -211,14 +211,9 @@ def test_one_account_sitting_at_two_tables_owned_by_two_processes_at_once_with_i
             assert loser.tables.runner(("east", "west")[1 - seated[0]]).table.seat_of(player) is None
             assert winner.wallet.balance(player) == loser.wallet.balance(player) == 0
             assert winner.wallet.held(table_escrow(("east", "west")[seated[0]], player)) == balance
-        store = rooms[0].store
-        numbers = [t.number for t in store.ledger.load_ledger().transfers]
-        assert len(numbers) == len(set(numbers)) == 2 * ROUNDS
-        assert store.ledger.ledger_check() and store.ledger.ledger_problems() == []
+        assert_numbered_once(rooms[0].store, 2 * ROUNDS)
     finally:
-        for room in rooms:
-            room.stopService()
-            room.store.engine.dispose()
+        stop_all(rooms)
 
 
 def test_crash_recoverys_transfers_take_their_numbers_from_the_blocks_too(database):

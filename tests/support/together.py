@@ -41,3 +41,17 @@ def at_once(*calls: Callable[[], object]) -> list:
     for thread in threads:
         thread.join(30)
     return out
+
+
+def assert_numbered_once(store, transfers: int) -> None:   # noqa: ANN001 - a RoomStore
+    """The stored ledger holds ``transfers`` transfers, each number once (every process took its own), and is sound."""
+    numbers = [t.number for t in store.ledger.load_ledger().transfers]
+    assert len(numbers) == len(set(numbers)) == transfers
+    assert store.ledger.ledger_check() and store.ledger.ledger_problems() == []
+
+
+def stop_all(rooms: list) -> None:
+    """Each room stopped and its engine let go (a test's processes, at its end)."""
+    for room in rooms:
+        room.stopService()
+        room.store.engine.dispose()
