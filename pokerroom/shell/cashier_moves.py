@@ -182,10 +182,11 @@ class CashierMoves:
         return {"settled": True, "transfer": t.number, "balance": self.wallet.balance(asked.player)}
 
     def _payouts(self, read: PayoutsRead) -> dict:
+        """Every withdrawal held, as the database holds it (on several processes, any of them may have held one)."""
         held = []
-        for account, balance in sorted(self.wallet.books.balances.items()):
-            found = parse(account) if balance > 0 else None
-            if found is not None and found.kind is Kind.PAYOUT:
+        for account, balance in sorted(self.recorder.store.ledger.held_in(Kind.PAYOUT).items()):
+            found = parse(account)
+            if balance > 0:
                 held.append([found.player, found.place, balance])
         return {"held": held}
 

@@ -84,14 +84,19 @@ class LedgerRecords:
     def escrow_of(self, kind: Kind, place: str) -> dict[str, int]:
         """Every non-zero escrow account of one table (``Kind.TABLE``) or casino table (``Kind.CASINO``), as committed:
         what a process taking the table over finds its players hold there."""
-        prefix = f"{kind.value}{SEPARATOR}{place}{SEPARATOR}"
+        return self.held_in(kind, place)
+
+    def held_in(self, kind: Kind, place: str | None = None) -> dict[str, int]:
+        """Every non-zero account of ``kind`` (at one table, event or reference: ``place``), as committed: the
+        truth a process reads of what other processes may have moved."""
+        prefix = f"{kind.value}{SEPARATOR}" + (f"{place}{SEPARATOR}" if place is not None else "")
         with self.core.reading() as session:
             rows = session.execute(select(LedgerBalance.account, LedgerBalance.balance)
                                    .where(LedgerBalance.account.startswith(prefix, autoescape=True))).all()
         out = {}
         for account, balance in rows:
-            parsed = parse(account)          # a table id may hold colons: only this place's own accounts
-            if balance and parsed is not None and parsed.kind is kind and parsed.place == place:
+            parsed = parse(account)          # a place may hold colons: only this place's own accounts
+            if balance and parsed is not None and parsed.kind is kind and place in (None, parsed.place):
                 out[account] = int(balance)
         return out
 

@@ -12,10 +12,20 @@ import pytest
 from twisted.internet.task import Clock
 
 from pokerroom.bus.in_process import InProcessBus
-from pokerroom.bus.subjects import table_command
+from pokerroom.bus.records import PayoutsRead
+from pokerroom.bus.subjects import WALLET_PAYOUTS, table_command
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import HOUSE_FEES, HOUSE_RAKE, cash, table_escrow, tournament_bounties, tournament_pool
+from pokerroom.money.accounts import (
+    HOUSE_FEES,
+    HOUSE_RAKE,
+    cash,
+    payout,
+    table_escrow,
+    tournament_bounties,
+    tournament_pool,
+)
 from pokerroom.players import AccountRules
+from pokerroom.shell.cashier_moves import CashierMoves
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.shared_wallet import NUMBER_BLOCK, SharedWallet
@@ -228,3 +238,15 @@ def test_crash_recoverys_transfers_take_their_numbers_from_the_blocks_too(databa
         west.recorder.store.ledger.save_transfers([recovered])
         assert east.deposit("bob", 10, None).number == first + 1    # no collision with the stored recovery
         assert east.recorder.store.ledger.ledger_check()
+
+
+def test_every_held_withdrawal_is_read_from_the_database_whichever_process_held_it(database):
+    """``wallet.payouts`` (the cashier's start) lists a withdrawal another process held, not only its own."""
+    with two_processes(database) as (east, west):
+        east.deposit("ana", 5_000, None)
+        east.move(cash("ana"), payout("w-1", "ana"), 2_000, "withdrawal held", "w-1")
+        bus = InProcessBus()
+        CashierMoves(bus, west, west.recorder)
+        answered = []
+        bus.request(WALLET_PAYOUTS, PayoutsRead()).addBoth(answered.append)
+        assert answered == [{"held": [["ana", "w-1", 2_000]]}]
