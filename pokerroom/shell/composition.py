@@ -71,7 +71,7 @@ from pokerroom.shell.display_names import DecidedNames, DisplayNames
 from pokerroom.shell.every_node import count_nodes_with
 from pokerroom.shell.histories import Histories
 from pokerroom.shell.house_deposits import HouseDeposits
-from pokerroom.shell.leases import LeaseKeeper
+from pokerroom.shell.leases import LeaseKeeper, LeaseThread
 from pokerroom.shell.lifecycle import Decisions, Restores, Step, Writer
 from pokerroom.shell.lobby_feed import LobbyFeed
 from pokerroom.shell.password_desk import PasswordDesk
@@ -160,7 +160,9 @@ class RoomServices(MultiService):
             self.gateway = gateway = Gateway(self.bus, self.metrics)
         self.recorder = recorder = Recorder(store, reactor, writer)     # each process's one writer
         # RoomServices.roster: how many table sides answer a gathered read (one process: 1; several: their leases)
-        self.roster = (Roster(reactor, store.leases, recorder, node, counted=table_side) if leases or shared_money
+        several = leases or shared_money
+        lease_line = LeaseThread(reactor, recorder, threaded=writer is not None) if several else None
+        self.roster = (Roster(reactor, store.leases, lease_line, node, counted=table_side) if lease_line is not None
                        else OneNode())
         count_nodes_with(self.bus, self.roster)
         if table_side:
@@ -179,7 +181,7 @@ class RoomServices(MultiService):
             # several processes: a table is played where its lease is held (tenancy); one process plays them all
             self.tenancy = tenancy = Tenancy()
             if leases:
-                keeper = LeaseKeeper(reactor, store.leases, recorder, node, tenancy.lost, tenancy.takeover)
+                keeper = LeaseKeeper(reactor, store.leases, lease_line, node, tenancy.lost, tenancy.takeover)
                 tenancy.attach(keeper)
             self.recovery_of_tables = EscrowRecovery(store, wallet, reactor) if leases else None
             self.cash_tenant = CashTenant(self.tables, tenancy, self.recovery_of_tables, tables)
@@ -188,6 +190,8 @@ class RoomServices(MultiService):
                     self.cash_tenant.open(table_rules, announce=False)
         # the lifecycle: started in this order, stopped in the reverse (the writer last)
         Writer(recorder, reactor, writer).setServiceParent(self)
+        if lease_line is not None:      # the leases' own thread: stopped after every lease is let go
+            Step("lease thread", lease_line.start, lease_line.stop).setServiceParent(self)
         if table_side:
             self.restores = Restores(store, reactor, wallet, self.tables, self.history, recover_all=keeper is None)
             self.restores.setServiceParent(self)
