@@ -1,7 +1,7 @@
 """The process line's cost and a dead process's takeover (issue 21): one load on one process and on two processes
 with NATS between them, and the seconds a SIGKILLed process's tables take to play again elsewhere, in one run.
 
-    .venv/bin/python bench/cluster.py [--clients 1000] [--seconds 20] [--target 1000] [--client-processes 2]
+    .venv/bin/python bench/cluster.py [--clients 500] [--seconds 20] [--target 1000] [--client-processes 2]
                                       [--takeover-clients 120] [--takeovers 3] [--shapes one,nats,split,lease]
                                       [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
                                       [--nats nats://127.0.0.1:4222]
@@ -25,7 +25,11 @@ its own. After everyone is seated each is measured for ``--seconds``: actions/s 
 clients are on), p50/p99 round trip of an action (request to answer, at the client), the server CPU per action
 summed over the room's processes (from /proc, every thread), and nats-server's own CPU per action apart (its pid
 from ``pgrep nats-server``; the database server's is in none of them). Each line ends with its ratio to (a). The
-goals from the issue are for the cluster path (d) against (a): CPU per action at most 1.3x, p99 at most 2x.
+goals from the issue are for the cluster path (d) against (a): CPU per action at most 1.3x, p99 at most 2x. A
+shape on NATS whose tables changed hands during its window (``table_leases`` before and after) is marked INVALID:
+at 1,000 clients on this shared two-core machine every NATS shape's keeper gave its tables up while the players sat
+down -- its renewals wait in the recorder's writer queue behind the seating's writes and did not land within the
+lease -- and took them back empty, so nobody played; hence 500 by default.
 
 **Takeover after SIGKILL**, ``--takeovers`` times, each on a fresh database and NATS room: shape (d) with
 ``--takeover-clients`` players seated on A at tables B holds, playing; after a few seconds of play B is killed
@@ -180,10 +184,15 @@ def run_shape(shape: str, n: int, args: argparse.Namespace) -> dict:
                 pool.wait_for("ready", 900)
                 print(f"  seated {n} clients in {time.monotonic() - started:.1f} s; measuring for {args.seconds:g} s",
                       flush=True)
+                owner = {"nats": "main", "split": "tables", "lease": HOLDER}.get(shape)
+                before = tables_held(database) if owner else {}
                 result = measure([s.pid for s in servers], nats_server_pid() if bus else None, pool, args.seconds,
                                  lambda: metric(base, "pokerroom_actions_total"))
-                if shape == "lease":        # B still held every table through the window: nothing moved to A
-                    result["held"] = tables_held(database)
+                after = tables_held(database) if owner else {}
+                if owner and not before == after == {owner: -(-n // 6)}:
+                    # a keeper whose renewals did not land in time gave its tables up, and took them back empty
+                    # (the players unseated): the window measured a room that was not playing
+                    result["lost"] = f"table_leases {before} before the window, {after} after"
             finally:
                 pool.stop()
         finally:
@@ -251,7 +260,7 @@ def measure(pids: list[int], nats_pid: int | None, pool: ClientPool, seconds: fl
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=1000, help="seated clients, the same in every shape")
+    parser.add_argument("--clients", type=int, default=500, help="seated clients, the same in every shape")
     parser.add_argument("--seconds", type=float, default=20, help="each measuring window")
     parser.add_argument("--target", type=float, default=1000,
                         help="actions/s the players aim at in all: each thinks (tables / target) s on average")
@@ -296,11 +305,13 @@ def main() -> int:
         if shape != "one":
             line += f"; nats-server {r['nats_per_action'] * 1e6:.0f} us per action more"
         print(line, flush=True)
-    if "lease" in results:
-        r = results["lease"]
-        print(f"  leases after the window: {r['held']} (B held every table throughout)", flush=True)
+        if "lost" in r:
+            print(f"  INVALID: the tables changed hands during the window ({r['lost']}; one owner of all "
+                  "expected): not a measure of the process line", flush=True)
     cluster = next((shape for shape in ("lease", "split") if shape in results), None)
-    if cluster is not None:
+    if cluster is not None and "lost" in results[cluster]:
+        print(f"goals not judged: {SHAPES[cluster]} did not keep its tables through the window", flush=True)
+    elif cluster is not None:
         c = results[cluster]
         cpu, p99 = c["cpu_per_action"] / one["cpu_per_action"], c["p99"] / one["p99"]
         print(f"goals, {SHAPES[cluster]} against one process (issue 21):")
