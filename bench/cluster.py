@@ -214,7 +214,7 @@ def run_takeover(n: int, args: argparse.Namespace) -> dict:
     bus = f"{args.nats}/bench-{uuid.uuid4().hex[:12]}"
     with Database(args.postgres) as database:
         servers, url = leased_pair(tmp, database, bus, tables)
-        front, holder = servers
+        holder = servers[1]
         base = url.replace("ws://", "http://").rsplit("/ws", 1)[0]
         try:
             pool = ClientPool(url, n, 1, "room", think=tables / args.target if args.target else 0.0)
@@ -223,6 +223,7 @@ def run_takeover(n: int, args: argparse.Namespace) -> dict:
                 before = metric(base, "pokerroom_actions_total")
                 time.sleep(PLAY_BEFORE_KILL)            # hands in flight at every table when B dies
                 played = metric(base, "pokerroom_actions_total") - before
+                held = tables_held(database, tenures=True)     # B's first tenure of every table, still
                 killed = time.time()
                 holder.send_signal(signal.SIGKILL)
                 time.sleep(ASK_AFTER)                   # see ASK_AFTER
@@ -239,7 +240,8 @@ def run_takeover(n: int, args: argparse.Namespace) -> dict:
         finally:
             stop(servers)
     back, dealt = answer["back"], answer["dealt"]
-    return {"played": played, "leases": leases, "tables": tables, "players": n,
+    return {"played": played, "held": held, "valid": held == {f"{HOLDER}@1": tables}, "leases": leases,
+            "tables": tables, "players": n,
             "back": len(back), "dealt": len(dealt), "refusals": answer["refusals"],
             "all_back": max(back.values()) - killed if len(back) == n else None,
             "first_dealt": min(dealt.values()) - killed if dealt else None,
@@ -334,6 +336,8 @@ def takeover_line(t: dict, attempt: int) -> str:
         return "never" if value is None else f"{value:.1f} s"
 
     verdict = "PASS" if t["all_dealt"] is not None and t["all_dealt"] <= 10 else "FAIL"
+    if not t["valid"]:
+        verdict = f"INVALID (B had not kept its tables before the kill: table_leases by node@epoch {t['held']})"
     refusals = ", ".join(f"{count} {code}" for code, count in sorted(t["refusals"].items())) or "none"
     return (f"takeover after SIGKILL: {seconds(t['all_dealt'])} (goal at most 10 s) {verdict} [{attempt}: "
             f"{t['players']} players at {t['tables']} tables, {t['played']:.0f} actions in the "
