@@ -28,10 +28,18 @@ from ``pgrep nats-server``; the database server's is in none of them). Each line
 goals from the issue are for the cluster path (d) against (a): CPU per action at most 1.3x, p99 at most 2x. A
 shape on NATS whose tables changed hands during its window (``table_leases`` by node and epoch, before and after)
 is marked INVALID: on this shared two-core machine, at 1,000 clients every NATS shape's keeper, and at 500 the
-leased shape's, gave its tables up while the players sat down -- its renewals wait in the recorder's writer queue
-behind the seating's writes and did not land within the lease -- and took them back empty (a new epoch), so
-nobody played; hence 300 by default. Each process's warnings are in its room's directory (``<node>.log``).
+leased shape's, gave its tables up while the players sat down -- no renewal landed within the lease (they go
+through the recorder's writer queue, most likely behind the seating's writes) -- and took them back empty (a new
+epoch), so nobody played; hence 300 by default. Each process's warnings are in its room's directory
+(``<node>.log``).
 
+**Takeover after SIGKILL**, ``--takeovers`` times, each on a fresh database and NATS room: shape (d) with
+``--takeover-clients`` players seated on A at tables B holds, playing; after a few seconds of play B is killed
+with SIGKILL and, from a second later (``ASK_AFTER``), every player asks to sit again every 0.25 s (a taken-over
+table's players are not re-seated: their chips went back to their wallets). Measured from the kill: when
+``table_leases`` shows every table held by A, when every player was seated again, and when the last table dealt
+its first hand on A -- the takeover time (goal: at most 10 s). A kill is INVALID if B had not kept every table at
+its first epoch until then.
 """
 
 from __future__ import annotations
