@@ -13,7 +13,11 @@ Three ways to load a server (``--mode``):
   sender at a time, as in the room.
 
 Each process reports JSON lines on stdout and takes commands on stdin
-(``play``, ``go``, ``report``, ``resume``, ``stop``).
+(``play``, ``go``, ``report``, ``resume``, ``rejoin``, ``stop``). ``rejoin``
+is for a table whose process died (bench/cluster.py's takeover): its seats are
+gone, so every player asks to sit again, every 0.25 s until a process has
+taken the table over and seats them; the process reports, once every player
+is back and each of its tables has dealt a hand since, when each happened.
 """
 
 from __future__ import annotations
@@ -101,6 +105,10 @@ def clients(args: argparse.Namespace) -> None:
     tokens: dict[str, str] = {}
     first_seats: list = []                  # relay mode: who starts at each table
     seqs: dict[str, int] = {}
+    players: list = []                      # room mode: every player, for ``rejoin``
+    back: dict[str, float] = {}             # rejoin: when each player sat again (wall clock: the bench compares)
+    dealt: dict[str, float] = {}            # rejoin: when each table first showed a back player a hand event
+    refusals: dict[str, int] = {}           # rejoin: the refusals of the join asked again, by code
     url = urlparse(args.url)
     pack, unpack = msgpack.packb, msgpack.unpackb
 
@@ -142,6 +150,7 @@ def clients(args: argparse.Namespace) -> None:
                 table = f"t{self.factory.table}"
                 self.request("resume", token=tokens[self.name], tables={table: seqs.get(self.name, 0)})
             else:
+                players.append(self)
                 self.request("register", nickname=self.name, password="load-test-pass", birth_date="1990-01-01",
                              country="NL")
 
@@ -168,6 +177,11 @@ def clients(args: argparse.Namespace) -> None:
                     self.take_turn()
             elif message.get("type") == "table_events":
                 seqs[self.name] = message["seq"]
+                if self.name in back and any(e.get("type") == "hand_event" for e in message.get("events", ())):
+                    table = f"t{self.factory.table}"
+                    if table not in dealt:
+                        dealt[table] = time.time()
+                        rejoin_done()
                 if any(e.get("type") == "hand_event" and e.get("event", {}).get("type") == "hand_ended"
                        for e in message.get("events", ())):
                     self.ending = True
@@ -207,6 +221,14 @@ def clients(args: argparse.Namespace) -> None:
                 tokens[self.name] = message["token"]
                 self.request("join", table=f"t{self.factory.table}", buy_in=1_000,
                              seat=self.factory.seat)
+            elif kind == "join" and state.get("rejoin"):
+                if message["ok"]:
+                    back[self.name] = time.time()
+                    rejoin_done()
+                else:
+                    code = message["error"].get("code", "?") if isinstance(message["error"], dict) else "?"
+                    refusals[code] = refusals.get(code, 0) + 1
+                    reactor.callLater(0.25, self.rejoin)
             elif kind == "join":
                 state["ready"] += 1
                 if not message["ok"]:
@@ -217,6 +239,17 @@ def clients(args: argparse.Namespace) -> None:
                 state["resumed"] += 1
                 if state["resumed"] == args.count:
                     report(resumed=args.count, at=time.time())
+
+        def rejoin(self):
+            if self.transport.connected and state.get("rejoin"):
+                self.request("join", table=f"t{self.factory.table}", buy_in=1_000, seat=self.factory.seat)
+
+    def rejoin_done(final: bool = False) -> None:
+        """Report once: every player back and each of their tables dealing again (or, ``final``, what came)."""
+        tables = {f"t{p.factory.table}" for p in players}
+        if state.get("rejoin") and (final or (len(back) == len(players) and tables <= dealt.keys())):
+            state["rejoin"] = False
+            report(back=back, dealt=dealt, refusals=refusals, players=len(players), tables=len(tables))
 
     connections: list = []
 
@@ -256,6 +289,14 @@ def clients(args: argparse.Namespace) -> None:
                 connections.clear()
                 state["resumed"] = 0
                 reactor.callLater(0.5, open_all, True)
+            elif command == "rejoin":
+                state["rejoin"] = True
+                back.clear()
+                dealt.clear()
+                refusals.clear()
+                for player in players:
+                    player.rejoin()
+                reactor.callLater(60, rejoin_done, True)
             elif command == "stop":
                 reactor.stop()
 
