@@ -1,7 +1,7 @@
 """The process line's cost and a dead process's takeover (issue 21): one load on one process and on two processes
 with NATS between them, and the seconds a SIGKILLed process's tables take to play again elsewhere, in one run.
 
-    .venv/bin/python bench/cluster.py [--clients 300] [--seconds 20] [--target 1000] [--client-processes 2]
+    .venv/bin/python bench/cluster.py [--clients 1000] [--seconds 20] [--target 1000] [--client-processes 2]
                                       [--takeover-clients 120] [--takeovers 3] [--shapes one,nats,split,lease]
                                       [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
                                       [--nats nats://127.0.0.1:4222]
@@ -275,7 +275,7 @@ def measure(pids: list[int], nats_pid: int | None, pool: ClientPool, seconds: fl
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=300, help="seated clients, the same in every shape")
+    parser.add_argument("--clients", type=int, default=1000, help="seated clients, the same in every shape")
     parser.add_argument("--seconds", type=float, default=20, help="each measuring window")
     parser.add_argument("--target", type=float, default=1000,
                         help="actions/s the players aim at in all: each thinks (tables / target) s on average")
