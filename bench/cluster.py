@@ -27,10 +27,9 @@ summed over the room's processes (from /proc, every thread), and nats-server's o
 from ``pgrep nats-server``; the database server's is in none of them). Each line ends with its ratio to (a). The
 goals from the issue are for the cluster path (d) against (a): CPU per action at most 1.3x, p99 at most 2x. A
 shape on NATS whose tables changed hands during its window (``table_leases`` by node and epoch, before and after)
-is marked INVALID: on this shared two-core machine, at 1,000 clients every NATS shape's keeper, and at 500 the
-leased shape's, gave its tables up while the players sat down -- no renewal landed within the lease (they go
-through the recorder's writer queue, most likely behind the seating's writes) -- and took them back empty (a new
-epoch), so nobody played; hence 300 by default. Each process's warnings are in its room's directory
+is marked INVALID: nobody played through the window. (Renewals queued behind the seating's writes once made
+every table change hands at 1,000 clients; they have their own thread now, ``LeaseThread``.)
+Each process's warnings are in its room's directory
 (``<node>.log``).
 
 **Takeover after SIGKILL**, ``--takeovers`` times, each on a fresh database and NATS room: shape (d) with
