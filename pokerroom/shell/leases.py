@@ -25,10 +25,10 @@ process's last renewal runs out 6 s later; the other nodes look every 2 s, so
 its tables are claimed within 8 s of its last renewal, leaving 2 s of the issue's
 10 s to restore them.
 
-The store calls go through the recorder's writer queue
-(:meth:`~pokerroom.shell.recorder.Recorder.write`), as every store call of the
-shell does (the session watch's polls too): off the reactor thread, in one
-order with the tables' own writes, and on SQLite through its one writer. A
+The store calls go through a queue with the recorder's shape
+(:class:`StoreQueue`): in a server, :class:`LeaseThread`, a thread of the
+leases' own -- off the reactor thread, and never behind the tables' writes,
+which under load are seconds long; in a test's room, the recorder inline. A
 queued call carries the time it was asked at, so a late renewal is shorter,
 never longer, than its holder believes (and the fence above covers a queue
 stuck for longer than the lease).

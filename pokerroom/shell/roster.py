@@ -63,7 +63,7 @@ class Roster:
                  ttl: float = TTL, *, counted: bool = True) -> None:
         self.reactor = reactor
         self.leases = leases                # store.leases
-        self.writer = writer                # the recorder: store calls off the reactor thread, in its order
+        self.writer = writer                # the leases' own thread (LeaseThread): store calls off the reactor
         self.node = node
         self.resource = node_resource(node)
         self.ttl = ttl
