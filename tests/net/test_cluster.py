@@ -81,6 +81,7 @@ class Tables:
         self.left: set[str] = set()                     # players seen leaving their table
         self.seats: dict[tuple[str, str], int] = {}     # (table, player): their seat
         self.leaving: set[str] = set()                  # players who asked to leave
+        self.acted: dict[str, int] = {}                 # player: the acts the table took
 
     def next(self, player: Player) -> dict:
         return player.pushes.pop(0) if player.pushes else player.receive(timeout=0.05)
@@ -106,6 +107,7 @@ class Tables:
                     answer = player.request("act", table=push["table"], action="check" if legal["can_check"]
                                             else "call", decision=legal["decision"])
                     assert answer["ok"] or answer["error"]["code"] in self.refusable(name), (name, answer)
+                    self.acted[name] = self.acted.get(name, 0) + answer["ok"]
 
     def refusable(self, name: str) -> set[str]:
         """An act may cross the decision's end (a timeout), or, once the player asked to leave, the seat's."""
@@ -244,6 +246,7 @@ def test_a_process_killed_mid_hand_has_its_tables_playing_elsewhere_within_10_s_
                 at = {SEATS[name]: 0} if SEATS.get(name, "t1") != "t1" else {}    # seq 0: a snapshot to draw from
                 resumed = again.request("resume", token=tokens[name], tables=at)
                 assert resumed["ok"] and resumed["nickname"] == name, resumed
+                assert resumed["tables"] == {table: "snapshot" for table in at}, resumed    # still seated there
                 connections[name].append(again)
                 if name in players:
                     players[name] = again
@@ -258,8 +261,10 @@ def test_a_process_killed_mid_hand_has_its_tables_playing_elsewhere_within_10_s_
             for name in ("ana", "bob"):
                 assert players[name].request("join", table="t1", buy_in=BUY_IN)["ok"]
             counted = {t: play.hands(t) for t in ("t1", "t2", "t3")}
+            acted = dict(play.acted)
             play.held.clear()
-            play.run(lambda: all(play.hands(t) >= counted[t] + 1 for t in ("t1", "t2", "t3")))
+            play.run(lambda: all(play.hands(t) >= counted[t] + 1 for t in ("t1", "t2", "t3"))
+                     and all(play.acted.get(n, 0) > acted.get(n, 0) for n in gone & set(SEATS)))
 
             # everyone leaves: every chip back in a wallet, the sum what they were given
             for name, table in SEATS.items():
