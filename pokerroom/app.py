@@ -232,8 +232,16 @@ def listen_room(reactor, room: RoomServices, limits: ConnectionLimits, data_dir:
                 lambda failure: log.failure("the demo tournament", failure))
             print("8 bots are registered for the demo tournament; it starts in 10 minutes, or when the director "
                   "starts it at /admin", flush=True)
-    if demo and room.tables is not None:
-        narrate(room, next(iter(room.tables.runners)))
+    watched = narrated_table(room) if demo else None
+    if watched is not None:
+        narrate(room, watched)
+
+
+def narrated_table(room: RoomServices) -> str | None:
+    """The table a demo process narrates: its first; none when it plays no table (a gateway, or a process of
+    several whose tables' leases the others hold)."""
+    runners = room.tables.runners if room.tables is not None else {}
+    return next(iter(runners), None)
 
 
 def open_tables(reactor, room: RoomServices, host: str, port: int, data_dir: str, demo: bool) -> None:  # noqa: ANN001

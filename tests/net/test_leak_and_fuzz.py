@@ -19,6 +19,7 @@ import pytest
 from pokerroom.store.db import make_engine, sqlite_url
 from pokerroom.store.room_store import RoomStore
 from tests.net.ledger_check import assert_ledger_sound
+from tests.support.leaks import cards_in
 from tests.support.wire_schema import LEAK, server_problem
 
 HANDS = 500
@@ -31,20 +32,6 @@ def run(tmp_path_factory):
                     "--fuzz-frames", "2000"],
                    check=True, timeout=300, capture_output=True)
     return out
-
-
-def cards_in(value, found: list[int]) -> list[int]:
-    """Every card listed under a "cards" key anywhere in a message."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key == "cards" and isinstance(item, list):
-                found.extend(item)
-            else:
-                cards_in(item, found)
-    elif isinstance(value, list):
-        for item in value:
-            cards_in(item, found)
-    return found
 
 
 def test_HR_RNG_2_SEC_2_no_frame_shows_anyone_elses_hole_cards_or_the_deck(run):

@@ -7,7 +7,7 @@ from typing import Any
 
 from twisted.internet.task import Clock
 
-from pokerroom.app import narrate
+from pokerroom.app import narrate, narrated_table
 from pokerroom.bus.in_process import InProcessBus
 from pokerroom.bus.records import LedgerTransfer, TableBatch, packb, unpackb
 from pokerroom.money.accounts import WORLD, cash, table_escrow
@@ -170,3 +170,13 @@ def test_the_demos_narrator_reads_the_plain_full_stream_as_another_process_would
     told = capsys.readouterr().out
     assert "ana sits at seat 1 with 1000" in told and "*** Hand t1-1: NLHE 5/10" in told
     assert "posts the big blind 10" in told and " wins " in told
+
+
+def test_a_demo_process_that_plays_no_table_narrates_none_and_one_that_plays_some_narrates_its_first(store):
+    """On several processes a demo process may hold no table's lease (issue 21): it listens all the same."""
+    room = RoomServices(tables_from_config(TABLES), store, Clock(), account_rules=AccountRules(), bus=InProcessBus())
+    room.startService()
+    assert narrated_table(room) == "t1"
+    for table_id in list(room.tables.runners):
+        room.tables.drop_table(table_id)
+    assert narrated_table(room) is None
