@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -58,10 +58,19 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, **json_options)
 
 
+MIGRATION_LOCK = 0x706F6B6572          # the advisory lock the processes of one room migrate under ("poker")
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema to ``revision`` (the newest by default)."""
+    """Bring the schema to ``revision`` (the newest by default).
+
+    On PostgreSQL the processes of a room starting together migrate one at a time, under a transaction-level
+    advisory lock: the first brings the schema up, the others find it there (without it two of them both tried to
+    create the tables, and one failed). SQLite's one writer already serialises them."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)

@@ -182,3 +182,20 @@ def test_histories_come_in_pages_before_a_cursor(store):
     numbers = [t.number for t in newest + older]
     assert numbers == sorted(numbers, reverse=True) and len(set(numbers)) == len(numbers)
     assert store.ledger.transfers_touching(accounts, 100, before=1) == []
+
+
+def test_processes_starting_together_on_a_fresh_postgresql_database_migrate_it_once_each_unharmed():
+    """Several processes of one room, started at once on an empty database: each migrates, none fails, and the
+    schema is whole (issue 21: without the migration's advisory lock two of them both created the tables)."""
+    from pokerroom.store.db import make_engine
+    from tests.support.databases import postgres_database
+    from tests.support.together import at_once
+
+    with postgres_database() as url:
+        engines = [make_engine(url) for _ in range(4)]
+        try:
+            assert at_once(*(lambda engine=engine: migrate(engine) for engine in engines)) == [None] * 4
+            assert {"accounts", "table_leases", "ledger_numbers"} <= set(inspect(engines[0]).get_table_names())
+        finally:
+            for engine in engines:
+                engine.dispose()
