@@ -331,9 +331,10 @@ class ResumeRead:
     """``tables.resume``: may ``player`` resume these ``tables`` (id, the last seq the client saw), watching
     ``watched`` here? Each must be open and watched or sat at, or closed since; no seq beyond the table's newest.
 
-    Answered ``{"open": [<the tables of tables, watched and others still open>, …]}`` (``others``: the resuming
-    connection's own watches, caught up too); a refusal (``no_such_table``, ``not_watching``, ``bad_seq``) is
-    raised, for the first table in id order that has one."""
+    Answered ``{"open": [<the tables of tables, watched and others still open>, …], "seated": [<every table the
+    player sits at>, …]}`` (``others``: the resuming connection's own watches, caught up too; ``seated``: what a
+    session from another process watches again, with a snapshot); a refusal (``no_such_table``,
+    ``not_watching``, ``bad_seq``) is raised, for the first table in id order that has one."""
 
     player: str
     watched: tuple[str, ...]

@@ -117,4 +117,5 @@ def resumable(answers: list[dict]) -> dict:
     if problems:
         code, sentence = problems[min(problems)]
         raise RuleViolation(code, sentence)
-    return {"open": sorted({table_id for answer in answers for table_id in answer["open"]})}
+    return {"open": sorted({table_id for answer in answers for table_id in answer["open"]}),
+            "seated": sorted({table_id for answer in answers for table_id in answer.get("seated", ())})}

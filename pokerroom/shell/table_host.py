@@ -381,8 +381,10 @@ class TableHost:
                                                      f"{table.seq}); resume with the last seq you saw, or 0 for a "
                                                      "snapshot"])
         asked = {table_id for table_id, _ in read.tables} | watched | set(read.others)
+        seated = sorted(table_id for table_id, runner in self.runners.items()
+                        if runner.table.seat_of(read.player) is not None)   # a session from elsewhere: its seats
         return {"open": sorted(table_id for table_id in asked if table_id in self.runners), "unknown": unknown,
-                "refused": refused}
+                "refused": refused, "seated": seated}
 
     def _lines_read(self, _: object) -> list[LobbyLine]:
         """``lobby.lines``: this node's open tables' lobby lines, for a lobby feed that starts after they opened

@@ -51,9 +51,9 @@ def test_lines_of_several_nodes_are_in_table_order():
 
 
 def test_a_resume_refuses_the_first_table_its_node_refused_or_no_node_knows():
-    node_a = {"open": ["t1"], "unknown": ["t2", "zz"], "refused": []}
-    node_b = {"open": ["t2"], "unknown": ["t1", "zz"], "refused": []}
-    assert resumable([{"open": ["t1"], "unknown": [], "refused": []}]) == {"open": ["t1"]}
+    node_a = {"open": ["t1"], "unknown": ["t2", "zz"], "refused": [], "seated": ["t1"]}
+    node_b = {"open": ["t2"], "unknown": ["t1", "zz"], "refused": [], "seated": ["t2"]}
+    assert resumable([{"open": ["t1"], "unknown": [], "refused": []}]) == {"open": ["t1"], "seated": []}
     with pytest.raises(RuleViolation) as refused:
         resumable([node_a, node_b])
     assert refused.value.code == "no_such_table" and "zz" in refused.value.message
@@ -63,7 +63,8 @@ def test_a_resume_refuses_the_first_table_its_node_refused_or_no_node_knows():
     assert refused.value.code == "bad_seq"
     node_a["unknown"].remove("zz")
     node_b["refused"] = []
-    assert resumable([node_a, {**node_b, "unknown": ["t1", "zz", "t0"]}]) == {"open": ["t1", "t2"]}
+    assert resumable([node_a, {**node_b, "unknown": ["t1", "zz", "t0"]}]) == {"open": ["t1", "t2"],
+                                                                              "seated": ["t1", "t2"]}
 
 
 def test_the_asker_waits_for_the_count_the_roster_gives_its_bus_and_nobody_answering_is_no_responder():

@@ -79,8 +79,8 @@ def test_HR_DC_2_the_host_answers_which_tables_a_resume_may_name_and_refuses_the
     assert request(room, ana, "join", table="t1", buy_in=1_000, seat=1)["ok"]
     assert request(room, bo, "join", table="t1", buy_in=1_000, seat=2)["ok"]
     newest = room.tables.runners["t1"].table.seq
-    assert asked(room, ResumeRead("ana", (), (("t1", newest),), ("t2",))) == {"open": ["t1", "t2"]}
-    assert asked(room, ResumeRead("cy", ("t1",), (("t1", 0),))) == {"open": ["t1"]}     # watched, not seated
+    assert asked(room, ResumeRead("ana", (), (("t1", newest),), ("t2",))) == {"open": ["t1", "t2"], "seated": ["t1"]}
+    assert asked(room, ResumeRead("cy", ("t1",), (("t1", 0),))) == {"open": ["t1"], "seated": []}   # watched, not sat
     for read, code in ((ResumeRead("ana", (), (("nowhere", 1),)), "no_such_table"),
                        (ResumeRead("cy", (), (("t1", 0),)), "not_watching"),
                        (ResumeRead("ana", (), (("t1", newest + 1),)), "bad_seq"),

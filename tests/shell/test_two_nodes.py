@@ -104,3 +104,23 @@ def test_a_player_at_another_nodes_table_is_found_and_a_late_node_lists_every_ta
     where = nats_buses.settle(ask_every_node(a.room.bus, CASH_TABLES_WHERE, WhereRead("ana"), AT_TABLES))
     assert where == {"seated": ["t2"], "leaving": [], "waiting": []}
     assert nats_buses.settle(where_playing(a.room.bus, {}, "ana")) == "is seated at t2"   # as a's desks ask
+
+
+def test_HR_DC_2_a_player_whose_process_died_resumes_on_another_and_sees_every_table_they_sit_at(nodes):
+    """Their connection was on b; b's gateway is gone (the player comes back through a): a resume naming no table
+    still watches the table they sit at, wherever it is played, and catches them up with a snapshot."""
+    a, b = nodes
+    a.start()
+    ana = b.person("ana")
+    assert b.ask(ana, "join", table="t2", buy_in=500, seat=1)["ok"]
+    account = b.store.accounts.find_account("ana")
+    b.room.accounts.open_token(ana, account, b.room.session_watch.shut)     # the token a login gave her, on b
+    token = ana.token
+    back = a.room.gateway.connected(Connection(), "10.0.0.9")              # through the load balancer, to a
+    answer = a.ask(back, "resume", token=token, tables={})
+    assert answer["ok"] and answer["tables"] == {"t2": "snapshot"}
+    assert "t2" in back.tables and back.player_id == "ana"
+    snapshots = [m for m in back.connection.sent if m.get("type") == "table_snapshot"]
+    assert snapshots and snapshots[-1]["table"] == "t2"
+    seats = snapshots[-1]["seats"]
+    assert [s["player"] for s in (seats.values() if isinstance(seats, dict) else seats) if s] == ["ana"]
