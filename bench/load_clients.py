@@ -222,7 +222,9 @@ def clients(args: argparse.Namespace) -> None:
                 self.request("join", table=f"t{self.factory.table}", buy_in=1_000,
                              seat=self.factory.seat)
             elif kind == "join" and state.get("rejoin"):
-                if message["ok"]:
+                seated_again = not message["ok"] and isinstance(message["error"], dict) \
+                    and message["error"].get("code") == "already_seated"     # the new owner seated them again
+                if message["ok"] or seated_again:
                     back[self.name] = time.time()
                     rejoin_done()
                 else:

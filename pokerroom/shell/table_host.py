@@ -187,6 +187,13 @@ class TableHost:
         if runner is not None:
             runner.table.hand_number = hand_number
 
+    def reseat(self, table_id: str, player: str, seat: int | None, stack: int) -> None:
+        """A player of a table taken over, seated again with the stack the void hand started with (TR-REFUND-1):
+        the chips leave their wallet and the table seats them in one step, as a buy-in does."""
+        runner = self.runner(table_id)
+        with self.wallet.funding(cash(player), [(table_escrow(table_id, player), stack, "buy_in")], table_id):
+            self.command(runner, tc.Reseat(player, seat, stack))
+
     def drop_table(self, table_id: str) -> None:
         """This process no longer owns the table (its lease went to another): it stops answering for it and its
         timer at once, and says nothing -- the table goes on where its new owner opens it, from the database."""
@@ -246,6 +253,8 @@ class TableHost:
         """``table.<id>.command``: the command applied, answered with the player's seat after the frames it caused
         (an outcome's wait for its commit); a refusal changes nothing and is raised to the requester."""
         kind = type(command)
+        if kind is tc.Reseat:                           # the host's own, after a takeover: never a request's
+            raise RuleViolation("unknown_command", "a table takes no Reseat by request")
         player = getattr(command, "player", None)       # a field of most commands; Close and the timers' have none
         if kind in _SEATED and runner.table.seat_of(player) is None:
             raise RuleViolation("not_seated", f"you are not seated at {runner.table.table_id}")

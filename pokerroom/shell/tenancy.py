@@ -28,6 +28,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from pokerroom.casino.table import CasinoTable
+from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import Kind, cash, parse
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.leases import LeaseKeeper
@@ -109,12 +110,22 @@ class EscrowRecovery:
         self.wallet = wallet
         self.reactor = reactor
 
-    def cash_table(self, table_id: str) -> tuple[list[str], int]:
-        """The hands voided and the number of the table's next hand."""
+    def cash_table(self, table_id: str) -> tuple[list[str], int, list[tuple[str, int | None, int]]]:
+        """The hands voided, the number of the table's next hand, and who sat where with what (their chips now
+        back in their wallet): ``(player, seat, stack)``, the seat as the audit chain last told it."""
         voided = self.store.hands.void_open_hands(table_id, self.reactor.seconds())
         returned = self.escrow(Kind.TABLE, table_id)
+        seats: dict[str, int] = {}
+        for record in self.store.audit_log.audit_records_naming("seat", table_id, field="table"):
+            data = record.data
+            if data.get("what") == "joined":
+                seats[data.get("player")] = data.get("seat")
+            elif data.get("what") == "left":
+                seats.pop(data.get("player"), None)
+        sat = [(parse(account).player, seats.get(parse(account).player), stack)
+               for account, stack in sorted(returned.items())]
         # players sat: the hand they were dealt may have been shown before its start was stored (Restores)
-        return voided, self.store.hands.last_hand_number(table_id) + (1 if returned else 0)
+        return voided, self.store.hands.last_hand_number(table_id) + (1 if returned else 0), sat
 
     def adopt(self, kind: Kind, place: str) -> dict[str, int]:
         """Every escrow account of a table or event, as committed, held by this process's wallet from now on."""
@@ -169,12 +180,19 @@ class CashTenant:
         rules = self.rules.get(table_id)
         if rules is None or table_id in self.tables.runners:
             return
+        sat: list[tuple[str, int | None, int]] = []
         if self.recovery is not None:
-            voided, number = self.recovery.cash_table(table_id)
+            voided, number, sat = self.recovery.cash_table(table_id)
             if voided:
                 self.tenancy.log.warn("{table}: voided {hands} (TR-REFUND-1)", table=table_id, hands=", ".join(voided))
             self.tables.number_from(table_id, number)
         self.tables.add_table(rules)
+        for player, seat, stack in sat:         # the table goes on: each at their seat, with their stack
+            try:
+                self.tables.reseat(table_id, player, seat, stack)
+            except RuleViolation as refused:    # their wallet spent meanwhile elsewhere: the chips stay there
+                self.tenancy.log.warn("{table}: {player} not seated again ({why})", table=table_id, player=player,
+                                      why=refused.code)
 
 
 class CasinoTenant:

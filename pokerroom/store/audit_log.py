@@ -28,12 +28,12 @@ class AuditLog:
                 query = query.where(AuditRecord.kind == kind)
             return list(session.scalars(query))
 
-    def audit_records_naming(self, kind: str, reference: str) -> list[AuditRecord]:
-        """The records of ``kind`` whose data names ``reference``, in order: found by the database (a JSON field),
-        not by reading every record of the kind."""
+    def audit_records_naming(self, kind: str, reference: str, field: str = "reference") -> list[AuditRecord]:
+        """The records of ``kind`` whose data's ``field`` is ``reference``, in order: found by the database (a JSON
+        field), not by reading every record of the kind."""
         with self.core.reading() as session:
             query = (select(AuditRecord)
-                     .where(AuditRecord.kind == kind, AuditRecord.data["reference"].as_string() == reference)
+                     .where(AuditRecord.kind == kind, AuditRecord.data[field].as_string() == reference)
                      .order_by(AuditRecord.id))
             return list(session.scalars(query))
 

@@ -306,6 +306,28 @@ class CashTable:
             self._offer_seats(now)
         return self._done(now)
 
+    def reseat(self, player_id: str, seat: int | None, stack: int, now: float) -> list[ev.TableEvent]:
+        """Seat a player again at a table another process played until it died, with the stack the void hand
+        started with (TR-REFUND-1): their seat if it is free (else the first free one), no buy-in range, no big
+        blind to wait for -- they were playing here."""
+        _check_player_id(player_id)
+        if self.seat_of(player_id) is not None:
+            raise RuleViolation("already_seated", "you already have a seat at this table")
+        if type(stack) is not int or stack <= 0:
+            raise RuleViolation("bad_amount", "a stack is a positive whole number of chips")
+        free = self.free_seats()
+        if seat not in free:
+            if not free:
+                raise RuleViolation("table_full", "there is no free seat")
+            seat = free[0]
+        p = SeatedPlayer(seat, player_id, stack, self.rules.time_bank.initial, new=False)   # no blind to post anew
+        self.players[seat] = p
+        self.chips_in += stack
+        self.history.record_seated(player_id, self.table_id)
+        self.history.record_arrival(player_id, self.rules.game_key, Arrival(self.table_id, stack, now))
+        self._emit(ev.PlayerSeated, seat, player_id, stack, False, None)
+        return self._done(now)
+
     def _verify_seat(self, player_id: str, seat: int | None) -> int:
         open_seats = [s for s in self.free_seats() if s not in self._reserved(player_id)]
         if seat is None:

@@ -98,6 +98,16 @@ class Close:
     """A director closes the table: no new hand; everyone stands up once no hand runs."""
 
 
+@dataclass(frozen=True, slots=True)
+class Reseat:
+    """The process that took the table over seats a player again, with the stack the void hand started with
+    (TR-REFUND-1); the host's own, never a client's (no request makes one, and no bus record carries it)."""
+
+    player: str
+    seat: int | None
+    stack: int
+
+
 # The table's timer sends these when a deadline of :meth:`CashTable.next_deadline` comes up.
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +150,7 @@ APPLY: dict[type, Callable[[Any, Any, float], list]] = {
     Sit: lambda t, c, now: t.sit(c.player, c.seat, c.buy_in, now, client_type=c.client_type,
                                  wait_for_big_blind=c.wait_for_big_blind),
     Leave: lambda t, c, now: t.leave(c.player, now),
+    Reseat: lambda t, c, now: t.reseat(c.player, c.seat, c.stack, now),
     AddChips: lambda t, c, now: t.add_chips(c.player, c.amount, now),
     SitOut: lambda t, c, now: t.sit_out(c.player, now),
     SitIn: lambda t, c, now: t.sit_in(c.player, now, wait_for_big_blind=c.wait_for_big_blind),

@@ -56,6 +56,16 @@ BETTOR = "gus"
 TAKEOVER = 10.0                 # seconds: the issue's bound on a dead process's tables playing again
 
 
+def escrow_reader(database: str):   # noqa: ANN201
+    """A player's chips at t1 as the shared database holds them (the table's escrow)."""
+    from pokerroom.money.accounts import table_escrow
+    from pokerroom.store.db import make_engine
+    from pokerroom.store.room_store import RoomStore
+
+    store = RoomStore(make_engine(database.replace("postgresql://", "postgresql+psycopg://", 1)))
+    return lambda name: store.ledger.balances([table_escrow("t1", name)])[table_escrow("t1", name)]
+
+
 def config(*tables: str) -> str:
     """These tables, slow decisions (a hand waits for the kill), and a player who lost the connection keeps the seat
     while reconnecting (HR-DC)."""
@@ -243,23 +253,24 @@ def test_a_process_killed_mid_hand_has_its_tables_playing_elsewhere_within_10_s_
             assert gone == set(order[:len(on_n1)]), (gone, order[:len(on_n1)])     # exactly those on n1
             for name in gone:
                 again = Player(balancer.url)
-                at = {SEATS[name]: 0} if SEATS.get(name, "t1") != "t1" else {}    # seq 0: a snapshot to draw from
-                resumed = again.request("resume", token=tokens[name], tables=at)
+                resumed = again.request("resume", token=tokens[name], tables={})
                 assert resumed["ok"] and resumed["nickname"] == name, resumed
-                assert resumed["tables"] == {table: "snapshot" for table in at}, resumed    # still seated there
+                at = {SEATS[name]} if name in SEATS else set()      # t1's players seated again where it moved
+                assert resumed["tables"] == {table: "snapshot" for table in at}, resumed    # every seat, drawn
                 connections[name].append(again)
                 if name in players:
                     players[name] = again
 
-            # (b) the voided hand's players hold what they had before it began; the bettor his stake
+            # (b) the voided hand's players sit at t1 again with what they had before it began (TR-REFUND-1),
+            # their wallets as they were; the bettor has his stake back (CR-5)
+            escrow = escrow_reader(database)
             for name in ("ana", "bob"):
-                before = WELCOME - BUY_IN + play.stacks[(voided, name)]
-                assert wait_until(lambda n=name, b=before: wallet(players[n]) == b, 10), (name, before)
+                start = play.stacks[(voided, name)]
+                assert wait_until(lambda n=name, b=start: escrow(n) == b, 10), (name, start, escrow(name))
+                assert wallet(players[name]) == WELCOME - BUY_IN, name
             assert wait_until(lambda: wallet(connections[BETTOR][-1]) == WELCOME, 10)
 
-            # ana and bob sit again at t1, on its new process; every table plays on
-            for name in ("ana", "bob"):
-                assert players[name].request("join", table="t1", buy_in=BUY_IN)["ok"]
+            # every table plays on, t1 on its new process with the same players
             counted = {t: play.hands(t) for t in ("t1", "t2", "t3")}
             acted = dict(play.acted)
             play.held.clear()

@@ -86,9 +86,13 @@ def test_TR_REFUND_1_a_dead_nodes_table_is_taken_over_its_hand_void_and_every_st
         assert "t1" in west.tables.runners
         assert west.store.leases.owner("cash:t1", west.reactor.seconds()).node == "west"
         assert west.store.hands.open_hands() == []              # the hand in flight is void (TR-REFUND-1)
-        for name in seated:                                     # every chip back, exactly, in the wallet
-            assert west.wallet.balance(name) == 10_000
-            assert west.store.ledger.balances([cash(name)])[cash(name)] == 10_000
+        taken = west.tables.runners["t1"].table
+        starts = dict(open_hand.start_stacks)
+        for seat, name in enumerate(("ana", "bob"), start=1):   # the table goes on: each at their seat, with the
+            assert taken.seat_of(name) == seat                  # stack the void hand started with, exactly
+            assert taken.players[seat].stack == starts[name]
+            assert west.wallet.balance(name) == 10_000 - starts[name]
+            assert west.store.ledger.balances([cash(name)])[cash(name)] == 10_000 - starts[name]
         assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
         # the void hand's number, and the one after it (it may have been shown), are never dealt again
         assert west.tables.runners["t1"].table.hand_number == table.hand_number + 1
