@@ -28,6 +28,7 @@ import time
 
 from websockets.exceptions import ConnectionClosed
 
+from pokerroom.store.lease_records import resource
 from tests.net.server_process import Player, room_config, table_entry
 from tests.support.cluster import WELCOME, lease_owners, node, port_of, room_bus, start_nodes, stop_nodes, wallet
 from tests.support.databases import postgres_database
@@ -75,8 +76,9 @@ def config(*tables: str) -> str:
 
 def placed(owners: dict[str, str]) -> bool:
     """n1 owns t1 and the roulette (it started first, alone); t2 and t3 are on the other two processes."""
-    return (owners.get("cash:t1"), owners.get(f"casino:{ROULETTE}")) == ("n1", "n1") \
-        and {owners.get("cash:t2"), owners.get("cash:t3")} <= {"n2", "n3"} and len(owners) == 4
+    return (owners.get(resource("cash", "t1")), owners.get(resource("casino", ROULETTE))) == ("n1", "n1") \
+        and {owners.get(resource("cash", "t2")), owners.get(resource("cash", "t3"))} <= {"n2", "n3"} \
+        and len(owners) == 4
 
 
 class Tables:
@@ -241,7 +243,8 @@ def test_a_process_killed_mid_hand_has_its_tables_playing_elsewhere_within_10_s_
             n1.kill()
             # (a) t1 and the roulette open on the survivors: the leases theirs, t1 among the tables they play
             survivors = (n2, n3)
-            moved = wait_until(lambda: {lease_owners(database).get(r) for r in ("cash:t1", f"casino:{ROULETTE}")}
+            moved = wait_until(lambda: {lease_owners(database).get(r) for r in (resource("cash", "t1"),
+                                                                              resource("casino", ROULETTE))}
                                <= {"n2", "n3"} and tables_on(survivors) == 3, 2 * TAKEOVER, every=0.1)
             took = time.monotonic() - killed_at
             assert moved and took < TAKEOVER, (took, lease_owners(database))
