@@ -271,28 +271,34 @@ class CashTable:
     # ------------------------------------------------------------------ joining and leaving
 
     def sit(self, player_id: str, seat: int | None, buy_in: int, now: float, *, client_type: str = "desktop",
-            wait_for_big_blind: bool = False) -> list[ev.TableEvent]:
-        """Take ``seat`` (None: the first free one) with ``buy_in`` chips."""
+            wait_for_big_blind: bool = False, restored: bool = False) -> list[ev.TableEvent]:
+        """Take ``seat`` (None: the first free one) with ``buy_in`` chips. ``restored``: seated again by the process
+        that took the table over, with the stack the void hand started with (TR-REFUND-1) -- their seat if it is
+        free, any stack (their own chips, not a buy-in), no blind to post anew: they were playing here."""
         rules = self.rules
         _check_player_id(player_id)
-        if self.closing:
+        if self.closing and not restored:
             raise RuleViolation("table_closing", "this table is closing: choose another")
         if self.seat_of(player_id) is not None:
             raise RuleViolation("already_seated", "you already have a seat at this table")
-        seat = self._verify_seat(player_id, seat)
-        limit = rules.table_limit(client_type) if type(client_type) is str else None
-        if limit is None:
-            raise RuleViolation("unknown_client_type", f"unknown client type {client_type!r}", "AC-8")
-        if self.history.tables_seated(player_id) >= limit:
-            raise RuleViolation("too_many_tables",
-                                f"you already sit at {limit} tables, the most for a {client_type} client",
-                                "AC-8")
-        self._verify_not_blocked(player_id, now)
-        self._verify_buy_in(player_id, buy_in, now)
+        if restored:
+            if type(buy_in) is not int or buy_in <= 0:
+                raise RuleViolation("bad_amount", "a stack is a positive whole number of chips")
+            seat = seat if seat in self.free_seats() else self._verify_seat(player_id, None)
+        else:
+            seat = self._verify_seat(player_id, seat)
+            limit = rules.table_limit(client_type) if type(client_type) is str else None
+            if limit is None:
+                raise RuleViolation("unknown_client_type", f"unknown client type {client_type!r}", "AC-8")
+            if self.history.tables_seated(player_id) >= limit:
+                raise RuleViolation("too_many_tables",
+                                    f"you already sit at {limit} tables, the most for a {client_type} client", "AC-8")
+            self._verify_not_blocked(player_id, now)
+            self._verify_buy_in(player_id, buy_in, now)
         owes, time_bank, left_at = self.departed.pop(player_id, (None, rules.time_bank.initial, -math.inf))
         if now - left_at >= rules.owed_posts_memory:
             owes, time_bank = None, rules.time_bank.initial
-        p = SeatedPlayer(seat, player_id, buy_in, time_bank, owes=owes,
+        p = SeatedPlayer(seat, player_id, buy_in, time_bank, new=not restored, owes=owes,
                          wait_for_big_blind=bool(wait_for_big_blind))
         self.players[seat] = p
         self.chips_in += buy_in
@@ -304,28 +310,6 @@ class CashTable:
             self._emit(ev.WaitingListChanged, tuple(self.waiting_list))
         if self.offers.pop(player_id, None) is not None:
             self._offer_seats(now)
-        return self._done(now)
-
-    def reseat(self, player_id: str, seat: int | None, stack: int, now: float) -> list[ev.TableEvent]:
-        """Seat a player again at a table another process played until it died, with the stack the void hand
-        started with (TR-REFUND-1): their seat if it is free (else the first free one), no buy-in range, no big
-        blind to wait for -- they were playing here."""
-        _check_player_id(player_id)
-        if self.seat_of(player_id) is not None:
-            raise RuleViolation("already_seated", "you already have a seat at this table")
-        if type(stack) is not int or stack <= 0:
-            raise RuleViolation("bad_amount", "a stack is a positive whole number of chips")
-        free = self.free_seats()
-        if seat not in free:
-            if not free:
-                raise RuleViolation("table_full", "there is no free seat")
-            seat = free[0]
-        p = SeatedPlayer(seat, player_id, stack, self.rules.time_bank.initial, new=False)   # no blind to post anew
-        self.players[seat] = p
-        self.chips_in += stack
-        self.history.record_seated(player_id, self.table_id)
-        self.history.record_arrival(player_id, self.rules.game_key, Arrival(self.table_id, stack, now))
-        self._emit(ev.PlayerSeated, seat, player_id, stack, False, None)
         return self._done(now)
 
     def _verify_seat(self, player_id: str, seat: int | None) -> int:

@@ -150,7 +150,7 @@ APPLY: dict[type, Callable[[Any, Any, float], list]] = {
     Sit: lambda t, c, now: t.sit(c.player, c.seat, c.buy_in, now, client_type=c.client_type,
                                  wait_for_big_blind=c.wait_for_big_blind),
     Leave: lambda t, c, now: t.leave(c.player, now),
-    Reseat: lambda t, c, now: t.reseat(c.player, c.seat, c.stack, now),
+    Reseat: lambda t, c, now: t.sit(c.player, c.seat, c.stack, now, restored=True),
     AddChips: lambda t, c, now: t.add_chips(c.player, c.amount, now),
     SitOut: lambda t, c, now: t.sit_out(c.player, now),
     SitIn: lambda t, c, now: t.sit_in(c.player, now, wait_for_big_blind=c.wait_for_big_blind),

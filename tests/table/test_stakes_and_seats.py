@@ -180,16 +180,17 @@ def test_a_player_sitting_out_too_long_makes_room_for_the_waiting_list():
 
 
 def test_TR_REFUND_1_a_table_taken_over_seats_its_players_again_with_the_stacks_the_void_hand_started_with():
-    """The process taking a table over seats each player again (``Reseat``): any stack, outside the buy-in range
+    """The process taking a table over seats each player again (``Reseat``, ``sit(restored=True)``): any stack,
+    outside the buy-in range
     too (it is what they had), their old seat if it is free, no blind to post as a newcomer; once only."""
     game = Scenario()
-    game.do("reseat", "A", 3, 1_000)                    # above the maximum buy-in of 200: their chips, not a buy-in
-    game.do("reseat", "B", 3, 15)                       # below the minimum; seat 3 is taken: the first free one
+    game.do("sit", "A", 3, 1_000, restored=True)       # above the maximum buy-in of 200: their chips, not a buy-in
+    game.do("sit", "B", 3, 15, restored=True)          # below the minimum; seat 3 is taken: the first free one
     assert game.table.stacks() == {3: 1_000, 1: 15}
     assert not game.table.players[3].new and not game.table.players[1].new
     seated = [e for e in game.log if isinstance(e, te.PlayerSeated)]
     assert [(e.seat, e.player, e.stack) for e in seated] == [(3, "A", 1_000), (1, "B", 15)]
-    error = refused(game.do, "reseat", "A", 2, 50, keeps=partial(seats_and_chips, game))
+    error = refused(game.do, "sit", "A", 2, 50, restored=True, keeps=partial(seats_and_chips, game))
     assert error.code == "already_seated"
-    error = refused(game.do, "reseat", "C", 2, 0, keeps=partial(seats_and_chips, game))
+    error = refused(game.do, "sit", "C", 2, 0, restored=True, keeps=partial(seats_and_chips, game))
     assert error.code == "bad_amount"
