@@ -40,14 +40,25 @@ def decoded(frames: Iterable[bytes | str]) -> list[dict]:
     return [msgpack.unpackb(f, raw=False, strict_map_key=False) for f in frames if isinstance(f, bytes)]
 
 
+def own_hand_events(message: dict) -> Iterable[tuple[str, dict]]:
+    """(hand, event) of a ``table_events`` frame's hand events, and of a ``table_snapshot``'s running hand (a
+    player who resumed mid-hand was dealt their cards in the snapshot, not in a frame)."""
+    for table_event in hand_events(message):
+        yield table_event["hand_id"], table_event["event"]
+    if message.get("type") == "table_snapshot":
+        started = [e for e in message.get("hand", ()) if e.get("type") == "hand_started"]
+        if started:
+            yield from ((started[0]["hand_id"], event) for event in message["hand"])
+
+
 def own_holes(received: dict[str, list[dict]]) -> dict[tuple[str, str], set[int]]:
-    """(player, hand) to the hole cards the player's own seat was dealt, as their own frames showed them."""
+    """(player, hand) to the hole cards the player's own seat was dealt, as their own frames (and snapshots)
+    showed them."""
     seats: dict[tuple[str, str], int] = {}
     holes: dict[tuple[str, str], set[int]] = {}
     for player, messages in received.items():
         for message in messages:
-            for table_event in hand_events(message):
-                hand, event = table_event["hand_id"], table_event["event"]
+            for hand, event in own_hand_events(message):
                 if event["type"] == "seat_dealt_in" and event["player"] == player:
                     seats[(player, hand)] = event["seat"]
                 elif event["type"] == "hole_cards_dealt" and event["seat"] == seats.get((player, hand)):
