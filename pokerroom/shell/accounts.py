@@ -321,8 +321,7 @@ class Accounts:
         asked = ask_every_node(self.gateway.bus, CASH_TABLES_RESUME, read, resumable)   # each node its tables
         return asked.addCallback(lambda answer: self._resume_checked(session, request, token, tables, device,
                                                                      account, set(answer["open"]),
-                                                                     set(answer.get("seated", ())),
-                                                                     old is None))
+                                                                     set(answer.get("seated", ()))))
 
     def _resuming(self, token: str, player: str) -> Session | None:
         """The session a resume takes over: the token's, or the player's under another token; None if neither."""
@@ -332,12 +331,13 @@ class Accounts:
         return old
 
     def _resume_checked(self, session: Session, request: Request, token: str, tables: dict[str, int],
-                        device: str | None, account: Any, open_tables: set[str], seated: set[str] = frozenset(),
-                        from_elsewhere: bool = False) -> defer.Deferred:
+                        device: str | None, account: Any, open_tables: set[str],
+                        seated: set[str] = frozenset()) -> defer.Deferred:
         if session.connection is None:                      # the host's answer may come on a later turn
             raise RuleViolation("connection_closed", "the connection closed while resuming")
         gateway = self.gateway
         old = self._resuming(token, account.nickname)
+        from_elsewhere = old is None            # a session this process never had: its process died, or a restart
         if old is not session:
             if session.player_id is not None:
                 self.end_identity(session)                  # this connection was someone until now
@@ -360,9 +360,9 @@ class Accounts:
         for table_id in tables:                             # seated there, not watching (a restart): watched again
             if table_id in open_tables and table_id not in session.tables:
                 gateway.watch(session, table_id)
-        if from_elsewhere:                                  # a session this process never had (its process died, or
-            for table_id in sorted(seated - session.tables):  # the room restarted): every seat of the player's
-                open_tables.add(table_id)                     # watched again, caught up with a snapshot
+        if from_elsewhere:                                  # every seat of the player's watched again, caught up
+            for table_id in sorted(seated - session.tables):  # with a snapshot
+                open_tables.add(table_id)
                 gateway.watch(session, table_id)
         caught_up = {table_id: "closed" for table_id in tables if table_id not in open_tables}
         # Subscribed first (take_over, identify, watch: the public stream and the seat's), caught up by seq second:

@@ -224,11 +224,7 @@ class TableHost:
 
     def _retire(self, runner: TableRunner) -> None:
         table_id = runner.table.table_id
-        runner.timer.stop()
-        for answering in runner.answering:
-            answering.cancel()
-        del self.runners[table_id]
-        self.metrics.tables.set(len(self.runners))
+        self.drop_table(table_id)                       # nothing of it fires or answers here any more
         self.announce(runner, {"type": "table_closed", "table": table_id}, runner.hold)
         runner.hold.publish(table_closed(table_id), table_id)      # after the last frames: sessions forget it
         self.recording.table_closed(table_id)
@@ -390,8 +386,7 @@ class TableHost:
                                                      f"{table.seq}); resume with the last seq you saw, or 0 for a "
                                                      "snapshot"])
         asked = {table_id for table_id, _ in read.tables} | watched | set(read.others)
-        seated = sorted(table_id for table_id, runner in self.runners.items()
-                        if runner.table.seat_of(read.player) is not None)   # a session from elsewhere: its seats
+        seated = self._where_read(WhereRead(read.player))["seated"]          # a session from elsewhere: its seats
         return {"open": sorted(table_id for table_id in asked if table_id in self.runners), "unknown": unknown,
                 "refused": refused, "seated": seated}
 

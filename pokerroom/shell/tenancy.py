@@ -129,7 +129,7 @@ class EscrowRecovery:
 
     def adopt(self, kind: Kind, place: str) -> dict[str, int]:
         """Every escrow account of a table or event, as committed, held by this process's wallet from now on."""
-        escrow = self.store.ledger.escrow_of(kind, place)
+        escrow = self.store.ledger.held_in(kind, place)
         self.wallet.adopt(escrow)
         return escrow
 
@@ -151,6 +151,7 @@ class CashTenant:
         self.tenancy = tenancy
         self.recovery = recovery
         self.rules = {r.table_id: r for r in configured}    # every cash table this process may play (one taken over)
+        self.opening: list[defer.Deferred] = []                # the asks made at start (:meth:`ready`)
         tenancy.serve(CASH, self.take, tables.drop_table)
         tables.when_retired(self.retired)
 
@@ -168,7 +169,7 @@ class CashTenant:
 
     def ready(self) -> defer.Deferred:
         """Fires once the tables asked for at start are open here or known to be another process's."""
-        return defer.gatherResults(getattr(self, "opening", []), consumeErrors=True)
+        return defer.gatherResults(self.opening, consumeErrors=True)
 
     def retired(self, table_id: str) -> None:
         """A table closed for good: its lease goes, so no process opens it again."""

@@ -81,11 +81,6 @@ class LedgerRecords:
             held = dict(session.connection().execute(_READ_BALANCES, {"accounts": list(accounts)}).all())
         return {account: int(held.get(account, 0)) for account in accounts}
 
-    def escrow_of(self, kind: Kind, place: str) -> dict[str, int]:
-        """Every non-zero escrow account of one table (``Kind.TABLE``) or casino table (``Kind.CASINO``), as committed:
-        what a process taking the table over finds its players hold there."""
-        return self.held_in(kind, place)
-
     def held_in(self, kind: Kind, place: str | None = None) -> dict[str, int]:
         """Every non-zero account of ``kind`` (at one table, event or reference: ``place``), as committed: the
         truth a process reads of what other processes may have moved."""
