@@ -52,9 +52,10 @@ def events_of(bots, kind: str) -> list[dict]:
 
 def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_sockets(server, tmp_path):
     td = director(server)
-    # short levels (0.12 s at this clock scale): the break comes long before fast all-in play reaches the money
+    # short levels (0.12 s at this clock scale): the break comes long before fast all-in play reaches the money;
+    # the break is long (2.4 s) so that a loaded machine's bots still see it between hands for the rebuy
     settings = {"starting_stack": 800, "late_registration_levels": 2, "rebuy_levels": 2, "deals": 1,
-                "break_after_level": 1, "break_seconds": 300, "level_seconds": 150,
+                "break_after_level": 1, "break_seconds": 3000, "level_seconds": 150,
                 "table_size": 6}
     created = td.request("director_create", template="knockout", id="pko", name="PKO test", start_in=None,
                          settings=settings)
@@ -82,7 +83,11 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
             propose = in_money.is_set() and len(proposed) == len(failures) and bot.name_ not in eliminated
             if propose:
                 proposed.append(bot.name_)
-        if kind in ("started", "break_started"):
+        if kind == "break_started":
+            on_break.set()
+        if kind == "break_ended":
+            on_break.clear()
+        if kind in ("started", "break_started") or (kind == "table_hand_ended" and on_break.is_set()):
             rebuy(bot)
         if propose:
             answer = bot.ask("deal_propose", tournament="pko", kind="icm")
@@ -91,10 +96,12 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
                     failures.append(answer["error"]["code"])
 
     rebought: list[str] = []
+    on_break = threading.Event()
 
     def rebuy(bot: TournamentBot) -> None:
         """Players try to rebuy at the start and at the break until one may (TR-REG-6: at or below the
-        starting stack, between hands, while rebuys are open): the break is the sure moment, as no hand runs."""
+        starting stack, between hands, while rebuys are open): at the break's start a table's last hand may
+        still run (TR-PLAY-2), so its players try again when that hand ends, and then no hand runs."""
         if not rebought and bot.name_ not in eliminated:
             if bot.ask("tournament_rebuy", tournament="pko")["ok"]:
                 rebought.append(bot.name_)

@@ -12,8 +12,9 @@ from tests.net.server_process import Player
 class TournamentBot(threading.Thread):
     """Plays every decision of one tournament (loose, with all-ins), accepts deals, and records the events.
 
-    ``on_event`` runs in the bot's thread for every tournament event; it may send requests through
-    :meth:`ask`, which a bot's own loop answers in order.
+    ``on_event`` runs in the bot's thread for every tournament event, and with ``{"type": "table_hand_ended"}``
+    when a hand at the bot's table ends; it may send requests through :meth:`ask`, which a bot's own loop
+    answers in order.
     """
 
     def __init__(self, player: Player, name: str, tournament: str, seed: int,
@@ -70,7 +71,11 @@ class TournamentBot(threading.Thread):
                 self.finished.set()
             if self.on_event is not None:
                 self.on_event(self, event)
-        elif push["type"] == "tournament_table_events" and "legal" in push:
+        elif push["type"] == "tournament_table_events":
+            if self.on_event is not None and any(e["type"] == "hand_ended" for e in push.get("events", ())):
+                self.on_event(self, {"type": "table_hand_ended"})
+            if "legal" not in push:
+                return
             legal = push["legal"]
             r = 1.0 if self.passive else self.rng.random()
             if legal["can_raise"] and r < 0.08:
