@@ -223,13 +223,15 @@ def listen_room(reactor, room: RoomServices, limits: ConnectionLimits, data_dir:
         if secret is None:
             raise ValueError(f"--bots in a room not in demo mode needs the bots' secret in {SECRET_ENV} "
                              "(docs/operations.md)")
-        start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.tables.runners), secret=secret)
+        own = start_bots(reactor, f"ws://{host}:{actual}/ws", bots, list(room.tables.runners), secret=secret)
+        drain.letting_go(lambda: [bot.stop() for bot in own])       # they would keep a draining room open
         print(f"{bots} bots are playing; connect a client to {actual} to join them (docs/protocol.md)", flush=True)
         if director:
             from pokerroom.client import start_demo_tournament
 
-            start_demo_tournament(reactor, f"ws://{host}:{actual}/ws", director, 8, secret=secret).addErrback(
-                lambda failure: log.failure("the demo tournament", failure))
+            entered = start_demo_tournament(reactor, f"ws://{host}:{actual}/ws", director, 8, secret=secret)
+            entered.addCallback(lambda made: drain.letting_go(lambda: [bot.stop() for bot in made[1]]))
+            entered.addErrback(lambda failure: log.failure("the demo tournament", failure))
             print("8 bots are registered for the demo tournament; it starts in 10 minutes, or when the director "
                   "starts it at /admin", flush=True)
     watched = narrated_table(room) if demo else None

@@ -102,15 +102,32 @@ class Bot:
         self.client: RoomClient | None = None
         self.seat: int | None = None
         self.actions = 0
+        self.stopped = False
+
+    def ask(self, kind: str, **fields: Any) -> defer.Deferred:
+        """A request on the bot's connection; a ConnectionError once the bot has stopped."""
+        if self.client is None:
+            return defer.fail(ConnectionError(f"bot {self.name} stopped"))
+        return self.client.request(kind, **fields)
+
+    def stop(self) -> None:
+        """Leave: the connection closes (the room it plays in is draining); one still being made closes once open."""
+        self.stopped = True
+        client, self.client = self.client, None
+        if client is not None:
+            client.sendClose()
 
     @defer.inlineCallbacks
     def log_in(self) -> Any:
         """Connect, register (an account that exists already is fine) and log in."""
-        self.client = yield connect(self.reactor, self.url)
+        client = yield connect(self.reactor, self.url)
+        if self.stopped:                                # stopped while it connected
+            client.sendClose()
+            raise ConnectionError(f"bot {self.name} stopped")
+        self.client = client
         self.client.on_push = self.pushed
-        yield self.client.request("register", nickname=self.name, password=self.password,
-                                  birth_date="1990-01-01", country="NL")
-        answer = yield self.client.request("login", nickname=self.name, password=self.password)
+        yield self.ask("register", nickname=self.name, password=self.password, birth_date="1990-01-01", country="NL")
+        answer = yield self.ask("login", nickname=self.name, password=self.password)
         if not answer["ok"]:
             raise RuntimeError(f"bot {self.name} could not log in: {answer['error']}")
         return answer
@@ -118,9 +135,9 @@ class Bot:
     @defer.inlineCallbacks
     def start(self) -> Any:
         yield self.log_in()
-        lobby = yield self.client.request("lobby_list")
+        lobby = yield self.ask("lobby_list")
         table = next(t for t in lobby["tables"] if t["table"] == self.table)
-        joined = yield self.client.request("join", table=self.table, buy_in=table["max_buy_in"])
+        joined = yield self.ask("join", table=self.table, buy_in=table["max_buy_in"])
         self.seat = joined.get("seat")
         return joined
 
@@ -147,10 +164,12 @@ class Bot:
 
     @defer.inlineCallbacks
     def back(self) -> Any:
-        answer = yield self.client.request("sit_in", table=self.table)
+        if self.client is None:
+            return
+        answer = yield self.ask("sit_in", table=self.table)
         if not answer["ok"] and answer["error"]["code"] == "no_chips":
-            yield self.client.request("add_chips", table=self.table, amount=10_000)
-            yield self.client.request("sit_in", table=self.table)
+            yield self.ask("add_chips", table=self.table, amount=10_000)
+            yield self.ask("sit_in", table=self.table)
 
 
 class TournamentBot(Bot):
@@ -163,7 +182,7 @@ class TournamentBot(Bot):
     @defer.inlineCallbacks
     def start(self) -> Any:
         yield self.log_in()
-        answer = yield self.client.request("tournament_register", tournament=self.tournament)
+        answer = yield self.ask("tournament_register", tournament=self.tournament)
         return answer
 
     def pushed(self, message: dict) -> None:

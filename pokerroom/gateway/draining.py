@@ -8,7 +8,10 @@ within a few check intervals, and a new WebSocket handshake is refused with 503
 (the balancer retries it on another process); every connection it has keeps
 being served. It stops once its last connection has gone, or at the drain
 deadline, whichever comes first. A second SIGTERM, or SIGINT (Ctrl-C), stops it
-at once.
+at once. What the process runs of its own that would hold it open -- a demo
+room's bots, connected to its own port -- is told to leave when the drain
+begins (:meth:`Drain.letting_go`), so a demo room stops at once, not after the
+drain's deadline.
 
 SIGTERM rather than an admin route: it is what a service manager and a deploy
 script already send to stop a process, only the process's owner can send it,
@@ -41,6 +44,7 @@ class Drain:
         self.every = every
         self.began: float | None = None
         self.stopped = False
+        self.leaving: list[Callable[[], None]] = []      # this process's own clients: told to go when it drains
         self._look: IDelayedCall | None = None
 
     @property
@@ -53,7 +57,16 @@ class Drain:
             self._stop()
             return
         self.began = self.reactor.seconds()
+        for leave in self.leaving:
+            leave()
         self._count()
+
+    def letting_go(self, leave: Callable[[], None]) -> None:
+        """``leave()`` when the drain begins (at once if it has): the process's own clients, its demo bots, close
+        their connections, which would otherwise keep it serving until the deadline."""
+        self.leaving.append(leave)
+        if self.draining:
+            leave()
 
     def left(self) -> float | None:
         """Seconds until the drain's deadline stops the process; None while not draining."""

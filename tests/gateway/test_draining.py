@@ -105,3 +105,19 @@ def test_a_drain_needs_sensible_times():
         Drain(Clock(), lambda: 0, lambda: None, seconds=-1)
     with pytest.raises(ValueError, match="interval"):
         Drain(Clock(), lambda: 0, lambda: None, every=0)
+
+
+def test_the_process_s_own_clients_are_told_to_leave_when_the_drain_begins_and_a_late_one_at_once():
+    clock = Clock()
+    process = Process(clock, 2)
+    drain = Drain(clock, lambda: process.connections, process.stop, seconds=600, every=1)
+    left: list[str] = []
+    drain.letting_go(lambda: left.append("bots"))
+    assert left == []                                   # serving: its bots play on
+    drain.begin()
+    assert left == ["bots"]
+    drain.letting_go(lambda: left.append("tournament bots"))      # connected after the drain began
+    assert left == ["bots", "tournament bots"]
+    process.connections = 0
+    clock.advance(1)
+    assert process.stopped_at == [1]
