@@ -278,6 +278,7 @@ class Recorder:
                 seated[event.seat] = event.player
                 self.audit("seat", now, what="joined", table=table_id, player=event.player, seat=event.seat,
                            stack=event.stack)
+                self.write(self.store.tables.seat_taken, table_id, event.player, event.seat)
             elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
                 self.audit("seat", now, what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
                            table=table_id, seat=event.seat, player=seated.get(event.seat),
@@ -286,6 +287,7 @@ class Recorder:
                 seated.pop(event.seat, None)
                 self.audit("seat", now, what="left", table=table_id, player=event.player, seat=event.seat,
                            stack=event.stack, reason=event.reason)
+                self.write(self.store.tables.seat_left, table_id, event.player)
 
     def _hand_event(self, batch: FullBatch, event: he.Event, now: float, as_dict: dict,
                     settlement: Transfer | None) -> None:

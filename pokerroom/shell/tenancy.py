@@ -112,16 +112,11 @@ class EscrowRecovery:
 
     def cash_table(self, table_id: str) -> tuple[list[str], int, list[tuple[str, int | None, int]]]:
         """The hands voided, the number of the table's next hand, and who sat where with what (their chips now
-        back in their wallet): ``(player, seat, stack)``, the seat as the audit chain last told it."""
+        back in their wallet): ``(player, seat, stack)``, the seat as its seat rows, kept with the audit chain's seat
+        records, last told it."""
         voided = self.store.hands.void_open_hands(table_id, self.reactor.seconds())
         returned = self.escrow(Kind.TABLE, table_id)
-        seats: dict[str, int] = {}
-        for record in self.store.audit_log.audit_records_naming("seat", table_id, field="table"):
-            data = record.data
-            if data.get("what") == "joined":
-                seats[data.get("player")] = data.get("seat")
-            elif data.get("what") == "left":
-                seats.pop(data.get("player"), None)
+        seats = self.store.tables.seats_at(table_id)        # a row a seat, not the table's seat history
         sat = [(parse(account).player, seats.get(parse(account).player), stack)
                for account, stack in sorted(returned.items())]
         # players sat: the hand they were dealt may have been shown before its start was stored (Restores)

@@ -449,3 +449,13 @@ class TableLease(Base):
     node: Mapped[str] = mapped_column(String(64))
     expires_at: Mapped[float] = mapped_column(Float)        # the holder's clock (UTC seconds); 0: released
     epoch: Mapped[int] = mapped_column(BigInteger)
+
+
+class TableSeat(Base):
+    """Who sits where at a cash table now (one row a seat taken, gone when its player leaves), kept with the seat
+    audit records: what a takeover reads, a row a seat, instead of the table's whole seat history (issue 21)."""
+
+    __tablename__ = "table_seats"
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
-from pokerroom.store.models import CashTableRecord, ChatLine, DepartureRecord, Refusal
+from pokerroom.store.models import CashTableRecord, ChatLine, DepartureRecord, Refusal, TableSeat
 from pokerroom.store.transactions import Transactions, chat_digest
 from pokerroom.table.seating_history import Arrival, Departure
 
@@ -40,6 +40,22 @@ class TableRecords:
         """Every id a director's table ever had: an id is never reused, so its history stays its own."""
         with self.core.reading() as session:
             return set(session.scalars(select(CashTableRecord.id)))
+
+    def seat_taken(self, table_id: str, player_id: str, seat: int) -> None:
+        """A player sat down (or sat again on a takeover): the table's seat row, kept with its audit record."""
+        with self.core.writing() as session:
+            session.execute(delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == player_id))
+            session.add(TableSeat(table_id=table_id, player_id=player_id, seat=seat))
+
+    def seat_left(self, table_id: str, player_id: str) -> None:
+        with self.core.writing() as session:
+            session.execute(delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == player_id))
+
+    def seats_at(self, table_id: str) -> dict[str, int]:
+        """Who sits where at the table now, as its seat records last said: a row a seat, however old the table."""
+        with self.core.reading() as session:
+            rows = session.execute(select(TableSeat.player_id, TableSeat.seat).where(TableSeat.table_id == table_id))
+            return {player: seat for player, seat in rows}
 
     def save_chat(self, table_id: str, hand_id: str | None, player_id: str, text: str, at: float,
                   blocked: bool) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from sqlalchemy import event
 from twisted.internet.task import Clock
 
 from pokerroom.money.accounts import cash
@@ -101,6 +102,46 @@ def test_TR_REFUND_1_a_dead_nodes_table_is_taken_over_its_hand_void_and_every_st
         east.reactor.advance(TTL)
         settle(east)
         assert "t1" not in east.tables.runners
+
+
+def seats_replayed(room: RoomServices, table_id: str) -> dict[str, int]:
+    """Who sits where, as the table's whole seat audit history tells it (what a takeover used to read)."""
+    seats: dict[str, int] = {}
+    for record in room.store.audit_log.audit_records_naming("seat", table_id, field="table"):
+        if record.data["what"] == "joined":
+            seats[record.data["player"]] = record.data["seat"]
+        elif record.data["what"] == "left":
+            seats.pop(record.data["player"], None)
+    return seats
+
+
+def test_a_takeover_reads_a_row_a_seat_not_the_tables_seat_history(database):
+    with nodes(database, "east", "west") as (east, west):
+        for name, seat in (("ana", 2), ("cy", 3), ("bob", 5)):
+            session, _ = player(east, name)
+            assert request(east, session, "join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
+            if name == "cy":
+                assert request(east, session, "leave", table="t1")["ok"]
+        for i in range(300):                                    # a long-lived table: hundreds came and went
+            ghost = f"old{i:03d}"
+            east.store.audit("seat", {"what": "joined", "table": "t1", "player": ghost, "seat": 4}, START)
+            east.store.audit("seat", {"what": "left", "table": "t1", "player": ghost, "seat": 4}, START)
+        east.recorder.flushed()
+        assert east.store.tables.seats_at("t1") == seats_replayed(east, "t1") == {"ana": 2, "bob": 5}
+
+        read: list[str] = []
+        listen = lambda *a: read.append(a[2]) if a[2].lstrip().upper().startswith("SELECT") else None  # noqa: E731
+        event.listen(west.store.engine, "before_cursor_execute", listen)
+        try:
+            west.reactor.advance(TTL + TTL / 3)                 # east died: west takes t1 over
+            settle(west)
+        finally:
+            event.remove(west.store.engine, "before_cursor_execute", listen)
+        taken = west.tables.runners["t1"].table
+        assert {name: taken.seat_of(name) for name in ("ana", "bob")} == {"ana": 2, "bob": 5}
+        audit_reads = [sql for sql in read if "audit_records" in sql]
+        assert all("LIMIT" in sql.upper() for sql in audit_reads), audit_reads    # the chain's head, no history
+        assert any("table_seats" in sql for sql in read)
 
 
 def test_a_clean_stop_hands_the_tables_over_at_once(database):

@@ -1,0 +1,48 @@
+"""The seat rows a takeover reads (issue 21), on SQLite and PostgreSQL: built as the model has them, kept by sits and
+leaves, and filled at the upgrade from the seat audit records they replace."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+
+from pokerroom.store.db import MIGRATIONS, migrate
+from pokerroom.store.models import Base
+from pokerroom.store.room_store import RoomStore
+
+
+def test_the_migration_builds_the_seat_table_as_the_model_has_it(engine):
+    with engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert [d for d in diff if "table_seats" in repr(d)] == []
+
+
+def test_a_sit_keeps_one_row_a_seat_and_a_leave_takes_it_away(engine):
+    tables = RoomStore(engine).tables
+    tables.seat_taken("t1", "ana", 2)
+    tables.seat_taken("t1", "bob", 5)
+    tables.seat_taken("t2", "ana", 1)
+    tables.seat_taken("t1", "ana", 3)                   # sat again (a takeover, or back at another seat)
+    tables.seat_left("t1", "bob")
+    assert tables.seats_at("t1") == {"ana": 3}
+    assert tables.seats_at("t2") == {"ana": 1}
+    assert tables.seats_at("t3") == {}
+
+
+def test_the_upgrade_fills_the_seat_rows_from_the_seat_audit_history(engine):
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0010_ledger_numbers")
+    store = RoomStore(engine)
+    history = [("joined", "ana", 2), ("joined", "bob", 5), ("sat_out", "ana", 2), ("left", "bob", 5),
+               ("joined", "cy", 4), ("left", "ana", 2), ("joined", "ana", 6)]
+    for i, (what, player, seat) in enumerate(history):
+        store.audit("seat", {"what": what, "table": "t1", "player": player, "seat": seat}, 10.0 + i)
+    store.audit("seat", {"what": "joined", "table": "t2", "player": "dee", "seat": 1}, 20.0)
+    migrate(engine)
+    assert store.tables.seats_at("t1") == {"ana": 6, "cy": 4}
+    assert store.tables.seats_at("t2") == {"dee": 1}
