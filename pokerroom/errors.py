@@ -70,3 +70,16 @@ def handler_for(handlers: Mapping[type, H], command: object, owner: str) -> H:
     if handler is None:
         raise RuleViolation("unknown_command", f"{owner} has no command {type(command).__name__}")
     return handler
+
+
+class Unanswered(RuleViolation):
+    """A refusal because nobody answered for a table (``no_such_table``, ``unknown_table``): there is no such table
+    -- or, on a room of several processes, the room still lists it and it is between owners, its process gone and
+    another taking it over; the gateway, which knows what the room lists, tells which
+    (:meth:`~pokerroom.gateway.routes.Gateway.told`)."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, code: str, message: str, table: str) -> None:
+        super().__init__(code, message)
+        self.table = table

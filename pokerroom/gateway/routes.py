@@ -37,7 +37,7 @@ from pokerroom.bus.subjects import (
     table_public,
     table_seat,
 )
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import RuleViolation, Unanswered
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.sessions import Connection, Session
 from pokerroom.protocol.schema import Request, error, refused
@@ -60,12 +60,27 @@ class Gateway:
         self.public_requests = set(PUBLIC_REQUESTS)            # answered without a login
         self.opened = 0                                         # connections so far: each session's id
         self.epochs = 0                                         # logins and resumes so far: each one's epoch
+        self.listed: Callable[[str], bool] = lambda table: False     # the room lists this table (the lobby's copy)
         bus.subscribe(TABLE_CLOSED, self._table_closed)
 
     def _table_closed(self, subject: str, table_id: str) -> None:
         # every session that knew the table, connected or not: one that resumes later must not look for it
         for session in self.everyone():
             self.unwatch(session, table_id)
+
+    def lists_tables(self, listed: Callable[[str], bool]) -> None:
+        """On a room of several processes: whether the room lists a table (the lobby's copy), so that a table
+        nobody answers for but the room still lists is told as moving, not as gone (:meth:`told`)."""
+        self.listed = listed
+
+    def told(self, refusal: RuleViolation) -> RuleViolation:
+        """A refusal as the client is told it: a table nobody answered for that the room still lists is between
+        owners (its process stopped, another is opening it from the database): ``table_moving``, worth asking
+        again in a few seconds, rather than ``no_such_table``."""
+        if isinstance(refusal, Unanswered) and refusal.table and self.listed(refusal.table):
+            return RuleViolation("table_moving", f"table {refusal.table} is moving to another server of the room "
+                                 "(its own stopped); ask again in a few seconds")
+        return refusal
 
     # ------------------------------------------------------------------ the route table
 
@@ -89,7 +104,7 @@ class Gateway:
                 raise RuleViolation("not_logged_in", "log in first")
             answer = handler(session, request, **request.fields)
         except RuleViolation as refusal:
-            return refused(request.type, request.rid, refusal)
+            return refused(request.type, request.rid, self.told(refusal))
         if isinstance(answer, defer.Deferred):
             if request.type == "act":                   # a hand-ending act answers once its end is stored
                 answer.addCallback(self._timed, started)
@@ -104,8 +119,7 @@ class Gateway:
 
     def _refused(self, failure: Any, request: Request) -> dict:
         if failure.check(RuleViolation):
-            r = failure.value
-            return refused(request.type, request.rid, r)
+            return refused(request.type, request.rid, self.told(failure.value))
         self.log.failure("request {type} failed", failure, type=request.type)
         return error(request.type, request.rid, "server_error", "the server could not do that; try again")
 

@@ -98,6 +98,8 @@ MONEY = {
 
 CASH_TABLE = {
     "no_such_table": _c("there is no cash table of that id"),
+    "table_moving": _c("the table is between servers: its own stopped and another is opening it where it left off; "
+                       "ask again in a few seconds"),
     "not_at_table": _c("the request is for a table the player has not joined"),
     "not_watching": _c("a resume names a table the session neither watches nor sits at"),
     "bad_seq": _c("a resume's seq for a table is beyond the table's newest event"),

@@ -11,7 +11,7 @@ from twisted.internet import defer
 from twisted.python.failure import Failure
 
 from pokerroom.bus import NoResponder
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import Unanswered
 
 
 def answered(asked: defer.Deferred, table: str, then: Callable[..., Any], *args: Any) -> Any:
@@ -29,7 +29,7 @@ def answered(asked: defer.Deferred, table: str, then: Callable[..., Any], *args:
 
 
 def _no_table(failure: Failure, table: str) -> Failure:
-    """A request to a table nobody answers for: there is no such table (any more)."""
+    """A request to a table nobody answers for: there is no such table (any more), or it is moving (the gateway)."""
     if failure.check(NoResponder):
-        raise RuleViolation("no_such_table", f"there is no table {table}")
+        raise Unanswered("no_such_table", f"there is no table {table}", table)
     return failure

@@ -69,7 +69,7 @@ from pokerroom.casino import commands as cc
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import cash, casino_escrow
-from pokerroom.shell.audiences import publish
+from pokerroom.shell.audiences import announce, publish
 from pokerroom.shell.casino_runner import CasinoRunner
 from pokerroom.shell.in_play import answer_in_play
 from pokerroom.shell.outcome_hold import OutcomeHold
@@ -129,6 +129,13 @@ class CasinoFloor:
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_section(again=True))   # a new gateway
         self._lobby_section()
+
+    def tell(self, table_id: str, message: dict, players: Iterable[str]) -> None:
+        """A frame for the table's watchers and, on their seats' streams, for ``players`` (a takeover's, who had
+        stakes on it), after any frame still held for its store."""
+        told = tuple(players)
+        announce(self.holds[table_id], casino_public(table_id), message, told,
+                 tuple((player, casino_seat(table_id, player)) for player in told))
 
     def add(self, table: CasinoTable) -> None:
         """A table played here from now on (at start; or, on several processes, once its lease is won)."""

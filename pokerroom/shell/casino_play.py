@@ -43,7 +43,7 @@ from pokerroom.bus.subjects import (
     casino_seat,
 )
 from pokerroom.casino import commands as cc
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import RuleViolation, Unanswered
 from pokerroom.gateway.routes import Gateway
 from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
@@ -240,5 +240,5 @@ class CasinoPlay:
 def _no_such_table(failure: Any, table: str) -> Any:
     """A request to a casino table nobody answers for: there is no such table."""
     if failure.check(NoResponder):
-        raise RuleViolation("unknown_table", f"there is no casino table {table!r}")
+        raise Unanswered("unknown_table", f"there is no casino table {table!r}", table)
     return failure

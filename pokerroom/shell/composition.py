@@ -228,6 +228,8 @@ class RoomServices(MultiService):
         the session watch and each family of requests, served on the gateway's route table."""
         reactor, store = self.reactor, self.store
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
+        if not isinstance(self.roster, OneNode):           # several processes: a listed table may be between owners
+            gateway.lists_tables(self.lobby.lists)
         self.play_check = PlayCheck(rules, reactor, self.moderation, store, recorder)   # on every path (STAFF-2)
         # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
         self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,

@@ -28,7 +28,7 @@ from weakref import WeakKeyDictionary
 from twisted.internet import defer
 
 from pokerroom.bus import NoResponder
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import RuleViolation, Unanswered
 from pokerroom.shell.roster import Nodes, OneNode
 
 _ROSTERS: WeakKeyDictionary[Any, Nodes] = WeakKeyDictionary()
@@ -115,7 +115,10 @@ def resumable(answers: list[dict]) -> dict:
     for answer in answers:
         problems.update((table_id, (code, sentence)) for table_id, code, sentence in answer["refused"])
     if problems:
-        code, sentence = problems[min(problems)]
+        first = min(problems)
+        code, sentence = problems[first]
+        if first in unknown and code == "no_such_table":     # nobody has it: gone, or between owners (the gateway)
+            raise Unanswered(code, sentence, first)
         raise RuleViolation(code, sentence)
     return {"open": sorted({table_id for answer in answers for table_id in answer["open"]}),
             "seated": sorted({table_id for answer in answers for table_id in answer.get("seated", ())})}

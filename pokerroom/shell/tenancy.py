@@ -42,6 +42,22 @@ from pokerroom.table import TableRules
 CASH, CASINO, TOURNAMENT = "cash", "casino", "tournament"
 
 
+def table_moved(table_id: str, voided: list[str], *, casino: bool = False) -> dict:
+    """The ``table_moved`` push: in a plain sentence, that the table goes on on another process and what its
+    takeover voided (TR-REFUND-1 at a cash table, CR-5 at a casino table)."""
+    moved = (f"{'Casino table' if casino else 'Table'} {table_id} moved to another server of the room after its own "
+             "stopped, and goes on there.")
+    if casino:
+        return {"type": "table_moved", "table": table_id, "voided": voided, "rule": "CR-5", "message": moved +
+                " The round in play was void: every stake on it is back in your wallet."}
+    if not voided:
+        return {"type": "table_moved", "table": table_id, "voided": voided, "rule": "",
+                "message": moved + " No hand was in play: every seat and stack is as it was."}
+    hands = " and ".join(voided)
+    return {"type": "table_moved", "table": table_id, "voided": voided, "rule": "TR-REFUND-1", "message": moved +
+            f" The hand in play ({hands}) was void: every stack is back where it started, at the same seat."}
+
+
 @dataclass(frozen=True, slots=True)
 class _Kind:
     take: Callable[[str], None]         # a table of this kind this process now owns: open it
@@ -177,6 +193,7 @@ class CashTenant:
         if rules is None or table_id in self.tables.runners:
             return
         sat: list[tuple[str, int | None, int]] = []
+        voided: list[str] = []
         if self.recovery is not None:
             voided, number, sat = self.recovery.cash_table(table_id)
             if voided:
@@ -189,6 +206,9 @@ class CashTenant:
             except RuleViolation as refused:    # their wallet spent meanwhile elsewhere: the chips stay there
                 self.tenancy.log.warn("{table}: {player} not seated again ({why})", table=table_id, player=player,
                                       why=refused.code)
+        if sat:                                 # taken over with players: told in words, after their seats
+            runner = self.tables.runners[table_id]
+            self.tables.announce(runner, table_moved(table_id, voided), runner.hold)
 
 
 class CasinoTenant:
@@ -215,6 +235,9 @@ class CasinoTenant:
         if returned:
             self.tenancy.log.warn("{table}: the round in play is void, its stakes refunded (CR-5)", table=table_id)
         self.floor.add(table)
+        if returned:                            # who had stakes on it hear why, in words
+            self.floor.tell(table_id, table_moved(table_id, [], casino=True),
+                            sorted({parse(account).player for account in returned}))
 
 
 class TournamentTenant:

@@ -13,8 +13,10 @@ import pytest
 from sqlalchemy import event
 from twisted.internet.task import Clock
 
+from pokerroom.bus.subjects import casino_seat, table_public, table_seat
 from pokerroom.money.accounts import cash
 from pokerroom.players import AccountRules
+from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.leases import TTL
 from pokerroom.store.db import make_engine, migrate
@@ -81,10 +83,23 @@ def test_TR_REFUND_1_a_dead_nodes_table_is_taken_over_its_hand_void_and_every_st
         assert sum(open_hand.start_stacks.values()) == 2 * BUY_IN
         assert {name: east.wallet.balance(name) for name in seated} == {"ana": 9_000, "bob": 9_000}
 
+        heard: dict[str, list[dict]] = {"ana": [], "bob": [], "watching": []}   # each seat's stream, and the public
+        for name in ("ana", "bob"):
+            west.bus.subscribe(table_seat("t1", name), lambda _, frame, name=name: heard[name].append(frame.message))
+        west.bus.subscribe(table_public("t1"), lambda _, frame: heard["watching"].append(frame.message))
+
         # east's clock stops: west's watch finds the lease run out and takes t1 over within a lease and a beat
         west.reactor.advance(TTL + TTL / 3)
         settle(west)
         assert "t1" in west.tables.runners
+        for name in ("ana", "bob", "watching"):                # told in words, after the frames seating them again
+            told = [m for m in heard[name] if m["type"] == "table_moved"]
+            assert len(told) == 1 and heard[name][-1] == told[0], heard[name]
+            verify_push(told[0])
+            assert list(told[0]["voided"]) == [open_hand.hand_id] and told[0]["rule"] == "TR-REFUND-1"
+            assert "moved to another server" in told[0]["message"] and "was void" in told[0]["message"]
+        assert any(e["type"] == "player_seated" for m in heard["ana"] if m["type"] == "table_events"
+                   for e in m["events"])
         assert west.store.leases.owner("cash:t1", west.reactor.seconds()).node == "west"
         assert west.store.hands.open_hands() == []              # the hand in flight is void (TR-REFUND-1)
         taken = west.tables.runners["t1"].table
@@ -102,6 +117,10 @@ def test_TR_REFUND_1_a_dead_nodes_table_is_taken_over_its_hand_void_and_every_st
         east.reactor.advance(TTL)
         settle(east)
         assert "t1" not in east.tables.runners
+        # nobody on east's bus answers for t1 now, but the room lists it: it is moving, not gone -- ask again
+        moving = request(east, seated["ana"], "observe", table="t1", on=True)
+        assert moving["error"]["code"] == "table_moving" and "ask again" in moving["error"]["message"], moving
+        assert request(east, seated["ana"], "observe", table="nope", on=True)["error"]["code"] == "no_such_table"
 
 
 def seats_replayed(room: RoomServices, table_id: str) -> dict[str, int]:
@@ -162,9 +181,14 @@ def test_CR_5_a_dead_nodes_casino_table_is_taken_over_and_the_round_in_play_refu
         bet = request(east, session, "casino_bet", table="rou", market="red", amount=2_500)
         assert bet["ok"], bet
         assert east.wallet.balance("ana") == 7_500                    # the stake left the wallet, under the lock
+        heard: list[dict] = []
+        west.bus.subscribe(casino_seat("rou", "ana"), lambda _, frame: heard.append(frame.message))
         west.reactor.advance(TTL + TTL / 3)                          # east died with the round open
         settle(west)
         assert set(west.casino_floor.tables) == {"rou"}
+        (told,) = [m for m in heard if m["type"] == "table_moved"]   # ana, who had a stake, hears why in words
+        verify_push(told)
+        assert told["rule"] == "CR-5" and "every stake on it is back in your wallet" in told["message"]
         assert west.wallet.balance("ana") == 10_000                  # the round is void: the bet refunded (CR-5)
         assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
         east.reactor.advance(TTL)

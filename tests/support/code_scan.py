@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 CODE_SOURCES = ("pokerroom", "tournament")
 PUSH_SOURCES = ("pokerroom/shell", "pokerroom/gateway")       # the tournament shell is pokerroom/shell/tournaments
-RAISERS = ("RuleViolation", "ProtocolError")                    # code first; ``error(kind, rid, code, ...)`` third
+RAISERS = ("RuleViolation", "ProtocolError", "Unanswered")    # code first; ``error(kind, rid, code, ...)`` third
 
 
 @dataclass(frozen=True)
