@@ -299,6 +299,14 @@ def test_a_process_killed_mid_hand_has_its_tables_playing_elsewhere_within_10_s_
             found, checked_events = leaks(received, own_holes(received))
             assert found == [] and checked_events > 100, (found[:5], checked_events)
             assert any(voided == hand for _, hand in own_holes(received))        # the voided hand was checked too
+            # (f) who stayed connected through the takeover was told in words: t1's players of the voided hand
+            # (TR-REFUND-1), the bettor of the refunded round (CR-5); gus's connection never lands on n1
+            stayed = {"ana": "TR-REFUND-1", "bob": "TR-REFUND-1", BETTOR: "CR-5"}
+            told = {name: [m["rule"] for m in received[name] if m.get("type") == "table_moved"]
+                    for name in stayed if name not in gone}
+            assert BETTOR in told and told == {name: [stayed[name]] for name in told}, told
+            assert all(m["voided"] == [voided] for name in told if name != BETTOR for m in received[name]
+                       if m.get("type") == "table_moved")
             for connection in (c for cs in connections.values() for c in cs):
                 connection.close()
         finally:
