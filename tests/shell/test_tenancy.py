@@ -194,6 +194,8 @@ def test_CR_5_a_dead_nodes_casino_table_is_taken_over_and_the_round_in_play_refu
         east.reactor.advance(TTL)
         settle(east)
         assert east.casino_floor.tables == {}                        # the old owner stops at once
+        moving = request(east, session, "casino_rules", table="rou")  # listed, answered by nobody here: moving
+        assert moving["error"]["code"] == "table_moving", moving
 
 
 def test_TR_REFUND_2_a_dead_nodes_tournament_is_refunded_where_its_lease_is_taken_over(database):
