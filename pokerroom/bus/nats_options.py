@@ -32,6 +32,10 @@ class BusRefused(ConnectionError):
     """The NATS server answered but would not take the room: its login refused, or TLS failed."""
 
 
+class NoTls(ssl.SSLError):
+    """A ``tls://`` bus's server went on without TLS: the login is not sent."""
+
+
 @dataclass(frozen=True)
 class BusTls:
     """The TLS files of ``serve --bus-ca/--bus-cert/--bus-key`` (paths; "" for none)."""
@@ -59,7 +63,7 @@ class NatsLogin:
 
     __slots__ = ("user", "_secret", "tls", "where")
 
-    def __init__(self, user: str = "", secret: str = "", tls: ssl.SSLContext | None = None, where: str = "") -> None:
+    def __init__(self, user: str = "", secret: str = "", tls: TlsContext | None = None, where: str = "") -> None:
         self.user, self._secret, self.tls, self.where = user, secret, tls, where
 
     def __repr__(self) -> str:
@@ -71,40 +75,49 @@ class NatsLogin:
         return who + (", TLS" if self.tls is not None else "")
 
     def options(self) -> dict[str, Any]:
-        """nats-py's ``connect`` options for this login."""
+        """nats-py's ``connect`` options for this login; on TLS the secret is a call nats-py makes as it logs in."""
         options: dict[str, Any] = {}
+        secret: Any = self._secret if self.tls is None else self._sent
         if self.user:
-            options.update(user=self.user, password=self._secret)
+            options.update(user=self.user, password=secret)
         elif self._secret:
-            options["token"] = self._secret
+            options["token"] = secret
         if self.tls is not None:
             options["tls"] = self.tls
         return options
 
+    def _sent(self) -> str:
+        """The secret, once this connection's TLS handshake was made. nats-py starts TLS only when the server's
+        greeting asks for it, even for a ``tls://`` URL: a server without TLS, or someone on the path rewriting
+        the greeting, would be sent the login in clear."""
+        if not isinstance(self.tls, TlsContext) or not self.tls.handshaken():
+            raise NoTls("the server did not start TLS")
+        return self._secret
+
     async def connect(self, connect: Callable[..., Awaitable[Any]], **options: Any) -> Any:
         """``connect(**options)`` with this login; a refused login or a failed TLS handshake is :class:`BusRefused`
         with a sentence (nats-py would end with "no servers available", having told only its error callback)."""
-        last: list[BaseException] = []
-        told = options["error_cb"]
+        refused: list[BusRefused] = []             # the first refusal while connecting: later errors say less
 
         async def noted(error: BaseException) -> None:
-            last[:] = [error]
+            if not attempt.done() and not refused:
+                refused.extend(filter(None, [self.refusal(error)]))
             await told(error)
             if isinstance(error, ssl.SSLError) and not attempt.done():
                 attempt.cancel()                    # nats-py would wait for ever on the socket its handshake failed
 
+        told = options["error_cb"]
         attempt = asyncio.ensure_future(connect(**{**options, **self.options(), "error_cb": noted}))
         try:
             return await attempt
         except asyncio.CancelledError:
-            if not (last and isinstance(last[0], ssl.SSLError)):
+            if not refused:
                 raise                               # cancelled from outside, not for a failed handshake
-            raise self.refusal(last[0]) from None
-        except Exception as e:
-            refusal = self.refusal(last[0] if last else e)
-            if refusal is None:
+            raise refused[0] from None
+        except Exception:
+            if not refused:
                 raise
-            raise refusal from None
+            raise refused[0] from None
 
     def refusal(self, error: BaseException) -> BusRefused | None:
         """The sentence for ``error`` if the server refused this login or TLS failed; None for anything else."""
@@ -113,6 +126,9 @@ class NatsLogin:
                     f"check the bus token ({PASSWORD_ENV})" if self._secret else
                     f"give a user in the bus URL, nats://USER@HOST:PORT/ROOM, and its password in {PASSWORD_ENV}")
             return BusRefused(f"the NATS server at {self.where} refused the room's login ({self.named()}): {hint}")
+        if isinstance(error, NoTls):
+            return BusRefused(f"the NATS server at {self.where} did not start TLS, so the room did not send its "
+                              "login: give that server its tls block (docs/operations.md), or use nats:// on loopback")
         if isinstance(error, ssl.SSLError):
             return BusRefused(f"TLS with the NATS server at {self.where} failed: "
                               f"{error.reason or type(error).__name__} (check --bus-ca, --bus-cert and --bus-key)")
@@ -181,12 +197,31 @@ def _credentials(userinfo: str, from_env: str, where: str) -> tuple[str, str]:
     return "", user                                 # nats://token@host: the token (or no login at all)
 
 
-def _tls_context(tls: BusTls, where: str) -> ssl.SSLContext:
+class TlsContext(ssl.SSLContext):
+    """A client's TLS context that notes each handshake it starts, so the login waits for one."""
+
+    fresh = False
+
+    def wrap_bio(self, *args: Any, **kwargs: Any) -> ssl.SSLObject:
+        self.fresh = True
+        return super().wrap_bio(*args, **kwargs)
+
+    def handshaken(self) -> bool:
+        """Whether a handshake was started since the last login: once each (a reconnection starts another)."""
+        fresh, self.fresh = self.fresh, False
+        return fresh
+
+
+def _tls_context(tls: BusTls, where: str) -> TlsContext:
     """The TLS of a ``tls://`` bus: the server's certificate checked (against ``ca``, else the system's CAs)."""
     if bool(tls.cert) != bool(tls.key):
         raise ValueError("--bus-cert and --bus-key go together: this process's certificate and its key")
     try:
-        context = ssl.create_default_context(cafile=tls.ca or None)
+        context = TlsContext(ssl.PROTOCOL_TLS_CLIENT)       # as ssl.create_default_context: names and chains checked
+        if tls.ca:
+            context.load_verify_locations(cafile=tls.ca)
+        else:
+            context.load_default_certs(ssl.Purpose.SERVER_AUTH)
         if tls.cert:
             context.load_cert_chain(tls.cert, tls.key)
     except (OSError, ssl.SSLError) as e:

@@ -112,6 +112,10 @@ def test_nats_refuses_a_room_without_credentials_or_with_a_wrong_password(locked
     assert EAST_PASSWORD not in said
     monkeypatch.setenv(PASSWORD_ENV, WEST_PASSWORD)               # another room's password is no better
     assert "refused the room's login (user 'east')" in refusal(buses, f"nats://east@127.0.0.1:{locked}/east")
+    # a tls:// bus whose server goes on in clear (nats-py lets the server's greeting decide) is sent no password
+    said = refusal(buses, f"tls://east@127.0.0.1:{locked}/east")
+    assert said == (f"the NATS server at tls://127.0.0.1:{locked} did not start TLS, so the room did not send its "
+                    "login: give that server its tls block (docs/operations.md), or use nats:// on loopback")
 
 
 def test_the_room_logs_in_with_its_password_from_the_url_or_the_environment(locked, buses, monkeypatch):
