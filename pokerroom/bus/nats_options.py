@@ -80,7 +80,7 @@ class NatsLogin:
         secret: Any = self._secret if self.tls is None else self._sent
         if self.user:
             options.update(user=self.user, password=secret)
-        elif self._secret:
+        elif self._secret or self.tls is not None:  # on TLS, an empty token without a login: the check still runs
             options["token"] = secret
         if self.tls is not None:
             options["tls"] = self.tls
@@ -89,7 +89,7 @@ class NatsLogin:
     def _sent(self) -> str:
         """The secret, once this connection's TLS handshake was made. nats-py starts TLS only when the server's
         greeting asks for it, even for a ``tls://`` URL: a server without TLS, or someone on the path rewriting
-        the greeting, would be sent the login in clear."""
+        the greeting, would be sent the login, and then the room's traffic, in clear."""
         if not isinstance(self.tls, TlsContext) or not self.tls.handshaken():
             raise NoTls("the server did not start TLS")
         return self._secret
@@ -100,8 +100,9 @@ class NatsLogin:
         refused: list[BusRefused] = []             # the first refusal while connecting: later errors say less
 
         async def noted(error: BaseException) -> None:
-            if not attempt.done() and not refused:
-                refused.extend(filter(None, [self.refusal(error)]))
+            refusal = self.refusal(error)
+            if refusal is not None and not refused and not attempt.done():
+                refused.append(refusal)
             await told(error)
             if isinstance(error, ssl.SSLError) and not attempt.done():
                 attempt.cancel()                    # nats-py would wait for ever on the socket its handshake failed
@@ -127,8 +128,8 @@ class NatsLogin:
                     f"give a user in the bus URL, nats://USER@HOST:PORT/ROOM, and its password in {PASSWORD_ENV}")
             return BusRefused(f"the NATS server at {self.where} refused the room's login ({self.named()}): {hint}")
         if isinstance(error, NoTls):
-            return BusRefused(f"the NATS server at {self.where} did not start TLS, so the room did not send its "
-                              "login: give that server its tls block (docs/operations.md), or use nats:// on loopback")
+            return BusRefused(f"the NATS server at {self.where} did not start TLS, so the room sent it nothing: give "
+                              "that server its tls block (docs/operations.md), or use nats:// on loopback")
         if isinstance(error, ssl.SSLError):
             return BusRefused(f"TLS with the NATS server at {self.where} failed: "
                               f"{error.reason or type(error).__name__} (check --bus-ca, --bus-cert and --bus-key)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 from pokerroom.bus import NoResponder, make_bus
 from pokerroom.bus.nats_bus import NatsBus
 from pokerroom.bus.nats_options import PASSWORD_ENV, BusRefused, BusTls, bus_address, shown
-from tests.support.nats_buses import reactor, settle
+from tests.support.nats_buses import NATS, reactor, require_nats, settle
 from tests.support.private_nats import certificates, private_nats
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,8 +115,18 @@ def test_nats_refuses_a_room_without_credentials_or_with_a_wrong_password(locked
     assert "refused the room's login (user 'east')" in refusal(buses, f"nats://east@127.0.0.1:{locked}/east")
     # a tls:// bus whose server goes on in clear (nats-py lets the server's greeting decide) is sent no password
     said = refusal(buses, f"tls://east@127.0.0.1:{locked}/east")
-    assert said == (f"the NATS server at tls://127.0.0.1:{locked} did not start TLS, so the room did not send its "
-                    "login: give that server its tls block (docs/operations.md), or use nats:// on loopback")
+    assert said == (f"the NATS server at tls://127.0.0.1:{locked} did not start TLS, so the room sent it nothing: "
+                    "give that server its tls block (docs/operations.md), or use nats:// on loopback")
+
+
+def test_a_tls_bus_without_a_login_does_not_go_on_in_clear(buses, monkeypatch):
+    """A tls:// bus on a NATS without TLS (the machine's) is refused, login or none: the room's frames stay off it."""
+    require_nats()
+    monkeypatch.delenv(PASSWORD_ENV, raising=False)
+    plain = NATS.split("://", 1)[1].split("/")[0]
+    room = f"t{uuid.uuid4().hex[:12]}"
+    assert "did not start TLS" in refusal(buses, f"tls://{plain}/{room}")
+    round_trip(connected(buses, f"nats://{plain}/{room}"), connected(buses, f"nats://{plain}/{room}"))
 
 
 def test_the_room_logs_in_with_its_password_from_the_url_or_the_environment(locked, buses, monkeypatch):
