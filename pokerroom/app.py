@@ -30,6 +30,7 @@ from twisted.python.threadpool import ThreadPool
 from pokerroom import conduct, players
 from pokerroom.bot_credentials import SECRET_ENV, demo_secret, operator_secret
 from pokerroom.bus import Bus, make_bus
+from pokerroom.bus.nats_options import BusRefused, BusTls, shown
 from pokerroom.bus.records import TableBatch
 from pokerroom.bus.subjects import table_full
 from pokerroom.gateway.draining import DRAIN_SECONDS, Drain
@@ -99,16 +100,16 @@ def node_name(name: str) -> str:
     return name
 
 
-def room_bus(reactor, url: str) -> Bus | None:  # noqa: ANN001
+def room_bus(reactor, url: str, tls: BusTls | None = None) -> Bus | None:  # noqa: ANN001
     """The bus ``--bus`` names: None for "" (the room makes its in-process one), or the broker's at a ``nats://``
-    URL, made by :func:`pokerroom.bus.make_bus` (not yet connected); anything else is refused before the room
-    starts, never run on a bus the operator did not ask for."""
+    (or ``tls://``) URL, made by :func:`pokerroom.bus.make_bus` (not yet connected) with ``tls``'s files; anything
+    else is refused before the room starts, never run on a bus the operator did not ask for."""
     if not url:
         return None
-    if not url.startswith("nats://"):
-        raise ValueError(f"--bus {url[:80]!r}: give a nats:// URL (e.g. nats://127.0.0.1:4222), or leave it out "
-                         "for the in-process bus")
-    return make_bus(reactor, url)
+    if not url.startswith(("nats://", "tls://")):
+        raise ValueError(f"--bus {shown(url)[:80]!r}: give a nats:// URL (e.g. nats://127.0.0.1:4222), or leave it "
+                         "out for the in-process bus")
+    return make_bus(reactor, url, tls)
 
 
 def demo_password_limits(configured: dict) -> dict:
@@ -121,7 +122,8 @@ def demo_password_limits(configured: dict) -> dict:
 
 def serve(host: str, port: int, config: str | None, database: str | None, data_dir: str, demo: bool,
           bots: int, max_rate: float = 20.0, max_connections: int = 10_000, *, node: str = "main", bus: str = "",
-          drain_seconds: float = DRAIN_SECONDS, proxy_protocol: bool = False, role: str = "both") -> int:
+          drain_seconds: float = DRAIN_SECONDS, proxy_protocol: bool = False, role: str = "both",
+          bus_tls: BusTls | None = None) -> int:
     """``pokerroom serve``. ``proxy_protocol``: every connection starts with HAProxy's PROXY header, whose client
     address the room sees (:mod:`pokerroom.gateway.proxy_protocol`); one without it is closed."""
     check_bots(bots, proxy_protocol)                # before anything starts: the bots could not get in
@@ -137,7 +139,7 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
     limits = ConnectionLimits.from_config(settings, demo=demo)
     reactor = default_reactor
     pacer = CollectorPacer.from_config(reactor, settings)      # a bad [collector] stops the room before it opens
-    chosen_bus = room_bus(reactor, bus)
+    chosen_bus = room_bus(reactor, bus, bus_tls)
     if role != "both" and chosen_bus is None:
         raise ValueError(f"--role {role}: the two sides of a room reach each other over a broker; give --bus "
                          "nats://HOST:PORT/ROOM (and the same --database) to both processes, or leave --role out")
@@ -152,7 +154,10 @@ def serve(host: str, port: int, config: str | None, database: str | None, data_d
                       max_connections, host, port, node, chosen_bus, drain_seconds, role, proxy_protocol)
 
         def unreachable(failure: Failure) -> None:
-            log.failure("the bus at {url} could not be reached: the room does not open", failure, url=bus)
+            if failure.check(BusRefused):           # a sentence, no traceback, no secret
+                log.error("{refusal}: the room does not open", refusal=failure.getErrorMessage())
+            else:
+                log.failure("the bus at {url} could not be reached: the room does not open", failure, url=shown(bus))
             reactor.stop()
 
         reactor.callWhenRunning(lambda: chosen_bus.connect().addCallbacks(connected, unreachable))

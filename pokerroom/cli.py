@@ -59,6 +59,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from pokerroom.app import serve
+    from pokerroom.bus.nats_options import BusTls
 
     if args.role != "both" and args.bots:
         raise ValueError(f"--bots with --role {args.role}: the demo's bots need both sides in one process; "
@@ -68,7 +69,8 @@ def _serve(args: argparse.Namespace) -> int:
         6 if args.demo and args.role == "both" and not args.proxy_protocol else 0)
     return serve(args.host, args.port, args.config or None, args.database or None, args.data_dir, args.demo, bots,
                  args.max_rate, args.max_connections, node=args.node, bus=args.bus, drain_seconds=args.drain_seconds,
-                 proxy_protocol=args.proxy_protocol, role=args.role)
+                 proxy_protocol=args.proxy_protocol, role=args.role,
+                 bus_tls=BusTls(args.bus_ca, args.bus_cert, args.bus_key))
 
 
 def _bots(args: argparse.Namespace) -> int:
@@ -200,8 +202,14 @@ def build_parser() -> argparse.ArgumentParser:
                                                        "(default: SQLite in --data-dir; or POKERROOM_DATABASE)")
     serve.add_argument("--node", default="main", help="this process's name in the room, unique among its processes "
                                                       "(shown by /health)")
-    serve.add_argument("--bus", default="", help="the broker's URL, nats://HOST:PORT (default: the in-process bus, "
-                                                 "one process)")
+    serve.add_argument("--bus", default="", help="the broker's URL, nats://HOST:PORT/ROOM (default: the in-process "
+                                                 "bus, one process); its login nats://USER@HOST:PORT/ROOM with the "
+                                                 "password in POKERROOM_BUS_PASSWORD (a URL's shows in ps); "
+                                                 "tls://… for TLS")
+    serve.add_argument("--bus-ca", default="", help="tls:// bus: the CA file that signed the NATS server's "
+                                                    "certificate (default: the system's CAs)")
+    serve.add_argument("--bus-cert", default="", help="tls:// bus: this process's certificate, where NATS asks")
+    serve.add_argument("--bus-key", default="", help="tls:// bus: the key of --bus-cert (unencrypted)")
     serve.add_argument("--role", default="both", choices=["both", "gateway", "tables"],
                        help="which side of the process line this process runs: both (one process), gateway (the "
                             "clients' connections) or tables (the tables, wallet and hall; /health only); a role "

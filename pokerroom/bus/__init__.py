@@ -58,9 +58,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet import defer
+
+if TYPE_CHECKING:
+    from pokerroom.bus.nats_options import BusTls
 
 Handler = Callable[[str, Any], None]            # (subject, payload)
 Responder = Callable[[Any], Any]                # payload -> answer, or a Deferred of one
@@ -139,7 +142,7 @@ def matches(pattern_tokens: list[str], subject_tokens: list[str]) -> bool:
     return len(pattern_tokens) == len(subject_tokens)
 
 
-def make_bus(reactor: Any, url: str | None = None) -> Bus:
+def make_bus(reactor: Any, url: str | None = None, tls: BusTls | None = None) -> Bus:
     """The room's bus.
 
     With a ``nats://`` URL (several comma-separated for a cluster; a path names
@@ -150,7 +153,9 @@ def make_bus(reactor: Any, url: str | None = None) -> Bus:
     on it (services subscribe and answer at start), e.g.
     ``bus = make_bus(reactor, url); yield bus.connect()`` in an ``inlineCallbacks`` start (or
     ``bus.connect().addCallback(lambda _: start_room(bus))``);
-    ``close()`` (also run at reactor shutdown) lets the connection go.
+    ``close()`` (also run at reactor shutdown) lets the connection go. Its login
+    (``nats://user:password@…``, a token, ``POKERROOM_BUS_PASSWORD``) and TLS
+    (``tls://…`` with ``tls``'s files) are :mod:`pokerroom.bus.nats_options`'.
 
     Without one: in-process (the default, objects handed over in the
     publisher's call), or with ``POKERROOM_BUS=strict`` the broker-like test
@@ -160,19 +165,11 @@ def make_bus(reactor: Any, url: str | None = None) -> Bus:
     import os
 
     if url:
-        if not url.startswith(("nats://", "tls://")):
-            raise ValueError(f"{url!r}: a bus URL is nats://host:port")
         from pokerroom.bus.nats_bus import ROOM, NatsBus
+        from pokerroom.bus.nats_options import bus_address
 
-        servers, room = [], ROOM
-        for server in url.split(","):
-            address, _, path = server.partition("://")[2].partition("/")
-            servers.append(server.split("://", 1)[0] + "://" + address)
-            if path:
-                room = path.strip("/")
-        if not all(c.isalnum() or c in "-_" for c in room) or not room:
-            raise ValueError(f"{url!r}: a room's name in a bus URL is letters, digits, '-' and '_'")
-        return NatsBus(reactor, ",".join(servers), room=room)
+        address = bus_address(url, os.environ, tls, default_room=ROOM)
+        return NatsBus(reactor, address.servers, room=address.room, login=address.login)
     kind = os.environ.get("POKERROOM_BUS", "")
     if kind.startswith("strict"):
         from pokerroom.bus.strict import StrictBus

@@ -95,6 +95,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from pokerroom.bus import Handler, NoAnswer, NoResponder, Responder, ResponderFailed, either, verify_subject
+from pokerroom.bus.nats_options import NO_LOGIN, NatsLogin
 from pokerroom.bus.records import Failed, NotPlainData, Refused, packb, unpackb
 from pokerroom.errors import RuleViolation
 
@@ -242,8 +243,9 @@ class NatsBus:
 
     def __init__(self, reactor: Any, url: str, *, room: str = ROOM, request_timeout: float = REQUEST_TIMEOUT,
                  gather_timeout: float = GATHER_TIMEOUT, bridge: ThreadBridge | SharedLoop | None = None,
-                 clock: IReactorTime | None = None) -> None:
+                 clock: IReactorTime | None = None, login: NatsLogin = NO_LOGIN) -> None:
         verify_subject(room, pattern=False)
+        self.login = login                              # its credentials and TLS (nats_options.py)
         self.reactor, self.servers = reactor, url.split(",")
         self.clock = clock if clock is not None else reactor          # what times a request out
         self.streams, self.requests, self.gathers = f"{room}.s.", f"{room}.r.", f"{room}.g."
@@ -512,7 +514,7 @@ class NatsBus:
             self.arrived(self._answered, msg.subject, msg.data, msg.headers.get("Status") if msg.headers else None)
 
     async def _connect(self) -> None:
-        client = await nats.connect(servers=self.servers, name=self.streams.rstrip("."),
+        client = await self.login.connect(nats.connect, servers=self.servers, name=self.streams.rstrip("."),
                                     error_cb=self._error, disconnected_cb=self._disconnected,
                                     reconnected_cb=self._reconnected, max_reconnect_attempts=CONNECT_ATTEMPTS,
                                     reconnect_time_wait=1, connect_timeout=2)
