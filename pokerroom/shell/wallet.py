@@ -178,6 +178,13 @@ class Wallet:
         self.check_deposit(player_id, amount, limits)
         return self.credit(player_id, amount, reference or player_id)
 
+    def deposit_once(self, player_id: str, amount: int, limits: Limits | None, reference: str,
+                     refused: RuleViolation) -> Transfer:
+        """A deposit paid once ever by its reference (a welcome balance). One process: its desk checks the stored
+        deposits and its own since start on its one thread, so this is :meth:`deposit`; several processes
+        (:class:`~pokerroom.shell.shared_wallet.SharedWallet`): the database checks, ``refused`` if paid."""
+        return self.deposit(player_id, amount, limits, reference=reference)
+
     def credit(self, player_id: str, amount: int, reference: str) -> Transfer:
         """Money in from outside that is the room's already (a provider approved it; an admin's credit): no limit
         refuses it now -- it counts toward the day's deposits (AC-5) -- and it is stored and flagged (AC-6)."""

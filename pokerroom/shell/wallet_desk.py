@@ -19,8 +19,10 @@ record names an amount to pay a player or an account to pay it into. Every
 check is made again here, where the money is, from the store and the ledger,
 so a forged record moves no more than the same request through the gateway:
 the welcome amount is the room's rule, held to the stored account's limits
-(AC-5), once per account ever (its reference names the account's id, and
-the stored deposits are read); a funding's admin is read from the store, its
+(AC-5), once per account ever (its reference names the account's id; the
+stored deposits are read, and on several processes the database checks it
+again under a lock in the transaction that pays it, so two processes asked
+at once pay it once); a funding's admin is read from the store, its
 source's funds from the ledger, a house deposit's bounds from the house
 deposits kept here (:mod:`pokerroom.shell.house_deposits`).
 """
@@ -89,12 +91,13 @@ class WalletDesk:
             if account.closed:
                 raise RuleViolation("account_closed", "this account is closed", "AC-1")
             reference = welcome_reference(account)
+            refused = RuleViolation("already_welcomed", f"{account.nickname} was given the welcome balance already")
             if paid or reference in self.welcomed:
-                raise RuleViolation("already_welcomed", f"{account.nickname} was given the welcome balance already")
+                raise refused
             if self.rules.welcome_balance:
                 self.welcomed.add(reference)
-                self.wallet.deposit(account.nickname, self.rules.welcome_balance, account,   # its limits (AC-5)
-                                    reference=reference)
+                # its limits (AC-5); once ever, checked again by the database where several processes pay
+                self.wallet.deposit_once(account.nickname, self.rules.welcome_balance, account, reference, refused)
             return {"balance": self.wallet.balance(account.nickname)}
 
         return self.recorder.write(gather, quiet=False).addCallback(pay)
