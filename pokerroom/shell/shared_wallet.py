@@ -64,6 +64,8 @@ NUMBER_BLOCK = 100                  # transfer numbers a process takes at a time
 class SharedWallet(Wallet):
     """The wallet for a room on several processes over one database (see the module's docstring)."""
 
+    escrow_elsewhere = True             # a table's or event's escrow is its owner's, perhaps another process's
+
     def __init__(self, recorder: Recorder, reactor: IReactorTime, account_rules: players.AccountRules) -> None:
         super().__init__(recorder, reactor, account_rules)
         self.ledger_store = recorder.store.ledger

@@ -54,6 +54,7 @@ class Limits(Protocol):
 
 class Wallet:
     currency = "USD"                            # the unit of every wallet: the cash tables' (config/room.toml)
+    escrow_elsewhere = False                    # one process: every table's and event's escrow is in this ledger
 
     log = Logger()
 

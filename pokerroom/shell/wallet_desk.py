@@ -8,7 +8,8 @@ ask here, on the bus, with records that say what happened or what is read:
 * ``wallet.balance`` (:class:`~pokerroom.bus.records.WalletRead`): a player's
   cash, for a login's, a resume's and a history's answer;
 * ``wallet.held`` (:class:`~pokerroom.bus.records.HeldRead`): what some
-  accounts hold (promotions, the guarantees, the house's earnings);
+  accounts hold (promotions, the guarantees, the house's earnings); on
+  several processes as committed in the database, whoever owns the escrow;
 * ``wallet.welcome`` (:class:`~pokerroom.bus.records.WelcomeDeposit`): a new
   account's welcome balance (demo rooms);
 * ``wallet.promotions`` (:class:`~pokerroom.bus.records.FundPromotions`): an
@@ -68,9 +69,16 @@ class WalletDesk:
         """Answer ``wallet.promotions``, bounded by the house deposits of this process (STAFF-1)."""
         self.bus.respond(WALLET_PROMOTIONS, lambda asked: self._fund(asked, house_deposits), shared=True)
 
-    def _held(self, read: HeldRead) -> dict:
+    def _held(self, read: HeldRead) -> dict | defer.Deferred:
+        """One process: its ledger's balances. Several (one of them answers): an escrow account (a guarantee) is
+        in the memory of the process that owns its event, perhaps another, so every account is read as committed
+        in the database, behind this process's own writes asked before."""
         if not isinstance(read, HeldRead):
             raise RuleViolation("unknown_read", "wallet.held answers a HeldRead only")
+        if self.wallet.escrow_elsewhere:
+            accounts = tuple(read.accounts)
+            return self.recorder.write(self.store.ledger.balances, accounts, quiet=False).addCallback(
+                lambda held: {"held": held})
         return {"held": {account: self.wallet.held(account) for account in read.accounts}}
 
     def _account(self, name: str) -> defer.Deferred:
