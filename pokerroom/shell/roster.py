@@ -25,6 +25,7 @@ from typing import Protocol
 from twisted.internet import defer
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from pokerroom.shell.leases import TTL, StoreQueue
 from pokerroom.store.lease_records import LeaseRecords, node_resource
@@ -37,6 +38,8 @@ class Nodes(Protocol):
 
     def counted(self) -> defer.Deferred: ...
 
+    def recounted(self) -> defer.Deferred: ...
+
 
 class OneNode:
     """The room in one process: one node answers every gather."""
@@ -45,6 +48,9 @@ class OneNode:
         return 1
 
     def counted(self) -> defer.Deferred:
+        return defer.succeed(1)
+
+    def recounted(self) -> defer.Deferred:
         return defer.succeed(1)
 
     def start(self) -> None:
@@ -73,6 +79,7 @@ class Roster:
         self._beat: IDelayedCall | None = None
         self._busy = False
         self._counted: defer.Deferred | None = None        # the first beat's read, while it is on its way
+        self._recounting: defer.Deferred | None = None     # a read asked between beats, while on its way
 
     def count(self) -> int:
         """The live nodes as of the last beat, this one among them if it answers (a gateway-only process does
@@ -94,6 +101,17 @@ class Roster:
             return defer.succeed(self.count())
         out: defer.Deferred = defer.Deferred()
         first.addBoth(lambda result: (out.callback(self.count()), result)[1])
+        return out
+
+    def recounted(self) -> defer.Deferred:
+        """Fires with the count read afresh from the leases, now: a decision's gather waits for a node started
+        since the last beat, and a gather that came back short has a node that stopped counted out at once."""
+        if self._recounting is None or self._recounting.called:     # one read at a time: asks meanwhile share it
+            self._recounting = self.writer.write(self.leases.nodes, self.reactor.seconds(), quiet=False)
+            self._recounting.addCallback(self._read)
+        out: defer.Deferred = defer.Deferred()
+        self._recounting.addBoth(lambda result: (out.callback(self.count()) if not isinstance(result, Failure)
+                                                 else out.errback(result), None)[1])
         return out
 
     def stop(self) -> defer.Deferred:
