@@ -8,9 +8,12 @@ the last node spoke (too few). Each node holds a lease on itself,
 leases' table, renewed on the lease keeper's beat (``ttl / 3``); on the same
 beat the roster reads how many such leases are live. A node that dies stops
 renewing and leaves the count within ``ttl`` (6 s), the gathers meanwhile
-ending at their timeout with the living nodes' answers. A clean stop deletes
-the node's lease at once. Node leases are never taken over (the keeper's
-candidates are tables only).
+ending at their timeout with the living nodes' answers (a decision's refused,
+``node_unanswered``: :mod:`pokerroom.shell.every_node`). A clean stop deletes
+the node's lease at once; between beats :meth:`Roster.recounted` reads the
+count afresh (a decision's gather, and after any gather that came back
+short). Node leases are never taken over (the keeper's candidates are
+tables only).
 
 The count is of the nodes that *answer* gathered reads, the table sides: a
 gateway-only process (``serve --role gateway``) reads the roster but holds no
