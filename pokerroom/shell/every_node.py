@@ -69,9 +69,9 @@ def ask_every_node(bus: Any, subject: str, payload: Any, merge: Callable[[list[A
     roster = _ROSTERS.get(bus, _ONE)
 
     def merged(answers: list[Any], expected: int) -> Any:
-        if len(answers) < expected:
+        if answers and len(answers) < expected:        # (none at once: nobody serves it, no node is missing)
             _recount(roster)
-            if whole and answers:
+            if whole:
                 raise unanswered(subject, len(answers), expected)
         if not answers:
             raise NoResponder(f"nobody answers {subject}")
