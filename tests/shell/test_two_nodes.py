@@ -132,9 +132,9 @@ def test_AC_3_a_rename_answered_by_one_node_refuses_a_player_seated_at_another_n
     a seat at another node's table refuses it as a seat at its own would; an idle player is renamed."""
     a, b = nodes
     a.start()
-    ana, bob = b.person("ana"), a.person("bob")
+    ana = b.person("ana")
+    a.person("bob")                                           # idle: an account and a wallet of 10,000
     assert b.ask(ana, "join", table="t2", buy_in=500, seat=1)["ok"]
-    assert bob
     b.room.bus.responders[SECURITY_RENAME].cancel()          # a answers the move: ana sits at b's table only
     nats_buses.settle(b.room.bus.flushed())
     with pytest.raises(RuleViolation) as refused:
