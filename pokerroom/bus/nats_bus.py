@@ -21,7 +21,8 @@ of the processes that answer it. ``respond(..., gathered=True)`` is a plain
 hears each gather; ``gather`` publishes once there with a reply subject in this
 bus's inbox (``_INBOX.<id>.g<n>``) and collects the answers under that number
 until ``expected`` came, or ``gather_timeout`` seconds passed (then it fires
-with those that came, and logs how many were missing); NATS's "no responders"
+with those that came, and logs how many were missing; none at all is
+:class:`~pokerroom.bus.NoAnswer`); NATS's "no responders"
 status ends it at once with none, and a node whose responder was cancelled as
 the gather reached it (its table host stopping) is one answer fewer to wait
 for, not a failure.
@@ -323,7 +324,8 @@ class NatsBus:
 
     def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred:
         """Every node's gathered answer to ``subject``: fires with the list once ``expected`` came, or with those
-        that came at the gather timeout; the first failure of any of them fails it."""
+        that came at the gather timeout (:class:`~pokerroom.bus.NoAnswer` if none did: a node subscribes, so
+        that is not "nobody answers it"); the first failure of any of them fails it."""
         self._verified(subject)
         data = self._packed(subject, payload)
         if self.closed:
@@ -339,6 +341,10 @@ class NatsBus:
         gathering = self.gathering.pop(number)
         self.log.warn("{subject}: {came} of {expected} nodes answered within {timeout:g} s", subject=gathering.subject,
                       came=len(gathering.answers), expected=gathering.expected, timeout=self.gather_timeout)
+        if not gathering.answers:                       # someone subscribes (no 503), nobody spoke: not "none"
+            gathering.answered.errback(NoAnswer(f"no node answered {gathering.subject} within "
+                                                f"{self.gather_timeout:g} s"))
+            return
         gathering.answered.callback(gathering.answers)
 
     def _one_gathered(self, number: str, data: bytes, status: str | None) -> None:

@@ -68,6 +68,8 @@ SESSION = {
     "player_busy": _c("the player is in play (a table, a tournament, a casino bet) and cannot be changed now",
                       "AC-3", "SEC-2"),
     "bad_player_id": _c("a player id is a non-empty string"),
+    "node_unanswered": _c("a process of the room did not answer whether the player is in play there: nothing was "
+                          "changed; try again once it answers or has left the room", "AC-3", "SEC-2"),
 }
 
 CHAT = {

@@ -12,7 +12,11 @@ one process. In one process the one answer passes through unchanged.
 Nobody answering at all is :class:`~pokerroom.bus.NoResponder`, as a plain
 request's is, so a caller that treats a room without that service as "none"
 keeps doing so. The first refusal of any node fails the read (``security.idle``:
-one node that finds the player busy decides).
+one node that finds the player busy decides). A read goes on with the nodes
+that answered within the gather's timeout; a *decision* (``whole=True``: a
+rename's or a promotion's "is the player idle everywhere") counts the nodes
+afresh and fails closed, ``node_unanswered``, when any of them was silent --
+a node that died holds its tables' players until its lease is gone.
 
 The roster is registered beside the bus by the composition root
 (:func:`count_nodes_with`): it is a fact of the room the bus reaches, and the
@@ -26,13 +30,16 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from twisted.internet import defer
+from twisted.logger import Logger
+from twisted.python.failure import Failure
 
-from pokerroom.bus import NoResponder
+from pokerroom.bus import NoAnswer, NoResponder
 from pokerroom.errors import RuleViolation, Unanswered
 from pokerroom.shell.roster import Nodes, OneNode
 
 _ROSTERS: WeakKeyDictionary[Any, Nodes] = WeakKeyDictionary()
 _ONE = OneNode()
+log = Logger()
 
 
 def count_nodes_with(bus: Any, nodes: Nodes) -> None:
@@ -44,18 +51,50 @@ def nodes_of(bus: Any) -> int:
     return _ROSTERS.get(bus, _ONE).count()
 
 
-def ask_every_node(bus: Any, subject: str, payload: Any,
-                   merge: Callable[[list[Any]], Any] | None = None) -> defer.Deferred:
-    """Every node's answer to ``subject``, merged (``merge`` of the list; the one answer when not given)."""
+def unanswered(subject: str, came: int, expected: int) -> RuleViolation:
+    """The refusal of a decision some node did not answer in time: what it holds is unknown, so nothing is done."""
+    return RuleViolation("node_unanswered", f"{expected - came} of the room's {expected} processes did not answer "
+                                            f"{subject} in time, so nothing was decided or changed; try again "
+                                            "(a process that died leaves the room within seconds)")
 
-    def merged(answers: list[Any]) -> Any:
+
+def ask_every_node(bus: Any, subject: str, payload: Any, merge: Callable[[list[Any]], Any] | None = None, *,
+                   whole: bool = False) -> defer.Deferred:
+    """Every node's answer to ``subject``, merged (``merge`` of the list; the one answer when not given).
+
+    A read (the default) goes on with the nodes that answered in time. ``whole``: a decision (money, security)
+    that must not take a silent node for "nothing there": the roster is read afresh first (a node started since
+    its last beat is waited for too), and fewer answers than nodes fail it ``node_unanswered``. Either way a
+    short gather has the roster read again at once, so a node that stopped is not waited for past that read."""
+    roster = _ROSTERS.get(bus, _ONE)
+
+    def merged(answers: list[Any], expected: int) -> Any:
+        if answers and len(answers) < expected:        # (none at once: nobody serves it, no node is missing)
+            _recount(roster)
+            if whole:
+                raise unanswered(subject, len(answers), expected)
         if not answers:
             raise NoResponder(f"nobody answers {subject}")
         if merge is None:
             return answers[0] if len(answers) == 1 else answers
         return merge(answers)
 
-    return bus.gather(subject, payload, nodes_of(bus)).addCallback(merged)
+    def silent(failure: Failure, expected: int) -> Any:
+        failure.trap(NoAnswer)                          # somebody subscribes, nobody spoke in time
+        _recount(roster)
+        if whole:
+            raise unanswered(subject, 0, expected)
+        return failure
+
+    def ask(expected: int) -> defer.Deferred:
+        return bus.gather(subject, payload, expected).addCallbacks(merged, silent, (expected,), None,
+                                                                   (expected,), None)
+
+    return (roster.recounted() if whole else defer.succeed(roster.count())).addCallback(ask)
+
+
+def _recount(roster: Nodes) -> None:
+    roster.recounted().addErrback(lambda failure: log.failure("reading the roster again failed", failure))
 
 
 # ------------------------------------------------------------------ the merges

@@ -37,7 +37,8 @@ def answer_in_play(bus: Bus, subject: str, playing: Callable[[str], bool]) -> Su
 def ask_in_play(bus: Bus, subject: str, player: str, *, absent: bool | None = None) -> defer.Deferred:
     """Fires with whether ``player`` is in play where ``subject`` is answered. ``absent`` (when given) is the
     answer when nobody answers it: a room without that service has nobody in play there."""
-    asked = ask_every_node(bus, subject, InPlayRead(player), any_yes)      # in play on any node
+    asked = ask_every_node(bus, subject, InPlayRead(player), any_yes, whole=True)   # in play on any node: a
+                                                    # decision's read, so a silent node fails it (node_unanswered)
     if absent is None:
         return asked
 

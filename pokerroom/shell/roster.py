@@ -8,9 +8,12 @@ the last node spoke (too few). Each node holds a lease on itself,
 leases' table, renewed on the lease keeper's beat (``ttl / 3``); on the same
 beat the roster reads how many such leases are live. A node that dies stops
 renewing and leaves the count within ``ttl`` (6 s), the gathers meanwhile
-ending at their timeout with the living nodes' answers. A clean stop deletes
-the node's lease at once. Node leases are never taken over (the keeper's
-candidates are tables only).
+ending at their timeout with the living nodes' answers (a decision's refused,
+``node_unanswered``: :mod:`pokerroom.shell.every_node`). A clean stop deletes
+the node's lease at once; between beats :meth:`Roster.recounted` reads the
+count afresh (a decision's gather, and after any gather that came back
+short). Node leases are never taken over (the keeper's candidates are
+tables only).
 
 The count is of the nodes that *answer* gathered reads, the table sides: a
 gateway-only process (``serve --role gateway``) reads the roster but holds no
@@ -25,6 +28,7 @@ from typing import Protocol
 from twisted.internet import defer
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from pokerroom.shell.leases import TTL, StoreQueue
 from pokerroom.store.lease_records import LeaseRecords, node_resource
@@ -37,6 +41,8 @@ class Nodes(Protocol):
 
     def counted(self) -> defer.Deferred: ...
 
+    def recounted(self) -> defer.Deferred: ...
+
 
 class OneNode:
     """The room in one process: one node answers every gather."""
@@ -45,6 +51,9 @@ class OneNode:
         return 1
 
     def counted(self) -> defer.Deferred:
+        return defer.succeed(1)
+
+    def recounted(self) -> defer.Deferred:
         return defer.succeed(1)
 
     def start(self) -> None:
@@ -73,6 +82,7 @@ class Roster:
         self._beat: IDelayedCall | None = None
         self._busy = False
         self._counted: defer.Deferred | None = None        # the first beat's read, while it is on its way
+        self._recounting: defer.Deferred | None = None     # a read asked between beats, while on its way
 
     def count(self) -> int:
         """The live nodes as of the last beat, this one among them if it answers (a gateway-only process does
@@ -94,6 +104,17 @@ class Roster:
             return defer.succeed(self.count())
         out: defer.Deferred = defer.Deferred()
         first.addBoth(lambda result: (out.callback(self.count()), result)[1])
+        return out
+
+    def recounted(self) -> defer.Deferred:
+        """Fires with the count read afresh from the leases, now: a decision's gather waits for a node started
+        since the last beat, and a gather that came back short has a node that stopped counted out at once."""
+        if self._recounting is None or self._recounting.called:     # one read at a time: asks meanwhile share it
+            self._recounting = self.writer.write(self.leases.nodes, self.reactor.seconds(), quiet=False)
+            self._recounting.addCallback(self._read)
+        out: defer.Deferred = defer.Deferred()
+        self._recounting.addBoth(lambda result: (out.callback(self.count()) if not isinstance(result, Failure)
+                                                 else out.errback(result), None)[1])
         return out
 
     def stop(self) -> defer.Deferred:

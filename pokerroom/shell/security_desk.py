@@ -499,7 +499,8 @@ class SecurityDesk:
         hall), no seat, place in a queue, or money anywhere but the wallet (asked of the table process,
         ``security.idle``); fails ``player_busy`` if not (AC-3)."""
         return self._no_entries(player).addCallback(   # every node: a refusal of any decides
-            lambda _: ask_every_node(self.bus, SECURITY_IDLE, IdleRead(player), lambda answers: None))
+            lambda _: ask_every_node(self.bus, SECURITY_IDLE, IdleRead(player), lambda answers: None,
+                                     whole=True))
 
     def _no_entries(self, player: str) -> defer.Deferred:
         """Fires once the hall says the player has no tournament entry (``tournaments.playing``; a room without

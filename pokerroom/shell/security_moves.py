@@ -10,8 +10,11 @@ bus, and this responder answers in the table process:
   seat or place on a waiting list at a cash table, no money in an account of
   theirs but the wallet -- else refused ``player_busy`` (AC-3);
 * ``security.rename`` (:class:`~pokerroom.bus.records.Rename`): the account
-  renamed with its wallet in one transaction, the check above made again in
-  the same call (so no seat or chips can slip in between), the wallet's
+  renamed with its wallet in one transaction, the check above asked again of
+  every node (the player may sit at another process's table; a node that
+  does not answer refuses it, ``node_unanswered``) and made once more here in
+  the call that moves the money (no seat or chips of this node's slip in
+  between; the account frozen first keeps them off the others'), the wallet's
   balance moved to the new name (flagged at once, AC-6; stored with the
   rename, undone in memory if the rename is not), then what reached the old
   name meanwhile, and the day's deposits (AC-5). Answered ``{"moved": <the
@@ -39,6 +42,7 @@ from pokerroom.bus.subjects import SECURITY_IDLE, SECURITY_RENAME, SECURITY_VOID
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PLAYER_KINDS, Kind, cash, parse
 from pokerroom.money.ledger import Posting, Transfer
+from pokerroom.shell.every_node import ask_every_node
 
 if TYPE_CHECKING:
     from pokerroom.shell.recorder import Recorder
@@ -85,6 +89,7 @@ def _held_away(account: str, player: str) -> bool:
 
 class SecurityMoves:
     def __init__(self, bus: Bus, wallet: Wallet, host: TableHost, recorder: Recorder) -> None:
+        self.bus = bus                      # a rename asks every node whether the player is idle there
         self.wallet = wallet
         self.host = host                    # the cash tables of this process: their seats and waiting lists
         self.recorder = recorder            # the writer: a rename and its move in one transaction; the audit log
@@ -113,6 +118,13 @@ class SecurityMoves:
         self.verify_idle(read.player)
 
     def _rename(self, rename: Rename) -> defer.Deferred:
+        """Every node asked again whether the player is idle at its tables (this one among them: a decision, so a
+        silent node refuses it, ``node_unanswered``), then the move, this node's own check made once more in
+        the call that moves the money."""
+        asked = ask_every_node(self.bus, SECURITY_IDLE, IdleRead(rename.old), lambda answers: None, whole=True)
+        return asked.addCallback(lambda _: self._move_renamed(rename))
+
+    def _move_renamed(self, rename: Rename) -> defer.Deferred:
         old, new, wallet = rename.old, rename.new, self.wallet
         self.verify_idle(old)                               # again, in the call that moves the money
         balance = wallet.balance(old)

@@ -53,16 +53,18 @@ from twisted.internet.interfaces import IReactorTime
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import SHARED, cash, is_shared
+from pokerroom.money.accounts import SHARED, WORLD, cash, is_shared
 from pokerroom.money.ledger import MAY_OWE, Ledger, Posting, Transfer, check_postings
 from pokerroom.shell.recorder import Recorder
-from pokerroom.shell.wallet import Wallet
+from pokerroom.shell.wallet import Limits, Wallet
 
 NUMBER_BLOCK = 100                  # transfer numbers a process takes at a time
 
 
 class SharedWallet(Wallet):
     """The wallet for a room on several processes over one database (see the module's docstring)."""
+
+    escrow_elsewhere = True             # a table's or event's escrow is its owner's, perhaps another process's
 
     def __init__(self, recorder: Recorder, reactor: IReactorTime, account_rules: players.AccountRules) -> None:
         super().__init__(recorder, reactor, account_rules)
@@ -124,16 +126,28 @@ class SharedWallet(Wallet):
     def _post_locked(self, merged: tuple[Posting, ...], reason: str, reference: str) -> Transfer:
         return self._post_all_locked([(merged, reason)], reference)[0]
 
-    def _post_all_locked(self, made: list[tuple[tuple[Posting, ...], str]], reference: str) -> list[Transfer]:
+    def deposit_once(self, player_id: str, amount: int, limits: Limits | None, reference: str,
+                     refused: RuleViolation) -> Transfer:
+        """The deposit paid once ever by its reference, across processes: the database checks that no deposit of
+        it is stored, under a lock on the reference, in the transaction that stores this one (``refused`` if one
+        is)."""
+        self.check_deposit(player_id, amount, limits)
+        postings = check_postings((Posting(WORLD, -amount), Posting(cash(player_id), amount)))
+        t = self._post_all_locked([(postings, "deposit")], reference, once=refused)[0]
+        self._remember_deposit(player_id, amount, t.at)
+        return t
+
+    def _post_all_locked(self, made: list[tuple[tuple[Posting, ...], str]], reference: str, *,
+                         once: RuleViolation | None = None) -> list[Transfer]:
         """Escrow checked here, shared accounts locked and checked in the database, all in one transaction:
-        stored there, kept here, flagged (AC-6)."""
+        stored there, kept here, flagged (AC-6); ``once``: see :meth:`LedgerRecords.post_locked`."""
         ledger, at = self._ledger, self.reactor.seconds()
         for merged, _ in made:
             ledger.verify(merged)
         transfers = [Transfer(ledger.next_number(), merged, reason, reference, at) for merged, reason in made]
         guarded = {p.account for t in transfers for p in t.postings
                    if p.amount < 0 and p.account not in MAY_OWE and is_shared(p.account)}
-        self.ledger_store.post_locked(transfers, guarded)
+        self.ledger_store.post_locked(transfers, guarded, once=once)
         transfers = [replace(t, stored=True) for t in transfers]
         for t in transfers:
             ledger.posted(t)

@@ -46,7 +46,7 @@ def where_playing(bus: Bus, elsewhere: Mapping[str, str], player: str) -> defer.
         where, subject = places[index]
         return ask_in_play(bus, subject, player).addCallback(lambda playing: where if playing else beyond(index + 1))
 
-    return ask_every_node(bus, CASH_TABLES_WHERE, WhereRead(player), AT_TABLES).addCallback(at_tables)
+    return ask_every_node(bus, CASH_TABLES_WHERE, WhereRead(player), AT_TABLES, whole=True).addCallback(at_tables)
 
 
 def refuse_if_playing(bus: Bus, elsewhere: Mapping[str, str], player: str, role: str) -> defer.Deferred:

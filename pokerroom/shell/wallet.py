@@ -54,6 +54,7 @@ class Limits(Protocol):
 
 class Wallet:
     currency = "USD"                            # the unit of every wallet: the cash tables' (config/room.toml)
+    escrow_elsewhere = False                    # one process: every table's and event's escrow is in this ledger
 
     log = Logger()
 
@@ -177,6 +178,13 @@ class Wallet:
         (AC-5)."""
         self.check_deposit(player_id, amount, limits)
         return self.credit(player_id, amount, reference or player_id)
+
+    def deposit_once(self, player_id: str, amount: int, limits: Limits | None, reference: str,
+                     refused: RuleViolation) -> Transfer:
+        """A deposit paid once ever by its reference (a welcome balance). One process: its desk checks the stored
+        deposits and its own since start on its one thread, so this is :meth:`deposit`; several processes
+        (:class:`~pokerroom.shell.shared_wallet.SharedWallet`): the database checks, ``refused`` if paid."""
+        return self.deposit(player_id, amount, limits, reference=reference)
 
     def credit(self, player_id: str, amount: int, reference: str) -> Transfer:
         """Money in from outside that is the room's already (a provider approved it; an admin's credit): no limit

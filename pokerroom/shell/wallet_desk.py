@@ -8,7 +8,8 @@ ask here, on the bus, with records that say what happened or what is read:
 * ``wallet.balance`` (:class:`~pokerroom.bus.records.WalletRead`): a player's
   cash, for a login's, a resume's and a history's answer;
 * ``wallet.held`` (:class:`~pokerroom.bus.records.HeldRead`): what some
-  accounts hold (promotions, the guarantees, the house's earnings);
+  accounts hold (promotions, the guarantees, the house's earnings); on
+  several processes as committed in the database, whoever owns the escrow;
 * ``wallet.welcome`` (:class:`~pokerroom.bus.records.WelcomeDeposit`): a new
   account's welcome balance (demo rooms);
 * ``wallet.promotions`` (:class:`~pokerroom.bus.records.FundPromotions`): an
@@ -19,8 +20,10 @@ record names an amount to pay a player or an account to pay it into. Every
 check is made again here, where the money is, from the store and the ledger,
 so a forged record moves no more than the same request through the gateway:
 the welcome amount is the room's rule, held to the stored account's limits
-(AC-5), once per account ever (its reference names the account's id, and
-the stored deposits are read); a funding's admin is read from the store, its
+(AC-5), once per account ever (its reference names the account's id; the
+stored deposits are read, and on several processes the database checks it
+again under a lock in the transaction that pays it, so two processes asked
+at once pay it once); a funding's admin is read from the store, its
 source's funds from the ledger, a house deposit's bounds from the house
 deposits kept here (:mod:`pokerroom.shell.house_deposits`).
 """
@@ -66,9 +69,16 @@ class WalletDesk:
         """Answer ``wallet.promotions``, bounded by the house deposits of this process (STAFF-1)."""
         self.bus.respond(WALLET_PROMOTIONS, lambda asked: self._fund(asked, house_deposits), shared=True)
 
-    def _held(self, read: HeldRead) -> dict:
+    def _held(self, read: HeldRead) -> dict | defer.Deferred:
+        """One process: its ledger's balances. Several (one of them answers): an escrow account (a guarantee) is
+        in the memory of the process that owns its event, perhaps another, so every account is read as committed
+        in the database, behind this process's own writes asked before."""
         if not isinstance(read, HeldRead):
             raise RuleViolation("unknown_read", "wallet.held answers a HeldRead only")
+        if self.wallet.escrow_elsewhere:
+            accounts = tuple(read.accounts)
+            return self.recorder.write(self.store.ledger.balances, accounts, quiet=False).addCallback(
+                lambda held: {"held": held})
         return {"held": {account: self.wallet.held(account) for account in read.accounts}}
 
     def _account(self, name: str) -> defer.Deferred:
@@ -89,12 +99,13 @@ class WalletDesk:
             if account.closed:
                 raise RuleViolation("account_closed", "this account is closed", "AC-1")
             reference = welcome_reference(account)
+            refused = RuleViolation("already_welcomed", f"{account.nickname} was given the welcome balance already")
             if paid or reference in self.welcomed:
-                raise RuleViolation("already_welcomed", f"{account.nickname} was given the welcome balance already")
+                raise refused
             if self.rules.welcome_balance:
                 self.welcomed.add(reference)
-                self.wallet.deposit(account.nickname, self.rules.welcome_balance, account,   # its limits (AC-5)
-                                    reference=reference)
+                # its limits (AC-5); once ever, checked again by the database where several processes pay
+                self.wallet.deposit_once(account.nickname, self.rules.welcome_balance, account, reference, refused)
             return {"balance": self.wallet.balance(account.nickname)}
 
         return self.recorder.write(gather, quiet=False).addCallback(pay)

@@ -20,6 +20,10 @@ _LOCK_BALANCES = (select(_BALANCES.c.account, _BALANCES.c.balance)
                   .order_by(_BALANCES.c.account).with_for_update())
 _READ_BALANCES = (select(_BALANCES.c.account, _BALANCES.c.balance)
                   .where(_BALANCES.c.account.in_(bindparam("accounts", expanding=True))))
+_MADE = (select(LedgerTransfer.id).where(LedgerTransfer.reason == bindparam("reason"),
+                                        LedgerTransfer.reference == bindparam("reference")).limit(1))
+# PostgreSQL: one transaction at a time per (reason, reference) of a move made once ever, held to its commit
+_ONCE_LOCK = text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")
 _NUMBERS = LedgerNumbers.__table__
 TRANSFER_NUMBERS = "transfers"
 # SQLite has no row locks (FOR UPDATE is not written there): its one write lock, taken by a statement that writes
@@ -38,17 +42,28 @@ class LedgerRecords:
         with self.core.rows() as rows:
             rows.transfers.extend(transfers)
 
-    def post_locked(self, transfers: Sequence[Transfer], guarded: Collection[str]) -> None:
+    def post_locked(self, transfers: Sequence[Transfer], guarded: Collection[str], *,
+                    once: RuleViolation | None = None) -> None:
         """Store transfers that move money out of shared accounts, in ONE transaction: the balance rows of their
         accounts locked (``SELECT ... FOR UPDATE``, in account order: every writer locks in that order), each of
         ``guarded`` they take from refused below zero (``insufficient_funds``, nothing written), then the
         transfers, their postings and their balances written and committed. Two processes spending one balance
-        at once: the second waits for the first's commit, reads what it left, and is refused."""
+        at once: the second waits for the first's commit, reads what it left, and is refused.
+
+        ``once``: each transfer is made once ever by its reason and reference (a welcome deposit); one already
+        stored raises ``once``, nothing written. The check is under a lock on that pair (PostgreSQL: an advisory
+        lock to the commit, taken first; SQLite: its one write lock), so two processes at once pay it once."""
         accounts = sorted({p.account for t in transfers for p in t.postings})
         with self.core.writing() as session:
             connection = session.connection()
             if connection.dialect.name == "sqlite":
                 connection.execute(_SQLITE_WRITE_LOCK)
+            if once is not None:
+                for key in sorted({(t.reason, t.reference) for t in transfers}):
+                    if connection.dialect.name == "postgresql":
+                        connection.execute(_ONCE_LOCK, {"key": "\x1f".join(key)})
+                    if connection.execute(_MADE, {"reason": key[0], "reference": key[1]}).first() is not None:
+                        raise once
             held = dict(connection.execute(_LOCK_BALANCES, {"accounts": accounts}).all())
             after = {account: int(held.get(account, 0)) for account in accounts}
             for t in transfers:

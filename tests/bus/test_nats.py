@@ -235,6 +235,21 @@ def test_a_gather_merges_every_nodes_answer_and_a_missing_node_gives_those_that_
     assert settle(asker.gather("nobody.answers", None, 3)) == []      # no node at all: at once, not at the timeout
 
 
+def test_a_gather_that_some_node_subscribes_to_but_none_answers_in_time_is_no_answer_not_an_empty_list():
+    """An empty list says nobody serves the subject; a node that hangs (or died, its subscription not yet gone)
+    is not that: a decision asked of every node must not read its silence as "nothing here"."""
+    shared = room()
+    clock = task.Clock()
+    node, asker = nats_bus(shared), nats_bus(shared, clock=clock, gather_timeout=2)
+    node.respond("security.idle", lambda _: defer.Deferred(), gathered=True)        # a node that hangs
+    settle(node.flushed())
+    silent = asker.gather("security.idle", "ana", 1)
+    settle(asker.flushed())
+    clock.advance(2)
+    with pytest.raises(NoAnswer):
+        settle(silent)
+
+
 def test_one_nodes_refusal_fails_the_gather():
     from pokerroom.errors import RuleViolation
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from twisted.internet import defer
 
-from pokerroom.bus import NoResponder
+from pokerroom.bus import NoAnswer, NoResponder
 from pokerroom.bus.in_process import InProcessBus
 from pokerroom.errors import RuleViolation
 from pokerroom.shell.every_node import (
@@ -29,6 +29,10 @@ class Counted:
         return self.n
 
     def counted(self) -> defer.Deferred:
+        return defer.succeed(self.n)
+
+    def recounted(self) -> defer.Deferred:
+        self.reads = getattr(self, "reads", 0) + 1
         return defer.succeed(self.n)
 
 
@@ -81,3 +85,42 @@ def test_the_asker_waits_for_the_count_the_roster_gives_its_bus_and_nobody_answe
     answers: list = []
     ask_every_node(bus, "tables.known", None, union_sorted).addCallback(answers.append)
     assert answers == [["t1", "t2"]]
+
+
+class Short(InProcessBus):
+    """A room whose roster counts three nodes, of which only some answer by the gather's timeout."""
+
+    def __init__(self, answers: list | None) -> None:
+        super().__init__()
+        self.answers = answers
+
+    def gather(self, subject: str, payload: object, expected: int) -> defer.Deferred:
+        if self.answers is None:
+            return defer.fail(NoAnswer(f"no node answered {subject} within 2 s"))
+        return defer.succeed(list(self.answers))
+
+
+def outcome(d: defer.Deferred) -> object:
+    out: list = []
+    d.addBoth(out.append)
+    return out[0]
+
+
+def test_a_read_goes_on_with_the_nodes_that_answered_but_a_decision_refuses_when_a_node_was_silent():
+    """A node counted but silent (dead, its lease not yet run out): a lobby read lists what the others said; a
+    decision such as "is the player idle everywhere" must not take its silence for "idle" (AC-3, SEC-2)."""
+    for answers in ([None, None], None):                    # two of three answered (idle); none answered at all
+        bus, roster = Short(answers), Counted(3)
+        count_nodes_with(bus, roster)
+        read = outcome(ask_every_node(bus, "security.idle", "ana", lambda answers: None))
+        if answers is None:
+            assert read.check(NoResponder)                  # a read: as nobody answering, as before
+        else:
+            assert read is None
+        decided = outcome(ask_every_node(bus, "security.idle", "ana", lambda answers: None, whole=True))
+        assert decided.check(RuleViolation) and decided.value.code == "node_unanswered"
+        assert f"{3 - len(answers or [])} of the room's 3 processes did not answer" in decided.value.message
+        assert roster.reads == 3            # a decision reads the roster afresh; each short gather reads it again
+    whole = Short([None, None, None])
+    count_nodes_with(whole, Counted(3))
+    assert outcome(ask_every_node(whole, "security.idle", "ana", lambda answers: None, whole=True)) is None

@@ -124,7 +124,9 @@ def test_AC_3_a_rename_asks_the_table_process_whether_the_player_is_idle_and_to_
     done = later(room, sec, "security_reset_nickname", player="bob", nickname="robert", reason="asked")
     assert done["ok"] and done["nickname"] == "robert"
     assert [subject for subject, _ in asked] == [TOURNAMENTS_PLAYING, SECURITY_IDLE, TOURNAMENTS_PLAYING,
-                                                 SECURITY_RENAME]          # no entry still, after the name's read
+                                                 SECURITY_RENAME,          # no entry still, after the name's read
+                                                 SECURITY_IDLE]            # the move asks every node again itself
+    assert asked[4][1] == IdleRead("bob")
     assert asked[3][1] == Rename("bob", "robert", nickname_key("robert"), "asked", "sec", clock.seconds())
     assert room.wallet.balance("bob") == 0 and room.wallet.balance("robert") == 700 and room.wallet.books.check()
     assert store.accounts.find_account(nickname_key("robert")) is not None

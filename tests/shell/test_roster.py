@@ -96,3 +96,19 @@ def test_a_gateway_only_process_reads_the_roster_without_being_counted(nodes):
     assert a.store.leases.nodes(a.clock.seconds()) == ["a", "b"]
     gateway.stop()
     assert a.store.leases.nodes(a.clock.seconds()) == ["a", "b"]
+
+
+def test_a_recount_reads_the_nodes_now_between_beats(nodes):
+    """A decision's gather counts the nodes afresh (one started since the last beat is waited for), and a gather
+    that came back short has a node that stopped cleanly counted out at once, not at the next beat."""
+    a, b, c = nodes
+    a.roster.start()
+    b.roster.start()
+    assert a.roster.count() == 1                            # a read before b claimed its lease
+    counts: list = []
+    a.roster.recounted().addCallback(counts.append)
+    assert counts == [2] and a.roster.count() == 2          # b, without waiting for a's next beat
+    b.roster.stop()
+    a.roster.recounted().addCallback(counts.append)
+    assert counts == [2, 1]
+    assert OneNode().recounted().result == 1

@@ -93,6 +93,24 @@ def test_two_processes_moving_one_whole_balance_to_two_tables_at_once_exactly_on
         assert store.ledger.ledger_check() and store.ledger.ledger_problems() == []
 
 
+def test_a_welcome_deposit_asked_of_two_processes_at_once_is_paid_once(database):
+    """Each process's desk read the stored deposits and found none (the race the desk's own check cannot see):
+    the database pays the reference once, under its lock, and refuses the other in the same transaction."""
+    with two_processes(database) as (east, west):
+        for round_number in range(ROUNDS):
+            player, reference = f"p{round_number}", f"welcome-{round_number}"
+            refusal = RuleViolation("already_welcomed", f"{player} was given the welcome balance already")
+            results = at_once(*[partial(wallet.deposit_once, player, 500, None, reference, refusal)
+                                for wallet in (east, west)])
+            assert sorted(type(r).__name__ for r in results) == ["RuleViolation", "Transfer"], results
+            assert [r.code for r in results if isinstance(r, RuleViolation)] == ["already_welcomed"]
+            for wallet in (east, west):
+                assert wallet.balance(player) == 500
+        store = east.recorder.store
+        assert len(store.cashier.transfer_references("deposit", [f"welcome-{n}" for n in range(ROUNDS)])) == ROUNDS
+        assert_numbered_once(store, ROUNDS)
+
+
 def test_a_deposit_on_one_process_is_seen_by_the_other_when_it_returns(database):
     with two_processes(database) as (east, west):
         east.deposit("ana", 700, None)

@@ -13,8 +13,9 @@ import pytest
 from sqlalchemy import event
 from twisted.internet.task import Clock
 
-from pokerroom.bus.subjects import casino_seat, table_public, table_seat
-from pokerroom.money.accounts import cash
+from pokerroom.bus.records import HeldRead
+from pokerroom.bus.subjects import WALLET_HELD, casino_seat, table_public, table_seat
+from pokerroom.money.accounts import cash, tournament_guarantee
 from pokerroom.players import AccountRules
 from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
@@ -222,3 +223,18 @@ def test_TR_REFUND_2_a_dead_nodes_tournament_is_refunded_where_its_lease_is_take
         for name in entrants:                                            # not started: everything back
             assert west.wallet.balance(name) == 10_000
         assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+
+
+def test_what_an_event_holds_is_read_right_whichever_node_answers_wallet_held(database):
+    """A guarantee is escrow, kept by the node that owns its event: ``wallet.held`` (one node answers) reads it
+    as the database holds it, not as the answering node's memory has it (0 on a node that never moved it)."""
+    guarantee = tournament_guarantee("sunday")
+    with nodes(database, "east", "west") as (east, west):
+        player(east, "ana")
+        east.wallet.move(cash("ana"), guarantee, 700, "guarantee", "sunday")     # east owns the event
+        assert east.wallet.held(guarantee) == 700 and west.wallet.held(guarantee) == 0
+        answers: list = []
+        west.bus.request(WALLET_HELD, HeldRead((guarantee, cash("ana")))).addCallback(answers.append)   # west answers
+        west.recorder.flushed()
+        settle(west)
+        assert answers == [{"held": {guarantee: 700, cash("ana"): 9_300}}]

@@ -11,8 +11,9 @@ import pytest
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
-from pokerroom.bus.records import WhereRead
-from pokerroom.bus.subjects import CASH_TABLES_WHERE
+from pokerroom.bus.records import Rename, WhereRead
+from pokerroom.bus.subjects import CASH_TABLES_WHERE, SECURITY_RENAME
+from pokerroom.errors import RuleViolation
 from pokerroom.players import AccountRules
 from pokerroom.protocol.schema import parse_request
 from pokerroom.shell.composition import RoomServices
@@ -124,3 +125,21 @@ def test_HR_DC_2_a_player_whose_process_died_resumes_on_another_and_sees_every_t
     assert snapshots and snapshots[-1]["table"] == "t2"
     seats = snapshots[-1]["seats"]
     assert [s["player"] for s in (seats.values() if isinstance(seats, dict) else seats) if s] == ["ana"]
+
+
+def test_AC_3_a_rename_answered_by_one_node_refuses_a_player_seated_at_another_nodes_table(nodes):
+    """``security.rename`` is a move one node answers: it asks every node again whether the player is idle, so
+    a seat at another node's table refuses it as a seat at its own would; an idle player is renamed."""
+    a, b = nodes
+    a.start()
+    ana = b.person("ana")
+    a.person("bob")                                           # idle: an account and a wallet of 10,000
+    assert b.ask(ana, "join", table="t2", buy_in=500, seat=1)["ok"]
+    b.room.bus.responders[SECURITY_RENAME].cancel()          # a answers the move: ana sits at b's table only
+    nats_buses.settle(b.room.bus.flushed())
+    with pytest.raises(RuleViolation) as refused:
+        nats_buses.settle(a.room.bus.request(SECURITY_RENAME, Rename("ana", "anna", "anna", "cheat", "sec", 1.0)))
+    assert refused.value.code == "player_busy" and "at t2" in refused.value.message
+    assert a.store.accounts.find_account("ana") is not None and a.store.accounts.find_account("anna") is None
+    moved = nats_buses.settle(a.room.bus.request(SECURITY_RENAME, Rename("bob", "rob", "rob", "abuse", "sec", 1.0)))
+    assert moved == {"moved": 10_000} and a.store.accounts.find_account("rob") is not None
