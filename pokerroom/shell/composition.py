@@ -183,6 +183,7 @@ class RoomServices(MultiService):
             if leases:
                 keeper = LeaseKeeper(reactor, store.leases, lease_line, node, tenancy.lost, tenancy.takeover)
                 tenancy.attach(keeper)
+                recorder.fence_with(keeper)     # every leased table's writes fenced by the epoch held
             self.recovery_of_tables = EscrowRecovery(store, wallet, reactor) if leases else None
             self.cash_tenant = CashTenant(self.tables, tenancy, self.recovery_of_tables, tables)
             if keeper is None:
