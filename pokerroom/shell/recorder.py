@@ -294,6 +294,11 @@ class Recorder:
         """Chain a record in the audit log (SEC-1): who did what, when, in the writer's order."""
         self.write(self.store.audit, kind, data, self.reactor.seconds() if at is None else at)
 
+    def audit_of(self, lease: str, place: str, kind: str, at: float | None = None, **data: Any) -> None:
+        """:meth:`audit` of a leased table's or event's own record (``lease``: ``cash``, ``casino`` or
+        ``tournament``; ``place``: its id), fenced by its lease on several processes."""
+        self._table_audit(self.fence_of(lease, place), kind, self.reactor.seconds() if at is None else at, **data)
+
     def _table_audit(self, fences: tuple[Fence, ...], kind: str, at: float, **data: Any) -> None:
         """:meth:`audit` of a table's own record, fenced by its lease."""
         self.write_fenced(fences, self.store.audit, kind, data, at)

@@ -1,7 +1,7 @@
 """A table's writes fenced by its lease (issue 21): a process that hung past its lease and wakes has its late writes
 for the table refused as a whole, drops the table at once, and the new owner's table and the ledger are untouched.
 
-Two rooms ("nodes") over one database, each on its own Clock (tests/shell/test_tenancy.py's way): east owns ``t1``
+Two rooms ("nodes") over one database, each on its own Clock (tests/support/leased_rooms.py): east owns ``t1``
 and hangs -- its Clock stops -- west takes ``t1`` over at the next epoch, then east goes on where it stopped, its
 keeper not yet having noticed: what it writes of ``t1`` carries the epoch it held."""
 
@@ -19,8 +19,8 @@ from pokerroom.shell.leases import TTL
 from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.lease_records import LeaseLost
 from pokerroom.store.room_store import RoomStore
-from tests.shell.test_tenancy import BUY_IN, START, nodes
 from tests.support.clocked_room import make_room, player, request, resolved, settle
+from tests.support.leased_rooms import BUY_IN, ROULETTE, START, nodes
 from tests.support.together import shared_database
 
 
@@ -139,6 +139,26 @@ def test_a_hung_owners_buy_in_is_refused_and_no_money_leaves_the_wallet(database
         assert _stored(west.store) == before                    # the buy-in's move never landed
         assert west.store.ledger.balances([cash("cyd")])[cash("cyd")] == 10_000
         assert west.wallet.balance("cyd") == east.wallet.balance("cyd") == 10_000
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+
+
+def test_a_hung_owners_casino_stake_is_refused_and_it_drops_the_casino_table(database):
+    with nodes(database, "east", "west", config=ROULETTE) as (east, west):
+        east.reactor.advance(0)                                 # its first round opens
+        session, _ = player(east, "ana")
+        assert request(east, session, "casino_join", table="rou")["ok"]
+        west.reactor.advance(TTL + TTL / 3)                     # east hangs: west takes the table over
+        settle(west)
+        assert set(west.casino_floor.tables) == {"rou"} and "rou" in east.casino_floor.tables
+        before = _stored(west.store)
+
+        bet = resolved(request(east, session, "casino_bet", table="rou", market="red", amount=2_500))
+        settle(east)
+
+        assert not bet["ok"] and bet["error"]["code"] == "unknown_table", bet
+        assert _stored(west.store) == before                    # the stake never left the wallet
+        assert east.casino_floor.tables == {}
+        assert west.wallet.balance("ana") == 10_000
         assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
 
 
