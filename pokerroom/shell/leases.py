@@ -110,7 +110,9 @@ class LeaseKeeper:
         """A write fenced by a lease this node held was refused: another node holds the table now. The table
         stops here at once, as a lost lease does -- unless it stopped already, or this node holds it afresh."""
         held = self.held.get(lost.resource)
-        if held is None or held.epoch != lost.epoch:
+        if held is None or held.epoch != lost.epoch:            # stopped here already (lost, let go, or afresh)
+            self.log.info("a late write of {resource} (epoch {epoch}) was refused: nothing of it was stored",
+                          resource=lost.resource, epoch=lost.epoch)
             return
         self.log.warn("a write of {resource} was refused: another process took it over (this one held epoch "
                       "{epoch}); nothing of the write was stored, and the table stops here", resource=lost.resource,
