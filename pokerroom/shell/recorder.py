@@ -324,14 +324,16 @@ class Recorder:
         self._hands.pop(table_id, None)
 
     def record_round(self, round_end: CasinoRound) -> defer.Deferred:
-        """A casino round's end, stored in one transaction; fires once committed (its frames wait for that)."""
+        """A casino round's end, stored in one transaction; fires once committed (its frames wait for that), or
+        refused by its lease's fence (the table stops here)."""
         r = round_end
         return self.write_fenced(self.fence_of("casino", r.table_id), self.store.casino.save_casino_round,
                                  r.table_id, r.number, r.game, r.result, r.void, list(r.cards), list(r.bets),
                                  list(r.transfers), r.at, quiet=False)
 
     def record_step(self, step: TournamentStep) -> defer.Deferred:
-        """A tournament's step and the hands it ended, in one transaction; fires once committed."""
+        """A tournament's step and the hands it ended, in one transaction; fires once committed, or refused by the
+        event's lease's fence (the event stops here)."""
         calls = [call for started, ended in step.hands
                  for call in ((self.store.hands.hand_started, started), (self.store.hands.hand_ended, ended))]
         if step.step is not None:

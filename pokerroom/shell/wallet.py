@@ -162,15 +162,16 @@ class Wallet:
 
     def _recorded(self, transfers: tuple[Transfer, ...], store: bool) -> None:
         """Store the transfers (in ledger order) and flag the large ones (AC-6): every mutator ends here."""
+        fences = self._fences(transfers)                # a table's escrow moved: only while its lease is held
         if store and transfers:
-            self.recorder.write_fenced(self._fences(transfers), self.recorder.store.ledger.save_transfers,
-                                       list(transfers))
+            self.recorder.write_fenced(fences, self.recorder.store.ledger.save_transfers, list(transfers))
         for t in transfers:
             if players.aml_flag(t.size, self.account_rules):
                 self.log.warn("AML flag: transfer {number} of {size} ({reason} {reference})", number=t.number,
                               size=t.size, reason=t.reason, reference=t.reference)
-                self.recorder.audit("aml_flag", t.at, transfer=t.number, size=t.size, reason=t.reason,
-                                    reference=t.reference, postings=[[p.account, p.amount] for p in t.postings])
+                flag = {"transfer": t.number, "size": t.size, "reason": t.reason, "reference": t.reference,
+                        "postings": [[p.account, p.amount] for p in t.postings]}
+                self.recorder.write_fenced(fences, self.recorder.store.audit, "aml_flag", flag, t.at)
 
     def check_deposit(self, player_id: str, amount: int, limits: Limits | None) -> None:
         """Refuse a deposit the player's own limits forbid (AC-5): self-excluded, or over the 24-hour limit.
