@@ -329,7 +329,7 @@ class Recorder:
         r = round_end
         return self.write_fenced(self.fence_of("casino", r.table_id), self.store.casino.save_casino_round,
                                  r.table_id, r.number, r.game, r.result, r.void, list(r.cards), list(r.bets),
-                                 list(r.transfers), r.at, quiet=False)
+                                 list(r.transfers), r.at)
 
     def record_step(self, step: TournamentStep) -> defer.Deferred:
         """A tournament's step and the hands it ended, in one transaction; fires once committed, or refused by the
@@ -338,8 +338,7 @@ class Recorder:
                  for call in ((self.store.hands.hand_started, started), (self.store.hands.hand_ended, ended))]
         if step.step is not None:
             calls.append((self.store.tournaments.save_tournament, step.step))
-        return self.write_fenced(self.fence_of("tournament", step.tournament), self.store.together, calls,
-                                 quiet=False)
+        return self.write_fenced(self.fence_of("tournament", step.tournament), self.store.together, calls)
 
     def record(self, batch: FullBatch) -> None:
         """One batch of a table's events, in the table host's call: its writes are queued before it returns (so an
