@@ -19,7 +19,7 @@ from pokerroom.shell.leases import TTL
 from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.lease_records import LeaseLost
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import make_room, player, request, resolved, settle
+from tests.support.clocked_room import TABLES, make_room, player, request, resolved, settle
 from tests.support.leased_rooms import BUY_IN, ROULETTE, START, nodes
 from tests.support.together import shared_database
 
@@ -159,6 +159,34 @@ def test_a_hung_owners_casino_stake_is_refused_and_it_drops_the_casino_table(dat
         assert _stored(west.store) == before                    # the stake never left the wallet
         assert east.casino_floor.tables == {}
         assert west.wallet.balance("ana") == 10_000
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+
+
+def test_a_hung_directors_registration_is_refused_and_it_drops_the_event(database):
+    config = {**TABLES, "tournaments": {"decision_seconds": 10}}
+    with nodes(database, "east", "west", config=config) as (east, west):
+        boss, _ = player(east, "boss")
+        boss.role = "director"
+        east.store.accounts.create_account("boss", "boss", "-", "1990-01-01", "NL", 0.0, role="director")
+        made = request(east, boss, "director_create", template="sit_and_go", id="sng", name="SNG", start_in=None,
+                       settings={"min_players": 3, "max_players": 3})
+        assert made["ok"], made
+        settle(east)
+        ana, _ = player(east, "ana")
+        assert request(east, ana, "tournament_register", tournament="sng")["ok"]
+        bob, _ = player(east, "bob")
+        west.reactor.advance(TTL + TTL / 3)                     # east hangs: west takes the event over
+        settle(west)
+        assert west.tenancy.keeper.epoch("tournament:sng") == 2
+        before = _stored(west.store)
+
+        answer = resolved(request(east, bob, "tournament_register", tournament="sng"))
+        settle(east)
+
+        assert not answer["ok"] and answer["error"]["code"] == "unknown_tournament", answer
+        assert _stored(west.store) == before                    # bob's entry never left his wallet
+        assert "sng" not in east.hall.directors
+        assert west.wallet.balance("bob") == 10_000
         assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
 
 
