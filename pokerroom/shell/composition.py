@@ -72,7 +72,7 @@ from pokerroom.shell.every_node import count_nodes_with
 from pokerroom.shell.histories import Histories
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.leases import LeaseKeeper, LeaseThread
-from pokerroom.shell.lifecycle import Decisions, Restores, Step, Writer
+from pokerroom.shell.lifecycle import SHUTDOWN_FLUSH_SECONDS, Decisions, Restores, Step, Writer
 from pokerroom.shell.lobby_feed import LobbyFeed
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.payments import CashierBounds, PlayMoney
@@ -183,6 +183,7 @@ class RoomServices(MultiService):
             if leases:
                 keeper = LeaseKeeper(reactor, store.leases, lease_line, node, tenancy.lost, tenancy.takeover)
                 tenancy.attach(keeper)
+                recorder.fence_with(keeper)     # every leased table's writes fenced by the epoch held
             self.recovery_of_tables = EscrowRecovery(store, wallet, reactor) if leases else None
             self.cash_tenant = CashTenant(self.tables, tenancy, self.recovery_of_tables, tables)
             if keeper is None:
@@ -208,7 +209,7 @@ class RoomServices(MultiService):
         if table_side and not gateway_side:     # a table process asks for the names decided before it started
             Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
         if keeper is not None:          # stopped after the tables: their leases go once no timer of theirs fires
-            Step("leases", None, keeper.stop).setServiceParent(self)
+            Step("leases", None, lambda: self._release_when_written(keeper)).setServiceParent(self)
             Step("cash tables", lambda: self.cash_tenant.open_all(tables), self.tables.stop).setServiceParent(self)
         elif table_side:
             Step("cash tables", None, self.tables.stop).setServiceParent(self)
@@ -216,6 +217,12 @@ class RoomServices(MultiService):
             self._furnish(config, casino_clock)
         if keeper is not None:          # renewing and taking over once every kind of table says how it opens one
             Step("lease watch", keeper.start).setServiceParent(self)
+
+    def _release_when_written(self, keeper: LeaseKeeper) -> defer.Deferred:
+        """The leases let go once the tables' queued writes landed (or the writer's stop gave up on them): fenced by
+        the leases, they would be refused once another process took the tables."""
+        d = self.recorder.flushed().addTimeout(SHUTDOWN_FLUSH_SECONDS, self.reactor)
+        return d.addBoth(lambda _: keeper.stop())
 
     def ready(self) -> defer.Deferred:
         """Fires once the room may listen: on several processes, when its tables' leases are asked and answered

@@ -15,7 +15,10 @@ Each table is owned by one process at a time through its lease in the database
   take the table, even with the machines' clocks that far apart;
 * on the same beat it looks for leases that ran out (a process died or hung) or
   were released, claims each, and hands those it won to ``takeover`` with the
-  new epoch, which fences out anything the former owner still does;
+  new epoch, which fences out anything the former owner still does: every write
+  of a table carries the epoch it was asked at (:meth:`LeaseKeeper.fence`, through
+  the recorder), and one refused (:meth:`LeaseKeeper.refused`) stops the table
+  here as a lost lease does;
 * :meth:`LeaseKeeper.release_all`, at a clean stop (a deploy), lets every lease
   go at once, so another node takes the tables on its next beat instead of
   after the ttl.
@@ -45,7 +48,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 from twisted.python.threadpool import ThreadPool
 
-from pokerroom.store.lease_records import LeaseRecords
+from pokerroom.store.lease_records import Fence, LeaseLost, LeaseRecords
 
 TTL = 6.0                           # seconds a lease lives unrenewed: a dead process's tables move within 10 s
 SKEW = 1.0                          # seconds before its lease runs out that a node unable to renew stops serving
@@ -96,6 +99,25 @@ class LeaseKeeper:
         """The epoch this node holds ``resource`` at, or None if it does not hold it."""
         held = self.held.get(resource)
         return None if held is None else held.epoch
+
+    def fence(self, resource: str) -> Fence | None:
+        """What a write of ``resource`` asked now is fenced by: this node and the epoch it holds it at (None: not
+        held, as a tournament being made before its claim lands -- nothing to fence it by)."""
+        held = self.held.get(resource)
+        return None if held is None else (resource, self.node, held.epoch)
+
+    def refused(self, lost: LeaseLost) -> None:
+        """A write fenced by a lease this node held was refused: another node holds the table now. The table
+        stops here at once, as a lost lease does -- unless it stopped already, or this node holds it afresh."""
+        held = self.held.get(lost.resource)
+        if held is None or held.epoch != lost.epoch:            # stopped here already (lost, let go, or afresh)
+            self.log.info("a late write of {resource} (epoch {epoch}) was refused: nothing of it was stored",
+                          resource=lost.resource, epoch=lost.epoch)
+            return
+        self.log.warn("a write of {resource} was refused: another process took it over (this one held epoch "
+                      "{epoch}); nothing of the write was stored, and the table stops here", resource=lost.resource,
+                      epoch=lost.epoch)
+        self._lose(lost.resource)
 
     # ------------------------------------------------------------------ holding
 

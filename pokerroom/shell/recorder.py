@@ -22,6 +22,17 @@ it ends -- the stacks the table's runner tracked (:class:`HandStacks`), never
 tracked again here. Casino rounds (:class:`CasinoRound`) and tournament steps
 (:class:`TournamentStep`) come through the same port, in the call that made
 them, and give a Deferred of their commit.
+
+Fencing
+-------
+On several processes each table's writes are fenced by its lease
+(:meth:`Recorder.fence_with`): a table's writes carry the epoch this process
+held its lease at when they were asked, and run in one transaction after the
+lease row's check (:meth:`~pokerroom.store.lease_records.LeaseRecords.fenced`;
+read once per batch). A process that hung past its lease and wakes has its
+late writes refused as a whole -- nothing of them lands -- and the table
+stops here at once (:meth:`~pokerroom.shell.leases.LeaseKeeper.refused`), in
+one logged sentence. One process (no leases) writes unfenced, as before.
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ from pokerroom.bus.records import ChatLine
 from pokerroom.money.ledger import Transfer
 from pokerroom.poker import events as he
 from pokerroom.security.facts import hand_facts
+from pokerroom.store.lease_records import Fence, LeaseLost, resource
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import TableRules
 from pokerroom.table import events as te
@@ -118,10 +130,19 @@ class CasinoRound:
 class TournamentStep:
     """A tournament's step as the recorder stores it, in one transaction: the hands that ended in it (each as its
     ``hand_started`` and ``hand_ended`` arguments) and the director's saved step with its transfers (None: nothing
-    a snapshot keeps changed)."""
+    a snapshot keeps changed); ``tournament`` names the event, whose lease fences it."""
 
     hands: tuple[tuple[tuple, tuple], ...]
     step: tuple | None
+    tournament: str = ""
+
+
+class Fencing(Protocol):
+    """What the recorder uses of the lease keeper: the fence of a table's writes asked now, and a refused one."""
+
+    def fence(self, resource: str) -> Fence | None: ...
+
+    def refused(self, lost: LeaseLost) -> None: ...
 
 
 class TableRecording(Protocol):
@@ -164,6 +185,50 @@ class Recorder:
         self._hands: dict[str, _HandBeingPlayed] = {}       # table -> the hand it is playing
         self._seated: dict[str, dict[int, str]] = {}         # table -> seat -> player, as the events told it
         self._on_hand_stored = on_hand_stored or (lambda: None)
+        self._fencing: Fencing | None = None                # several processes: the leases' keeper
+
+    # ------------------------------------------------------------------ fencing (several processes)
+
+    def fence_with(self, fencing: Fencing) -> None:
+        """From now on a leased table's writes are fenced by the epoch this process holds its lease at."""
+        self._fencing = fencing
+
+    @property
+    def fencing(self) -> bool:
+        """Whether leased tables' writes are fenced here (several processes)."""
+        return self._fencing is not None
+
+    def fence_of(self, kind: str, table_id: str) -> tuple[Fence, ...]:
+        """The fence of a write of a table asked now: none on one process, or for a table not held by lease."""
+        if self._fencing is None or not table_id:
+            return ()
+        fence = self._fencing.fence(resource(kind, table_id))
+        return () if fence is None else (fence,)
+
+    def refused(self, lost: LeaseLost) -> None:
+        """A fenced write refused (nothing of it stored): the table stops here, as a lost lease does."""
+        if self._fencing is not None:
+            self._fencing.refused(lost)
+
+    def write_fenced(self, fences: tuple[Fence, ...], function: Callable, *args: Any,
+                     quiet: bool = True) -> defer.Deferred:
+        """:meth:`write`, in one transaction after ``fences`` (a leased table's). Refused, it fires None once the
+        table is stopped here (its frames may go: the table is gone from this process); another failure is
+        logged when ``quiet``, else handed back."""
+        if not fences:
+            return self.write(function, *args, quiet=quiet)
+        d = self.write(self.store.leases.fenced, fences, function, *args, quiet=False)
+        d.addErrback(self._fence_failed, quiet)
+        return d
+
+    def _fence_failed(self, failure: Failure, quiet: bool) -> Failure | None:
+        if failure.check(LeaseLost):
+            self.refused(failure.value)
+            return None
+        if quiet:
+            self.log.failure("a store write failed", failure)
+            return None
+        return failure
 
     # ------------------------------------------------------------------ the writer
 
@@ -229,16 +294,27 @@ class Recorder:
         """Chain a record in the audit log (SEC-1): who did what, when, in the writer's order."""
         self.write(self.store.audit, kind, data, self.reactor.seconds() if at is None else at)
 
+    def audit_of(self, lease: str, place: str, kind: str, at: float | None = None, **data: Any) -> None:
+        """:meth:`audit` of a leased table's or event's own record (``lease``: ``cash``, ``casino`` or
+        ``tournament``; ``place``: its id), fenced by its lease on several processes."""
+        self._table_audit(self.fence_of(lease, place), kind, self.reactor.seconds() if at is None else at, **data)
+
+    def _table_audit(self, fences: tuple[Fence, ...], kind: str, at: float, **data: Any) -> None:
+        """:meth:`audit` of a table's own record, fenced by its lease."""
+        self.write_fenced(fences, self.store.audit, kind, data, at)
+
     def chat_kept(self, table_id: str, line: ChatLine) -> None:
         """A chat line at the table, shown or not, kept (HR-CHAT-1); one during a hand noted for the collusion signals
         (railbirds too: HR-CHAT-4), and one during its author's own hand flagged for review."""
-        self.write(self.store.tables.save_chat, table_id, line.hand, line.player, line.text, line.at, line.blocked)
+        fences = self.fence_of("cash", table_id)
+        self.write_fenced(fences, self.store.tables.save_chat, table_id, line.hand, line.player, line.text, line.at,
+                          line.blocked)
         hand = self._hands.get(table_id)
         if hand is not None and hand.stacks.hand_id == line.hand:     # not a hand dealt since the line
             hand.chatted.add(line.player)
         if line.in_hand:
-            self.audit("chat_in_hand", line.at, player=line.player, table=table_id, hand_id=line.hand,
-                       text=line.text, blocked=line.blocked)
+            self._table_audit(fences, "chat_in_hand", line.at, player=line.player, table=table_id,
+                              hand_id=line.hand, text=line.text, blocked=line.blocked)
 
     # ------------------------------------------------------------------ a table's batches, through the port
 
@@ -248,18 +324,21 @@ class Recorder:
         self._hands.pop(table_id, None)
 
     def record_round(self, round_end: CasinoRound) -> defer.Deferred:
-        """A casino round's end, stored in one transaction; fires once committed (its frames wait for that)."""
+        """A casino round's end, stored in one transaction; fires once committed (its frames wait for that), or
+        refused by its lease's fence (the table stops here)."""
         r = round_end
-        return self.write(self.store.casino.save_casino_round, r.table_id, r.number, r.game, r.result, r.void,
-                          list(r.cards), list(r.bets), list(r.transfers), r.at)
+        return self.write_fenced(self.fence_of("casino", r.table_id), self.store.casino.save_casino_round,
+                                 r.table_id, r.number, r.game, r.result, r.void, list(r.cards), list(r.bets),
+                                 list(r.transfers), r.at)
 
     def record_step(self, step: TournamentStep) -> defer.Deferred:
-        """A tournament's step and the hands it ended, in one transaction; fires once committed."""
+        """A tournament's step and the hands it ended, in one transaction; fires once committed, or refused by the
+        event's lease's fence (the event stops here)."""
         calls = [call for started, ended in step.hands
                  for call in ((self.store.hands.hand_started, started), (self.store.hands.hand_ended, ended))]
         if step.step is not None:
             calls.append((self.store.tournaments.save_tournament, step.step))
-        return self.write(self.store.together, calls)
+        return self.write_fenced(self.fence_of("tournament", step.tournament), self.store.together, calls)
 
     def record(self, batch: FullBatch) -> None:
         """One batch of a table's events, in the table host's call: its writes are queued before it returns (so an
@@ -267,30 +346,32 @@ class Recorder:
         table_id = batch.rules.table_id
         seated = self._seated.setdefault(table_id, {})
         now = batch.at
+        fences = self.fence_of("cash", table_id)
         for i, (event, as_dict) in enumerate(zip(batch.events, batch.dicts, strict=True)):
             transfer = batch.transfers.get(i)
             if isinstance(event, te.HandEvent):
-                self._hand_event(batch, event.event, now, as_dict["event"], transfer)
+                self._hand_event(batch, event.event, now, as_dict["event"], transfer, fences)
                 continue
             if transfer is not None:
-                self.write(self.store.ledger.save_transfers, [transfer])
+                self.write_fenced(fences, self.store.ledger.save_transfers, [transfer])
             if isinstance(event, te.PlayerSeated):
                 seated[event.seat] = event.player
-                self.audit("seat", now, what="joined", table=table_id, player=event.player, seat=event.seat,
-                           stack=event.stack)
-                self.write(self.store.tables.seat_taken, table_id, event.player, event.seat)
+                self._table_audit(fences, "seat", now, what="joined", table=table_id, player=event.player,
+                                  seat=event.seat, stack=event.stack)
+                self.write_fenced(fences, self.store.tables.seat_taken, table_id, event.player, event.seat)
             elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
-                self.audit("seat", now, what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
-                           table=table_id, seat=event.seat, player=seated.get(event.seat),
-                           reason=getattr(event, "reason", ""))
+                self._table_audit(fences, "seat", now,
+                                  what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
+                                  table=table_id, seat=event.seat, player=seated.get(event.seat),
+                                  reason=getattr(event, "reason", ""))
             elif isinstance(event, te.PlayerLeft):
                 seated.pop(event.seat, None)
-                self.audit("seat", now, what="left", table=table_id, player=event.player, seat=event.seat,
-                           stack=event.stack, reason=event.reason)
-                self.write(self.store.tables.seat_left, table_id, event.player)
+                self._table_audit(fences, "seat", now, what="left", table=table_id, player=event.player,
+                                  seat=event.seat, stack=event.stack, reason=event.reason)
+                self.write_fenced(fences, self.store.tables.seat_left, table_id, event.player)
 
     def _hand_event(self, batch: FullBatch, event: he.Event, now: float, as_dict: dict,
-                    settlement: Transfer | None) -> None:
+                    settlement: Transfer | None, fences: tuple[Fence, ...]) -> None:
         rules = batch.rules
         table_id = rules.table_id
         if isinstance(event, he.HandStarted):
@@ -307,12 +388,13 @@ class Recorder:
         hand.times.append(now)
         if not hand.start_written and isinstance(event, he.Posted | he.HoleCardsDealt):
             hand.start_written = True               # every seat is known: store the start before any card
-            self.write(self.store.hands.hand_started, hand.stacks.hand_id, table_id, now, dict(hand.stacks.start))
+            self.write_fenced(fences, self.store.hands.hand_started, hand.stacks.hand_id, table_id, now,
+                              dict(hand.stacks.start))
         elif isinstance(event, he.DeckRevealed):
             stacks = hand.stacks
             facts = partial(hand_facts, hand.objects, table_id=table_id, game_key=rules.game_key, at=now,
                             chatted=frozenset(hand.chatted))   # worked out on the writer's thread (SEC-3)
-            self.write(self.store.hands.hand_ended, stacks.hand_id, now, dict(stacks.end), stacks.rake,
-                       list(hand.events), settlement, facts, list(hand.times))
+            self.write_fenced(fences, self.store.hands.hand_ended, stacks.hand_id, now, dict(stacks.end),
+                              stacks.rake, list(hand.events), settlement, facts, list(hand.times))
             del self._hands[table_id]
             self._on_hand_stored()

@@ -38,6 +38,12 @@ A command whose money leaves a wallet (a buy-in, a bet, an entry) runs inside
 before it runs, its own moves take those transfers, and what it is refused goes
 back -- so the funds checked and the money moved are one step.
 
+On several processes a locked move that touches a table's, a casino round's
+or an event's escrow is fenced by that lease, in its transaction
+(:meth:`~pokerroom.store.lease_records.LeaseRecords.fenced`): a process that
+lost the table moves nothing, the table stops here, and the command is
+refused as for a table that is not here.
+
 The calls here are synchronous on the reactor thread: a locked move is one
 short transaction, made only when money leaves a wallet (never per action of
 a hand).
@@ -48,6 +54,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import partial
 
 from twisted.internet.interfaces import IReactorTime
 
@@ -57,6 +64,7 @@ from pokerroom.money.accounts import SHARED, WORLD, cash, is_shared
 from pokerroom.money.ledger import MAY_OWE, Ledger, Posting, Transfer, check_postings
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.wallet import Limits, Wallet
+from pokerroom.store.lease_records import LeaseLost
 
 NUMBER_BLOCK = 100                  # transfer numbers a process takes at a time
 
@@ -147,7 +155,16 @@ class SharedWallet(Wallet):
         transfers = [Transfer(ledger.next_number(), merged, reason, reference, at) for merged, reason in made]
         guarded = {p.account for t in transfers for p in t.postings
                    if p.amount < 0 and p.account not in MAY_OWE and is_shared(p.account)}
-        self.ledger_store.post_locked(transfers, guarded, once=once)
+        fences = self._fences(transfers)
+        post = partial(self.ledger_store.post_locked, once=once)
+        try:
+            if fences:                              # a leased table's escrow: fenced in the same transaction
+                self.recorder.store.leases.fenced(fences, post, transfers, guarded)
+            else:
+                post(transfers, guarded)
+        except LeaseLost as lost:                   # another process plays the table now: nothing moved
+            self.recorder.refused(lost)
+            raise _moved(lost.resource) from None
         transfers = [replace(t, stored=True) for t in transfers]
         for t in transfers:
             ledger.posted(t)
@@ -194,6 +211,16 @@ def _locks(merged: tuple[Posting, ...], store: bool) -> bool:
         if is_shared(p.account) and (store or (p.amount < 0 and p.account not in MAY_OWE)):
             return True
     return False
+
+
+def _moved(leased: str) -> RuleViolation:
+    """The refusal of a move whose table another process took over (its lease's fence refused it)."""
+    kind = leased.partition(":")[0]
+    if kind == "casino":
+        return RuleViolation("unknown_table", "that casino table is played by another process now: ask again")
+    if kind == "tournament":
+        return RuleViolation("unknown_tournament", "that tournament is directed by another process now: ask again")
+    return RuleViolation("no_such_table", "that table is played by another process now: ask again")
 
 
 def _short(have: int, need: int) -> RuleViolation:

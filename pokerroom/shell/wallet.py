@@ -34,12 +34,14 @@ from twisted.logger import Logger
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import WORLD, cash, is_shared
+from pokerroom.money.accounts import WORLD, Kind, cash, is_shared, parse
 from pokerroom.money.ledger import Ledger, LedgerView, Posting, Transfer
 from pokerroom.shell.recorder import Recorder
+from pokerroom.store.lease_records import Fence
 
 LEDGER_KEEP = 1_000                 # transfers kept in memory; the store has them all
 DAY = 86_400.0
+_LEASED = {Kind.TABLE: "cash", Kind.CASINO: "casino", Kind.TOURNAMENT: "tournament"}   # escrow kind -> its lease
 
 
 class Limits(Protocol):
@@ -146,16 +148,31 @@ class Wallet:
             self._recorded((t,), store=False)
         return t
 
+    def _fences(self, transfers: Sequence[Transfer]) -> tuple[Fence, ...]:
+        """The leases of the tables, rounds and events whose escrow the transfers touch, as held now (none on one
+        process): a move between a wallet and a table lands only while this process owns the table."""
+        if not self.recorder.fencing:
+            return ()
+        fences: set[Fence] = set()
+        for t in transfers:
+            for p in t.postings:
+                account = parse(p.account)
+                if account is not None and account.kind in _LEASED:
+                    fences.update(self.recorder.fence_of(_LEASED[account.kind], account.place))
+        return tuple(sorted(fences))
+
     def _recorded(self, transfers: tuple[Transfer, ...], store: bool) -> None:
         """Store the transfers (in ledger order) and flag the large ones (AC-6): every mutator ends here."""
+        fences = self._fences(transfers)                # a table's escrow moved: only while its lease is held
         if store and transfers:
-            self.recorder.write(self.recorder.store.ledger.save_transfers, list(transfers))
+            self.recorder.write_fenced(fences, self.recorder.store.ledger.save_transfers, list(transfers))
         for t in transfers:
             if players.aml_flag(t.size, self.account_rules):
                 self.log.warn("AML flag: transfer {number} of {size} ({reason} {reference})", number=t.number,
                               size=t.size, reason=t.reason, reference=t.reference)
-                self.recorder.audit("aml_flag", t.at, transfer=t.number, size=t.size, reason=t.reason,
-                                    reference=t.reference, postings=[[p.account, p.amount] for p in t.postings])
+                flag = {"transfer": t.number, "size": t.size, "reason": t.reason, "reference": t.reference,
+                        "postings": [[p.account, p.amount] for p in t.postings]}
+                self.recorder.write_fenced(fences, self.recorder.store.audit, "aml_flag", flag, t.at)
 
     def check_deposit(self, player_id: str, amount: int, limits: Limits | None) -> None:
         """Refuse a deposit the player's own limits forbid (AC-5): self-excluded, or over the 24-hour limit.

@@ -54,6 +54,7 @@ from pokerroom.store.transactions import Transactions
 KINDS = ("cash", "tournament", "casino")
 NODE = "node:"                      # a node's own lease (the roster: which processes are alive), never taken over
 RELEASED = 0.0                      # a released lease's expiry: ran out long ago, so any node may claim it at once
+_FENCE = "lease fence"              # the key a passed fence is remembered by in its transaction
 _CHUNK = 500                        # resources in one UPDATE ... IN (...)
 _LEASES = TableLease.__table__
 _INSERTS: dict[str, Callable[..., Any]] = {"postgresql": postgresql_insert, "sqlite": sqlite_insert}
@@ -73,6 +74,9 @@ def node_resource(node: str) -> str:
     return NODE + node
 
 
+Fence = tuple[str, str, int]        # (resource, node, epoch): what a table's writes are fenced by
+
+
 @dataclass(frozen=True, slots=True)
 class Lease:
     resource: str
@@ -87,6 +91,8 @@ class LeaseLost(Exception):
     def __init__(self, resource: str, node: str, epoch: int) -> None:
         super().__init__(f"{node} no longer holds {resource} at epoch {epoch}")
         self.resource = resource
+        self.node = node
+        self.epoch = epoch
 
 
 def _chunks(resources: Iterable[str]) -> Iterable[list[str]]:
@@ -161,11 +167,22 @@ class LeaseRecords:
         owner reads the tables' rows with it. An expired lease nobody claimed
         yet still passes: no other node serves the table.
         """
+        key = (_FENCE, resource, node, epoch)
+        if self.core.checked(key):                  # passed earlier in this transaction, the row held since
+            return
         with self.core.writing() as session:
             found = session.execute(select(_LEASES.c.node, _LEASES.c.epoch).where(_LEASES.c.resource == resource)
                                     .with_for_update(read=True)).first()
             if found is None or tuple(found) != (node, epoch):
                 raise LeaseLost(resource, node, epoch)
+        self.core.passed(key)
+
+    def fenced(self, fences: Sequence[Fence], function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)``'s writes, in one transaction after the fence of each of ``fences`` (a table's
+        lease as its writer holds it): all of it stored, or nothing (:class:`LeaseLost`). In a batch, each fence
+        is read once however many of the table's writes the batch holds."""
+        calls: list[tuple[Callable[..., Any], tuple]] = [(self.fence, fence) for fence in fences]
+        return self.core.together([*calls, (function, args)])[-1]
 
     def owner(self, resource: str, now: float) -> Lease | None:
         """The live lease of ``resource``, or None if nobody holds it at ``now``."""

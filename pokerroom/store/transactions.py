@@ -20,7 +20,7 @@ parts is one transaction, and the audit chain (SEC-1, SEC-5) has one head.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -252,23 +252,34 @@ class Transactions:
         results = []
         with self.session_maker.begin() as session:
             self._batch.session, self._batch.rows, self._batch.head = session, _Rows(), None
+            self._batch.checked = set()
             try:
                 for function, args in calls:
                     results.append(function(*args))
                 self._flush_rows(session)
             finally:
-                self._batch.session = self._batch.rows = self._batch.head = None
+                self._batch.session = self._batch.rows = self._batch.head = self._batch.checked = None
         return results
 
-    def together(self, calls: Sequence[tuple[Callable, tuple]]) -> None:
+    def checked(self, key: Hashable) -> bool:
+        """Whether a check that holds until the transaction ends (a lease's fence) already passed in this one: a
+        batch of many writes of one table pays for it once. Outside a batch, never."""
+        return key in (getattr(self._batch, "checked", None) or ())
+
+    def passed(self, key: Hashable) -> None:
+        """A check of :meth:`checked` passed in this transaction (forgotten with it)."""
+        checked = getattr(self._batch, "checked", None)
+        if checked is not None:
+            checked.add(key)
+
+    def together(self, calls: Sequence[tuple[Callable, tuple]]) -> list[Any]:
         """Store calls that stand or fall together (a tournament's step and the hands that caused it): one
-        transaction, the batch's own when called in one -- if any step of the batch fails, it is run again alone."""
+        transaction, the batch's own when called in one -- if any step of the batch fails, it is run again alone.
+        Their results, in order."""
         if getattr(self._batch, "session", None) is not None:
-            for function, args in calls:
-                function(*args)
-            return
+            return [function(*args) for function, args in calls]
         try:
-            self._one_transaction(calls)
+            return self._one_transaction(calls)
         except Exception:
             self._open_starts.clear()           # rolled back: starts remembered in it may not be stored
             raise

@@ -1,64 +1,31 @@
 """Tables on several processes (issue 21): a table is played by the one process holding its lease, and one whose
 process died is taken over from the database, its open hand void and every stack exact (TR-REFUND-1).
 
-Two rooms ("nodes") over one database, each with its own engine, store, wallet, bus and Clock: only the database
-is shared. A node "dies" by its Clock no longer turning: it renews nothing and plays nothing more."""
+Two rooms ("nodes") over one database (tests/support/leased_rooms.py): only the database is shared. A node "dies"
+by its Clock no longer turning: it renews nothing and plays nothing more."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from sqlalchemy import event
-from twisted.internet.task import Clock
 
 from pokerroom.bus.records import HeldRead
 from pokerroom.bus.subjects import WALLET_HELD, casino_seat, table_public, table_seat
 from pokerroom.money.accounts import cash, tournament_guarantee
-from pokerroom.players import AccountRules
 from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.leases import TTL
-from pokerroom.store.db import make_engine, migrate
-from pokerroom.store.room_store import RoomStore
-from pokerroom.table.config import tables_from_config
 from tests.support.clocked_room import TABLES, player, request, settle
+from tests.support.leased_rooms import BUY_IN, ROULETTE, START, nodes
 from tests.support.together import shared_database
-
-START = 1_000_000.0
-BUY_IN = 1_000
 
 
 @pytest.fixture(params=["postgresql", "sqlite"])
 def database(request, tmp_path) -> Iterator[str]:
     with shared_database(request.param, tmp_path) as url:
         yield url
-
-
-ROULETTE = {**TABLES, "casino": [{"id": "rou", "name": "Roulette", "game": "roulette", "min_bet": 100,
-                                   "max_bet": 100_000, "betting_seconds": 30, "currency": "USD"}]}
-
-
-@contextmanager
-def nodes(url: str, *names: str, config: dict | None = None) -> Iterator[list[RoomServices]]:
-    """One started room per name, each its own process in all but the database, on leases and the shared wallet."""
-    engines = [make_engine(url) for _ in names]
-    migrate(engines[0])
-    rooms = []
-    try:
-        for name, engine in zip(names, engines, strict=True):
-            clock = Clock()
-            clock.advance(START)
-            room = RoomServices(tables_from_config(TABLES), RoomStore(engine), clock, node=name, leases=True,
-                                shared_money=True, account_rules=AccountRules(aml_threshold=10**9), config=config)
-            room.startService()
-            settle(room)
-            rooms.append(room)
-        yield rooms
-    finally:
-        for engine in engines:
-            engine.dispose()
 
 
 def test_a_table_is_played_by_the_one_node_holding_its_lease(database):

@@ -154,7 +154,7 @@ class TournamentFeed:
             if isinstance(e, _SEATING):                 # joins, leaves and moves are kept for review (SEC-1)
                 record = event_to_wire(e)
                 record["what"] = record.pop("type")
-                self.recorder.audit("tournament_seat", tournament=tid, **record)
+                self.recorder.audit_of("tournament", tid, "tournament_seat", tournament=tid, **record)
             if isinstance(e, td.HandDealt | td.HandPlayed):
                 frames.append(self._hand_frame(d, e))
             elif not isinstance(e, td.Payment):

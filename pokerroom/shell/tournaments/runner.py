@@ -107,7 +107,7 @@ class TournamentRunner:
             list(transfers.values()), now)
         if step is None and not _ends_hand(events):
             return None
-        return TournamentStep(hands, step)
+        return TournamentStep(hands, step, d.spec.id)
 
     def _mid_hand(self, events: list) -> bool:
         """Only hands' events, each table still in its hand: nothing a snapshot keeps has changed."""

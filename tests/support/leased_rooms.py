@@ -1,0 +1,43 @@
+"""Two or more rooms ("nodes") over one database, each its own process in all but the database: its own engine,
+store, wallet, bus and Clock, on leases and the shared wallet. A node "dies" (or hangs) by its Clock no longer
+turning: it renews nothing and plays nothing more."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from twisted.internet.task import Clock
+
+from pokerroom.players import AccountRules
+from pokerroom.shell.composition import RoomServices
+from pokerroom.store.db import make_engine, migrate
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table.config import tables_from_config
+from tests.support.clocked_room import TABLES, settle
+
+START = 1_000_000.0
+BUY_IN = 1_000
+ROULETTE = {**TABLES, "casino": [{"id": "rou", "name": "Roulette", "game": "roulette", "min_bet": 100,
+                                   "max_bet": 100_000, "betting_seconds": 30, "currency": "USD"}]}
+
+
+@contextmanager
+def nodes(url: str, *names: str, config: dict | None = None) -> Iterator[list[RoomServices]]:
+    """One started room per name, each its own process in all but the database, on leases and the shared wallet."""
+    engines = [make_engine(url) for _ in names]
+    migrate(engines[0])
+    rooms = []
+    try:
+        for name, engine in zip(names, engines, strict=True):
+            clock = Clock()
+            clock.advance(START)
+            room = RoomServices(tables_from_config(TABLES), RoomStore(engine), clock, node=name, leases=True,
+                                shared_money=True, account_rules=AccountRules(aml_threshold=10**9), config=config)
+            room.startService()
+            settle(room)
+            rooms.append(room)
+        yield rooms
+    finally:
+        for engine in engines:
+            engine.dispose()
