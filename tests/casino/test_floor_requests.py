@@ -25,12 +25,12 @@ from tests.support.clocked_room import Connection, deposit, request, settle
 
 def answer_of(bus: StrictBus, clock: Clock, asked):   # noqa: ANN001, ANN201
     """A request's answer, or its refusal as the exception, once the turns it takes have passed."""
+    out: list = []
+    asked.addBoth(out.append)           # (``called`` is true of a Deferred still waiting on one it chained)
     for _ in range(20):
-        if asked.called:
+        if out:
             break
         clock.advance(0)
-    out: list = []
-    asked.addBoth(out.append)
     assert out, "no answer came"
     return out[0].value if hasattr(out[0], "raiseException") else out[0]
 

@@ -132,12 +132,13 @@ class StrictLobby(Lobby):
 
 
 def strict_answer(lobby: StrictLobby, asked):   # noqa: ANN001, ANN201
+    out: list = []
+    asked.addBoth(out.append)           # (``called`` is true of a Deferred still waiting on one it chained)
     for _ in range(20):
-        if asked.called:
+        if out:
             break
         lobby.clock.advance(0)
-    out: list = []
-    asked.addBoth(out.append)
+    assert out, "no answer came"
     return out[0].value if hasattr(out[0], "raiseException") else out[0]
 
 
