@@ -4,7 +4,7 @@ with NATS between them, and the seconds a SIGKILLed process's tables take to pla
     .venv/bin/python bench/cluster.py [--clients 1000] [--seconds 20] [--target 1000] [--client-processes 2]
                                       [--takeover-clients 120] [--takeovers 3] [--shapes one,nats,split,lease]
                                       [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
-                                      [--nats nats://127.0.0.1:4222]
+                                      [--nats nats://127.0.0.1:4222] [--before DIR]
 
 The same room (bench/load.py's: one 6-max No-Limit table per six clients, fast house-rule timings) and the same
 players (bench/load_clients.py's lean clients, each thinking tables / ``--target`` seconds on average) against:
@@ -30,7 +30,9 @@ shape on NATS whose tables changed hands during its window (``table_leases`` by 
 is marked INVALID: nobody played through the window. (Renewals queued behind the seating's writes once made
 every table change hands at 1,000 clients; they have their own thread now, ``LeaseThread``.)
 Each process's warnings are in its room's directory
-(``<node>.log``).
+(``<node>.log``). With ``--before DIR`` (another copy of the code, e.g. ``git archive`` of an earlier commit
+unpacked there) each shape but (a) runs on that code too, right after its own, and is printed as ``(before)``: a
+change's before and after from one run, on a machine whose load moves between runs.
 
 **Takeover after SIGKILL**, ``--takeovers`` times, each on a fresh database and NATS room: shape (d) with
 ``--takeover-clients`` players seated on A at tables B holds, playing; after a few seconds of play B is killed
@@ -288,6 +290,9 @@ def main() -> int:
                                                              "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"),
                         help="the PostgreSQL server's maintenance URL: each shape gets a database of its own on it")
     parser.add_argument("--nats", default=os.environ.get("POKERROOM_TEST_NATS", "nats://127.0.0.1:4222"))
+    parser.add_argument("--before", type=Path, default=None,
+                        help="another copy of the room's code (an earlier commit's `git archive`): each shape but "
+                             "(a) is measured on it too, right after, so a change's before and after share one run")
     args = parser.parse_args()
     shapes = ["one"] + [shape for shape in args.shapes.split(",") if shape in SHAPES and shape != "one"]
     n = args.clients
@@ -297,17 +302,25 @@ def main() -> int:
     for shape in shapes:
         print(SHAPES[shape], flush=True)
         results[shape] = run_shape(shape, n, args)
+        if args.before and shape != "one":
+            print(f"{SHAPES[shape]}, before (the code in {args.before})", flush=True)
+            SERVER_ENV["PYTHONPATH"] = str(args.before.resolve())
+            try:
+                results[f"{shape}:before"] = run_shape(shape, n, args)
+            finally:
+                SERVER_ENV["PYTHONPATH"] = str(ROOT)
     one = results["one"]
 
     def ratio(a: float, b: float) -> str:
         return f"{a / b:.2f}x" if b else "n/a"
 
-    for shape in shapes:
-        r = results[shape]
-        line = (f"{SHAPES[shape]}: {r['cpu_per_action'] * 1e6:.0f} us per action, p50 {r['p50'] * 1e3:.2f} ms, "
+    for key, r in results.items():
+        shape, before = key.split(":")[0], key.endswith(":before")
+        name = SHAPES[shape] + (" (before)" if before else "")
+        line = (f"{name}: {r['cpu_per_action'] * 1e6:.0f} us per action, p50 {r['p50'] * 1e3:.2f} ms, "
                 f"p99 {r['p99'] * 1e3:.1f} ms at {r['per_second']:.0f} actions/s")
         if shape != "one":
-            line = (f"{SHAPES[shape]}: {r['cpu_per_action'] * 1e6:.0f} us per action "
+            line = (f"{name}: {r['cpu_per_action'] * 1e6:.0f} us per action "
                     f"({ratio(r['cpu_per_action'], one['cpu_per_action'])} one process), "
                     f"p50 {r['p50'] * 1e3:.2f} ms ({ratio(r['p50'], one['p50'])}), "
                     f"p99 {r['p99'] * 1e3:.1f} ms ({ratio(r['p99'], one['p99'])}) at {r['per_second']:.0f} actions/s")

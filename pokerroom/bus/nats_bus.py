@@ -60,9 +60,12 @@ Against that, the thread bridge leaves the room as it is: the reactor it is
 tested and measured on, the composition root unchanged, any reactor at
 all. It is the default. A room started on the asyncio reactor gets the
 shared loop without being asked (:func:`bridge_for`). The cost that both
-share is nats-py's own (a task and a queue per subscription, a message
-object per delivery); a NATS protocol written on Twisted would remove it
-and the bridge with it, if the cluster's CPU per action needs it.
+share is nats-py's own: a task and a queue per subscription, a message
+object per delivery. :mod:`pokerroom.bus.nats_direct` takes the messages
+from nats-py's parser straight into the inbox instead (its hook is
+nats-py internals; without it the subscriptions' callbacks still deliver);
+a NATS protocol written on Twisted would remove the rest and the bridge
+with it, if the cluster's CPU per action needs it.
 
 Order and delivery: one NATS subscription per bus subscription, so the
 server's per-connection order is each subscriber's per-subject order, and a
@@ -96,6 +99,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from pokerroom.bus import Handler, NoAnswer, NoResponder, Responder, ResponderFailed, either, verify_subject
+from pokerroom.bus.nats_direct import Direct
 from pokerroom.bus.nats_options import NO_LOGIN, NatsLogin
 from pokerroom.bus.records import Failed, NotPlainData, Refused, packb, unpackb
 from pokerroom.errors import RuleViolation
@@ -214,6 +218,12 @@ class _Subscription:
     async def asked(self, msg: Any) -> None:            # the loop's side: a request to a responder
         self.bus.arrived(self.answer, msg.reply, msg.data)
 
+    def heard_direct(self, subject: bytes, _reply: bytes, data: bytes) -> None:     # the same, without a Msg
+        self.bus.arrived(self.deliver, subject.decode(), data)
+
+    def asked_direct(self, _subject: bytes, reply: bytes, data: bytes) -> None:
+        self.bus.arrived(self.answer, reply.decode(), data)
+
     def deliver(self, subject: str, data: bytes) -> None:
         if self.active:
             try:
@@ -256,6 +266,7 @@ class NatsBus:
         self.bridge = bridge if bridge is not None else bridge_for(reactor)
         self.loop = self.bridge.loop
         self.client: Any = None                         # nats-py's client, used on the loop's side only
+        self.direct: Direct | None = None               # its messages straight to the bus (loop's side)
         self.outbox: deque[tuple[Callable[..., Coroutine[Any, Any, Any]], tuple]] = deque()
         self.out_due = False                            # a drain of the outbox is on its way to the loop
         self.sending = False                            # the loop is draining it (loop's side)
@@ -298,7 +309,8 @@ class NatsBus:
     def subscribe(self, pattern: str, handler: Handler) -> _Subscription:
         verify_subject(pattern, pattern=True)
         subscription = _Subscription(self, pattern, handler, len(self.streams))
-        self.send(self._subscribe, subscription, self.streams + pattern, "", subscription.heard)
+        self.send(self._subscribe, subscription, self.streams + pattern, "", subscription.heard,
+                  subscription.heard_direct)
         return subscription
 
     def respond(self, subject: str, responder: Responder, *, shared: bool = False,
@@ -312,7 +324,7 @@ class NatsBus:
             raise ValueError(f"{subject} already has a {'gathered ' if gathered else ''}responder")
         subscription = registered[subject] = _Subscription(self, subject, responder, 0)
         self.send(self._subscribe, subscription, (self.gathers if gathered else self.requests) + subject,
-                  QUEUE if shared else "", subscription.asked)
+                  QUEUE if shared else "", subscription.asked, subscription.asked_direct)
         return subscription
 
     def forget(self, subscription: _Subscription) -> None:
@@ -492,15 +504,18 @@ class NatsBus:
     async def _publish(self, subject: str, data: bytes, reply: str) -> None:
         await self.client.publish(subject, data, reply=reply)
 
-    async def _subscribe(self, subscription: _Subscription, subject: str, queue: str, heard: Any) -> None:
+    async def _subscribe(self, subscription: _Subscription, subject: str, queue: str, heard: Any,
+                         direct: Any) -> None:
         if subscription.active:
             subscription.nats = await self.client.subscribe(subject, queue=queue, cb=heard)
+            self.direct.add(subscription.nats, direct)
             self.subscriptions.add(subscription)
 
     async def _unsubscribe(self, subscription: _Subscription) -> None:
         if subscription.nats is not None:
             self.subscriptions.discard(subscription)
             nats_subscription, subscription.nats = subscription.nats, None
+            self.direct.remove(nats_subscription)
             await nats_subscription.unsubscribe()
 
     async def _flush(self, d: defer.Deferred) -> None:
@@ -513,11 +528,16 @@ class NatsBus:
         self.arrived(d.callback, None)
 
     async def _replied(self, msg: Any) -> None:
-        heard = self.markers.pop(msg.subject[len(self.replies):], None)
+        self._replied_direct(msg.subject, msg.data, msg.headers.get("Status") if msg.headers else None)
+
+    def _replied_direct(self, subject: bytes | str, data: bytes, status: str | None = None) -> None:
+        if isinstance(subject, bytes):
+            subject = subject.decode()
+        heard = self.markers.pop(subject[len(self.replies):], None)
         if heard is not None:
             heard.set_result(None)
         else:
-            self.arrived(self._answered, msg.subject, msg.data, msg.headers.get("Status") if msg.headers else None)
+            self.arrived(self._answered, subject, data, status)
 
     async def _connect(self) -> None:
         client = await self.login.connect(nats.connect, servers=self.servers, name=self.streams.rstrip("."),
@@ -525,7 +545,9 @@ class NatsBus:
                                     reconnected_cb=self._reconnected, max_reconnect_attempts=CONNECT_ATTEMPTS,
                                     reconnect_time_wait=1, connect_timeout=2)
         client.options["max_reconnect_attempts"] = -1   # connected once: a room rides out a NATS restart
-        await client.subscribe(self.replies + "*", cb=self._replied)
+        self.direct = Direct(client)
+        inbox = await client.subscribe(self.replies + "*", cb=self._replied)
+        self.direct.add(inbox, lambda subject, _reply, data: self._replied_direct(subject, data))
         self.max_payload = client.max_payload
         self.client = client
         self._drain_out()

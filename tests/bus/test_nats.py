@@ -5,6 +5,7 @@ process hears another's messages and answers its requests, a shared responder an
 process it is in, a request nobody answers in time fails, and a name any player may choose is a NATS subject.
 """
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from twisted.internet import defer, task
 
 from pokerroom.bus import NoAnswer, NoResponder, ResponderFailed, make_bus
 from pokerroom.bus.nats_bus import NatsBus, TooLarge
+from pokerroom.bus.nats_direct import Direct
 from pokerroom.bus.records import NotPlainData
 from pokerroom.bus.subjects import player_stream, table_seat
 from tests.support.nats_buses import NATS, close_all, nats_bus, reactor, require_nats, settle
@@ -277,3 +279,37 @@ def test_a_gathered_responder_cancelled_as_the_gather_reaches_it_is_one_answer_l
         settle(bus.flushed())
     leaving.active = False                          # cancelled on the reactor's side; its subscription still live
     assert settle(asker.gather("casino.tables", None, 2)) == [["bj-1"]]
+
+
+def test_a_registered_subscriptions_messages_skip_nats_pys_queue_but_a_status_and_the_rest_take_it():
+    taken_by_nats_py: list = []
+
+    class Client:                                   # the one method of nats-py's client the hook wraps
+        async def _process_msg(self, sid, subject, reply, data, headers):
+            taken_by_nats_py.append((sid, data))
+
+    class Subscription:
+        def __init__(self, sid: int) -> None:
+            self._id = sid
+
+    client, straight = Client(), []
+    direct = Direct(client)
+    mine = Subscription(1)
+    direct.add(mine, lambda subject, reply, data: straight.append((subject, reply, data)))
+
+    async def parse() -> None:                      # as nats-py's parser calls it, once a MSG
+        await client._process_msg(1, b"r.s.table.t1.seat.p0", b"", b"frame", None)
+        await client._process_msg(1, b"_INBOX.x.1", b"", b"", b"NATS/1.0 503\r\n\r\n")
+        await client._process_msg(2, b"r.s.lobby.changed", b"", b"line", None)
+        direct.remove(mine)
+        await client._process_msg(1, b"r.s.table.t1.seat.p0", b"", b"late", None)
+
+    asyncio.run(parse())
+    assert straight == [(b"r.s.table.t1.seat.p0", b"", b"frame")]
+    assert taken_by_nats_py == [(1, b""), (2, b"line"), (1, b"late")]
+
+
+def test_without_nats_pys_hook_the_bus_registers_nothing_and_its_callbacks_deliver():
+    direct = Direct(object())
+    direct.add(type("Subscription", (), {"_id": 1})(), lambda *_: None)
+    assert direct.calls == {}
