@@ -389,6 +389,8 @@ class Accounts:
             if "snapshot" in answer:
                 session.push(answer["snapshot"])
                 seen[0] = answer["snapshot"]["seq"]
+                if "moved" in answer:                   # taken over since the seq the client saw: told why
+                    session.push(answer["moved"])
                 return "snapshot"
             for frame in answer["frames"]:
                 session.push_frame(frame)

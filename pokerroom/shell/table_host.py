@@ -102,12 +102,23 @@ from pokerroom.table.decision_clock import TIME_BANK
 from pokerroom.table.events import table_event_from_dict, table_event_to_dict
 
 REPLAY = 64                         # a resume's gap of more events than this gets a snapshot, not a replay
+MOVED_KEPT = 3_600.0                # how long a table taken over here tells a resume from before it (seconds)
 _LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
 # Commands only a seated player may send (refused ``not_seated`` before the table sees them)...
 _SEATED = frozenset({tc.Leave, tc.SitOut, tc.SitIn, tc.SetOptions, tc.AddChips, tc.Act})
 # ...and those answered at once, not after an outcome waiting for its commit.
 _AT_ONCE = frozenset({tc.AddChips, tc.JoinWaitingList, tc.LeaveWaitingList})
 
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Moved:
+    """A table taken over here (issue 21): the ``table_moved`` its players were told, the table's seq when they
+    were (its numbering starts again here), and until when a resume from before it is told too."""
+
+    push: dict
+    seq: int
+    until: float
 
 class TableHost:
     def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, recording: TableRecording,
@@ -126,6 +137,7 @@ class TableHost:
         self._hands_played: dict[str, int] = {}  # table -> its newest stored hand's number
         self._shuffle = shuffle
         self._landed = landed                    # fires when every write asked for so far has committed
+        self._moved: dict[str, Moved] = {}       # the tables taken over here, while a resume may need telling
         self._retired: list[Callable[[str], object]] = []     # told when a table leaves the room (its lease goes)
         bus.subscribe(SESSION_EVENTS, self._session_event)
         bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_lines())   # a gateway process has started
@@ -198,6 +210,7 @@ class TableHost:
         """This process no longer owns the table (its lease went to another): it stops answering for it and its
         timer at once, and says nothing -- the table goes on where its new owner opens it, from the database."""
         runner = self.runners.pop(table_id, None)
+        self._moved.pop(table_id, None)
         if runner is None:
             return
         runner.timer.stop()
@@ -349,15 +362,40 @@ class TableHost:
         the running hand (the snapshot has their own cards and, on their turn, their ``legal``: HR-DC-2)."""
         table = runner.table
         seat = table.seat_of(read.player) if read.player is not None else None
+        moved = self.moved_since(table.table_id, read.last_seq)
         missed = None
-        if read.last_seq and not (seat is not None and table.dealt_in(seat)):
+        if read.last_seq and moved is None and not (seat is not None and table.dealt_in(seat)):
             missed = self.catch_up(table.table_id, read.player, read.last_seq)
         if missed is None:
+            told = {} if moved is None else {"moved": moved}     # after the snapshot, in words
             snapshot = self._snapshot_read(runner, SnapshotRead(read.player))
             if isinstance(snapshot, defer.Deferred):
-                return snapshot.addCallback(lambda shown: {"snapshot": shown})
-            return {"snapshot": snapshot}
+                return snapshot.addCallback(lambda shown: {"snapshot": shown, **told})
+            return {"snapshot": snapshot, **told}
         return {"frames": missed}
+
+    def moved_to_here(self, table_id: str, push: dict) -> None:
+        """A table taken over here with players (issue 21): everyone at it told in words, ``push``, after the frames
+        seating them again; remembered for :data:`MOVED_KEPT` seconds, for those who hear it only when they resume
+        (:meth:`moved_since`)."""
+        runner = self.runner(table_id)
+        self._moved[table_id] = Moved(push, runner.table.seq, self.reactor.seconds() + MOVED_KEPT)
+        self.announce(runner, push, runner.hold)
+
+    def moved_since(self, table_id: str, last_seq: int) -> dict | None:
+        """The ``table_moved`` a resume with ``last_seq`` at ``table_id`` missed, if the table was taken over here
+        lately and that seq is from before: 0 (nothing seen), one before the takeover's, or one beyond the table's
+        newest (the dead process's numbering: it starts again here). None otherwise."""
+        moved = self._moved.get(table_id)
+        if moved is None:
+            return None
+        if self.reactor.seconds() > moved.until:
+            del self._moved[table_id]
+            return None
+        runner = self.runners.get(table_id)
+        if runner is None or moved.seq <= last_seq <= runner.table.seq:
+            return None
+        return dict(moved.push)
 
     def _resume_read(self, read: ResumeRead) -> dict:
         """``tables.resume``: a resume naming a table it cannot resume is refused before anything changes (a client
@@ -381,7 +419,8 @@ class TableHost:
             if table_id not in watched and table.seat_of(read.player) is None:
                 refused.append([table_id, "not_watching", f"you do not watch {table_id}; resume without it, then "
                                                           "observe it"])
-            elif seq > table.seq:
+            # beyond the newest at a table taken over lately: the dead process's seq, caught up with a snapshot
+            elif seq > table.seq and self.moved_since(table_id, seq) is None:
                 refused.append([table_id, "bad_seq", f"{table_id} has sent no event {seq} yet (its newest is "
                                                      f"{table.seq}); resume with the last seq you saw, or 0 for a "
                                                      "snapshot"])

@@ -207,8 +207,7 @@ class CashTenant:
                 self.tenancy.log.warn("{table}: {player} not seated again ({why})", table=table_id, player=player,
                                       why=refused.code)
         if sat:                                 # taken over with players: told in words, after their seats
-            runner = self.tables.runners[table_id]
-            self.tables.announce(runner, table_moved(table_id, voided), runner.hold)
+            self.tables.moved_to_here(table_id, table_moved(table_id, voided))
 
 
 class CasinoTenant:

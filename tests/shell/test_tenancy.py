@@ -17,7 +17,7 @@ from pokerroom.money.accounts import cash, tournament_guarantee
 from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.leases import TTL
-from tests.support.clocked_room import TABLES, player, request, settle
+from tests.support.clocked_room import TABLES, Connection, player, request, settle, with_token
 from tests.support.leased_rooms import BUY_IN, ROULETTE, START, nodes
 from tests.support.together import shared_database
 
@@ -89,6 +89,54 @@ def test_TR_REFUND_1_a_dead_nodes_table_is_taken_over_its_hand_void_and_every_st
         moving = request(east, seated["ana"], "observe", table="t1", on=True)
         assert moving["error"]["code"] == "table_moving" and "ask again" in moving["error"]["message"], moving
         assert request(east, seated["ana"], "observe", table="nope", on=True)["error"]["code"] == "no_such_table"
+
+
+@pytest.mark.parametrize("named", [True, False], ids=["last-seq-named", "no-table-named"])
+def test_TR_REFUND_1_a_player_whose_node_died_resumes_on_the_survivor_and_is_told_the_table_moved(database, named):
+    """ana's connection was on east, which died mid-hand: she resumes on west, which took t1 over, and gets the
+    table (a snapshot) and then the same ``table_moved`` its players heard live -- once, to her alone; a resume
+    from after the takeover, and one at a table nobody took over, are told nothing."""
+    with nodes(database, "east", "west") as (east, west):
+        tokens = {}
+        for seat, name in enumerate(("ana", "bob"), start=1):
+            session, _ = player(east, name)
+            tokens[name] = with_token(east, session)
+            assert request(east, session, "join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
+        table = east.tables.runners["t1"].table
+        while table.hand is None:                               # east deals a hand and dies in it
+            east.reactor.advance(0.5)
+            settle(east)
+        east.recorder.flushed()
+        (open_hand,) = east.store.hands.open_hands()
+        # bob resumes on east, whose t1 was never taken over: a snapshot and no word of a move
+        again = east.gateway.connected(Connection(), "10.0.0.9")
+        assert request(east, again, "resume", token=tokens["bob"], tables={"t1": 0})["tables"] == {"t1": "snapshot"}
+        assert [m for m in again.connection.sent if m.get("type") == "table_moved"] == []
+        seen = table.seq                                        # the last seq ana saw from east
+
+        west.reactor.advance(TTL + TTL / 3)                     # east died: west takes t1 over
+        settle(west)
+        moved_at = west.tables.runners["t1"].table.seq
+        assert not moved_at <= seen <= west.tables.runners["t1"].table.seq   # east's numbering, not west's
+        cy, _ = player(west, "cy")                              # another player on west, at no table
+        back = west.gateway.connected(Connection(), "10.0.0.9")     # through the load balancer, to west
+        answer = request(west, back, "resume", token=tokens["ana"], tables={"t1": seen} if named else {})
+        assert answer["ok"] and answer["tables"] == {"t1": "snapshot"}, answer
+        sent = [m for m in back.connection.sent if m.get("table") == "t1"]
+        kinds = [m["type"] for m in sent]
+        assert kinds.count("table_moved") == 1 and kinds.index("table_moved") == kinds.index("table_snapshot") + 1
+        told = sent[kinds.index("table_moved")]
+        verify_push(told)
+        assert told["voided"] == [open_hand.hand_id] and told["rule"] == "TR-REFUND-1"
+        assert "moved to another server" in told["message"] and "was void" in told["message"]
+        assert [m for m in cy.connection.sent if m.get("type") == "table_moved"] == []
+
+        # she resumes again from what she has now seen: the table, not the move again
+        snapshot_seq = sent[kinds.index("table_snapshot")]["seq"]
+        once = west.gateway.connected(Connection(), "10.0.0.9")
+        answer = request(west, once, "resume", token=tokens["ana"], tables={"t1": snapshot_seq})
+        assert answer["ok"], answer
+        assert [m for m in once.connection.sent if m.get("type") == "table_moved"] == []
 
 
 def seats_replayed(room: RoomServices, table_id: str) -> dict[str, int]:
