@@ -72,6 +72,16 @@ def _positive(amount: int) -> None:
         raise RuleViolation("amount_out_of_range", f"an amount of money is a positive whole number, not {amount}")
 
 
+def _listed(held: dict[str, int]) -> dict:
+    """``wallet.payouts``' answer: each payout account holding money as ``[player, reference, amount]``, in order."""
+    out = []
+    for account, balance in sorted(held.items()):
+        found = parse(account)
+        if balance > 0:
+            out.append([found.player, found.place, balance])
+    return {"held": out}
+
+
 def _reference(reference: str) -> None:
     if not reference or ":" in reference or len(reference) > 64:
         raise RuleViolation("bad_reference", "a cashier reference is a short name with no colon")
@@ -181,14 +191,15 @@ class CashierMoves:
             t = self.wallet.move(held, cash(asked.player), asked.amount, "withdrawal returned", asked.reference)
         return {"settled": True, "transfer": t.number, "balance": self.wallet.balance(asked.player)}
 
-    def _payouts(self, read: PayoutsRead) -> dict:
-        """Every withdrawal held, as the database holds it (on several processes, any of them may have held one)."""
-        held = []
-        for account, balance in sorted(self.recorder.store.ledger.held_in(Kind.PAYOUT).items()):
-            found = parse(account)
-            if balance > 0:
-                held.append([found.player, found.place, balance])
-        return {"held": held}
+    def _payouts(self, read: PayoutsRead) -> dict | defer.Deferred:
+        """Every withdrawal held and not settled. One process: its ledger's, the truth (a hold or a settlement still
+        in the writer's queue counted). Several (any one of them answers, and any may have held one): the database's,
+        read behind this process's own writes asked before, off the reactor thread -- as ``wallet.held``."""
+        if self.wallet.escrow_elsewhere:
+            stored = self.recorder.write(self.store.ledger.held_in, Kind.PAYOUT, quiet=False)
+            return stored.addCallback(_listed)
+        return _listed({account: balance for account, balance in self.wallet.books.balances.items()
+                        if balance and (found := parse(account)) is not None and found.kind is Kind.PAYOUT})
 
     # ------------------------------------------------------------------ an admin's credit
 

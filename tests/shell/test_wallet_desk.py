@@ -35,7 +35,7 @@ from pokerroom.bus.subjects import (
     WALLET_WELCOME,
 )
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import HOUSE_RAKE, PROMOTIONS, WORLD, cash
+from pokerroom.money.accounts import HOUSE_RAKE, PROMOTIONS, WORLD, Kind, cash, payout
 from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.house_deposits import HouseDeposits
@@ -236,3 +236,52 @@ def test_STAFF_1_a_forged_admin_credit_reads_both_accounts_and_the_bounds_where_
     assert audit.data["by"] == "root" and audit.data["payment"] == "psp-1"
     day = later(room, WALLET_CREDIT, AdminCredit("ana", 40_000, "root", "x", "p"))
     assert isinstance(day, RuleViolation) and day.code == "over_limit"
+
+
+class _CallsBack(Clock):
+    """A Clock that takes a writer thread's result back at once (``callFromThread``)."""
+
+    def callFromThread(self, f, *args, **kwargs):                    # noqa: N802 - Twisted's name
+        f(*args, **kwargs)
+
+
+class _SlowWriter:
+    """The writer's thread pool, whose jobs wait (``slow``) until :meth:`catch_up` runs them, as a busy writer's."""
+
+    def __init__(self) -> None:
+        self.slow = False
+        self.waiting: list = []
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def callInThreadWithCallback(self, on_result, work, *args, **kwargs):   # noqa: N802 - Twisted's name
+        self.waiting.append((on_result, work, args, kwargs))
+        if not self.slow:
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        while self.waiting:
+            on_result, work, args, kwargs = self.waiting.pop(0)
+            on_result(True, work(*args, **kwargs))
+
+
+def test_one_processs_held_withdrawals_count_a_hold_and_a_settlement_still_in_the_writers_queue(store):
+    """``wallet.payouts`` (the cashier's start) on one process is its ledger's truth: a hold not yet stored is
+    listed, one settled (not yet stored either) is not -- the database, read around the writer, says otherwise."""
+    clock, writer = _CallsBack(), _SlowWriter()
+    room = RoomServices([], store, clock, account_rules=AccountRules(), bus=StrictBus(clock), writer=writer)
+    room.startService()
+    deposit(room, "ana", 1_000)
+    room.wallet.move(cash("ana"), payout("w-0", "ana"), 300, "withdrawal held", "w-0")
+    clock.advance(1)
+    assert room.store.ledger.held_in(Kind.PAYOUT) == {payout("w-0", "ana"): 300}    # stored
+    writer.slow = True                                  # the writer falls behind from here
+    room.wallet.move(cash("ana"), payout("w-1", "ana"), 600, "withdrawal held", "w-1")
+    room.wallet.move(payout("w-0", "ana"), WORLD, 300, "withdrawal", "w-0")
+    clock.advance(1)
+    assert room.store.ledger.held_in(Kind.PAYOUT) == {payout("w-0", "ana"): 300}    # neither move stored yet
+    assert later(room, WALLET_PAYOUTS, PayoutsRead()) == {"held": [["ana", "w-1", 600]]}
+    writer.catch_up()
+    assert room.store.ledger.held_in(Kind.PAYOUT) == {payout("w-1", "ana"): 600}    # the same, once stored
