@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import event
 
-from pokerroom.bus.records import HeldRead
-from pokerroom.bus.subjects import WALLET_HELD, casino_seat, table_public, table_seat
-from pokerroom.money.accounts import cash, tournament_guarantee
+from pokerroom.bus.records import HeldRead, PayoutsRead
+from pokerroom.bus.subjects import WALLET_HELD, WALLET_PAYOUTS, casino_seat, table_public, table_seat
+from pokerroom.money.accounts import WORLD, cash, payout, tournament_guarantee
 from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.leases import TTL
@@ -253,3 +253,19 @@ def test_what_an_event_holds_is_read_right_whichever_node_answers_wallet_held(da
         west.recorder.flushed()
         settle(west)
         assert answers == [{"held": {guarantee: 700, cash("ana"): 9_300}}]
+
+
+def test_the_held_withdrawals_are_read_right_whichever_node_answers_wallet_payouts(database):
+    """A withdrawal's hold and its settling are stored under the wallet's lock by the process that made them:
+    ``wallet.payouts`` (a cashier's start, one node answers) lists what the database holds, wherever it was held."""
+    with nodes(database, "east", "west") as (east, west):
+        player(east, "ana")
+        for reference, amount in (("w-1", 600), ("w-2", 400)):
+            east.wallet.move(cash("ana"), payout(reference, "ana"), amount, "withdrawal held", reference)
+        west.wallet.move(payout("w-2", "ana"), WORLD, 400, "withdrawal", "w-2")     # paid out by west
+        for node in (east, west):
+            answers: list = []
+            node.bus.request(WALLET_PAYOUTS, PayoutsRead()).addCallback(answers.append)
+            node.recorder.flushed()
+            settle(node)
+            assert answers == [{"held": [["ana", "w-1", 600]]}], node.node
