@@ -13,7 +13,8 @@ killed (SIGKILL) mid-hand at t1 with the bet open. Then:
   back, TR-REFUND-1), the bettor his stake (CR-5), and once everyone leaves every chip is back: the wallets sum to
   what they were given; ``pokerroom ledger check`` passes;
 * every player whose connection was on n1 reconnects through HAProxy, resumes with its token and plays at t1
-  again; the players on the surviving processes played on throughout;
+  again, told on the resume that t1 moved (``table_moved``) if they sit there; the players on the surviving
+  processes played on throughout, told live;
 * no frame any player received shows a card they may not see.
 
 A tournament whose tables span processes is not built (a tournament runs on one process): not tested here.
@@ -307,6 +308,12 @@ def test_a_process_killed_mid_hand_has_its_tables_playing_elsewhere_within_10_s_
             assert BETTOR in told and told == {name: [stayed[name]] for name in told}, told
             assert all(m["voided"] == [voided] for name in told if name != BETTOR for m in received[name]
                        if m.get("type") == "table_moved")
+            # who was on n1 heard it when they resumed, once, after t1's snapshot: t1's players (TR-REFUND-1); cyd,
+            # whose t2 never moved, nothing
+            for name in gone:
+                moved = [m for m in received[name] if m.get("type") == "table_moved"]
+                assert [m["rule"] for m in moved] == (["TR-REFUND-1"] if SEATS.get(name) == "t1" else []), name
+                assert all(m["voided"] == [voided] for m in moved), moved
             for connection in (c for cs in connections.values() for c in cs):
                 connection.close()
         finally:
