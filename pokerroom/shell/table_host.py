@@ -110,7 +110,6 @@ _SEATED = frozenset({tc.Leave, tc.SitOut, tc.SitIn, tc.SetOptions, tc.AddChips, 
 _AT_ONCE = frozenset({tc.AddChips, tc.JoinWaitingList, tc.LeaveWaitingList})
 
 
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Moved:
     """A table taken over here (issue 21): the ``table_moved`` its players were told, the table's seq when they
@@ -119,6 +118,7 @@ class Moved:
     push: dict
     seq: int
     until: float
+
 
 class TableHost:
     def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, recording: TableRecording,
