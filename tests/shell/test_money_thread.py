@@ -19,13 +19,18 @@ from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
+from pokerroom.bus.in_process import InProcessBus
+from pokerroom.bus.subjects import table_command
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.players import AccountRules
+from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.shared_wallet import SharedWallet
 from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.room_store import RoomStore
+from pokerroom.table import commands as tc
+from pokerroom.table.config import tables_from_config
 from tests.support.databases import postgres_database
 from tests.support.waiting import wait_until
 
@@ -181,3 +186,49 @@ def test_a_welcome_deposit_off_the_reactor_is_paid_once_by_two_processes():
         assert sorted(type(r).__name__ for r in results) == ["RuleViolation", "Transfer"], results
         assert [r.code for r in results if isinstance(r, RuleViolation)] == ["already_welcomed"]
         assert held(wallets[0], cash("ana")) == [500]
+
+
+@contextmanager
+def room_with_money_thread() -> Iterator[RoomServices]:
+    """One process of the room on PostgreSQL, owning cash table ``t1``, its wallet's locked moves on a thread."""
+    with postgres_database() as url:
+        engine = make_engine(url + "?options=-c%20lock_timeout%3D20s")
+        migrate(engine)
+        reactor = QueuedReactor()
+        reactor.advance(1_000)
+        tables = tables_from_config({"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10,
+                                                 "min_buy_in": 400, "max_buy_in": 2_000, "seats": 6}]})
+        room = RoomServices(tables, RoomStore(engine), reactor, bus=InProcessBus(), shared_money=True)
+        pool = ThreadPool(minthreads=1, maxthreads=1, name="test-money")
+        room.wallet.move_off_reactor(pool)
+        pool.start()
+        room.startService()
+        try:
+            yield room
+        finally:
+            room.stopService()
+            pool.stop()
+            engine.dispose()
+
+
+def test_a_join_through_the_table_host_off_the_reactor_is_seated_once_its_money_lands():
+    with room_with_money_thread() as room:
+        room.wallet.deposit("ana", 1_000, None, reference="cashier")
+        d = room.bus.request(table_command("t1"), tc.Sit("ana", 2, 600))
+        assert room.tables.runner("t1").table.seat_of("ana") is None    # not seated before the money is taken
+        assert room.reactor.until(d) == {"seat": 2}
+        assert room.tables.runner("t1").table.seat_of("ana") == 2
+        assert room.wallet.balance("ana") == 400 and room.wallet.held(table_escrow("t1", "ana")) == 600
+
+
+def test_a_table_gone_while_its_buy_in_was_taken_refuses_the_join_and_gives_the_money_back():
+    with room_with_money_thread() as room:
+        room.wallet.deposit("ana", 1_000, None, reference="cashier")
+        d = room.bus.request(table_command("t1"), tc.Sit("ana", 2, 600))
+        room.tables.drop_table("t1")                # its lease lost while the money thread took the buy-in
+        with pytest.raises(RuleViolation) as refused:
+            room.reactor.until(d)
+        assert refused.value.code == "no_such_table"
+        assert room.wallet.balance("ana") == 1_000 and room.wallet.held(table_escrow("t1", "ana")) == 0
+        reasons = [t.reason for t in room.store.ledger.load_ledger().transfers]
+        assert reasons == ["deposit", "buy_in", "buy_in returned"]
