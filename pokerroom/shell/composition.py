@@ -102,6 +102,7 @@ from pokerroom.table import TableRules
 from tournament.bounds import EventBounds
 
 DEMO_PROMOTIONS = 1_000_000        # play money the demo house keeps for guarantees
+MONEY_THREADS = 4                  # locked moves waiting on rows at once, per process (each holds a connection)
 ROLES = ("both", "gateway", "tables")   # which side of the process line a process runs (``serve --role``)
 
 
@@ -161,6 +162,7 @@ class RoomServices(MultiService):
         self.recorder = recorder = Recorder(store, reactor, writer)     # each process's one writer
         # RoomServices.roster: how many table sides answer a gathered read (one process: 1; several: their leases)
         several = leases or shared_money
+        money: ThreadPool | None = None
         lease_line = LeaseThread(reactor, recorder, threaded=writer is not None) if several else None
         self.roster = (Roster(reactor, store.leases, lease_line, node, counted=table_side) if lease_line is not None
                        else OneNode())
@@ -168,6 +170,9 @@ class RoomServices(MultiService):
         if table_side:
             # one process: the in-memory wallet; several over one database: shared accounts under its lock
             self.wallet = wallet = (SharedWallet if shared_money else Wallet)(recorder, reactor, rules)
+            if isinstance(wallet, SharedWallet) and writer is not None:     # locked moves off the reactor
+                money = ThreadPool(minthreads=1, maxthreads=MONEY_THREADS, name="pokerroom-money")
+                wallet.move_off_reactor(money)
             self.history = StoredSeatingHistory(recorder.write, store)
             self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
                                     display_names=table_names, shuffle=shuffle, landed=recorder.landed)
@@ -191,6 +196,8 @@ class RoomServices(MultiService):
                     self.cash_tenant.open(table_rules, announce=False)
         # the lifecycle: started in this order, stopped in the reverse (the writer last)
         Writer(recorder, reactor, writer).setServiceParent(self)
+        if money is not None:           # stopped just before the writer: after every table and desk
+            Step("money thread", money.start, money.stop).setServiceParent(self)
         if lease_line is not None:      # the leases' own thread: stopped after every lease is let go
             Step("lease thread", lease_line.start, lease_line.stop).setServiceParent(self)
         if table_side:

@@ -44,19 +44,30 @@ or an event's escrow is fenced by that lease, in its transaction
 lost the table moves nothing, the table stops here, and the command is
 refused as for a table that is not here.
 
-The calls here are synchronous on the reactor thread: a locked move is one
-short transaction, made only when money leaves a wallet (never per action of
-a hand).
+Where it runs. A locked move waits for its rows' locks, as long as another
+process holds them: on the reactor thread a burst of sign-ups and buy-ins held
+the reactor for seconds (lease renewals landed too late, p99 grew). With a
+money thread (:meth:`SharedWallet.move_off_reactor`, a served room's), the welcome
+deposit (:meth:`SharedWallet.deposit_once`) and a cash table's buy-in and
+chips added (:meth:`SharedWallet.funded`) run their transaction there and
+answer a Deferred; the ledger here (numbers, escrow checks, what was kept) is
+read and changed on the reactor only, before and after. The other locked
+moves (a casino stake, a tournament entry, a withdrawal's hold, a promotions
+funding, a rename's) are still one transaction on the reactor thread, as is
+a test's room without threads (docs/architecture.md, money across processes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
 
+from twisted.internet import defer, threads
 from twisted.internet.interfaces import IReactorTime
+from twisted.python.failure import Failure
+from twisted.python.threadpool import ThreadPool
 
 from pokerroom import players
 from pokerroom.errors import RuleViolation
@@ -79,7 +90,13 @@ class SharedWallet(Wallet):
         self.ledger_store = recorder.store.ledger
         self._numbers: Iterator[int] = iter(())
         self._prepaid: dict[tuple[str, str, int], Transfer] = {}   # what a command's money took before it ran
+        self.money: ThreadPool | None = None   # the money thread: locked moves off the reactor (None: inline)
         self._ledger.share(SHARED, self._next_number)
+
+    def move_off_reactor(self, money: ThreadPool) -> None:
+        """From now on the welcome and the cash buy-ins take their locked transactions on ``money`` (a served
+        room's money thread), answering Deferreds."""
+        self.money = money
 
     def prepare(self, ledger: Ledger) -> Ledger:
         """Shared accounts guarded by the database, and numbers from its blocks -- crash recovery's transfers too,
@@ -135,41 +152,115 @@ class SharedWallet(Wallet):
         return self._post_all_locked([(merged, reason)], reference)[0]
 
     def deposit_once(self, player_id: str, amount: int, limits: Limits | None, reference: str,
-                     refused: RuleViolation) -> Transfer:
+                     refused: RuleViolation) -> Transfer | defer.Deferred:
         """The deposit paid once ever by its reference, across processes: the database checks that no deposit of
         it is stored, under a lock on the reference, in the transaction that stores this one (``refused`` if one
-        is)."""
+        is). With a money thread: a Deferred of the transfer."""
         self.check_deposit(player_id, amount, limits)
-        postings = check_postings((Posting(WORLD, -amount), Posting(cash(player_id), amount)))
-        t = self._post_all_locked([(postings, "deposit")], reference, once=refused)[0]
-        self._remember_deposit(player_id, amount, t.at)
-        return t
+        made = [(check_postings((Posting(WORLD, -amount), Posting(cash(player_id), amount))), "deposit")]
+        if self.money is not None:                  # off the reactor: a Deferred of the transfer
+            return self._post_later(made, reference, once=refused).addCallback(self._deposited, player_id, amount)
+        return self._deposited(self._post_all_locked(made, reference, once=refused), player_id, amount)
+
+    def _deposited(self, transfers: list[Transfer], player_id: str, amount: int) -> Transfer:
+        self._remember_deposit(player_id, amount, transfers[0].at)
+        return transfers[0]
 
     def _post_all_locked(self, made: list[tuple[tuple[Posting, ...], str]], reference: str, *,
                          once: RuleViolation | None = None) -> list[Transfer]:
         """Escrow checked here, shared accounts locked and checked in the database, all in one transaction:
         stored there, kept here, flagged (AC-6); ``once``: see :meth:`LedgerRecords.post_locked`."""
+        asked = self._asked(made, reference)
+        try:
+            self._lock_and_store(*asked, once)
+        except LeaseLost as lost:                   # another process plays the table now: nothing moved
+            raise self._lost(lost) from None
+        return self._kept(asked[0])
+
+    def _post_later(self, made: list[tuple[tuple[Posting, ...], str]], reference: str, *,
+                    once: RuleViolation | None = None) -> defer.Deferred:
+        """:meth:`_post_all_locked` with its transaction on the money thread: the reactor turns while the rows'
+        locks are waited for; the ledger here is read and kept on the reactor, before and after."""
+        try:
+            asked = self._asked(made, reference)
+        except RuleViolation:
+            return defer.fail()
+        d = threads.deferToThreadPool(self.reactor, self.money, self._lock_and_store, *asked, once)
+        d.addCallbacks(lambda _: self._kept(asked[0]), self._lost_later)
+        return d
+
+    def _asked(self, made: list[tuple[tuple[Posting, ...], str]],
+               reference: str) -> tuple[list[Transfer], set[str], tuple]:
+        """The transfers numbered and their escrow checked here, the accounts the database guards, the fences."""
         ledger, at = self._ledger, self.reactor.seconds()
         for merged, _ in made:
             ledger.verify(merged)
         transfers = [Transfer(ledger.next_number(), merged, reason, reference, at) for merged, reason in made]
         guarded = {p.account for t in transfers for p in t.postings
                    if p.amount < 0 and p.account not in MAY_OWE and is_shared(p.account)}
-        fences = self._fences(transfers)
+        return transfers, guarded, self._fences(transfers)
+
+    def _lock_and_store(self, transfers: list[Transfer], guarded: set[str], fences: tuple,
+                        once: RuleViolation | None) -> None:
+        """The one transaction (any thread: it touches only the store): a leased table's escrow fenced in it."""
         post = partial(self.ledger_store.post_locked, once=once)
-        try:
-            if fences:                              # a leased table's escrow: fenced in the same transaction
-                self.recorder.store.leases.fenced(fences, post, transfers, guarded)
-            else:
-                post(transfers, guarded)
-        except LeaseLost as lost:                   # another process plays the table now: nothing moved
-            self.recorder.refused(lost)
-            raise _moved(lost.resource) from None
+        if fences:
+            self.recorder.store.leases.fenced(fences, post, transfers, guarded)
+        else:
+            post(transfers, guarded)
+
+    def _kept(self, transfers: list[Transfer]) -> list[Transfer]:
         transfers = [replace(t, stored=True) for t in transfers]
         for t in transfers:
-            ledger.posted(t)
+            self._ledger.posted(t)
         self._recorded(tuple(transfers), store=False)
         return transfers
+
+    def _lost(self, lost: LeaseLost) -> RuleViolation:
+        self.recorder.refused(lost)                 # the table stops here, as a lost lease does
+        return _moved(lost.resource)
+
+    def _lost_later(self, failure: Failure) -> Failure:
+        if failure.check(LeaseLost):
+            raise self._lost(failure.value)
+        return failure
+
+    def funded(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str,
+               run: Callable[[int], object], *, verify: bool = True) -> object:
+        """:meth:`funding` around ``run(funds)``; with a money thread, a Deferred of its result: the legs taken in
+        one locked transaction there, ``run`` on the reactor once they are (its moves take them), and what it
+        is refused or leaves given back there too, before the Deferred fires."""
+        if self.money is None or not legs or any(type(amount) is not int or amount <= 0 for _, amount, _ in legs):
+            return super().funded(source, legs, reference, run, verify=verify)
+        total = sum(amount for _, amount, _ in legs)
+        keys = [(source, target, amount) for target, amount, _ in legs]
+
+        def taken(transfers: list[Transfer]) -> defer.Deferred:
+            self._prepaid.update(zip(keys, transfers, strict=True))
+            ran = defer.maybeDeferred(run, self.held(source) + total)
+            ran.addBoth(lambda result: self._given_back(keys, legs, reference).addCallback(lambda _: result))
+            return ran
+
+        def short(failure: Failure) -> object:
+            failure.trap(RuleViolation)
+            if failure.value.code != "insufficient_funds":
+                return failure
+            if verify:
+                raise _short(self.held(source), total).priced(self.currency)
+            return run(self.held(source))
+
+        made = [(check_postings((Posting(source, -amount), Posting(target, amount))), reason)
+                for target, amount, reason in legs]
+        return self._post_later(made, reference).addCallbacks(taken, short)
+
+    def _given_back(self, keys: list[tuple[str, str, int]], legs: Sequence[tuple[str, int, str]],
+                    reference: str) -> defer.Deferred:
+        """What a command did not move of its funding, back to its source in one locked transaction (off the
+        reactor); nothing to give back: fired at once."""
+        back = [(check_postings((Posting(target, -amount), Posting(source, amount))), reason + " returned")
+                for (source, target, amount), (_, _, reason) in zip(keys, legs, strict=True)
+                if self._prepaid.pop((source, target, amount), None) is not None]
+        return self._post_later(back, reference) if back else defer.succeed(None)
 
     @contextmanager
     def funding(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str, *,

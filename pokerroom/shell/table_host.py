@@ -273,10 +273,23 @@ class TableHost:
         if kind is tc.Sit or kind is tc.AddChips:       # the buy-in from the wallet, which lives beside the host:
             table_id = runner.table.table_id            # its check and its move one step (several processes)
             amount, reason = (command.buy_in, "buy_in") if kind is tc.Sit else (command.amount, "add_chips")
-            with self.wallet.funding(cash(player), [(table_escrow(table_id, player), amount, reason)], table_id):
-                self.command(runner, command)
+            funded = self.wallet.funded(cash(player), [(table_escrow(table_id, player), amount, reason)], table_id,
+                                        lambda _: self._still_here(runner, command))
+            if isinstance(funded, defer.Deferred):      # its locked move off the reactor (several processes)
+                return funded.addCallback(lambda _: self._seat_answer(runner, kind, player))
         else:
             self.command(runner, command)
+        return self._seat_answer(runner, kind, player)
+
+    def _still_here(self, runner: TableRunner, command: tc.TableCommand) -> None:
+        """A funded command, applied if its table is still played here once its money was taken (a lease lost
+        meanwhile: refused, and its money goes back by the wallet's fence or the new owner's recovery)."""
+        if self.runners.get(runner.table.table_id) is not runner:
+            raise RuleViolation("no_such_table", "that table is played by another process now: ask again")
+        self.command(runner, command)
+
+    @staticmethod
+    def _seat_answer(runner: TableRunner, kind: type, player: str | None) -> dict | defer.Deferred:
         answer = {"seat": runner.table.seat_of(player) if player is not None else None}
         return answer if kind in _AT_ONCE else runner.hold.after(answer)
 

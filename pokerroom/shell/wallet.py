@@ -25,7 +25,7 @@ with wallets' money moved under the database's lock.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -99,6 +99,13 @@ class Wallet:
         if have < amount:
             raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
                                 amounts={"have": have, "need": amount}).priced(self.currency)
+
+    def funded(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str,
+               run: Callable[[int], object], *, verify: bool = True) -> object:
+        """``run(funds)`` inside :meth:`funding`, its result: here at once, on the calling thread; a room on
+        several processes with a money thread answers a Deferred of it (its locked move off the reactor)."""
+        with self.funding(source, legs, reference, verify=verify) as funds:
+            return run(funds)
 
     @contextmanager
     def funding(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str, *,

@@ -92,7 +92,7 @@ class WalletDesk:
                 self.store.cashier.transfer_references("deposit", [welcome_reference(account)]))
             return account, paid
 
-        def pay(found: tuple[Any, bool]) -> dict:
+        def pay(found: tuple[Any, bool]) -> dict | defer.Deferred:
             account, paid = found
             if account is None:
                 raise RuleViolation("no_such_player", f"there is no account {asked.player}")
@@ -102,11 +102,14 @@ class WalletDesk:
             refused = RuleViolation("already_welcomed", f"{account.nickname} was given the welcome balance already")
             if paid or reference in self.welcomed:
                 raise refused
-            if self.rules.welcome_balance:
-                self.welcomed.add(reference)
-                # its limits (AC-5); once ever, checked again by the database where several processes pay
-                self.wallet.deposit_once(account.nickname, self.rules.welcome_balance, account, reference, refused)
-            return {"balance": self.wallet.balance(account.nickname)}
+            if not self.rules.welcome_balance:
+                return {"balance": self.wallet.balance(account.nickname)}
+            self.welcomed.add(reference)
+            # its limits (AC-5); once ever, checked again by the database where several processes pay (there, a
+            # Deferred: its locked move off the reactor)
+            paid = defer.maybeDeferred(self.wallet.deposit_once, account.nickname, self.rules.welcome_balance,
+                                       account, reference, refused)
+            return paid.addCallback(lambda _: {"balance": self.wallet.balance(account.nickname)})
 
         return self.recorder.write(gather, quiet=False).addCallback(pay)
 

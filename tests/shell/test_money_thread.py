@@ -1,0 +1,234 @@
+"""A shared wallet's locked moves off the reactor (issue 21): while a move waits for its rows' locks -- another
+process's transaction holding them -- the reactor's thread is free, and what the move answers is what it
+answered on the reactor: exactly one of two spends of one balance, refusals in their words, nothing lost.
+
+Real PostgreSQL (its row locks), a real thread pool; the "reactor" is a Clock whose ``callFromThread`` queues,
+turned by the test, so nothing here waits on the wall clock but for PostgreSQL to say the move is waiting."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+
+import pytest
+from sqlalchemy import text
+from twisted.internet import defer
+from twisted.internet.task import Clock
+from twisted.python.failure import Failure
+from twisted.python.threadpool import ThreadPool
+
+from pokerroom.bus.in_process import InProcessBus
+from pokerroom.bus.subjects import table_command
+from pokerroom.errors import RuleViolation
+from pokerroom.money.accounts import cash, table_escrow
+from pokerroom.players import AccountRules
+from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.shared_wallet import SharedWallet
+from pokerroom.store.db import make_engine, migrate
+from pokerroom.store.room_store import RoomStore
+from pokerroom.table import commands as tc
+from pokerroom.table.config import tables_from_config
+from tests.support.databases import postgres_database
+from tests.support.waiting import wait_until
+
+LOCK_ROW = text("SELECT balance FROM ledger_balances WHERE account = :account FOR UPDATE")
+WAITING = text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+
+
+class QueuedReactor(Clock):
+    """A Clock whose ``callFromThread`` queues the call for the test's thread (the reactor's) to run."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.from_threads: queue.Queue = queue.Queue()
+
+    def callFromThread(self, f, *args, **kwargs) -> None:  # noqa: N802, ANN001 - Twisted's name
+        self.from_threads.put(partial(f, *args, **kwargs))
+
+    def until(self, d: defer.Deferred) -> object:
+        """Turn until ``d`` has a result (the money thread's answers run here); its result, or its failure raised."""
+        out: list = []
+        d.addBoth(out.append)                   # not ``d.called``: true of one still waiting on a chained Deferred
+        while not out:
+            self.from_threads.get(timeout=30)()
+        if isinstance(out[0], Failure):
+            out[0].raiseException()
+        return out[0]
+
+
+@contextmanager
+def processes(count: int) -> Iterator[tuple[list[SharedWallet], object]]:
+    """``count`` wallets, each its own engine, store, reactor and money thread, over one PostgreSQL database; and
+    a connection of the test's own (another process's transaction)."""
+    with postgres_database() as url:
+        # a move's wait for a lock gives up after 20 s: one made on the test's own thread fails, never hangs
+        engines = [make_engine(url + "?options=-c%20lock_timeout%3D20s") for _ in range(count + 1)]
+        migrate(engines[0])
+        pools, wallets = [], []
+        try:
+            for engine in engines[:count]:
+                reactor = QueuedReactor()
+                reactor.advance(1_000)
+                store = RoomStore(engine)
+                wallet = SharedWallet(Recorder(store, reactor), reactor, AccountRules(aml_threshold=10**9))
+                wallet.load(store.ledger.load_ledger(), [])
+                pool = ThreadPool(minthreads=1, maxthreads=2, name="test-money")
+                wallet.move_off_reactor(pool)
+                pool.start()
+                pools.append(pool)
+                wallets.append(wallet)
+            yield wallets, engines[count]
+        finally:
+            for pool in pools:
+                pool.stop()
+            for engine in engines:
+                engine.dispose()
+
+
+def held(wallet: SharedWallet, *accounts: str) -> list[int]:
+    stored = wallet.ledger_store.balances(accounts)
+    return [stored[account] for account in accounts]
+
+
+def waiting(engine, count: int) -> None:  # noqa: ANN001 - an Engine
+    """PostgreSQL says ``count`` transactions wait on a lock (the moves are in the database, not on our thread)."""
+    def seen() -> bool:
+        with engine.connect() as c:
+            return c.execute(WAITING).scalar() >= count
+    assert wait_until(seen, timeout=20), "the locked moves never reached the database"
+
+
+def test_a_buy_in_waiting_for_its_locked_row_leaves_the_reactor_free_and_lands_when_the_lock_goes():
+    with processes(1) as ([east], other):
+        east.deposit("ana", 1_000, None, reference="cashier")   # stored at once (no money thread asked yet)
+        escrow = table_escrow("t1", "ana")
+        ran = []
+
+        def sit(funds: int) -> str:
+            ran.append(funds)
+            east.move(cash("ana"), escrow, 600, "buy_in", "t1", store=False)     # the table's move: the prepaid one
+            return "seated"
+
+        with other.connect() as c, c.begin():                   # another process's transaction holds ana's row
+            c.execute(LOCK_ROW, {"account": cash("ana")})
+            d = east.funded(cash("ana"), [(escrow, 600, "buy_in")], "t1", sit)
+            assert isinstance(d, defer.Deferred) and not d.called    # answered at once: the reactor is free
+            east.reactor.advance(5)                             # its timers fire while the move waits
+            waiting(other, 1)
+            assert not d.called and ran == [] and east.reactor.from_threads.empty()
+        assert east.reactor.until(d) == "seated"                # the lock gone (rolled back): it lands
+        assert ran == [1_000]
+        assert held(east, cash("ana"), escrow) == [400, 600]
+        assert east.ledger_store.ledger_check() and east.ledger_store.ledger_problems() == []
+
+
+def test_two_processes_buying_in_with_one_whole_balance_off_the_reactor_exactly_one_succeeds():
+    with processes(2) as (wallets, other):
+        east, west = wallets
+        east.deposit("ana", 1_000, None, reference="cashier")
+        ran: list[str] = []
+
+        def sit(wallet: SharedWallet, table: str, funds: int) -> str:
+            ran.append(table)
+            wallet.move(cash("ana"), table_escrow(table, "ana"), 1_000, "buy_in", table, store=False)
+            return table
+
+        with other.connect() as c, c.begin():
+            c.execute(LOCK_ROW, {"account": cash("ana")})
+            asked = [w.funded(cash("ana"), [(table_escrow(t, "ana"), 1_000, "buy_in")], t, partial(sit, w, t))
+                     for w, t in ((east, "east-1"), (west, "west-1"))]
+            waiting(other, 2)                                   # both in the database, both reactors free
+            assert not any(d.called for d in asked)
+        results = []
+        for wallet, d in zip(wallets, asked, strict=True):
+            try:
+                results.append(wallet.reactor.until(d))
+            except RuleViolation as refused:
+                results.append(refused)
+        refusals = [r for r in results if isinstance(r, RuleViolation)]
+        assert len(refusals) == 1 and ran == [r for r in results if isinstance(r, str)], results
+        assert refusals[0].code == "insufficient_funds" and refusals[0].amounts == {"have": 0, "need": 1_000}
+        assert held(east, cash("ana"), table_escrow(ran[0], "ana")) == [0, 1_000]
+        assert east.ledger_store.ledger_check() and east.ledger_store.ledger_problems() == []
+
+
+def test_a_refused_command_gets_its_money_back_off_the_reactor_and_its_refusal_unchanged():
+    with processes(1) as ([east], _):
+        east.deposit("ana", 1_000, None, reference="cashier")
+
+        def refuse(funds: int) -> None:
+            raise RuleViolation("seat_taken", "seat 3 is taken")
+
+        d = east.funded(cash("ana"), [(table_escrow("t1", "ana"), 600, "buy_in")], "t1", refuse)
+        with pytest.raises(RuleViolation) as refused:
+            east.reactor.until(d)
+        assert refused.value.code == "seat_taken"
+        assert held(east, cash("ana"), table_escrow("t1", "ana")) == [1_000, 0]
+        assert east.held(table_escrow("t1", "ana")) == 0        # the escrow here agrees: no chip anywhere else
+        reasons = [t.reason for t in east.ledger_store.load_ledger().transfers]
+        assert reasons == ["deposit", "buy_in", "buy_in returned"]
+
+
+def test_a_welcome_deposit_off_the_reactor_is_paid_once_by_two_processes():
+    with processes(2) as (wallets, _):
+        refusal = RuleViolation("already_welcomed", "ana was given the welcome balance already")
+        asked = [w.deposit_once("ana", 500, None, "welcome-ana", refusal) for w in wallets]    # both in flight
+        assert all(isinstance(d, defer.Deferred) for d in asked)
+        results = []
+        for wallet, d in zip(wallets, asked, strict=True):
+            try:
+                results.append(wallet.reactor.until(d))
+            except RuleViolation as refused:
+                results.append(refused)
+        assert sorted(type(r).__name__ for r in results) == ["RuleViolation", "Transfer"], results
+        assert [r.code for r in results if isinstance(r, RuleViolation)] == ["already_welcomed"]
+        assert held(wallets[0], cash("ana")) == [500]
+
+
+@contextmanager
+def room_with_money_thread() -> Iterator[RoomServices]:
+    """One process of the room on PostgreSQL, owning cash table ``t1``, its wallet's locked moves on a thread."""
+    with postgres_database() as url:
+        engine = make_engine(url + "?options=-c%20lock_timeout%3D20s")
+        migrate(engine)
+        reactor = QueuedReactor()
+        reactor.advance(1_000)
+        tables = tables_from_config({"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10,
+                                                 "min_buy_in": 400, "max_buy_in": 2_000, "seats": 6}]})
+        room = RoomServices(tables, RoomStore(engine), reactor, bus=InProcessBus(), shared_money=True)
+        pool = ThreadPool(minthreads=1, maxthreads=1, name="test-money")
+        room.wallet.move_off_reactor(pool)
+        pool.start()
+        room.startService()
+        try:
+            yield room
+        finally:
+            room.stopService()
+            pool.stop()
+            engine.dispose()
+
+
+def test_a_join_through_the_table_host_off_the_reactor_is_seated_once_its_money_lands():
+    with room_with_money_thread() as room:
+        room.wallet.deposit("ana", 1_000, None, reference="cashier")
+        d = room.bus.request(table_command("t1"), tc.Sit("ana", 2, 600))
+        assert room.tables.runner("t1").table.seat_of("ana") is None    # not seated before the money is taken
+        assert room.reactor.until(d) == {"seat": 2}
+        assert room.tables.runner("t1").table.seat_of("ana") == 2
+        assert room.wallet.balance("ana") == 400 and room.wallet.held(table_escrow("t1", "ana")) == 600
+
+
+def test_a_table_gone_while_its_buy_in_was_taken_refuses_the_join_and_gives_the_money_back():
+    with room_with_money_thread() as room:
+        room.wallet.deposit("ana", 1_000, None, reference="cashier")
+        d = room.bus.request(table_command("t1"), tc.Sit("ana", 2, 600))
+        room.tables.drop_table("t1")                # its lease lost while the money thread took the buy-in
+        with pytest.raises(RuleViolation) as refused:
+            room.reactor.until(d)
+        assert refused.value.code == "no_such_table"
+        assert room.wallet.balance("ana") == 1_000 and room.wallet.held(table_escrow("t1", "ana")) == 0
+        reasons = [t.reason for t in room.store.ledger.load_ledger().transfers]
+        assert reasons == ["deposit", "buy_in", "buy_in returned"]
