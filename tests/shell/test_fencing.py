@@ -19,8 +19,8 @@ from pokerroom.shell.leases import TTL
 from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.lease_records import LeaseLost
 from pokerroom.store.room_store import RoomStore
-from tests.support.clocked_room import TABLES, make_room, player, request, resolved, settle
-from tests.support.leased_rooms import BUY_IN, ROULETTE, START, nodes
+from tests.support.clocked_room import make_room, player, request, resolved, settle
+from tests.support.leased_rooms import BUY_IN, ROULETTE, SIT_AND_GO, START, dealt, directors_sit_and_go, nodes
 from tests.support.together import shared_database
 
 
@@ -75,10 +75,7 @@ def _dealt_then_taken_over(east, west) -> dict:   # noqa: ANN001
         session, _ = player(east, name)
         assert request(east, session, "join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
         seated[name] = session
-    table = east.tables.runners["t1"].table
-    while table.hand is None:
-        east.reactor.advance(0.5)
-        settle(east)
+    dealt(east)
     assert east.tenancy.keeper.epoch("cash:t1") == 1
     west.reactor.advance(TTL + TTL / 3)                         # east's clock stopped: its lease ran out
     settle(west)
@@ -163,15 +160,8 @@ def test_a_hung_owners_casino_stake_is_refused_and_it_drops_the_casino_table(dat
 
 
 def test_a_hung_directors_registration_is_refused_and_it_drops_the_event(database):
-    config = {**TABLES, "tournaments": {"decision_seconds": 10}}
-    with nodes(database, "east", "west", config=config) as (east, west):
-        boss, _ = player(east, "boss")
-        boss.role = "director"
-        east.store.accounts.create_account("boss", "boss", "-", "1990-01-01", "NL", 0.0, role="director")
-        made = request(east, boss, "director_create", template="sit_and_go", id="sng", name="SNG", start_in=None,
-                       settings={"min_players": 3, "max_players": 3})
-        assert made["ok"], made
-        settle(east)
+    with nodes(database, "east", "west", config=SIT_AND_GO) as (east, west):
+        directors_sit_and_go(east)
         ana, _ = player(east, "ana")
         assert request(east, ana, "tournament_register", tournament="sng")["ok"]
         bob, _ = player(east, "bob")

@@ -17,8 +17,8 @@ from pokerroom.money.accounts import WORLD, cash, payout, tournament_guarantee
 from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.leases import TTL
-from tests.support.clocked_room import TABLES, Connection, player, request, settle, with_token
-from tests.support.leased_rooms import BUY_IN, ROULETTE, START, nodes
+from tests.support.clocked_room import Connection, player, request, settle, with_token
+from tests.support.leased_rooms import BUY_IN, ROULETTE, SIT_AND_GO, START, dealt, directors_sit_and_go, nodes
 from tests.support.together import shared_database
 
 
@@ -42,10 +42,8 @@ def test_TR_REFUND_1_a_dead_nodes_table_is_taken_over_its_hand_void_and_every_st
             session, _ = player(east, name)
             assert request(east, session, "join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
             seated[name] = session
+        dealt(east)                                             # east deals a hand and dies in it
         table = east.tables.runners["t1"].table
-        while table.hand is None:                               # east deals a hand and dies in it
-            east.reactor.advance(0.5)
-            settle(east)
         east.recorder.flushed()
         (open_hand,) = east.store.hands.open_hands()
         assert sum(open_hand.start_stacks.values()) == 2 * BUY_IN
@@ -102,10 +100,8 @@ def test_TR_REFUND_1_a_player_whose_node_died_resumes_on_the_survivor_and_is_tol
             session, _ = player(east, name)
             tokens[name] = with_token(east, session)
             assert request(east, session, "join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
+        dealt(east)                                             # east deals a hand and dies in it
         table = east.tables.runners["t1"].table
-        while table.hand is None:                               # east deals a hand and dies in it
-            east.reactor.advance(0.5)
-            settle(east)
         east.recorder.flushed()
         (open_hand,) = east.store.hands.open_hands()
         # bob resumes on east, whose t1 was never taken over: a snapshot and no word of a move
@@ -215,15 +211,8 @@ def test_CR_5_a_dead_nodes_casino_table_is_taken_over_and_the_round_in_play_refu
 
 
 def test_TR_REFUND_2_a_dead_nodes_tournament_is_refunded_where_its_lease_is_taken_over(database):
-    config = {**TABLES, "tournaments": {"decision_seconds": 10}}
-    with nodes(database, "east", "west", config=config) as (east, west):
-        boss, _ = player(east, "boss")
-        boss.role = "director"
-        east.store.accounts.create_account("boss", "boss", "-", "1990-01-01", "NL", 0.0, role="director")
-        made = request(east, boss, "director_create", template="sit_and_go", id="sng", name="SNG", start_in=None,
-                       settings={"min_players": 3, "max_players": 3})
-        assert made["ok"], made
-        settle(east)
+    with nodes(database, "east", "west", config=SIT_AND_GO) as (east, west):
+        directors_sit_and_go(east)
         assert east.store.leases.owner("tournament:sng", START).node == "east"
         entrants = {}
         for name in ("ana", "bob"):

@@ -14,7 +14,7 @@ from pokerroom.shell.composition import RoomServices
 from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table.config import tables_from_config
-from tests.support.clocked_room import TABLES, settle
+from tests.support.clocked_room import TABLES, player, request, settle
 
 START = 1_000_000.0
 BUY_IN = 1_000
@@ -41,3 +41,26 @@ def nodes(url: str, *names: str, config: dict | None = None) -> Iterator[list[Ro
     finally:
         for engine in engines:
             engine.dispose()
+
+
+SIT_AND_GO = {**TABLES, "tournaments": {"decision_seconds": 10}}     # nodes' config for a director's event
+
+
+def directors_sit_and_go(node: RoomServices, tournament: str = "sng") -> None:
+    """A director on ``node`` makes a three-player sit & go (``nodes(..., config=SIT_AND_GO)``), whose lease
+    ``node`` then holds."""
+    boss, _ = player(node, "boss")
+    boss.role = "director"
+    node.store.accounts.create_account("boss", "boss", "-", "1990-01-01", "NL", 0.0, role="director")
+    made = request(node, boss, "director_create", template="sit_and_go", id=tournament, name="SNG", start_in=None,
+                   settings={"min_players": 3, "max_players": 3})
+    assert made["ok"], made
+    settle(node)
+
+
+def dealt(node: RoomServices, table_id: str = "t1") -> None:
+    """``node``'s clock turned until its table ``table_id`` has a hand dealt."""
+    table = node.tables.runners[table_id].table
+    while table.hand is None:
+        node.reactor.advance(0.5)
+        settle(node)
