@@ -99,9 +99,10 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
     on_break = threading.Event()
 
     def rebuy(bot: TournamentBot) -> None:
-        """Players try to rebuy at the start and at the break until one may (TR-REG-6: at or below the
-        starting stack, between hands, while rebuys are open): at the break's start a table's last hand may
-        still run (TR-PLAY-2), so its players try again when that hand ends, and then no hand runs."""
+        """Players also try to rebuy at the start and at the break (TR-REG-6: at or below the starting stack,
+        between hands, while rebuys are open): at the break's start a table's last hand may still run
+        (TR-PLAY-2), so its players try again when that hand ends. On a loaded machine the break can pass
+        before a bot sees it: the late registrant's rebuy while play is paused is the sure one."""
         if not rebought and bot.name_ not in eliminated:
             if bot.ask("tournament_rebuy", tournament="pko")["ok"]:
                 rebought.append(bot.name_)
@@ -117,10 +118,26 @@ def test_TR_REG_4_TR_PLAY_6_TR_DEAL_1_a_30_player_knockout_runs_to_the_end_over_
     for bot in bots:
         bot.start()
     assert td.request("director_start", tournament="pko")["ok"]
-    for (i, name), p in zip(enumerate(names[27:], 27), late, strict=True):   # late registration (TR-REG-4, -PLAY-7)
+    # paused at once, the level clock stops (rebuys stay open) and no hand is dealt after those in play
+    assert td.request("director_pause", tournament="pko", reason="late seats and a rebuy")["ok"]
+    for p in late:                                  # late registration (TR-REG-4, -PLAY-7)
         answer = p.request("tournament_register", tournament="pko")
         assert answer["ok"], answer
         assert p.request("tournament_subscribe", tournament="pko", on=True)["ok"]
+
+    def late_rebuy() -> bool:
+        """A late registrant holds the starting stack: a rebuy is theirs once their table's hand is over
+        (TR-REG-6: chips come between hands); bots finish the hands in play meanwhile."""
+        answer = late[0].request("tournament_rebuy", tournament="pko")
+        if not answer["ok"]:
+            assert answer["error"]["code"] == "hand_running", answer
+            return False
+        rebought.append(names[27])
+        return True
+
+    assert wait_until(late_rebuy, timeout=60), "a late registrant could not rebuy while play was paused"
+    assert td.request("director_resume", tournament="pko")["ok"]
+    for (i, name), p in zip(enumerate(names[27:], 27), late, strict=True):
         bot = TournamentBot(p, name, "pko", seed=i, on_event=react)
         bots.append(bot)
         bot.start()
