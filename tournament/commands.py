@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pokerroom.errors import handler_for
 from pokerroom.poker.actions import action_named
+from tournament.hand_in_play import HandResult
 
 if TYPE_CHECKING:
     from tournament.director import Director
@@ -64,6 +65,43 @@ class Deal:
 
     table: str
     deck: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SendHand:
+    """The next hand at ``table``, planned here and dealt (with its own deck, HR-RNG-1) and played on another
+    process."""
+
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnHand:
+    """A hand sent away ended: its :class:`~tournament.hand_in_play.HandResult` as plain data."""
+
+    table: str
+    hand_id: str
+    start: dict[str, int]
+    end: dict[str, int]
+    dealing_order: tuple[str, ...]
+    eliminated_by: dict[str, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, result: HandResult) -> ReturnHand:
+        return cls(result.table_id, result.hand_id, dict(result.start), dict(result.end), tuple(result.dealing_order),
+                   {p: tuple(w) for p, w in result.eliminated_by.items()})
+
+    def result(self) -> HandResult:
+        return HandResult(self.table, self.hand_id, dict(self.start), dict(self.end), tuple(self.dealing_order),
+                          {p: tuple(w) for p, w in self.eliminated_by.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class VoidHand:
+    """The process playing a hand sent away died: the hand is void (TR-REFUND-1)."""
+
+    table: str
+    hand_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +237,8 @@ class Broadcast:
     by: str
 
 
-TournamentCommand = (LevelUp | StartBreak | EndBreak | Start | CatchUp | Deal | DealExpired | Timeout | Act
+TournamentCommand = (LevelUp | StartBreak | EndBreak | Start | CatchUp | Deal | SendHand | ReturnHand | VoidHand
+                     | DealExpired | Timeout | Act
                      | Register | Unregister | Rebuy | AddOn | SellShares | ProposeDeal | AnswerDeal | Pause
                      | Resume | Cancel | RemovePlayer | MovePlayer | BreakTable | BalanceNow | DecideDeal
                      | Broadcast)
@@ -217,6 +256,9 @@ APPLY: dict[type, Callable[[Director, object], list]] = {
     Start: lambda d, c: d.registration.start(),
     CatchUp: lambda d, c: d.registration.catch_up(),
     Deal: lambda d, c: d.deal(c.table, c.deck),
+    SendHand: lambda d, c: d.send_hand(c.table),
+    ReturnHand: lambda d, c: d.hand_returned(c.result()),
+    VoidHand: lambda d, c: d.hand_voided(c.table, c.hand_id),
     DealExpired: lambda d, c: d.deal_desk.deal_expired(),
     Timeout: lambda d, c: d.timeout(c.player),
     Act: _act,

@@ -61,6 +61,7 @@ from collections.abc import Callable, Sequence
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import HOUSE_FEES, cash
 from pokerroom.poker.actions import Action
+from pokerroom.poker.variants import Stakes
 from tournament import refunds
 from tournament.accounts import (
     PACKAGES,
@@ -99,6 +100,9 @@ from tournament.events import (
     HandDealt,
     HandForHand,
     HandPlayed,
+    HandReturned,
+    HandSent,
+    HandVoided,
     LevelStarted,
     PackageAwarded,
     Paused,
@@ -130,7 +134,8 @@ __all__ = [
     "pool_account", "bounty_account", "guarantee_account", "stakes_account", "ticket_account", "tournament_money",
     "BountyWon", "BreakEnded", "BreakStarted", "Broadcast", "BubbleBurst", "Busted", "Cancelled", "ChipsAdded",
     "DealAnswered", "DealAwaitingApproval", "DealFailed", "DealMade", "DealOffered", "DealProposed", "Eliminated",
-    "Finished", "HandDealt", "HandForHand", "HandPlayed", "LevelStarted", "PackageAwarded", "Paused", "Payment",
+    "Finished", "HandDealt", "HandForHand", "HandPlayed", "HandReturned", "HandSent", "HandVoided",
+    "LevelStarted", "PackageAwarded", "Paused", "Payment",
     "PrizesFixed", "PrizeSubstituted", "RebuysClosed", "Registered", "RegistrationClosed", "Resumed", "Seated",
     "SeatWon", "SharesSold", "Started", "TableClosed", "Unregistered",
 ]
@@ -211,13 +216,13 @@ class Director:
         floor = self._floor
         if floor is None:
             tables = self.tables.values()
-            floor = self._floor = Floor((t.layout for t in tables), [t.id for t in tables if t.hand is None])
+            floor = self._floor = Floor((t.layout for t in tables), [t.id for t in tables if not t.in_hand])
         else:
             tables = self.tables
             for table_id in self._touched:
                 table = tables.get(table_id)
                 if table is not None:
-                    floor.update(table_id, table.hand is None)
+                    floor.update(table_id, not table.in_hand)
         self._touched.clear()
         return floor
 
@@ -290,20 +295,68 @@ class Director:
         return handler_of(command)(self, command)
 
     def deal(self, table_id: str, deck: Sequence[int]) -> list:
-        """Deal the next hand at ``table_id`` if it may (see :meth:`ready_tables`)."""
+        """Deal the next hand at ``table_id`` here, if it may (see :meth:`ready_tables`)."""
+        table = self._dealing(table_id)
+        events = table.start_hand(self._stakes(), deck, label=self._label(table_id))
+        self._dealt(table_id)
+        self.emit(HandDealt(table_id, tuple(events)))
+        self._after_action(table)
+        return self.flush()
+
+    def send_hand(self, table_id: str) -> list:
+        """Plan the next hand at ``table_id`` for another process to deal and play, if it may: the table is in
+        that hand (no seat changes, TR-PLAY-4) until :meth:`hand_returned` or :meth:`hand_voided`. The plan is
+        ``tables[table_id].away``; nothing is sent when fewer than two can play."""
+        table = self._dealing(table_id)
+        setup = table.send_hand(self._stakes(), label=self._label(table_id))
+        self._dealt(table_id)
+        if setup is not None:
+            self.emit(HandSent(table_id, setup.hand_id))
+        return self.flush()
+
+    def hand_returned(self, result: HandResult) -> list:
+        """A hand sent away ended: its stacks, busts and places as if it had been dealt here (TR-PLAY-3/6). A
+        result for no hand away, or not matching the hand sent, is refused and changes nothing."""
+        table = self.tables.get(result.table_id)
+        if table is None:
+            raise RuleViolation("no_such_hand", f"table {result.table_id} has no hand {result.hand_id} away",
+                                "TR-PLAY-4")
+        table.hand_returned(result)
+        self.emit(HandReturned(table.id, result.hand_id, dict(result.end)))
+        self.touch(table.id)
+        self._hand_over(result)
+        return self.flush()
+
+    def hand_voided(self, table_id: str, hand_id: str) -> list:
+        """The process playing a hand sent away died: the hand is void and every stack stays as it began
+        (TR-REFUND-1); play goes on as after a hand nobody busted in."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise RuleViolation("no_such_hand", f"table {table_id} has no hand {hand_id} away", "TR-PLAY-4")
+        stacks = table.hand_voided(hand_id)
+        self.emit(HandVoided(table_id, hand_id, stacks))
+        self.touch(table_id)
+        order = tuple(stacks)
+        self._hand_over(HandResult(table_id, hand_id, stacks, dict(stacks), order, {}))
+        return self.flush()
+
+    def _dealing(self, table_id: str) -> TournamentTable:
         if not self.can_deal(table_id):
             raise RuleViolation("table_waiting", f"table {table_id} may not deal now", "TR-PLAY-2")
-        table = self.tables[table_id]
-        stakes = self.spec.level(self.clock.level).stakes()
-        events = table.start_hand(stakes, deck, label=f"{self.spec.name} table {table_id}")
+        return self.tables[table_id]
+
+    def _stakes(self) -> Stakes:
+        return self.spec.level(self.clock.level).stakes()
+
+    def _label(self, table_id: str) -> str:
+        return f"{self.spec.name} table {table_id}"
+
+    def _dealt(self, table_id: str) -> None:
         self.touch(table_id)
         if self.hand_for_hand:
             self.round_played.add(table_id)
             if self._unplayed is not None:
                 self._unplayed.pop(table_id, None)
-        self.emit(HandDealt(table_id, tuple(events)))
-        self._after_action(table)
-        return self.flush()
 
     def act(self, player: str, action: Action, decision: str | None = None) -> list:
         table = self.table_of(player)

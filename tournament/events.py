@@ -75,6 +75,33 @@ class HandPlayed:
 
 
 @dataclass(frozen=True)
+class HandSent:
+    """The table's next hand goes to another process to deal and play; its plan is the table's ``away``."""
+
+    table: str
+    hand_id: str
+
+
+@dataclass(frozen=True)
+class HandReturned:
+    """A hand sent away ended; ``end`` is each dealt player's chips after it."""
+
+    table: str
+    hand_id: str
+    end: dict[str, int]
+
+
+@dataclass(frozen=True)
+class HandVoided:
+    """A hand sent away is void (the process playing it died): each player keeps the chips they began it with
+    (TR-REFUND-1)."""
+
+    table: str
+    hand_id: str
+    stacks: dict[str, int]
+
+
+@dataclass(frozen=True)
 class ChipsAdded:
     player: str
     chips: int
@@ -277,13 +304,16 @@ def players_concerned(event: Any) -> tuple[str, ...] | None:
     return None
 
 
+_TABLE_EVENTS = frozenset((HandDealt, HandPlayed, HandSent, HandReturned, HandVoided, TableClosed))
+
+
 def tables_named(events: Iterable[Any]) -> set[str]:
     """The tables a command's events name -- a hand's table, both ends of a move, a closed table: the only
     tables whose seats, stacks or hand it changed, so the shell looks at those and not at the whole field."""
     named: set[str] = set()
     for e in events:
         kind = type(e)
-        if kind is HandDealt or kind is HandPlayed or kind is TableClosed:
+        if kind in _TABLE_EVENTS:
             named.add(e.table)
         elif kind is Seated:
             named.add(e.table)

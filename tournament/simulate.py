@@ -39,6 +39,7 @@ from pokerroom.money.ledger import Ledger
 from pokerroom.poker.actions import Bet, Call, Check, Fold, LegalActions, Raise
 from tournament import director as td
 from tournament.events import tables_named
+from tournament.hand_in_play import HandInPlay
 from tournament.prizes import PayoutTable
 from tournament.structure import PAYOUTS, STRUCTURES, TournamentSpec
 
@@ -106,17 +107,20 @@ def default_spec(players: int) -> TournamentSpec:
 def simulate(players: int, *, seed: int = 1, spec: TournamentSpec | None = None, late: float = 0.05,
              re_enter: float = 0.3, deal: bool = True, check: bool = True,
              observe: Callable[[td.Director], None] | None = None,
-             on_events: Callable[[list], None] | None = None) -> Report:
+             on_events: Callable[[list], None] | None = None, elsewhere: bool = False, void: float = 0.0) -> Report:
     """Run a tournament of ``players`` bots (``late`` of them register after the start).
 
     ``observe`` sees the director after every command (a test saving and restoring it as the hall would);
     ``on_events`` sees every list of events the director returns, as the shell would get them.
+    ``elsewhere`` sends every hand away (:meth:`Director.send_hand`) and plays it on a
+    :class:`~tournament.hand_in_play.HandInPlay` as another process would, with the same deck; ``void`` is the
+    chance that the process playing a hand sent away dies after its first action (the hand is void).
     """
     spec = spec or default_spec(players)
     rng = random.Random(seed)
     payouts = PayoutTable.load(PAYOUTS / f"{spec.payouts}.toml")
     director = td.Director(spec, payouts, random.Random(seed + 1))
-    run = _Run(director, Ledger(keep=100), rng, check, observe, on_events)
+    run = _Run(director, Ledger(keep=100), rng, check, observe, on_events, elsewhere, void)
     if spec.guarantee:                      # STAFF-1: the house deposits its guarantee and holds it for the event
         run.ledger.move(WORLD, PROMOTIONS, spec.guarantee, "deposit", "sim", 0.0)
         run.ledger.move(PROMOTIONS, td.guarantee_account(spec.id), spec.guarantee, "guarantee reserved", "sim", 0.0)
@@ -165,8 +169,11 @@ def _next(director: td.Director, now: int) -> tuple[str, int] | None:
 class _Run:
     def __init__(self, director: td.Director, ledger: Ledger, rng: random.Random, check: bool,
                  observe: Callable[[td.Director], None] | None = None,
-                 on_events: Callable[[list], None] | None = None) -> None:
+                 on_events: Callable[[list], None] | None = None, elsewhere: bool = False, void: float = 0.0) -> None:
         self.director = director
+        self.elsewhere = elsewhere
+        self.void = void
+        self.voided = 0
         self.observe = observe
         self.on_events = on_events
         self.ledger = ledger
@@ -258,9 +265,14 @@ class _Run:
             if not d.can_deal(table_id):
                 continue
             rng.shuffle(self.deck)
-            self.apply(d.deal(table_id, self.deck))
-            self.hands += 1
-            self._play(table_id, rng)
+            if self.elsewhere:
+                self.apply(d.send_hand(table_id))
+                self.hands += 1
+                self._play_away(table_id, rng)
+            else:
+                self.apply(d.deal(table_id, self.deck))
+                self.hands += 1
+                self._play(table_id, rng)
             if self.check:
                 self._check_chips(table_id)
             if d.state != td.RUNNING:
@@ -277,6 +289,23 @@ class _Run:
                 break
             player, legal = turn
             self.apply(d.act(player, bot_action(legal, rng)))
+
+    def _play_away(self, table_id: str, rng: random.Random) -> None:
+        """The hand the director sent, dealt and played as another process would, and its result given back (or,
+        by the ``void`` chance, the process dies after the first action and the hand is void)."""
+        d = self.director
+        setup = d.tables[table_id].away
+        if setup is None:
+            return
+        away = HandInPlay(table_id, setup, self.deck)
+        while (turn := away.to_act()) is not None:
+            player, legal = turn
+            away.act(player, bot_action(legal, rng), legal.decision)
+            if self.void and rng.random() < self.void:
+                self.voided += 1
+                self.apply(d.hand_voided(table_id, setup.hand_id))
+                return
+        self.apply(d.hand_returned(away.result()))
 
     def _recount(self, events: list) -> None:
         """Count again the chips of the tables a command named: what a hand or a move can have changed."""

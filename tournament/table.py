@@ -18,40 +18,36 @@ stacks at the start (the ones elimination order and refunds use,
 TR-PLAY-3, TR-REFUND-3), the stacks at the end, the dealing order, and for
 each player who busted the winners of the pot that eliminated them (the
 highest pot they could win; TR-PLAY-6).
+
+A hand is dealt here (:meth:`start_hand`: the table keeps it as a
+:class:`~tournament.hand_in_play.HandInPlay`) or sent away
+(:meth:`send_hand`): on a room of several processes the director plans the
+hand -- seats, button, blinds, the stacks -- and another process deals and
+plays the same :class:`~tournament.hand_in_play.HandInPlay`; until its result
+comes back (:meth:`hand_returned`) or it is void (:meth:`hand_voided`,
+TR-REFUND-1) the table is in that hand exactly as if it were dealt here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker import events as ev
-from pokerroom.poker.actions import Action, LegalActions, verify_decision
+from pokerroom.poker.actions import Action, LegalActions
 from pokerroom.poker.hand import Hand
 from pokerroom.poker.hand_setup import HandSetup, Seat
 from pokerroom.poker.variants import Stakes, Variant
 from pokerroom.table.blinds import NoHand, Positions, SeatView, plan_hand
+from tournament.hand_in_play import HandInPlay, HandResult
 from tournament.seating import Table as Layout
 
-
-@dataclass(frozen=True)
-class HandResult:
-    table_id: str
-    hand_id: str
-    start: dict[str, int]                       # player -> chips when the hand began
-    end: dict[str, int]                         # player -> chips when it ended
-    dealing_order: tuple[str, ...]              # from the first seat left of the button
-    eliminated_by: dict[str, tuple[str, ...]]   # busted player -> winners of the pot that busted them
-
-    @property
-    def busted(self) -> list[str]:
-        return [p for p in self.dealing_order if self.end[p] == 0]
+__all__ = ["HandResult", "TournamentTable"]
 
 
 class TournamentTable:
     __slots__ = ("id", "size", "variant", "layout", "seats", "stacks", "positions", "hand", "hand_number", "draw",
-                 "_start", "_order")
+                 "play", "away")
 
     def __init__(self, table_id: str, size: int, variant: Variant, draw: Callable[[Sequence[int]], int]) -> None:
         self.id = table_id
@@ -64,13 +60,13 @@ class TournamentTable:
         self.hand: Hand | None = None
         self.hand_number = 0
         self.draw = draw
-        self._start: dict[str, int] = {}
-        self._order: tuple[str, ...] = ()
+        self.play: HandInPlay | None = None     # the hand dealt here (``hand`` is its engine)
+        self.away: HandSetup | None = None      # the hand sent to another process to play, until it comes back
 
     def __getstate__(self) -> dict:
         """Between hands, always: a stored table keeps the stacks of the hand in play's start, never its deck."""
         state = {name: getattr(self, name) for name in self.__slots__}
-        state["hand"] = None
+        state["hand"] = state["play"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -81,7 +77,8 @@ class TournamentTable:
 
     @property
     def in_hand(self) -> bool:
-        return self.hand is not None
+        """A hand is in play here or away: seats and stacks wait for its end (TR-PLAY-4)."""
+        return self.hand is not None or self.away is not None
 
     @property
     def big_blind_seat(self) -> int:
@@ -96,15 +93,14 @@ class TournamentTable:
 
     def start_stacks(self) -> dict[str, int]:
         """Stacks at the start of the hand in play, or now between hands (TR-REFUND-3)."""
-        return dict(self._start) if self.hand is not None else dict(self.stacks)
+        if self.play is not None:
+            return dict(self.play.start)
+        if self.away is not None:
+            return {s.player_id: s.stack for s in self.away.seats}
+        return dict(self.stacks)
 
     def to_act(self) -> tuple[str, LegalActions] | None:
-        hand = self.hand
-        if hand is None or hand.ended:
-            return None
-        seat = hand.to_act()
-        legal = hand.legal_actions()
-        return (self.seats[seat], legal) if seat is not None and legal is not None else None
+        return None if self.play is None else self.play.to_act()
 
     # ------------------------------------------------------------------ seating, between hands only
 
@@ -128,85 +124,83 @@ class TournamentTable:
         self.stacks[player] += chips
 
     def _verify_between_hands(self) -> None:
-        if self.hand is not None:
+        if self.in_hand:
             raise RuleViolation("hand_running", f"table {self.id} is in a hand; seats change between hands",
                                 "TR-PLAY-4")
 
     # ------------------------------------------------------------------ dealing
 
-    def start_hand(self, stakes: Stakes, deck: Sequence[int], label: str = "") -> list[ev.Event]:
-        """Deal everyone seated with chips (TR-PLAY-7, HR-DC-3); [] when fewer than two can play."""
+    def plan_hand(self, stakes: Stakes, label: str = "") -> HandSetup | None:
+        """The next hand's seats, button and blinds, everyone seated with chips dealt in (TR-PLAY-7, HR-DC-3);
+        None when fewer than two can play. The button moves here, whoever deals the hand."""
         self._verify_between_hands()
         views = [SeatView(seat, self.stacks[p]) for seat, p in sorted(self.seats.items()) if self.stacks[p] > 0]
         plan = plan_hand(views, max_seats=self.size, stakes=stakes, previous=self.positions, draw=self.draw)
         if isinstance(plan, NoHand):
-            return []
+            return None
         self.positions = plan.positions
         self.layout.big_blind = self.big_blind_seat     # where balancing aims a player moved in (TR-PLAY-4)
         self.hand_number += 1
         dealt = tuple(Seat(s, self.seats[s], self.stacks[self.seats[s]]) for s in plan.dealt)
-        setup = HandSetup(f"{self.id}-{self.hand_number}", self.variant, stakes, dealt, plan.button, plan.blinds,
-                          plan.posts, table_name=label or self.id, max_seats=self.size)
-        self.hand = Hand(setup, deck)
-        self._start = {s.player_id: s.stack for s in dealt}
-        self._order = self.hand.player_ids
-        return list(self.hand.events)
+        return HandSetup(f"{self.id}-{self.hand_number}", self.variant, stakes, dealt, plan.button, plan.blinds,
+                         plan.posts, table_name=label or self.id, max_seats=self.size)
+
+    def start_hand(self, stakes: Stakes, deck: Sequence[int], label: str = "") -> list[ev.Event]:
+        """Deal the next hand here; [] when fewer than two can play."""
+        setup = self.plan_hand(stakes, label)
+        if setup is None:
+            return []
+        play = self.play = HandInPlay(self.id, setup, deck)
+        self.hand = play.hand
+        return list(play.hand.events)
+
+    def send_hand(self, stakes: Stakes, label: str = "") -> HandSetup | None:
+        """Plan the next hand for another process to deal and play; the table is in that hand until
+        :meth:`hand_returned` or :meth:`hand_voided`."""
+        setup = self.plan_hand(stakes, label)
+        self.away = setup
+        return setup
 
     def act(self, player: str, action: Action, decision: str | None = None) -> list[ev.Event]:
         """The player's action; ``decision`` (a client's) must name their current decision (``stale_decision``)."""
-        if decision is not None:
-            hand = self.hand
-            mine = hand is not None and not hand.ended and self.seats.get(hand.to_act()) == player
-            verify_decision(hand.decision() if mine else None, decision)
-        hand = self._verify_turn(player, getattr(action, "seat", None))
-        return hand.apply(action)
+        return self._in_play().act(player, action, decision)
 
     def timeout(self, player: str) -> list[ev.Event]:
         """The player's time ran out or they are away: check if free, else fold (HR-DC-1, TR-PLAY-5)."""
-        hand = self._verify_turn(player, None)
-        return hand.timeout(hand.to_act())
+        return self._in_play().timeout(player)
 
-    def _verify_turn(self, player: str, seat: int | None) -> Hand:
-        hand = self.hand
-        if hand is None or hand.ended:
-            raise RuleViolation("no_hand", f"table {self.id} has no hand in play", "BET-1")
-        turn = hand.to_act()
-        if self.seats.get(turn) != player or (seat is not None and seat != turn):
-            raise RuleViolation("not_your_turn", f"it is not {player}'s turn at table {self.id}", "BET-1")
-        return hand
+    def _in_play(self) -> HandInPlay:
+        if self.play is None:
+            where = "; its hand is played on another process" if self.away is not None else ""
+            raise RuleViolation("no_hand", f"table {self.id} has no hand in play{where}", "BET-1")
+        return self.play
 
     def finish_hand(self) -> HandResult:
         """Take the ended hand's stacks; the table is between hands again."""
-        hand = self.hand
-        if hand is None or not hand.ended:
-            raise RuleViolation("hand_running", f"the hand at table {self.id} has not ended", "BET-1")
-        by_seat = hand.stacks_by_seat()
-        for seat, chips in by_seat.items():
-            self.stacks[self.seats[seat]] = chips
-        eliminated_by = _eliminators(hand, by_seat)
-        self.hand = None
-        return HandResult(self.id, hand.hand_id, self._start, {self.seats[s]: c for s, c in by_seat.items()},
-                          self._order, {self.seats[s]: tuple(self.seats[w] for w in winners)
-                                        for s, winners in eliminated_by.items()})
+        result = self._in_play().result()
+        self.stacks.update(result.end)
+        self.hand = self.play = None
+        return result
 
+    def hand_returned(self, result: HandResult) -> None:
+        """The hand sent away ended: take its stacks. It must be the hand sent, dealt to the players sent with
+        the stacks sent, and conserve their chips (a result that does not is refused and changes nothing)."""
+        away = self.away
+        if away is None or result.hand_id != away.hand_id or result.table_id != self.id:
+            raise RuleViolation("no_such_hand", f"table {self.id} has no hand {result.hand_id} away", "TR-PLAY-4")
+        start = {s.player_id: s.stack for s in away.seats}
+        if (result.start != start or set(result.end) != set(start) or sum(result.end.values()) != sum(start.values())
+                or min(result.end.values()) < 0):
+            raise RuleViolation("bad_hand_result", f"hand {result.hand_id}'s result does not match the hand sent "
+                                "(its players, or their chips)", "TR-PLAY-4")
+        self.stacks.update(result.end)
+        self.away = None
 
-def _eliminators(hand: Hand, end: dict[int, int]) -> dict[int, tuple[int, ...]]:
-    """For each seat left with no chips, the winners of the highest pot it could win (TR-PLAY-6)."""
-    busted = {s for s, chips in end.items() if chips == 0}
-    if not busted:
-        return {}
-    eligible: dict[int, tuple[int, ...]] = {}
-    winners: dict[int, list[int]] = {}
-    for e in hand.events:
-        if isinstance(e, ev.PotFormed):
-            eligible[e.pot] = e.seats
-        elif isinstance(e, ev.PotAwarded):
-            winners.setdefault(e.pot, [])
-            winners[e.pot] += [s for s, share in zip(e.seats, e.shares, strict=True)
-                               if share > 0 and s not in winners[e.pot]]
-    result = {}
-    for seat in busted:
-        pots = [k for k, seats in eligible.items() if seat in seats]
-        pot = max(pots) if pots else max(winners, default=0)
-        result[seat] = tuple(w for w in winners.get(pot, ()) if w != seat)
-    return result
+    def hand_voided(self, hand_id: str) -> dict[str, int]:
+        """The hand sent away is void (the process playing it died): every stack stays as it began
+        (TR-REFUND-1); those stacks."""
+        away = self.away
+        if away is None or hand_id != away.hand_id:
+            raise RuleViolation("no_such_hand", f"table {self.id} has no hand {hand_id} away", "TR-PLAY-4")
+        self.away = None
+        return {s.player_id: s.stack for s in away.seats}

@@ -26,7 +26,9 @@ from tournament.structure import Break
 
 # one value of every command, as a process on the other side of the bus would send it
 EVERY = (tc.LevelUp(), tc.StartBreak(), tc.EndBreak(), tc.Start(), tc.CatchUp(), tc.Deal("t-1", tuple(range(52))),
-         tc.DealExpired(), tc.Timeout("ana"), tc.Act("ana", "raise", 300, "d-1"), tc.Register("ana", 1000, "", False),
+         tc.SendHand("t-1"), tc.ReturnHand("t-1", "t-1-4", {"ana": 100, "bob": 50}, {"ana": 150, "bob": 0},
+                                            ("bob", "ana"), {"bob": ("ana",)}),
+         tc.VoidHand("t-1", "t-1-4"), tc.DealExpired(), tc.Timeout("ana"), tc.Act("ana", "raise", 300, "d-1"), tc.Register("ana", 1000, "", False),
          tc.Unregister("ana", 12.5), tc.Rebuy("ana", 1000), tc.AddOn("ana", 1000),
          tc.SellShares("ana", "bob", 10, 20, 5000), tc.ProposeDeal("ana", "icm", 0), tc.AnswerDeal("bob", True),
          tc.Pause("boss", "a dispute"), tc.Resume("boss"), tc.Cancel("not enough players"),
