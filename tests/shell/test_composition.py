@@ -9,6 +9,7 @@ from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.own_threads import OwnThreads
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.table.config import load_config, tables_from_config
 from tests.support.clocked_room import TABLES, player, request, settle
@@ -42,10 +43,15 @@ class InlinePool:
         on_result(True, work(*args, **kwargs))
 
 
+def hashing_desk(clock, hashes: InlinePool) -> PasswordDesk:
+    """A password desk whose own threads are ``hashes``."""
+    return PasswordDesk(clock, own=OwnThreads(clock, "passwords", pool=hashes), threads=1, queue=4, per_network=4)
+
+
 def composed(store, clock):
     writer, hashes = InlinePool(), InlinePool()
     room = RoomServices(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), writer=writer,
-                        password_desk=PasswordDesk(clock, pool=hashes, threads=1, queue=4, per_network=4))
+                        password_desk=hashing_desk(clock, hashes))
     return room, writer, hashes
 
 
@@ -136,7 +142,7 @@ def test_stopping_the_root_stops_the_casino_floors_round_timers(store):
     writer, hashes = InlinePool(), InlinePool()
     config = load_config(None)
     room = RoomServices(tables_from_config(config), store, clock, account_rules=AccountRules(), writer=writer,
-                        password_desk=PasswordDesk(clock, pool=hashes, threads=1, queue=4, per_network=4),
+                        password_desk=hashing_desk(clock, hashes),
                         config=config, casino_clock=casino_clock)
     room.startService()
     floor = room.casino_floor
@@ -155,3 +161,22 @@ def test_stopping_the_root_stops_the_casino_floors_round_timers(store):
     rounds = {table_id: (table.number, table.summary()) for table_id, table in floor.tables.items()}
     casino_clock.advance(2 * 86_400)                            # nothing of the floor fires again
     assert {table_id: (table.number, table.summary()) for table_id, table in floor.tables.items()} == rounds
+
+
+def test_a_room_of_several_processes_has_its_money_and_lease_threads_of_their_own_stopped_just_before_the_writer(
+        store):
+    """A server's room over one shared database (it has a writer thread): the locked money moves and the leases'
+    store calls each on threads of their own, named for the job, started after the writer and so stopped just
+    before it (after every table, desk and lease); a test's room (no writer thread) has neither."""
+    from pokerroom.bus.in_process import InProcessBus
+    from pokerroom.shell.composition import MONEY_THREADS
+
+    clock = InlineClock()
+    room = RoomServices([], store, clock, writer=InlinePool(), bus=InProcessBus(), shared_money=True)
+    assert [service.name for service in room][:3] == ["writer", "money threads", "leases threads"]
+    money, leases = room.getServiceNamed("money threads"), room.getServiceNamed("leases threads")
+    assert (money.pool.name, money.pool.max) == ("pokerroom-money", MONEY_THREADS)
+    assert (leases.pool.name, leases.pool.max) == ("pokerroom-leases", 1)
+    assert room.wallet.money is money.pool
+    inline = RoomServices([], store, clock, bus=InProcessBus(), shared_money=True)
+    assert "money threads" not in {s.name for s in inline} and "leases threads" not in {s.name for s in inline}
