@@ -3,20 +3,13 @@ leaves, and filled at the upgrade from the seat audit records they replace."""
 
 from __future__ import annotations
 
-from alembic import command
-from alembic.autogenerate import compare_metadata
-from alembic.config import Config
-from alembic.migration import MigrationContext
-
-from pokerroom.store.db import MIGRATIONS, migrate
-from pokerroom.store.models import Base
+from pokerroom.store.db import migrate
 from pokerroom.store.room_store import RoomStore
+from tests.support.migrations import differences, downgrade
 
 
 def test_the_migration_builds_the_seat_table_as_the_model_has_it(engine):
-    with engine.connect() as connection:
-        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
-    assert [d for d in diff if "table_seats" in repr(d)] == []
+    assert differences(engine, "table_seats") == []
 
 
 def test_a_sit_keeps_one_row_a_seat_and_a_leave_takes_it_away(engine):
@@ -32,11 +25,7 @@ def test_a_sit_keeps_one_row_a_seat_and_a_leave_takes_it_away(engine):
 
 
 def test_the_upgrade_fills_the_seat_rows_from_the_seat_audit_history(engine):
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0010_ledger_numbers")
+    downgrade(engine, "0010_ledger_numbers")
     store = RoomStore(engine)
     history = [("joined", "ana", 2), ("joined", "bob", 5), ("sat_out", "ana", 2), ("left", "bob", 5),
                ("joined", "cy", 4), ("left", "ana", 2), ("joined", "ana", 6)]
