@@ -13,34 +13,9 @@ from pokerroom.shell.own_threads import OwnThreads
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.table.config import load_config, tables_from_config
 from tests.support.clocked_room import TABLES, player, request, settle
+from tests.support.inline_threads import InlineClock, InlinePool
 
 SHELL = Path(__file__).resolve().parents[2] / "pokerroom" / "shell"
-
-
-class InlineClock(Clock):
-    """A Clock that takes a thread's result back at once (``callFromThread``), for a pool that runs inline."""
-
-    def callFromThread(self, f, *args, **kwargs):                    # noqa: N802 - Twisted's name
-        f(*args, **kwargs)
-
-
-class InlinePool:
-    """A thread pool that runs each job at once, and says whether it is started (the writer's and the desk's)."""
-
-    def __init__(self) -> None:
-        self.started = False
-        self.ran = 0
-
-    def start(self) -> None:
-        self.started = True
-
-    def stop(self) -> None:
-        self.started = False
-
-    def callInThreadWithCallback(self, on_result, work, *args, **kwargs):   # noqa: N802 - Twisted's name
-        assert self.started, "a job was given to a pool that is not started"
-        self.ran += 1
-        on_result(True, work(*args, **kwargs))
 
 
 def hashing_desk(clock, hashes: InlinePool) -> PasswordDesk:
