@@ -191,6 +191,7 @@ class RoomServices(MultiService):
             if leases:
                 keeper = LeaseKeeper(reactor, store.leases, lease_line, node, tenancy.lost, tenancy.takeover)
                 tenancy.attach(keeper)
+                tenancy.answer_moving(self.bus)     # a table nobody answers for: between owners, or no table
                 recorder.fence_with(keeper)     # every leased table's writes fenced by the epoch held
             self.recovery_of_tables = EscrowRecovery(store, wallet, reactor) if leases else None
             self.cash_tenant = CashTenant(self.tables, tenancy, self.recovery_of_tables, tables)
@@ -251,8 +252,6 @@ class RoomServices(MultiService):
         the session watch and each family of requests, served on the gateway's route table."""
         reactor, store = self.reactor, self.store
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
-        if not isinstance(self.roster, OneNode):           # several processes: a listed table may be between owners
-            gateway.lists_tables(self.lobby.lists)
         self.play_check = PlayCheck(rules, reactor, self.moderation, store, recorder)   # on every path (STAFF-2)
         # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
         self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,
