@@ -74,12 +74,21 @@ def handler_for(handlers: Mapping[type, H], command: object, owner: str) -> H:
 
 class Unanswered(RuleViolation):
     """A refusal because nobody answered for a table (``no_such_table``, ``unknown_table``): there is no such table
-    -- or, on a room of several processes, the room still lists it and it is between owners, its process gone and
-    another taking it over; the gateway, which knows what the room lists, tells which
-    (:meth:`~pokerroom.gateway.routes.Gateway.told`)."""
+    -- or, on a room of several processes, it is between owners, its process gone and another taking it over. The
+    side that knows the table's lease (the tenancy: :meth:`~pokerroom.shell.tenancy.Tenancy.moving`) tells which,
+    asked by the gateway with the table's ``kind`` (``cash``, ``casino``) and id."""
 
-    __slots__ = ("table",)
+    __slots__ = ("table", "kind")
 
-    def __init__(self, code: str, message: str, table: str) -> None:
+    def __init__(self, code: str, message: str, table: str, kind: str = "cash") -> None:
         super().__init__(code, message)
         self.table = table
+        self.kind = kind
+
+
+def table_moving(kind: str, table: str) -> RuleViolation:
+    """The refusal of a request to a table between owners (its process stopped, another opening it where it left
+    off), or one whose owner could not be asked: worth asking again in a few seconds."""
+    what = "casino table" if kind == "casino" else "table"
+    return RuleViolation("table_moving", f"{what} {table} is moving to another server of the room (its own stopped); "
+                         "ask again in a few seconds")

@@ -22,6 +22,8 @@ CASH_TABLES_RESUME = "tables.resume"  # gathered: a ResumeRead, may a player res
 CASH_TABLES_WHERE = "tables.where"   # gathered: a WhereRead, the cash tables a player sits at or waits for
 CASH_TABLES_DESK = "tables.desk"     # gathered: a DeskRead, every open cash table as the directors' desk shows it
 LOBBY_LINES = "lobby.lines"          # gathered: None, every open cash table's LobbyLine (a late lobby feed's start)
+TABLES_MOVING = "tables.moving"       # request: [kind, table] nobody answered for: refused table_moving if it is
+                                     # between owners (the tenancy that knows its lease says), else None
 CASH_TABLES_OPEN = "tables.open"     # request: an OpenTable, a director's new cash table opened by the tables' side
 LOBBY_WANTED = "lobby.wanted"        # payload: None, a gateway process just started: every table side sends its
                                      # lobby lines (lobby.changed, not news) and sections (lobby.section) again

@@ -27,17 +27,18 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
-from pokerroom.bus import Bus
+from pokerroom.bus import Bus, NoAnswer
 from pokerroom.bus.records import DISCONNECTED, LOGGED_OUT, TAKEN_OVER, SessionBack, SessionGone
 from pokerroom.bus.subjects import (
     LOBBY_UPDATE,
     SESSION_EVENTS,
     TABLE_CLOSED,
+    TABLES_MOVING,
     player_stream,
     table_public,
     table_seat,
 )
-from pokerroom.errors import RuleViolation, Unanswered
+from pokerroom.errors import RuleViolation, Unanswered, table_moving
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.sessions import Connection, Session
 from pokerroom.protocol.schema import Request, error, refused
@@ -60,7 +61,6 @@ class Gateway:
         self.public_requests = set(PUBLIC_REQUESTS)            # answered without a login
         self.opened = 0                                         # connections so far: each session's id
         self.epochs = 0                                         # logins and resumes so far: each one's epoch
-        self.listed: Callable[[str], bool] = lambda table: False     # the room lists this table (the lobby's copy)
         bus.subscribe(TABLE_CLOSED, self._table_closed)
 
     def _table_closed(self, subject: str, table_id: str) -> None:
@@ -68,18 +68,28 @@ class Gateway:
         for session in self.everyone():
             self.unwatch(session, table_id)
 
-    def lists_tables(self, listed: Callable[[str], bool]) -> None:
-        """On a room of several processes: whether the room lists a table (the lobby's copy), so that a table
-        nobody answers for but the room still lists is told as moving, not as gone (:meth:`told`)."""
-        self.listed = listed
+    def told(self, request: Request, refusal: RuleViolation) -> dict | defer.Deferred:
+        """A refusal as the client is told it. One because nobody answered for a table is asked of the side that
+        knows the table's lease (``tables.moving``: the tenancy, :meth:`~pokerroom.shell.tenancy.Tenancy.moving`),
+        which refuses it ``table_moving`` if the table is between owners; else, and on a room with no leases (nobody
+        answers that either), the refusal stands -- unless that ask went unanswered too (the bus carried it, nobody
+        answered in time: the broker away), when nobody can say the table is gone: ``table_moving``, ask again. A
+        dict when the answer came in the same call."""
+        if not (isinstance(refusal, Unanswered) and refusal.table):
+            return refused(request.type, request.rid, refusal)
+        asked = self.bus.request(TABLES_MOVING, [refusal.kind, refusal.table])
+        asked.addCallbacks(lambda _: refusal, self._moving_or, errbackArgs=(refusal,))
+        asked.addCallback(lambda told: refused(request.type, request.rid, told))
+        if asked.called and not asked.paused:
+            return asked.result
+        return asked
 
-    def told(self, refusal: RuleViolation) -> RuleViolation:
-        """A refusal as the client is told it: a table nobody answered for that the room still lists is between
-        owners (its process stopped, another is opening it from the database): ``table_moving``, worth asking
-        again in a few seconds, rather than ``no_such_table``."""
-        if isinstance(refusal, Unanswered) and refusal.table and self.listed(refusal.table):
-            return RuleViolation("table_moving", f"table {refusal.table} is moving to another server of the room "
-                                 "(its own stopped); ask again in a few seconds")
+    @staticmethod
+    def _moving_or(failure: Any, refusal: Unanswered) -> RuleViolation:
+        if failure.check(RuleViolation):                # the tenancy's own refusal: table_moving
+            return failure.value
+        if failure.check(NoAnswer):                     # the side that knows could not be asked in time
+            return table_moving(refusal.kind, refusal.table)
         return refusal
 
     # ------------------------------------------------------------------ the route table
@@ -104,7 +114,7 @@ class Gateway:
                 raise RuleViolation("not_logged_in", "log in first")
             answer = handler(session, request, **request.fields)
         except RuleViolation as refusal:
-            return refused(request.type, request.rid, self.told(refusal))
+            return self.told(request, refusal)
         if isinstance(answer, defer.Deferred):
             if request.type == "act":                   # a hand-ending act answers once its end is stored
                 answer.addCallback(self._timed, started)
@@ -117,9 +127,9 @@ class Gateway:
         self.metrics.latency.observe(time.perf_counter() - started)
         return answer
 
-    def _refused(self, failure: Any, request: Request) -> dict:
+    def _refused(self, failure: Any, request: Request) -> dict | defer.Deferred:
         if failure.check(RuleViolation):
-            return refused(request.type, request.rid, self.told(failure.value))
+            return self.told(request, failure.value)
         self.log.failure("request {type} failed", failure, type=request.type)
         return error(request.type, request.rid, "server_error", "the server could not do that; try again")
 

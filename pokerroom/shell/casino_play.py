@@ -240,5 +240,5 @@ class CasinoPlay:
 def _no_such_table(failure: Any, table: str) -> Any:
     """A request to a casino table nobody answers for: there is no such table."""
     if failure.check(NoResponder):
-        raise Unanswered("unknown_table", f"there is no casino table {table!r}", table)
+        raise Unanswered("unknown_table", f"there is no casino table {table!r}", table, "casino")
     return failure

@@ -74,6 +74,7 @@ from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.shell.leases import LeaseKeeper, LeaseThread
 from pokerroom.shell.lifecycle import SHUTDOWN_FLUSH_SECONDS, Decisions, Restores, Step, Writer
 from pokerroom.shell.lobby_feed import LobbyFeed
+from pokerroom.shell.own_threads import OwnThreads
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.shell.payments import CashierBounds, PlayMoney
 from pokerroom.shell.play_check import PlayCheck
@@ -162,8 +163,10 @@ class RoomServices(MultiService):
         self.recorder = recorder = Recorder(store, reactor, writer)     # each process's one writer
         # RoomServices.roster: how many table sides answer a gathered read (one process: 1; several: their leases)
         several = leases or shared_money
-        money: ThreadPool | None = None
-        lease_line = LeaseThread(reactor, recorder, threaded=writer is not None) if several else None
+        money: OwnThreads | None = None
+        # a server's (it has a writer thread): the leases' own thread; a test's room writes them inline
+        lease_threads = OwnThreads(reactor, "leases") if several and writer is not None else None
+        lease_line = LeaseThread(recorder, lease_threads) if several else None
         self.roster = (Roster(reactor, store.leases, lease_line, node, counted=table_side) if lease_line is not None
                        else OneNode())
         count_nodes_with(self.bus, self.roster)
@@ -171,8 +174,8 @@ class RoomServices(MultiService):
             # one process: the in-memory wallet; several over one database: shared accounts under its lock
             self.wallet = wallet = (SharedWallet if shared_money else Wallet)(recorder, reactor, rules)
             if isinstance(wallet, SharedWallet) and writer is not None:     # locked moves off the reactor
-                money = ThreadPool(minthreads=1, maxthreads=MONEY_THREADS, name="pokerroom-money")
-                wallet.move_off_reactor(money)
+                money = OwnThreads(reactor, "money", MONEY_THREADS)
+                wallet.move_off_reactor(money.pool)
             self.history = StoredSeatingHistory(recorder.write, store)
             self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
                                     display_names=table_names, shuffle=shuffle, landed=recorder.landed)
@@ -188,6 +191,7 @@ class RoomServices(MultiService):
             if leases:
                 keeper = LeaseKeeper(reactor, store.leases, lease_line, node, tenancy.lost, tenancy.takeover)
                 tenancy.attach(keeper)
+                tenancy.answer_moving(self.bus)     # a table nobody answers for: between owners, or no table
                 recorder.fence_with(keeper)     # every leased table's writes fenced by the epoch held
             self.recovery_of_tables = EscrowRecovery(store, wallet, reactor) if leases else None
             self.cash_tenant = CashTenant(self.tables, tenancy, self.recovery_of_tables, tables)
@@ -196,17 +200,16 @@ class RoomServices(MultiService):
                     self.cash_tenant.open(table_rules, announce=False)
         # the lifecycle: started in this order, stopped in the reverse (the writer last)
         Writer(recorder, reactor, writer).setServiceParent(self)
-        if money is not None:           # stopped just before the writer: after every table and desk
-            Step("money thread", money.start, money.stop).setServiceParent(self)
-        if lease_line is not None:      # the leases' own thread: stopped after every lease is let go
-            Step("lease thread", lease_line.start, lease_line.stop).setServiceParent(self)
+        # stopped just before the writer: the money threads after every table and desk, the leases' after every
+        # lease is let go
+        self._with_room(money, lease_threads)
         if table_side:
             self.restores = Restores(store, reactor, wallet, self.tables, self.history, recover_all=keeper is None)
             self.restores.setServiceParent(self)
         Step("roster", self.roster.start, self.roster.stop).setServiceParent(self)
         if gateway_side:
             Decisions(store, reactor, self.moderation).setServiceParent(self)
-            Step("password desk", self.password_desk.start, self.password_desk.stop).setServiceParent(self)
+            self._with_room(self.password_desk.own)
             Step("session watch", self.session_watch.start, self.session_watch.stop).setServiceParent(self)
             if not table_side:           # a gateway process asks the tables already running for their lines
                 Step("lobby", self.lobby.ask).setServiceParent(self)
@@ -225,6 +228,13 @@ class RoomServices(MultiService):
         if keeper is not None:          # renewing and taking over once every kind of table says how it opens one
             Step("lease watch", keeper.start).setServiceParent(self)
 
+    def _with_room(self, *own: OwnThreads | None) -> None:
+        """Threads of a job's own, started and stopped with the room, in this place of its lifecycle (a test's room
+        has none)."""
+        for threads in own:
+            if threads is not None:
+                threads.setServiceParent(self)
+
     def _release_when_written(self, keeper: LeaseKeeper) -> defer.Deferred:
         """The leases let go once the tables' queued writes landed (or the writer's stop gave up on them): fenced by
         the leases, they would be refused once another process took the tables."""
@@ -242,8 +252,6 @@ class RoomServices(MultiService):
         the session watch and each family of requests, served on the gateway's route table."""
         reactor, store = self.reactor, self.store
         self.lobby = LobbyFeed(reactor, self.bus, gateway.follow_lobby)
-        if not isinstance(self.roster, OneNode):           # several processes: a listed table may be between owners
-            gateway.lists_tables(self.lobby.lists)
         self.play_check = PlayCheck(rules, reactor, self.moderation, store, recorder)   # on every path (STAFF-2)
         # chosen once, here: the server's desk has a pool of its own (app.build_room); a test's borrows the reactor's
         self.password_desk = password_desk or PasswordDesk(threads=rules.password_threads,

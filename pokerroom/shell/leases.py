@@ -43,11 +43,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from twisted.internet import defer, threads
+from twisted.internet import defer
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
-from twisted.python.threadpool import ThreadPool
 
+from pokerroom.shell.own_threads import OwnThreads
 from pokerroom.store.lease_records import Fence, LeaseLost, LeaseRecords
 
 TTL = 6.0                           # seconds a lease lives unrenewed: a dead process's tables move within 10 s
@@ -282,28 +282,19 @@ class LeaseThread:
 
     Under load the writer's queue holds seconds of hands and seats (bench/cluster.py saw renewals land after
     their lease had run out at 1,000 clients): queued there, a lease would be lost by the very process playing
-    the table. The keeper and the roster write here instead, on one thread of their own, in their own order.
-    A test's room (no threads) runs them inline on its recorder."""
+    the table. The keeper and the roster write here instead, on a thread of their own (``threads``, started and
+    stopped with the room), in their own order. A test's room (no threads) runs them inline on its recorder."""
 
     log = Logger()
 
-    def __init__(self, reactor: IReactorTime, inline: StoreQueue, threaded: bool) -> None:
-        self.reactor = reactor
+    def __init__(self, inline: StoreQueue, threads: OwnThreads | None) -> None:
         self.inline = inline
-        self.pool = ThreadPool(minthreads=1, maxthreads=1, name="pokerroom-leases") if threaded else None
+        self.threads = threads
 
     def write(self, function: Callable[..., Any], *args: Any, quiet: bool = True) -> defer.Deferred:
-        if self.pool is None:
+        if self.threads is None:
             return self.inline.write(function, *args, quiet=quiet)
-        d = threads.deferToThreadPool(self.reactor, self.pool, function, *args)
+        d = self.threads.run(function, *args)
         if quiet:
             d.addErrback(lambda failure: self.log.failure("a lease write failed", failure))
         return d
-
-    def start(self) -> None:
-        if self.pool is not None:
-            self.pool.start()
-
-    def stop(self) -> None:
-        if self.pool is not None:
-            self.pool.stop()

@@ -62,12 +62,6 @@ class LobbyFeed:
         bus.subscribe(LOBBY_CHANGED, self._changed)
         bus.subscribe(LOBBY_SECTION, self._section)
 
-    def lists(self, table_id: str) -> bool:
-        """Whether the room lists the table (a cash table's line, or a section's: the casino's): one its host
-        dropped without closing it -- its lease lost, or its process dead -- stays listed until its new owner's
-        line replaces it."""
-        return table_id in self.lines or any(table_id in lines for lines in self.sections.values())
-
     def ask(self) -> None:
         """At a gateway process's start: every table side sends its lines again (those it sent at its own start
         were before this feed listened)."""

@@ -20,26 +20,26 @@ from typing import Any
 
 from twisted.internet import defer, threads
 from twisted.internet.interfaces import IReactorThreads
-from twisted.python.threadpool import ThreadPool
 
 from pokerroom.errors import RuleViolation
+from pokerroom.shell.own_threads import OwnThreads
 
 
 class PasswordDesk:
     """Runs ``players.hash_password`` and ``players.password_matches`` for the room, a bounded number at once.
 
-    ``pool`` is the desk's own thread pool (``start``/``stop`` it with the
-    server); without one the desk borrows the reactor's default pool, as a room
-    built in a test does.
+    ``own`` is the desk's own threads (:meth:`own_pool`; the composition starts and
+    stops them with the room); without them the desk borrows the reactor's default
+    pool, as a room built in a test does.
     """
 
     def __init__(self, reactor: IReactorThreads | None = None, *, threads: int = 2, queue: int = 16,
-                 per_network: int = 4, pool: ThreadPool | None = None) -> None:
+                 per_network: int = 4, own: OwnThreads | None = None) -> None:
         if reactor is None:
             from twisted.internet import reactor as default_reactor
             reactor = default_reactor
         self.reactor = reactor
-        self.pool = pool
+        self.own = own
         self.threads = threads
         self.capacity = threads + queue
         self.per_network = per_network
@@ -53,16 +53,8 @@ class PasswordDesk:
     @classmethod
     def own_pool(cls, reactor: IReactorThreads, *, threads: int = 2, queue: int = 16,
                  per_network: int = 4) -> PasswordDesk:
-        pool = ThreadPool(minthreads=1, maxthreads=threads, name="pokerroom-passwords")
-        return cls(reactor, threads=threads, queue=queue, per_network=per_network, pool=pool)
-
-    def start(self) -> None:
-        if self.pool is not None:
-            self.pool.start()
-
-    def stop(self) -> None:
-        if self.pool is not None:
-            self.pool.stop()
+        own = OwnThreads(reactor, "passwords", threads)
+        return cls(reactor, threads=threads, queue=queue, per_network=per_network, own=own)
 
     def run(self, network: str, work: Callable[..., Any], *args: Any) -> defer.Deferred:
         """``work(*args)`` on the desk's threads; ``busy`` at once when there is no place for it."""
@@ -88,8 +80,9 @@ class PasswordDesk:
             self.turn += 1
             self.served[network] = self.turn
             self.running += 1
-            pool = self.pool if self.pool is not None else self.reactor.getThreadPool()
-            threads.deferToThreadPool(self.reactor, pool, work, *args).addBoth(self._done, network, answer)
+            ran = (self.own.run(work, *args) if self.own is not None
+                   else threads.deferToThreadPool(self.reactor, self.reactor.getThreadPool(), work, *args))
+            ran.addBoth(self._done, network, answer)
 
     def _done(self, result: Any, network: str, answer: defer.Deferred) -> None:
         self.running -= 1

@@ -356,9 +356,9 @@ class Recorder:
                 self.write_fenced(fences, self.store.ledger.save_transfers, [transfer])
             if isinstance(event, te.PlayerSeated):
                 seated[event.seat] = event.player
-                self._table_audit(fences, "seat", now, what="joined", table=table_id, player=event.player,
-                                  seat=event.seat, stack=event.stack)
-                self.write_fenced(fences, self.store.tables.seat_taken, table_id, event.player, event.seat)
+                self.write_fenced(fences, self.store.tables.seat_changed, table_id, event.player, event.seat,
+                                  {"what": "joined", "table": table_id, "player": event.player, "seat": event.seat,
+                                   "stack": event.stack}, now)
             elif isinstance(event, te.PlayerSatOut | te.PlayerSatIn):
                 self._table_audit(fences, "seat", now,
                                   what="sat_out" if isinstance(event, te.PlayerSatOut) else "sat_in",
@@ -366,9 +366,9 @@ class Recorder:
                                   reason=getattr(event, "reason", ""))
             elif isinstance(event, te.PlayerLeft):
                 seated.pop(event.seat, None)
-                self._table_audit(fences, "seat", now, what="left", table=table_id, player=event.player,
-                                  seat=event.seat, stack=event.stack, reason=event.reason)
-                self.write_fenced(fences, self.store.tables.seat_left, table_id, event.player)
+                self.write_fenced(fences, self.store.tables.seat_changed, table_id, event.player, None,
+                                  {"what": "left", "table": table_id, "player": event.player, "seat": event.seat,
+                                   "stack": event.stack, "reason": event.reason}, now)
 
     def _hand_event(self, batch: FullBatch, event: he.Event, now: float, as_dict: dict,
                     settlement: Transfer | None, fences: tuple[Fence, ...]) -> None:

@@ -27,8 +27,10 @@ from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from pokerroom.bus import Bus
+from pokerroom.bus.subjects import TABLES_MOVING
 from pokerroom.casino.table import CasinoTable
-from pokerroom.errors import RuleViolation
+from pokerroom.errors import RuleViolation, table_moving
 from pokerroom.money.accounts import Kind, cash, parse
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.leases import LeaseKeeper
@@ -72,6 +74,7 @@ class Tenancy:
     def __init__(self) -> None:
         self.kinds: dict[str, _Kind] = {}
         self.keeper: LeaseKeeper | None = None
+        self.let_go: set[str] = set()       # leases lost here: what it says of them with the database away
 
     def attach(self, keeper: LeaseKeeper) -> None:
         """The keeper of this process's leases (made with :meth:`lost` and :meth:`takeover` as its callbacks)."""
@@ -93,8 +96,31 @@ class Tenancy:
         if self.keeper is not None:
             self.keeper.retire(resource(kind, table_id))
 
+    def answer_moving(self, bus: Bus) -> None:
+        """Answer ``tables.moving`` (:meth:`moving`), one table side of the room for each ask."""
+        bus.respond(TABLES_MOVING, self.moving, shared=True)
+
+    def moving(self, asked: list[str]) -> defer.Deferred:
+        """A table (``[kind, id]``) nobody answered for: refused ``table_moving`` if it is between owners -- the room
+        leases it, held live or not (its process stopped, and another is opening it from the database, or soon
+        will) -- else None, and the asker's refusal stands (no such table, or closed for good). With the database
+        unreachable, a table whose lease this process lost is moving (every process stops serving then)."""
+        kind, table_id = asked
+        name = resource(kind, table_id)
+        if self.keeper is None:
+            raise RuntimeError("a tenancy tells of leases through its keeper: attach one first")
+        d = self.keeper.writer.write(self.keeper.leases.leased, name, quiet=False)
+        d.addErrback(lambda _: name in self.let_go)
+        return d.addCallback(self._moving, kind, table_id)
+
+    @staticmethod
+    def _moving(leased: bool, kind: str, table_id: str) -> None:
+        if leased:
+            raise table_moving(kind, table_id)
+
     def _held(self, won: bool, kind: str, table_id: str) -> bool:
         if won:
+            self.let_go.discard(resource(kind, table_id))
             self.kinds[kind].take(table_id)
         return won
 
@@ -106,10 +132,12 @@ class Tenancy:
             self.log.warn("took over {name}, which no service here plays", name=name)
             return
         self.log.info("taking over {name} (epoch {epoch})", name=name, epoch=epoch)
+        self.let_go.discard(name)
         handlers.take(table_id)
 
     def lost(self, name: str) -> None:
         kind, _, table_id = name.partition(":")
+        self.let_go.add(name)
         handlers = self.kinds.get(kind)
         if handlers is not None:
             self.log.warn("lost the lease of {name}: no longer serving it", name=name)

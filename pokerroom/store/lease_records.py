@@ -184,6 +184,12 @@ class LeaseRecords:
         calls: list[tuple[Callable[..., Any], tuple]] = [(self.fence, fence) for fence in fences]
         return self.core.together([*calls, (function, args)])[-1]
 
+    def leased(self, resource: str) -> bool:
+        """Whether the room leases ``resource`` at all, held live or not (its owner gone, or let go, and another
+        not yet playing it): a table that is not closed for good (:meth:`retire` deletes its lease)."""
+        with self.core.reading() as session:
+            return session.execute(select(_LEASES.c.resource).where(_LEASES.c.resource == resource)).first() is not None
+
     def owner(self, resource: str, now: float) -> Lease | None:
         """The live lease of ``resource``, or None if nobody holds it at ``now``."""
         with self.core.reading() as session:

@@ -41,8 +41,17 @@ class TableRecords:
         with self.core.reading() as session:
             return set(session.scalars(select(CashTableRecord.id)))
 
+    def seat_changed(self, table_id: str, player_id: str, seat: int | None, record: Mapping[str, Any],
+                     at: float) -> None:
+        """A player sat down at ``seat`` (or sat again on a takeover), or left (``seat`` None): the seat's audit
+        record (SEC-1) and the table's seat row it keeps (what a takeover reads), in one transaction -- a takeover
+        never finds the one without the other."""
+        row = (self.seat_taken, (table_id, player_id, seat)) if seat is not None else (self.seat_left,
+                                                                                       (table_id, player_id))
+        self.core.together([(self.core.audit, ("seat", record, at)), row])
+
     def seat_taken(self, table_id: str, player_id: str, seat: int) -> None:
-        """A player sat down (or sat again on a takeover): the table's seat row, kept with its audit record."""
+        """A player sat down (or sat again on a takeover): the table's seat row."""
         with self.core.writing() as session:
             session.execute(delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == player_id))
             session.add(TableSeat(table_id=table_id, player_id=player_id, seat=seat))

@@ -11,9 +11,18 @@ import pytest
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
+from pokerroom.bus import NoAnswer, NoResponder
 from pokerroom.bus.records import DISCONNECTED, LOGGED_IN, Frame, SessionBack, SessionGone
-from pokerroom.bus.subjects import LOBBY_UPDATE, SESSION_EVENTS, player_stream, table_closed, table_public, table_seat
-from pokerroom.errors import RuleViolation
+from pokerroom.bus.subjects import (
+    LOBBY_UPDATE,
+    SESSION_EVENTS,
+    TABLES_MOVING,
+    player_stream,
+    table_closed,
+    table_public,
+    table_seat,
+)
+from pokerroom.errors import RuleViolation, Unanswered, table_moving
 from pokerroom.gateway.routes import Gateway
 from pokerroom.protocol.schema import parse_request
 from tests.support.clocked_room import Connection
@@ -173,3 +182,44 @@ def test_HR_DC_1_what_the_gateway_publishes_is_its_session_events_as_records_and
     assert bus.published == [(SESSION_EVENTS, SessionBack(ana.id, "ana", LOGGED_IN, ("t1",), 1)),
                              (SESSION_EVENTS, SessionGone(ana.id, "ana", DISCONNECTED, True, ("t1",), 1))]
     assert gateway.by_player["ana"] is ana and ana.streams == {}     # kept for a resume, with no subscription left
+
+
+class _TenancyAsked:
+    """A bus on which the side that knows the leases answers ``tables.moving`` with ``answer`` (a result, or a
+    failure): what the gateway relays of a table nobody answered for."""
+
+    def __init__(self, answer) -> None:  # noqa: ANN001
+        self.answer = answer
+        self.asked: list = []
+
+    def subscribe(self, pattern, handler) -> None:  # noqa: ANN001
+        pass
+
+    def request(self, subject, payload) -> defer.Deferred:  # noqa: ANN001
+        self.asked.append((subject, payload))
+        return defer.fail(self.answer) if isinstance(self.answer, Exception) else defer.succeed(self.answer)
+
+
+class _Casino:
+    def _on_casino_rules(self, session, request, table: str, **_):   # noqa: ANN001, ANN202
+        raise Unanswered("unknown_table", f"there is no casino table {table!r}", table, "casino")
+
+
+@pytest.mark.parametrize(("answer", "code"), [
+    (None, "unknown_table"),                                        # the tenancy: not leased, so no such table
+    (table_moving("casino", "rou"), "table_moving"),                # the tenancy: between owners
+    (NoResponder("nobody answers tables.moving"), "unknown_table"),  # a room with no leases: nobody to ask
+    (NoAnswer("nobody answered tables.moving within 10 s"), "table_moving"),   # the broker away: ask again
+], ids=["gone", "moving", "no-leases", "unanswered"])
+def test_a_table_nobody_answered_for_is_told_as_the_side_that_knows_its_lease_says(answer, code):
+    bus = _TenancyAsked(answer)
+    gateway = Gateway(bus)
+    gateway.serve(_Casino())
+    session = gateway.connected(Connection())
+    gateway.identify(session, "ana")
+    told = gateway.handle(session, parse_request({"type": "casino_rules", "rid": 3, "table": "rou"}))
+    assert isinstance(told, dict) and told["error"]["code"] == code, told
+    assert bus.asked == [(TABLES_MOVING, ["casino", "rou"])]
+    if code == "table_moving":
+        assert told["error"]["message"] == ("casino table rou is moving to another server of the room (its own "
+                                            "stopped); ask again in a few seconds")

@@ -9,43 +9,24 @@ from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.own_threads import OwnThreads
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.table.config import load_config, tables_from_config
 from tests.support.clocked_room import TABLES, player, request, settle
+from tests.support.inline_threads import InlineClock, InlinePool
 
 SHELL = Path(__file__).resolve().parents[2] / "pokerroom" / "shell"
 
 
-class InlineClock(Clock):
-    """A Clock that takes a thread's result back at once (``callFromThread``), for a pool that runs inline."""
-
-    def callFromThread(self, f, *args, **kwargs):                    # noqa: N802 - Twisted's name
-        f(*args, **kwargs)
-
-
-class InlinePool:
-    """A thread pool that runs each job at once, and says whether it is started (the writer's and the desk's)."""
-
-    def __init__(self) -> None:
-        self.started = False
-        self.ran = 0
-
-    def start(self) -> None:
-        self.started = True
-
-    def stop(self) -> None:
-        self.started = False
-
-    def callInThreadWithCallback(self, on_result, work, *args, **kwargs):   # noqa: N802 - Twisted's name
-        assert self.started, "a job was given to a pool that is not started"
-        self.ran += 1
-        on_result(True, work(*args, **kwargs))
+def hashing_desk(clock, hashes: InlinePool) -> PasswordDesk:
+    """A password desk whose own threads are ``hashes``."""
+    return PasswordDesk(clock, own=OwnThreads(clock, "passwords", pool=hashes), threads=1, queue=4, per_network=4)
 
 
 def composed(store, clock):
     writer, hashes = InlinePool(), InlinePool()
     room = RoomServices(tables_from_config(TABLES), store, clock, account_rules=AccountRules(), writer=writer,
-                        password_desk=PasswordDesk(clock, pool=hashes, threads=1, queue=4, per_network=4))
+                        password_desk=hashing_desk(clock, hashes))
     return room, writer, hashes
 
 
@@ -136,7 +117,7 @@ def test_stopping_the_root_stops_the_casino_floors_round_timers(store):
     writer, hashes = InlinePool(), InlinePool()
     config = load_config(None)
     room = RoomServices(tables_from_config(config), store, clock, account_rules=AccountRules(), writer=writer,
-                        password_desk=PasswordDesk(clock, pool=hashes, threads=1, queue=4, per_network=4),
+                        password_desk=hashing_desk(clock, hashes),
                         config=config, casino_clock=casino_clock)
     room.startService()
     floor = room.casino_floor
@@ -155,3 +136,22 @@ def test_stopping_the_root_stops_the_casino_floors_round_timers(store):
     rounds = {table_id: (table.number, table.summary()) for table_id, table in floor.tables.items()}
     casino_clock.advance(2 * 86_400)                            # nothing of the floor fires again
     assert {table_id: (table.number, table.summary()) for table_id, table in floor.tables.items()} == rounds
+
+
+def test_a_room_of_several_processes_has_its_money_and_lease_threads_of_their_own_stopped_just_before_the_writer(
+        store):
+    """A server's room over one shared database (it has a writer thread): the locked money moves and the leases'
+    store calls each on threads of their own, named for the job, started after the writer and so stopped just
+    before it (after every table, desk and lease); a test's room (no writer thread) has neither."""
+    from pokerroom.bus.in_process import InProcessBus
+    from pokerroom.shell.composition import MONEY_THREADS
+
+    clock = InlineClock()
+    room = RoomServices([], store, clock, writer=InlinePool(), bus=InProcessBus(), shared_money=True)
+    assert [service.name for service in room][:3] == ["writer", "money threads", "leases threads"]
+    money, leases = room.getServiceNamed("money threads"), room.getServiceNamed("leases threads")
+    assert (money.pool.name, money.pool.max) == ("pokerroom-money", MONEY_THREADS)
+    assert (leases.pool.name, leases.pool.max) == ("pokerroom-leases", 1)
+    assert room.wallet.money is money.pool
+    inline = RoomServices([], store, clock, bus=InProcessBus(), shared_money=True)
+    assert "money threads" not in {s.name for s in inline} and "leases threads" not in {s.name for s in inline}

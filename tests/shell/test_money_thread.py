@@ -93,6 +93,17 @@ def held(wallet: SharedWallet, *accounts: str) -> list[int]:
     return [stored[account] for account in accounts]
 
 
+def answers(wallets: list[SharedWallet], asked: list[defer.Deferred]) -> list[object]:
+    """What each wallet answered its own request, turned on its own reactor: the result, or the refusal."""
+    results: list[object] = []
+    for wallet, d in zip(wallets, asked, strict=True):
+        try:
+            results.append(wallet.reactor.until(d))
+        except RuleViolation as refused:
+            results.append(refused)
+    return results
+
+
 def waiting(engine, count: int) -> None:  # noqa: ANN001 - an Engine
     """PostgreSQL says ``count`` transactions wait on a lock (the moves are in the database, not on our thread)."""
     def seen() -> bool:
@@ -142,12 +153,7 @@ def test_two_processes_buying_in_with_one_whole_balance_off_the_reactor_exactly_
                      for w, t in ((east, "east-1"), (west, "west-1"))]
             waiting(other, 2)                                   # both in the database, both reactors free
             assert not any(d.called for d in asked)
-        results = []
-        for wallet, d in zip(wallets, asked, strict=True):
-            try:
-                results.append(wallet.reactor.until(d))
-            except RuleViolation as refused:
-                results.append(refused)
+        results = answers(wallets, asked)
         refusals = [r for r in results if isinstance(r, RuleViolation)]
         assert len(refusals) == 1 and ran == [r for r in results if isinstance(r, str)], results
         assert refusals[0].code == "insufficient_funds" and refusals[0].amounts == {"have": 0, "need": 1_000}
@@ -177,12 +183,7 @@ def test_a_welcome_deposit_off_the_reactor_is_paid_once_by_two_processes():
         refusal = RuleViolation("already_welcomed", "ana was given the welcome balance already")
         asked = [w.deposit_once("ana", 500, None, "welcome-ana", refusal) for w in wallets]    # both in flight
         assert all(isinstance(d, defer.Deferred) for d in asked)
-        results = []
-        for wallet, d in zip(wallets, asked, strict=True):
-            try:
-                results.append(wallet.reactor.until(d))
-            except RuleViolation as refused:
-                results.append(refused)
+        results = answers(wallets, asked)
         assert sorted(type(r).__name__ for r in results) == ["RuleViolation", "Transfer"], results
         assert [r.code for r in results if isinstance(r, RuleViolation)] == ["already_welcomed"]
         assert held(wallets[0], cash("ana")) == [500]

@@ -13,6 +13,7 @@ from pokerroom import players
 from pokerroom.errors import RuleViolation
 from pokerroom.gateway.throttle import network_of
 from pokerroom.protocol.schema import parse_request
+from pokerroom.shell.own_threads import OwnThreads
 from pokerroom.shell.password_desk import PasswordDesk
 from tests.support.clocked_room import Connection, make_room, settle
 
@@ -48,9 +49,14 @@ class Immediate:
         f(*args)
 
 
+def held_desk(pool: HeldPool, **limits) -> PasswordDesk:
+    """A desk whose own threads are ``pool``."""
+    return PasswordDesk(Immediate(), own=OwnThreads(Immediate(), "passwords", pool=pool), **limits)
+
+
 def desk(**limits) -> tuple[PasswordDesk, HeldPool]:
     pool = HeldPool()
-    return PasswordDesk(Immediate(), pool=pool, **limits), pool
+    return held_desk(pool, **limits), pool
 
 
 def test_a_full_desk_answers_busy_at_once_and_takes_work_again_when_a_hash_ends():
@@ -108,7 +114,7 @@ def refusal_code(answer) -> str:                                  # noqa: ANN001
 
 def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(store):
     clock = Clock()
-    room = make_room(store, clock, PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100),
+    room = make_room(store, clock, held_desk(HeldPool(), queue=100, per_network=100),
                      network_password_attempts_per_minute=6, network_password_attempts_burst=3)
     sessions = [room.gateway.connected(Connection(), f"198.51.100.{i}") for i in range(1, 5)]
     answers = [login(room, s, i, f"name{i}") for i, s in enumerate(sessions)]
@@ -118,7 +124,7 @@ def test_a_network_shares_one_attempt_limit_whichever_of_its_addresses_tries(sto
 
 def test_an_account_has_its_own_attempt_limit_per_network_and_a_wider_one_across_networks(store):
     clock = Clock()
-    room = make_room(store, clock, PasswordDesk(Immediate(), pool=HeldPool(), queue=100, per_network=100),
+    room = make_room(store, clock, held_desk(HeldPool(), queue=100, per_network=100),
                      account_password_attempts_per_minute=6, account_password_attempts_burst=2)
     guesser = [room.gateway.connected(Connection(), f"192.0.2.{i}") for i in (1, 2, 3)]       # one /24, three addresses
     answers = [login(room, s, i, "Victim") for i, s in enumerate(guesser)]
@@ -146,7 +152,7 @@ def test_an_account_wide_limit_slows_guesses_from_many_networks_and_never_counts
     player, with the right password, got `too_many_attempts` 9 times in 10."""
     clock = Clock()
     pool = HeldPool()
-    room = make_room(store, clock, PasswordDesk(Immediate(), pool=pool, threads=100, queue=100, per_network=100),
+    room = make_room(store, clock, held_desk(pool, threads=100, queue=100, per_network=100),
                      account_password_attempts_per_minute=6, account_password_attempts_burst=2,
                      account_attempts_wait_seconds=10)
     store.accounts.create_account("Victim", "victim", players.hash_password("right-pass"), "1990-01-01", "NL", 0.0)
@@ -179,7 +185,7 @@ def outcome_message(answer) -> str:                               # noqa: ANN001
 
 def test_a_busy_answer_costs_the_caller_no_attempt(store):
     """Issue 33, finding 1: a `busy` answer used up the caller's own attempts, so retrying burnt their limit."""
-    room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1),
+    room = make_room(store, Clock(), held_desk(HeldPool(), threads=1, queue=0, per_network=1),
                      password_attempts_burst=2, network_password_attempts_burst=2, account_password_attempts_burst=2)
     first = room.gateway.connected(Connection(), "192.0.2.1")
     assert outcome(login(room, first, 1)) == "waiting"                      # the desk's one place
@@ -188,7 +194,7 @@ def test_a_busy_answer_costs_the_caller_no_attempt(store):
 
 
 def test_a_full_desk_answers_a_login_busy(store):
-    room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=HeldPool(), threads=1, queue=0, per_network=1))
+    room = make_room(store, Clock(), held_desk(HeldPool(), threads=1, queue=0, per_network=1))
     first = room.gateway.connected(Connection(), "192.0.2.1")
     second = room.gateway.connected(Connection(), "203.0.113.1")
     assert refusal_code(login(room, first, 1)) == ""
@@ -252,7 +258,7 @@ def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_o
     room.startService()
     desk = room.password_desk
     try:
-        assert desk.pool.started
+        assert desk.own.pool.started
         session = room.gateway.connected(Connection(), "192.0.2.1")
         answers: list = []
         answer = room.gateway.handle(session, parse_request({"type": "register", "rid": 1, "nickname": "anna",
@@ -270,7 +276,7 @@ def test_the_room_built_as_serve_builds_it_hashes_every_login_and_registration_o
         stopped: list = []
         room.stopService().addBoth(stopped.append)
         reactor.until(lambda: stopped)
-    assert not desk.pool.started and not room.running                # stopped with the room, in its lifecycle
+    assert not desk.own.pool.started and not room.running                # stopped with the room, in its lifecycle
 
 
 def test_a_login_hashes_on_the_desk_the_room_was_composed_with_and_the_built_room_has_a_bounded_pool(store, tmp_path):
@@ -278,12 +284,12 @@ def test_a_login_hashes_on_the_desk_the_room_was_composed_with_and_the_built_roo
     from pokerroom.app import build_room
 
     pool = HeldPool()
-    room = make_room(store, Clock(), PasswordDesk(Immediate(), pool=pool, threads=1, queue=0, per_network=1))
+    room = make_room(store, Clock(), held_desk(pool, threads=1, queue=0, per_network=1))
     answer = login(room, room.gateway.connected(Connection(), "192.0.2.1"), 1)
     assert outcome(answer) == "waiting" and len(pool.jobs) == 1      # the hash waits on the composed desk's pool
     assert pool.jobs[0][1] in (players.hash_password, players.password_matches)     # an unknown name hashes too
     built = build_room(None, None, str(tmp_path / "built"), reactor=Clock())
     rules = built.account_rules
-    assert built.password_desk.pool is not None and built.password_desk.pool.name == "pokerroom-passwords"
+    assert built.password_desk.own.pool is not None and built.password_desk.own.pool.name == "pokerroom-passwords"
     assert built.password_desk.capacity == rules.password_threads + rules.password_queue
-    assert (built.password_desk.pool.min, built.password_desk.pool.max) == (1, rules.password_threads)
+    assert (built.password_desk.own.pool.min, built.password_desk.own.pool.max) == (1, rules.password_threads)

@@ -10,13 +10,16 @@ from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import event
+from twisted.internet import defer
 
 from pokerroom.bus.records import HeldRead, PayoutsRead
 from pokerroom.bus.subjects import WALLET_HELD, WALLET_PAYOUTS, casino_seat, table_public, table_seat
+from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import WORLD, cash, payout, tournament_guarantee
 from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.leases import TTL
+from pokerroom.shell.tenancy import Tenancy
 from tests.support.clocked_room import Connection, player, request, settle, with_token
 from tests.support.leased_rooms import BUY_IN, ROULETTE, SIT_AND_GO, START, dealt, directors_sit_and_go, nodes
 from tests.support.together import shared_database
@@ -258,3 +261,55 @@ def test_the_held_withdrawals_are_read_right_whichever_node_answers_wallet_payou
             node.recorder.flushed()
             settle(node)
             assert answers == [{"held": [["ana", "w-1", 600]]}], node.node
+
+
+class _Keeper:
+    """A keeper double: its store calls run at once on ``store``, or fail as an unreachable database's would."""
+
+    def __init__(self, store, reachable: bool = True) -> None:  # noqa: ANN001
+        self.leases = store.leases
+        self.writer = self
+        self.reachable = reachable
+
+    def write(self, function, *args, quiet: bool = True):  # noqa: ANN001, ANN202
+        return defer.maybeDeferred(function, *args) if self.reachable else defer.fail(ConnectionError("no database"))
+
+
+def told_moving(tenancy: Tenancy, kind: str, table_id: str) -> str | None:
+    """What the tenancy tells of a table nobody answered for: ``table_moving``'s sentence, or None (no such table)."""
+    answers: list = []
+    tenancy.moving([kind, table_id]).addBoth(answers.append)
+    (answer,) = answers
+    if answer is None:
+        return None
+    assert answer.check(RuleViolation) and answer.value.code == "table_moving", answer
+    return answer.value.message
+
+
+def test_the_tenancy_tells_a_table_between_owners_from_one_that_is_no_more_by_its_lease(store):
+    """The side that knows the leases decides ``table_moving``: a table the room leases (held, run out, or let go at
+    a clean stop) is between owners when nobody answers for it; one never leased, or closed for good, is not."""
+    tenancy = Tenancy()
+    tenancy.attach(_Keeper(store))
+    store.leases.claim("cash:t1", "east", TTL, 0.0)
+    store.leases.claim("casino:rou", "east", TTL, 0.0)
+    store.leases.claim("cash:t2", "east", TTL, 0.0)
+    store.leases.release("east", ["cash:t2"])
+    store.leases.claim("cash:gone", "east", TTL, 0.0)
+    store.leases.retire("east", "cash:gone")
+    assert "table t1 is moving to another server" in told_moving(tenancy, "cash", "t1")
+    assert "ask again in a few seconds" in told_moving(tenancy, "cash", "t2")
+    assert "casino table rou is moving" in told_moving(tenancy, "casino", "rou")
+    assert told_moving(tenancy, "cash", "gone") is None and told_moving(tenancy, "cash", "nope") is None
+    assert told_moving(tenancy, "casino", "t1") is None               # leased as a cash table, not a casino one
+
+
+def test_with_the_database_away_the_tenancy_tells_the_tables_it_lost_as_moving(store):
+    tenancy = Tenancy()
+    tenancy.attach(_Keeper(store, reachable=False))
+    tenancy.lost("cash:t1")                                            # its renewals stopped landing: let go
+    assert "table t1 is moving" in told_moving(tenancy, "cash", "t1")
+    assert told_moving(tenancy, "cash", "t9") is None
+    tenancy.serve("cash", lambda table_id: None, lambda table_id: None)
+    tenancy.takeover("cash:t1", 2)                                     # its own again
+    assert told_moving(tenancy, "cash", "t1") is None

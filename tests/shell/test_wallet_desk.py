@@ -41,6 +41,7 @@ from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.house_deposits import HouseDeposits
 from pokerroom.store.room_store import RoomStore
 from tests.support.clocked_room import deposit, resolved
+from tests.support.inline_threads import InlineClock, InlinePool
 from tournament.bounds import EventBounds
 
 WELCOME = 100_000
@@ -238,39 +239,10 @@ def test_STAFF_1_a_forged_admin_credit_reads_both_accounts_and_the_bounds_where_
     assert isinstance(day, RuleViolation) and day.code == "over_limit"
 
 
-class _CallsBack(Clock):
-    """A Clock that takes a writer thread's result back at once (``callFromThread``)."""
-
-    def callFromThread(self, f, *args, **kwargs):                    # noqa: N802 - Twisted's name
-        f(*args, **kwargs)
-
-
-class _SlowWriter:
-    """The writer's thread pool, whose jobs wait (``slow``) until :meth:`catch_up` runs them, as a busy writer's."""
-
-    def __init__(self) -> None:
-        self.slow = False
-        self.waiting: list = []
-
-    def start(self) -> None: ...
-
-    def stop(self) -> None: ...
-
-    def callInThreadWithCallback(self, on_result, work, *args, **kwargs):   # noqa: N802 - Twisted's name
-        self.waiting.append((on_result, work, args, kwargs))
-        if not self.slow:
-            self.catch_up()
-
-    def catch_up(self) -> None:
-        while self.waiting:
-            on_result, work, args, kwargs = self.waiting.pop(0)
-            on_result(True, work(*args, **kwargs))
-
-
 def test_one_processs_held_withdrawals_count_a_hold_and_a_settlement_still_in_the_writers_queue(store):
     """``wallet.payouts`` (the cashier's start) on one process is its ledger's truth: a hold not yet stored is
     listed, one settled (not yet stored either) is not -- the database, read around the writer, says otherwise."""
-    clock, writer = _CallsBack(), _SlowWriter()
+    clock, writer = InlineClock(), InlinePool()
     room = RoomServices([], store, clock, account_rules=AccountRules(), bus=StrictBus(clock), writer=writer)
     room.startService()
     deposit(room, "ana", 1_000)

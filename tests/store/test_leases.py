@@ -7,18 +7,14 @@ from __future__ import annotations
 import threading
 
 import pytest
-from alembic import command
-from alembic.autogenerate import compare_metadata
-from alembic.config import Config
-from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 from sqlalchemy.exc import OperationalError
 
-from pokerroom.store.db import MIGRATIONS, make_engine, migrate
+from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.lease_records import LeaseLost, resource
-from pokerroom.store.models import Base
 from pokerroom.store.room_store import RoomStore
 from tests.support.databases import postgres_database
+from tests.support.migrations import differences, downgrade
 
 TTL = 6.0
 T0 = 1_000.0
@@ -26,17 +22,11 @@ NL1, T7, BJ1 = resource("cash", "nl-1"), resource("tournament", "t-7"), resource
 
 
 def test_the_migration_builds_the_lease_table_as_the_model_has_it(engine):
-    with engine.connect() as connection:
-        diff = compare_metadata(MigrationContext.configure(connection), Base.metadata)
-    assert [d for d in diff if "table_leases" in repr(d)] == []
+    assert differences(engine, "table_leases") == []
 
 
 def test_the_migration_goes_back_and_forth(engine):
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.downgrade(config, "0008_tournament_rows")
+    downgrade(engine, "0008_tournament_rows")
     assert "table_leases" not in inspect(engine).get_table_names()
     migrate(engine)
     assert RoomStore(engine).leases.claim(NL1, "a", TTL, T0) == 1

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pickle
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import func, select, text
 
-from pokerroom.store.db import MIGRATIONS, make_engine, migrate, sqlite_url
+from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.models import TournamentEntryRow, TournamentTableRow
 from pokerroom.store.room_store import RoomStore
+from tests.support.migrations import downgrade
 from tests.tournament.director_drivers import Room, bust_one, observable, spec, started
 from tournament import director as td
 from tournament import saved_state as ss
@@ -111,11 +110,7 @@ def test_the_migration_turns_an_unfinished_tournaments_pickle_into_rows(tmp_path
     again = restored(store)
     assert list(again.entries) == list(d.entries)
     assert again.cancel("stopped") == pickle.loads(pickle.dumps(d)).cancel("stopped")
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as c:                                        # and back: the rows pickled again
-        config.attributes["connection"] = c
-        command.downgrade(config, "0007_rules")
+    downgrade(engine, "0007_rules")                                  # and back: the rows pickled again
     with engine.connect() as c:
         snapshot = c.execute(text("SELECT snapshot FROM tournaments WHERE id = 't'")).scalar_one()
     assert pickle.loads(snapshot).cancel("stopped") == pickle.loads(pickle.dumps(d)).cancel("stopped")
