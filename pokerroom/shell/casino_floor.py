@@ -335,7 +335,8 @@ class CasinoFloor:
     def _session_event(self, subject: str, event: SessionEvent) -> None:
         """A member's connection closed (not one a newer login took over): their round may wait for them (CR-6),
         from the record alone. Their coming back is a ``Reconnect`` the gateway's side sends once their session
-        follows the seat's stream, so the frames it makes (the decision asked again) reach them."""
+        follows the seat's stream, so the frames it makes (the decision asked again) reach them. A player back
+        (a login or a resume) whose stakes a takeover here refunded within the hour is told it (CR-5)."""
         if not self.stopped and isinstance(event, SessionBack):
             self._tell_moved(event.player)
         elif not self.stopped and isinstance(event, SessionGone) and event.current:
