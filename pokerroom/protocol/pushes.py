@@ -181,8 +181,10 @@ PUSHES: dict[str, Push] = {
                          {"tables": _w("list", "lobby_table"), "closed": _w("list", "str", optional=True)}),
     "table_moved": Push("the table you sit at or watch moved to another server of the room, its own having stopped: "
                         "a sentence saying so, the hands voided there (each stack back where it started, TR-REFUND-1; "
-                        "a casino round's stakes refunded, CR-5) and the rule", {
-                            "table": STR, "message": STR, "voided": _w("list", "str"), "rule": STR}),
+                        "at a casino table the round in play, and `refunded`: your stakes on it back in your wallet, "
+                        "in `currency`, CR-5) and the rule", {
+                            "table": STR, "message": STR, "voided": _w("list", "str"), "rule": STR,
+                            "refunded": _OPT["int"], "currency": _OPT["str"]}),
     "table_closed": Push("a director closed the table you watch; its last player has stood up", {"table": STR}),
     "chat": Push("a chat line at a table you watch (name: the speaker's verified real name, AC-4)",
                  {"table": STR, "player": STR, "text": STR, "at": FLOAT, "name": _OPT["str"]}),

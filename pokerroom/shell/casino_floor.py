@@ -52,7 +52,15 @@ from typing import TYPE_CHECKING, Any
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
-from pokerroom.bus.records import CasinoRead, LobbySection, MembershipsRead, SessionEvent, SessionGone
+from pokerroom.bus.records import (
+    CasinoRead,
+    Frame,
+    LobbySection,
+    MembershipsRead,
+    SessionBack,
+    SessionEvent,
+    SessionGone,
+)
 from pokerroom.bus.subjects import (
     CASINO_MEMBERSHIPS,
     CASINO_PLAYING,
@@ -64,16 +72,18 @@ from pokerroom.bus.subjects import (
     casino_public,
     casino_read,
     casino_seat,
+    player_stream,
 )
 from pokerroom.casino import commands as cc
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import cash, casino_escrow
-from pokerroom.shell.audiences import announce, publish
+from pokerroom.shell.audiences import publish
 from pokerroom.shell.casino_runner import CasinoRunner
 from pokerroom.shell.in_play import answer_in_play
 from pokerroom.shell.outcome_hold import OutcomeHold
 from pokerroom.shell.runner import Timer
+from pokerroom.shell.table_host import MOVED_KEPT
 
 if TYPE_CHECKING:
     from pokerroom.bus import Bus
@@ -87,6 +97,15 @@ if TYPE_CHECKING:
 _REQUESTED = frozenset({cc.Join, cc.Leave, cc.Bet, cc.Decide, cc.Reconnect, cc.Void})
 _MEMBERS = frozenset({cc.Bet, cc.Decide, cc.Reconnect})     # refused ``not_at_table`` before the table sees them
 _FUNDED = frozenset({cc.Bet, cc.Decide})         # their funds read from the floor's wallet
+
+
+@dataclasses.dataclass(slots=True)
+class Moved:
+    """A casino table taken over here (issue 21) with stakes on its round in play: each bettor's own
+    ``table_moved`` not yet told on a return of theirs, and until when it is."""
+
+    pushes: dict[str, dict]
+    until: float
 
 
 class CasinoFloor:
@@ -108,6 +127,7 @@ class CasinoFloor:
         self.timers: dict[str, Timer] = {}                                      # each table's one timer
         self.holds: dict[str, OutcomeHold] = {}                                 # each table's frames
         self.answering: dict[str, list] = {}                                    # each table's responders
+        self.moved: dict[str, Moved] = {}               # tables taken over here: bettors not yet told on a return
         self.listed: tuple[dict, ...] | None = None                            # the lobby section as last sent
         self.installed = self.started = False
         self.stopped = False                                                   # the room has stopped: no timer
@@ -130,12 +150,26 @@ class CasinoFloor:
         self.bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_section(again=True))   # a new gateway
         self._lobby_section()
 
-    def tell(self, table_id: str, message: dict, players: Iterable[str]) -> None:
-        """A frame for the table's watchers and, on their seats' streams, for ``players`` (a takeover's, who had
-        stakes on it), after any frame still held for its store."""
-        told = tuple(players)
-        announce(self.holds[table_id], casino_public(table_id), message, told,
-                 tuple((player, casino_seat(table_id, player)) for player in told))
+    def moved_to_here(self, table_id: str, pushes: dict[str, dict]) -> None:
+        """A table taken over here with its round in play void (CR-5): each bettor told in words, ``pushes`` (their
+        own ``table_moved``, with their stakes), on their own stream -- which their connection follows wherever in
+        the room it is, one made again before the takeover included -- and once more on their first login or
+        resume within :data:`MOVED_KEPT` seconds (:meth:`_tell_moved`: they may have been on the process that
+        stopped). Their membership of the table went with that process: they join again to play."""
+        self.moved[table_id] = Moved(dict(pushes), self.reactor.seconds() + MOVED_KEPT)
+        for player, push in sorted(pushes.items()):
+            self.bus.publish(player_stream(player), Frame.of(push))
+
+    def _tell_moved(self, player: str) -> None:
+        """A player back: each takeover of the last hour that refunded their stakes, told once more, and forgotten
+        for them."""
+        now = self.reactor.seconds()
+        for table_id, moved in sorted(self.moved.items()):
+            push = moved.pushes.pop(player, None) if now <= moved.until else None
+            if push is not None:
+                self.bus.publish(player_stream(player), Frame.of(push))
+            if now > moved.until or not moved.pushes:
+                del self.moved[table_id]
 
     def add(self, table: CasinoTable) -> None:
         """A table played here from now on (at start; or, on several processes, once its lease is won)."""
@@ -301,8 +335,11 @@ class CasinoFloor:
     def _session_event(self, subject: str, event: SessionEvent) -> None:
         """A member's connection closed (not one a newer login took over): their round may wait for them (CR-6),
         from the record alone. Their coming back is a ``Reconnect`` the gateway's side sends once their session
-        follows the seat's stream, so the frames it makes (the decision asked again) reach them."""
-        if not self.stopped and isinstance(event, SessionGone) and event.current:
+        follows the seat's stream, so the frames it makes (the decision asked again) reach them. A player back
+        (a login or a resume) whose stakes a takeover here refunded within the hour is told it (CR-5)."""
+        if not self.stopped and isinstance(event, SessionBack):
+            self._tell_moved(event.player)
+        elif not self.stopped and isinstance(event, SessionGone) and event.current:
             now = self.reactor.seconds()
             for table_id, members in self.members.items():
                 if event.player in members:

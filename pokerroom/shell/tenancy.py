@@ -27,6 +27,7 @@ from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from pokerroom.amount_text import amount_text, unit_name
 from pokerroom.bus import Bus
 from pokerroom.bus.subjects import TABLES_MOVING
 from pokerroom.casino.table import CasinoTable
@@ -44,14 +45,17 @@ from pokerroom.table import TableRules
 CASH, CASINO, TOURNAMENT = "cash", "casino", "tournament"
 
 
-def table_moved(table_id: str, voided: list[str], *, casino: bool = False) -> dict:
+def table_moved(table_id: str, voided: list[str], *, refunded: int | None = None, currency: str = "") -> dict:
     """The ``table_moved`` push: in a plain sentence, that the table goes on on another process and what its
-    takeover voided (TR-REFUND-1 at a cash table, CR-5 at a casino table)."""
-    moved = (f"{'Casino table' if casino else 'Table'} {table_id} moved to another server of the room after its own "
-             "stopped, and goes on there.")
-    if casino:
+    takeover voided -- at a cash table its hands (TR-REFUND-1); at a casino table (``refunded`` given) its round in
+    play and what one bettor had staked on it, back in their wallet (CR-5), their own push."""
+    moved = (f"{'Table' if refunded is None else 'Casino table'} {table_id} moved to another server of the room "
+             "after its own stopped, and goes on there.")
+    if refunded is not None:
+        rounds = " and ".join(voided)
         return {"type": "table_moved", "table": table_id, "voided": voided, "rule": "CR-5", "message": moved +
-                " The round in play was void: every stake on it is back in your wallet."}
+                f" The round in play ({rounds}) was void: your stakes on it, {amount_text(refunded, currency)}, "
+                "are back in your wallet.", "refunded": refunded, "currency": unit_name(currency)}
     if not voided:
         return {"type": "table_moved", "table": table_id, "voided": voided, "rule": "",
                 "message": moved + " No hand was in play: every seat and stack is as it was."}
@@ -166,6 +170,13 @@ class EscrowRecovery:
         # players sat: the hand they were dealt may have been shown before its start was stored (Restores)
         return voided, self.store.hands.last_hand_number(table_id) + (1 if returned else 0), sat
 
+    def casino_table(self, table_id: str) -> tuple[str, dict[str, int]]:
+        """The round voided (``<table>#<number>``: staked on, never finished) and each bettor's stakes on it, now
+        back in their wallet (CR-5); none when nothing was staked."""
+        returned = self.escrow(Kind.CASINO, table_id)
+        stakes = {parse(account).player: stake for account, stake in sorted(returned.items())}
+        return (f"{table_id}#{self.store.casino.last_casino_round(table_id)}" if stakes else ""), stakes
+
     def adopt(self, kind: Kind, place: str) -> dict[str, int]:
         """Every escrow account of a table or event, as committed, held by this process's wallet from now on."""
         escrow = self.store.ledger.held_in(kind, place)
@@ -258,13 +269,15 @@ class CasinoTenant:
         table = self.tables.get(table_id)
         if table is None or table_id in self.floor.tables:
             return
-        returned = self.recovery.escrow(Kind.CASINO, table_id)
-        if returned:
-            self.tenancy.log.warn("{table}: the round in play is void, its stakes refunded (CR-5)", table=table_id)
+        voided, stakes = self.recovery.casino_table(table_id)
         self.floor.add(table)
-        if returned:                            # who had stakes on it hear why, in words
-            self.floor.tell(table_id, table_moved(table_id, [], casino=True),
-                            sorted({parse(account).player for account in returned}))
+        if not stakes:
+            return
+        self.tenancy.log.warn("{table}: the round in play ({round}) is void, its stakes refunded (CR-5)",
+                              table=table_id, round=voided)
+        self.floor.moved_to_here(table_id, {            # who had stakes on it hear why, in words, with their amounts
+            player: table_moved(table_id, [voided], refunded=stake, currency=table.rules.currency)
+            for player, stake in stakes.items()})
 
 
 class TournamentTenant:

@@ -13,12 +13,13 @@ from sqlalchemy import event
 from twisted.internet import defer
 
 from pokerroom.bus.records import HeldRead, PayoutsRead
-from pokerroom.bus.subjects import WALLET_HELD, WALLET_PAYOUTS, casino_seat, table_public, table_seat
+from pokerroom.bus.subjects import WALLET_HELD, WALLET_PAYOUTS, player_stream, table_public, table_seat
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import WORLD, cash, payout, tournament_guarantee
 from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.leases import TTL
+from pokerroom.shell.table_host import MOVED_KEPT
 from pokerroom.shell.tenancy import Tenancy
 from tests.support.clocked_room import Connection, player, request, settle, with_token
 from tests.support.leased_rooms import BUY_IN, ROULETTE, SIT_AND_GO, START, dealt, directors_sit_and_go, nodes
@@ -196,14 +197,17 @@ def test_CR_5_a_dead_nodes_casino_table_is_taken_over_and_the_round_in_play_refu
         bet = request(east, session, "casino_bet", table="rou", market="red", amount=2_500)
         assert bet["ok"], bet
         assert east.wallet.balance("ana") == 7_500                    # the stake left the wallet, under the lock
+        number = east.casino_floor.tables["rou"].number
         heard: list[dict] = []
-        west.bus.subscribe(casino_seat("rou", "ana"), lambda _, frame: heard.append(frame.message))
+        west.bus.subscribe(player_stream("ana"), lambda _, frame: heard.append(frame.message))
         west.reactor.advance(TTL + TTL / 3)                          # east died with the round open
         settle(west)
         assert set(west.casino_floor.tables) == {"rou"}
         (told,) = [m for m in heard if m["type"] == "table_moved"]   # ana, who had a stake, hears why in words
         verify_push(told)
-        assert told["rule"] == "CR-5" and "every stake on it is back in your wallet" in told["message"]
+        assert told["rule"] == "CR-5" and list(told["voided"]) == [f"rou#{number}"]
+        assert (told["refunded"], told["currency"]) == (2_500, "USD")
+        assert "$25.00, are back in your wallet" in told["message"], told
         assert west.wallet.balance("ana") == 10_000                  # the round is void: the bet refunded (CR-5)
         assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
         east.reactor.advance(TTL)
@@ -211,6 +215,56 @@ def test_CR_5_a_dead_nodes_casino_table_is_taken_over_and_the_round_in_play_refu
         assert east.casino_floor.tables == {}                        # the old owner stops at once
         moving = request(east, session, "casino_rules", table="rou")  # listed, answered by nobody here: moving
         assert moving["error"]["code"] == "table_moving", moving
+
+
+def test_CR_5_a_casino_bettor_whose_node_died_is_told_the_table_moved_and_their_refund_on_return(database):
+    """East dies with a roulette round open: bob, back on west before west takes the table over, hears it there
+    live; ana, whose connection died with east, hears it when she resumes on west -- her own stakes, once; cy, who
+    staked nothing, hears nothing; dan, back after the hour, finds his stake in his wallet and no sentence."""
+    with nodes(database, "east", "west", config=ROULETTE) as (east, west):
+        east.reactor.advance(0)                                      # its first round opens
+        tokens = {}
+        for name, stake in (("ana", 2_500), ("bob", 1_000), ("cy", 0), ("dan", 300)):
+            session, _ = player(east, name)
+            tokens[name] = with_token(east, session)
+            assert request(east, session, "casino_join", table="rou")["ok"]
+            if stake:
+                assert request(east, session, "casino_bet", table="rou", market="red", amount=stake)["ok"]
+        number = east.casino_floor.tables["rou"].number
+
+        def back(name: str) -> list[dict]:
+            """``name`` resumes on west (through the load balancer): the ``table_moved`` pushes they get."""
+            again = west.gateway.connected(Connection(), "10.0.0.9")
+            assert request(west, again, "resume", token=tokens[name], tables={})["ok"]
+            settle(west)
+            return again, [m for m in again.connection.sent if m.get("type") == "table_moved"]
+
+        bob, early = back("bob")                                     # back before the takeover: nothing to tell
+        assert early == []
+        west.reactor.advance(TTL + TTL / 3)                          # east died: west takes the table over
+        settle(west)
+        assert set(west.casino_floor.tables) == {"rou"}
+        (live,) = [m for m in bob.connection.sent if m.get("type") == "table_moved"]
+        assert (live["rule"], live["voided"], live["refunded"]) == ("CR-5", [f"rou#{number}"], 1_000)
+        assert "$10.00, are back in your wallet" in live["message"], live
+
+        _, told = back("ana")                                        # her connection died with east
+        assert len(told) == 1, told
+        (moved,) = told
+        verify_push(moved)
+        assert (moved["table"], moved["rule"], moved["voided"]) == ("rou", "CR-5", [f"rou#{number}"])
+        assert (moved["refunded"], moved["currency"]) == (2_500, "USD")
+        assert moved["message"] == ("Casino table rou moved to another server of the room after its own stopped, "
+                                    f"and goes on there. The round in play (rou#{number}) was void: your stakes on "
+                                    "it, $25.00, are back in your wallet.")
+        assert west.wallet.balance("ana") == 10_000                  # the round is void: her bet refunded (CR-5)
+        assert back("ana")[1] == []                                  # told once on a return, not on each
+        assert back("cy")[1] == []                                   # no stake on the round: nothing refunded
+
+        west.reactor.advance(MOVED_KEPT + 1)                         # an hour on: the sentence is not kept
+        settle(west)
+        assert back("dan")[1] == [] and west.wallet.balance("dan") == 10_000
+        assert west.casino_floor.moved == {}
 
 
 def test_TR_REFUND_2_a_dead_nodes_tournament_is_refunded_where_its_lease_is_taken_over(database):

@@ -39,3 +39,22 @@ def security(new_page, server: Server, name: str = "secops") -> Page:   # noqa: 
     expect(page.get_by_test_id("nav")).to_be_visible()
     expect(page.get_by_test_id("who")).to_have_text(f"{name} · security")
     return page
+
+
+def register(page: Page, nickname: str, birth_date: str = "1990-04-01", country: str = "NL") -> None:
+    """A new player through the player client's form (logged in once it is taken)."""
+    page.get_by_test_id("register-nickname").fill(nickname)
+    page.get_by_test_id("register-password").fill(PASSWORD)
+    page.get_by_test_id("register-birth").fill(birth_date)
+    page.get_by_test_id("register-country").select_option(country)
+    page.get_by_test_id("register-submit").click()
+
+
+def sit_down(page: Page, table: str, buy_in: str) -> None:
+    """From the player client's lobby: ``table`` opened, a seat taken with ``buy_in`` (as typed, in dollars)."""
+    page.get_by_test_id(f"open-{table}").click()
+    view = page.get_by_test_id("table-view")
+    expect(view).to_be_visible()
+    view.get_by_test_id("take-seat").click()
+    view.get_by_test_id("buyin-amount").fill(buy_in)
+    view.get_by_test_id("buyin-submit").click()

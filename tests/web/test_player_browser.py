@@ -19,10 +19,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.net.server_process import FAST_ROOM, Player, Server, room_config, table_entry
-from tests.support.browser_pages import grant, http_url
-from tests.support.socket_play import next_push
+from tests.support.browser_pages import grant, http_url, register, sit_down
+from tests.support.socket_play import PASSWORD, next_push
 
-PASSWORD = "correct horse battery"
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 # Two cash tables, so the lobby's filters have something to tell apart; the bots sit at the first.
 BOT_ROOM = room_config(table_entry("t1", "Aldebaran"),
@@ -127,27 +126,10 @@ def dollars(cents: int) -> str:
     return f"${cents // 100:,}.{cents % 100:02d}"
 
 
-def register(page, nickname: str, birth_date: str = "1990-04-01", country: str = "NL") -> None:
-    page.get_by_test_id("register-nickname").fill(nickname)
-    page.get_by_test_id("register-password").fill(PASSWORD)
-    page.get_by_test_id("register-birth").fill(birth_date)
-    page.get_by_test_id("register-country").select_option(country)
-    page.get_by_test_id("register-submit").click()
-
-
 def log_in(page, nickname: str, password: str) -> None:
     page.get_by_test_id("login-nickname").fill(nickname)
     page.get_by_test_id("login-password").fill(password)
     page.get_by_test_id("login-submit").click()
-
-
-def sit_down(page, table: str, buy_in: str) -> None:
-    page.get_by_test_id(f"open-{table}").click()
-    view = page.get_by_test_id("table-view")
-    expect(view).to_be_visible()
-    view.get_by_test_id("take-seat").click()
-    view.get_by_test_id("buyin-amount").fill(buy_in)
-    view.get_by_test_id("buyin-submit").click()
 
 
 def screenshot(page) -> bool:

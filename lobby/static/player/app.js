@@ -29,6 +29,11 @@ class App {
     this.room.on("table_snapshot", (m) => this.table.onSnapshot(m));
     this.room.on("table_events", (m) => this.table.onEvents(m));
     this.room.on("table_closed", (m) => this.table.onClosed(m));
+    this.room.on("table_moved", (m) => {         // another table's (a casino round refunded): in a toast
+      if (this.table.onMoved(m)) return;
+      this.toast(m.message);
+      this.refreshBalance();
+    });
     this.room.on("chat", (m) => this.table.onChat(m));
     this.room.on("lobby_update", (m) => this.lobby.onUpdate(m));
     this.room.on("tournament_event", (m) => {

@@ -23,6 +23,7 @@ export class TableView {
     this.state = null;
     this.pending = false;             // an action is on its way to the server
     this.shownLegal = null;           // the legal actions the action bar was drawn for
+    this.snapshotLast = false;        // the table's last frame was a snapshot (a table_moved after it needs no other)
     this.choosing = null;             // the buy-in dialog is open for this seat (0: the first free one)
     this.options = { auto_post_blinds: true, sit_out_next_hand: false, sit_out_next_big_blind: false };
     this.ticker = null;
@@ -42,6 +43,11 @@ export class TableView {
     el.board2 = h("div.board.second", { "data-testid": "board-2" });
     el.result = h("div.result", { "data-testid": "result", role: "status" });
     el.message = h("div.stage-message", { "data-testid": "stage-message" });
+    el.movedText = h("span", { "data-testid": "table-moved-text" });
+    el.movedRule = h("span.rule", { "data-testid": "table-moved-rule" });
+    el.moved = h("div.moved-notice.hidden", { "data-testid": "table-moved", role: "status" },
+      h("strong", {}, "This table moved to another server."), " ", el.movedText, " ", el.movedRule,
+      button("Dismiss", "table-moved-dismiss", () => this.showMoved(null), ".dismiss"));
     el.buyin = this.buildBuyIn();
     el.stage = h("div.stage", { "data-testid": "stage" },
       h("div.felt", {}, h("div.felt-inner", {}, h("span.felt-mark", {}, "pokerroom"))),
@@ -97,7 +103,7 @@ export class TableView {
       h("div.table-main", {},
         h("div.table-top", {}, h("a.back", { href: "#lobby", "data-testid": "back-to-lobby" }, "\u2190 Lobby"),
           el.title, el.subtitle),
-        el.stage, el.actions, el.actionError,
+        el.moved, el.stage, el.actions, el.actionError,
         h("div.controls-row", {}, el.controls, el.controlsError, el.controlsNote)),
       h("aside.table-side", {}, el.info, el.last,
         h("div.panel.log-panel", {}, h("h4", {}, "Hand log"), el.log),
@@ -150,6 +156,7 @@ export class TableView {
     this.el.actionError.textContent = "";
     this.el.controlsError.textContent = "";
     this.el.controlsNote.textContent = "";
+    this.showMoved(null);
     this.shownLegal = undefined;
     this.render();
     try {
@@ -224,14 +231,40 @@ export class TableView {
     this.state.loadSnapshot(message);
     if (seated !== (this.state.mySeat != null)) this.app.refreshBalance();
     this.resyncing = false;
+    this.snapshotLast = true;                   // a table_moved right after it needs no other
     this.logLine(["Table state received"], "sep");
     for (const e of message.hand || []) this.logHandEvent(e);
     this.render();
   }
 
+  // The table's process stopped and another took it over (docs/protocol.md, table_moved): the server's sentence
+  // stays on the table until dismissed, the table as the last snapshot drew it. A resume sends the snapshot
+  // right before it; heard live, the new server numbers the table's frames from 1 again, so the table is read
+  // anew. False when the push is not about this table (the caller tells it another way).
+  onMoved(message) {
+    if (!this.state || message.table !== this.tableId) return false;
+    this.showMoved(message);
+    this.logLine([message.message], "table");
+    if (!this.snapshotLast && !this.resyncing) {
+      this.resyncing = true;
+      this.app.room.request("observe", { table: this.tableId, on: true }).catch((e) => {
+        this.el.controlsError.textContent = e.text || e.message;
+      });
+    }
+    this.app.refreshBalance();
+    return true;
+  }
+
+  showMoved(message) {
+    this.el.moved.classList.toggle("hidden", !message);
+    this.el.movedText.textContent = message ? message.message : "";
+    this.el.movedRule.textContent = message && message.rule ? `(rule ${message.rule})` : "";
+  }
+
   onEvents(message) {
     const state = this.state;
     if (!state || message.table !== this.tableId) return;
+    this.snapshotLast = false;
     const applied = state.applyFrame(message);
     if (applied === "gap") {
       if (state.seq != null && !this.resyncing) {       // missed events: start again from a snapshot
