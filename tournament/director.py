@@ -319,7 +319,7 @@ class Director:
         result for no hand away, or not matching the hand sent, is refused and changes nothing."""
         table = self.tables.get(result.table_id)
         if table is None:
-            raise RuleViolation("no_such_hand", f"table {result.table_id} has no hand {result.hand_id} away",
+            raise RuleViolation("no_hand_away", f"table {result.table_id} has no hand {result.hand_id} away",
                                 "TR-PLAY-4")
         table.hand_returned(result)
         self.emit(HandReturned(table.id, result.hand_id, dict(result.end)))
@@ -332,7 +332,7 @@ class Director:
         (TR-REFUND-1); play goes on as after a hand nobody busted in."""
         table = self.tables.get(table_id)
         if table is None:
-            raise RuleViolation("no_such_hand", f"table {table_id} has no hand {hand_id} away", "TR-PLAY-4")
+            raise RuleViolation("no_hand_away", f"table {table_id} has no hand {hand_id} away", "TR-PLAY-4")
         stacks = table.hand_voided(hand_id)
         self.emit(HandVoided(table_id, hand_id, stacks))
         self.touch(table_id)

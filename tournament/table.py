@@ -187,7 +187,7 @@ class TournamentTable:
         the stacks sent, and conserve their chips (a result that does not is refused and changes nothing)."""
         away = self.away
         if away is None or result.hand_id != away.hand_id or result.table_id != self.id:
-            raise RuleViolation("no_such_hand", f"table {self.id} has no hand {result.hand_id} away", "TR-PLAY-4")
+            raise RuleViolation("no_hand_away", f"table {self.id} has no hand {result.hand_id} away", "TR-PLAY-4")
         start = {s.player_id: s.stack for s in away.seats}
         if (result.start != start or set(result.end) != set(start) or sum(result.end.values()) != sum(start.values())
                 or min(result.end.values()) < 0):
@@ -201,6 +201,6 @@ class TournamentTable:
         (TR-REFUND-1); those stacks."""
         away = self.away
         if away is None or hand_id != away.hand_id:
-            raise RuleViolation("no_such_hand", f"table {self.id} has no hand {hand_id} away", "TR-PLAY-4")
+            raise RuleViolation("no_hand_away", f"table {self.id} has no hand {hand_id} away", "TR-PLAY-4")
         self.away = None
         return {s.player_id: s.stack for s in away.seats}

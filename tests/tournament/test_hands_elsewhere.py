@@ -141,12 +141,12 @@ def test_a_result_that_is_not_the_hand_sent_is_refused_and_changes_nothing():
     for bad in forged:
         with pytest.raises(RuleViolation) as e:
             d.hand_returned(bad)
-        assert e.value.code in ("no_such_hand", "bad_hand_result")
+        assert e.value.code in ("no_hand_away", "bad_hand_result")
         assert (observable(d), {t: dict(x.stacks) for t, x in d.tables.items()}) == before
     room.apply(d.hand_returned(result))
     with pytest.raises(RuleViolation) as e:                  # the same result twice: the hand is no longer away
         d.hand_returned(result)
-    assert e.value.code == "no_such_hand"
+    assert e.value.code == "no_hand_away"
 
 
 def test_TR_REFUND_1_a_void_hand_keeps_the_stacks_it_began_with_and_the_next_hand_is_numbered_on():
@@ -159,7 +159,7 @@ def test_TR_REFUND_1_a_void_hand_keeps_the_stacks_it_began_with_and_the_next_han
     assert d.tables[table_id].stacks == start and not d.tables[table_id].in_hand
     with pytest.raises(RuleViolation) as e:                 # its result, arriving late, is refused
         d.hand_returned(HandResult(table_id, setup.hand_id, start, start, tuple(start), {}))
-    assert e.value.code == "no_such_hand"
+    assert e.value.code == "no_hand_away"
     _, again = _sent(room)
     assert again.hand_id != setup.hand_id and again.button_seat != setup.button_seat
 
@@ -177,4 +177,4 @@ def test_TR_REFUND_1_a_director_restored_while_a_hand_was_away_has_it_void_and_r
     result = _play_away(room, table_id, setup).result()
     with pytest.raises(RuleViolation) as e:
         restored.hand_returned(result)
-    assert e.value.code == "no_such_hand"
+    assert e.value.code == "no_hand_away"
