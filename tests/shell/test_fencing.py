@@ -218,3 +218,57 @@ def test_one_process_reads_no_lease_to_write(tmp_path):
     assert room.tables.runners["t1"].table.hand is not None
     assert not room.recorder.fencing and reads == []            # no keeper: no fence, no lease read
     store.engine.dispose()
+
+
+def _seating_rows(store: RoomStore) -> dict:
+    """The seating history as stored: each player's leaves and sits (by table) and hit-and-run refusals."""
+    with store.engine.connect() as c:
+        return {
+            "moves": sorted(tuple(r) for r in c.execute(text(
+                "SELECT player_id, table_id, arrived, stack FROM departures"))),
+            "refusals": sorted(tuple(r) for r in c.execute(text(
+                "SELECT player_id, blind_level FROM hit_and_run_refusals"))),
+        }
+
+
+def test_a_hung_owners_departure_is_refused_and_nothing_of_the_leave_lands(database):
+    with nodes(database, "east", "west") as (east, west):
+        for seat, name in enumerate(("ana", "bob"), start=1):
+            session, _ = player(east, name)
+            assert request(east, session, "join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
+        dealt(east)
+        cyd, _ = player(east, "cyd")
+        assert request(east, cyd, "join", table="t1", buy_in=BUY_IN, seat=3)["ok"]   # waits: not dealt in
+        west.reactor.advance(TTL + TTL / 3)                     # east hangs: west takes t1 over, cyd seated there
+        settle(west)
+        assert west.tables.runners["t1"].table.seat_of("cyd") == 3
+        before, seating = _stored(west.store), _seating_rows(west.store)
+
+        answer = resolved(request(east, cyd, "leave", table="t1"))    # east wakes: cyd leaves at once
+        settle(east)
+
+        assert not answer["ok"] and answer["error"]["code"] == "no_such_table", answer
+        assert "t1" not in east.tables.runners                  # dropped, as a lost lease is
+        assert _seating_rows(west.store) == seating             # no departure of cyd's from t1
+        assert _stored(west.store) == before
+        assert west.tables.runners["t1"].table.seat_of("cyd") == 3
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+
+
+def test_a_hung_owners_hit_and_run_refusal_is_refused_and_not_stored(database):
+    with nodes(database, "east", "west") as (east, west):
+        seated = _dealt_then_taken_over(east, west)
+        before, seating = _stored(west.store), _seating_rows(west.store)
+        table = east.tables.runners["t1"].table
+        name = next(p.player_id for seat, p in table.players.items() if seat != table.clock.seat)
+
+        # east wakes: a player dealt in leaves after one hand, not their turn -- a refusal (HR-HNR-1), their
+        # leave itself waits for the hand's end
+        answer = resolved(request(east, seated[name], "leave", table="t1"))
+        settle(east)
+
+        assert not answer["ok"] and answer["error"]["code"] == "no_such_table", answer
+        assert "t1" not in east.tables.runners
+        assert _seating_rows(west.store) == seating             # no refusal of theirs at 5/10 stored
+        assert _stored(west.store) == before
+        assert west.tables.runners["t1"].table.seat_of(name) is not None
