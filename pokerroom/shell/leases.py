@@ -18,7 +18,9 @@ Each table is owned by one process at a time through its lease in the database
   new epoch, which fences out anything the former owner still does: every write
   of a table carries the epoch it was asked at (:meth:`LeaseKeeper.fence`, through
   the recorder), and one refused (:meth:`LeaseKeeper.refused`) stops the table
-  here as a lost lease does;
+  here as a lost lease does; a lease lost is remembered with its epoch, so a
+  write still asked of the lost table (the rest of the very call whose write
+  was refused) is fenced by it and refused too, not written unfenced;
 * :meth:`LeaseKeeper.release_all`, at a clean stop (a deploy), lets every lease
   go at once, so another node takes the tables on its next beat instead of
   after the ttl.
