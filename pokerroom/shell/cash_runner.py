@@ -61,6 +61,7 @@ class TableRunner:
     left: tuple[str, ...] = ()              # of the last batch: who stood up (the batch is still theirs to hear)
     outcome: bool = False                   # of the last batch: money settled, its frames wait for its commit
     answering: list[Subscription] = field(default_factory=list)    # its request subjects, until it closes
+    dropped: bool = False                   # its lease lost (a write refused): an answer on its way says not here
     _encoded: tuple[list, list[dict], list[bytes]] | None = field(default=None, init=False, repr=False)
 
     # ------------------------------------------------------------------ the runner interface

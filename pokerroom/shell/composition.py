@@ -176,9 +176,10 @@ class RoomServices(MultiService):
             if isinstance(wallet, SharedWallet) and writer is not None:     # locked moves off the reactor
                 money = OwnThreads(reactor, "money", MONEY_THREADS)
                 wallet.move_off_reactor(money.pool)
-            self.history = StoredSeatingHistory(recorder.write, store)
+            self.history = StoredSeatingHistory(recorder, store)
             self.tables = TableHost(reactor, self.bus, wallet, recorder, self.history, self.metrics,
-                                    display_names=table_names, shuffle=shuffle, landed=recorder.landed)
+                                    display_names=table_names, shuffle=shuffle, landed=recorder.landed,
+                                    seating=self.history.at)
             SecurityMoves(self.bus, wallet, self.tables, recorder)      # the security desk's asks (AC-3, AC-7)
             self.wallet_desk = WalletDesk(self.bus, wallet, recorder, rules)   # the gateway side's asks of the money
             self.cashier_moves = CashierMoves(self.bus, wallet, recorder)     # the cashier's (deposits, withdrawals)

@@ -18,7 +18,9 @@ Each table is owned by one process at a time through its lease in the database
   new epoch, which fences out anything the former owner still does: every write
   of a table carries the epoch it was asked at (:meth:`LeaseKeeper.fence`, through
   the recorder), and one refused (:meth:`LeaseKeeper.refused`) stops the table
-  here as a lost lease does;
+  here as a lost lease does; a lease lost is remembered with its epoch, so a
+  write still asked of the lost table (the rest of the very call whose write
+  was refused) is fenced by it and refused too, not written unfenced;
 * :meth:`LeaseKeeper.release_all`, at a clean stop (a deploy), lets every lease
   go at once, so another node takes the tables on its next beat instead of
   after the ttl.
@@ -83,6 +85,7 @@ class LeaseKeeper:
         self.ttl = ttl
         self.skew = skew
         self.held: dict[str, _Held] = {}
+        self.lost_at: dict[str, int] = {}   # the epoch of each lease lost here: its late writes stay fenced by it
         self._claiming: set[str] = set()    # claims on their way: the watch does not claim them a second time
         self.running = False
         self._beat: IDelayedCall | None = None
@@ -101,10 +104,15 @@ class LeaseKeeper:
         return None if held is None else held.epoch
 
     def fence(self, resource: str) -> Fence | None:
-        """What a write of ``resource`` asked now is fenced by: this node and the epoch it holds it at (None: not
-        held, as a tournament being made before its claim lands -- nothing to fence it by)."""
+        """What a write of ``resource`` asked now is fenced by: this node and the epoch it holds it at, or the one
+        it held when it lost it -- a write the lost table's own call still makes (a refused write stops the table
+        in the middle of its command) is refused too, never written unfenced. None: never held, as a tournament
+        being made before its claim lands (nothing to fence it by), or let go at a clean stop or retired."""
         held = self.held.get(resource)
-        return None if held is None else (resource, self.node, held.epoch)
+        if held is not None:
+            return (resource, self.node, held.epoch)
+        epoch = self.lost_at.get(resource)
+        return None if epoch is None else (resource, self.node, epoch)
 
     def refused(self, lost: LeaseLost) -> None:
         """A write fenced by a lease this node held was refused: another node holds the table now. The table
@@ -138,18 +146,20 @@ class LeaseKeeper:
     def _claimed(self, resource: str, epoch: int | None, now: float) -> bool:
         if epoch is None:
             return False
+        self.lost_at.pop(resource, None)
         self.held[resource] = _Held(epoch, now + self.ttl - self.skew)
         self._fence_later()
         return True
 
     def retire(self, resource: str) -> defer.Deferred:
         """A table this node closed for good: its lease goes, so no node takes it over."""
+        self.lost_at.pop(resource, None)
         if self.held.pop(resource, None) is not None:
             self._fence_later()
         return self.writer.write(self.leases.retire, self.node, resource)
 
     def _lose(self, resource: str) -> None:
-        del self.held[resource]
+        self.lost_at[resource] = self.held.pop(resource).epoch
         try:
             self.lost(resource)
         except Exception:                                       # noqa: BLE001 - one table's failure, logged

@@ -120,16 +120,26 @@ class Moved:
     until: float
 
 
+def _here(answer: dict, runner: TableRunner) -> dict:
+    """``answer``, if ``runner``'s table is still played here."""
+    if runner.dropped:
+        raise RuleViolation("no_such_table", "that table is played by another process now: ask again")
+    return answer
+
+
 class TableHost:
     def __init__(self, reactor: IReactorTime, bus: Bus, wallet: Wallet, recording: TableRecording,
                  history: SeatingHistory, metrics: Metrics, *,
                  display_names: DisplayNames, shuffle: Callable[[], list[int]] | None = None,
-                 landed: Callable[[], defer.Deferred] = lambda: defer.succeed(None)) -> None:
+                 landed: Callable[[], defer.Deferred] = lambda: defer.succeed(None),
+                 seating: Callable[[str], SeatingHistory] | None = None) -> None:
         self.reactor = reactor
         self.bus = bus
         self.wallet = wallet
         self.recording = recording              # the recorder of this process: every batch, in the batch's call
         self.history = history
+        # each table's view of the history: what it records is its play, fenced by its lease (none: the one history)
+        self._seating = seating or (lambda _table: history)
         self.metrics = metrics
         self.display_names = display_names      # AC-4: players showing their verified name
         self.runners: dict[str, TableRunner] = {}
@@ -156,7 +166,7 @@ class TableHost:
             raise RuleViolation("table_exists", f"there is already a table {rules.table_id}")
         kwargs = {"shuffle": self._shuffle} if self._shuffle else {}
         hold = OutcomeHold(self.bus)
-        runner = TableRunner(CashTable(rules, self.history, **kwargs), self.wallet, self.metrics,
+        runner = TableRunner(CashTable(rules, self._seating(rules.table_id), **kwargs), self.wallet, self.metrics,
                              public=table_public(rules.table_id), stream=table_full(rules.table_id), hold=hold,
                              game_key=rules.game_key)
         runner.timer = Timer(runner, self.reactor, lambda events: self._table_events(runner, events),
@@ -213,6 +223,7 @@ class TableHost:
         self._moved.pop(table_id, None)
         if runner is None:
             return
+        runner.dropped = True
         runner.timer.stop()
         for answering in runner.answering:
             answering.cancel()
@@ -290,8 +301,14 @@ class TableHost:
 
     @staticmethod
     def _seat_answer(runner: TableRunner, kind: type, player: str | None) -> dict | defer.Deferred:
+        """The player's seat; an outcome's after its frames. A table dropped meanwhile (a write of the command
+        refused by its lease's fence: another process plays it, and nothing of the command was stored) is
+        ``no_such_table``, not an answer for what did not happen."""
         answer = {"seat": runner.table.seat_of(player) if player is not None else None}
-        return answer if kind in _AT_ONCE else runner.hold.after(answer)
+        if kind in _AT_ONCE:
+            return _here(answer, runner)
+        held = runner.hold.after(answer)
+        return held.addCallback(_here, runner) if isinstance(held, defer.Deferred) else _here(held, runner)
 
     def _session_event(self, subject: str, event: SessionEvent) -> None:
         """Disconnected, or left the session they were signed in on: at every table they sit at, disconnected

@@ -16,11 +16,22 @@ from twisted.logger import formatEvent, globalLogPublisher
 
 from pokerroom.money.accounts import cash
 from pokerroom.shell.leases import TTL
+from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.lease_records import LeaseLost
 from pokerroom.store.room_store import RoomStore
 from tests.support.clocked_room import make_room, player, request, resolved, settle
-from tests.support.leased_rooms import BUY_IN, ROULETTE, SIT_AND_GO, START, dealt, directors_sit_and_go, nodes
+from tests.support.leased_rooms import (
+    BUY_IN,
+    ROULETTE,
+    SIT_AND_GO,
+    START,
+    dealt,
+    director,
+    directors_sit_and_go,
+    nodes,
+    sit_and_go,
+)
 from tests.support.together import shared_database
 
 
@@ -116,7 +127,7 @@ def test_a_hung_owners_seat_record_is_refused_and_it_drops_the_table(database):
         answer = resolved(request(east, seated["ana"], "sit_out", table="t1"))   # east wakes: ana sits out
         settle(east)
 
-        assert "type" in answer
+        assert not answer["ok"] and answer["error"]["code"] == "no_such_table", answer
         assert _stored(west.store) == before                    # no seat record of east's lands
         assert "t1" not in east.tables.runners
         assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
@@ -218,3 +229,132 @@ def test_one_process_reads_no_lease_to_write(tmp_path):
     assert room.tables.runners["t1"].table.hand is not None
     assert not room.recorder.fencing and reads == []            # no keeper: no fence, no lease read
     store.engine.dispose()
+
+
+def _seating_rows(store: RoomStore) -> dict:
+    """The seating history as stored: each player's leaves and sits (by table) and hit-and-run refusals."""
+    with store.engine.connect() as c:
+        return {
+            "moves": sorted(tuple(r) for r in c.execute(text(
+                "SELECT player_id, table_id, arrived, stack FROM departures"))),
+            "refusals": sorted(tuple(r) for r in c.execute(text(
+                "SELECT player_id, blind_level FROM hit_and_run_refusals"))),
+        }
+
+
+def test_a_hung_owners_departure_is_refused_and_nothing_of_the_leave_lands(database):
+    with nodes(database, "east", "west") as (east, west):
+        for seat, name in enumerate(("ana", "bob"), start=1):
+            session, _ = player(east, name)
+            assert request(east, session, "join", table="t1", buy_in=BUY_IN, seat=seat)["ok"]
+        dealt(east)
+        cyd, _ = player(east, "cyd")
+        assert request(east, cyd, "join", table="t1", buy_in=BUY_IN, seat=3)["ok"]   # waits: not dealt in
+        west.reactor.advance(TTL + TTL / 3)                     # east hangs: west takes t1 over, cyd seated there
+        settle(west)
+        assert west.tables.runners["t1"].table.seat_of("cyd") == 3
+        before, seating = _stored(west.store), _seating_rows(west.store)
+
+        answer = resolved(request(east, cyd, "leave", table="t1"))    # east wakes: cyd leaves at once
+        settle(east)
+
+        assert not answer["ok"] and answer["error"]["code"] == "no_such_table", answer
+        assert "t1" not in east.tables.runners                  # dropped, as a lost lease is
+        assert _seating_rows(west.store) == seating             # no departure of cyd's from t1
+        assert _stored(west.store) == before
+        assert west.tables.runners["t1"].table.seat_of("cyd") == 3
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+
+
+def test_a_hung_owners_hit_and_run_refusal_is_refused_and_not_stored(database):
+    with nodes(database, "east", "west") as (east, west):
+        seated = _dealt_then_taken_over(east, west)
+        before, seating = _stored(west.store), _seating_rows(west.store)
+        table = east.tables.runners["t1"].table
+        name = next(p.player_id for seat, p in table.players.items() if seat != table.clock.seat)
+
+        # east wakes: a player dealt in leaves after one hand, not their turn -- a refusal (HR-HNR-1), their
+        # leave itself waits for the hand's end
+        answer = resolved(request(east, seated[name], "leave", table="t1"))
+        settle(east)
+
+        assert not answer["ok"] and answer["error"]["code"] == "no_such_table", answer
+        assert "t1" not in east.tables.runners
+        assert _seating_rows(west.store) == seating             # no refusal of theirs at 5/10 stored
+        assert _stored(west.store) == before
+        assert west.tables.runners["t1"].table.seat_of(name) is not None
+
+
+def _event_rows(store: RoomStore) -> dict:
+    """What the database holds of the events: their rows, their records in the audit chain, the money."""
+    with store.engine.connect() as c:
+        return {
+            "events": sorted(tuple(r) for r in c.execute(text("SELECT id, state FROM tournaments"))),
+            "records": sorted(tuple(r) for r in c.execute(text(
+                "SELECT kind, COUNT(*) FROM audit_records WHERE kind LIKE 'tournament%' GROUP BY kind"))),
+            "transfers": c.execute(text("SELECT COUNT(*) FROM ledger_transfers")).scalar_one(),
+            "balances": dict(tuple(r) for r in c.execute(text("SELECT account, balance FROM ledger_balances"))),
+        }
+
+
+def test_a_hung_directors_creation_is_refused_whole_and_nothing_of_the_event_lands(database):
+    with nodes(database, "east", "west", config=SIT_AND_GO) as (east, west):
+        boss = director(east)
+        east.tenancy.keeper.hold("tournament:sng")              # east's claim of the new event's lease landed ...
+        settle(east)
+        assert east.tenancy.keeper.epoch("tournament:sng") == 1
+        west.reactor.advance(TTL + TTL / 3)                     # ... and east hung before writing its creation
+        settle(west)
+        assert west.tenancy.keeper.epoch("tournament:sng") == 2
+        before = _event_rows(west.store)
+
+        answer = resolved(sit_and_go(east, boss))               # east wakes: its director's event is made
+        settle(east)
+
+        assert not answer["ok"] and answer["error"]["code"] == "unknown_tournament", answer
+        assert "sng" not in east.hall.directors                 # dropped by the lost-lease path
+        assert _event_rows(west.store) == before                # no creation record, no saved event
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+
+
+def test_a_hung_directors_approval_is_refused_and_not_recorded(database):
+    with nodes(database, "east", "west", config=SIT_AND_GO) as (east, west):
+        fund_promotions(east.wallet, east.recorder, "deposit", 10_000_000, "house", "guarantees")   # STAFF-1
+        made = directors_sit_and_go(east, "big", guarantee=east.hall.bounds.approval_above + 1)
+        assert made and east.hall.directors["big"].awaiting_approval
+        root, _ = player(east, "root")
+        root.role = "admin"
+        east.store.accounts.create_account("root", "root", "-", "1990-01-01", "NL", 0.0, role="admin")
+        west.reactor.advance(TTL + TTL / 3)                     # east hangs: west takes the event over
+        settle(west)
+        assert west.tenancy.keeper.epoch("tournament:big") == 2
+        before = _event_rows(west.store)
+
+        answer = resolved(request(east, root, "admin_approve_tournament", tournament="big",
+                                  reason="the spring series"))
+        settle(east)
+
+        assert not answer["ok"] and answer["error"]["code"] == "unknown_tournament", answer
+        assert "big" not in east.hall.directors
+        assert _event_rows(west.store) == before                # no tournament_approved record of east's
+        assert west.store.ledger.ledger_check() and west.store.ledger.ledger_problems() == []
+
+
+def test_a_hung_directors_invitation_answer_is_refused_and_not_recorded(database):
+    with nodes(database, "east", "west", config=SIT_AND_GO) as (east, west):
+        boss = directors_sit_and_go(east)
+        ana, connection = player(east, "ana")
+        east.store.accounts.create_account("ana", "ana", "-", "1990-01-01", "NL", 0.0)
+        invited = request(east, boss, "director_add_player", tournament="sng", player="ana", reason="a regular")
+        assert invited["ok"] and invited["invited"], invited
+        west.reactor.advance(TTL + TTL / 3)                     # east hangs: west takes the event over
+        settle(west)
+        before = _event_rows(west.store)
+
+        answer = resolved(request(east, ana, "tournament_invitation_answer", tournament="sng", accept=False))
+        settle(east)
+
+        assert not answer["ok"] and answer["error"]["code"] == "unknown_tournament", answer
+        assert "sng" not in east.hall.directors
+        assert _event_rows(west.store) == before                # no tournament_invitation record of east's
+        assert west.wallet.balance("ana") == 10_000

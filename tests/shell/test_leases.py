@@ -192,3 +192,17 @@ def test_a_table_being_claimed_by_its_host_is_not_taken_over_by_the_watch_as_wel
     a.writer.catch_up()
     assert claimed == [True] and a.keeper.epoch(NL1) == 2
     assert a.taken == []                                    # the host's own table: no takeover
+
+
+def test_a_lost_lease_keeps_fencing_its_late_writes_by_the_epoch_lost_until_claimed_again_or_retired(nodes):
+    a, b = nodes
+    a.keeper.start()
+    b.keeper.start()
+    assert a.hold(NL1) and a.keeper.fence(NL1) == (NL1, "a", 1)
+    run(TTL + TTL / 3 + 2, b)                               # a hangs: b takes nl-1 over
+    run(b.clock.seconds() - a.clock.seconds(), a)           # a wakes, and its renewal finds it lost
+    assert [name for name, _ in a.lost] == [NL1] and a.keeper.epoch(NL1) is None
+    assert a.keeper.fence(NL1) == (NL1, "a", 1)             # a late write of it is still fenced, so refused
+    assert a.keeper.fence(resource("cash", "nl-9")) is None                 # one never held is not
+    a.keeper.retire(NL1)                                    # closed for good here: nothing left to fence it by
+    assert a.keeper.fence(NL1) is None

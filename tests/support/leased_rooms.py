@@ -46,16 +46,29 @@ def nodes(url: str, *names: str, config: dict | None = None) -> Iterator[list[Ro
 SIT_AND_GO = {**TABLES, "tournaments": {"decision_seconds": 10}}     # nodes' config for a director's event
 
 
-def directors_sit_and_go(node: RoomServices, tournament: str = "sng") -> None:
-    """A director on ``node`` makes a three-player sit & go (``nodes(..., config=SIT_AND_GO)``), whose lease
-    ``node`` then holds."""
+def director(node: RoomServices):   # noqa: ANN201
+    """``node``'s director ``boss``, signed in, with a stored account: their session."""
     boss, _ = player(node, "boss")
     boss.role = "director"
     node.store.accounts.create_account("boss", "boss", "-", "1990-01-01", "NL", 0.0, role="director")
+    return boss
+
+
+def sit_and_go(node: RoomServices, boss, tournament: str = "sng", **settings: int) -> dict:   # noqa: ANN001
+    """``boss`` asks ``node`` for a three-player sit & go: the answer."""
     made = request(node, boss, "director_create", template="sit_and_go", id=tournament, name="SNG", start_in=None,
-                   settings={"min_players": 3, "max_players": 3})
-    assert made["ok"], made
+                   settings={"min_players": 3, "max_players": 3, **settings})
     settle(node)
+    return made
+
+
+def directors_sit_and_go(node: RoomServices, tournament: str = "sng", **settings: int):   # noqa: ANN201
+    """A director on ``node`` makes a three-player sit & go (``nodes(..., config=SIT_AND_GO)``), whose lease
+    ``node`` then holds: the director's session."""
+    boss = director(node)
+    made = sit_and_go(node, boss, tournament, **settings)
+    assert made["ok"], made
+    return boss
 
 
 def dealt(node: RoomServices, table_id: str = "t1") -> None:

@@ -161,14 +161,15 @@ class TournamentAnswers:
             return {"balance": self.wallet.balance(command.player)}
         return answer
 
-    def created(self, event: CreateEvent) -> dict:
+    def created(self, event: CreateEvent) -> dict | defer.Deferred:
         """``tournaments.create``: the event built from the director's words and opened by the hall (bounds and
         quota, STAFF-1); a satellite's seats are worth its target's entry (TR-PRIZE-5)."""
         target = None if event.satellite_target is None else self.hall.director(event.satellite_target).spec
         with structure_errors():
             spec = template_spec(event.template, id=event.id, name=event.name, start_at=event.start_at)
             spec = spec.edited(**changes(spec, dict(event.settings), event.game, target))
-        return {"tournament": self.hall.summary(self.hall.create(spec, event.by))}
+        d = self.hall.create(spec, event.by)
+        return self.hall.answered_here(d, {"tournament": self.hall.summary(d)})
 
     def edited(self, d: td.Director, edit: EditEvent) -> dict:
         """``EditEvent``: before anyone registers (TR-REG-2), bounded as at creation (STAFF-1); the invitations

@@ -50,7 +50,7 @@ def approved(hall: TournamentHall, d: td.Director, asked: ApproveGuarantee) -> d
         return (store.accounts.find_account(players.nickname_key(asked.by)),
                 store.audit_log.audit_records("role_granted"))
 
-    def checked(read: tuple[Any, list]) -> dict:
+    def checked(read: tuple[Any, list]) -> Any:
         account, grants = read
         if account is None or account.closed or account.role != ADMIN:
             raise RuleViolation("forbidden", "only an admin can approve a tournament's guarantee", "STAFF-1")
@@ -63,6 +63,6 @@ def approved(hall: TournamentHall, d: td.Director, asked: ApproveGuarantee) -> d
             raise RuleViolation("granted_by_creator", f"{creator}, who created the event, gave you your role (or "
                                 f"gave it to whoever did) less than {hours} hours ago: another admin approves it",
                                 "STAFF-1")
-        return {"tournament": hall.summary(hall.approve(tid, account.nickname, asked.reason))}
+        return hall.answered_here(d, {"tournament": hall.summary(hall.approve(tid, account.nickname, asked.reason))})
 
     return hall.recorder.write(gather, quiet=False).addCallback(checked)

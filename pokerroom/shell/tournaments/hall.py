@@ -132,6 +132,7 @@ class TournamentHall:
         self.directors: dict[str, td.Director] = {}
         self.runners: dict[str, TournamentRunner] = {}              # event -> its runner, until retired
         self.created_by: dict[str, str] = {}
+        self.created_record: dict[str, defer.Deferred] = {}          # new event -> its creation record, once asked
         self.retire_call: dict[str, Any] = {}                       # ended event -> when it leaves the memory
         self.answering: dict[str, tuple[Subscription, ...]] = {}     # event -> its request subjects, until retired
         self.quota = DirectorQuota()                                 # STAFF-1: one director's share of the room
@@ -224,18 +225,55 @@ class TournamentHall:
         director = td.Director(spec, payouts, Random(seed), holds_target_seat=self._holds_seat(spec),
                                awaiting_approval=pending)
         self._open(director)
-        if self.leases is not None:             # several processes: directed here, its lease held from now
-            self.leases.claim(spec.id)
+        # several processes: directed here, its lease held from now
+        claim = defer.succeed(None) if self.leases is None else defer.maybeDeferred(self.leases.claim, spec.id)
         self.created_by[spec.id] = by
         self._answer(director)
         self.quota.created(by, now)
-        self.recorder.write(self.store.audit, "tournament_created",
-                        {"tournament": spec.id, "by": by, "seed": seed, "spec": spec_record(spec),
-                         "awaiting_approval": pending}, self.reactor.seconds())
         self.run(director, reserve)
-        if spec.start_at is not None:
+        if spec.start_at is not None and self.directors.get(spec.id) is director:
             self.timers.start_at(spec.id, spec.start_at)
+        self._record_created(claim, spec.id, {"by": by, "seed": seed, "spec": spec_record(spec),
+                                              "awaiting_approval": pending})
         return director
+
+    def _record_created(self, claim: defer.Deferred, tid: str, record: dict) -> None:
+        """The creation's record in the audit chain, asked once the event's claim has landed: fenced by the lease
+        this process just won (asked before, on a server where the claim runs on the leases' own thread, there
+        would be no epoch to fence it by). Its creation's answer waits for it (:meth:`answered_here`)."""
+        at = self.reactor.seconds()
+        claim.addErrback(lambda failure: self.log.failure("claiming the lease of {id} failed", failure, id=tid))
+        claim.addCallback(lambda _: self.recorder.audit_of("tournament", tid, "tournament_created", at=at,
+                                                           tournament=tid, **record))
+        if not claim.called:
+            self.created_record[tid] = claim
+            claim.addBoth(self._created_recorded, tid)
+
+    def _created_recorded(self, _: object, tid: str) -> None:
+        self.created_record.pop(tid, None)
+
+    def answered_here(self, d: td.Director, answer: Any) -> Any:
+        """``answer`` to a request that made ``d``'s records (its creation, an approval, an invitation answered),
+        once they have landed, if ``d`` is still directed here. On several processes a write of it refused by the
+        event's lease's fence dropped it (another process directs it now: nothing of the write was stored), and
+        the asker reads ``unknown_tournament``, not an answer for what was not stored. One process: at once."""
+        if not self.recorder.fencing:
+            return answer
+        tid = d.spec.id
+
+        def here(_: object) -> Any:
+            if self.directors.get(tid) is not d:
+                raise RuleViolation("unknown_tournament", "that tournament is directed by another process now: "
+                                    "ask again")
+            return answer
+
+        asked: defer.Deferred = defer.Deferred()
+        creating = self.created_record.get(tid)
+        if creating is None:
+            asked.callback(None)
+        else:                                   # the creation record is asked once the claim lands
+            creating.addBoth(lambda result: (asked.callback(None), result)[1])
+        return asked.addCallback(lambda _: self.recorder.landed()).addCallback(here)
 
     def _open(self, d: td.Director) -> None:
         self.directors[d.spec.id] = d
@@ -279,7 +317,8 @@ class TournamentHall:
         """STAFF-1: an admin lets an event with a guarantee above the limit open; recorded with who and why."""
         d = self.director(tid)
         d.registration.approve()
-        self.recorder.audit("tournament_approved", tournament=tid, by=by, reason=reason, guarantee=d.spec.guarantee)
+        self.recorder.audit_of("tournament", tid, "tournament_approved", tournament=tid, by=by, reason=reason,
+                               guarantee=d.spec.guarantee)
         self.run(d, [])
         return d
 
@@ -320,7 +359,9 @@ class TournamentHall:
         for its commit), its frames, then the timers the director's state asks for. Public because the desks
         beside the hall (requests, invitations, timers) send theirs through it."""
         tid = d.spec.id
-        runner = self.runners[tid]
+        runner = self.runners.get(tid)
+        if runner is None or self.directors.get(tid) is not d:     # dropped: a write of it was refused (its lease
+            return events                                       # is another process's now), nothing more here
         step = runner.full(events, runner.transfers(events), self.reactor.seconds())
         landed = None
         if step is not None:                                # shown once its transaction has committed
@@ -329,6 +370,8 @@ class TournamentHall:
         self.feed.publish(tid, runner.audiences(events))
         if step is not None:
             self.recording.record_step(step).chainDeferred(landed)
+            if self.directors.get(tid) is not d:            # refused at once (the writer inline): dropped here
+                return events
         self.timers.set(d, events)
         if d.state in (td.FINISHED, td.CANCELLED):
             self.decisions.stop(tid)

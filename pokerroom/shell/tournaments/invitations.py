@@ -92,11 +92,13 @@ class InvitationDesk:
             self.hall.enter(d, player)                  # refused (funds, full, closed): the invitation stays
         self.book.answered(invitation, answer.accept)
         said = "accepted" if answer.accept else "declined"
-        self.recorder.audit("tournament_invitation", tournament=tournament, player=player, by=invitation.by,
-                            reason=invitation.reason, answer=said, entry_cost=invitation.entry_cost)
+        # the event's record, written by the process directing it: fenced by its lease on several processes
+        self.recorder.audit_of("tournament", tournament, "tournament_invitation", tournament=tournament,
+                               player=player, by=invitation.by, reason=invitation.reason, answer=said,
+                               entry_cost=invitation.entry_cost)
         self._push(invitation.by, {"type": "tournament_invitation_answered", "tournament": tournament,
                                    "player": player, "answer": said})
-        return {"registered": answer.accept, "balance": self.wallet.balance(player)}
+        return self.hall.answered_here(d, {"registered": answer.accept, "balance": self.wallet.balance(player)})
 
     # ------------------------------------------------------------------ from the hall and the room
 
