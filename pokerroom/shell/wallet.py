@@ -97,8 +97,7 @@ class Wallet:
     def verify_funds(self, player_id: str, amount: int) -> None:
         have = self._ledger.balance(cash(player_id))
         if have < amount:
-            raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
-                                amounts={"have": have, "need": amount}).priced(self.currency)
+            raise short_of_funds(have, amount).priced(self.currency)
 
     def funded(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str,
                run: Callable[[int], object], *, verify: bool = True) -> object:
@@ -118,8 +117,7 @@ class Wallet:
         have = self.held(source)
         need = sum(amount for _, amount, _ in legs)
         if verify and have < need:
-            raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
-                                amounts={"have": have, "need": need}).priced(self.currency)
+            raise short_of_funds(have, need).priced(self.currency)
         yield have
 
     def adopt(self, escrow: Mapping[str, int]) -> None:
@@ -235,3 +233,9 @@ class Wallet:
         recent.append((at, amount))
         while recent and recent[0][0] <= at - DAY:
             recent.popleft()
+
+
+def short_of_funds(have: int, need: int) -> RuleViolation:
+    """The refusal of a move a wallet cannot pay, in the same words whichever wallet refuses it."""
+    return RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
+                         amounts={"have": have, "need": need})
