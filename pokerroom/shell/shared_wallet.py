@@ -137,6 +137,17 @@ class SharedWallet(Wallet):
             raise RuleViolation("bad_amount", f"an amount is a positive whole number of minor units, not {amount!r}")
         return self.transfer((Posting(source, -amount), Posting(target, amount)), reason, reference, store=store)
 
+    def moved(self, source: str, target: str, amount: int, reason: str, reference: str, *,
+              store: bool = True) -> Transfer | defer.Deferred:
+        """:meth:`move`; with a money thread, a locked one (money out of a shared account, or stored by the wallet)
+        answers a Deferred of the transfer, its transaction on that thread."""
+        if self.money is None or type(amount) is not int or amount <= 0:
+            return self.move(source, target, amount, reason, reference, store=store)
+        merged = check_postings((Posting(source, -amount), Posting(target, amount)))
+        if not _locks(merged, store):
+            return self.move(source, target, amount, reason, reference, store=store)
+        return self._post_later([(merged, reason)], reference).addCallback(lambda transfers: transfers[0])
+
     def transfer(self, postings: Iterable[Posting], reason: str, reference: str, *, store: bool = True) -> Transfer:
         merged = check_postings(postings)
         if self._prepaid and len(merged) == 2:
@@ -161,6 +172,13 @@ class SharedWallet(Wallet):
         if self.money is not None:                  # off the reactor: a Deferred of the transfer
             return self._post_later(made, reference, once=refused).addCallback(self._deposited, player_id, amount)
         return self._deposited(self._post_all_locked(made, reference, once=refused), player_id, amount)
+
+    def credited(self, player_id: str, amount: int, reference: str) -> Transfer | defer.Deferred:
+        """:meth:`credit`; with a money thread, a Deferred of the transfer, its transaction on that thread."""
+        if self.money is None:
+            return self.credit(player_id, amount, reference)
+        moved = self.moved(WORLD, cash(player_id), amount, "deposit", reference)
+        return moved.addCallback(lambda t: self._deposited([t], player_id, amount))
 
     def _deposited(self, transfers: list[Transfer], player_id: str, amount: int) -> Transfer:
         self._remember_deposit(player_id, amount, transfers[0].at)

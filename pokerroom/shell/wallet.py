@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
@@ -138,6 +139,12 @@ class Wallet:
         self._recorded((t,), store)
         return t
 
+    def moved(self, source: str, target: str, amount: int, reason: str, reference: str, *,
+              store: bool = True) -> Transfer | Deferred:
+        """:meth:`move`, here at once on the calling thread; a room on several processes with a money thread
+        answers a Deferred of the transfer when it is a locked move (its transaction off the reactor)."""
+        return self.move(source, target, amount, reason, reference, store=store)
+
     def transfer(self, postings: Iterable[Posting], reason: str, reference: str, *, store: bool = True) -> Transfer:
         """A balanced transfer of any shape (a casino round, a void), stored and flagged as :meth:`move` is."""
         t = self._ledger.transfer(postings, reason, reference, self.reactor.seconds())
@@ -214,6 +221,11 @@ class Wallet:
         t = self.move(WORLD, cash(player_id), amount, "deposit", reference)
         self._remember_deposit(player_id, amount, t.at)
         return t
+
+    def credited(self, player_id: str, amount: int, reference: str) -> Transfer | Deferred:
+        """:meth:`credit`, here at once; a room on several processes with a money thread answers a Deferred of the
+        transfer (its locked transaction off the reactor)."""
+        return self.credit(player_id, amount, reference)
 
     def deposited_today(self, player_id: str) -> int:
         return sum(self.deposits_today(player_id))

@@ -27,6 +27,7 @@ from pokerroom.bus import Bus
 from pokerroom.bus.records import AnswerInvitation, Frame, InvitationsRead, Invite, SessionBack, SessionEvent
 from pokerroom.bus.subjects import SESSION_EVENTS, TOURNAMENTS_INVITATIONS, player_stream
 from pokerroom.errors import RuleViolation
+from pokerroom.shell.in_turn import then
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
@@ -89,14 +90,20 @@ class InvitationDesk:
                 self.book.withdraw_one(invitation)
                 raise RuleViolation("invitation_outdated", f"{d.spec.name} was changed after you were invited "
                                     "(its price, stack or structure): the invitation is withdrawn", "STAFF-2")
-            self.hall.enter(d, player)                  # refused (funds, full, closed): the invitation stays
-        self.book.answered(invitation, answer.accept)
-        said = "accepted" if answer.accept else "declined"
-        self.recorder.audit("tournament_invitation", tournament=tournament, player=player, by=invitation.by,
-                            reason=invitation.reason, answer=said, entry_cost=invitation.entry_cost)
-        self._push(invitation.by, {"type": "tournament_invitation_answered", "tournament": tournament,
-                                   "player": player, "answer": said})
-        return {"registered": answer.accept, "balance": self.wallet.balance(player)}
+            entered = self.hall.enter(d, player)        # refused (funds, full, closed): the invitation stays
+        else:
+            entered = None
+
+        def answered(_: object) -> dict:
+            self.book.answered(invitation, answer.accept)
+            said = "accepted" if answer.accept else "declined"
+            self.recorder.audit("tournament_invitation", tournament=tournament, player=player, by=invitation.by,
+                                reason=invitation.reason, answer=said, entry_cost=invitation.entry_cost)
+            self._push(invitation.by, {"type": "tournament_invitation_answered", "tournament": tournament,
+                                       "player": player, "answer": said})
+            return {"registered": answer.accept, "balance": self.wallet.balance(player)}
+
+        return then(entered, answered)     # an entry's money off the reactor: once it is made
 
     # ------------------------------------------------------------------ from the hall and the room
 
