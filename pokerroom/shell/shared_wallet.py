@@ -47,14 +47,18 @@ refused as for a table that is not here.
 Where it runs. A locked move waits for its rows' locks, as long as another
 process holds them: on the reactor thread a burst of sign-ups and buy-ins held
 the reactor for seconds (lease renewals landed too late, p99 grew). With a
-money thread (:meth:`SharedWallet.move_off_reactor`, a served room's), the welcome
-deposit (:meth:`SharedWallet.deposit_once`) and a cash table's buy-in and
-chips added (:meth:`SharedWallet.funded`) run their transaction there and
-answer a Deferred; the ledger here (numbers, escrow checks, what was kept) is
-read and changed on the reactor only, before and after. The other locked
-moves (a casino stake, a tournament entry, a withdrawal's hold, a promotions
-funding, a rename's) are still one transaction on the reactor thread, as is
-a test's room without threads (docs/architecture.md, money across processes).
+money thread (:meth:`SharedWallet.move_off_reactor`, a served room's), a command's
+funding (:meth:`SharedWallet.funded`: a buy-in, chips added, a reseat, a casino
+stake, a tournament entry, rebuy, add-on or share), a single locked move
+(:meth:`SharedWallet.moved`: a withdrawal's hold and settlement, a promotions
+funding), a credit (:meth:`SharedWallet.credited`) and the welcome deposit
+(:meth:`SharedWallet.deposit_once`) run their transaction there and answer a
+Deferred; the ledger here (numbers, escrow checks, what was kept) is read and
+changed on the reactor only, before and after, so this process's copy of a
+shared balance moves in commit order. What still moves on the reactor thread
+(:meth:`move`, :meth:`transfer`, :meth:`funding`: a rename's, a takeover's
+escrow recovery) is one transaction there, as is everything of a test's room
+without threads (docs/architecture.md, money across processes).
 """
 
 from __future__ import annotations
