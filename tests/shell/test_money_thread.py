@@ -21,12 +21,28 @@ from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom.bus.in_process import InProcessBus
-from pokerroom.bus.records import Enter, WithdrawalHold, WithdrawalSettled
-from pokerroom.bus.subjects import WALLET_HOLD, WALLET_SETTLE, casino_command, table_command, tournament_command
+from pokerroom.bus.records import (
+    AdminCredit,
+    BuyShares,
+    Enter,
+    FundPromotions,
+    OfferShares,
+    WithdrawalHold,
+    WithdrawalSettled,
+)
+from pokerroom.bus.subjects import (
+    WALLET_CREDIT,
+    WALLET_HOLD,
+    WALLET_PROMOTIONS,
+    WALLET_SETTLE,
+    casino_command,
+    table_command,
+    tournament_command,
+)
 from pokerroom.casino import commands as cc
 from pokerroom.casino.config import build_table
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import WORLD, cash, casino_escrow, payout, table_escrow, tournament_pool
+from pokerroom.money.accounts import PROMOTIONS, WORLD, cash, casino_escrow, payout, table_escrow, tournament_pool
 from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.recorder import Recorder
@@ -38,7 +54,6 @@ from pokerroom.table import commands as tc
 from pokerroom.table.config import tables_from_config
 from tests.support.casino_room import casino_floor, quick_rules
 from tests.support.databases import postgres_database
-from tests.support.hall_lobby import hall_of
 from tests.support.waiting import wait_until
 
 LOCK_ROW = text("SELECT balance FROM ledger_balances WHERE account = :account FOR UPDATE")
@@ -196,8 +211,9 @@ def test_a_welcome_deposit_off_the_reactor_is_paid_once_by_two_processes():
 
 
 @contextmanager
-def room_with_money_thread() -> Iterator[RoomServices]:
-    """One process of the room on PostgreSQL, owning cash table ``t1``, its wallet's locked moves on a thread."""
+def room_with_money_thread(*, furnished: bool = False) -> Iterator[RoomServices]:
+    """One process of the room on PostgreSQL, owning cash table ``t1``, its wallet's locked moves on a thread;
+    ``furnished``: with the tournament hall and the desks of the house's money too, as configured by default."""
     with postgres_database() as url:
         engine = make_engine(url + "?options=-c%20lock_timeout%3D20s")
         migrate(engine)
@@ -205,7 +221,8 @@ def room_with_money_thread() -> Iterator[RoomServices]:
         reactor.advance(1_000)
         tables = tables_from_config({"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10,
                                                  "min_buy_in": 400, "max_buy_in": 2_000, "seats": 6}]})
-        room = RoomServices(tables, RoomStore(engine), reactor, bus=InProcessBus(), shared_money=True)
+        room = RoomServices(tables, RoomStore(engine), reactor, bus=InProcessBus(), shared_money=True,
+                            config={} if furnished else None)
         pool = ThreadPool(minthreads=1, maxthreads=2, name="test-money")
         room.wallet.move_off_reactor(pool)
         pool.start()
@@ -315,9 +332,8 @@ def test_a_casino_stake_the_table_refuses_after_its_money_was_taken_off_the_reac
 
 
 def test_a_tournament_entry_off_the_reactor_is_made_once_its_money_is_taken_and_one_short_of_it_refused():
-    with room_with_money_thread() as room:
-        hall = hall_of(room, decision_seconds=10, between_hands=1, clock_scale=1)
-        hall.install()
+    with room_with_money_thread(furnished=True) as room:
+        hall = room.hall
         hall.create(template_spec("sit_and_go", id="sng", name="sng", start_at=None), "boss")
         room.wallet.deposit("ana", 600, None, reference="cashier")
         room.wallet.deposit("bob", 400, None, reference="cashier")
@@ -371,3 +387,41 @@ def test_two_withdrawal_holds_of_one_balance_off_the_reactor_hold_once_and_the_h
         on_money_thread(seen, 3)
         exact(room, **{cash("ana"): 300, payout(kept, "ana"): 0})
         assert room.store.ledger.balances([WORLD])[WORLD] == -1_000 + 700
+
+
+def test_a_share_bought_off_the_reactor_is_sold_once_its_money_is_taken_and_one_short_of_it_refused():
+    with room_with_money_thread(furnished=True) as room:
+        room.hall.create(template_spec("sit_and_go", id="sng", name="sng", start_at=None), "boss")
+        for player, amount in (("ana", 500), ("bob", 1_000), ("cy", 10)):
+            room.wallet.deposit(player, amount, None, reference="cashier")
+        assert room.reactor.until(room.bus.request(tournament_command("sng"), Enter("ana"))) == {"balance": 0}
+        assert room.reactor.until(room.bus.request(tournament_command("sng"), OfferShares("ana", 50, 100))) == {}
+        seen = moving_threads(room.wallet)
+        bought = [room.bus.request(tournament_command("sng"), BuyShares("ana", buyer, 20)) for buyer in ("bob", "cy")]
+        sold, refused = (outcome(room, d) for d in bought)
+        assert sold == {"balance": 900}                          # 20% of a 500 entry, at cost
+        assert isinstance(refused, RuleViolation) and refused.code == "insufficient_funds", refused
+        on_money_thread(seen, 2)
+        exact(room, **{cash("ana"): 0, cash("bob"): 900, cash("cy"): 10})   # the share is held for the event
+
+
+def admin(room: RoomServices) -> None:
+    room.store.accounts.create_account("boss", "boss", "-", "1970-01-01", "NL", 0.0, role="admin")
+    room.store.accounts.create_account("ana", "ana", "-", "1990-01-01", "NL", 0.0)
+
+
+def test_a_promotions_funding_and_an_admins_credit_off_the_reactor_answer_once_moved_and_refuse_in_their_words():
+    with room_with_money_thread(furnished=True) as room:
+        admin(room)
+        seen = moving_threads(room.wallet)
+        funded = outcome(room, room.bus.request(WALLET_PROMOTIONS, FundPromotions("deposit", 5_000, "boss", "why")))
+        assert funded["balance"] == 5_000
+        credited = outcome(room, room.bus.request(WALLET_CREDIT, AdminCredit("ana", 700, "boss", "why", "wire")))
+        assert credited["balance"] == 700 and credited["today"] == [700]
+        on_money_thread(seen, 2)
+        short = outcome(room, room.bus.request(WALLET_PROMOTIONS, FundPromotions("house:rake", 1, "boss", "why")))
+        assert isinstance(short, RuleViolation) and short.code == "insufficient_funds"     # the desk's, before
+        over = outcome(room, room.bus.request(WALLET_CREDIT, AdminCredit("ana", 10**12, "boss", "why", "wire")))
+        assert isinstance(over, RuleViolation) and over.code == "over_limit"
+        on_money_thread(seen, 2)                                # neither moved anything
+        exact(room, **{PROMOTIONS: 5_000, cash("ana"): 700, WORLD: -5_700})
