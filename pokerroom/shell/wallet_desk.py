@@ -130,6 +130,7 @@ class WalletDesk:
                 have = self.wallet.held(SOURCES[source])
                 if have < amount:
                     raise RuleViolation("insufficient_funds", f"{source} holds {have}, not {amount}", "STAFF-1")
+
             def not_moved() -> None:
                 if source == "deposit":
                     house_deposits.unmade(account.nickname, amount)

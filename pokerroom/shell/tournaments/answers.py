@@ -186,7 +186,7 @@ class TournamentAnswers:
         self.hall.run(d, reserve)
         return {"tournament": self.hall.summary(d)}
 
-    def entered(self, d: td.Director, enter: Enter) -> dict:
+    def entered(self, d: td.Director, enter: Enter) -> dict | defer.Deferred:
         """``Enter``: paid as the hall pays every entry; an invitation to the event has nothing left to answer."""
         def entered(_: object) -> dict:
             self.hall.invitations.book.drop(d.spec.id, enter.player)
@@ -207,7 +207,7 @@ class TournamentAnswers:
         self.hall.run(d, [])
         return {}
 
-    def bought(self, d: td.Director, bought: BuyShares) -> dict:
+    def bought(self, d: td.Director, bought: BuyShares) -> dict | defer.Deferred:
         """At most what the seller offers, at the offer's markup: the buyer names neither price nor funds."""
         tid = d.spec.id
         seller = self.hall.entrant(d, bought.seller)
@@ -216,6 +216,7 @@ class TournamentAnswers:
             raise RuleViolation("no_offer", f"{seller} does not offer {bought.percent}% of their action",
                                 "TR-STAKE-1")
         leg = share_payment(d.spec, Fraction(bought.percent), Fraction(offered[1], 100))
+
         def sold(_: object) -> dict:
             self.offers[(tid, seller)] = (offered[0] - bought.percent, offered[1])
             return {"balance": self.wallet.balance(bought.buyer)}

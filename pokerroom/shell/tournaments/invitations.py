@@ -80,7 +80,7 @@ class InvitationDesk:
         return {"invitations": [self._wire(i) for i in self.book.of(read.player)
                                 if i.tournament in self.hall.directors]}
 
-    def answered(self, d: td.Director, answer: AnswerInvitation) -> dict:
+    def answered(self, d: td.Director, answer: AnswerInvitation) -> object:
         """``AnswerInvitation``: accepting pays the entry as registering does; declining moves nothing. A record
         for an invitation nobody made is ``no_invitation`` (the book's), before anything moves."""
         player, tournament = answer.player, d.spec.id
