@@ -11,7 +11,10 @@ as requests on ``casino.<id>.command`` (:func:`~pokerroom.bus.subjects.casino_co
 which the gateway's side sends (:class:`~pokerroom.shell.casino_play.CasinoPlay`:
 the may-play check, the streams, the claims) and the floor answers with plain
 data (a refusal: the RuleViolation, code and amounts kept), as a cash table's
-host does; a bet's or a decision's funds are its own wallet's word. The floor's
+host does; a bet's or a decision's funds are its own wallet's word (on several
+processes a bet's stake is taken under the database's lock first, on the money
+thread where there is one, and the table's next commands wait their turn meanwhile:
+:class:`~pokerroom.shell.in_turn.InTurn`). The floor's
 timer and the session records apply theirs in place (a disconnection, a
 reconnection: from the records alone); it holds no gateway. Every
 command's events go through :meth:`CasinoFloor._run`, the table pipeline of
