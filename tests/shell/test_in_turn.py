@@ -20,12 +20,12 @@ def results(d: defer.Deferred) -> list:
 def test_with_nothing_in_flight_a_call_answers_at_once_and_its_refusal_is_raised_at_once():
     turns = InTurn()
 
-    def refused() -> None:
+    def refuse() -> None:
         raise RuleViolation("not_at_table", "join t1 first")
 
     assert turns.run("t1", lambda: {"seat": 2}) == {"seat": 2}
     with pytest.raises(RuleViolation):
-        turns.run("t1", refused)
+        turns.run("t1", refuse)
     assert not turns.busy("t1")
 
 
