@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet import defer
+from twisted.python.failure import Failure
 
 from pokerroom import players
 from pokerroom.bus import Bus
@@ -58,6 +59,7 @@ from pokerroom.bus.subjects import (
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import WORLD, Kind, cash, parse, payout
 from pokerroom.shell.cashier import new_reference
+from pokerroom.shell.in_turn import then
 
 if TYPE_CHECKING:
     from pokerroom.shell.house_deposits import HouseDeposits
@@ -70,6 +72,19 @@ ADMIN = "admin"
 def _positive(amount: int) -> None:
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
         raise RuleViolation("amount_out_of_range", f"an amount of money is a positive whole number, not {amount}")
+
+
+def _settled_meanwhile(failure: Failure) -> dict | Failure:
+    """A settlement whose payout was settled by another while its money was in flight: nothing left to settle."""
+    failure.trap(RuleViolation)
+    if failure.value.code != "insufficient_funds":
+        return failure
+    return {"settled": False}
+
+
+def _unmade(failure: Failure, house_deposits: HouseDeposits, by: str, amount: int) -> Failure:
+    house_deposits.unmade(by, amount)
+    return failure
 
 
 def _listed(held: dict[str, int]) -> dict:
@@ -141,9 +156,9 @@ class CashierMoves:
             if refused or credited or reference in self.credited:
                 raise RuleViolation("deposit_settled", f"deposit {reference} is settled already")
             self.credited.add(reference)
-            t = self.wallet.credit(asked.player, asked.amount, reference)          # stored and flagged (AC-6)
-            return {"transfer": t.number, "balance": self.wallet.balance(asked.player),
-                    "today": self.wallet.deposits_today(asked.player)}
+            t = self.wallet.credited(asked.player, asked.amount, reference)    # stored and flagged (AC-6); locked:
+            return then(t, lambda t: {"transfer": t.number, "balance": self.wallet.balance(asked.player),  # off the
+                                      "today": self.wallet.deposits_today(asked.player)})               # reactor
 
         return self._stored(gather).addCallback(credit)
 
@@ -174,22 +189,34 @@ class CashierMoves:
                 raise RuleViolation("insufficient_funds", f"your wallet holds {have}, not {amount}: chips at a "
                                     "table, tournament entries and casino stakes come back to it first")
             self.held.add(reference)
-            t = self.wallet.move(cash(player), payout(reference, player), amount, "withdrawal held", reference,
-                                 store=False)
-            stored = self.recorder.write(self.store.ledger.save_transfers, [t], quiet=False)   # before the provider
-            return stored.addCallback(lambda _: {"balance": self.wallet.balance(player)})
+            try:                                            # locked: off the reactor with a money thread
+                moved = self.wallet.moved(cash(player), payout(reference, player), amount, "withdrawal held",
+                                          reference, store=False)
+            except RuleViolation:
+                self.held.discard(reference)
+                raise
+            moved = defer.maybeDeferred(lambda: moved).addErrback(self._not_held, reference)
+            moved.addCallback(lambda t: self.recorder.write(self.store.ledger.save_transfers, [t], quiet=False))
+            return moved.addCallback(lambda _: {"balance": self.wallet.balance(player)})    # before the provider
 
         return self._stored(gather).addCallback(hold)
 
-    def _settle(self, asked: WithdrawalSettled) -> dict:
+    def _not_held(self, failure: Failure, reference: str) -> Failure:
+        """The hold refused where the money moves (spent meanwhile by another process): its reference free again."""
+        self.held.discard(reference)
+        return failure
+
+    def _settle(self, asked: WithdrawalSettled) -> dict | defer.Deferred:
         held = payout(asked.reference, asked.player)
         if asked.amount <= 0 or self.wallet.held(held) != asked.amount:     # settled meanwhile, or not this one
             return {"settled": False}
-        if asked.paid:
-            t = self.wallet.move(held, WORLD, asked.amount, "withdrawal", asked.reference)
+        if asked.paid:                                  # locked: off the reactor with a money thread
+            t = self.wallet.moved(held, WORLD, asked.amount, "withdrawal", asked.reference)
         else:
-            t = self.wallet.move(held, cash(asked.player), asked.amount, "withdrawal returned", asked.reference)
-        return {"settled": True, "transfer": t.number, "balance": self.wallet.balance(asked.player)}
+            t = self.wallet.moved(held, cash(asked.player), asked.amount, "withdrawal returned", asked.reference)
+        answer = then(t, lambda t: {"settled": True, "transfer": t.number,
+                                    "balance": self.wallet.balance(asked.player)})
+        return answer.addErrback(_settled_meanwhile) if isinstance(answer, defer.Deferred) else answer
 
     def _payouts(self, read: PayoutsRead) -> dict | defer.Deferred:
         """Every withdrawal held and not settled. One process: its ledger's, the truth (a hold or a settlement still
@@ -207,7 +234,7 @@ class CashierMoves:
         def gather() -> tuple[Any, Any]:
             return self._account(asked.by), self._account(asked.player)
 
-        def credit(found: tuple[Any, Any]) -> dict:
+        def credit(found: tuple[Any, Any]) -> dict | defer.Deferred:
             admin, account = found
             if admin is None or admin.closed or admin.role != ADMIN:
                 raise RuleViolation("forbidden", "only an admin can credit a wallet", "STAFF-1")
@@ -221,9 +248,19 @@ class CashierMoves:
                                     "and no admin credits themselves", "STAFF-1")
             _positive(asked.amount)
             house_deposits.check(admin.nickname, asked.amount)
+            house_deposits.made(admin.nickname, asked.amount)   # counted as asked: one asked meanwhile with it
             reference = new_reference("c")
-            t = self.wallet.credit(name, asked.amount, reference)
-            house_deposits.made(admin.nickname, asked.amount)
+            try:                                            # locked: off the reactor with a money thread
+                t = self.wallet.credited(name, asked.amount, reference)
+            except BaseException:
+                house_deposits.unmade(admin.nickname, asked.amount)
+                raise
+            if isinstance(t, defer.Deferred):
+                return t.addCallbacks(lambda t: credited(admin, name, reference, t),
+                                      lambda failure: _unmade(failure, house_deposits, admin.nickname, asked.amount))
+            return credited(admin, name, reference, t)
+
+        def credited(admin: Any, name: str, reference: str, t: Any) -> dict:
             self.recorder.audit("wallet_credited", by=admin.nickname, player=name, amount=asked.amount,
                                 reason=asked.reason, payment=asked.payment, reference=reference, transfer=t.number)
             return {"player": name, "reference": reference, "transfer": t.number,

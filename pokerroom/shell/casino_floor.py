@@ -11,7 +11,10 @@ as requests on ``casino.<id>.command`` (:func:`~pokerroom.bus.subjects.casino_co
 which the gateway's side sends (:class:`~pokerroom.shell.casino_play.CasinoPlay`:
 the may-play check, the streams, the claims) and the floor answers with plain
 data (a refusal: the RuleViolation, code and amounts kept), as a cash table's
-host does; a bet's or a decision's funds are its own wallet's word. The floor's
+host does; a bet's or a decision's funds are its own wallet's word (on several
+processes a bet's stake is taken under the database's lock first, on the money
+thread where there is one, and the table's next commands wait their turn meanwhile:
+:class:`~pokerroom.shell.in_turn.InTurn`). The floor's
 timer and the session records apply theirs in place (a disconnection, a
 reconnection: from the records alone); it holds no gateway. Every
 command's events go through :meth:`CasinoFloor._run`, the table pipeline of
@@ -46,7 +49,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet.interfaces import IReactorTime
@@ -81,6 +84,7 @@ from pokerroom.money.accounts import cash, casino_escrow
 from pokerroom.shell.audiences import publish
 from pokerroom.shell.casino_runner import CasinoRunner
 from pokerroom.shell.in_play import answer_in_play
+from pokerroom.shell.in_turn import InTurn, then
 from pokerroom.shell.outcome_hold import OutcomeHold
 from pokerroom.shell.runner import Timer
 from pokerroom.shell.table_host import MOVED_KEPT
@@ -128,6 +132,7 @@ class CasinoFloor:
         self.holds: dict[str, OutcomeHold] = {}                                 # each table's frames
         self.answering: dict[str, list] = {}                                    # each table's responders
         self.moved: dict[str, Moved] = {}               # tables taken over here: bettors not yet told on a return
+        self.in_turn = InTurn()                                                 # each table's commands in order
         self.listed: tuple[dict, ...] | None = None                            # the lobby section as last sent
         self.installed = self.started = False
         self.stopped = False                                                   # the room has stopped: no timer
@@ -258,42 +263,64 @@ class CasinoFloor:
         """Apply one command record at the table and run its events (its timer armed again)."""
         return self.timers[table.table_id].command(command)
 
-    def _funding(self, table: CasinoTable, command: Any) -> AbstractContextManager[int | None]:
-        """A bet's stake, as the wallet takes it for the command (its check and its move one step on several
-        processes: :meth:`~pokerroom.shell.wallet.Wallet.funding`), giving the funds the table checks it against;
-        a decision's funds are the balance; other commands have none."""
-        if type(command) is cc.Decide:
-            return nullcontext(self.wallet.balance(command.player))
-        if type(command) is not cc.Bet:
-            return nullcontext()
-        return self.wallet.funding(cash(command.player), [(casino_escrow(table.table_id, command.player),
-                                                           command.amount, "casino bet")],
-                                   f"{table.table_id}#{table.number}", verify=False)
-
     def _commanded(self, table: CasinoTable, command: Any) -> Any:
         """``casino.<id>.command``: the command applied, answered with plain data once the frames it caused are
         out (a settling decision: after the settlement's commit); a refusal changes nothing and is raised to the
-        requester, its amounts in the table's money."""
+        requester, its amounts in the table's money. The table's commands go in the order they came: one arriving
+        while a bet's money is taken off the reactor waits for it (:class:`~pokerroom.shell.in_turn.InTurn`)."""
         kind = type(command)
         if kind not in _REQUESTED:
             raise RuleViolation("unknown_command", f"a casino table takes no {kind.__name__} by request")
+        return self.in_turn.run(table.table_id, lambda: self._taken(table, command))
+
+    def _taken(self, table: CasinoTable, command: Any) -> Any:
+        """A command in its turn: a bet's stake taken by the wallet as the table applies it (its check and its move
+        one step on several processes: :meth:`~pokerroom.shell.wallet.Wallet.funded`; a Deferred with a money
+        thread), a decision's funds the balance; then its answer."""
+        kind = type(command)
         table_id = table.table_id
         player = getattr(command, "player", None)
+        self._still_here(table)
         if kind in _MEMBERS and player not in self.members[table_id]:
             raise RuleViolation("not_at_table", f"join {table_id} first")
         number = table.number
-        with self._funding(table, command) as funds:   # a stake's money: its check and move one step
-            if kind in _FUNDED:                         # the wallet's word, whatever the record says
-                command = dataclasses.replace(command, funds=funds)
-            try:
-                events = table.apply(command)
-            except RuleViolation as refusal:
-                raise refusal.priced(table.rules.currency) from None
-            if kind is cc.Join:
-                self.members[table_id].add(player)
-            elif kind is cc.Leave:
-                self.members[table_id].discard(player)     # the seat's stream stays open: their leaving's frames
-            self._run(table, events)
+        if kind is cc.Bet:
+            applied = self.wallet.funded(cash(player), [(casino_escrow(table_id, player), command.amount,
+                                                         "casino bet")], f"{table_id}#{number}",
+                                         partial(self._apply_funded, table, command), verify=False)
+        else:
+            applied = self._apply_funded(table, command, self.wallet.balance(player) if kind is cc.Decide else None)
+        return then(applied, lambda events: self._answered(table, command, number, events))
+
+    def _still_here(self, table: CasinoTable) -> None:
+        """A command whose turn came (or whose stake was taken) after the table left this process: refused as
+        for a table played elsewhere (a stake taken goes back: the wallet's funding)."""
+        if self.tables.get(table.table_id) is not table:
+            raise RuleViolation("unknown_table", "that casino table is played by another process now: ask again")
+
+    def _apply_funded(self, table: CasinoTable, command: Any, funds: int | None) -> list:
+        """Apply a requested command at the table with the funds the wallet gave it (a bet's, a decision's: the
+        wallet's word, whatever the record says) and run its events."""
+        self._still_here(table)
+        kind = type(command)
+        if kind in _FUNDED:
+            command = dataclasses.replace(command, funds=funds)
+        try:
+            events = table.apply(command)
+        except RuleViolation as refusal:
+            raise refusal.priced(table.rules.currency) from None
+        if kind is cc.Join:
+            self.members[table.table_id].add(command.player)
+        elif kind is cc.Leave:
+            self.members[table.table_id].discard(command.player)   # the seat's stream stays open: their leaving's
+        self._run(table, events)                                     # frames
+        return events
+
+    def _answered(self, table: CasinoTable, command: Any, number: int, events: list) -> Any:
+        """A command's answer, once the frames it caused are out."""
+        kind = type(command)
+        table_id = table.table_id
+        player = getattr(command, "player", None)
         if kind is cc.Join:
             answer = table.view(player)
         elif kind is cc.Bet:
@@ -308,7 +335,8 @@ class CasinoFloor:
             answer = {**table.view(player), "decision": table.decision_of(player)}     # the casino_state (CR-6)
         else:
             answer = {}
-        return self.holds[table_id].after(answer)
+        hold = self.holds.get(table_id)                 # gone: the table left this process since (its lease)
+        return answer if hold is None else hold.after(answer)
 
     def _run(self, table: CasinoTable, events: list) -> list:
         """The table pipeline of a casino batch: its money, each round's end stored through the recorder's port

@@ -362,4 +362,4 @@ class RoomServices(MultiService):
         short = DEMO_PROMOTIONS - self.wallet.held(PROMOTIONS)
         if short > 0:
             fund_promotions(self.wallet, self.recorder, "deposit", short, "demo",
-                            "play money for the demo's guarantees")
+                            "play money for the demo's guarantees", at_once=True)

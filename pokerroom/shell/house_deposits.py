@@ -66,3 +66,10 @@ class HouseDeposits:
 
     def made(self, by: str, amount: int) -> None:
         self.recent.append((self.reactor.seconds(), by, amount))
+
+    def unmade(self, by: str, amount: int) -> None:
+        """A deposit counted as it was asked (:meth:`made`) whose money did not move after all: not counted."""
+        for entry in reversed(self.recent):
+            if entry[1:] == (by, amount):
+                self.recent.remove(entry)
+                return

@@ -44,14 +44,21 @@ SOURCES = {HOUSE_RAKE: HOUSE_RAKE, HOUSE_FEES: HOUSE_FEES, "deposit": WORLD}   #
 ADMIN = "admin"
 
 
-def fund_promotions(wallet: Wallet, recorder: Recorder, source: str, amount: int, by: str, reason: str) -> Transfer:
-    """Move house money into promotions: earnings (``house:rake``, ``house:fees``) or a house ``deposit``."""
+def fund_promotions(wallet: Wallet, recorder: Recorder, source: str, amount: int, by: str, reason: str, *,
+                    at_once: bool = False) -> Transfer | defer.Deferred:
+    """Move house money into promotions: earnings (``house:rake``, ``house:fees``) or a house ``deposit``; audited
+    once it moved (with a money thread: a Deferred of the transfer, the locked move off the reactor; ``at_once``:
+    on the calling thread, moved when this returns -- a demo room's start, before anything reads promotions)."""
     account = SOURCES[source]
     why = "deposit" if account == WORLD else "promotions funded"   # world moves only for deposits (STAFF-1)
-    t = wallet.move(account, PROMOTIONS, amount, why, f"promotions by {by}")      # stored and flagged
-    recorder.audit("promotions_funded", by=by, source=source, amount=amount, reason=reason, transfer=t.number,
-                   balance=wallet.held(PROMOTIONS))
-    return t
+
+    def audited(t: Transfer) -> Transfer:
+        recorder.audit("promotions_funded", by=by, source=source, amount=amount, reason=reason, transfer=t.number,
+                       balance=wallet.held(PROMOTIONS))
+        return t
+
+    moved = (wallet.move if at_once else wallet.moved)(account, PROMOTIONS, amount, why, f"promotions by {by}")
+    return moved.addCallback(audited) if isinstance(moved, defer.Deferred) else audited(moved)
 
 
 class PromotionsDesk:

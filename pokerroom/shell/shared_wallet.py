@@ -47,14 +47,18 @@ refused as for a table that is not here.
 Where it runs. A locked move waits for its rows' locks, as long as another
 process holds them: on the reactor thread a burst of sign-ups and buy-ins held
 the reactor for seconds (lease renewals landed too late, p99 grew). With a
-money thread (:meth:`SharedWallet.move_off_reactor`, a served room's), the welcome
-deposit (:meth:`SharedWallet.deposit_once`) and a cash table's buy-in and
-chips added (:meth:`SharedWallet.funded`) run their transaction there and
-answer a Deferred; the ledger here (numbers, escrow checks, what was kept) is
-read and changed on the reactor only, before and after. The other locked
-moves (a casino stake, a tournament entry, a withdrawal's hold, a promotions
-funding, a rename's) are still one transaction on the reactor thread, as is
-a test's room without threads (docs/architecture.md, money across processes).
+money thread (:meth:`SharedWallet.move_off_reactor`, a served room's), a command's
+funding (:meth:`SharedWallet.funded`: a buy-in, chips added, a reseat, a casino
+stake, a tournament entry, rebuy, add-on or share), a single locked move
+(:meth:`SharedWallet.moved`: a withdrawal's hold and settlement, a promotions
+funding), a credit (:meth:`SharedWallet.credited`) and the welcome deposit
+(:meth:`SharedWallet.deposit_once`) run their transaction there and answer a
+Deferred; the ledger here (numbers, escrow checks, what was kept) is read and
+changed on the reactor only, before and after, so this process's copy of a
+shared balance moves in commit order. What still moves on the reactor thread
+(:meth:`move`, :meth:`transfer`, :meth:`funding`: a rename's, a takeover's
+escrow recovery) is one transaction there, as is everything of a test's room
+without threads (docs/architecture.md, money across processes).
 """
 
 from __future__ import annotations
@@ -74,7 +78,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import SHARED, WORLD, cash, is_shared
 from pokerroom.money.ledger import MAY_OWE, Ledger, Posting, Transfer, check_postings
 from pokerroom.shell.recorder import Recorder
-from pokerroom.shell.wallet import Limits, Wallet
+from pokerroom.shell.wallet import Limits, Wallet, short_of_funds
 from pokerroom.store.lease_records import LeaseLost
 
 NUMBER_BLOCK = 100                  # transfer numbers a process takes at a time
@@ -127,7 +131,7 @@ class SharedWallet(Wallet):
     def verify_funds(self, player_id: str, amount: int) -> None:
         have = self.balance(player_id)
         if have < amount:
-            raise _short(have, amount).priced(self.currency)
+            raise short_of_funds(have, amount).priced(self.currency)
 
     # ------------------------------------------------------------------ moving money
 
@@ -136,6 +140,17 @@ class SharedWallet(Wallet):
         if type(amount) is not int or amount <= 0:
             raise RuleViolation("bad_amount", f"an amount is a positive whole number of minor units, not {amount!r}")
         return self.transfer((Posting(source, -amount), Posting(target, amount)), reason, reference, store=store)
+
+    def moved(self, source: str, target: str, amount: int, reason: str, reference: str, *,
+              store: bool = True) -> Transfer | defer.Deferred:
+        """:meth:`move`; with a money thread, a locked one (money out of a shared account, or stored by the wallet)
+        answers a Deferred of the transfer, its transaction on that thread."""
+        if self.money is None or type(amount) is not int or amount <= 0:
+            return self.move(source, target, amount, reason, reference, store=store)
+        merged = check_postings((Posting(source, -amount), Posting(target, amount)))
+        if not _locks(merged, store):
+            return self.move(source, target, amount, reason, reference, store=store)
+        return self._post_later([(merged, reason)], reference).addCallback(lambda transfers: transfers[0])
 
     def transfer(self, postings: Iterable[Posting], reason: str, reference: str, *, store: bool = True) -> Transfer:
         merged = check_postings(postings)
@@ -161,6 +176,13 @@ class SharedWallet(Wallet):
         if self.money is not None:                  # off the reactor: a Deferred of the transfer
             return self._post_later(made, reference, once=refused).addCallback(self._deposited, player_id, amount)
         return self._deposited(self._post_all_locked(made, reference, once=refused), player_id, amount)
+
+    def credited(self, player_id: str, amount: int, reference: str) -> Transfer | defer.Deferred:
+        """:meth:`credit`; with a money thread, a Deferred of the transfer, its transaction on that thread."""
+        if self.money is None:
+            return self.credit(player_id, amount, reference)
+        moved = self.moved(WORLD, cash(player_id), amount, "deposit", reference)
+        return moved.addCallback(lambda t: self._deposited([t], player_id, amount))
 
     def _deposited(self, transfers: list[Transfer], player_id: str, amount: int) -> Transfer:
         self._remember_deposit(player_id, amount, transfers[0].at)
@@ -230,36 +252,26 @@ class SharedWallet(Wallet):
         """:meth:`funding` around ``run(funds)``; with a money thread, a Deferred of its result: the legs taken in
         one locked transaction there, ``run`` on the reactor once they are (its moves take them), and what it
         is refused or leaves given back there too, before the Deferred fires."""
-        if self.money is None or not legs or any(type(amount) is not int or amount <= 0 for _, amount, _ in legs):
+        if self.money is None or not _takes(legs):
             return super().funded(source, legs, reference, run, verify=verify)
-        total = sum(amount for _, amount, _ in legs)
-        keys = [(source, target, amount) for target, amount, _ in legs]
 
         def taken(transfers: list[Transfer]) -> defer.Deferred:
-            self._prepaid.update(zip(keys, transfers, strict=True))
-            ran = defer.maybeDeferred(run, self.held(source) + total)
+            keys = self._prepay(source, legs, transfers)
+            ran = defer.maybeDeferred(run, self.held(source) + _total(legs))
             ran.addBoth(lambda result: self._given_back(keys, legs, reference).addCallback(lambda _: result))
             return ran
 
         def short(failure: Failure) -> object:
             failure.trap(RuleViolation)
-            if failure.value.code != "insufficient_funds":
-                return failure
-            if verify:
-                raise _short(self.held(source), total).priced(self.currency)
-            return run(self.held(source))
+            return run(self._short_of(failure.value, source, legs, verify))
 
-        made = [(check_postings((Posting(source, -amount), Posting(target, amount))), reason)
-                for target, amount, reason in legs]
-        return self._post_later(made, reference).addCallbacks(taken, short)
+        return self._post_later(_taking(source, legs), reference).addCallbacks(taken, short)
 
     def _given_back(self, keys: list[tuple[str, str, int]], legs: Sequence[tuple[str, int, str]],
                     reference: str) -> defer.Deferred:
         """What a command did not move of its funding, back to its source in one locked transaction (off the
         reactor); nothing to give back: fired at once."""
-        back = [(check_postings((Posting(target, -amount), Posting(source, amount))), reason + " returned")
-                for (source, target, amount), (_, _, reason) in zip(keys, legs, strict=True)
-                if self._prepaid.pop((source, target, amount), None) is not None]
+        back = self._unspent(keys, legs)
         return self._post_later(back, reference) if back else defer.succeed(None)
 
     @contextmanager
@@ -270,29 +282,62 @@ class SharedWallet(Wallet):
         (or does not move) goes back. Yields the funds the command may count on: what was taken plus what is
         left. Short of the money: refused here (``verify``), or the command runs with the funds there are and
         its table or director refuses it in its own words and order (a casino bet's limits before its funds)."""
-        if not legs or any(type(amount) is not int or amount <= 0 for _, amount, _ in legs):
+        if not _takes(legs):
             yield self.held(source)                     # nothing to take: the command refuses it in its words
             return
-        total = sum(amount for _, amount, _ in legs)
-        made = [((Posting(source, -amount), Posting(target, amount)), reason) for target, amount, reason in legs]
         try:
-            taken = self._post_all_locked([(check_postings(postings), reason) for postings, reason in made],
-                                          reference)
+            taken = self._post_all_locked(_taking(source, legs), reference)
         except RuleViolation as refused:
-            if refused.code != "insufficient_funds":
-                raise
-            if verify:
-                raise _short(self.held(source), total).priced(self.currency) from None
-            yield self.held(source)
+            yield self._short_of(refused, source, legs, verify)
             return
+        keys = self._prepay(source, legs, taken)
+        try:
+            yield self.held(source) + _total(legs)
+        finally:
+            back = self._unspent(keys, legs)
+            if back:
+                self._post_all_locked(back, reference)
+
+    # the steps :meth:`funding` and :meth:`funded` share: taken, kept for the command's moves, short, given back
+
+    def _prepay(self, source: str, legs: Sequence[tuple[str, int, str]],
+                taken: list[Transfer]) -> list[tuple[str, str, int]]:
+        """The legs' transfers, taken before the command ran, kept for its own moves of them (:meth:`transfer`)."""
         keys = [(source, target, amount) for target, amount, _ in legs]
         self._prepaid.update(zip(keys, taken, strict=True))
-        try:
-            yield self.held(source) + total
-        finally:
-            for key, (target, amount, reason) in zip(keys, legs, strict=True):
-                if self._prepaid.pop(key, None) is not None:
-                    self.move(target, source, amount, reason + " returned", reference)
+        return keys
+
+    def _short_of(self, refused: RuleViolation, source: str, legs: Sequence[tuple[str, int, str]],
+                  verify: bool) -> int:
+        """The funding refused: short of the money, refused in the wallet's words (``verify``) or the funds there
+        are, for the command to refuse in its own; any other refusal (a table moved away) raised as it is."""
+        if refused.code != "insufficient_funds":
+            raise refused
+        if verify:
+            raise short_of_funds(self.held(source), _total(legs)).priced(self.currency) from None
+        return self.held(source)
+
+    def _unspent(self, keys: list[tuple[str, str, int]],
+                 legs: Sequence[tuple[str, int, str]]) -> list[tuple[tuple[Posting, ...], str]]:
+        """What the command did not move of its funding (refused, or moved less): each leg back to its source."""
+        return [(check_postings((Posting(target, -amount), Posting(source, amount))), reason + " returned")
+                for (source, target, amount), (_, _, reason) in zip(keys, legs, strict=True)
+                if self._prepaid.pop((source, target, amount), None) is not None]
+
+
+def _takes(legs: Sequence[tuple[str, int, str]]) -> bool:
+    """Whether a funding takes anything: legs of positive whole amounts (else the command refuses it itself)."""
+    return bool(legs) and all(type(amount) is int and amount > 0 for _, amount, _ in legs)
+
+
+def _total(legs: Sequence[tuple[str, int, str]]) -> int:
+    return sum(amount for _, amount, _ in legs)
+
+
+def _taking(source: str, legs: Sequence[tuple[str, int, str]]) -> list[tuple[tuple[Posting, ...], str]]:
+    """A funding's legs as the transfers that take them from ``source``."""
+    return [(check_postings((Posting(source, -amount), Posting(target, amount))), reason)
+            for target, amount, reason in legs]
 
 
 def _locks(merged: tuple[Posting, ...], store: bool) -> bool:
@@ -313,7 +358,3 @@ def _moved(leased: str) -> RuleViolation:
         return RuleViolation("unknown_tournament", "that tournament is directed by another process now: ask again")
     return RuleViolation("no_such_table", "that table is played by another process now: ask again")
 
-
-def _short(have: int, need: int) -> RuleViolation:
-    return RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
-                         amounts={"have": have, "need": need})

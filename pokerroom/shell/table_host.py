@@ -209,12 +209,13 @@ class TableHost:
         if runner is not None:
             runner.table.hand_number = hand_number
 
-    def reseat(self, table_id: str, player: str, seat: int | None, stack: int) -> None:
+    def reseat(self, table_id: str, player: str, seat: int | None, stack: int) -> object:
         """A player of a table taken over, seated again with the stack the void hand started with (TR-REFUND-1):
-        the chips leave their wallet and the table seats them in one step, as a buy-in does."""
+        the chips leave their wallet and the table seats them in one step, as a buy-in does (with a money thread:
+        a Deferred, seated once the money is taken)."""
         runner = self.runner(table_id)
-        with self.wallet.funding(cash(player), [(table_escrow(table_id, player), stack, "buy_in")], table_id):
-            self.command(runner, tc.Reseat(player, seat, stack))
+        return self.wallet.funded(cash(player), [(table_escrow(table_id, player), stack, "buy_in")], table_id,
+                                  lambda _: self._still_here(runner, tc.Reseat(player, seat, stack)))
 
     def drop_table(self, table_id: str) -> None:
         """This process no longer owns the table (its lease went to another): it stops answering for it and its

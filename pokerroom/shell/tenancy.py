@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from pokerroom.amount_text import amount_text, unit_name
 from pokerroom.bus import Bus
@@ -239,14 +240,32 @@ class CashTenant:
                 self.tenancy.log.warn("{table}: voided {hands} (TR-REFUND-1)", table=table_id, hands=", ".join(voided))
             self.tables.number_from(table_id, number)
         self.tables.add_table(rules)
+        landing = []                            # reseats whose money is taken off the reactor
         for player, seat, stack in sat:         # the table goes on: each at their seat, with their stack
             try:
-                self.tables.reseat(table_id, player, seat, stack)
-            except RuleViolation as refused:    # their wallet spent meanwhile elsewhere: the chips stay there
-                self.tenancy.log.warn("{table}: {player} not seated again ({why})", table=table_id, player=player,
-                                      why=refused.code)
+                seated = self.tables.reseat(table_id, player, seat, stack)
+            except RuleViolation as refused:
+                self._not_seated(table_id, player, refused)
+                continue
+            if isinstance(seated, defer.Deferred):
+                landing.append(seated.addErrback(self._not_seated_later, table_id, player))
         if sat:                                 # taken over with players: told in words, after their seats
-            self.tables.moved_to_here(table_id, table_moved(table_id, voided))
+            told = table_moved(table_id, voided)
+            if landing:
+                later = defer.gatherResults(landing).addCallback(lambda _: self.tables.moved_to_here(table_id, told))
+                later.addErrback(lambda failure: self.tenancy.log.failure("{table}: its players not told", failure,
+                                                                          table=table_id))
+            else:
+                self.tables.moved_to_here(table_id, told)
+
+    def _not_seated(self, table_id: str, player: str, refused: RuleViolation) -> None:
+        """Their wallet spent meanwhile elsewhere (or the table gone again): the chips stay there."""
+        self.tenancy.log.warn("{table}: {player} not seated again ({why})", table=table_id, player=player,
+                              why=refused.code)
+
+    def _not_seated_later(self, failure: Failure, table_id: str, player: str) -> None:
+        failure.trap(RuleViolation)
+        self._not_seated(table_id, player, failure.value)
 
 
 class CasinoTenant:

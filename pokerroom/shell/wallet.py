@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
@@ -97,8 +98,7 @@ class Wallet:
     def verify_funds(self, player_id: str, amount: int) -> None:
         have = self._ledger.balance(cash(player_id))
         if have < amount:
-            raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
-                                amounts={"have": have, "need": amount}).priced(self.currency)
+            raise short_of_funds(have, amount).priced(self.currency)
 
     def funded(self, source: str, legs: Sequence[tuple[str, int, str]], reference: str,
                run: Callable[[int], object], *, verify: bool = True) -> object:
@@ -118,8 +118,7 @@ class Wallet:
         have = self.held(source)
         need = sum(amount for _, amount, _ in legs)
         if verify and have < need:
-            raise RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
-                                amounts={"have": have, "need": need}).priced(self.currency)
+            raise short_of_funds(have, need).priced(self.currency)
         yield have
 
     def adopt(self, escrow: Mapping[str, int]) -> None:
@@ -139,6 +138,12 @@ class Wallet:
         t = self._ledger.move(source, target, amount, reason, reference, self.reactor.seconds())
         self._recorded((t,), store)
         return t
+
+    def moved(self, source: str, target: str, amount: int, reason: str, reference: str, *,
+              store: bool = True) -> Transfer | Deferred:
+        """:meth:`move`, here at once on the calling thread; a room on several processes with a money thread
+        answers a Deferred of the transfer when it is a locked move (its transaction off the reactor)."""
+        return self.move(source, target, amount, reason, reference, store=store)
 
     def transfer(self, postings: Iterable[Posting], reason: str, reference: str, *, store: bool = True) -> Transfer:
         """A balanced transfer of any shape (a casino round, a void), stored and flagged as :meth:`move` is."""
@@ -217,6 +222,11 @@ class Wallet:
         self._remember_deposit(player_id, amount, t.at)
         return t
 
+    def credited(self, player_id: str, amount: int, reference: str) -> Transfer | Deferred:
+        """:meth:`credit`, here at once; a room on several processes with a money thread answers a Deferred of the
+        transfer (its locked transaction off the reactor)."""
+        return self.credit(player_id, amount, reference)
+
     def deposited_today(self, player_id: str) -> int:
         return sum(self.deposits_today(player_id))
 
@@ -235,3 +245,9 @@ class Wallet:
         recent.append((at, amount))
         while recent and recent[0][0] <= at - DAY:
             recent.popleft()
+
+
+def short_of_funds(have: int, need: int) -> RuleViolation:
+    """The refusal of a move a wallet cannot pay, in the same words whichever wallet refuses it."""
+    return RuleViolation("insufficient_funds", "you have {have} in your wallet, not {need}",
+                         amounts={"have": have, "need": need})

@@ -114,7 +114,7 @@ class WalletDesk:
         return self.recorder.write(gather, quiet=False).addCallback(pay)
 
     def _fund(self, asked: FundPromotions, house_deposits: HouseDeposits) -> defer.Deferred:
-        def checked(account: Any) -> dict:
+        def checked(account: Any) -> dict | defer.Deferred:
             if account is None or account.closed or account.role != ADMIN:
                 raise RuleViolation("forbidden", "only an admin can move house money into promotions", "STAFF-1")
             source, amount = asked.source, asked.amount
@@ -125,13 +125,27 @@ class WalletDesk:
                 raise RuleViolation("amount_out_of_range", f"a funding is a positive amount, not {amount}")
             if source == "deposit":                         # world moves; an admin is trusted only this far
                 house_deposits.check(account.nickname, amount)
+                house_deposits.made(account.nickname, amount)   # counted as asked: one asked meanwhile with it
             else:
                 have = self.wallet.held(SOURCES[source])
                 if have < amount:
                     raise RuleViolation("insufficient_funds", f"{source} holds {have}, not {amount}", "STAFF-1")
-            t = fund_promotions(self.wallet, self.recorder, source, amount, account.nickname, asked.reason)
-            if source == "deposit":
-                house_deposits.made(account.nickname, amount)
-            return {"transfer": t.number, "balance": self.wallet.held(PROMOTIONS)}
+
+            def not_moved() -> None:
+                if source == "deposit":
+                    house_deposits.unmade(account.nickname, amount)
+
+            try:                                            # locked: off the reactor with a money thread
+                t = fund_promotions(self.wallet, self.recorder, source, amount, account.nickname, asked.reason)
+            except BaseException:
+                not_moved()
+                raise
+
+            def answered(t: Any) -> dict:
+                return {"transfer": t.number, "balance": self.wallet.held(PROMOTIONS)}
+
+            if isinstance(t, defer.Deferred):
+                return t.addCallbacks(answered, lambda failure: (not_moved(), failure)[1])
+            return answered(t)
 
         return self._account(asked.by).addCallback(checked)

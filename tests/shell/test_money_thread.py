@@ -8,6 +8,7 @@ turned by the test, so nothing here waits on the wall clock but for PostgreSQL t
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -20,17 +21,38 @@ from twisted.python.failure import Failure
 from twisted.python.threadpool import ThreadPool
 
 from pokerroom.bus.in_process import InProcessBus
-from pokerroom.bus.subjects import table_command
+from pokerroom.bus.records import (
+    AdminCredit,
+    BuyShares,
+    Enter,
+    FundPromotions,
+    OfferShares,
+    WithdrawalHold,
+    WithdrawalSettled,
+)
+from pokerroom.bus.subjects import (
+    WALLET_CREDIT,
+    WALLET_HOLD,
+    WALLET_PROMOTIONS,
+    WALLET_SETTLE,
+    casino_command,
+    table_command,
+    tournament_command,
+)
+from pokerroom.casino import commands as cc
+from pokerroom.casino.config import build_table
 from pokerroom.errors import RuleViolation
-from pokerroom.money.accounts import cash, table_escrow
+from pokerroom.money.accounts import PROMOTIONS, WORLD, cash, casino_escrow, payout, table_escrow, tournament_pool
 from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.shared_wallet import SharedWallet
+from pokerroom.shell.tournaments.director_requests import template_spec
 from pokerroom.store.db import make_engine, migrate
 from pokerroom.store.room_store import RoomStore
 from pokerroom.table import commands as tc
 from pokerroom.table.config import tables_from_config
+from tests.support.casino_room import casino_floor, quick_rules
 from tests.support.databases import postgres_database
 from tests.support.waiting import wait_until
 
@@ -190,8 +212,9 @@ def test_a_welcome_deposit_off_the_reactor_is_paid_once_by_two_processes():
 
 
 @contextmanager
-def room_with_money_thread() -> Iterator[RoomServices]:
-    """One process of the room on PostgreSQL, owning cash table ``t1``, its wallet's locked moves on a thread."""
+def room_with_money_thread(*, furnished: bool = False) -> Iterator[RoomServices]:
+    """One process of the room on PostgreSQL, owning cash table ``t1``, its wallet's locked moves on a thread;
+    ``furnished``: with the tournament hall and the desks of the house's money too, as configured by default."""
     with postgres_database() as url:
         engine = make_engine(url + "?options=-c%20lock_timeout%3D20s")
         migrate(engine)
@@ -199,8 +222,9 @@ def room_with_money_thread() -> Iterator[RoomServices]:
         reactor.advance(1_000)
         tables = tables_from_config({"tables": [{"id": "t1", "variant": "NLHE", "small_blind": 5, "big_blind": 10,
                                                  "min_buy_in": 400, "max_buy_in": 2_000, "seats": 6}]})
-        room = RoomServices(tables, RoomStore(engine), reactor, bus=InProcessBus(), shared_money=True)
-        pool = ThreadPool(minthreads=1, maxthreads=1, name="test-money")
+        room = RoomServices(tables, RoomStore(engine), reactor, bus=InProcessBus(), shared_money=True,
+                            config={} if furnished else None)
+        pool = ThreadPool(minthreads=1, maxthreads=2, name="test-money")
         room.wallet.move_off_reactor(pool)
         pool.start()
         room.startService()
@@ -233,3 +257,172 @@ def test_a_table_gone_while_its_buy_in_was_taken_refuses_the_join_and_gives_the_
         assert room.wallet.balance("ana") == 1_000 and room.wallet.held(table_escrow("t1", "ana")) == 0
         reasons = [t.reason for t in room.store.ledger.load_ledger().transfers]
         assert reasons == ["deposit", "buy_in", "buy_in returned"]
+
+
+# ---------------------------------------------------------------------- the other locked moves, each off the reactor
+
+
+def moving_threads(wallet: SharedWallet) -> list[str]:
+    """The names of the threads the wallet's locked transactions run on, from now on, in order."""
+    seen: list[str] = []
+    post = wallet.ledger_store.post_locked
+
+    def watched(*args, **kwargs) -> None:  # noqa: ANN002, ANN003 - post_locked's own
+        seen.append(threading.current_thread().name)
+        return post(*args, **kwargs)
+
+    wallet.ledger_store.post_locked = watched
+    return seen
+
+
+def on_money_thread(seen: list[str], count: int) -> None:
+    assert len(seen) == count and all("test-money" in name for name in seen), seen
+    assert threading.current_thread().name not in seen
+
+
+def outcome(room: RoomServices, d: defer.Deferred) -> object:
+    """What ``d`` answers once the money thread's results have run on the reactor: its result or its refusal."""
+    try:
+        return room.reactor.until(d)
+    except RuleViolation as refused:
+        return refused
+
+
+def reasons(room: RoomServices) -> list[str]:
+    return [t.reason for t in room.store.ledger.load_ledger().transfers]
+
+
+def exact(room: RoomServices, **expected: int) -> None:
+    """Each account holds what is expected, in the database and in this process's copy, and the ledger adds up."""
+    stored = room.store.ledger.balances(expected)
+    assert stored == expected
+    assert {account: room.wallet.books.balance(account) for account in expected} == expected
+    assert room.store.ledger.ledger_check() and room.store.ledger.ledger_problems() == []
+
+
+def test_two_casino_stakes_of_one_balance_off_the_reactor_go_in_turn_the_second_refused_in_the_tables_words():
+    with room_with_money_thread() as room:
+        casino_floor(room, [build_table(quick_rules("bac", "baccarat"))]).start()
+        room.reactor.advance(0)
+        room.wallet.deposit("ana", 1_000, None, reference="cashier")
+        assert room.reactor.until(room.bus.request(casino_command("bac"), cc.Join("ana")))
+        seen = moving_threads(room.wallet)
+        first = room.bus.request(casino_command("bac"), cc.Bet("ana", "player", 1_000, 0))
+        second = room.bus.request(casino_command("bac"), cc.Bet("ana", "banker", 1_000, 0))   # waits its turn
+        assert not first.called and not second.called          # nothing answered before the money is taken
+        placed, refused = outcome(room, first), outcome(room, second)
+        assert placed["amount"] == 1_000 and placed["balance"] == 0
+        assert isinstance(refused, RuleViolation) and refused.code == "insufficient_funds", refused
+        on_money_thread(seen, 2)                                # the second's transaction refused: nothing written
+        assert reasons(room) == ["deposit", "casino bet"]
+        exact(room, **{cash("ana"): 0, casino_escrow("bac", "ana"): 1_000})
+
+
+def test_a_casino_stake_the_table_refuses_after_its_money_was_taken_off_the_reactor_comes_back():
+    with room_with_money_thread() as room:
+        casino_floor(room, [build_table(quick_rules("bac", "baccarat"))]).start()
+        room.reactor.advance(0)
+        room.wallet.deposit("ana", 1_000, None, reference="cashier")
+        assert room.reactor.until(room.bus.request(casino_command("bac"), cc.Join("ana")))
+        seen = moving_threads(room.wallet)
+        refused = outcome(room, room.bus.request(casino_command("bac"), cc.Bet("ana", "player", 50, 0)))  # < 100
+        assert isinstance(refused, RuleViolation) and refused.code not in ("insufficient_funds", None), refused
+        on_money_thread(seen, 2)                                # taken, then given back
+        assert reasons(room) == ["deposit", "casino bet", "casino bet returned"]
+        exact(room, **{cash("ana"): 1_000, casino_escrow("bac", "ana"): 0})
+
+
+def test_a_tournament_entry_off_the_reactor_is_made_once_its_money_is_taken_and_one_short_of_it_refused():
+    with room_with_money_thread(furnished=True) as room:
+        hall = room.hall
+        hall.create(template_spec("sit_and_go", id="sng", name="sng", start_at=None), "boss")
+        room.wallet.deposit("ana", 600, None, reference="cashier")
+        room.wallet.deposit("bob", 400, None, reference="cashier")
+        seen = moving_threads(room.wallet)
+        entries = [room.bus.request(tournament_command("sng"), Enter(player)) for player in ("ana", "bob")]
+        assert not any(d.called for d in entries)
+        entered, refused = (outcome(room, d) for d in entries)
+        assert entered == {"balance": 100}
+        assert isinstance(refused, RuleViolation) and refused.code == "insufficient_funds", refused
+        on_money_thread(seen, 2)                                # bob's transaction refused: nothing written
+        assert list(hall.director("sng").entries) == ["ana"]
+        exact(room, **{cash("ana"): 100, cash("bob"): 400})
+        assert room.wallet.held(tournament_pool("sng")) + room.wallet.held("house:fees") == 500
+
+
+def test_a_reseat_after_a_takeover_off_the_reactor_seats_once_its_money_lands_and_one_short_is_refused():
+    with room_with_money_thread() as room:
+        room.wallet.deposit("ana", 1_000, None, reference="cashier")
+        seen = moving_threads(room.wallet)
+        d = room.tables.reseat("t1", "ana", 2, 600)
+        assert isinstance(d, defer.Deferred) and room.tables.runner("t1").table.seat_of("ana") is None
+        room.reactor.until(d)
+        assert room.tables.runner("t1").table.seat_of("ana") == 2
+        refused = outcome(room, room.tables.reseat("t1", "bob", 3, 600))
+        assert isinstance(refused, RuleViolation) and refused.code == "insufficient_funds"
+        assert refused.amounts == {"have": 0, "need": 600}
+        on_money_thread(seen, 2)
+        assert room.tables.runner("t1").table.seat_of("bob") is None
+        exact(room, **{cash("ana"): 400, table_escrow("t1", "ana"): 600, cash("bob"): 0})
+
+
+def test_two_withdrawal_holds_of_one_balance_off_the_reactor_hold_once_and_the_held_one_settles_there_too():
+    with room_with_money_thread() as room:
+        room.store.accounts.create_account("ana", "ana", "-", "1990-01-01", "NL", 0.0)
+        room.wallet.deposit("ana", 1_000, None, reference="cashier")
+        seen = moving_threads(room.wallet)
+        with room.store.engine.connect() as c, c.begin():      # another process's transaction holds ana's row
+            c.execute(LOCK_ROW, {"account": cash("ana")})
+            holds = [room.bus.request(WALLET_HOLD, WithdrawalHold("ana", 700, reference))
+                     for reference in ("w1", "w2")]             # both read 1,000 and wait in the database
+            waiting(room.store.engine, 2)
+            assert room.reactor.from_threads.empty()           # nothing answered: both wait, the reactor free
+        answers = [outcome(room, d) for d in holds]             # the row's lock lets one through
+        held = [i for i, answer in enumerate(answers) if answer == {"balance": 300}]
+        refused = [a for a in answers if isinstance(a, RuleViolation)]
+        assert len(held) == 1 and [r.code for r in refused] == ["insufficient_funds"], answers
+        kept, other = ("w1", "w2")[held[0]], ("w1", "w2")[1 - held[0]]
+        exact(room, **{cash("ana"): 300, payout(kept, "ana"): 700, payout(other, "ana"): 0})
+        settled = outcome(room, room.bus.request(WALLET_SETTLE, WithdrawalSettled("ana", 700, kept, paid=True)))
+        assert settled["settled"] is True and settled["balance"] == 300
+        on_money_thread(seen, 3)
+        exact(room, **{cash("ana"): 300, payout(kept, "ana"): 0})
+        assert room.store.ledger.balances([WORLD])[WORLD] == -1_000 + 700
+
+
+def test_a_share_bought_off_the_reactor_is_sold_once_its_money_is_taken_and_one_short_of_it_refused():
+    with room_with_money_thread(furnished=True) as room:
+        room.hall.create(template_spec("sit_and_go", id="sng", name="sng", start_at=None), "boss")
+        for player, amount in (("ana", 500), ("bob", 1_000), ("cy", 10)):
+            room.wallet.deposit(player, amount, None, reference="cashier")
+        assert room.reactor.until(room.bus.request(tournament_command("sng"), Enter("ana"))) == {"balance": 0}
+        assert room.reactor.until(room.bus.request(tournament_command("sng"), OfferShares("ana", 50, 100))) == {}
+        seen = moving_threads(room.wallet)
+        bought = [room.bus.request(tournament_command("sng"), BuyShares("ana", buyer, 20)) for buyer in ("bob", "cy")]
+        sold, refused = (outcome(room, d) for d in bought)
+        assert sold == {"balance": 900}                          # 20% of a 500 entry, at cost
+        assert isinstance(refused, RuleViolation) and refused.code == "insufficient_funds", refused
+        on_money_thread(seen, 2)
+        exact(room, **{cash("ana"): 0, cash("bob"): 900, cash("cy"): 10})   # the share is held for the event
+
+
+def admin(room: RoomServices) -> None:
+    room.store.accounts.create_account("boss", "boss", "-", "1970-01-01", "NL", 0.0, role="admin")
+    room.store.accounts.create_account("ana", "ana", "-", "1990-01-01", "NL", 0.0)
+
+
+def test_a_promotions_funding_and_an_admins_credit_off_the_reactor_answer_once_moved_and_refuse_in_their_words():
+    with room_with_money_thread(furnished=True) as room:
+        admin(room)
+        seen = moving_threads(room.wallet)
+        funded = outcome(room, room.bus.request(WALLET_PROMOTIONS, FundPromotions("deposit", 5_000, "boss", "why")))
+        assert funded["balance"] == 5_000
+        credited = outcome(room, room.bus.request(WALLET_CREDIT, AdminCredit("ana", 700, "boss", "why", "wire")))
+        assert credited["balance"] == 700 and credited["today"] == [700]
+        on_money_thread(seen, 2)
+        short = outcome(room, room.bus.request(WALLET_PROMOTIONS, FundPromotions("house:rake", 1, "boss", "why")))
+        assert isinstance(short, RuleViolation) and short.code == "insufficient_funds"     # the desk's, before
+        over = outcome(room, room.bus.request(WALLET_CREDIT, AdminCredit("ana", 10**12, "boss", "why", "wire")))
+        assert isinstance(over, RuleViolation) and over.code == "over_limit"
+        on_money_thread(seen, 2)                                # neither moved anything
+        exact(room, **{PROMOTIONS: 5_000, cash("ana"): 700, WORLD: -5_700})

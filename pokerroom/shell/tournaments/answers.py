@@ -47,6 +47,7 @@ from pokerroom.bus.records import (
 )
 from pokerroom.errors import RuleViolation, handler_for
 from pokerroom.money.accounts import cash
+from pokerroom.shell.in_turn import then
 from pokerroom.shell.tournaments.approvals import approved
 from pokerroom.shell.tournaments.director_requests import changes, structure_errors, template_spec
 from pokerroom.shell.wallet import Wallet
@@ -151,15 +152,16 @@ class TournamentAnswers:
         if kind in _NAMING_AN_ENTRANT:
             command = replace(command, player=self.hall.entrant(d, command.player))
         answer = self.refunds(d, RefundPreviewRead()) if kind is tc.Cancel else {}
-        if kind in _PAYING:                     # the cost taken as the chips are bought (one step, any process)
-            leg = chips_payment(d.spec, "rebuy" if kind is tc.Rebuy else "add_on")
-            with self.wallet.funding(cash(command.player), [leg], d.spec.id, verify=False) as funds:
-                self.hall.command(d, replace(command, funds=funds))
+        if kind in _PAYING:                     # the cost taken as the chips are bought (one step, any process;
+            leg = chips_payment(d.spec, "rebuy" if kind is tc.Rebuy else "add_on")     # a Deferred off the reactor)
+            done = self.wallet.funded(cash(command.player), [leg], d.spec.id,
+                                      lambda funds: self.hall.command(self.hall.here(d), replace(command, funds=funds)),
+                                      verify=False)
         else:
-            self.hall.command(d, command)
+            done = self.hall.command(d, command)
         if kind in _BALANCE_AFTER:
-            return {"balance": self.wallet.balance(command.player)}
-        return answer
+            return then(done, lambda _: {"balance": self.wallet.balance(command.player)})
+        return then(done, lambda _: answer)
 
     def created(self, event: CreateEvent) -> dict | defer.Deferred:
         """``tournaments.create``: the event built from the director's words and opened by the hall (bounds and
@@ -185,11 +187,13 @@ class TournamentAnswers:
         self.hall.run(d, reserve)
         return {"tournament": self.hall.summary(d)}
 
-    def entered(self, d: td.Director, enter: Enter) -> dict:
+    def entered(self, d: td.Director, enter: Enter) -> dict | defer.Deferred:
         """``Enter``: paid as the hall pays every entry; an invitation to the event has nothing left to answer."""
-        self.hall.enter(d, enter.player)
-        self.hall.invitations.book.drop(d.spec.id, enter.player)
-        return {"balance": self.wallet.balance(enter.player)}
+        def entered(_: object) -> dict:
+            self.hall.invitations.book.drop(d.spec.id, enter.player)
+            return {"balance": self.wallet.balance(enter.player)}
+
+        return then(self.hall.enter(d, enter.player), entered)
 
     def watched(self, d: td.Director, watch: Watch) -> dict:
         """``Watch``: the hall's list of the event's watchers (an entrant watching hears each event once)."""
@@ -204,7 +208,7 @@ class TournamentAnswers:
         self.hall.run(d, [])
         return {}
 
-    def bought(self, d: td.Director, bought: BuyShares) -> dict:
+    def bought(self, d: td.Director, bought: BuyShares) -> dict | defer.Deferred:
         """At most what the seller offers, at the offer's markup: the buyer names neither price nor funds."""
         tid = d.spec.id
         seller = self.hall.entrant(d, bought.seller)
@@ -213,10 +217,15 @@ class TournamentAnswers:
             raise RuleViolation("no_offer", f"{seller} does not offer {bought.percent}% of their action",
                                 "TR-STAKE-1")
         leg = share_payment(d.spec, Fraction(bought.percent), Fraction(offered[1], 100))
-        with self.wallet.funding(cash(bought.buyer), [leg], tid, verify=False) as funds:   # one step, any process
-            self.hall.command(d, tc.SellShares(seller, bought.buyer, bought.percent, offered[1], funds))
-        self.offers[(tid, seller)] = (offered[0] - bought.percent, offered[1])
-        return {"balance": self.wallet.balance(bought.buyer)}
+
+        def sold(_: object) -> dict:
+            self.offers[(tid, seller)] = (offered[0] - bought.percent, offered[1])
+            return {"balance": self.wallet.balance(bought.buyer)}
+
+        bought_ = self.wallet.funded(cash(bought.buyer), [leg], tid, lambda funds: self.hall.command(   # one step,
+            self.hall.here(d), tc.SellShares(seller, bought.buyer, bought.percent, offered[1], funds)),  # any process
+            verify=False)
+        return then(bought_, sold)
 
 
 # The hall's own records on ``tournament.<id>.command`` and ``tournament.<id>.read``, each to the answer that takes it.

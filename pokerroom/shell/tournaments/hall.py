@@ -78,6 +78,7 @@ from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PROMOTIONS, cash
 from pokerroom.shell.in_play import answer_in_play
+from pokerroom.shell.in_turn import InTurn
 from pokerroom.shell.recorder import Recorder, TableRecording
 from pokerroom.shell.tournaments.answers import TournamentAnswers
 from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
@@ -130,6 +131,7 @@ class TournamentHall:
         self.shuffle = shuffle
         self.bounds = bounds or EventBounds()       # STAFF-1: what a director may put in an event alone
         self.directors: dict[str, td.Director] = {}
+        self.in_turn = InTurn()                 # each event's requests in order (an entry's money off the reactor)
         self.runners: dict[str, TournamentRunner] = {}              # event -> its runner, until retired
         self.created_by: dict[str, str] = {}
         self.created_record: dict[str, defer.Deferred] = {}          # new event -> its creation record, once asked
@@ -297,7 +299,8 @@ class TournamentHall:
     def _answer(self, d: td.Director) -> None:
         """The event's request subjects, answered until it is retired: its commands and its reads."""
         tid = d.spec.id
-        commands = self.bus.respond(tournament_command(tid), lambda command: self.answers.commanded(d, command))
+        commands = self.bus.respond(tournament_command(tid), lambda command: self.in_turn.run(
+            tid, lambda: self.answers.commanded(self.here(d), command)))   # in order, while an entry's money flies
         reads = self.bus.respond(tournament_read(tid), lambda read: self.answers.read(d, read))
         self.answering[tid] = (commands, reads)
 
@@ -462,7 +465,7 @@ class TournamentHall:
         return any(player in d.entries or any(s.backer == player for e in d.entries.values() for s in e.stakes)
                    for d in self.directors.values() if d.state in (td.REGISTERING, td.RUNNING))
 
-    def enter(self, d: td.Director, player: str) -> None:
+    def enter(self, d: td.Director, player: str) -> object:
         """Enter ``player`` at their own request (registering, or accepting an invitation): a seat won in a
         satellite pays first, then T$ (TR-PRIZE-5), then cash."""
         ticket = td.ticket_account(d.spec.id, player)
@@ -474,10 +477,18 @@ class TournamentHall:
             source, kind = money, {"source": money}
         else:
             source, kind = cash(player), {}
-        # the entry's payments taken as it is made (its check and move one step on several processes); the
-        # director checks the funds it is given (TR-REG-6)
-        with wallet.funding(source, entry_payments(d.spec), d.spec.id, verify=False) as funds:
-            self.command(d, tc.Register(player, funds, **kind))
+        # the entry's payments taken as it is made (its check and move one step on several processes; with a money
+        # thread a Deferred, the entry made once they are); the director checks the funds it is given (TR-REG-6)
+        return wallet.funded(source, entry_payments(d.spec), d.spec.id,
+                             lambda funds: self.command(self.here(d), tc.Register(player, funds, **kind)),
+                             verify=False)
+
+    def here(self, d: td.Director) -> td.Director:
+        """``d``, still directed here: a request whose turn came, or whose money was taken, after the event's
+        lease went to another process is refused as for an event directed elsewhere (its money goes back)."""
+        if self.directors.get(d.spec.id) is not d:
+            raise RuleViolation("unknown_tournament", "that tournament is directed by another process now: ask again")
+        return d
 
     @staticmethod
     def taking_entries(d: td.Director) -> bool:

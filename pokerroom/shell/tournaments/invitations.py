@@ -21,12 +21,13 @@ gateway forwards it to a connection that follows it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pokerroom.bus import Bus
 from pokerroom.bus.records import AnswerInvitation, Frame, InvitationsRead, Invite, SessionBack, SessionEvent
 from pokerroom.bus.subjects import SESSION_EVENTS, TOURNAMENTS_INVITATIONS, player_stream
 from pokerroom.errors import RuleViolation
+from pokerroom.shell.in_turn import then
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.wallet import Wallet
 from tournament import commands as tc
@@ -79,7 +80,7 @@ class InvitationDesk:
         return {"invitations": [self._wire(i) for i in self.book.of(read.player)
                                 if i.tournament in self.hall.directors]}
 
-    def answered(self, d: td.Director, answer: AnswerInvitation) -> dict:
+    def answered(self, d: td.Director, answer: AnswerInvitation) -> object:
         """``AnswerInvitation``: accepting pays the entry as registering does; declining moves nothing. A record
         for an invitation nobody made is ``no_invitation`` (the book's), before anything moves."""
         player, tournament = answer.player, d.spec.id
@@ -89,16 +90,22 @@ class InvitationDesk:
                 self.book.withdraw_one(invitation)
                 raise RuleViolation("invitation_outdated", f"{d.spec.name} was changed after you were invited "
                                     "(its price, stack or structure): the invitation is withdrawn", "STAFF-2")
-            self.hall.enter(d, player)                  # refused (funds, full, closed): the invitation stays
-        self.book.answered(invitation, answer.accept)
-        said = "accepted" if answer.accept else "declined"
-        # the event's record, written by the process directing it: fenced by its lease on several processes
-        self.recorder.audit_of("tournament", tournament, "tournament_invitation", tournament=tournament,
-                               player=player, by=invitation.by, reason=invitation.reason, answer=said,
-                               entry_cost=invitation.entry_cost)
-        self._push(invitation.by, {"type": "tournament_invitation_answered", "tournament": tournament,
-                                   "player": player, "answer": said})
-        return self.hall.answered_here(d, {"registered": answer.accept, "balance": self.wallet.balance(player)})
+            entered = self.hall.enter(d, player)        # refused (funds, full, closed): the invitation stays
+        else:
+            entered = None
+
+        def answered(_: object) -> Any:
+            self.book.answered(invitation, answer.accept)
+            said = "accepted" if answer.accept else "declined"
+            # the event's record, written by the process directing it: fenced by its lease on several processes
+            self.recorder.audit_of("tournament", tournament, "tournament_invitation", tournament=tournament,
+                                   player=player, by=invitation.by, reason=invitation.reason, answer=said,
+                                   entry_cost=invitation.entry_cost)
+            self._push(invitation.by, {"type": "tournament_invitation_answered", "tournament": tournament,
+                                       "player": player, "answer": said})
+            return self.hall.answered_here(d, {"registered": answer.accept, "balance": self.wallet.balance(player)})
+
+        return then(entered, answered)     # an entry's money off the reactor: once it is made
 
     # ------------------------------------------------------------------ from the hall and the room
 
