@@ -42,8 +42,11 @@ checks it, and a broker-backed bus must pass the same test):
   such responder and fires with the list of their answers, in no promised
   order, once ``expected`` answers came -- or, on a broker, at its gather
   timeout with those that came (logged: a node died or hung; it never
-  hangs); nobody answering at all is ``[]``. In one process the list is the
-  one local responder's answer, or empty. A gathered responder answers only
+  hangs); nobody answering at all is ``[]``. ``enough`` (a test of the
+  answers so far, ``[]`` included) ends it early: the asker knows whose answers
+  it awaits (:mod:`pokerroom.shell.every_node` names them); fired early, the
+  answers that still come before the timeout go to ``late``. In one process
+  the list is the one local responder's answer, or empty. A gathered responder answers only
   ``gather`` and a plain one only ``request``: they are different
   registrations, and a subject may have one of each. Refusals: the first
   failure of any node's responder fails the whole gather as ``request`` would
@@ -109,7 +112,8 @@ class Bus(Protocol):
 
     def request(self, subject: str, payload: Any) -> defer.Deferred: ...
 
-    def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred: ...
+    def gather(self, subject: str, payload: Any, expected: int, *, enough: Callable[[list[Any]], bool] | None = None,
+               late: Callable[[Any], None] | None = None) -> defer.Deferred: ...
 
     def flushed(self) -> defer.Deferred: ...
 

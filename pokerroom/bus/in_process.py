@@ -106,8 +106,10 @@ class InProcessBus:
         subscription = registered[subject] = _Subscription(self, subject, responder)
         return subscription
 
-    def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred:
-        """The one local gathered responder's answer as a one-element list (``[]`` without one)."""
+    def gather(self, subject: str, payload: Any, expected: int, *, enough: Any = None,
+               late: Any = None) -> defer.Deferred:
+        """The one local gathered responder's answer as a one-element list (``[]`` without one): the whole room's,
+        so ``enough`` and ``late`` change nothing."""
         subscription = self.gatherers.get(subject)
         if subscription is None:
             verify_subject(subject, pattern=False)

@@ -188,13 +188,18 @@ def _raised(record: Refused | Failed) -> Exception:
 class _Gathering:
     """A gather on its way: the answers come, one a node, to one number of the inbox."""
 
-    __slots__ = ("subject", "expected", "answers", "answered", "timeout")
+    __slots__ = ("subject", "expected", "enough", "late", "done", "answers", "answered", "timeout")
 
-    def __init__(self, subject: str, expected: int) -> None:
-        self.subject, self.expected = subject, expected
+    def __init__(self, subject: str, expected: int, enough: Callable[[list[Any]], bool] | None,
+                 late: Callable[[Any], None] | None) -> None:
+        self.subject, self.expected, self.enough, self.late = subject, expected, enough, late
+        self.done = False                   # fired early (``enough``): what still comes goes to ``late``
         self.answers: list[Any] = []
         self.answered: defer.Deferred = defer.Deferred()
         self.timeout: Any = None
+
+    def complete(self) -> bool:
+        return len(self.answers) >= self.expected or (self.enough is not None and self.enough(self.answers))
 
 
 class _Subscription:
@@ -334,23 +339,43 @@ class NatsBus:
             del self.gatherers[subscription.subject]
         self.send(self._unsubscribe, subscription)
 
-    def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred:
-        """Every node's gathered answer to ``subject``: fires with the list once ``expected`` came, or with those
-        that came at the gather timeout (:class:`~pokerroom.bus.NoAnswer` if none did: a node subscribes, so
-        that is not "nobody answers it"); the first failure of any of them fails it."""
+    def gather(self, subject: str, payload: Any, expected: int, *, enough: Callable[[list[Any]], bool] | None = None,
+               late: Callable[[Any], None] | None = None) -> defer.Deferred:
+        """Every node's gathered answer to ``subject``: fires with the list once ``expected`` came (or ``enough``
+        says so of those that came), or with those that came at the gather timeout
+        (:class:`~pokerroom.bus.NoAnswer` if none did: a node subscribes, so that is not "nobody answers it");
+        the first failure of any of them fails it. Fired early, it hands each answer that still comes before the
+        timeout to ``late``."""
         self._verified(subject)
         data = self._packed(subject, payload)
         if self.closed:
             return defer.fail(NoResponder(f"the bus is closed: nobody answers {subject} here"))
         number = f"g{next(self.numbers)}"
-        gathering = _Gathering(subject, max(1, expected))
+        gathering = _Gathering(subject, max(1, expected), enough, late)
         gathering.timeout = self.clock.callLater(self.gather_timeout, self._gathered_late, number)
         self.gathering[number] = gathering
         self.send(self._publish, self.gathers + subject, data, self.replies + number)
+        if enough is not None and enough([]):           # nobody awaited: the answer now, the late ones heard
+            self._fire(number, gathering, [])
         return gathering.answered
+
+    def _fire(self, number: str, gathering: _Gathering, done: Any) -> None:
+        """A gather's end: with its failure, or with its answers -- kept listening till the timeout if some
+        node's answer may still come and somebody hears late ones."""
+        if isinstance(done, Failure) or gathering.late is None or len(gathering.answers) >= gathering.expected:
+            del self.gathering[number]
+            gathering.timeout.cancel()
+        else:
+            gathering.done = True
+        if isinstance(done, Failure):
+            gathering.answered.errback(done)
+        else:
+            gathering.answered.callback(done)
 
     def _gathered_late(self, number: str) -> None:
         gathering = self.gathering.pop(number)
+        if gathering.done:                              # fired early: its late answers are over
+            return
         self.log.warn("{subject}: {came} of {expected} nodes answered within {timeout:g} s", subject=gathering.subject,
                       came=len(gathering.answers), expected=gathering.expected, timeout=self.gather_timeout)
         if not gathering.answers:                       # someone subscribes (no 503), nobody spoke: not "none"
@@ -361,6 +386,9 @@ class NatsBus:
 
     def _one_gathered(self, number: str, data: bytes, status: str | None) -> None:
         gathering = self.gathering[number]
+        if gathering.done:
+            self._late(gathering, data, status)
+            return
         if status == NO_RESPONDERS:                     # no node answers this subject at all
             done: Any = []
         else:
@@ -370,22 +398,32 @@ class NatsBus:
                 answer = Failed("undecodable", "an answer that is not the bus's packing")
             if isinstance(answer, Failed) and answer.kind == "NoResponder":
                 gathering.expected -= 1                 # its responder was cancelled as the gather reached it
-                if len(gathering.answers) < gathering.expected:
+                if not gathering.complete():
                     return
                 done = gathering.answers
             elif isinstance(answer, Refused | Failed):
                 done = Failure(_raised(answer))
             else:
                 gathering.answers.append(answer)
-                if len(gathering.answers) < gathering.expected:
+                if not gathering.complete():
                     return
                 done = gathering.answers
-        del self.gathering[number]
-        gathering.timeout.cancel()
-        if isinstance(done, Failure):
-            gathering.answered.errback(done)
-        else:
-            gathering.answered.callback(done)
+        self._fire(number, gathering, done)
+
+    def _late(self, gathering: _Gathering, data: bytes, status: str | None) -> None:
+        """An answer to a gather that fired before it came: to ``late`` (a refusal or a failure, to nobody)."""
+        if status == NO_RESPONDERS or gathering.late is None:
+            return
+        try:
+            answer = unpackb(data)
+        except Exception:
+            return
+        if isinstance(answer, Refused | Failed):
+            return
+        try:
+            gathering.late(answer)
+        except Exception:
+            self.log.failure("hearing a late answer to {subject} failed", subject=gathering.subject)
 
     def request(self, subject: str, payload: Any) -> defer.Deferred:
         self._verified(subject)
@@ -607,7 +645,8 @@ class NatsBus:
         self.asked.clear()
         for gathering in self.gathering.values():
             gathering.timeout.cancel()
-            gathering.answered.callback(gathering.answers)  # those that came, as at the timeout
+            if not gathering.done:
+                gathering.answered.callback(gathering.answers)  # those that came, as at the timeout
         self.gathering.clear()
         if not self.started:
             self.bridge.stop()

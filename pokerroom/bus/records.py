@@ -547,6 +547,18 @@ class WithdrawalHold:
     reference: str
 
 
+@record("cashier.pending")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CashierPending:
+    """``cashier.pending``: a process that does not settle (not the ``cashier:settlements`` lease's holder) took a
+    ``deposit`` or ``withdrawal`` the provider has not answered: the settling process asks about it again later."""
+
+    kind: str
+    player: str
+    amount: int
+    reference: str
+
+
 @record("w.settle")
 @dataclasses.dataclass(frozen=True, slots=True)
 class WithdrawalSettled:

@@ -116,9 +116,10 @@ class StrictBus:
     def request(self, subject: str, payload: Any) -> defer.Deferred:
         return self._ask(self.responders, subject, payload)
 
-    def gather(self, subject: str, payload: Any, expected: int) -> defer.Deferred:
+    def gather(self, subject: str, payload: Any, expected: int, *, enough: Any = None,
+               late: Any = None) -> defer.Deferred:
         """The local gathered responder's answer as a one-element list, packed and on a later turn as a request's
-        (``[]`` without one)."""
+        (``[]`` without one): the whole room's, so ``enough`` and ``late`` change nothing."""
         verify_subject(subject, pattern=False)
         return self._ask(self.gatherers, subject, payload, gathered=True)
 

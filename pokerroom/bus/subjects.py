@@ -43,6 +43,8 @@ WALLET_DEPOSIT = "wallet.deposit"    # request: a DepositApproved, an asked depo
 WALLET_HOLD = "wallet.hold"          # request: a WithdrawalHold, a withdrawal's money held before the provider
 WALLET_SETTLE = "wallet.settle"      # request: a WithdrawalSettled, a held withdrawal paid out or returned
 WALLET_PAYOUTS = "wallet.payouts"    # request: a PayoutsRead, every held withdrawal (the cashier's start)
+CASHIER_PENDING = "cashier.pending"  # payload: a CashierPending, a deposit or withdrawal the provider did not answer
+                                     # (to the one process that settles: it asks again later)
 WALLET_CREDIT = "wallet.credit"      # request: an AdminCredit, an admin's bounded credit of a wallet (STAFF-1)
 TOURNAMENTS_LIST = "tournaments.list"  # gathered: a TournamentsRead, every tournament's lobby line (the hall answers)
 TOURNAMENTS_CREATE = "tournaments.create"  # request: a CreateEvent, a director's new tournament (the hall answers)

@@ -32,6 +32,18 @@ answers beside the wallet, reading again what makes each one due). Nothing is lo
   deposits (:mod:`house_deposits`), audited with who, whom, how much, why and
   which payment; it only ever adds to a wallet.
 
+One process settles. What is unanswered is asked again by one process of the
+room: alone, this one; on leases (several processes), the holder of the lease
+``cashier:settlements`` (:meth:`Cashier.settle_through`, held by the process's
+lease keeper, taken over by another process when its holder dies). The holder
+asks at start (or at its takeover) about every held withdrawal and unsettled
+deposit, and schedules the retries; another process's request the provider
+left unanswered is handed to it on the bus (``cashier.pending``), and whatever
+that misses is found by the next holder's start. Two asks of one reference
+(a former holder's late answer, a request's own answer beside a start) settle
+it once: a withdrawal only while its payout account holds it, a deposit once
+ever by its reference (the database checks under a lock, ``deposit_settled``).
+
 Providers must be idempotent on the reference (:mod:`pokerroom.shell.payments`).
 Each request is one at a time per player and rate-limited per player; amounts
 are bounded by ``[cashier]``. Deposits and withdrawals at or above the AML
@@ -55,6 +67,7 @@ from pokerroom import players
 from pokerroom.bus import NoResponder
 from pokerroom.bus.records import (
     AdminCredit,
+    CashierPending,
     DepositAllowed,
     DepositApproved,
     Frame,
@@ -65,6 +78,7 @@ from pokerroom.bus.records import (
     WithdrawalSettled,
 )
 from pokerroom.bus.subjects import (
+    CASHIER_PENDING,
     WALLET_BALANCE,
     WALLET_CREDIT,
     WALLET_DEPOSIT,
@@ -86,9 +100,11 @@ if TYPE_CHECKING:
     from pokerroom.security.moderation import Moderation
     from pokerroom.shell.play_check import PlayCheck
     from pokerroom.shell.recorder import Recorder
+    from pokerroom.shell.tenancy import Tenancy
     from pokerroom.store.room_store import RoomStore
 
 DAY = 86_400.0
+CASHIER, SETTLEMENTS = "cashier", "settlements"      # the lease of the one settling process: cashier:settlements
 RETRY_FIRST, RETRY_MOST = 30.0, 3600.0       # seconds between asking a silent provider again (doubling)
 ADMIN = "admin"
 
@@ -118,15 +134,49 @@ class Cashier:
         self.withdrawn: dict[str, deque] = {}               # player -> (at, amount) of the last day (AC-6)
         self.retrying: dict[str, Any] = {}                  # reference -> its scheduled retry (a DelayedCall)
         self.waits: dict[str, float] = {}                   # reference -> seconds before its next retry
+        self.settling = True                                # this process asks again (alone; or the lease's holder)
+        self.tenancy: Tenancy | None = None                 # on leases: where the settling lease is held
+        self.pending: Any = None                            # the others' unanswered requests, heard
+
+    def settle_through(self, tenancy: Tenancy) -> None:
+        """On leases: only the holder of ``cashier:settlements`` settles what is unanswered, asked for at start."""
+        self.tenancy = tenancy
+        self.settling = False
+        tenancy.serve(CASHIER, self._take, self._drop)
 
     # ------------------------------------------------------------------ start
 
     def recover(self) -> None:
-        """At start (after the ledger is loaded): the day's withdrawals (AC-6); every held withdrawal and every
-        deposit the provider was asked about without an answer stored, asked again with its reference."""
+        """At start (after the ledger is loaded): the day's withdrawals (AC-6); then, alone, what is unanswered
+        settled (:meth:`settle_unsettled`); on leases, the settling lease asked for (won: settled then)."""
         now = self.reactor.seconds()
         for player, amount, at in self.store.cashier.world_movements_since("withdrawal", now - DAY):
             self._remember(self.withdrawn, player, amount, at)
+        self.pending = self.bus.subscribe(CASHIER_PENDING, self._heard_pending)
+        if self.tenancy is None:
+            self.settle_unsettled()
+            return
+        self.tenancy.hold(CASHIER, SETTLEMENTS).addErrback(
+            lambda failure: self.log.failure("asking for the cashier's settling lease failed", failure))
+
+    def _take(self, _: str) -> None:
+        """This process holds ``cashier:settlements`` now (won at start, or taken over from one that died)."""
+        self.log.info("this process settles the cashier's unanswered deposits and withdrawals")
+        self.settling = True
+        self.settle_unsettled()
+
+    def _drop(self, _: str) -> None:
+        """The lease is another process's now: no more retries here (its holder asks about what is unsettled)."""
+        self.settling = False
+        self._cancel_retries()
+
+    def _heard_pending(self, _: str, pending: CashierPending) -> None:
+        if self.settling:
+            self._retry(pending.kind, pending.player, pending.amount, pending.reference)
+
+    def settle_unsettled(self) -> None:
+        """Every held withdrawal and every deposit the provider was asked about without an answer stored, asked
+        again with its reference."""
 
         def held(read: dict) -> None:
             for player, reference, amount in read["held"]:
@@ -315,7 +365,7 @@ class Cashier:
         ``announce``: no request waits for the answer, so the player is told with a push."""
         def answered(payment: Payment | None) -> Any:
             if payment is None:
-                self._retry(reference, lambda: self._settle_deposit(player, amount, reference, True))
+                self._retry("deposit", player, amount, reference)
                 return "pending", reference
             self.waits.pop(reference, None)
             if not payment.approved:
@@ -357,7 +407,7 @@ class Cashier:
             if holding != amount:                   # settled meanwhile (a retry and a start overlapping)
                 return "pending", reference
             if payment is None:
-                self._retry(reference, lambda: self._settle_withdrawal(player, amount, reference, True))
+                self._retry("withdrawal", player, amount, reference)
                 return "pending", reference
             self.waits.pop(reference, None)
             settle = self.bus.request(WALLET_SETTLE, WithdrawalSettled(player, amount, reference, payment.approved))
@@ -383,21 +433,33 @@ class Cashier:
 
         return self._ask(self.provider.pay_out, player, amount, reference).addCallback(answered)
 
-    def _retry(self, reference: str, again: Callable[[], Any]) -> None:
-        """Ask a silent provider again later, doubling the wait (one retry scheduled per reference)."""
+    def _retry(self, kind: str, player: str, amount: int, reference: str) -> None:
+        """Ask a silent provider again later, doubling the wait (one retry scheduled per reference) -- here if
+        this process settles, else by the one that does (handed to it on the bus)."""
+        if not self.settling:
+            self.bus.publish(CASHIER_PENDING, CashierPending(kind, player, amount, reference))
+            return
         if reference in self.retrying:
             return
         waits = self.waits.setdefault(reference, RETRY_FIRST)
         self.waits[reference] = min(RETRY_MOST, waits * 2)
+        settle = self._settle_deposit if kind == "deposit" else self._settle_withdrawal
 
         def run() -> None:
             self.retrying.pop(reference, None)
-            again()
+            if self.settling:
+                settle(player, amount, reference, True)
 
         self.retrying[reference] = self.reactor.callLater(waits, run)
 
     def stop(self) -> None:
         """No more retries in this process (what is still unanswered is asked again at the next start)."""
+        if self.pending is not None:
+            self.pending.cancel()
+            self.pending = None
+        self._cancel_retries()
+
+    def _cancel_retries(self) -> None:
         for call in self.retrying.values():
             if call.active():
                 call.cancel()

@@ -148,19 +148,29 @@ class CashierMoves:
             credited = bool(self.store.cashier.transfer_references("deposit", [reference]))
             return mine, refused, credited
 
-        def credit(found: tuple[list, bool, bool]) -> dict:
+        def credit(found: tuple[list, bool, bool]) -> defer.Deferred:
             mine, refused, credited = found
             if [(d.get("player"), int(d.get("amount", 0))) for d in mine] != [(asked.player, asked.amount)]:
                 raise RuleViolation("no_such_deposit", f"no deposit {reference} of {asked.amount} was asked for "
                                                        f"by {asked.player}")
+            settled = RuleViolation("deposit_settled", f"deposit {reference} is settled already")
             if refused or credited or reference in self.credited:
-                raise RuleViolation("deposit_settled", f"deposit {reference} is settled already")
+                raise settled
             self.credited.add(reference)
-            t = self.wallet.credited(asked.player, asked.amount, reference)    # stored and flagged (AC-6); locked:
-            return then(t, lambda t: {"transfer": t.number, "balance": self.wallet.balance(asked.player),  # off the
-                                      "today": self.wallet.deposits_today(asked.player)})               # reactor
+            # once ever by its reference: on several processes the database checks again, under a lock on it, in
+            # the transaction that stores it (two processes settling one deposit at once credit it once)
+            paid = defer.maybeDeferred(self.wallet.deposit_once, asked.player, asked.amount, None, reference, settled)
+            paid.addErrback(self._uncredited, reference)
+            return paid.addCallback(lambda t: {"transfer": t.number, "balance": self.wallet.balance(asked.player),
+                                               "today": self.wallet.deposits_today(asked.player)})
 
         return self._stored(gather).addCallback(credit)
+
+    def _uncredited(self, failure: Failure, reference: str) -> Failure:
+        """A credit refused (settled by another process meanwhile) or failed: not credited here."""
+        if not (failure.check(RuleViolation) and failure.value.code == "deposit_settled"):
+            self.credited.discard(reference)
+        return failure
 
     # ------------------------------------------------------------------ withdrawals
 

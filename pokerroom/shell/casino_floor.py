@@ -83,6 +83,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import cash, casino_escrow
 from pokerroom.shell.audiences import publish
 from pokerroom.shell.casino_runner import CasinoRunner
+from pokerroom.shell.every_node import answer_every_gather
 from pokerroom.shell.in_play import answer_in_play
 from pokerroom.shell.in_turn import InTurn, then
 from pokerroom.shell.outcome_hold import OutcomeHold
@@ -148,8 +149,8 @@ class CasinoFloor:
         for table in self.tables.values():
             self._answer(table)
         # reads every node answers for its own casino tables, gathered and merged by the asker (shell.every_node)
-        self.bus.respond(CASINO_TABLES, lambda _: self.listing(), gathered=True)
-        self.bus.respond(CASINO_MEMBERSHIPS, self.memberships, gathered=True)  # CR-6: a returning player's tables
+        answer_every_gather(self.bus, CASINO_TABLES, lambda _: self.listing())
+        answer_every_gather(self.bus, CASINO_MEMBERSHIPS, self.memberships)  # CR-6: a returning player's tables
         answer_in_play(self.bus, CASINO_PLAYING, self.playing)          # SEC-2, AC-3: asked before a promotion
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
         self.bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_section(again=True))   # a new gateway

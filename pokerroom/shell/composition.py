@@ -186,12 +186,15 @@ class RoomServices(MultiService):
         if gateway_side:
             self._gateway_services(gateway, recorder, rules, password_desk)
         keeper = None
+        # several processes: a table is played where its lease is held (tenancy), and the cashier settles in the one
+        # process holding cashier:settlements; one process plays them all and settles alone
+        self.tenancy = tenancy = Tenancy()
+        if leases:
+            keeper = LeaseKeeper(reactor, store.leases, lease_line, node, tenancy.lost, tenancy.takeover,
+                                 wants=tenancy.serves)      # a lease that ran out is taken over where it is served
+            tenancy.attach(keeper)
         if table_side:
-            # several processes: a table is played where its lease is held (tenancy); one process plays them all
-            self.tenancy = tenancy = Tenancy()
-            if leases:
-                keeper = LeaseKeeper(reactor, store.leases, lease_line, node, tenancy.lost, tenancy.takeover)
-                tenancy.attach(keeper)
+            if keeper is not None:
                 tenancy.answer_moving(self.bus)     # a table nobody answers for: between owners, or no table
                 recorder.fence_with(keeper)     # every leased table's writes fenced by the epoch held
             self.recovery_of_tables = EscrowRecovery(store, wallet, reactor) if leases else None
@@ -221,9 +224,9 @@ class RoomServices(MultiService):
             Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
         if keeper is not None:          # stopped after the tables: their leases go once no timer of theirs fires
             Step("leases", None, lambda: self._release_when_written(keeper)).setServiceParent(self)
-            Step("cash tables", lambda: self.cash_tenant.open_all(tables), self.tables.stop).setServiceParent(self)
-        elif table_side:
-            Step("cash tables", None, self.tables.stop).setServiceParent(self)
+        if table_side:
+            Step("cash tables", (lambda: self.cash_tenant.open_all(tables)) if keeper is not None else None,
+                 self.tables.stop).setServiceParent(self)
         if config is not None:
             self._furnish(config, casino_clock)
         if keeper is not None:          # renewing and taking over once every kind of table says how it opens one
@@ -311,6 +314,8 @@ class RoomServices(MultiService):
             self.cashier = cashier = Cashier(self.reactor, self.store, self.recorder, self.account_rules,
                                              self.play_check, self.moderation, self.bus, PlayMoney(money), money)
             self.gateway.serve(cashier)                                  # deposits, withdrawals, an admin's credit
+            if self.tenancy.keeper is not None:          # on leases: one process settles what is unanswered
+                cashier.settle_through(self.tenancy)
         if table_side:                                                # a director's table opened beside the host
             self.table_opener = opener = TableOpener(self.tables, self.cash_tenant, self.store, self.bus, config)
             opener.install()

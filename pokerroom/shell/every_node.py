@@ -3,7 +3,8 @@
 On several processes (issue 21) each node knows only its own tables: where a
 player sits, which tables the room has known, the casino's tables, the
 tournaments its hall directs. The table side answers such a read with a
-*gathered* responder (``bus.respond(subject, answer, gathered=True)``), and the
+*gathered* responder (:func:`answer_every_gather`: ``bus.respond(subject, answer,
+gathered=True)`` with the node's name beside each answer), and the
 gateway's side asks here: :func:`ask_every_node` gathers the answers of as many
 nodes as the roster counts (:mod:`pokerroom.shell.roster`) and merges them
 with the read's own merge, so every caller keeps the answer's shape it had in
@@ -17,6 +18,13 @@ that answered within the gather's timeout; a *decision* (``whole=True``: a
 rename's or a promotion's "is the player idle everywhere") counts the nodes
 afresh and fails closed, ``node_unanswered``, when any of them was silent --
 a node that died holds its tables' players until its lease is gone.
+
+A node silent at a gather's timeout is a *suspect* of the roster: the reads
+after it await only the others (the gather ends once each of them answered,
+``bus.gather(..., enough=...)``), so a dead node costs one timeout, not one a
+read, until its lease runs out; any answer of its, one coming after the read
+went on too (``late=``), makes it awaited again. Answers carry the answering
+node's name for this (:func:`answer_every_gather`).
 
 The roster is registered beside the bus by the composition root
 (:func:`count_nodes_with`): it is a fact of the room the bus reaches, and the
@@ -58,39 +66,90 @@ def unanswered(subject: str, came: int, expected: int) -> RuleViolation:
                                             "(a process that died leaves the room within seconds)")
 
 
+def answer_every_gather(bus: Any, subject: str, responder: Callable[[Any], Any]) -> Any:
+    """This node's answer to every gather of ``subject`` (``bus.respond(..., gathered=True)``), sent with this node's
+    name (its roster's), so the asker knows who answered and who was silent."""
+
+    def named(payload: Any) -> Any:
+        answer = responder(payload)
+        if isinstance(answer, defer.Deferred):
+            return answer.addCallback(lambda one: {NODE: _ROSTERS.get(bus, _ONE).node, ANSWER: one})
+        return {NODE: _ROSTERS.get(bus, _ONE).node, ANSWER: answer}
+
+    return bus.respond(subject, named, gathered=True)
+
+
+NODE, ANSWER = "node", "answer"         # a gathered answer as every node sends it: {node: name, answer: answer}
+
+
+def _unnamed(answer: Any) -> tuple[str | None, Any]:
+    """(the answering node's name, its answer); (None, it) for an answer without one."""
+    if isinstance(answer, dict) and len(answer) == 2 and NODE in answer and ANSWER in answer:
+        return answer[NODE], answer[ANSWER]
+    return None, answer
+
+
 def ask_every_node(bus: Any, subject: str, payload: Any, merge: Callable[[list[Any]], Any] | None = None, *,
                    whole: bool = False) -> defer.Deferred:
     """Every node's answer to ``subject``, merged (``merge`` of the list; the one answer when not given).
 
-    A read (the default) goes on with the nodes that answered in time. ``whole``: a decision (money, security)
-    that must not take a silent node for "nothing there": the roster is read afresh first (a node started since
-    its last beat is waited for too), and fewer answers than nodes fail it ``node_unanswered``. Either way a
-    short gather has the roster read again at once, so a node that stopped is not waited for past that read."""
+    A read (the default) goes on with the nodes that answered in time, and waits only for the nodes the roster
+    does not suspect of silence (:meth:`~pokerroom.shell.roster.Roster.awaited`): a node that was silent once is
+    not waited for again until it answers (a late answer counts) or its lease is gone. ``whole``: a decision
+    (money, security) that must not take a silent node for "nothing there": the roster is read afresh first (a
+    node started since its last beat is waited for too), every live node is awaited, suspect or not, and fewer
+    answers than nodes fail it ``node_unanswered``. Either way the nodes silent at the timeout are suspects from
+    then on, and the roster is read again at once, so a node that stopped is not counted past that read."""
     roster = _ROSTERS.get(bus, _ONE)
 
-    def merged(answers: list[Any], expected: int) -> Any:
-        if answers and len(answers) < expected:        # (none at once: nobody serves it, no node is missing)
-            _recount(roster)
+    def merged(answers: list[Any], expected: int, awaited: set[str]) -> Any:
+        named = [_unnamed(answer) for answer in answers]
+        names = {name for name, _ in named if name is not None}
+        roster.answered(names)
+        answers = [answer for _, answer in named]
+        if answers and len(answers) < expected and not awaited <= names:    # short, not by suspicion
+            _silent(roster, awaited - names, named)
             if whole:
                 raise unanswered(subject, len(answers), expected)
         if not answers:
+            if not awaited:
+                raise NoAnswer(f"no node answers {subject}: every node of the room was silent at its last read")
             raise NoResponder(f"nobody answers {subject}")
         if merge is None:
             return answers[0] if len(answers) == 1 else answers
         return merge(answers)
 
-    def silent(failure: Failure, expected: int) -> Any:
+    def silent(failure: Failure, expected: int, awaited: set[str]) -> Any:
         failure.trap(NoAnswer)                          # somebody subscribes, nobody spoke in time
-        _recount(roster)
+        _silent(roster, awaited, [])
         if whole:
             raise unanswered(subject, 0, expected)
         return failure
 
+    def heard(answer: Any) -> None:                     # an answer after the read went on without it
+        name, _ = _unnamed(answer)
+        if name is not None:
+            roster.answered({name})
+
     def ask(expected: int) -> defer.Deferred:
-        return bus.gather(subject, payload, expected).addCallbacks(merged, silent, (expected,), None,
-                                                                   (expected,), None)
+        awaited = roster.live() if whole else roster.awaited()
+
+        def enough(answers: list[Any]) -> bool:
+            return awaited <= {_unnamed(answer)[0] for answer in answers}
+
+        gathered = (bus.gather(subject, payload, expected) if whole else
+                    bus.gather(subject, payload, expected, enough=enough, late=heard))
+        return gathered.addCallbacks(merged, silent, (expected, awaited), None, (expected, awaited), None)
 
     return (roster.recounted() if whole else defer.succeed(roster.count())).addCallback(ask)
+
+
+def _silent(roster: Nodes, missing: set[str], named: list[tuple[str | None, Any]]) -> None:
+    """A gather came back short: the nodes awaited that did not answer are suspects (unless some answer came without
+    a name, which cannot tell who spoke), and the roster is read again."""
+    if all(name is not None for name, _ in named):
+        roster.silent(missing)
+    _recount(roster)
 
 
 def _recount(roster: Nodes) -> None:

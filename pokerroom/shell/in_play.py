@@ -19,7 +19,7 @@ from twisted.python.failure import Failure
 from pokerroom.bus import Bus, NoResponder, Subscription
 from pokerroom.bus.records import InPlayRead
 from pokerroom.errors import RuleViolation
-from pokerroom.shell.every_node import any_yes, ask_every_node
+from pokerroom.shell.every_node import answer_every_gather, any_yes, ask_every_node
 
 
 def answer_in_play(bus: Bus, subject: str, playing: Callable[[str], bool]) -> Subscription:
@@ -31,7 +31,7 @@ def answer_in_play(bus: Bus, subject: str, playing: Callable[[str], bool]) -> Su
                                                 f"{type(read).__name__}")
         return bool(playing(read.player))
 
-    return bus.respond(subject, answer, gathered=True)      # each node for its own tables and events
+    return answer_every_gather(bus, subject, answer)      # each node for its own tables and events
 
 
 def ask_in_play(bus: Bus, subject: str, player: str, *, absent: bool | None = None) -> defer.Deferred:

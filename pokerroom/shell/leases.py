@@ -14,7 +14,7 @@ Each table is owned by one process at a time through its lease in the database
   unreachable, the writer stuck -- so it stops serving before any other node can
   take the table, even with the machines' clocks that far apart;
 * on the same beat it looks for leases that ran out (a process died or hung) or
-  were released, claims each, and hands those it won to ``takeover`` with the
+  were released (of a kind this process serves: ``wants``), claims each, and hands those it won to ``takeover`` with the
   new epoch, which fences out anything the former owner still does: every write
   of a table carries the epoch it was asked at (:meth:`LeaseKeeper.fence`, through
   the recorder), and one refused (:meth:`LeaseKeeper.refused`) stops the table
@@ -73,7 +73,7 @@ class LeaseKeeper:
 
     def __init__(self, reactor: IReactorTime, leases: LeaseRecords, writer: StoreQueue, node: str,
                  lost: Callable[[str], None], takeover: Callable[[str, int], None],
-                 ttl: float = TTL, skew: float = SKEW) -> None:
+                 ttl: float = TTL, skew: float = SKEW, wants: Callable[[str], bool] | None = None) -> None:
         if not 0 <= skew < ttl / 3 * 2:
             raise ValueError("the skew margin must leave time for a renewal to land")
         self.reactor = reactor
@@ -82,6 +82,7 @@ class LeaseKeeper:
         self.node = node
         self.lost = lost                    # a table this node no longer owns: stop serving it now
         self.takeover = takeover            # a table this node just took over, with its new epoch
+        self.wants = wants                  # which leases that ran out this node takes over (None: every one)
         self.ttl = ttl
         self.skew = skew
         self.held: dict[str, _Held] = {}
@@ -265,6 +266,8 @@ class LeaseKeeper:
         claims = []
         for name in names:
             if name in self.held or name in self._claiming or not self.running:
+                continue
+            if self.wants is not None and not self.wants(name):    # a kind nothing here serves: not claimed
                 continue
             now = self.reactor.seconds()
             self._claiming.add(name)

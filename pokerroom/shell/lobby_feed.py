@@ -30,8 +30,9 @@ from typing import Any
 from twisted.internet import defer
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
-from pokerroom.bus import Bus
+from pokerroom.bus import Bus, NoResponder
 from pokerroom.bus.records import Frame, LobbyLine, LobbySection
 from pokerroom.bus.subjects import (
     CASINO_TABLES,
@@ -42,7 +43,7 @@ from pokerroom.bus.subjects import (
     LOBBY_WANTED,
 )
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.shell.every_node import nodes_of
+from pokerroom.shell.every_node import ask_every_node
 
 LOBBY_EVERY = 1.0                   # seconds between lobby updates at most
 
@@ -80,9 +81,8 @@ class LobbyFeed:
         """Every node's open tables' lines, asked once at start, kept where nothing newer was heard; fires once
         they are in (a node that does not answer is only left out, logged by the bus)."""
         self._heard = set()
-        expected = nodes_of(self.bus)
-        cash = self.bus.gather(LOBBY_LINES, None, expected)
-        casino = self.bus.gather(CASINO_TABLES, None, expected)
+        cash, casino = (ask_every_node(self.bus, subject, None, list).addErrback(_none)
+                        for subject in (LOBBY_LINES, CASINO_TABLES))
         return defer.gatherResults([cash, casino], consumeErrors=True).addCallbacks(self._caught_up, self._not_caught)
 
     def _caught_up(self, answers: list[list]) -> None:
@@ -131,3 +131,9 @@ class LobbyFeed:
         if closed:
             message["closed"] = closed                  # tables that left the room since the last update
         self.bus.publish(LOBBY_UPDATE, Frame.of(message))
+
+
+def _none(failure: Failure) -> list:
+    """No node answers (or none answered in time): no lines of it to catch up on."""
+    failure.trap(NoResponder)
+    return []

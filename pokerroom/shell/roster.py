@@ -15,6 +15,13 @@ count afresh (a decision's gather, and after any gather that came back
 short). Node leases are never taken over (the keeper's candidates are
 tables only).
 
+A node that did not answer a gather in time is *suspect* (:meth:`Roster.silent`):
+a plain read awaits only the nodes not suspected (:meth:`Roster.awaited`), so a
+dead node costs one gather timeout, not one a read, while its lease runs out.
+It is counted again when any answer of its comes (:meth:`Roster.answered`, a
+late one too), and forgotten with its lease. A decision still waits for every
+live node (:meth:`Roster.count`), suspect or not.
+
 The count is of the nodes that *answer* gathered reads, the table sides: a
 gateway-only process (``serve --role gateway``) reads the roster but holds no
 lease of its own (``counted=False``). One process alone (the default room) has
@@ -35,9 +42,19 @@ from pokerroom.store.lease_records import LeaseRecords, node_resource
 
 
 class Nodes(Protocol):
-    """What an asker uses of the roster: how many answers a gather waits for."""
+    """What an asker uses of the roster: how many answers a gather waits for, and whose."""
+
+    node: str
 
     def count(self) -> int: ...
+
+    def live(self) -> set[str]: ...
+
+    def awaited(self) -> set[str]: ...
+
+    def answered(self, names: set[str]) -> None: ...
+
+    def silent(self, names: set[str]) -> None: ...
 
     def counted(self) -> defer.Deferred: ...
 
@@ -47,8 +64,22 @@ class Nodes(Protocol):
 class OneNode:
     """The room in one process: one node answers every gather."""
 
+    node = ""
+
     def count(self) -> int:
         return 1
+
+    def live(self) -> set[str]:
+        return {self.node}
+
+    def awaited(self) -> set[str]:
+        return {self.node}
+
+    def answered(self, names: set[str]) -> None:
+        pass
+
+    def silent(self, names: set[str]) -> None:
+        pass
 
     def counted(self) -> defer.Deferred:
         return defer.succeed(1)
@@ -78,6 +109,7 @@ class Roster:
         self.ttl = ttl
         self.counted_in = counted           # this node answers gathers (a table side): it holds a lease of its own
         self.names: list[str] = [node] if counted else []   # the live nodes as last read
+        self.suspects: set[str] = set()     # live nodes silent at their last gather: plain reads do not await them
         self.running = False
         self._beat: IDelayedCall | None = None
         self._busy = False
@@ -87,7 +119,30 @@ class Roster:
     def count(self) -> int:
         """The live nodes as of the last beat, this one among them if it answers (a gateway-only process does
         not: it only asks)."""
-        return len(set(self.names) | ({self.node} if self.counted_in else set()))
+        return len(self.live())
+
+    def live(self) -> set[str]:
+        """The names of the live nodes as of the last read (this one among them if it answers)."""
+        return set(self.names) | ({self.node} if self.counted_in else set())
+
+    def awaited(self) -> set[str]:
+        """The live nodes a plain read waits for: those not suspected of silence."""
+        return self.live() - self.suspects
+
+    def silent(self, names: set[str]) -> None:
+        """``names`` did not answer a gather in time: suspects until they answer or their lease is gone."""
+        new = (names & self.live()) - self.suspects
+        if new:
+            self.log.warn("nodes silent at a read, not awaited by plain reads until they answer: {names}",
+                          names=", ".join(sorted(new)))
+            self.suspects |= new
+
+    def answered(self, names: set[str]) -> None:
+        """``names`` answered a gather: awaited again."""
+        back = self.suspects & names
+        if back:
+            self.log.info("nodes answering again: {names}", names=", ".join(sorted(back)))
+            self.suspects -= back
 
     def start(self) -> defer.Deferred:
         """The :class:`~pokerroom.shell.lifecycle.Step` start: this node's lease claimed and the roster read at
@@ -153,6 +208,7 @@ class Roster:
         if names != self.names:
             self.log.info("the room's nodes: {names}", names=", ".join(names))
         self.names = names
+        self.suspects &= set(names)         # a node whose lease is gone is no longer counted at all
 
     def _done(self, _: object) -> None:
         self._busy = False

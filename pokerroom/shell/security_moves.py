@@ -42,7 +42,7 @@ from pokerroom.bus.subjects import SECURITY_IDLE, SECURITY_RENAME, SECURITY_VOID
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PLAYER_KINDS, Kind, cash, parse
 from pokerroom.money.ledger import Posting, Transfer
-from pokerroom.shell.every_node import ask_every_node
+from pokerroom.shell.every_node import answer_every_gather, ask_every_node
 
 if TYPE_CHECKING:
     from pokerroom.shell.recorder import Recorder
@@ -95,7 +95,7 @@ class SecurityMoves:
         self.recorder = recorder            # the writer: a rename and its move in one transaction; the audit log
         self.store = recorder.store
         self.voided: set[tuple[str, str]] = set()           # (hand, player) voided since start: a double click
-        bus.respond(SECURITY_IDLE, self._idle, gathered=True)      # every node: nothing of theirs at its tables
+        answer_every_gather(bus, SECURITY_IDLE, self._idle)      # every node: nothing of theirs at its tables
         # moves, not reads: one node answers each (money and hands are in the shared database)
         bus.respond(SECURITY_RENAME, self._rename, shared=True)
         bus.respond(SECURITY_VOID, self._void, shared=True)

@@ -91,6 +91,7 @@ from pokerroom.poker import events as he
 from pokerroom.shell.audiences import announce, publish
 from pokerroom.shell.cash_runner import TableRunner
 from pokerroom.shell.display_names import DisplayNames
+from pokerroom.shell.every_node import answer_every_gather
 from pokerroom.shell.outcome_hold import OutcomeHold
 from pokerroom.shell.recorder import TableRecording
 from pokerroom.shell.runner import Timer
@@ -152,11 +153,11 @@ class TableHost:
         bus.subscribe(SESSION_EVENTS, self._session_event)
         bus.subscribe(LOBBY_WANTED, lambda _subject, _: self._lobby_lines())   # a gateway process has started
         # reads every node answers for its own tables, gathered and merged by the asker (shell.every_node)
-        bus.respond(CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables), gathered=True)
-        bus.respond(CASH_TABLES_RESUME, self._resume_read, gathered=True)
-        bus.respond(CASH_TABLES_WHERE, self._where_read, gathered=True)
-        bus.respond(CASH_TABLES_DESK, self._desk_read, gathered=True)
-        bus.respond(LOBBY_LINES, self._lines_read, gathered=True)
+        answer_every_gather(bus, CASH_TABLES_KNOWN, lambda _: sorted(self.known_tables))
+        answer_every_gather(bus, CASH_TABLES_RESUME, self._resume_read)
+        answer_every_gather(bus, CASH_TABLES_WHERE, self._where_read)
+        answer_every_gather(bus, CASH_TABLES_DESK, self._desk_read)
+        answer_every_gather(bus, LOBBY_LINES, self._lines_read)
 
     # ------------------------------------------------------------------ tables
 

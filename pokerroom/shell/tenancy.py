@@ -88,6 +88,11 @@ class Tenancy:
     def serve(self, kind: str, take: Callable[[str], None], drop: Callable[[str], None]) -> None:
         self.kinds[kind] = _Kind(take, drop)
 
+    def serves(self, name: str) -> bool:
+        """Whether a lease ``name`` is of a kind this process plays (the keeper takes over only those: a
+        gateway-only process, say, holds the cashier's lease and never a table's)."""
+        return name.partition(":")[0] in self.kinds
+
     def hold(self, kind: str, table_id: str) -> defer.Deferred:
         """Ask for a table's lease: fires True, once the table is open here, if this process won it."""
         if self.keeper is None:

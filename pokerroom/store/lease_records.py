@@ -51,7 +51,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from pokerroom.store.models import TableLease
 from pokerroom.store.transactions import Transactions
 
-KINDS = ("cash", "tournament", "casino")
+KINDS = ("cash", "tournament", "casino", "cashier")    # the tables' kinds; "cashier": the one settling process
 NODE = "node:"                      # a node's own lease (the roster: which processes are alive), never taken over
 RELEASED = 0.0                      # a released lease's expiry: ran out long ago, so any node may claim it at once
 _FENCE = "lease fence"              # the key a passed fence is remembered by in its transaction
@@ -61,7 +61,8 @@ _INSERTS: dict[str, Callable[..., Any]] = {"postgresql": postgresql_insert, "sql
 
 
 def resource(kind: str, table_id: str) -> str:
-    """The lease's name for a table: ``cash:nl-1``, ``tournament:t-7``, ``casino:bj-1``."""
+    """The lease's name for a table: ``cash:nl-1``, ``tournament:t-7``, ``casino:bj-1`` (and the cashier's one
+    settling process: ``cashier:settlements``)."""
     if kind not in KINDS:
         raise ValueError(f"no lease for a {kind!r} table (one of {', '.join(KINDS)})")
     return f"{kind}:{table_id}"

@@ -237,6 +237,32 @@ def test_a_gather_merges_every_nodes_answer_and_a_missing_node_gives_those_that_
     assert settle(asker.gather("nobody.answers", None, 3)) == []      # no node at all: at once, not at the timeout
 
 
+def test_a_gather_that_has_enough_ends_early_and_hands_the_answers_still_coming_to_late():
+    """The asker knows whose answers it awaits (every_node names them): it need not wait for a node it suspects,
+    and hears that node's answer if one still comes before the timeout."""
+    shared = room()
+    clock = task.Clock()
+    first, second, asker = nats_bus(shared), nats_bus(shared), nats_bus(shared, clock=clock, gather_timeout=2)
+    slow: list[defer.Deferred] = []
+    first.respond("tables.known", lambda _: ["t1"], gathered=True)
+    second.respond("tables.known", lambda _: slow.append(defer.Deferred()) or slow[-1], gathered=True)
+    for bus in (first, second):
+        settle(bus.flushed())
+    late: list = []
+    answers = settle(asker.gather("tables.known", None, 2, enough=lambda answers: ["t1"] in answers,
+                                  late=late.append))
+    assert answers == [["t1"]] and late == []               # no clock turned: it did not wait for the second
+    slow[0].callback(["t2"])
+    deadline = time.monotonic() + 10
+    while not late and time.monotonic() < deadline:
+        reactor().iterate(0.01)
+    assert late == [["t2"]]
+    clock.advance(2)
+    assert asker.gathering == {}                            # its timeout: nothing more is heard of it
+    assert settle(asker.gather("tables.known", None, 2, enough=lambda answers: True, late=late.append)) == []
+    clock.advance(2)
+
+
 def test_a_gather_that_some_node_subscribes_to_but_none_answers_in_time_is_no_answer_not_an_empty_list():
     """An empty list says nobody serves the subject; a node that hangs (or died, its subscription not yet gone)
     is not that: a decision asked of every node must not read its silence as "nothing here"."""

@@ -176,9 +176,9 @@ def test_CR_6_a_comeback_of_a_session_that_is_not_the_players_current_one_reads_
         asked.append(subject)
         return real(subject, payload)
 
-    def gather_spy(subject: str, payload: object, expected: int) -> object:
+    def gather_spy(subject: str, payload: object, expected: int, **waits: object) -> object:
         asked.append(subject)
-        return real_gather(subject, payload, expected)
+        return real_gather(subject, payload, expected, **waits)
 
     monkeypatch.setattr(bus, "request", spy)
     monkeypatch.setattr(bus, "gather", gather_spy)

@@ -22,11 +22,26 @@ from pokerroom.shell.every_node import (
 
 
 class Counted:
+    node = "n0"
+
     def __init__(self, n: int) -> None:
         self.n = n
+        self.suspects: set[str] = set()
 
     def count(self) -> int:
         return self.n
+
+    def live(self) -> set[str]:
+        return {f"n{i}" for i in range(self.n)}
+
+    def awaited(self) -> set[str]:
+        return self.live() - self.suspects
+
+    def answered(self, names: set[str]) -> None:
+        self.suspects -= names
+
+    def silent(self, names: set[str]) -> None:
+        self.suspects |= names
 
     def counted(self) -> defer.Deferred:
         return defer.succeed(self.n)
@@ -77,7 +92,7 @@ def test_the_asker_waits_for_the_count_the_roster_gives_its_bus_and_nobody_answe
     count_nodes_with(bus, Counted(3))
     asked: list = []
     real = bus.gather
-    bus.gather = lambda subject, payload, expected: asked.append(expected) or real(subject, payload, expected)
+    bus.gather = lambda subject, payload, expected, **waits: asked.append(expected) or real(subject, payload, expected)
     failed: list = []
     ask_every_node(bus, "tables.known", None, union_sorted).addErrback(failed.append)
     assert asked == [3] and failed[0].check(NoResponder)
@@ -94,7 +109,7 @@ class Short(InProcessBus):
         super().__init__()
         self.answers = answers
 
-    def gather(self, subject: str, payload: object, expected: int) -> defer.Deferred:
+    def gather(self, subject: str, payload: object, expected: int, **waits: object) -> defer.Deferred:
         if self.answers is None:
             return defer.fail(NoAnswer(f"no node answered {subject} within 2 s"))
         return defer.succeed(list(self.answers))

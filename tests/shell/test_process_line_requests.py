@@ -61,9 +61,9 @@ def spied(monkeypatch: pytest.MonkeyPatch, room: RoomServices) -> list[tuple[str
         asked.append((subject, payload))
         return real(subject, payload)
 
-    def gather_spy(subject: str, payload: object, expected: int) -> defer.Deferred:
+    def gather_spy(subject: str, payload: object, expected: int, **waits: object) -> defer.Deferred:
         asked.append((subject, payload))
-        return real_gather(subject, payload, expected)
+        return real_gather(subject, payload, expected, **waits)
 
     monkeypatch.setattr(room.bus, "request", spy)
     monkeypatch.setattr(room.bus, "gather", gather_spy)

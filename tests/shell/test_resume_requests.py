@@ -35,9 +35,9 @@ class SeenBus(StrictBus):
         self.seen.append(("request", subject))
         return super().request(subject, payload)
 
-    def gather(self, subject, payload, expected):   # noqa: ANN001, ANN201
+    def gather(self, subject, payload, expected, **waits):   # noqa: ANN001, ANN003, ANN201
         self.seen.append(("gather", subject))
-        return super().gather(subject, payload, expected)
+        return super().gather(subject, payload, expected, **waits)
 
 
 def strict_room(store, clock: Clock) -> RoomServices:   # noqa: ANN001

@@ -194,7 +194,7 @@ def test_the_lobby_line_travels_whole_in_lobby_changed_and_its_removal_when_the_
     assert host.bus.on(LOBBY_CHANGED)[-1] == LobbyLine("t1", None)
     with pytest.raises(NoResponder):                            # its requests went with it
         host.command(tc.Sit("bob", 2, 500))
-    assert host.bus.answer(host.bus.gather(CASH_TABLES_KNOWN, None, 1)) == [["t1"]]   # every node answers
+    assert host.bus.answer(host.bus.gather(CASH_TABLES_KNOWN, None, 1)) == [{"node": "", "answer": ["t1"]}]   # named
 
 
 # the session events across the process line: the host disconnects and reconnects seats from the records alone,

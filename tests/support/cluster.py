@@ -66,7 +66,8 @@ def port_of(server: Server) -> int:
 
 
 def lease_owners(database: str) -> dict[str, str]:
-    """Each live table lease (``cash:t1``, ``casino:roulette``) and the node holding it, as stored now."""
+    """Each live table lease (``cash:t1``, ``casino:roulette``) and the node holding it, as stored now (not the nodes'
+    own leases, nor the cashier's ``cashier:settlements``)."""
     engine = create_engine(database)
     try:
         with engine.connect() as c:
@@ -74,7 +75,7 @@ def lease_owners(database: str) -> dict[str, str]:
                              {"now": time.time()}).all()
     finally:
         engine.dispose()
-    return {resource: holder for resource, holder in rows if not resource.startswith("node:")}
+    return {resource: holder for resource, holder in rows if resource.split(":")[0] in ("cash", "casino", "tournament")}
 
 
 def wallet(player: Player) -> int:

@@ -4,7 +4,7 @@ turning: it renews nothing and plays nothing more."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from twisted.internet.task import Clock
@@ -23,8 +23,10 @@ ROULETTE = {**TABLES, "casino": [{"id": "rou", "name": "Roulette", "game": "roul
 
 
 @contextmanager
-def nodes(url: str, *names: str, config: dict | None = None) -> Iterator[list[RoomServices]]:
-    """One started room per name, each its own process in all but the database, on leases and the shared wallet."""
+def nodes(url: str, *names: str, config: dict | None = None,
+          prepare: Callable[[RoomServices], None] | None = None) -> Iterator[list[RoomServices]]:
+    """One started room per name, each its own process in all but the database, on leases and the shared wallet;
+    ``prepare``d (a fake payment provider put in, say) before it starts."""
     engines = [make_engine(url) for _ in names]
     migrate(engines[0])
     rooms = []
@@ -34,6 +36,8 @@ def nodes(url: str, *names: str, config: dict | None = None) -> Iterator[list[Ro
             clock.advance(START)
             room = RoomServices(tables_from_config(TABLES), RoomStore(engine), clock, node=name, leases=True,
                                 shared_money=True, account_rules=AccountRules(aml_threshold=10**9), config=config)
+            if prepare is not None:
+                prepare(room)
             room.startService()
             settle(room)
             rooms.append(room)

@@ -28,9 +28,9 @@ def requests_of(lobby: Lobby, monkeypatch) -> list:   # noqa: ANN001
         seen.append((subject, payload))
         return request(subject, payload)
 
-    def gathered(subject: str, payload: object, expected: int) -> Deferred:      # a read every node answers
+    def gathered(subject: str, payload: object, expected: int, **waits: object) -> Deferred:   # every node answers
         seen.append((subject, payload))
-        return gather(subject, payload, expected)
+        return gather(subject, payload, expected, **waits)
 
     monkeypatch.setattr(bus, "request", spied)
     monkeypatch.setattr(bus, "gather", gathered)

@@ -77,6 +77,7 @@ from pokerroom.bus.subjects import (
 from pokerroom.cards import shuffled_deck
 from pokerroom.errors import RuleViolation
 from pokerroom.money.accounts import PROMOTIONS, cash
+from pokerroom.shell.every_node import answer_every_gather
 from pokerroom.shell.in_play import answer_in_play
 from pokerroom.shell.in_turn import InTurn
 from pokerroom.shell.recorder import Recorder, TableRecording
@@ -149,7 +150,7 @@ class TournamentHall:
     def install(self) -> None:
         """Answer the requests' records (served on the gateway's side: :mod:`~pokerroom.shell.tournaments.requests`)
         and the lobby's list."""
-        self.bus.respond(TOURNAMENTS_LIST, self.answers.listed, gathered=True)    # each node: the events it directs
+        answer_every_gather(self.bus, TOURNAMENTS_LIST, self.answers.listed)    # each node: the events it directs
         self.bus.respond(TOURNAMENTS_CREATE, self.answers.created, shared=True)   # one node directs a new event
         answer_in_play(self.bus, TOURNAMENTS_PLAYING, self.playing)      # SEC-2, AC-3: asked by the desks
         self.bus.subscribe(SESSION_EVENTS, self._session_event)

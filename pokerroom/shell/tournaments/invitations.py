@@ -27,6 +27,7 @@ from pokerroom.bus import Bus
 from pokerroom.bus.records import AnswerInvitation, Frame, InvitationsRead, Invite, SessionBack, SessionEvent
 from pokerroom.bus.subjects import SESSION_EVENTS, TOURNAMENTS_INVITATIONS, player_stream
 from pokerroom.errors import RuleViolation
+from pokerroom.shell.every_node import answer_every_gather
 from pokerroom.shell.in_turn import then
 from pokerroom.shell.recorder import Recorder
 from pokerroom.shell.wallet import Wallet
@@ -47,7 +48,7 @@ class InvitationDesk:
         self.book = InvitationBook()
 
     def install(self) -> None:
-        self.bus.respond(TOURNAMENTS_INVITATIONS, self.listed, gathered=True)     # each node: its events
+        answer_every_gather(self.bus, TOURNAMENTS_INVITATIONS, self.listed)     # each node: its events
         self.bus.subscribe(SESSION_EVENTS, self._session_event)
 
     # ------------------------------------------------------------------ the director
