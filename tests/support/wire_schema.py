@@ -4,6 +4,12 @@ The socket tests' client (tests/net/server_process.py ``Player``) validates ever
 message it receives against the file a client developer would use, not against the Python declarations it was
 generated from. Validators are built once per process; a frame is checked against the definition its ``type``
 names, so a check costs one small schema, not a search through every message.
+
+The schema picks an event's definition by its ``type`` with an ``allOf`` of ``if {type: const k} then ...``
+branches (one per kind, ~20 per list). Stock ``jsonschema`` evaluates every branch's ``if`` for every event, which
+made a 24,000-frame run take 80 s to check; ``_all_of`` skips the branches whose ``if`` cannot hold (the instance
+is an object whose ``type`` is another constant, and the branch has no ``else``) -- exactly the branches that
+yield no error -- and hands every other branch to ``jsonschema`` unchanged, so the errors found are the same.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from functools import cache
 from typing import Any
 
 import msgpack
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 
 from pokerroom.protocol.json_schema import DOCS, SCHEMA_FILE
@@ -37,12 +43,55 @@ def _schema() -> dict[str, Any]:
     return json.loads((DOCS / SCHEMA_FILE).read_text(encoding="utf-8"))
 
 
+_NO_TYPE = object()
+
+
+def _dispatch_const(branch: object) -> object:
+    """``k`` when ``branch`` is exactly ``{"if": {"properties": {"type": {"const": k}}}, "then": ...}`` with ``k`` a
+    string (which JSON Schema's ``const`` compares with ``==``)."""
+    if not isinstance(branch, dict) or branch.keys() != {"if", "then"}:
+        return _NO_TYPE
+    condition = branch["if"]
+    if not isinstance(condition, dict) or condition.keys() != {"properties"}:
+        return _NO_TYPE
+    properties = condition["properties"]
+    if not isinstance(properties, dict) or properties.keys() != {"type"}:
+        return _NO_TYPE
+    test = properties["type"]
+    if not isinstance(test, dict) or test.keys() != {"const"}:
+        return _NO_TYPE
+    return test["const"] if isinstance(test["const"], str) else _NO_TYPE
+
+
+_DISPATCH: dict[int, tuple[list, list]] = {}       # id of an allOf list -> (the list, kept alive; its consts)
+
+
+def _all_of(validator, all_of, instance, schema):
+    """``allOf`` as jsonschema does it, less the type-dispatch branches whose ``if`` fails (they yield nothing)."""
+    kind = instance["type"] if validator.is_type(instance, "object") and "type" in instance else _NO_TYPE
+    if kind is _NO_TYPE:
+        consts = [_NO_TYPE] * len(all_of)
+    else:
+        kept = _DISPATCH.get(id(all_of))
+        if kept is None or kept[0] is not all_of:
+            kept = _DISPATCH[id(all_of)] = (all_of, [_dispatch_const(branch) for branch in all_of])
+        consts = kept[1]
+    for index, branch in enumerate(all_of):
+        const = consts[index]
+        if const is not _NO_TYPE and kind != const:
+            continue                                # its `if` fails and it has no `else`: jsonschema finds nothing
+        yield from validator.descend(instance, branch, schema_path=index)
+
+
+_Validator = validators.extend(Draft202012Validator, {"allOf": _all_of})
+
+
 @cache
 def validator(definition: str) -> Draft202012Validator:
     """A compiled validator of one ``$defs`` entry (``request.join``, ``push.table_events``, ``answer``...)."""
     schema = _schema()
     registry = Registry().with_resource(schema["$id"], Resource.from_contents(schema))
-    return Draft202012Validator({"$ref": f"{schema['$id']}#/$defs/{definition}"}, registry=registry)
+    return _Validator({"$ref": f"{schema['$id']}#/$defs/{definition}"}, registry=registry)
 
 
 def definitions() -> frozenset[str]:
