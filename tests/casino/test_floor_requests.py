@@ -9,7 +9,14 @@ from twisted.internet.task import Clock
 
 from pokerroom.bus.records import DISCONNECTED, LOGGED_IN, CasinoRead, MembershipsRead, SessionBack, SessionGone
 from pokerroom.bus.strict import StrictBus
-from pokerroom.bus.subjects import CASINO_MEMBERSHIPS, SESSION_EVENTS, casino_command, casino_read, casino_seat
+from pokerroom.bus.subjects import (
+    CASINO_MEMBERSHIPS,
+    SESSION_EVENTS,
+    TABLES_MOVING,
+    casino_command,
+    casino_read,
+    casino_seat,
+)
 from pokerroom.casino import commands as cc
 from pokerroom.casino.config import build_table
 from pokerroom.errors import RuleViolation
@@ -89,7 +96,9 @@ def test_BOB_6_a_claims_table_is_asked_of_the_floor_and_one_nobody_answers_for_t
     monkeypatch.setattr(bus, "request", spy)
     answer = request(room, session, "casino_claim", table="no-such-table", round=1, text="the shoe was short")
     assert answer["error"]["code"] == "unknown_table"
-    assert asked == [(casino_read("no-such-table"), CasinoRead("rules"))] and floor.claims.filed == set()
+    # the table is asked first; nobody answering, whether it is between owners is asked of the tables' side
+    assert asked == [(casino_read("no-such-table"), CasinoRead("rules")), (TABLES_MOVING, ["casino", "no-such-table"])]
+    assert floor.claims.filed == set()
     answer = request(room, session, "casino_claim", table="bac", round=10**6, text="the shoe was short")
     assert answer["error"]["code"] == "unknown_round" and floor.claims.filed == set()   # found, no such round
 
