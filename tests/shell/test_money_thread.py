@@ -300,13 +300,18 @@ def exact(room: RoomServices, **expected: int) -> None:
     assert room.store.ledger.ledger_check() and room.store.ledger.ledger_problems() == []
 
 
+def ana_at_baccarat(room: RoomServices) -> list[str]:
+    """A baccarat table on the room's floor, ana at it with 1,000 in her wallet; the threads the wallet moves on."""
+    casino_floor(room, [build_table(quick_rules("bac", "baccarat"))]).start()
+    room.reactor.advance(0)
+    room.wallet.deposit("ana", 1_000, None, reference="cashier")
+    assert room.reactor.until(room.bus.request(casino_command("bac"), cc.Join("ana")))
+    return moving_threads(room.wallet)
+
+
 def test_two_casino_stakes_of_one_balance_off_the_reactor_go_in_turn_the_second_refused_in_the_tables_words():
     with room_with_money_thread() as room:
-        casino_floor(room, [build_table(quick_rules("bac", "baccarat"))]).start()
-        room.reactor.advance(0)
-        room.wallet.deposit("ana", 1_000, None, reference="cashier")
-        assert room.reactor.until(room.bus.request(casino_command("bac"), cc.Join("ana")))
-        seen = moving_threads(room.wallet)
+        seen = ana_at_baccarat(room)
         first = room.bus.request(casino_command("bac"), cc.Bet("ana", "player", 1_000, 0))
         second = room.bus.request(casino_command("bac"), cc.Bet("ana", "banker", 1_000, 0))   # waits its turn
         assert not first.called and not second.called          # nothing answered before the money is taken
@@ -320,11 +325,7 @@ def test_two_casino_stakes_of_one_balance_off_the_reactor_go_in_turn_the_second_
 
 def test_a_casino_stake_the_table_refuses_after_its_money_was_taken_off_the_reactor_comes_back():
     with room_with_money_thread() as room:
-        casino_floor(room, [build_table(quick_rules("bac", "baccarat"))]).start()
-        room.reactor.advance(0)
-        room.wallet.deposit("ana", 1_000, None, reference="cashier")
-        assert room.reactor.until(room.bus.request(casino_command("bac"), cc.Join("ana")))
-        seen = moving_threads(room.wallet)
+        seen = ana_at_baccarat(room)
         refused = outcome(room, room.bus.request(casino_command("bac"), cc.Bet("ana", "player", 50, 0)))  # < 100
         assert isinstance(refused, RuleViolation) and refused.code not in ("insufficient_funds", None), refused
         on_money_thread(seen, 2)                                # taken, then given back
