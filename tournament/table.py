@@ -184,15 +184,22 @@ class TournamentTable:
 
     def hand_returned(self, result: HandResult) -> None:
         """The hand sent away ended: take its stacks. It must be the hand sent, dealt to the players sent with
-        the stacks sent, and conserve their chips (a result that does not is refused and changes nothing)."""
+        the stacks sent, conserve their chips, name each of them once in its dealing order, and name as busted
+        exactly those left with none, each by players who have chips (a result that does not is refused and
+        changes nothing). Which of those won the pot that busted someone is as the playing process says: it is the
+        room's own, on the room's own bus."""
         away = self.away
         if away is None or result.hand_id != away.hand_id or result.table_id != self.id:
             raise RuleViolation("no_hand_away", f"table {self.id} has no hand {result.hand_id} away", "TR-PLAY-4")
         start = {s.player_id: s.stack for s in away.seats}
-        if (result.start != start or set(result.end) != set(start) or sum(result.end.values()) != sum(start.values())
-                or min(result.end.values()) < 0):
+        end = result.end
+        if (result.start != start or set(end) != set(start) or sum(end.values()) != sum(start.values())
+                or min(end.values()) < 0 or len(result.dealing_order) != len(start)
+                or set(result.dealing_order) != set(start)
+                or set(result.eliminated_by) != {p for p, chips in end.items() if chips == 0}
+                or any(w not in end or end[w] == 0 for winners in result.eliminated_by.values() for w in winners)):
             raise RuleViolation("bad_hand_result", f"hand {result.hand_id}'s result does not match the hand sent "
-                                "(its players, or their chips)", "TR-PLAY-4")
+                                "(its players, their chips, who busted or who busted them)", "TR-PLAY-4")
         self.stacks.update(result.end)
         self.away = None
 

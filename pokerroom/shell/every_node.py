@@ -132,7 +132,9 @@ def ask_every_node(bus: Any, subject: str, payload: Any, merge: Callable[[list[A
             roster.answered({name})
 
     def ask(expected: int) -> defer.Deferred:
-        awaited = roster.live() if whole else roster.awaited()
+        # a plain read waits for the nodes not suspected; if every node is (one slow beat of a lone table process),
+        # for all of them again -- one timeout, never "nobody has it" at once
+        awaited = roster.live() if whole else (roster.awaited() or roster.live())
 
         def enough(answers: list[Any]) -> bool:
             return awaited <= {_unnamed(answer)[0] for answer in answers}

@@ -36,14 +36,16 @@ class InTurn:
             before.addCallback(lambda _: defer.maybeDeferred(call).chainDeferred(answer))
         done = defer.Deferred()
         self._last[key] = done
+        out: defer.Deferred = defer.Deferred()
 
-        def finished(result: Any) -> Any:
+        def finished(result: Any) -> None:
             if self._last.get(key) is done:
                 del self._last[key]
-            done.callback(None)                         # the next call of ``key``, if any, runs now
-            return result
+            out.callback(result)                        # this call's answer goes out first,
+            done.callback(None)                         # then the next call of ``key``, if any, runs
 
-        return answer.addBoth(finished)
+        answer.addBoth(finished)
+        return out
 
     def busy(self, key: str) -> bool:
         return key in self._last

@@ -257,7 +257,8 @@ class CashTenant:
         if sat:                                 # taken over with players: told in words, after their seats
             told = table_moved(table_id, voided)
             if landing:
-                later = defer.gatherResults(landing).addCallback(lambda _: self.tables.moved_to_here(table_id, told))
+                later = defer.gatherResults(landing, consumeErrors=True)
+                later.addCallback(lambda _: self.tables.moved_to_here(table_id, told))
                 later.addErrback(lambda failure: self.tenancy.log.failure("{table}: its players not told", failure,
                                                                           table=table_id))
             else:

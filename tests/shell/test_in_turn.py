@@ -59,3 +59,18 @@ def test_then_goes_on_at_once_from_a_result_and_later_from_a_deferred():
     assert got == []
     later.callback(3)
     assert got == [4]
+
+
+def test_a_calls_answer_goes_out_before_the_next_call_of_its_key_runs():
+    """Answers in the order the calls came: the caller's own callbacks (its reply) run before the call queued behind
+    it is applied, so its frames and reply never overtake the earlier reply."""
+    turns, seen = InTurn(), []
+    money = defer.Deferred()
+    first = turns.run("t1", lambda: money)
+    first.addCallback(lambda answer: seen.append(("answer 1 sent", answer)))
+    second = turns.run("t1", lambda: seen.append("command 2 applied") or "two")
+    second.addCallback(lambda answer: seen.append(("answer 2 sent", answer)))
+    assert seen == []
+    money.callback("one")
+    assert seen == [("answer 1 sent", "one"), "command 2 applied", ("answer 2 sent", "two")]
+    assert not turns.busy("t1")

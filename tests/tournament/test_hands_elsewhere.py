@@ -123,7 +123,8 @@ def test_TR_PLAY_6_a_result_from_away_busts_and_places_as_a_hand_dealt_here():
 
 
 def test_a_result_that_is_not_the_hand_sent_is_refused_and_changes_nothing():
-    """A replayed, forged or garbled result (wrong hand, other players, chips made or lost) changes nothing."""
+    """A replayed, forged or garbled result (wrong hand, other players, chips made or lost, a dealing order or a
+    bust that is not the hand's) changes nothing."""
     room = started(["a", "b", "c", "d"], table_size=6)
     d = room.director
     table_id, setup = _sent(room)
@@ -137,6 +138,9 @@ def test_a_result_that_is_not_the_hand_sent_is_refused_and_changes_nothing():
                    result.dealing_order, {}),
         HandResult(table_id, result.hand_id, {**result.start, "mallory": 5}, {**result.end, "mallory": 5},
                    result.dealing_order, {}),
+        HandResult(table_id, result.hand_id, result.start, result.end, result.dealing_order[1:], {}),
+        HandResult(table_id, result.hand_id, result.start, result.end, result.dealing_order + ("zed",), {}),
+        HandResult(table_id, result.hand_id, result.start, result.end, result.dealing_order, {some: ("zed",)}),
     ]
     for bad in forged:
         with pytest.raises(RuleViolation) as e:
@@ -147,6 +151,31 @@ def test_a_result_that_is_not_the_hand_sent_is_refused_and_changes_nothing():
     with pytest.raises(RuleViolation) as e:                  # the same result twice: the hand is no longer away
         d.hand_returned(result)
     assert e.value.code == "no_hand_away"
+
+
+def test_TR_PLAY_6_a_result_hiding_a_bust_or_naming_another_buster_is_refused_and_changes_nothing():
+    room = started(["a", "b", "c"], table_size=6)
+    d = room.director
+    table_id, setup = _sent(room)
+    shovers = _dealing(setup)[:2]
+    result = _play_away(room, table_id, setup, winning(shovers)).result()
+    busted = shovers[1]
+    assert result.eliminated_by == {busted: (shovers[0],)}
+    before = observable(d), {t: dict(x.stacks) for t, x in d.tables.items()}
+    third = next(p for p in result.start if p not in shovers)
+    for bad in (HandResult(table_id, result.hand_id, result.start, result.end, result.dealing_order, {}),
+                HandResult(table_id, result.hand_id, result.start, result.end, result.dealing_order,
+                           {busted: (busted,)}),
+                HandResult(table_id, result.hand_id, result.start, result.end, result.dealing_order,
+                           {busted: (shovers[0],), third: (shovers[0],)}),
+                HandResult(table_id, result.hand_id, result.start, result.end,
+                           tuple(p for p in result.dealing_order if p != busted), result.eliminated_by)):
+        with pytest.raises(RuleViolation) as e:
+            d.hand_returned(bad)
+        assert e.value.code == "bad_hand_result"
+        assert (observable(d), {t: dict(x.stacks) for t, x in d.tables.items()}) == before
+    room.apply(d.hand_returned(result))
+    assert [e.players for e in room.of(td.Eliminated)] == [(busted,)]
 
 
 def test_TR_REFUND_1_a_void_hand_keeps_the_stacks_it_began_with_and_the_next_hand_is_numbered_on():
