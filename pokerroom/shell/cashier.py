@@ -184,14 +184,25 @@ class Cashier:
 
         self.bus.request(WALLET_PAYOUTS, PayoutsRead()).addCallback(held).addErrback(
             lambda failure: self.log.failure("the held withdrawals were not read", failure))
+        # the deposits' records read on the writer's thread: at a live takeover of the settling lease the reactor
+        # must not wait on a read of every deposit ever asked (its own lease renewals run on it)
+        unsettled = self.recorder.write(self._unsettled_deposits, quiet=False)
+        unsettled.addCallback(self._ask_again).addErrback(
+            lambda failure: self.log.failure("the unsettled deposits were not read", failure))
+
+    def _unsettled_deposits(self) -> list[tuple[str, int, str]]:
+        """(player, amount, reference) of each deposit the provider was asked about with no answer stored: neither
+        refused nor credited."""
         answered = {r.data.get("reference") for r in self.store.audit_log.audit_records("cashier_deposit_refused")}
         asked = [r for r in self.store.audit_log.audit_records("cashier_deposit_asked")
                  if r.data.get("reference") not in answered]
         credited = self.store.cashier.transfer_references("deposit", [r.data["reference"] for r in asked])
-        for record in asked:
-            if record.data["reference"] not in credited:
-                self._settle_deposit(record.data["player"], int(record.data["amount"]), record.data["reference"],
-                                     True)
+        return [(r.data["player"], int(r.data["amount"]), r.data["reference"]) for r in asked
+                if r.data["reference"] not in credited]
+
+    def _ask_again(self, deposits: list[tuple[str, int, str]]) -> None:
+        for player, amount, reference in deposits:
+            self._settle_deposit(player, amount, reference, True)
 
     # ------------------------------------------------------------------ the requests
 
