@@ -52,6 +52,8 @@ WRITES_THROUGH = {
     ("pokerroom.shell.table_host", "runner"): "the host's own record of one of its tables (TableRunner)",
     ("pokerroom.shell.table_host", "runner.table"): "the hand number of a table the host owns, restored at start",
     ("pokerroom.shell.tournaments.feed", "audiences"): "the Audiences being built for one batch",
+    ("pokerroom.shell.tournaments.hand_host", "hand"): "the host's own record of a hand it plays (its clock, its call)",
+    ("pokerroom.shell.tournaments.hands_away", "sent"): "the hall's own record of a hand away (who took it)",
     ("pokerroom.shell.casino_floor", "table"): "a casino table the floor owns, numbered on from the store at start",
     # Session is still a mutable bag of a connection's identity and standing (issue #35 makes it identity only,
     # each service keeping its own state by player): until then the services that own those fields write them

@@ -301,6 +301,12 @@ def players_concerned(event: Any) -> tuple[str, ...] | None:
         return (event.busted, event.winner)
     if kind is SharesSold:
         return (event.seller, event.backer)
+    if kind is HandSent:                # its hand's frames come from the process playing it
+        return ()
+    if kind is HandReturned:
+        return tuple(event.end)
+    if kind is HandVoided:
+        return tuple(event.stacks)
     return None
 
 

@@ -13,13 +13,15 @@ plays out the same wherever its hands are dealt (``tests/tournament``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker import events as ev
 from pokerroom.poker.actions import Action, LegalActions, verify_decision
 from pokerroom.poker.hand import Hand
-from pokerroom.poker.hand_setup import HandSetup
+from pokerroom.poker.hand_setup import BlindSeats, HandSetup, Post, Seat
+from pokerroom.poker.variants import Stakes, Variant
 
 
 @dataclass(frozen=True)
@@ -111,3 +113,24 @@ def _eliminators(hand: Hand, end: dict[int, int]) -> dict[int, tuple[int, ...]]:
         pot = max(pots) if pots else max(winners, default=0)
         result[seat] = tuple(w for w in winners.get(pot, ()) if w != seat)
     return result
+
+
+def setup_to_plain(setup: HandSetup) -> dict[str, Any]:
+    """A tournament hand's plan as plain data (the bus carries it to the process that plays it); no deck, no rake."""
+    if setup.rake is not None or setup.run_it_twice:
+        raise ValueError("a tournament hand has no rake and no second board")
+    return {"hand_id": setup.hand_id, "variant": asdict(setup.variant), "stakes": asdict(setup.stakes),
+            "seats": [[s.seat, s.player_id, s.stack] for s in setup.seats], "button_seat": setup.button_seat,
+            "blinds": None if setup.blinds is None else [setup.blinds.small, setup.blinds.big, setup.blinds.third],
+            "owed_posts": [[p.seat, p.kind, p.amount] for p in setup.owed_posts],
+            "table_name": setup.table_name, "max_seats": setup.max_seats}
+
+
+def setup_from_plain(plain: dict[str, Any]) -> HandSetup:
+    """The plan :func:`setup_to_plain` wrote, whole again (its checks are the engine's, when it is dealt)."""
+    blinds = plain["blinds"]
+    return HandSetup(plain["hand_id"], Variant(**plain["variant"]), Stakes(**plain["stakes"]),
+                     tuple(Seat(seat, player, stack) for seat, player, stack in plain["seats"]), plain["button_seat"],
+                     None if blinds is None else BlindSeats(*blinds),
+                     tuple(Post(seat, kind, amount) for seat, kind, amount in plain["owed_posts"]),
+                     table_name=plain["table_name"], max_seats=plain["max_seats"])

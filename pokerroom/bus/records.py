@@ -9,7 +9,7 @@ fields are plain data or records again, with tuples for sequences, so a copy
 that went through msgpack compares equal to the original.
 
 :func:`record` declares one under a short wire name; :func:`packb` and
-:func:`unpackb` carry records as a msgpack extension (``RECORD_EXT``): the
+:func:`unpackb` (:mod:`~pokerroom.bus.record_codec`) carry records as a msgpack extension (``RECORD_EXT``): the
 name, then the field values in declaration order. The in-process bus hands
 the publisher's record over as it is (it is frozen, so no subscriber can
 change it); :class:`~pokerroom.bus.strict.StrictBus` and a broker-backed bus
@@ -24,69 +24,17 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-import msgpack
-
+from pokerroom.bus.record_codec import RECORD_EXT as RECORD_EXT
+from pokerroom.bus.record_codec import RECORDS as RECORDS
+from pokerroom.bus.record_codec import NotPlainData as NotPlainData
+from pokerroom.bus.record_codec import packb as packb
+from pokerroom.bus.record_codec import record
+from pokerroom.bus.record_codec import unpackb as unpackb
 from pokerroom.casino import commands as cc
 from pokerroom.table import commands as tc
 from tournament import commands as tourc
-
-RECORD_EXT = 1                              # the msgpack extension type of a record
-RECORDS: dict[str, type] = {}               # wire name -> record class
-_NAMES: dict[type, str] = {}
-
-R = TypeVar("R", bound=type)
-
-
-def record(name: str):
-    """Declare a frozen dataclass as a bus record under ``name`` (unique, short: it goes in every message)."""
-
-    def declare(cls: R) -> R:
-        if not (dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen):   # type: ignore[attr-defined]
-            raise TypeError(f"{cls.__name__}: a bus record is a frozen dataclass")
-        if name in RECORDS:
-            raise ValueError(f"two bus records are called {name!r}")
-        RECORDS[name], _NAMES[cls] = cls, name
-        return cls
-
-    return declare
-
-
-class NotPlainData(TypeError):
-    """A payload another process could not receive: an object that is not a record, a set."""
-
-
-def _default(value: Any) -> Any:
-    name = _NAMES.get(type(value))
-    if name is None:
-        raise TypeError(f"{type(value).__name__} is not plain data or a bus record")
-    fields = [getattr(value, f.name) for f in dataclasses.fields(value)]
-    return msgpack.ExtType(RECORD_EXT, msgpack.packb([name, *fields], default=_default, use_bin_type=True))
-
-
-def _ext(code: int, data: bytes) -> Any:
-    if code != RECORD_EXT:
-        return msgpack.ExtType(code, data)
-    name, *fields = msgpack.unpackb(data, raw=False, use_list=False, ext_hook=_ext, strict_map_key=False)
-    cls = RECORDS.get(name)
-    if cls is None:
-        raise NotPlainData(f"no bus record is called {name!r}")
-    return cls(*fields)
-
-
-def packb(payload: Any) -> bytes:
-    """The payload as a message's bytes; :class:`NotPlainData` for anything another process could not read."""
-    try:
-        return msgpack.packb(payload, default=_default, use_bin_type=True)
-    except (TypeError, ValueError, OverflowError) as e:
-        raise NotPlainData(str(e)) from None
-
-
-def unpackb(data: bytes) -> Any:
-    """A message's bytes as the payload again: records as their classes, sequences inside records as tuples."""
-    return msgpack.unpackb(data, raw=False, ext_hook=_ext, strict_map_key=False)
-
 
 # ---------------------------------------------------------------------- the bus's own: a failed request's answer
 
@@ -669,6 +617,45 @@ class EditEvent:
     checked against the bounds as at creation (STAFF-1). Answered ``{"tournament": <its lobby summary>}``."""
 
     settings: dict
+
+
+@record("tn.play_hand")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayHand:
+    """``tournaments.hands``: deal and play a tournament hand the director planned (``setup``, plain data:
+    :func:`tournament.hand_in_play.setup_to_plain`) with the room's decision ``seconds``, each dealt player's time
+    bank (``banks``), the reconnect seconds a player away gets once in it (``reconnect``, HR-DC-4) and who is away
+    now (``away``), and whether the event pays bounties (its hands' facts); the table process that takes it answers
+    with its node's name."""
+
+    tournament: str
+    table: str
+    setup: dict
+    seconds: float
+    banks: dict
+    reconnect: int
+    away: tuple
+    bounty: bool
+
+
+@record("tn.hand_act")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandAct:
+    """``tournaments.hand.<id>.<hand>``: a player's ``Act`` at a hand played away, forwarded by the
+    director to the process playing it (a timeout is the process's own)."""
+
+    hand_id: str
+    command: tourc.Act
+
+
+@record("tn.hand_back")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandBack:
+    """``tournament.<id>.command``: a hand played away ended (``result``, its ``ReturnHand``), stored where it was
+    played; ``banks`` is each dealt player's time bank left after it (HR-TIME-4)."""
+
+    result: tourc.ReturnHand
+    banks: dict
 
 
 @record("tn.watch")

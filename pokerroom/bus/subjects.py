@@ -55,6 +55,7 @@ PLAYERS_DISPLAY_NAME = "players.display_name"  # payload: a DisplayName, who sho
 PLAYERS_NAMES_WANTED = "players.names_wanted"  # payload: None, a table process just started: the deciding side
                                                # sends every name it shows again (players.display_name)
 TOURNAMENTS_PLAYING = "tournaments.playing"  # gathered: an InPlayRead, is a player entered (the hall answers)
+TOURNAMENTS_HANDS = "tournaments.hands"  # request: a PlayHand, a hand of an event played away from its director
 
 
 _BLANK = re.compile(r"[\x00-\x20\x7f]")
@@ -173,3 +174,10 @@ def tournament_read(tournament_id: str) -> str:
     """Requests: what the requests read of a tournament (an event's page, a refund's preview), answered by the
     tournament hall."""
     return f"tournament.{token(tournament_id)}.read"
+
+
+def tournament_hand(tournament_id: str, hand_id: str) -> str:
+    """Requests: a ``HandAct`` at a tournament hand played away from its director, answered by the process
+    playing it (the hand's id in the subject: a process that played the table's last hand answers nothing of
+    this one)."""
+    return f"tournaments.hand.{token(tournament_id)}.{token(hand_id)}"

@@ -134,6 +134,8 @@ HAND = {
     "no_hand": _c("the table has no hand in play", "BET-1"),
     "no_hand_away": _c("the table has no hand of that id played away from its director", "TR-PLAY-4"),
     "bad_hand_result": _c("a hand's result does not match the hand sent to be played", "TR-PLAY-4"),
+    "hand_unreachable": _c("the process playing the hand does not answer: if it stopped, the hand is void and every "
+                           "stack goes back to where it began", "TR-REFUND-1"),
     "hand_over": _c("the hand is over", "BET-1"),
     "hand_running": _c("a hand is running: wait for it to end", "BET-1", "TR-PLAY-4", "TR-REG-6"),
     "not_your_turn": _c("another player is to act", "BET-1", "BJ-4"),

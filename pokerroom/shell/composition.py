@@ -94,6 +94,7 @@ from pokerroom.shell.table_opener import TableOpener
 from pokerroom.shell.tenancy import CashTenant, CasinoTenant, EscrowRecovery, Tenancy, TournamentTenant
 from pokerroom.shell.tournaments import BankRefill, TournamentHall
 from pokerroom.shell.tournaments.hall_line import HallLine
+from pokerroom.shell.tournaments.hand_host import HandHost
 from pokerroom.shell.tournaments.requests import serve_tournament_requests
 from pokerroom.shell.wallet import Wallet
 from pokerroom.shell.wallet_desk import WalletDesk
@@ -114,6 +115,7 @@ class RoomServices(MultiService):
 
     demo = False                # serve --demo: play money; /health says so, and `pokerroom bots` needs no secret
     hall: TournamentHall | None = None
+    hand_host: HandHost | None = None
     cashier: Cashier | None = None
     table_desk: TableDesk | None = None
     table_opener: TableOpener | None = None
@@ -285,6 +287,7 @@ class RoomServices(MultiService):
         settings = config.get("tournaments", {})
         bounds = EventBounds.from_config(config)
         table_side, gateway_side = self.table_side, self.gateway_side
+        anywhere = play_hands(settings)
         if table_side:       # several processes: each event directed where its lease is held
             events = TournamentTenant(self.tenancy, self.recovery_of_tables) if self.recovery_of_tables else None
             self.hall = hall = TournamentHall(self.reactor, self.bus, self.store, self.recorder, self.wallet,
@@ -293,8 +296,12 @@ class RoomServices(MultiService):
                                               clock_scale=float(settings.get("clock_scale", 1)),
                                               bounds=bounds,
                                               time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})),
-                                              leases=events)
+                                              leases=events, hands_away=anywhere,
+                                              live_nodes=self.roster.live if events is not None else None)
             hall.install()
+            if anywhere:            # a tournament's hands are played by any of the room's table processes
+                self.hand_host = HandHost(self.reactor, self.bus, self.recorder, self.node)
+                self.hand_host.install()
             if events is not None:
                 events.serve(hall)
         if gateway_side:
@@ -350,6 +357,8 @@ class RoomServices(MultiService):
             if self.demo:
                 Step("demo promotions", self.demo_promotions).setServiceParent(self)
             Step("tournament hall", hall.recover, hall.stop).setServiceParent(self)
+            if self.hand_host is not None:
+                Step("tournament hands", None, self.hand_host.stop).setServiceParent(self)
         if table_side:
             Step("directors' tables", opener.restore).setServiceParent(self)
         if gateway_side:
@@ -368,3 +377,13 @@ class RoomServices(MultiService):
         if short > 0:
             fund_promotions(self.wallet, self.recorder, "deposit", short, "demo",
                             "play money for the demo's guarantees", at_once=True)
+
+
+def play_hands(settings: Mapping[str, Any]) -> bool:
+    """``[tournaments] play_hands``: ``"here"`` (the default) deals each event's hands beside its director;
+    ``"anywhere"`` has any of the room's table processes play them (several processes: :mod:`~pokerroom.shell.
+    tournaments.hands_away`)."""
+    where = settings.get("play_hands", "here")
+    if where not in ("here", "anywhere"):
+        raise ValueError(f"[tournaments] play_hands: \"here\" or \"anywhere\", not {str(where)[:40]!r}")
+    return where == "anywhere"

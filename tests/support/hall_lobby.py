@@ -33,11 +33,12 @@ def hall_of(room: RoomServices, **settings) -> TournamentHall:
 class Lobby:
     """A room on its own ``Clock`` with the tournament hall installed and promotions funded for guarantees."""
 
-    def __init__(self, store: RoomStore) -> None:
+    def __init__(self, store: RoomStore, **hall_settings) -> None:
         self.clock = Clock()
         self.room = RoomServices([], store, self.clock, account_rules=AccountRules())
         self.room.startService()
-        self.hall = hall_of(self.room, decision_seconds=10, between_hands=1, clock_scale=1)
+        self.hall = hall_of(self.room, **{"decision_seconds": 10, "between_hands": 1, "clock_scale": 1,
+                                          **hall_settings})
         self.hall.install()
         fund_promotions(self.room.wallet, self.room.recorder, "deposit", 10_000_000, "house",
                         "guarantees of the tests' events")   # STAFF-1

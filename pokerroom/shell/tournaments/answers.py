@@ -39,6 +39,7 @@ from pokerroom.bus.records import (
     DetailsRead,
     EditEvent,
     Enter,
+    HandBack,
     Invite,
     OfferShares,
     RefundPreviewRead,
@@ -157,11 +158,21 @@ class TournamentAnswers:
             done = self.wallet.funded(cash(command.player), [leg], d.spec.id,
                                       lambda funds: self.hall.command(self.hall.here(d), replace(command, funds=funds)),
                                       verify=False)
+        elif kind is tc.Act and self.hall.away is not None and (forwarded := self.hall.away.forward(d, command)):
+            done = forwarded                    # its hand is played on another process: its answer is the player's
         else:
             done = self.hall.command(d, command)
         if kind in _BALANCE_AFTER:
             return then(done, lambda _: {"balance": self.wallet.balance(command.player)})
         return then(done, lambda _: answer)
+
+    def hand_back(self, d: td.Director, back: HandBack) -> dict:
+        """``HandBack``: a hand played away ended (:mod:`~.hands_away`); refused when this hall sends none."""
+        if self.hall.away is None:
+            raise RuleViolation("no_hand_away", f"table {back.result.table} has no hand {back.result.hand_id} away",
+                                "TR-PLAY-4")
+        self.hall.away.returned(d, back)
+        return {}
 
     def created(self, event: CreateEvent) -> dict | defer.Deferred:
         """``tournaments.create``: the event built from the director's words and opened by the hall (bounds and
@@ -234,6 +245,6 @@ _OWN: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict | defer.De
     EditEvent: TournamentAnswers.edited, Watch: TournamentAnswers.watched,
     Invite: lambda answers, d, invite: answers.hall.invitations.invited(d, invite),
     AnswerInvitation: lambda answers, d, answer: answers.hall.invitations.answered(d, answer),
-    ApproveGuarantee: lambda answers, d, asked: approved(answers.hall, d, asked)}
+    ApproveGuarantee: lambda answers, d, asked: approved(answers.hall, d, asked), HandBack: TournamentAnswers.hand_back}
 _READS: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict]] = {
     DetailsRead: TournamentAnswers.details, RefundPreviewRead: lambda answers, d, read: answers.refunds(d, read)}

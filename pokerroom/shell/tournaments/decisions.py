@@ -128,6 +128,11 @@ class TournamentDecisions:
                 bank = self.bank(tid, player)
                 self.banks[key] = max(bank, min(refill.cap, bank + refill.seconds))
 
+    def banks_left(self, tid: str, banks: dict[str, float]) -> None:
+        """What a hand played on another process left in its players' banks (:mod:`~.hands_away`)."""
+        for player, seconds in banks.items():
+            self.banks[(tid, player)] = max(0.0, float(seconds))
+
     def bank(self, tid: str, player: str) -> float:
         """Seconds left in the player's time bank in ``tid``."""
         return self.banks.get((tid, player), 0.0)

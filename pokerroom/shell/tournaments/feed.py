@@ -26,6 +26,7 @@ from pokerroom.bus import Bus
 from pokerroom.bus.records import Frame
 from pokerroom.bus.subjects import player_stream, tournament_public, tournament_table
 from pokerroom.poker import events as he
+from pokerroom.poker.actions import LegalActions
 from pokerroom.poker.events import event_to_dict
 from pokerroom.poker.redact import Viewer, redact
 from pokerroom.security.facts import hand_facts
@@ -192,16 +193,7 @@ class TournamentFeed:
             self.hall.decisions.hand_dealt(d.spec.id, table.seats.values())     # HR-TIME-4: refills count hands
         turn = table.to_act() if table is not None else None
         clock = self.hall.decisions.to_act(d, table) if turn is not None else None
-        head = {"type": "tournament_table_events", "tournament": d.spec.id, "table": e.table}
-        if clock is not None:
-            head["to_act"] = clock
-        audiences = Audiences(_shown(e.events, OBSERVER))
-        for seat, player in self.dealt.get(key, {}).items():
-            audiences.own[player] = _shown(e.events, Viewer.player(seat))
-            audiences.extra[player] = {"seat": seat}
-            if turn is not None and turn[0] == player:
-                audiences.extra[player]["legal"] = turn[1].to_wire()
-        return head, audiences
+        return hand_frame(d.spec.id, e.table, e.events, self.dealt.get(key, {}), turn, clock)
 
     def back(self, player: str) -> None:
         """A player logged in or resumed: each hand they are dealt into, from its start as their seat may see
@@ -214,13 +206,9 @@ class TournamentFeed:
             seat = next((s for s, who in seats.items() if who == player), None)
             if kept is None or table is None or table.hand is None or seat is None:
                 continue
-            message = {"type": "tournament_table_events", "tournament": tid, "table": table_id, "seat": seat,
-                       "events": _shown(tuple(kept[0]), Viewer.player(seat))}
             turn = table.to_act()
-            if turn is not None:
-                message["to_act"] = self.hall.decisions.to_act(d, table)
-                if turn[0] == player:
-                    message["legal"] = turn[1].to_wire()
+            message = hand_so_far(tid, table_id, seat, kept[0], player, turn,
+                                  None if turn is None else self.hall.decisions.to_act(d, table))
             self.push_to(player, message)
 
     def _keep_hand(self, d: td.Director, key: tuple[str, str], events: tuple) -> None:
@@ -242,10 +230,46 @@ class TournamentFeed:
         if not any(isinstance(x, he.DeckRevealed) for x in events):
             return
         del self.hands[key]
-        stacks = HandStacks.of(hand)                                    # as a cash hand's are kept: once
-        facts = partial(hand_facts, hand, table_id=key[1], game_key=f"tournament {d.spec.id}", at=now,
-                        tournament=d.spec.id, bounty=d.spec.bounty > 0)      # on the writer's thread
-        self.ended.setdefault(d.spec.id, []).append((
-            (stacks.hand_id, key[1], now, stacks.start, d.spec.id),
-            (stacks.hand_id, now, stacks.end, stacks.rake, [event_to_dict(x) for x in hand], None, facts, times)))
+        self.ended.setdefault(d.spec.id, []).append(hand_record(d.spec.id, key[1], hand, times, now,
+                                                               bounty=d.spec.bounty > 0))
 
+
+def hand_frame(tid: str, table_id: str, events: tuple | list, seats: dict[int, str],
+               turn: tuple[str, LegalActions] | None, clock: dict | None) -> tuple[dict, Audiences]:
+    """A tournament hand's events as each seat dealt into it may see them (its player's own cards, their ``legal``
+    on their turn), an observer's view for the rest, with whose turn it is: wherever the hand is played."""
+    head = {"type": "tournament_table_events", "tournament": tid, "table": table_id}
+    if clock is not None:
+        head["to_act"] = clock
+    audiences = Audiences(_shown(tuple(events), OBSERVER))
+    for seat, player in seats.items():
+        audiences.own[player] = _shown(tuple(events), Viewer.player(seat))
+        audiences.extra[player] = {"seat": seat}
+        if turn is not None and turn[0] == player:
+            audiences.extra[player]["legal"] = turn[1].to_wire()
+    return head, audiences
+
+
+def hand_so_far(tid: str, table_id: str, seat: int, events: list, player: str,
+                turn: tuple[str, LegalActions] | None, clock: dict | None) -> dict:
+    """A player back (a login, a resume): the hand they are dealt into from its start as their seat may see it,
+    with whose turn it is and their ``legal`` (the same decision id as before) on their turn -- what a client needs
+    to draw the table and act (HR-DC-2)."""
+    message = {"type": "tournament_table_events", "tournament": tid, "table": table_id, "seat": seat,
+               "events": _shown(tuple(events), Viewer.player(seat))}
+    if turn is not None:
+        message["to_act"] = clock
+        if turn[0] == player:
+            message["legal"] = turn[1].to_wire()
+    return message
+
+
+def hand_record(tid: str, table_id: str, hand: list, times: list[float], now: float, *,
+                bounty: bool) -> tuple[tuple, tuple]:
+    """An ended tournament hand as the store keeps it, all cards and its facts (SEC-1): ``(hand_started args,
+    hand_ended args)``, wherever it was played."""
+    stacks = HandStacks.of(hand)                                    # as a cash hand's are kept: once
+    facts = partial(hand_facts, hand, table_id=table_id, game_key=f"tournament {tid}", at=now,
+                    tournament=tid, bounty=bounty)                  # on the writer's thread
+    return ((stacks.hand_id, table_id, now, stacks.start, tid),
+            (stacks.hand_id, now, stacks.end, stacks.rake, [event_to_dict(x) for x in hand], None, facts, times))

@@ -85,6 +85,7 @@ from pokerroom.shell.tournaments.answers import TournamentAnswers
 from pokerroom.shell.tournaments.decisions import BankRefill, TournamentDecisions
 from pokerroom.shell.tournaments.director_requests import spec_record
 from pokerroom.shell.tournaments.feed import TournamentFeed
+from pokerroom.shell.tournaments.hands_away import HandsAway
 from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.runner import TournamentRunner
 from pokerroom.shell.tournaments.timers import TournamentTimers
@@ -119,7 +120,8 @@ class TournamentHall:
     def __init__(self, reactor: IReactorTime, bus: Bus, store: RoomStore, recorder: Recorder, wallet: Wallet, *,
                  decision_seconds: float = 20.0, between_hands: float = 1.0, clock_scale: float = 1.0,
                  shuffle: Callable[[], list[int]] = shuffled_deck, bounds: EventBounds | None = None,
-                 time_bank_refill: BankRefill | None = None, leases: EventLeases | None = None) -> None:
+                 time_bank_refill: BankRefill | None = None, leases: EventLeases | None = None,
+                 hands_away: bool = False, live_nodes: Callable[[], set[str]] | None = None) -> None:
         self.reactor = reactor
         self.leases = leases                        # several processes: each event directed where it is leased
         self.bus = bus
@@ -144,6 +146,8 @@ class TournamentHall:
         self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
         self.answers = TournamentAnswers(self, wallet)               # what the requests ask, answered on the bus
         self.invitations = InvitationDesk(self, bus, recorder, wallet)                          # STAFF-2
+        # several processes: each hand played by a table process (``play_hands = "anywhere"``), else dealt here
+        self.away = HandsAway(self, live_nodes) if hands_away else None
 
     # ------------------------------------------------------------------ composition
 
@@ -191,6 +195,8 @@ class TournamentHall:
             return
         self.timers.stop(tid)
         self.decisions.stop(tid)
+        if self.away is not None:
+            self.away.forget(tid)
         for answering in self.answering.pop(tid, ()):
             answering.cancel()
         call = self.retire_call.pop(tid, None)
@@ -296,6 +302,8 @@ class TournamentHall:
             if call.active():
                 call.cancel()
         self.retire_call.clear()
+        if self.away is not None:
+            self.away.stop()
 
     def _answer(self, d: td.Director) -> None:
         """The event's request subjects, answered until it is retired: its commands and its reads."""
@@ -381,6 +389,10 @@ class TournamentHall:
             self.decisions.stop(tid)
         else:
             self.decisions.set(d, events)
+        if self.away is not None:                           # each hand sent, to the process that plays it
+            for e in events:
+                if type(e) is td.HandSent:
+                    self.away.send(d, e.table)
         self.invitations.closed(d)
         self._retire_later(d)
         return events
@@ -397,6 +409,8 @@ class TournamentHall:
             answering.cancel()
         self.timers.stop(tid)
         self.decisions.forget(tid)
+        if self.away is not None:
+            self.away.forget(tid)
         self.directors.pop(tid, None)
         self.runners.pop(tid, None)
         self.created_by.pop(tid, None)

@@ -219,6 +219,9 @@ class TournamentTimers:
         d = self.hall.directors[tid]
         if not d.can_deal(table_id):
             return []
+        away = self.hall.away
+        if away is not None and away.sends_now():   # played by a table process (:mod:`.hands_away`)
+            return self.hall.runner(tid).apply(tc.SendHand(table_id), now)
         return self.hall.runner(tid).apply(tc.Deal(table_id, tuple(self.hall.shuffle())), now)
 
     def _scan(self, tid: str, table_ids: list[str], start: int) -> None:

@@ -1,0 +1,166 @@
+"""A tournament whose hands a table process plays, on a Clock: the hall sends each hand away, forwards the
+players' actions, takes the result back, and voids a hand whose process died (TR-PLAY-4, TR-REFUND-1, HR-DC-2)."""
+
+from __future__ import annotations
+
+from pokerroom.bus.records import RESUMED
+from pokerroom.shell.tournaments.hand_host import HandHost
+from tests.support.clocked_room import settle
+from tests.support.hall_lobby import Lobby
+from tournament import director as td
+from tournament.events import HandDealt, HandReturned, HandSent, HandVoided
+
+PLAYERS = ("ana", "bo", "cy")
+
+
+class AwayLobby(Lobby):
+    """A lobby whose hall sends every hand away, and a table process "n2" (here, on the same bus) playing them;
+    ``live`` is the roster's live nodes as the hall reads them; ``steps`` every event the hall's steps had."""
+
+    def __init__(self, store) -> None:
+        self.live = {"n1", "n2"}
+        super().__init__(store, hands_away=True, live_nodes=lambda: set(self.live))
+        self.host = HandHost(self.clock, self.room.bus, self.room.recorder, "n2")
+        self.host.install()
+        self.steps: list = []
+        run = self.hall.run
+        self.hall.run = lambda d, events: (self.steps.extend(events), run(d, events))[1]
+
+    def started(self, **settings) -> td.Director:
+        self.create(**settings)
+        for name in PLAYERS:
+            self.person(name)
+            assert self.ask(name, "tournament_register", tournament="sng")["ok"]
+        return self.hall.directors["sng"]
+
+    def of(self, kind: type) -> list:
+        return [e for e in self.steps if isinstance(e, kind)]
+
+    def frames(self, name: str) -> list[dict]:
+        settle(self.room)
+        return [m for m in self.people[name][1].sent if m.get("type") == "tournament_table_events"]
+
+    def turn(self) -> tuple[str, dict] | None:
+        """Whose turn it is at the hand played away, and their ``legal``, as their own last frame says."""
+        for hand in self.host.hands.values():
+            turn = hand.play.to_act()
+            if turn is not None:
+                name = turn[0]
+                mine = [f for f in self.frames(name) if "legal" in f]
+                return name, mine[-1]["legal"]
+        return None
+
+
+def played_out(lobby: AwayLobby, d: td.Director, limit: int = 5_000) -> None:
+    """Everyone checks or calls, acting on what their own frames say, until the event ends (the blinds rise
+    every second)."""
+    for _ in range(limit):
+        if d.state != td.RUNNING:
+            return
+        turn = lobby.turn()
+        if turn is None:
+            lobby.clock.advance(1)
+            continue
+        name, legal = turn
+        action = {"action": "check"} if legal["can_check"] else {"action": "call"}
+        answer = lobby.ask(name, "tournament_act", tournament="sng", decision=legal["decision"], **action)
+        assert answer["ok"], answer
+        assert all(t.play is None for t in d.tables.values())       # the director never plays a hand itself
+
+
+def seen_holes(lobby: AwayLobby) -> list[str]:
+    """Each hole card a player was sent of a seat not theirs (SEC-2): none."""
+    found = []
+    for name in PLAYERS:
+        for frame in lobby.frames(name):
+            for event in frame.get("events", ()):
+                if event["type"] == "hole_cards_dealt" and event["cards"] and event["seat"] != frame.get("seat"):
+                    found.append(f"{name} saw seat {event['seat']}'s cards")
+    return found
+
+
+def test_TR_PLAY_4_a_sit_and_go_whose_hands_a_table_process_plays_runs_to_the_end_with_every_chip(store):
+    lobby = AwayLobby(store)
+    d = lobby.started(level_seconds=1)
+    chips = 3 * d.spec.starting_stack
+    played_out(lobby, d)
+    assert d.state == td.FINISHED
+    sent, returned = lobby.of(HandSent), lobby.of(HandReturned)
+    assert len(sent) > 1 and [e.hand_id for e in returned] == [e.hand_id for e in sent]
+    assert not lobby.of(HandDealt)                                  # no hand was dealt beside the director
+    assert sum(returned[-1].end.values()) == chips                 # the last hand's players hold every chip
+    assert {r.hand_id for r in store.hands.hands_of("ana", 1_000)} >= {e.hand_id for e in returned
+                                                                         if "ana" in e.end}   # stored where played
+    assert seen_holes(lobby) == []
+    assert lobby.host.hands == {}
+
+
+def test_TR_REFUND_1_a_hand_whose_process_died_is_void_every_stack_as_it_began_and_play_goes_on(store):
+    lobby = AwayLobby(store)
+    d = lobby.started()
+    lobby.clock.advance(1)                                          # the first hand goes away
+    (table,) = d.tables.values()
+    (hand,) = lobby.host.hands.values()
+    began = {s.player_id: s.stack for s in table.away.seats}
+    name, legal = lobby.turn()
+    assert lobby.ask(name, "tournament_act", tournament="sng", decision=legal["decision"], action="call")["ok"]
+    lobby.host.stop()                                               # its process dies mid-hand ...
+    unreached = lobby.ask(name, "tournament_act", tournament="sng", decision=legal["decision"], action="fold")
+    assert (unreached["error"]["code"], unreached["error"]["rule"]) == ("hand_unreachable", "TR-REFUND-1")
+    lobby.live.discard("n2")                                        # ... and its node lease runs out
+    lobby.clock.advance(1)
+    (voided,) = lobby.of(HandVoided)
+    assert voided.hand_id == hand.play.hand.hand_id and voided.stacks == began
+    assert table.away is None and dict(table.stacks) == began       # every stack as the hand began
+    assert [e["hand_id"] for e in lobby.pushes(name, "hand_voided")] == [voided.hand_id]   # its players are told
+    for _ in range(5):                  # nobody takes the next hand (void: nothing of it was dealt), then dealt here
+        lobby.clock.advance(1)
+    assert lobby.of(HandDealt) and not lobby.host.hands
+    refused = lobby.ask(name, "tournament_act", tournament="sng", decision=legal["decision"], action="call")
+    assert not refused["ok"]
+
+
+def test_HR_DC_2_a_player_back_gets_the_hand_played_away_so_far_with_their_legal_and_acts_on_it(store):
+    lobby = AwayLobby(store)
+    d = lobby.started()
+    lobby.clock.advance(1)
+    name, _ = lobby.turn()
+    session, connection = lobby.people[name]
+    connection.sent.clear()
+    lobby.room.gateway.returned(session, RESUMED)                  # back on a new connection
+    (frame,) = lobby.frames(name)
+    assert frame["seat"] == d.table_of(name).seat_of(name) and frame["to_act"]["player"] == name
+    dealt = [e for e in frame["events"] if e["type"] == "hole_cards_dealt"]
+    assert all(bool(e["cards"]) == (e["seat"] == frame["seat"]) for e in dealt)   # own cards only
+    answer = lobby.ask(name, "tournament_act", tournament="sng", decision=frame["legal"]["decision"],
+                       action="check" if frame["legal"]["can_check"] else "call")
+    assert answer["ok"], answer
+    stale = lobby.ask(name, "tournament_act", tournament="sng", decision=frame["legal"]["decision"], action="fold")
+    assert stale["error"]["code"] in ("stale_decision", "not_your_turn")     # BET-1: acted once
+
+
+def test_HR_DC_3_a_player_at_a_hand_played_away_who_does_not_act_spends_their_bank_then_is_checked_or_folded(store):
+    lobby = AwayLobby(store)
+    lobby.started(time_bank=20)
+    lobby.clock.advance(1)
+    (hand,) = lobby.host.hands.values()
+    name, _ = lobby.turn()
+    lobby.clock.advance(10)                                         # the decision's own 10 s
+    assert hand.play.to_act()[0] == name
+    assert lobby.pushes(name, "time_bank_started")[-1]["seconds"] == 20
+    lobby.clock.advance(20)                                         # the bank too: folded or checked
+    assert hand.play.ended or hand.play.to_act()[0] != name
+    assert hand.banks[name] == 0
+
+
+def test_BET_1_a_hand_played_away_refuses_an_action_out_of_turn_and_changes_nothing(store):
+    lobby = AwayLobby(store)
+    lobby.started()
+    lobby.clock.advance(1)
+    (hand,) = lobby.host.hands.values()
+    name, legal = lobby.turn()
+    other = next(p for p in PLAYERS if p != name)
+    before = len(hand.play.hand.events)
+    refused = lobby.ask(other, "tournament_act", tournament="sng", decision=legal["decision"], action="fold")
+    assert refused["error"]["code"] == "stale_decision" and refused["error"]["rule"] == "BET-1"   # not theirs
+    assert len(hand.play.hand.events) == before
