@@ -197,7 +197,7 @@ def listen_room(reactor, room: RoomServices, limits: ConnectionLimits, data_dir:
     site = build_site(room.gateway, reactor, None, demo=demo,
                       tables=(lambda: len(hosted.runners)) if hosted is not None else lambda: len(room.lobby.lines),
                       rate=max_rate, burst=max(40.0, 2 * max_rate), max_connections=max_connections,
-                      limits=limits, node=room.node, drain=drain)
+                      limits=limits, node=room.node, drain=drain, hands=room.hands_played_here)
     listening = listen(reactor, host, port, site, proxy_protocol=proxy_protocol)
     actual = listening.getHost().port
     site.room_factory.allowed_origins = limits.allowed_origins if limits.allowed_origins is not None \
@@ -256,7 +256,8 @@ def open_tables(reactor, room: RoomServices, host: str, port: int, data_dir: str
     ``/metrics`` (:mod:`pokerroom.tables_site`), and prints where, as the gateway's process prints its /ws."""
     from pokerroom.tables_site import build_tables_site
 
-    site = build_tables_site(room.metrics, lambda: len(room.tables.runners), node=room.node, demo=demo)
+    site = build_tables_site(room.metrics, lambda: len(room.tables.runners), node=room.node, demo=demo,
+                             hands=room.hands_played_here)
     actual = reactor.listenTCP(port, site, interface=host).getHost().port
     print(f"pokerroom tables serving on http://{host}:{actual}/health  (--role tables: no WebSocket; clients "
           "connect to a --role gateway process)", flush=True)

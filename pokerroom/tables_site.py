@@ -21,13 +21,15 @@ from pokerroom.gateway.server import Metrics
 
 
 class TablesHealth(Resource):
-    """``/health`` of a table process: ok, its node, its role and the cash tables it runs."""
+    """``/health`` of a table process: ok, its node, its role, the cash tables it runs and the tournament hands it
+    plays for a director elsewhere."""
 
     isLeaf = True
 
-    def __init__(self, tables: Callable[[], int], node: str, demo: bool) -> None:
+    def __init__(self, tables: Callable[[], int], node: str, demo: bool, hands: Callable[[], int]) -> None:
         super().__init__()
         self.tables = tables
+        self.hands = hands
         self.node = node
         self.demo = demo
 
@@ -35,7 +37,7 @@ class TablesHealth(Resource):
         request.setHeader(b"content-type", b"application/json")
         request.setHeader(b"cache-control", b"no-store")
         return json.dumps({"status": "ok", "node": self.node, "role": "tables", "tables": self.tables(),
-                           "demo": self.demo}).encode()
+                           "tournament_hands": self.hands(), "demo": self.demo}).encode()
 
 
 class TablesSite(Site):
@@ -47,8 +49,9 @@ class TablesSite(Site):
         pass
 
 
-def build_tables_site(metrics: RoomMetrics, tables: Callable[[], int], *, node: str, demo: bool) -> Site:
+def build_tables_site(metrics: RoomMetrics, tables: Callable[[], int], *, node: str, demo: bool,
+                      hands: Callable[[], int] = lambda: 0) -> Site:
     root = Resource()
-    root.putChild(b"health", TablesHealth(tables, node, demo))
+    root.putChild(b"health", TablesHealth(tables, node, demo, hands))
     root.putChild(b"metrics", Metrics(metrics))
     return TablesSite(root)

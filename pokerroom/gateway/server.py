@@ -474,17 +474,18 @@ class RoomFactory(WebSocketServerFactory):
 
 
 class Health(Resource):
-    """``/health``: this process's node name, the cash tables open, the connections, whether this is a demo room;
-    503 and ``"draining"`` once the process drains for a deploy (:mod:`pokerroom.gateway.draining`), which takes
-    it out of a load balancer's rotation."""
+    """``/health``: this process's node name, the cash tables open, the tournament hands it plays for a director
+    elsewhere, the connections, whether this is a demo room; 503 and ``"draining"`` once the process drains for a
+    deploy (:mod:`pokerroom.gateway.draining`), which takes it out of a load balancer's rotation."""
 
     isLeaf = True
 
     def __init__(self, gateway: Gateway, tables: Callable[[], int], demo: bool, *, node: str = "main",
-                 drain: Drain | None = None) -> None:
+                 drain: Drain | None = None, hands: Callable[[], int] = lambda: 0) -> None:
         super().__init__()
         self.gateway = gateway
         self.tables = tables
+        self.hands = hands
         self.demo = demo
         self.node = node
         self.drain = drain
@@ -492,7 +493,7 @@ class Health(Resource):
     def render_GET(self, request: Any) -> bytes:                    # noqa: N802 - twisted.web's name
         request.setHeader(b"content-type", b"application/json")
         request.setHeader(b"cache-control", b"no-store")
-        answer = {"status": "ok", "node": self.node, "tables": self.tables(),
+        answer = {"status": "ok", "node": self.node, "tables": self.tables(), "tournament_hands": self.hands(),
                   "connections": len(self.gateway.connections), "demo": self.demo}
         if self.drain is not None and self.drain.draining:
             request.setResponseCode(503)
@@ -553,7 +554,8 @@ class RoomSite(Site):
 
 def build_site(gateway: Gateway, reactor: IReactorTime, url: str | None = None, *,
                tables: Callable[[], int] = lambda: 0, demo: bool = False, limits: ConnectionLimits | None = None,
-               node: str = "main", drain: Drain | None = None, **factory_options: Any) -> RoomSite:
+               node: str = "main", drain: Drain | None = None, hands: Callable[[], int] = lambda: 0,
+               **factory_options: Any) -> RoomSite:
     """The one port: the game protocol on ``/ws`` (to ``gateway``), ``/health`` (``node``, ``tables()`` open,
     ``demo``; 503 while ``drain`` drains), ``/metrics`` and the web pages. The edge takes the gateway: the room is
     composed above it (:mod:`pokerroom.shell.composition`)."""
@@ -562,7 +564,7 @@ def build_site(gateway: Gateway, reactor: IReactorTime, url: str | None = None, 
     factory = RoomFactory(gateway, reactor, url, limits=limits, drain=drain, **factory_options)
     root = Resource()
     root.putChild(b"ws", RoomResource(factory))
-    root.putChild(b"health", Health(gateway, tables, demo, node=node, drain=drain))
+    root.putChild(b"health", Health(gateway, tables, demo, node=node, drain=drain, hands=hands))
     root.putChild(b"metrics", Metrics(gateway.metrics))
     add_pages(root)                                 # the web pages: /, /admin, /security; JSON over /ws
     site = RoomSite(root, limits, reactor=reactor)

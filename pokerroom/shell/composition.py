@@ -370,6 +370,10 @@ class RoomServices(MultiService):
         if gateway_side:
             Step("casino claims", casino_play.start).setServiceParent(self)
 
+    def hands_played_here(self) -> int:
+        """Tournament hands this process plays now for a director elsewhere (``/health``)."""
+        return 0 if self.hand_host is None else len(self.hand_host.hands)
+
     def demo_promotions(self) -> None:
         """A demo room's house tops its promotions account up with a play-money deposit, so demo events can
         carry a guarantee (STAFF-1: it is still house money, deposited and recorded, never minted)."""

@@ -41,7 +41,8 @@ def test_health_answers_ok_with_the_node_until_the_drain_begins_then_503_drainin
     process = Process(clock, 1)
     drain = Drain(clock, lambda: process.connections, process.stop, seconds=300)
     resource = Health(gateway, lambda: 4, False, node="east", drain=drain)
-    assert health(resource) == (200, {"status": "ok", "node": "east", "tables": 4, "connections": 1, "demo": False})
+    assert health(resource) == (200, {"status": "ok", "node": "east", "tables": 4, "tournament_hands": 0,
+                                        "connections": 1, "demo": False})
     drain.begin()
     code, answer = health(resource)
     assert (code, answer["status"], answer["node"], answer["connections"]) == (503, "draining", "east", 1)
