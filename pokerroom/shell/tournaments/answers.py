@@ -158,8 +158,6 @@ class TournamentAnswers:
             done = self.wallet.funded(cash(command.player), [leg], d.spec.id,
                                       lambda funds: self.hall.command(self.hall.here(d), replace(command, funds=funds)),
                                       verify=False)
-        elif kind is tc.Act and self.hall.away is not None and (forwarded := self.hall.away.forward(d, command)):
-            done = forwarded                    # its hand is played on another process: its answer is the player's
         else:
             done = self.hall.command(d, command)
         if kind in _BALANCE_AFTER:

@@ -308,10 +308,19 @@ class TournamentHall:
     def _answer(self, d: td.Director) -> None:
         """The event's request subjects, answered until it is retired: its commands and its reads."""
         tid = d.spec.id
-        commands = self.bus.respond(tournament_command(tid), lambda command: self.in_turn.run(
-            tid, lambda: self.answers.commanded(self.here(d), command)))   # in order, while an entry's money flies
+        commands = self.bus.respond(tournament_command(tid), lambda command: self._commanded(d, command))
         reads = self.bus.respond(tournament_read(tid), lambda read: self.answers.read(d, read))
         self.answering[tid] = (commands, reads)
+
+    def _commanded(self, d: td.Director, command: Any) -> Any:
+        """``tournament.<id>.command``: in order, while an entry's money flies -- but an action at a hand played
+        away goes straight to its process, which keeps the hand's order (it changes nothing here, so it need not
+        wait for the event's other commands, nor hold them for its round trip)."""
+        if self.away is not None and type(command) is tc.Act:
+            forwarded = self.away.forward(self.here(d), command)
+            if forwarded is not None:
+                return forwarded
+        return self.in_turn.run(d.spec.id, lambda: self.answers.commanded(self.here(d), command))
 
     def reserve(self, tid: str, amount: int) -> list:
         """The payment that holds ``amount`` more (less, when negative) of promotions for ``tid`` (STAFF-1);
