@@ -24,6 +24,12 @@ from pokerroom.poker.hand_setup import BlindSeats, HandSetup, Post, Seat
 from pokerroom.poker.variants import Stakes, Variant
 
 
+def dealt_stacks(setup: HandSetup) -> dict[str, int]:
+    """Each dealt player's stack as the hand began: the start a :class:`HandResult` reports and refunds use
+    (TR-PLAY-3, TR-REFUND-3)."""
+    return {s.player_id: s.stack for s in setup.seats}
+
+
 @dataclass(frozen=True)
 class HandResult:
     table_id: str
@@ -45,7 +51,7 @@ class HandInPlay:
         self.table_id = table_id
         self.hand = Hand(setup, deck)
         self.seats = {s.seat: s.player_id for s in setup.seats}
-        self.start = {s.player_id: s.stack for s in setup.seats}
+        self.start = dealt_stacks(setup)
 
     @property
     def ended(self) -> bool:

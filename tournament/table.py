@@ -39,15 +39,15 @@ from pokerroom.poker.hand import Hand
 from pokerroom.poker.hand_setup import HandSetup, Seat
 from pokerroom.poker.variants import Stakes, Variant
 from pokerroom.table.blinds import NoHand, Positions, SeatView, plan_hand
-from tournament.hand_in_play import HandInPlay, HandResult
+from tournament.hand_in_play import HandInPlay, HandResult, dealt_stacks
 from tournament.seating import Table as Layout
 
 __all__ = ["HandResult", "TournamentTable"]
 
 
 class TournamentTable:
-    __slots__ = ("id", "size", "variant", "layout", "seats", "stacks", "positions", "hand", "hand_number", "draw",
-                 "play", "away")
+    __slots__ = ("id", "size", "variant", "layout", "seats", "stacks", "positions", "hand_number", "draw", "play",
+                 "away")
 
     def __init__(self, table_id: str, size: int, variant: Variant, draw: Callable[[Sequence[int]], int]) -> None:
         self.id = table_id
@@ -57,23 +57,29 @@ class TournamentTable:
         self.seats: dict[int, str] = self.layout.players
         self.stacks: dict[str, int] = {}
         self.positions: Positions | None = None
-        self.hand: Hand | None = None
         self.hand_number = 0
         self.draw = draw
-        self.play: HandInPlay | None = None     # the hand dealt here (``hand`` is its engine)
+        self.play: HandInPlay | None = None     # the hand dealt here (:attr:`hand` is its engine)
         self.away: HandSetup | None = None      # the hand sent to another process to play, until it comes back
 
     def __getstate__(self) -> dict:
         """Between hands, always: a stored table keeps the stacks of the hand in play's start, never its deck."""
         state = {name: getattr(self, name) for name in self.__slots__}
-        state["hand"] = state["play"] = None
+        state["play"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
+        """A table pickled before ``hand`` was read from ``play`` carries a "hand" key (always None): skipped."""
         for name, value in state.items():
-            setattr(self, name, value)
+            if name != "hand":
+                setattr(self, name, value)
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def hand(self) -> Hand | None:
+        """The engine of the hand dealt here, None between hands or while the hand is away."""
+        return None if self.play is None else self.play.hand
 
     @property
     def in_hand(self) -> bool:
@@ -96,7 +102,7 @@ class TournamentTable:
         if self.play is not None:
             return dict(self.play.start)
         if self.away is not None:
-            return {s.player_id: s.stack for s in self.away.seats}
+            return dealt_stacks(self.away)
         return dict(self.stacks)
 
     def to_act(self) -> tuple[str, LegalActions] | None:
@@ -151,7 +157,6 @@ class TournamentTable:
         if setup is None:
             return []
         play = self.play = HandInPlay(self.id, setup, deck)
-        self.hand = play.hand
         return list(play.hand.events)
 
     def send_hand(self, stakes: Stakes, label: str = "") -> HandSetup | None:
@@ -179,7 +184,7 @@ class TournamentTable:
         """Take the ended hand's stacks; the table is between hands again."""
         result = self._in_play().result()
         self.stacks.update(result.end)
-        self.hand = self.play = None
+        self.play = None
         return result
 
     def hand_returned(self, result: HandResult) -> None:
@@ -191,7 +196,7 @@ class TournamentTable:
         away = self.away
         if away is None or result.hand_id != away.hand_id or result.table_id != self.id:
             raise RuleViolation("no_hand_away", f"table {self.id} has no hand {result.hand_id} away", "TR-PLAY-4")
-        start = {s.player_id: s.stack for s in away.seats}
+        start = dealt_stacks(away)
         end = result.end
         if (result.start != start or set(end) != set(start) or sum(end.values()) != sum(start.values())
                 or min(end.values()) < 0 or len(result.dealing_order) != len(start)
@@ -210,4 +215,4 @@ class TournamentTable:
         if away is None or hand_id != away.hand_id:
             raise RuleViolation("no_hand_away", f"table {self.id} has no hand {hand_id} away", "TR-PLAY-4")
         self.away = None
-        return {s.player_id: s.stack for s in away.seats}
+        return dealt_stacks(away)

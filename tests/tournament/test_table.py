@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 from pokerroom.poker import events as ev
@@ -70,3 +71,22 @@ def test_HR_DC_3_an_away_player_is_checked_when_free_and_folded_when_facing_a_be
     if (turn := table.to_act()) is not None:
         taken = [e for e in table.timeout(turn[0]) if isinstance(e, ev.ActionTaken)]
         assert taken[0].action == ev.CHECK
+
+
+def test_TR_REFUND_3_a_table_pickled_in_a_hand_comes_back_between_hands_with_the_stacks_it_began_with():
+    """``hand`` is read from the hand in play, so a stored table drops both at once; a table stored before
+    that (its state still names a "hand") restores the same."""
+    rng = random.Random(3)
+    table = TournamentTable("t", 6, NLHE, rng.choice)
+    for seat, player in ((1, "a"), (2, "b"), (3, "c")):
+        table.seat(player, seat, 5000)
+    table.start_hand(STAKES, list(range(52)))
+    player, legal = table.to_act()
+    table.act(player, Call(legal.seat))
+    assert table.hand is table.play.hand and table.hand.events
+    restored = pickle.loads(pickle.dumps(table))
+    assert restored.hand is None and restored.play is None and not restored.in_hand
+    assert restored.start_stacks() == restored.stacks == {"a": 5000, "b": 5000, "c": 5000}
+    old = TournamentTable.__new__(TournamentTable)
+    old.__setstate__(table.__getstate__() | {"hand": None})
+    assert old.hand is None and old.stacks == restored.stacks and old.hand_number == 1
