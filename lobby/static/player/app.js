@@ -166,6 +166,7 @@ class App {
   }
 
   show(view) {
+    if (document.body.dataset.view !== view) window.scrollTo(0, 0);   // a new view opens at its top (a phone's table)
     for (const id of VIEWS) $(id).classList.toggle("hidden", id !== view);
     document.body.dataset.view = view;
     for (const link of document.querySelectorAll("#nav a")) {

@@ -4,6 +4,7 @@
 import { cardElement, cardText, clock, h, money, parseMoney } from "/static/common/format.js";
 import { cash, cards, describeHandEvent, describeTableEvent, potName } from "./describe.js";
 import { GAMES, stakes } from "./lobby.js";
+import { followNewest, sideTabs } from "./panels.js";
 import { TableState } from "./table-state.js";
 
 const LOG_LINES = 200;
@@ -105,9 +106,13 @@ export class TableView {
           el.title, el.subtitle),
         el.moved, el.stage, el.actions, el.actionError,
         h("div.controls-row", {}, el.controls, el.controlsError, el.controlsNote)),
-      h("aside.table-side", {}, el.info, el.last,
-        h("div.panel.log-panel", {}, h("h4", {}, "Hand log"), el.log),
-        h("div.panel.chat-panel", {}, h("h4", {}, "Chat"), el.chatList, chatForm, el.chatError))));
+      el.side = h("aside.table-side", {}, el.info, el.last,
+        el.logPanel = h("div.panel.log-panel", {}, h("h4", {}, "Hand log"), el.log),
+        el.chatPanel = h("div.panel.chat-panel", {}, h("h4", {}, "Chat"), el.chatList, chatForm, el.chatError))));
+    sideTabs(el.side, [["Table", "info", [el.info, el.last]], ["Hand log", "log", [el.logPanel]],
+                       ["Chat", "chat", [el.chatPanel]]]);
+    followNewest(el.log);
+    followNewest(el.chatList);
   }
 
   buildBuyIn() {
@@ -301,7 +306,6 @@ export class TableView {
     this.el.chatList.append(h(`li${mine ? ".mine" : ""}`, { "data-testid": "chat-line" },
       h("span.time", {}, time), h("b", {}, message.player), " ", message.text));
     while (this.el.chatList.children.length > CHAT_LINES) this.el.chatList.firstChild.remove();
-    this.el.chatList.scrollTop = this.el.chatList.scrollHeight;
   }
 
   // ------------------------------------------------------------ the log
@@ -323,10 +327,8 @@ export class TableView {
 
   logLine(parts, cls) {
     const log = this.el.log;
-    const stick = log.scrollTop + log.clientHeight >= log.scrollHeight - 30;
-    log.append(h(`li${cls ? `.${cls}` : ""}`, {}, parts));
+    log.append(h(`li${cls ? `.${cls}` : ""}`, {}, parts));      // followNewest keeps the newest line in view
     while (log.children.length > LOG_LINES) log.firstChild.remove();
-    if (stick) log.scrollTop = log.scrollHeight;
   }
 
   // ------------------------------------------------------------ drawing
