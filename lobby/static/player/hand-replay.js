@@ -25,7 +25,8 @@ function cardWords(list) {
   return (list || []).map((c) => cardElement(c).title).join(", ");
 }
 
-// The table after each event worth a step: a list of {state, event} snapshots, the first before any action.
+// The table after each event worth a step: a list of {state, event} snapshots, the first once everyone is seated;
+// the deal is one step ({step: "deal"}), not one per seat.
 export function replaySteps(events) {
   const state = {
     seats: new Map(), board: [], board2: [], collected: 0, pots: [], button: null, maxSeats: 6,
@@ -66,9 +67,9 @@ export function replaySteps(events) {
       case "hole_cards_dealt":
         seat.dealt = true;
         seat.cards = e.cards || [];
-        if (steps.length && steps[steps.length - 1].event.type === "deal") {
+        if (steps.length && steps[steps.length - 1].event.step === "deal") {
           steps[steps.length - 1].state = clone(state);            // the deal is one step, not one per seat
-        } else snapshot({ type: "deal" });
+        } else snapshot({ step: "deal" });
         continue;
       case "action_taken":
         if (e.action === "fold") seat.folded = true;
@@ -124,7 +125,7 @@ export function replaySteps(events) {
     }
     snapshot(e);
   }
-  if (!steps.length) snapshot({ type: "none" });
+  if (!steps.length) snapshot({ step: "empty" });
   return steps;
 }
 
@@ -234,13 +235,13 @@ export class HandReplay {
     this.table.replaceChildren(h("div.rp-felt", {}), centre, ...seats);
     const name = (seat) => (state.seats.get(seat) || {}).player || `seat ${seat}`;
     const mine = state.seats.get(this.mySeat);
-    const line = event.type === "deal"
+    const line = event.step === "deal"
       ? ["The cards are dealt", ...(mine && mine.cards.length ? ["; yours: ", cards(mine.cards)] : [])]
       : describeHandEvent(event, { name, currency: state.currency, verbose: true });
     this.caption.replaceChildren(...(line || [""]));
     this.counter.textContent = `Step ${this.index + 1} of ${this.steps.length}`;
     this.el.dataset.step = String(this.index);
-    this.el.dataset.event = event.type;
+    this.el.dataset.event = event.type || event.step;
   }
 
   close() {
