@@ -10,6 +10,7 @@ on the store's writer thread: :func:`tournament_prices`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from pokerroom.poker import events as he
@@ -53,5 +54,6 @@ def pokerstars_text(hand: HandRecord, events: Sequence[he.Event], prices: dict[s
     if hand.tournament:
         tournament = tournament_header(hand.tournament, hand.table_id, events[0], prices.get(hand.tournament),
                                        minor_units_per_unit)
+    when = datetime.fromtimestamp(hand.started_at, UTC).isoformat(timespec="seconds")   # events without a time
     return to_pokerstars(events, hero=hero, minor_units_per_unit=minor_units_per_unit, number=hand.id,
-                         tournament=tournament)
+                         tournament=tournament, started_at=when)

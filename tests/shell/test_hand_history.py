@@ -35,8 +35,8 @@ def _tournament_hand(room, at: float) -> list[he.Event]:            # noqa: ANN0
     """A checked-down hand at the cup's table 2 (level 2's blinds) stored as the director's hands are: bob loses
     and mucks his kings."""
     seats = (Seat(1, "ana", 1500), Seat(2, "bob", 1500))
-    hand = Hand(HandSetup("cup-t2-5", NLHE, Stakes(20, 40), seats, 2, table_name="Cup table cup-t2", max_seats=9,
-                          started_at="2026-12-07T01:00:00+00:00"), stacked_deck(["AsAd", "KsKh"], "2h3d9cJd4s"))
+    hand = Hand(HandSetup("cup-t2-5", NLHE, Stakes(20, 40), seats, 2, table_name="Cup table cup-t2", max_seats=9),
+                stacked_deck(["AsAd", "KsKh"], "2h3d9cJd4s"))    # a tournament table's hands carry no time
     hand.apply(Call(2))                         # the button's small blind completes
     while not hand.ended:
         hand.apply(Check(hand.to_act()))
@@ -59,7 +59,7 @@ def test_own_hands_are_numbered_and_exported_as_the_seat_may_see_them(store):
     for name in ("ana", "bob"):                                # the entry the ledger took (TR-REG-2)
         room.wallet.move(cash(name), pool_account("cup"), 1000, "tournament buy-in", "cup")
         room.wallet.move(cash(name), HOUSE_FEES, 100, "tournament fee", "cup")
-    events = _tournament_hand(room, clock.seconds())
+    events = _tournament_hand(room, 1_796_605_200)              # stored as started 2026-12-07 01:00:00 UTC
 
     page = ask(room, ana, "hand_history", limit=10, pokerstars=True)
     hands = [h for h in page["hands"] if h["ended_at"] is not None]

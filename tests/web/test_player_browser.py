@@ -487,6 +487,23 @@ def test_a_person_registers_for_a_tournament_in_the_lobby_and_plays_at_their_tou
                        for i in range(awards.count()))
         assert shown == sent and {p for p, _ in sent} <= {"Tina", "Rival"}
         expect(view.get_by_test_id("action-error")).to_be_hidden()
+
+        # the hand in the history: its result in chips, not a bare number; exported in the tournament header
+        seat = next(s for s, p in players.items() if p == "Tina")
+        start = next(e["stack"] for e in events if e["type"] == "seat_dealt_in" and e["seat"] == seat)
+        end = dict(map(tuple, next(e for e in events if e["type"] == "hand_ended")["stacks"]))[seat]
+        page.get_by_test_id("nav-history").click()
+        page.get_by_test_id("history-filter-kind").select_option("tournament")
+        expect(page.get_by_test_id(f"history-net-{hand_id}")).to_have_text(
+            f"{'+' if end > start else ''}{end - start:,} chips")
+        with page.expect_download() as download:
+            page.get_by_test_id(f"history-export-{hand_id}").click()
+        text = Path(download.value.path()).read_text()
+        assert re.match(r"PokerStars Hand #\d+: Tournament #\d+, \$10\.00\+\$1\.00 USD Hold'em No Limit - "
+                        r"Level [IVXL]+ \(\d+/\d+\) - ", text), text.splitlines()[0]
+        (back,) = _parsed(text)
+        assert "$" not in "\n".join(text.splitlines()[1:]) and all(type(c) is int for c in back.starting_stacks)
+        assert "Tina" in back.players                                                       # chips, not money
     finally:
         stopping.set()
         thread.join(5)

@@ -78,16 +78,17 @@ def hand_number(hand_id: str) -> int:
 
 def to_pokerstars(events: Sequence[ev.Event], *, hero: str | None = None, minor_units_per_unit: int = 1,
                   currency_symbol: str | None = None, number: int | None = None,
-                  tournament: TournamentHeader | None = None) -> str:
+                  tournament: TournamentHeader | None = None, started_at: str = "") -> str:
     """The hand as PokerStars text; ``hero`` is a player id, None for the security team's copy; ``number`` the
     hand's number (the stored row's id; None: the digits ending its hand id); ``tournament`` for a tournament
-    hand (its chips are written as chips)."""
+    hand (its chips are written as chips); ``started_at`` (ISO) when the hand's events carry no time (a
+    tournament table's do not: the trackers need the header's date)."""
     record = HandRecord(events)
     if tournament is not None:
         minor_units_per_unit, currency_symbol = 1, ""
     money = money_for(record.started, minor_units_per_unit, currency_symbol)
     number = hand_number(record.started.hand_id) if number is None else number
-    lines = _header(record, money, number, tournament)
+    lines = _header(record, money, number, tournament, started_at)
     lines += _body(record, money, hero)
     lines += _summary(record, money, hero)
     return "\n".join(lines) + "\n"
@@ -121,11 +122,13 @@ def _buy_in(t: TournamentHeader) -> str:
     return "+".join(money(p) for p in parts) + (f" {t.currency}" if t.currency else "")
 
 
-def _header(record: HandRecord, money: Money, number: int, tournament: TournamentHeader | None) -> list[str]:
+def _header(record: HandRecord, money: Money, number: int, tournament: TournamentHeader | None,
+            started_at: str) -> list[str]:
     s = record.started
     game = VARIANTS[s.variant].name if s.variant in VARIANTS else s.variant
     low, high = (s.small_bet, s.big_bet) if s.betting == "fixed_limit" else (s.small_blind, s.big_blind)
-    when = f" - {_date(s.started_at)}" if s.started_at else ""
+    started_at = s.started_at or started_at
+    when = f" - {_date(started_at)}" if started_at else ""
     size = s.max_seats or len(record.seats)
     if tournament is None:
         currency = f" {s.currency}" if s.currency else ""
