@@ -30,7 +30,7 @@ from twisted.python.failure import Failure
 
 from pokerroom.amount_text import amount_text, unit_name
 from pokerroom.bus import Bus
-from pokerroom.bus.subjects import TABLES_MOVING
+from pokerroom.bus.subjects import TABLES_MOVING, TABLES_TAKEN_OVER
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation, table_moving
 from pokerroom.money.accounts import Kind, cash, parse
@@ -65,6 +65,9 @@ def table_moved(table_id: str, voided: list[str], *, refunded: int | None = None
             f" The hand in play ({hands}) was void: every stack is back where it started, at the same seat."}
 
 
+MOVING_KEPT = 1.0                   # seconds one read of a table's lease answers every tables.moving ask of it
+
+
 @dataclass(frozen=True, slots=True)
 class _Kind:
     take: Callable[[str], None]         # a table of this kind this process now owns: open it
@@ -76,10 +79,13 @@ class Tenancy:
 
     log = Logger()
 
-    def __init__(self) -> None:
+    def __init__(self, clock: IReactorTime | None = None) -> None:
+        self.clock = clock                  # with one, what the database said of a lease is kept MOVING_KEPT s
+        self.leased: dict[str, tuple[float, defer.Deferred | bool]] = {}   # lease -> (kept until, leased?)
         self.kinds: dict[str, _Kind] = {}
         self.keeper: LeaseKeeper | None = None
         self.let_go: set[str] = set()       # leases lost here: what it says of them with the database away
+        self.bus: Bus | None = None         # the room's, once this process answers for leases (answer_moving)
 
     def attach(self, keeper: LeaseKeeper) -> None:
         """The keeper of this process's leases (made with :meth:`lost` and :meth:`takeover` as its callbacks)."""
@@ -108,6 +114,7 @@ class Tenancy:
 
     def answer_moving(self, bus: Bus) -> None:
         """Answer ``tables.moving`` (:meth:`moving`), one table side of the room for each ask."""
+        self.bus = bus
         bus.respond(TABLES_MOVING, self.moving, shared=True)
 
     def moving(self, asked: list[str]) -> defer.Deferred:
@@ -119,9 +126,38 @@ class Tenancy:
         name = resource(kind, table_id)
         if self.keeper is None:
             raise RuntimeError("a tenancy tells of leases through its keeper: attach one first")
+        return self._leased(name).addCallback(self._moving, kind, table_id)
+
+    def _leased(self, name: str) -> defer.Deferred:
+        """Whether the room leases ``name``, read on the leases' thread -- once for every ask in ``MOVING_KEPT``
+        seconds (with a clock): a dead process's players all ask again every moment until their tables open
+        elsewhere, and one read each would queue the takeover's own claims (and renewals) behind thousands."""
+        assert self.keeper is not None
+        now = self.clock.seconds() if self.clock is not None else None
+        kept = self.leased.get(name)
+        if now is not None and kept is not None and kept[0] > now:
+            known = kept[1]
+            if not isinstance(known, defer.Deferred):
+                return defer.succeed(known)
+            told: defer.Deferred = defer.Deferred()
+            known.addBoth(lambda result: (told.callback(result), result)[1])
+            return told
         d = self.keeper.writer.write(self.keeper.leases.leased, name, quiet=False)
-        d.addErrback(lambda _: name in self.let_go)
-        return d.addCallback(self._moving, kind, table_id)
+        if now is None:
+            return d.addErrback(lambda _: name in self.let_go)
+        self.leased[name] = (now + MOVING_KEPT, d)
+
+        def read(leased: bool) -> bool:
+            self.leased[name] = (now + MOVING_KEPT, leased)
+            return leased
+
+        def unread(_: Failure) -> bool:
+            self.leased.pop(name, None)                 # not kept: asked of the database again next time
+            return name in self.let_go
+
+        told = defer.Deferred()
+        d.addCallbacks(read, unread).addBoth(lambda result: (told.callback(result), result)[1])
+        return told
 
     @staticmethod
     def _moving(leased: bool, kind: str, table_id: str) -> None:
@@ -143,6 +179,8 @@ class Tenancy:
             return
         self.log.info("taking over {name} (epoch {epoch})", name=name, epoch=epoch)
         self.let_go.discard(name)
+        if self.bus is not None:            # the gateways stop waiting for what the former owner never answered
+            self.bus.publish(TABLES_TAKEN_OVER, [kind, table_id])
         handlers.take(table_id)
 
     def lost(self, name: str) -> None:
