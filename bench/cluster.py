@@ -40,7 +40,10 @@ with SIGKILL and, from a second later (``ASK_AFTER``), every player asks to sit 
 table's players are not re-seated: their chips went back to their wallets). Measured from the kill: when
 ``table_leases`` shows every table held by A, when every player was seated again, and when the last table dealt
 its first hand on A -- the takeover time (goal: at most 10 s). A kill is INVALID if B had not kept every table at
-its first epoch until then.
+its first epoch until then. Under each takeover line, its phases (first-last table, seconds from the kill), sampled
+every 0.05 s from ``table_leases``, A's /health and the players: B's lease run out (its ``expires_at``), the lease
+A's, the table open on A (A's /health's count), its seats back (the ``table_moved`` push, sent once its players
+are seated again), its first hand dealt on A (seen by anyone at it), and each player's join answered.
 """
 
 from __future__ import annotations

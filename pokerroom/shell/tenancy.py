@@ -34,6 +34,7 @@ from pokerroom.bus.subjects import TABLES_MOVING, TABLES_TAKEN_OVER
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation, table_moving
 from pokerroom.money.accounts import Kind, cash, parse
+from pokerroom.money.ledger import Posting
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.leases import LeaseKeeper
 from pokerroom.shell.table_host import TableHost
@@ -228,10 +229,14 @@ class EscrowRecovery:
         return escrow
 
     def escrow(self, kind: Kind, table_id: str) -> dict[str, int]:
-        """Every escrow account of the table, as stored, adopted and moved back to its player's wallet."""
+        """Every escrow account of the table, as stored, adopted and moved back to its player's wallet -- in one
+        transfer (stored, AC-6), so one locked transaction a table: one a player, on the reactor thread, was half
+        of a twenty-table takeover's opening (bench/cluster.py, py-spy)."""
         escrow = self.adopt(kind, table_id)
-        for account, balance in sorted(escrow.items()):
-            self.wallet.move(account, cash(parse(account).player), balance, "recovery", account)   # stored (AC-6)
+        postings = [posting for account, balance in sorted(escrow.items()) if balance > 0
+                    for posting in (Posting(account, -balance), Posting(cash(parse(account).player), balance))]
+        if postings:
+            self.wallet.transfer(postings, "recovery", table_id)
         return escrow
 
 
