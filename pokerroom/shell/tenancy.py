@@ -66,7 +66,7 @@ def table_moved(table_id: str, voided: list[str], *, refunded: int | None = None
             f" The hand in play ({hands}) was void: every stack is back where it started, at the same seat."}
 
 
-MOVING_KEPT = 1.0                   # seconds one read of a table's lease answers every tables.moving ask of it
+MOVING_KEPT = 1.0                   # seconds one read of the room's leases answers every tables.moving ask
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +82,7 @@ class Tenancy:
 
     def __init__(self, clock: IReactorTime | None = None) -> None:
         self.clock = clock                  # with one, what the database said of a lease is kept MOVING_KEPT s
-        self.leased: dict[str, tuple[float, defer.Deferred | bool]] = {}   # lease -> (kept until, leased?)
+        self.leased: tuple[float, defer.Deferred | set[str]] | None = None    # (kept until, every lease's name)
         self.kinds: dict[str, _Kind] = {}
         self.keeper: LeaseKeeper | None = None
         self.let_go: set[str] = set()       # leases lost here: what it says of them with the database away
@@ -130,35 +130,39 @@ class Tenancy:
         return self._leased(name).addCallback(self._moving, kind, table_id)
 
     def _leased(self, name: str) -> defer.Deferred:
-        """Whether the room leases ``name``, read on the leases' thread -- once for every ask in ``MOVING_KEPT``
-        seconds (with a clock): a dead process's players all ask again every moment until their tables open
-        elsewhere, and one read each would queue the takeover's own claims (and renewals) behind thousands."""
+        """Whether the room leases ``name``, read on the leases' thread. With a clock, every lease the room has is
+        read at once and the answer kept ``MOVING_KEPT`` seconds for every ask: a dead process's players all ask
+        again every moment until their tables open elsewhere, and a read each (or one a table) queued the
+        takeover's own claims and renewals behind them."""
         assert self.keeper is not None
-        now = self.clock.seconds() if self.clock is not None else None
-        kept = self.leased.get(name)
-        if now is not None and kept is not None and kept[0] > now:
-            known = kept[1]
-            if not isinstance(known, defer.Deferred):
-                return defer.succeed(known)
-            told: defer.Deferred = defer.Deferred()
-            known.addBoth(lambda result: (told.callback(result), result)[1])
-            return told
-        d = self.keeper.writer.write(self.keeper.leases.leased, name, quiet=False)
-        if now is None:
+        keeper = self.keeper
+        if self.clock is None:
+            d = keeper.writer.write(keeper.leases.leased, name, quiet=False)
             return d.addErrback(lambda _: name in self.let_go)
-        self.leased[name] = (now + MOVING_KEPT, d)
+        now = self.clock.seconds()
+        if self.leased is None or self.leased[0] <= now:
+            d = keeper.writer.write(keeper.leases.leased_names, quiet=False)
+            kept = (now + MOVING_KEPT, d)
+            self.leased = kept
 
-        def read(leased: bool) -> bool:
-            self.leased[name] = (now + MOVING_KEPT, leased)
-            return leased
+            def read(names: set[str]) -> set[str]:
+                if self.leased is kept:
+                    self.leased = (kept[0], names)
+                return names
 
-        def unread(_: Failure) -> bool:
-            self.leased.pop(name, None)                 # not kept: asked of the database again next time
-            return name in self.let_go
+            def unread(_: Failure) -> None:
+                if self.leased is kept:
+                    self.leased = None                  # not kept: asked of the database again next time
+                return None                             # unknown: each ask answers from what it let go
 
-        told = defer.Deferred()
-        d.addCallbacks(read, unread).addBoth(lambda result: (told.callback(result), result)[1])
-        return told
+            known: defer.Deferred | set[str] = d.addCallbacks(read, unread)
+        else:
+            known = self.leased[1]
+        if not isinstance(known, defer.Deferred):
+            return defer.succeed(name in known)
+        told: defer.Deferred = defer.Deferred()
+        known.addBoth(lambda result: (told.callback(result), result)[1])
+        return told.addCallback(lambda names: name in self.let_go if names is None else name in names)
 
     @staticmethod
     def _moving(leased: bool, kind: str, table_id: str) -> None:
