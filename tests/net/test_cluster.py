@@ -17,7 +17,7 @@ killed (SIGKILL) mid-hand at t1 with the bet open. Then:
   processes played on throughout, told live;
 * no frame any player received shows a card they may not see.
 
-A tournament whose tables span processes is not built (a tournament runs on one process): not tested here.
+A tournament whose tables span processes, one of them killed mid-hand: ``tests/net/test_cluster_tournament.py``.
 Skips without NATS, PostgreSQL or haproxy (fails under CI).
 """
 
