@@ -297,7 +297,7 @@ class RoomServices(MultiService):
                                               bounds=bounds,
                                               time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})),
                                               leases=events, hands_away=anywhere,
-                                              live_nodes=self.roster.live if events is not None else None)
+                                              live_nodes=self.live_nodes_now if events is not None else None)
             hall.install()
             if anywhere:            # a tournament's hands are played by any of the room's table processes
                 self.hand_host = HandHost(self.reactor, self.bus, self.recorder, self.node)
@@ -369,6 +369,11 @@ class RoomServices(MultiService):
                 Step("casino tables", self.casino_tenant.open_all).setServiceParent(self)
         if gateway_side:
             Step("casino claims", casino_play.start).setServiceParent(self)
+
+    def live_nodes_now(self) -> defer.Deferred:
+        """The live nodes read afresh from the leases (not as of the roster's last beat): a hand played on a process
+        that died is void within the lease's ttl of it (:mod:`~pokerroom.shell.tournaments.hands_away`)."""
+        return self.roster.recounted().addCallback(lambda _: self.roster.live())
 
     def hands_played_here(self) -> int:
         """Tournament hands this process plays now for a director elsewhere (``/health``)."""
