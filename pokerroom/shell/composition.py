@@ -212,7 +212,8 @@ class RoomServices(MultiService):
         if table_side:
             self.restores = Restores(store, reactor, wallet, self.tables, self.history, recover_all=keeper is None)
             self.restores.setServiceParent(self)
-        Step("roster", self.roster.start, self.roster.stop).setServiceParent(self)
+        roster = Step("roster", self.roster.start, self.roster.stop)
+        roster.setServiceParent(self)
         if gateway_side:
             Decisions(store, reactor, self.moderation).setServiceParent(self)
             self._with_room(self.password_desk.own)
@@ -225,7 +226,10 @@ class RoomServices(MultiService):
         if table_side and not gateway_side:     # a table process asks for the names decided before it started
             Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
         if keeper is not None:          # stopped after the tables: their leases go once no timer of theirs fires
-            Step("leases", None, lambda: self._release_when_written(keeper)).setServiceParent(self)
+            released = Step("leases", None, lambda: self._release_when_written(keeper))
+            released.setServiceParent(self)
+            if lease_threads is not None:       # the leases let go, and the node's own, on the leases' thread
+                lease_threads.used_at_stop_by(roster, released)
         if table_side:
             Step("cash tables", (lambda: self.cash_tenant.open_all(tables)) if keeper is not None else None,
                  self.tables.stop).setServiceParent(self)
