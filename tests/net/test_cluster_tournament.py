@@ -280,6 +280,7 @@ def test_TR_REFUND_1_a_process_playing_a_tournament_hand_killed_mid_hand_has_it_
             details = page(balancer)
             assert details["tournament"]["state"] == "running" and details["players_left"] == ENTRANTS, details
             assert sum(sum(t["stacks"].values()) for t in details["tables"].values()) == ENTRANTS * STACK, details
+            assert details["tournament"]["prize_pool"] == ENTRANTS * details["tournament"]["buy_in"], details
             received = {name: decoded([*(first[name].frames if name in first else ()), *player.frames])
                         for name, player in players.items()}
             found, checked = tournament_leaks(received)
