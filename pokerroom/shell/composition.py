@@ -212,7 +212,8 @@ class RoomServices(MultiService):
         if table_side:
             self.restores = Restores(store, reactor, wallet, self.tables, self.history, recover_all=keeper is None)
             self.restores.setServiceParent(self)
-        Step("roster", self.roster.start, self.roster.stop).setServiceParent(self)
+        roster = Step("roster", self.roster.start, self.roster.stop)
+        roster.setServiceParent(self)
         if gateway_side:
             Decisions(store, reactor, self.moderation).setServiceParent(self)
             self._with_room(self.password_desk.own)
@@ -225,7 +226,10 @@ class RoomServices(MultiService):
         if table_side and not gateway_side:     # a table process asks for the names decided before it started
             Step("shown names", lambda: DisplayNames.ask(self.bus)).setServiceParent(self)
         if keeper is not None:          # stopped after the tables: their leases go once no timer of theirs fires
-            Step("leases", None, lambda: self._release_when_written(keeper)).setServiceParent(self)
+            released = Step("leases", None, lambda: self._release_when_written(keeper))
+            released.setServiceParent(self)
+            if lease_threads is not None:       # the leases let go, and the node's own, on the leases' thread
+                lease_threads.used_at_stop_by(roster, released)
         if table_side:
             Step("cash tables", (lambda: self.cash_tenant.open_all(tables)) if keeper is not None else None,
                  self.tables.stop).setServiceParent(self)
@@ -297,7 +301,7 @@ class RoomServices(MultiService):
                                               bounds=bounds,
                                               time_bank_refill=BankRefill.from_config(settings.get("time_bank", {})),
                                               leases=events, hands_away=anywhere,
-                                              live_nodes=self.roster.live if events is not None else None)
+                                              live_nodes=self.live_nodes_now if events is not None else None)
             hall.install()
             if anywhere:            # a tournament's hands are played by any of the room's table processes
                 self.hand_host = HandHost(self.reactor, self.bus, self.recorder, self.node)
@@ -369,6 +373,11 @@ class RoomServices(MultiService):
                 Step("casino tables", self.casino_tenant.open_all).setServiceParent(self)
         if gateway_side:
             Step("casino claims", casino_play.start).setServiceParent(self)
+
+    def live_nodes_now(self) -> defer.Deferred:
+        """The live nodes read afresh from the leases (not as of the roster's last beat): a hand played on a process
+        that died is void within the lease's ttl of it (:mod:`~pokerroom.shell.tournaments.hands_away`)."""
+        return self.roster.recounted().addCallback(lambda _: self.roster.live())
 
     def hands_played_here(self) -> int:
         """Tournament hands this process plays now for a director elsewhere (``/health``)."""

@@ -44,6 +44,7 @@ class Step(Service):
         self.setName(name)
         self.start = start
         self.stop = stop
+        self.stopping: defer.Deferred | None = None     # the stop's Deferred, once the room stops
 
     def startService(self) -> None:  # noqa: N802 - Twisted's name
         super().startService()
@@ -53,7 +54,8 @@ class Step(Service):
     def stopService(self) -> defer.Deferred | None:  # noqa: N802 - Twisted's name
         super().stopService()
         if self.stop is not None:
-            return defer.maybeDeferred(self.stop)
+            self.stopping = defer.maybeDeferred(self.stop)
+            return self.stopping
         return None
 
 

@@ -27,8 +27,31 @@ class OwnThreads(Step):
         self.reactor = reactor
         self.pool = pool if pool is not None else ThreadPool(minthreads=1, maxthreads=threads,
                                                                name=f"pokerroom-{job}")
-        super().__init__(f"{job} threads", self.pool.start, self.pool.stop)
+        super().__init__(f"{job} threads", self.pool.start, self._stop)
+        self.users: list[Step] = []
+
+    def used_at_stop_by(self, *steps: Step) -> None:
+        """``steps`` still run jobs here as they stop (a lease let go, a node leaving the roster): the threads stop
+        once those stops have landed. The room's services stop together (Twisted's ``MultiService``), not one after
+        another: a pool stopped first would never run the job, and the room would never stop."""
+        self.users.extend(steps)
 
     def run(self, function: Callable[..., Any], *args: Any) -> defer.Deferred:
         """``function(*args)`` on these threads; a Deferred of its result, fired on the reactor's thread."""
         return threads.deferToThreadPool(self.reactor, self.pool, function, *args)
+
+    def _stop(self) -> defer.Deferred:
+        landing = [_outcome(step.stopping) for step in self.users if step.stopping is not None]
+        return defer.gatherResults(landing).addCallback(lambda _: self.pool.stop())
+
+
+def _outcome(d: defer.Deferred) -> defer.Deferred:
+    """A Deferred that fires (with None) when ``d`` does, leaving ``d``'s own result to its callers."""
+    out: defer.Deferred = defer.Deferred()
+
+    def landed(result: object) -> object:
+        out.callback(None)
+        return result
+
+    d.addBoth(landed)
+    return out

@@ -17,7 +17,7 @@ killed (SIGKILL) mid-hand at t1 with the bet open. Then:
   processes played on throughout, told live;
 * no frame any player received shows a card they may not see.
 
-A tournament whose tables span processes is not built (a tournament runs on one process): not tested here.
+A tournament whose tables span processes, one of them killed mid-hand: ``tests/net/test_cluster_tournament.py``.
 Skips without NATS, PostgreSQL or haproxy (fails under CI).
 """
 
@@ -31,7 +31,17 @@ from websockets.exceptions import ConnectionClosed
 
 from pokerroom.store.lease_records import resource
 from tests.net.server_process import Player, room_config, table_entry
-from tests.support.cluster import WELCOME, lease_owners, node, port_of, room_bus, start_nodes, stop_nodes, wallet
+from tests.support.cluster import (
+    WELCOME,
+    arrival,
+    lease_owners,
+    node,
+    port_of,
+    room_bus,
+    start_nodes,
+    stop_nodes,
+    wallet,
+)
 from tests.support.databases import postgres_database
 from tests.support.haproxy import PROXY_LOCAL, ROOM_FLAGS, Balancer, health_of, require_haproxy
 from tests.support.leaks import decoded, leaks, own_holes
@@ -153,19 +163,6 @@ class Tables:
 def recorded(players: dict[str, list[Player]]) -> dict[str, list[dict]]:
     return {name: decoded(f for connection in connections for f in connection.frames)
             for name, connections in players.items()}
-
-
-def arrival(balancer: Balancer, nodes) -> tuple[Player, str]:        # noqa: ANN001
-    """A new connection through HAProxy, and the node it landed on (whose count of connections grew)."""
-    counts = {s.tmp.name: connections_on(s) for s in nodes}
-    player = Player(balancer.url)
-    where = wait_until(lambda: next((s.tmp.name for s in nodes if connections_on(s) > counts[s.tmp.name]), None), 10)
-    assert where is not None, "the new connection reached no process"
-    return player, where
-
-
-def connections_on(server) -> int:                      # noqa: ANN001
-    return health_of(port_of(server), header=PROXY_LOCAL)[1]["connections"]
 
 
 def signed(player: Player, name: str) -> str:

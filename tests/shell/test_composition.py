@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from twisted.application.service import MultiService
+from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from pokerroom.players import AccountRules
 from pokerroom.shell.composition import RoomServices
+from pokerroom.shell.lifecycle import Step
 from pokerroom.shell.own_threads import OwnThreads
 from pokerroom.shell.password_desk import PasswordDesk
 from pokerroom.table.config import load_config, tables_from_config
@@ -155,3 +158,22 @@ def test_a_room_of_several_processes_has_its_money_and_lease_threads_of_their_ow
     assert room.wallet.money is money.pool
     inline = RoomServices([], store, clock, bus=InProcessBus(), shared_money=True)
     assert "money threads" not in {s.name for s in inline} and "leases threads" not in {s.name for s in inline}
+
+
+def test_threads_a_step_uses_as_it_stops_stop_once_its_stop_has_landed_the_job_run_on_them():
+    """The room's services stop together (a ``MultiService``): the leases' thread outlives the lease let go on it,
+    or that job is given to a stopped pool, never runs, and the process never stops (a cluster node's SIGINT)."""
+    clock, leases = InlineClock(), InlinePool()
+    room = MultiService()
+    own = OwnThreads(clock, "leases", pool=leases)
+    own.setServiceParent(room)
+    ran: list[str] = []
+    let_go: defer.Deferred = defer.Deferred()
+    releasing = Step("leases", None, lambda: let_go.addCallback(lambda _: own.run(ran.append, "let go")))
+    releasing.setServiceParent(room)
+    own.used_at_stop_by(releasing)
+    room.startService()
+    stopped = room.stopService()
+    assert leases.started and not stopped.called                    # the release still on its way: threads kept
+    let_go.callback(None)                                           # the writes landed: the lease let go, then
+    assert ran == ["let go"] and not leases.started and stopped.called      # the threads stop and so does the room

@@ -16,7 +16,9 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 
 from tests.net.server_process import Player, Server
+from tests.support.haproxy import PROXY_LOCAL, Balancer, health_of
 from tests.support.nats_buses import NATS, require_nats
+from tests.support.waiting import wait_until
 
 WELCOME = 100_000                           # the demo rules' welcome balance
 
@@ -83,3 +85,16 @@ def wallet(player: Player) -> int:
     answer = player.request("bet_history", limit=1)
     assert answer["ok"], answer
     return answer["balance"]
+
+
+def arrival(balancer: Balancer, nodes) -> tuple[Player, str]:        # noqa: ANN001
+    """A new connection through HAProxy, and the node it landed on (whose count of connections grew)."""
+    counts = {s.tmp.name: connections_on(s) for s in nodes}
+    player = Player(balancer.url)
+    where = wait_until(lambda: next((s.tmp.name for s in nodes if connections_on(s) > counts[s.tmp.name]), None), 10)
+    assert where is not None, "the new connection reached no process"
+    return player, where
+
+
+def connections_on(server) -> int:                      # noqa: ANN001
+    return health_of(port_of(server), header=PROXY_LOCAL)[1]["connections"]

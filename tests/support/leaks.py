@@ -85,3 +85,31 @@ def leaks(received: dict[str, list[dict]], holes: dict[tuple[str, str], set[int]
                     found.append(f"{player} saw {sorted(leaked)} in {event['type']} of {hand}")
                 checked += 1
     return found, checked
+
+
+def tournament_leaks(received: dict[str, list[dict]]) -> tuple[list[str], int]:
+    """:func:`leaks` for ``tournament_table_events`` frames (wherever the hand was played): each card a player was
+    sent that was not theirs nor public yet, said in a sentence; and how many hand events were checked. A frame
+    names the player's own seat; their hole cards are those dealt to it, every other seat's come empty."""
+    found, checked = [], 0
+    for player, messages in received.items():
+        hand: dict[str, str] = {}                                   # table -> the hand its frames are of
+        seen: dict[str, set[int]] = {}                              # hand -> the cards the player may see
+        for message in messages:
+            if "deck" in str(message):
+                found.append(f"a deck order reached {player}")
+            if message.get("type") != "tournament_table_events":
+                continue
+            table = message["table"]
+            for event in message.get("events", ()):
+                if event["type"] == "hand_started":
+                    hand[table] = event["hand_id"]
+                allowed = seen.setdefault(hand.get(table, ""), set())
+                cards = set(cards_in(event, []))
+                if event["type"] in PUBLIC or (event["type"] == "hole_cards_dealt"
+                                                and event["seat"] == message.get("seat")):
+                    allowed |= cards
+                if cards - allowed:
+                    found.append(f"{player} saw {sorted(cards - allowed)} in {event['type']} of {hand.get(table)}")
+                checked += 1
+    return found, checked

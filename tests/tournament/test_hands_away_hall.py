@@ -3,6 +3,8 @@ players' actions, takes the result back, and voids a hand whose process died (TR
 
 from __future__ import annotations
 
+from twisted.internet import defer
+
 from pokerroom.bus.records import RESUMED
 from pokerroom.shell.tournaments.hand_host import HandHost
 from tests.support.clocked_room import settle
@@ -164,3 +166,29 @@ def test_BET_1_a_hand_played_away_refuses_an_action_out_of_turn_and_changes_noth
     refused = lobby.ask(other, "tournament_act", tournament="sng", decision=legal["decision"], action="fold")
     assert refused["error"]["code"] == "stale_decision" and refused["error"]["rule"] == "BET-1"   # not theirs
     assert len(hand.play.hand.events) == before
+
+
+def test_TR_REFUND_1_the_live_nodes_are_read_afresh_at_each_look_and_the_hand_is_void_once_a_read_misses_its_process(
+        store):
+    """A read of the live nodes (the leases, on a room of several processes) answers later; one at a time; a failed
+    read voids nothing; the hand is void as soon as a read no longer counts its process."""
+    lobby = AwayLobby(store)
+    reads: list[defer.Deferred] = []
+    lobby.hall.away.live_nodes = lambda: (reads.append(defer.Deferred()), reads[-1])[1]
+    d = lobby.started()
+    lobby.clock.advance(1)                                          # the first hand goes away
+    (table,) = d.tables.values()
+    began = {s.player_id: s.stack for s in table.away.seats}
+    lobby.host.stop()                                               # its process dies mid-hand
+    lobby.clock.advance(1)
+    lobby.clock.advance(5)
+    assert len(reads) == 1                                          # no second read while the first is on its way
+    reads[0].callback({"n1", "n2"})                                 # its lease not yet run out: nothing void
+    assert table.away is not None and not lobby.of(HandVoided)
+    lobby.clock.advance(1)
+    reads[1].errback(RuntimeError("the leases could not be read"))  # a failed read voids nothing, and looks again
+    assert table.away is not None and not lobby.of(HandVoided)
+    lobby.clock.advance(1)
+    reads[2].callback({"n1"})                                       # n2's lease is gone
+    (voided,) = lobby.of(HandVoided)
+    assert voided.stacks == began and table.away is None and dict(table.stacks) == began

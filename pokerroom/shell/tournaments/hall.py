@@ -121,7 +121,8 @@ class TournamentHall:
                  decision_seconds: float = 20.0, between_hands: float = 1.0, clock_scale: float = 1.0,
                  shuffle: Callable[[], list[int]] = shuffled_deck, bounds: EventBounds | None = None,
                  time_bank_refill: BankRefill | None = None, leases: EventLeases | None = None,
-                 hands_away: bool = False, live_nodes: Callable[[], set[str]] | None = None) -> None:
+                 hands_away: bool = False,
+                 live_nodes: Callable[[], set[str] | defer.Deferred] | None = None) -> None:
         self.reactor = reactor
         self.leases = leases                        # several processes: each event directed where it is leased
         self.bus = bus

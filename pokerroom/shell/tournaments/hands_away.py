@@ -10,9 +10,10 @@ tournament hand beside its director: the hall's next hand is a ``SendHand`` (the
 * the hand's end comes back as a :class:`~pokerroom.bus.records.HandBack`: the director takes its result
   (``ReturnHand``: refused whole if it is not the hand sent) and each dealt entry's time bank (HR-TIME-4), and the
   event goes on as after a hand dealt here;
-* a hand nobody took (no table process answered), or whose process's node lease is gone (it died: the roster
-  reads the leases every ``ttl / 3``), is void: ``VoidHand``, every stack as the hand began (TR-REFUND-1), and
-  the table deals its next hand.
+* a hand nobody took (no table process answered), or whose process's node lease is gone (it died: the live
+  nodes are read afresh from the leases at each look, every :data:`WATCH_EVERY`, so a hand is void within the
+  lease's ttl and a second of the death, not a roster beat later too), is void: ``VoidHand``, every stack as the
+  hand began (TR-REFUND-1), and the table deals its next hand.
 
 Nothing but the hand crosses: seats, stacks between hands, entries and money stay with the director.
 """
@@ -54,11 +55,14 @@ class Sent:
 class HandsAway:
     log = Logger()
 
-    def __init__(self, hall: TournamentHall, live_nodes: Callable[[], set[str]] | None = None) -> None:
+    def __init__(self, hall: TournamentHall,
+                 live_nodes: Callable[[], set[str] | defer.Deferred] | None = None) -> None:
         self.hall = hall
-        self.live_nodes = live_nodes                # the roster's live nodes; None: one process, nobody dies alone
+        self.live_nodes = live_nodes        # the live nodes (or a Deferred of them); None: one process, none dies alone
         self.sent: dict[tuple[str, str], Sent] = {}     # (event, table) -> its hand away
         self.watch_call: IDelayedCall | None = None
+        self.looking = False                        # a read of the live nodes is on its way
+        self.stopped = False
         self.here_until = 0.0                       # no table process answered: hands are dealt here until then
 
     def sends_now(self) -> bool:
@@ -137,14 +141,32 @@ class HandsAway:
     # ------------------------------------------------------------------ who died
 
     def _watch(self) -> None:
-        if self.live_nodes is None or (self.watch_call is not None and self.watch_call.active()):
+        waiting = self.looking or (self.watch_call is not None and self.watch_call.active())
+        if self.live_nodes is None or self.stopped or waiting:
             return
         self.watch_call = self.hall.reactor.callLater(WATCH_EVERY, self._look)
 
     def _look(self) -> None:
-        """Every hand whose process is no longer among the live nodes is void."""
+        """The live nodes read, then every hand whose process is not among them is void; a read that fails voids
+        nothing (the next look reads again)."""
         self.watch_call = None
-        live = self.live_nodes() if self.live_nodes is not None else set()
+        if self.live_nodes is None:
+            return
+        self.looking = True
+        read = defer.maybeDeferred(self.live_nodes)
+        read.addCallbacks(self._looked, self._unread)
+        read.addErrback(lambda failure: self.log.failure("voiding the hands of a gone process failed", failure))
+
+    def _unread(self, failure: Failure) -> None:
+        self.log.failure("reading the live nodes for the hands away failed", failure)
+        self.looking = False
+        if self.sent:
+            self._watch()
+
+    def _looked(self, live: set[str]) -> None:
+        self.looking = False
+        if self.stopped:
+            return
         for (tid, table_id), sent in list(self.sent.items()):
             d = self.hall.directors.get(tid)
             if d is None:
@@ -162,6 +184,7 @@ class HandsAway:
             del self.sent[key]
 
     def stop(self) -> None:
+        self.stopped = True
         if self.watch_call is not None and self.watch_call.active():
             self.watch_call.cancel()
         self.watch_call = None
