@@ -21,8 +21,8 @@ from playwright.sync_api import expect
 
 from tests.net.server_process import Player, Server, room_config
 from tests.support.browser_pages import http_url, register, sit_down
+from tests.support.finger import assert_reachable, screenshot, tap
 from tests.support.socket_play import PASSWORD, next_push
-from tests.web.test_phone_browser import assert_reachable, screenshot, tap
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 ROOM = room_config(between_hands=0.5, decision=30, time_bank=0)

@@ -49,17 +49,12 @@ export class PreActions {
     const c = this.choice;
     if (!c || !legal || legal.run_it_twice) return null;
     if (c.kind !== "fold_any") this.choice = null;       // fold to any bet holds for the hand; the rest act once
-    switch (c.kind) {
-      case "check_fold":
-      case "fold_any":
-        return legal.can_check ? "check" : "fold";
-      case "call_any":
-        return legal.can_check ? "check" : "call";
-      case "call":
-        if (c.price === 0) return legal.can_check ? "check" : null;
-        return !legal.can_check && legal.call_added === c.price ? "call" : null;
-      default:
-        return null;
+    const free = legal.can_check;
+    if (c.kind === "call") {                               // call X: only at the price it was chosen for
+      if (c.price === 0) return free ? "check" : null;
+      return !free && legal.call_added === c.price ? "call" : null;
     }
+    if (c.kind === "call_any") return free ? "check" : "call";
+    return free ? "check" : "fold";                        // check/fold, fold to any bet
   }
 }
