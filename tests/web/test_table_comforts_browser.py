@@ -234,6 +234,7 @@ def test_pre_actions_hotkeys_sound_hand_strength_and_notes(size, heads_up, new_p
             else:
                 rival.answer("check" if legal["can_check"] else "call")
         expect(mute).to_have_attribute("data-last-sound", re.compile("turn|bet|win"))
+        assert int(mute.get_attribute("data-played")) >= 1            # WebAudio really played them
 
         # a note on the rival and the mute switch, both kept over a reload
         page.evaluate("window.scrollTo(0, 0)")
@@ -259,6 +260,24 @@ def test_pre_actions_hotkeys_sound_hand_strength_and_notes(size, heads_up, new_p
         expect(mute).to_have_attribute("aria-pressed", "false")
         page.keyboard.press("m")
         expect(mute).to_have_attribute("aria-pressed", "true")
+
+        # muted, our next turn is still announced (the switch's own "Sounds off." replaced), and nothing is played
+        if table.locator(MY_TURN).count():                      # a turn met before the switch: answered first
+            since = len(rival.events)
+            tap(page, table.locator(MY_TURN).first, "Check or Call")
+            rival.acted(seat, since)
+        announce = table.get_by_test_id("announce")
+        deadline = time.monotonic() + 60
+        while "Your turn" not in announce.text_content():
+            assert time.monotonic() < deadline, "our turn never came back"
+            try:
+                legal = rival.turns.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            rival.answer("check" if legal["can_check"] else "call")
+        expect(table.get_by_test_id("announce")).to_contain_text("Your turn")
+        expect(mute).to_have_attribute("data-last-sound", "turn")
+        expect(mute).to_have_attribute("data-played", "0")
     finally:
         rival.close()
 
