@@ -351,6 +351,7 @@ export class TableView {
       this.app.toast(`It is your turn at ${state.info.name || this.tableId}.`);
     }
     if (this.visible()) this.render();
+    else if (state.legal && this.pre.choice) this.renderActions();   // a pre-action acts from another view too
   }
 
   onChat(message) {
