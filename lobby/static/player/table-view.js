@@ -1,15 +1,30 @@
 // One cash table: the felt with its seats, cards, bets, pots and button; your actions with a raise slider; the
 // decision clock and time bank counting down (client-side, from the events' seconds); sitting down, posting,
-// sitting out and leaving; the hand log and the table chat. The state comes from table-state.js.
+// sitting out and leaving; the hand log and the table chat; pre-actions, hotkeys, sounds, your hand in words and
+// notes on players. The state comes from table-state.js.
 import { cardElement, cardText, clock, h, money, parseMoney } from "/static/common/format.js";
 import { cash, cards, describeHandEvent, describeTableEvent, potName } from "./describe.js";
 import { GAMES, stakes } from "./lobby.js";
+import { handStrength } from "./hand-strength.js";
+import { noteOn, saveNote } from "./notes.js";
 import { followNewest, sideTabs } from "./panels.js";
+import { PreActions } from "./pre-actions.js";
+import { Sounds } from "./sound.js";
 import { TableState } from "./table-state.js";
 
 const LOG_LINES = 200;
 const CHAT_LINES = 100;
+// The keys (docs/lobbies.md): never while typing in a box, never with Ctrl, Alt or Cmd.
+const HOTKEYS = [["F", "Fold"], ["C or K", "Check or call"], ["R or B", "Bet or raise (the amount in the box)"],
+                 ["1 2 3 4", "Min, \u00bd pot, pot, all-in"], ["A", "Type the amount"], ["M", "Sound on or off"],
+                 ["?", "Show or hide these keys"], ["Esc", "Leave the amount box"]];
+const PRE_ACTIONS = ["check_fold", "call", "call_any", "fold_any"];
 const ACTION_WORDS = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise", posts: "Posts" };
+
+// An amount as typed, also with the table's money sign the sentences use ("$0.50", "1,200 chips").
+function parseAmount(text, currency) {
+  return parseMoney(String(text).trim().replace(/^[$\u20ac]\s*/, "").replace(/\s*(chips|[A-Z]{3})$/i, ""), currency);
+}
 
 function button(label, testid, onclick, cls = "") {
   return h(`button${cls}`, { type: "button", "data-testid": testid, onclick }, label);
@@ -28,7 +43,13 @@ export class TableView {
     this.choosing = null;             // the buy-in dialog is open for this seat (0: the first free one)
     this.options = { auto_post_blinds: true, sit_out_next_hand: false, sit_out_next_big_blind: false };
     this.ticker = null;
+    this.pre = new PreActions();      // what to do when our turn comes, chosen before it
+    this.sounds = new Sounds();
+    this.quiet = false;               // replaying a snapshot's events: no sounds
+    this.noteFor = null;              // the player whose note is open
+    this.metDecision = null;          // the last decision of ours announced (or answered by a pre-action)
     this.build();
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
   }
 
   // ------------------------------------------------------------ the page's skeleton (built once)
@@ -50,10 +71,11 @@ export class TableView {
       h("strong", {}, "This table moved to another server."), " ", el.movedText, " ", el.movedRule,
       button("Dismiss", "table-moved-dismiss", () => this.showMoved(null), ".dismiss"));
     el.buyin = this.buildBuyIn();
+    el.noteEditor = this.buildNoteEditor();
     el.stage = h("div.stage", { "data-testid": "stage" },
       h("div.felt", {}, h("div.felt-inner", {}, h("span.felt-mark", {}, "pokerroom"))),
       h("div.center", {}, el.pot, el.board, el.board2, el.result, el.message),
-      el.seats, el.buyin);
+      el.seats, el.buyin, el.noteEditor);
 
     el.turn = h("div.turn", { "data-testid": "turn" });
     el.fold = button("Fold", "act-fold", () => this.act("fold"), ".act.fold");
@@ -70,7 +92,7 @@ export class TableView {
       this.labelRaise();
     });
     el.amount.addEventListener("input", () => {
-      const v = parseMoney(el.amount.value, this.state.currency);
+      const v = parseAmount(el.amount.value, this.state.currency);
       if (!Number.isNaN(v)) el.slider.value = String(v);
       this.labelRaise();
     });
@@ -83,7 +105,24 @@ export class TableView {
     el.sizing = h("div.sizing", { "data-testid": "sizing" }, el.presets, el.slider, el.amount);
     el.buttons = h("div.act-buttons", {}, el.fold, el.check, el.call, el.raise, el.ritYes, el.ritNo);
     el.actionError = h("p.error.action-error", { "data-testid": "action-error", role: "alert" });
-    el.actions = h("div.action-bar", { "data-testid": "action-bar" }, el.turn, el.buttons, el.sizing);
+    el.pre = h("div.pre-actions", { "data-testid": "pre-actions", role: "group", "aria-label": "Before your turn" },
+      PRE_ACTIONS.map((kind) => h("button.pre", { type: "button", "data-testid": `pre-${kind}`, "aria-pressed": "false",
+                                                   onclick: () => this.choosePre(kind) })));
+    el.buttons.append(el.pre);
+    el.strength = h("span.hand-strength", { "data-testid": "hand-strength" });
+    el.mute = button("", "mute", () => this.toggleMute(), ".tool");
+    el.helpToggle = button("?", "hotkeys-toggle", () => this.toggleHelp(), ".tool");
+    el.helpToggle.setAttribute("aria-label", "Keyboard shortcuts");
+    el.helpToggle.setAttribute("aria-expanded", "false");
+    el.help = h("div.hotkeys.hidden", { id: `${this.root.id}-hotkeys`, "data-testid": "hotkeys-help" },
+      h("h4", {}, "Keyboard shortcuts"),
+      h("dl", {}, HOTKEYS.flatMap(([k, v]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, v)])));
+    el.helpToggle.setAttribute("aria-controls", el.help.id);
+    el.announce = h("div.sr-only", { "data-testid": "announce", "aria-live": "assertive", role: "status" });
+    el.actions = h("div.action-bar", { "data-testid": "action-bar" },
+      h("div.bar-top", {}, el.turn, el.strength, h("span.bar-tools", {}, el.mute, el.helpToggle)),
+      el.buttons, el.sizing, el.help, el.announce);
+    this.drawMute();
 
     el.controls = h("div.controls", { "data-testid": "seat-controls" });
     el.controlsError = h("p.error", { "data-testid": "controls-error", role: "alert" });
@@ -127,7 +166,7 @@ export class TableView {
       el.buyinAmount.value = money(Number(el.buyinSlider.value), this.state.currency);
     });
     el.buyinAmount.addEventListener("input", () => {
-      const v = parseMoney(el.buyinAmount.value, this.state.currency);
+      const v = parseAmount(el.buyinAmount.value, this.state.currency);
       if (!Number.isNaN(v)) el.buyinSlider.value = String(v);
     });
     el.buyinWait = h("input", { type: "checkbox", "data-testid": "buyin-wait-bb" });
@@ -140,6 +179,19 @@ export class TableView {
         button("Cancel", "buyin-cancel", () => this.closeBuyIn())),
       el.buyinError);
     form.addEventListener("submit", (ev) => { ev.preventDefault(); this.join(); });
+    return form;
+  }
+
+  buildNoteEditor() {
+    const el = this.el;
+    el.noteTitle = h("h3", {});
+    el.noteText = h("textarea", { rows: "4", maxlength: "1000", "data-testid": "note-text" });
+    const form = h("form.note-editor.hidden", { "data-testid": "note-editor" }, el.noteTitle, el.noteText,
+      h("p.muted", {}, "Kept in this browser only; the other player never sees it."),
+      h("div.form-row", {}, h("button.primary", { type: "submit", "data-testid": "note-save" }, "Save note"),
+        button("Cancel", "note-cancel", () => this.closeNote())));
+    form.addEventListener("submit", (ev) => { ev.preventDefault(); this.saveNote(); });
+    form.addEventListener("keydown", (ev) => { if (ev.key === "Escape") this.closeNote(); });
     return form;
   }
 
@@ -238,7 +290,9 @@ export class TableView {
     this.resyncing = false;
     this.snapshotLast = true;                   // a table_moved right after it needs no other
     this.logLine(["Table state received"], "sep");
+    this.quiet = true;
     for (const e of message.hand || []) this.logHandEvent(e);
+    this.quiet = false;
     this.render();
   }
 
@@ -297,6 +351,7 @@ export class TableView {
       this.app.toast(`It is your turn at ${state.info.name || this.tableId}.`);
     }
     if (this.visible()) this.render();
+    else if (state.legal && this.pre.choice) this.renderActions();   // a pre-action acts from another view too
   }
 
   onChat(message) {
@@ -316,6 +371,7 @@ export class TableView {
   }
 
   logHandEvent(e) {
+    if (!this.quiet) this.soundFor(e);
     const parts = describeHandEvent(e, this.ctx());
     if (parts) this.logLine(parts, e.type === "hand_started" ? "sep" : e.type === "pot_awarded" ? "win" : "");
   }
@@ -441,10 +497,16 @@ export class TableView {
     if (seat.mucked && ended && !seat.won) status = "Mucked";
     const timer = toAct ? h("div.timer", { "data-testid": `clock-${seat.seat}`, dataset: { phase: s.clock.phase } },
       h("div.bar"), h("span.left")) : null;
+    const note = seat.player === s.me ? "" : noteOn(seat.player);
+    const noteButton = seat.player === s.me ? null
+      : h(`button.note-btn${note ? ".has-note" : ""}`, {
+        type: "button", "data-testid": `note-${seat.seat}`, title: note || `Add a note on ${seat.player}`,
+        "aria-label": note ? `Note on ${seat.player}: ${note}` : `Add a note on ${seat.player}`,
+        onclick: () => this.openNote(seat.player) }, "\u270E");
     return h(`div.${classes.join(".")}`, { "data-testid": `seat-${seat.seat}`, dataset: { player: seat.player } },
       h(`div.hole${hole.length > 2 ? ".many" : ""}`, { "data-testid": `hole-${seat.seat}` }, hole),
       h("div.plate", {},
-        h("div.name", { title: seat.player }, seat.player),
+        h("div.name", { title: seat.player }, seat.player), noteButton,
         h("div.stack", { "data-testid": `stack-${seat.seat}` }, seat.stack > 0 || !seat.allIn
           ? cash(seat.stack, s.currency) : "All-in"),
         h(`div.status${statusClass}`, { "data-testid": `status-${seat.seat}` }, status)),
@@ -502,12 +564,168 @@ export class TableView {
     const el = this.el;
     const legal = s.legal;
     el.actions.classList.toggle("mine", !!legal);
+    this.pre.lapse(s);
     if (legal !== this.shownLegal) {
       this.shownLegal = legal;
       if (legal) el.actionError.textContent = "";
       this.drawLegal(legal);
     }
     for (const b of el.buttons.querySelectorAll("button")) b.disabled = this.pending;
+    this.renderPre();
+    this.renderStrength();
+    // a new decision of ours, met once: it may come while our last act's answer is still on its way (the push
+    // that starts it can overtake that answer), so it is met on the render after the answer
+    if (legal && !this.pending && legal.decision !== this.metDecision) {
+      this.metDecision = legal.decision;
+      const action = this.pre.decide(legal);           // a pre-action set before the turn, on this legal's decision
+      if (action) {
+        this.announce(`Your turn: pre-action ${action}.`);
+        this.act(action);
+      } else {
+        this.yourTurn(legal);
+      }
+      this.renderPre();
+    }
+  }
+
+  // The turn, told to screen readers and (unless muted) with its chime.
+  yourTurn(legal) {
+    const s = this.state;
+    if (legal.run_it_twice) {
+      this.announce("Your turn: run it twice or once?");
+    } else {
+      const stay = legal.can_check ? "check" : `call ${cash(legal.call_added, s.currency)}`;
+      const more = legal.can_bet ? `, or bet from ${cash(legal.min_to, s.currency)}`
+        : legal.can_raise ? `, or raise to ${cash(legal.min_to, s.currency)} or more` : "";
+      this.announce(`Your turn: fold, ${stay}${more}.`);
+    }
+    this.play("turn");
+  }
+
+  announce(text) {
+    this.el.announce.textContent = text;
+  }
+
+  // The pre-action toggles, shown while we are in the hand and it is not our turn.
+  renderPre() {
+    const s = this.state;
+    const el = this.el;
+    const offers = new Map(this.pre.offers(s));
+    el.pre.classList.toggle("hidden", !offers.size || this.pending);
+    const chosen = this.pre.choice && this.pre.choice.kind;
+    for (const node of el.pre.children) {
+      const kind = node.dataset.testid.slice(4);
+      const price = offers.get(kind);
+      node.classList.toggle("hidden", price == null);
+      if (price == null) continue;
+      const label = kind === "check_fold" ? (price ? "Fold" : "Check/Fold")
+        : kind === "call" ? (price ? `Call ${cash(price, s.currency)}` : "Check")
+          : kind === "call_any" ? "Call any" : "Fold to any bet";
+      if (node.textContent !== label) node.textContent = label;
+      node.setAttribute("aria-pressed", String(chosen === kind));
+      node.classList.toggle("on", chosen === kind);
+    }
+  }
+
+  choosePre(kind) {
+    if (!this.state) return;
+    this.pre.set(kind, this.state);
+    this.renderPre();
+    const c = this.pre.choice;
+    this.announce(c ? `Pre-action set: ${this.el.pre.querySelector(`[data-testid=pre-${kind}]`).textContent}.`
+      : "Pre-action cleared.");
+  }
+
+  // Your made hand in words while the hand runs (the showdown then names it for everyone).
+  renderStrength() {
+    const s = this.state;
+    const me = s.seats.get(s.mySeat);
+    const hand = s.hand;
+    const live = hand && !hand.ended && me && me.inHand && !me.folded && me.cards;
+    const text = live ? handStrength(me.cards, hand.boards[1] || []) : "";
+    if (this.el.strength.textContent !== text) this.el.strength.textContent = text;
+  }
+
+  // ------------------------------------------------------------ sounds, hotkeys, notes
+
+  soundFor(e) {
+    const s = this.state;
+    if (!s || !s.hand) return;
+    if (e.type === "action_taken" && ["bet", "raise", "call"].includes(e.action)) this.play("bet");
+    if (e.type === "pot_awarded" && s.mySeat != null && e.seats.includes(s.mySeat)
+        && s.hand.players.get(s.mySeat) === s.me) this.play("win");
+  }
+
+  play(name) {
+    this.sounds.play(name);
+    this.el.mute.dataset.lastSound = name;          // what the table last asked to hear, muted or not
+    this.el.mute.dataset.played = String(this.sounds.played);
+  }
+
+  toggleMute() {
+    this.sounds.muted = !this.sounds.muted;
+    this.drawMute();
+    this.announce(this.sounds.muted ? "Sounds off." : "Sounds on.");
+  }
+
+  drawMute() {
+    const muted = this.sounds.muted;
+    this.el.mute.textContent = muted ? "\u266A Sound off" : "\u266A Sound on";
+    this.el.mute.setAttribute("aria-pressed", String(muted));
+    this.el.mute.setAttribute("aria-label", "Mute sounds");
+    this.el.mute.dataset.lastSound = this.sounds.last;
+  }
+
+  toggleHelp(open = null) {
+    const el = this.el;
+    const show = open == null ? el.help.classList.contains("hidden") : open;
+    el.help.classList.toggle("hidden", !show);
+    el.helpToggle.setAttribute("aria-expanded", String(show));
+  }
+
+  onKey(ev) {
+    if (!this.state || !this.visible() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const target = ev.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
+      if (ev.key === "Escape" && target === this.el.amount) target.blur();
+      return;                                 // typing in chat, the amount, a note: the keys are letters
+    }
+    const key = ev.key.toLowerCase();
+    const legal = this.state.legal;
+    const ready = legal && !legal.run_it_twice && !this.pending;
+    const sizing = ready && (legal.can_bet || legal.can_raise);
+    let done = true;
+    if (key === "?") this.toggleHelp();
+    else if (key === "m") this.toggleMute();
+    else if (key === "escape") this.toggleHelp(false);
+    else if (ready && key === "f") this.act("fold");
+    else if (ready && (key === "c" || key === "k")) this.act(legal.can_check ? "check" : "call");
+    else if (sizing && (key === "r" || key === "b")) this.raise();
+    else if (sizing && ["1", "2", "3", "4"].includes(key)) this.preset(["min", 0.5, 1, "max"][Number(key) - 1]);
+    else if (sizing && key === "a") { this.el.amount.focus(); this.el.amount.select(); }
+    else done = false;
+    if (done) ev.preventDefault();
+  }
+
+  openNote(player) {
+    const el = this.el;
+    this.noteFor = player;
+    el.noteTitle.textContent = `Note on ${player}`;
+    el.noteText.setAttribute("aria-label", `Note on ${player}`);
+    el.noteText.value = noteOn(player);
+    el.noteEditor.classList.remove("hidden");
+    el.noteText.focus();
+  }
+
+  closeNote() {
+    this.noteFor = null;
+    this.el.noteEditor.classList.add("hidden");
+  }
+
+  saveNote() {
+    if (this.noteFor) saveNote(this.noteFor, this.el.noteText.value);
+    this.closeNote();
+    if (this.state) this.renderSeats();
   }
 
   drawLegal(legal) {
@@ -550,7 +768,7 @@ export class TableView {
     const s = this.state;
     const legal = s.legal;
     if (!legal) return;
-    const to = parseMoney(this.el.amount.value, s.currency);
+    const to = parseAmount(this.el.amount.value, s.currency);
     const word = legal.can_bet ? "Bet" : "Raise to";
     const shown = Number.isNaN(to) ? "\u2026" : cash(to, s.currency);
     this.el.raise.textContent = !Number.isNaN(to) && to >= legal.max_to ? `All-in ${shown}` : `${word} ${shown}`;
@@ -570,10 +788,10 @@ export class TableView {
   raise() {
     const legal = this.state.legal;
     if (!legal) return;
-    const to = parseMoney(this.el.amount.value, this.state.currency);
+    const to = parseAmount(this.el.amount.value, this.state.currency);
     if (Number.isNaN(to) || to <= 0) {
       this.el.actionError.textContent = `Type the amount to ${legal.can_bet ? "bet" : "raise to"}, like `
-        + `${money(legal.min_to, this.state.currency)}.`;
+        + `${cash(legal.min_to, this.state.currency)}.`;
       return;
     }
     this.act(legal.can_bet ? "bet" : "raise", to);
@@ -631,9 +849,9 @@ export class TableView {
   async join() {
     const s = this.state;
     const el = this.el;
-    const amount = parseMoney(el.buyinAmount.value, s.currency);
+    const amount = parseAmount(el.buyinAmount.value, s.currency);
     if (Number.isNaN(amount) || amount <= 0) {
-      el.buyinError.textContent = `Type the buy-in as an amount, like ${money(s.info.min_buy_in, s.currency)}.`;
+      el.buyinError.textContent = `Type the buy-in as an amount, like ${cash(s.info.min_buy_in, s.currency)}.`;
       return;
     }
     const submit = el.buyin.querySelector("button[type=submit]");
@@ -728,9 +946,9 @@ export class TableView {
     const chips = h("input.add-amount", { type: "text", inputmode: "decimal", placeholder: "amount",
                                           "data-testid": "add-chips-amount", "aria-label": "chips to add" });
     items.push(h("span.add-chips", {}, chips, button("Add chips", "add-chips", () => {
-      const amount = parseMoney(chips.value, s.currency);
+      const amount = parseAmount(chips.value, s.currency);
       if (Number.isNaN(amount) || amount <= 0) {
-        el.controlsError.textContent = "Type how much to add, like 5.00.";
+        el.controlsError.textContent = `Type how much to add, like ${cash(s.info.min_buy_in || 500, s.currency)}.`;
         return;
       }
       this.command("add_chips", { amount }, `Added ${cash(amount, s.currency)}.`);
