@@ -111,8 +111,10 @@ def upgrade() -> None:
             saved = saved_state.whole(director)
             for name, records in (('tournament_states', [saved.state]), ('tournament_terms', [saved.terms]),
                                   ('tournament_tables', saved.tables), ('tournament_entries', saved.entries)):
-                if records:
-                    connection.execute(_table(name).insert(), [vars(r) for r in records])
+                if records:                            # the columns of this revision (later ones add more)
+                    table = _table(name)
+                    connection.execute(table.insert(), [{c: v for c, v in vars(r).items() if c in table.c}
+                                                        for r in records])
     with op.batch_alter_table('tournaments', schema=None) as batch_op:
         batch_op.drop_column('snapshot')
 
