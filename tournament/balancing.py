@@ -6,7 +6,8 @@ the tables, the floor and the entries it moves them in are the director's.
 
 Players move between hands only: a director's move asked while either table
 is in a hand (dealt here or away) is queued (:attr:`Balancing.queued`) and
-made at the first hand end that leaves both tables between hands, before the
+made at the first hand end that leaves both tables between hands (in
+hand-for-hand play: when the round ends, as balancing waits for it), before the
 tables are balanced; a queued player who busts meanwhile, or whose target
 closed or filled up, is not moved.
 """
@@ -116,8 +117,9 @@ class Balancing:
         d = self.director
         for move in self.queued:
             if move.player == player:
-                source = d.tables[d.entries[player].table]
-                return source.id if source.in_hand else move.table
+                entry = d.entries.get(player)
+                source = d.tables.get(entry.table) if entry is not None else None
+                return source.id if source is not None and source.in_hand else move.table
         return ""
 
     def make_queued(self) -> None:

@@ -54,6 +54,7 @@ def _older(director) -> None:
     from tournament.changes import Changes
 
     _in_parts(director)
+    director.balancing.__dict__.setdefault("queued", [])     # pickled before a director's moves were queued
     if "changes" not in director.__dict__:
         director.changes = Changes()
     if "registrations" not in director.__dict__:
