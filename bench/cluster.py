@@ -40,7 +40,10 @@ with SIGKILL and, from a second later (``ASK_AFTER``), every player asks to sit 
 table's players are not re-seated: their chips went back to their wallets). Measured from the kill: when
 ``table_leases`` shows every table held by A, when every player was seated again, and when the last table dealt
 its first hand on A -- the takeover time (goal: at most 10 s). A kill is INVALID if B had not kept every table at
-its first epoch until then.
+its first epoch until then. Under each takeover line, its phases (first-last table, seconds from the kill), sampled
+every 0.05 s from ``table_leases``, A's /health and the players: B's lease run out (its ``expires_at``), the lease
+A's, the table open on A (A's /health's count), its seats back (the ``table_moved`` push, sent once its players
+are seated again), its first hand dealt on A (seen by anyone at it), and each player's join answered.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -115,6 +119,60 @@ def tables_held(database: str, tenures: bool = False) -> dict[str, int]:
         return held
     finally:
         engine.dispose()
+
+
+class Timeline:
+    """What happens at the tables from just before the kill, sampled every ``every`` s on a thread of its own, as an
+    operator would watch it: each table's lease in ``table_leases`` (B's last expiry, when it was first seen A's)
+    and how many tables A's /health says it plays (when it reached each count). The phases of the takeover."""
+
+    def __init__(self, database: str, base: str, every: float = 0.05) -> None:
+        self.engine = create_engine(database)
+        self.base, self.every = base, every
+        self.expiry: dict[str, float] = {}          # table -> B's lease's last expiry seen (this machine's clock)
+        self.claimed: dict[str, float] = {}         # table -> when its lease was first seen A's
+        self.opened: list[float] = []               # when A's /health first said it played 1, 2, ... tables
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="timeline", daemon=True)
+
+    def __enter__(self) -> Timeline:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join(10)
+        self.engine.dispose()
+
+    def _run(self) -> None:
+        with self.engine.connect() as c:
+            while not self.done.wait(self.every):
+                now = time.time()
+                for table, node, expires in c.execute(text(
+                        "SELECT resource, node, expires_at FROM table_leases WHERE resource LIKE 'cash:%'")).all():
+                    if node == HOLDER:
+                        self.expiry[table] = expires
+                    elif node == FRONT:
+                        self.claimed.setdefault(table, now)
+                c.rollback()
+                try:
+                    playing = json.loads(urlopen(self.base + "/health", timeout=2).read())["tables"]
+                except OSError:
+                    continue
+                while len(self.opened) < playing:
+                    self.opened.append(now)
+
+
+def phases(t: dict, killed: float, timeline: Timeline, answer: dict) -> dict:
+    """Each phase's first and last table, in seconds from the kill: B's lease run out, A's, the table open on A,
+    its players told ``table_moved`` (their seats back), its first hand dealt on A; the players' join answered."""
+    def span(times: list[float], every: int | None = None) -> tuple[float, float] | None:
+        return (min(times) - killed, max(times) - killed) if len(times) == (every or t["tables"]) else None
+
+    return {"expired": span(list(timeline.expiry.values())), "claimed": span(list(timeline.claimed.values())),
+            "opened": span(timeline.opened), "moved": span(list(answer.get("moved", {}).values())),
+            "dealing": span(list(answer.get("dealing", {}).values())),
+            "seated": span(list(answer["back"].values()), t["players"])}
 
 
 def health(base: str) -> dict:
@@ -233,24 +291,27 @@ def run_takeover(n: int, args: argparse.Namespace) -> dict:
                 time.sleep(PLAY_BEFORE_KILL)            # hands in flight at every table when B dies
                 played = metric(base, "pokerroom_actions_total") - before
                 held = tables_held(database, tenures=True)     # B's first tenure of every table, still
-                killed = time.time()
-                holder.send_signal(signal.SIGKILL)
-                time.sleep(ASK_AFTER)                   # see ASK_AFTER
-                pool.send("rejoin")
-                leases = None
-                while time.time() - killed < 60:        # polled, as an operator would watch the table
-                    if tables_held(database) == {FRONT: tables}:
-                        leases = time.time() - killed
-                        break
-                    time.sleep(0.05)
-                answer = pool.wait_for("back", 90)[0]
+                with Timeline(database, base) as timeline:
+                    time.sleep(0.2)                     # its first samples: B's leases as they stood
+                    killed = time.time()
+                    holder.send_signal(signal.SIGKILL)
+                    time.sleep(ASK_AFTER)               # see ASK_AFTER
+                    pool.send("rejoin")
+                    leases = None
+                    while time.time() - killed < 60:    # polled, as an operator would watch the table
+                        if tables_held(database) == {FRONT: tables}:
+                            leases = time.time() - killed
+                            break
+                        time.sleep(0.05)
+                    answer = pool.wait_for("back", 90)[0]
             finally:
                 pool.stop()
         finally:
             stop(servers)
     back, dealt = answer["back"], answer["dealt"]
-    return {"played": played, "held": held, "valid": held == {f"{HOLDER}@1": tables}, "leases": leases,
-            "tables": tables, "players": n,
+    stages = phases({"tables": tables, "players": n}, killed, timeline, answer)
+    return {"phases": stages, "played": played, "held": held, "valid": held == {f"{HOLDER}@1": tables},
+            "leases": leases, "tables": tables, "players": n,
             "back": len(back), "dealt": len(dealt), "refusals": answer["refusals"],
             "all_back": max(back.values()) - killed if len(back) == n else None,
             "first_dealt": min(dealt.values()) - killed if dealt else None,
@@ -348,6 +409,7 @@ def main() -> int:
     for attempt in range(1, args.takeovers + 1):
         t = run_takeover(args.takeover_clients, args)
         print(takeover_line(t, attempt), flush=True)
+        print(phases_line(t["phases"]), flush=True)
     return 0
 
 
@@ -365,6 +427,17 @@ def takeover_line(t: dict, attempt: int) -> str:
             f"{seconds(t['first_dealt'])}, {t['back']} of {t['players']} players seated again by "
             f"{seconds(t['all_back'])}, {t['dealt']} of {t['tables']} tables dealing; joins refused meanwhile: "
             f"{refusals}]")
+
+
+def phases_line(p: dict) -> str:
+    """Where the seconds went: each phase's first and last table, from the kill."""
+    names = {"expired": "B's lease run out", "claimed": "lease A's", "opened": "table open on A",
+             "moved": "seats back (table_moved)", "dealing": "first deal on A", "seated": "player's join answered"}
+
+    def span(value: tuple[float, float] | None) -> str:
+        return "n/a" if value is None else f"{value[0]:.1f}-{value[1]:.1f} s"
+
+    return "  phases from the kill (first-last table): " + ", ".join(f"{names[k]} {span(p[k])}" for k in names)
 
 
 if __name__ == "__main__":

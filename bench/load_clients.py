@@ -108,6 +108,8 @@ def clients(args: argparse.Namespace) -> None:
     players: list = []                      # room mode: every player, for ``rejoin``
     back: dict[str, float] = {}             # rejoin: when each player sat again (wall clock: the bench compares)
     dealt: dict[str, float] = {}            # rejoin: when each table first showed a back player a hand event
+    moved: dict[str, float] = {}            # rejoin: when each table's table_moved push first came (its seats back)
+    dealing: dict[str, float] = {}          # rejoin: when each table first showed anyone a hand event (back or not)
     refusals: dict[str, int] = {}           # rejoin: the refusals of the join asked again, by code
     url = urlparse(args.url)
     pack, unpack = msgpack.packb, msgpack.unpackb
@@ -175,8 +177,12 @@ def clients(args: argparse.Namespace) -> None:
             elif args.mode == "relay":
                 if message.get("next") == self.factory.seat:          # another seat's action: is it my turn?
                     self.take_turn()
+            elif message.get("type") == "table_moved" and state.get("rejoin"):
+                moved.setdefault(message["table"], time.time())
             elif message.get("type") == "table_events":
                 seqs[self.name] = message["seq"]
+                if state.get("rejoin") and any(e.get("type") == "hand_event" for e in message.get("events", ())):
+                    dealing.setdefault(f"t{self.factory.table}", time.time())
                 if self.name in back and any(e.get("type") == "hand_event" for e in message.get("events", ())):
                     table = f"t{self.factory.table}"
                     if table not in dealt:
@@ -251,7 +257,8 @@ def clients(args: argparse.Namespace) -> None:
         tables = {f"t{p.factory.table}" for p in players}
         if state.get("rejoin") and (final or (len(back) == len(players) and tables <= dealt.keys())):
             state["rejoin"] = False
-            report(back=back, dealt=dealt, refusals=refusals, players=len(players), tables=len(tables))
+            report(back=back, dealt=dealt, refusals=refusals, players=len(players), tables=len(tables),
+                   moved=moved, dealing=dealing)
 
     connections: list = []
 
@@ -295,6 +302,8 @@ def clients(args: argparse.Namespace) -> None:
                 state["rejoin"] = True
                 back.clear()
                 dealt.clear()
+                moved.clear()
+                dealing.clear()
                 refusals.clear()
                 for player in players:
                     player.rejoin()

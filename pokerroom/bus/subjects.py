@@ -24,6 +24,8 @@ CASH_TABLES_DESK = "tables.desk"     # gathered: a DeskRead, every open cash tab
 LOBBY_LINES = "lobby.lines"          # gathered: None, every open cash table's LobbyLine (a late lobby feed's start)
 TABLES_MOVING = "tables.moving"       # request: [kind, table] nobody answered for: refused table_moving if it is
                                      # between owners (the tenancy that knows its lease says), else None
+TABLES_TAKEN_OVER = "tables.taken_over"  # payload: [kind, table], a process just won the lease of a table another
+                                     # held (its process died or hung): what a gateway still waits for of it ends
 CASH_TABLES_OPEN = "tables.open"     # request: an OpenTable, a director's new cash table opened by the tables' side
 LOBBY_WANTED = "lobby.wanted"        # payload: None, a gateway process just started: every table side sends its
                                      # lobby lines (lobby.changed, not news) and sections (lobby.section) again

@@ -140,7 +140,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "deposit": {"amount": AMOUNT},                                     # AC-2, AC-5, AC-6
     "withdraw": {"amount": AMOUNT},                                    # the wallet's cash only; AC-6
     # pages, newest first: `before` is the `next` of the page before (docs/protocol.md)
-    "hand_history": {"limit": Int(1, HAND_PAGE, optional=True), "before": Int(1, MAX_CURSOR, optional=True)},
+    "hand_history": {"limit": Int(1, HAND_PAGE, optional=True), "before": Int(1, MAX_CURSOR, optional=True),
+                     "pokerstars": Bool(optional=True)},
     "bet_history": {"limit": Int(1, TRANSFER_PAGE, optional=True), "before": Int(1, MAX_CURSOR, optional=True)},
     # tournaments (docs/protocol.md, "Tournaments"): players
     "tournament_list": {},

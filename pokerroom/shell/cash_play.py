@@ -7,7 +7,8 @@ table's host applies it, the events it makes reach everyone from there, and
 its answer (or its refusal, code and amounts kept) comes back as data; the
 funds a buy-in needs are the host's to check, beside the wallet. Reads of the
 table -- a snapshot, who sits there -- are requests too, so this service holds
-no reference to a table or the wallet.
+no reference to a table or the wallet. What it waits for of a table that another process takes over meanwhile
+ends then, unanswered (:mod:`pokerroom.shell.table_asks`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pokerroom.gateway.sessions import Session
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.moderation import Moderation
 from pokerroom.shell.asked import answered
+from pokerroom.shell.table_asks import TableAsks
 from pokerroom.table import commands as tc
 
 
@@ -39,10 +41,11 @@ class CashPlay:
         self.moderation = moderation
         self.may_play = may_play                # session -> None, or a RuleViolation (STAFF-2, SEC-2, AC-2, AC-5)
         self.metrics = metrics
+        self.asks = TableAsks(bus)              # a table taken over: what it was asked and never answered ends
 
     def _command(self, table: str, command: tc.TableCommand, then: Callable[..., Any], *args: Any) -> Any:
         """``then`` of the table's answer to ``command`` (``{"seat": …}``, once the frames it caused are out)."""
-        return answered(self.bus.request(table_command(table), command), table, then, *args)
+        return answered(self.asks.request(table, table_command(table), command), table, then, *args)
 
     def _on_observe(self, session: Session, request: Request, table: str, on: bool) -> Any:
         if not on:
@@ -50,7 +53,7 @@ class CashPlay:
                 if session.player_id not in players:          # a seated player keeps the table's frames
                     self.gateway.unwatch(session, table)
                 return ok(request)
-            return answered(self.bus.request(table_players(table), PlayersRead()), table, stop)
+            return answered(self.asks.request(table, table_players(table), PlayersRead()), table, stop)
         watched = table in session.tables
         self.gateway.watch(session, table)                  # frames from now on; the snapshot says where they start
 
@@ -64,7 +67,8 @@ class CashPlay:
             return failure
 
         try:
-            answer = answered(self.bus.request(table_snapshot(table), SnapshotRead(session.player_id)), table, shown)
+            answer = answered(self.asks.request(table, table_snapshot(table), SnapshotRead(session.player_id)),
+                              table, shown)
         except RuleViolation:
             refused(Failure())
             raise
@@ -79,7 +83,7 @@ class CashPlay:
             command = tc.Sit(session.player_id, seat, buy_in, session.client_type, wait_for_big_blind)
             return self._command(table, command, lambda answer: ok(request, seat=answer["seat"]))
 
-        return answered(self.bus.request(table_players(table), PlayersRead()), table, sit)
+        return answered(self.asks.request(table, table_players(table), PlayersRead()), table, sit)
 
     def _seated_command(self, session: Session, request: Request, table: str, command: tc.TableCommand) -> Any:
         return self._command(table, command, lambda _: ok(request))

@@ -190,7 +190,7 @@ class RoomServices(MultiService):
         keeper = None
         # several processes: a table is played where its lease is held (tenancy), and the cashier settles in the one
         # process holding cashier:settlements; one process plays them all and settles alone
-        self.tenancy = tenancy = Tenancy()
+        self.tenancy = tenancy = Tenancy(reactor)
         if leases:
             keeper = LeaseKeeper(reactor, store.leases, lease_line, node, tenancy.lost, tenancy.takeover,
                                  wants=tenancy.serves)      # a lease that ran out is taken over where it is served

@@ -15,7 +15,9 @@ Each table is owned by one process at a time through its lease in the database
   take the table, even with the machines' clocks that far apart;
 * on the same beat it looks for leases that ran out (a process died or hung) or
   were released (of a kind this process serves: ``wants``), claims each, and hands those it won to ``takeover`` with the
-  new epoch, which fences out anything the former owner still does: every write
+  new epoch -- and, as each look also reads when the next of the other nodes' leases runs out, it looks again at
+  that moment if it comes before the next beat, so a dead process's tables are claimed as its leases run out, not
+  up to a beat later; which fences out anything the former owner still does: every write
   of a table carries the epoch it was asked at (:meth:`LeaseKeeper.fence`, through
   the recorder), and one refused (:meth:`LeaseKeeper.refused`) stops the table
   here as a lost lease does; a lease lost is remembered with its epoch, so a
@@ -26,9 +28,11 @@ Each table is owned by one process at a time through its lease in the database
   after the ttl.
 
 Timings: with the default ttl of 6 s a lease is renewed every 2 s, and a dead
-process's last renewal runs out 6 s later; the other nodes look every 2 s, so
-its tables are claimed within 8 s of its last renewal, leaving 2 s of the issue's
-10 s to restore them.
+process's last renewal runs out 6 s later (4 to 6 s after its death); the other
+nodes look again as it runs out, so its tables are claimed within moments of
+that, leaving 4 s or more of the issue's 10 s to restore them (bench/cluster.py
+prints each phase of a takeover). The ttl, the beat and the skew are the
+keeper's arguments, not the room's configuration.
 
 The store calls go through a queue with the recorder's shape
 (:class:`StoreQueue`): in a server, :class:`LeaseThread`, a thread of the
@@ -48,12 +52,14 @@ from typing import Any, Protocol
 from twisted.internet import defer
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from pokerroom.shell.own_threads import OwnThreads
 from pokerroom.store.lease_records import Fence, LeaseLost, LeaseRecords
 
 TTL = 6.0                           # seconds a lease lives unrenewed: a dead process's tables move within 10 s
 SKEW = 1.0                          # seconds before its lease runs out that a node unable to renew stops serving
+LOOK_AFTER = 0.01                   # seconds after another node's lease's end that the keeper looks for it
 
 
 class StoreQueue(Protocol):
@@ -91,6 +97,7 @@ class LeaseKeeper:
         self.running = False
         self._beat: IDelayedCall | None = None
         self._fence: IDelayedCall | None = None
+        self._look: IDelayedCall | None = None     # the next look, at another node's lease's end before the beat
         self._renewing = False
         self._watching = False
 
@@ -183,10 +190,10 @@ class LeaseKeeper:
         """Stop renewing and taking over, and let every lease go at once, for another node to take on its next
         beat (a deploy, a drain): called once this node's tables have stopped. Fires once released."""
         self.running = False
-        for call in (self._beat, self._fence):
+        for call in (self._beat, self._fence, self._look):
             if call is not None and call.active():
                 call.cancel()
-        self._beat = self._fence = None
+        self._beat = self._fence = self._look = None
         names, self.held = sorted(self.held), {}
         if not names:
             return defer.succeed(None)
@@ -252,30 +259,66 @@ class LeaseKeeper:
         if self._watching:
             return
         self._watching = True
-        d = self.writer.write(self.leases.expired, self.reactor.seconds(), quiet=False)
-        d.addCallback(self._candidates)
+        d = self.writer.write(self.leases.watch, self.reactor.seconds(), self.node, quiet=False)
+        d.addCallback(self._seen)
         d.addErrback(lambda failure: self.log.failure("looking for leases that ran out failed", failure))
         d.addBoth(self._watch_done)
 
     def _watch_done(self, _: object) -> None:
         self._watching = False
 
+    def _seen(self, seen: tuple[list[str], float | None]) -> defer.Deferred:
+        names, soonest = seen
+        self._look_at(soonest)
+        return self._candidates(names)
+
+    def _look_at(self, soonest: float | None) -> None:
+        """Look again when another node's lease runs out, if that is before the next beat (its process may be
+        dead: its tables are claimed then, not up to a beat later); a renewal meanwhile only makes it a look that
+        finds nothing."""
+        if soonest is None or not self.running:
+            return
+        due = soonest + LOOK_AFTER
+        if self._beat is not None and self._beat.active() and self._beat.getTime() <= due:
+            return                                              # the beat looks first
+        if self._look is not None and self._look.active():
+            if self._look.getTime() <= due:
+                return
+            self._look.cancel()
+        self._look = self.reactor.callLater(max(0.0, due - self.reactor.seconds()), self._on_look)
+
+    def _on_look(self) -> None:
+        self._look = None
+        if not self.running:
+            return
+        if self._watching:                                      # a look on its way: this one right after it
+            self._look = self.reactor.callLater(LOOK_AFTER, self._on_look)
+            return
+        self._watch()
+
     def _candidates(self, names: list[str]) -> defer.Deferred:
         """Claim every lease that ran out, this node's own too (one it gave up in a stall is a table nobody
-        serves): the claim decides, so of several nodes looking at once exactly one takes each table."""
-        claims = []
-        for name in names:
-            if name in self.held or name in self._claiming or not self.running:
-                continue
-            if self.wants is not None and not self.wants(name):    # a kind nothing here serves: not claimed
-                continue
-            now = self.reactor.seconds()
-            self._claiming.add(name)
-            d = self.writer.write(self.leases.claim, name, self.node, self.ttl, now, quiet=False)
-            d.addBoth(self._claim_done, name)
-            d.addCallback(self._taken, name, now)
-            claims.append(d)
-        return defer.gatherResults(claims, consumeErrors=True)
+        serves), in one transaction (a dead process's tables are won together, not one by one behind each other's
+        openings): the claim decides, so of several nodes looking at once exactly one takes each table."""
+        wanted = [name for name in names
+                  if name not in self.held and name not in self._claiming and self.running
+                  and (self.wants is None or self.wants(name))]    # a kind nothing here serves: not claimed
+        if not wanted:
+            return defer.succeed(None)
+        now = self.reactor.seconds()
+        self._claiming.update(wanted)
+        d = self.writer.write(self.leases.claim_all, wanted, self.node, self.ttl, now, quiet=False)
+
+        def claimed(won: dict[str, int]) -> None:
+            self._claiming.difference_update(wanted)
+            for name in wanted:
+                self._taken(won.get(name), name, now)
+
+        def failed(failure: Failure) -> Failure:
+            self._claiming.difference_update(wanted)
+            return failure
+
+        return d.addCallbacks(claimed, failed)
 
     def _taken(self, epoch: int | None, name: str, now: float) -> None:
         if epoch is None:

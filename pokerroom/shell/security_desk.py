@@ -42,10 +42,10 @@ from pokerroom.money.accounts import cash
 from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
 from pokerroom.poker.history.ohh import to_ohh
-from pokerroom.poker.history.pokerstars import to_pokerstars
 from pokerroom.protocol.schema import Request, ok
 from pokerroom.security.signals import MAX_IDENTITY_HOLDERS, PairSignals
 from pokerroom.shell.every_node import AT_TABLES, ask_every_node
+from pokerroom.shell.hand_export import pokerstars_text, tournament_prices
 from pokerroom.shell.in_play import ask_in_play
 from pokerroom.shell.security_moves import busy, transfer_dict
 from pokerroom.shell.session_watch import ACCOUNT_CLOSED, CLOSED_REASON
@@ -336,13 +336,19 @@ class SecurityDesk:
         self._looked(session, "export", case=case, format=format)
 
         def export(found: Any) -> defer.Deferred:
-            hand_ids = found[1]
-            return self._read(self.store.security.hands_by_id, hand_ids).addCallback(shape)
+            return self._read(read, found[1]).addCallback(shape)
 
-        def shape(hands: list) -> dict:
-            histories = [he.events_from_stored(h.events) for h in hands if h.ended_at is not None]
-            if format == "pokerstars":
-                text = "\n\n".join(to_pokerstars(events) for events in histories)
+        def read(hand_ids: list) -> tuple[list, dict]:      # the hands, and their tournaments' prices
+            hands = self.store.security.hands_by_id(hand_ids)
+            return hands, tournament_prices(self.store, (h.tournament for h in hands)) if format == "pokerstars" else {}
+
+        def shape(found: tuple[list, dict]) -> dict:
+            hands, prices = found
+            ended = [h for h in hands if h.ended_at is not None]
+            histories = [he.events_from_stored(h.events) for h in ended]
+            if format == "pokerstars":                  # every card; numbered as the player's own export is
+                text = "\n\n".join(pokerstars_text(h, events, prices) or "" for h, events in zip(ended, histories,
+                                                                                                strict=True))
                 name = f"case-{case}.txt"
             else:
                 text = "\n\n".join(json.dumps(to_ohh(events)) for events in histories)

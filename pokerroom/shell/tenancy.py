@@ -30,10 +30,11 @@ from twisted.python.failure import Failure
 
 from pokerroom.amount_text import amount_text, unit_name
 from pokerroom.bus import Bus
-from pokerroom.bus.subjects import TABLES_MOVING
+from pokerroom.bus.subjects import TABLES_MOVING, TABLES_TAKEN_OVER
 from pokerroom.casino.table import CasinoTable
 from pokerroom.errors import RuleViolation, table_moving
 from pokerroom.money.accounts import Kind, cash, parse
+from pokerroom.money.ledger import Posting
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.leases import LeaseKeeper
 from pokerroom.shell.table_host import TableHost
@@ -65,6 +66,9 @@ def table_moved(table_id: str, voided: list[str], *, refunded: int | None = None
             f" The hand in play ({hands}) was void: every stack is back where it started, at the same seat."}
 
 
+MOVING_KEPT = 1.0                   # seconds one read of the room's leases answers every tables.moving ask
+
+
 @dataclass(frozen=True, slots=True)
 class _Kind:
     take: Callable[[str], None]         # a table of this kind this process now owns: open it
@@ -76,10 +80,13 @@ class Tenancy:
 
     log = Logger()
 
-    def __init__(self) -> None:
+    def __init__(self, clock: IReactorTime | None = None) -> None:
+        self.clock = clock                  # with one, what the database said of a lease is kept MOVING_KEPT s
+        self.leased: tuple[float, defer.Deferred | set[str]] | None = None    # (kept until, every lease's name)
         self.kinds: dict[str, _Kind] = {}
         self.keeper: LeaseKeeper | None = None
         self.let_go: set[str] = set()       # leases lost here: what it says of them with the database away
+        self.bus: Bus | None = None         # the room's, once this process answers for leases (answer_moving)
 
     def attach(self, keeper: LeaseKeeper) -> None:
         """The keeper of this process's leases (made with :meth:`lost` and :meth:`takeover` as its callbacks)."""
@@ -108,6 +115,7 @@ class Tenancy:
 
     def answer_moving(self, bus: Bus) -> None:
         """Answer ``tables.moving`` (:meth:`moving`), one table side of the room for each ask."""
+        self.bus = bus
         bus.respond(TABLES_MOVING, self.moving, shared=True)
 
     def moving(self, asked: list[str]) -> defer.Deferred:
@@ -119,9 +127,42 @@ class Tenancy:
         name = resource(kind, table_id)
         if self.keeper is None:
             raise RuntimeError("a tenancy tells of leases through its keeper: attach one first")
-        d = self.keeper.writer.write(self.keeper.leases.leased, name, quiet=False)
-        d.addErrback(lambda _: name in self.let_go)
-        return d.addCallback(self._moving, kind, table_id)
+        return self._leased(name).addCallback(self._moving, kind, table_id)
+
+    def _leased(self, name: str) -> defer.Deferred:
+        """Whether the room leases ``name``, read on the leases' thread. With a clock, every lease the room has is
+        read at once and the answer kept ``MOVING_KEPT`` seconds for every ask: a dead process's players all ask
+        again every moment until their tables open elsewhere, and a read each (or one a table) queued the
+        takeover's own claims and renewals behind them."""
+        assert self.keeper is not None
+        keeper = self.keeper
+        if self.clock is None:
+            d = keeper.writer.write(keeper.leases.leased, name, quiet=False)
+            return d.addErrback(lambda _: name in self.let_go)
+        now = self.clock.seconds()
+        if self.leased is None or self.leased[0] <= now:
+            d = keeper.writer.write(keeper.leases.leased_names, quiet=False)
+            kept = (now + MOVING_KEPT, d)
+            self.leased = kept
+
+            def read(names: set[str]) -> set[str]:
+                if self.leased is kept:
+                    self.leased = (kept[0], names)
+                return names
+
+            def unread(_: Failure) -> None:
+                if self.leased is kept:
+                    self.leased = None                  # not kept: asked of the database again next time
+                return None                             # unknown: each ask answers from what it let go
+
+            known: defer.Deferred | set[str] = d.addCallbacks(read, unread)
+        else:
+            known = self.leased[1]
+        if not isinstance(known, defer.Deferred):
+            return defer.succeed(name in known)
+        told: defer.Deferred = defer.Deferred()
+        known.addBoth(lambda result: (told.callback(result), result)[1])
+        return told.addCallback(lambda names: name in self.let_go if names is None else name in names)
 
     @staticmethod
     def _moving(leased: bool, kind: str, table_id: str) -> None:
@@ -143,6 +184,8 @@ class Tenancy:
             return
         self.log.info("taking over {name} (epoch {epoch})", name=name, epoch=epoch)
         self.let_go.discard(name)
+        if self.bus is not None:            # the gateways stop waiting for what the former owner never answered
+            self.bus.publish(TABLES_TAKEN_OVER, [kind, table_id])
         handlers.take(table_id)
 
     def lost(self, name: str) -> None:
@@ -190,10 +233,14 @@ class EscrowRecovery:
         return escrow
 
     def escrow(self, kind: Kind, table_id: str) -> dict[str, int]:
-        """Every escrow account of the table, as stored, adopted and moved back to its player's wallet."""
+        """Every escrow account of the table, as stored, adopted and moved back to its player's wallet -- in one
+        transfer (stored, AC-6), so one locked transaction a table: one a player, on the reactor thread, was half
+        of a twenty-table takeover's opening (bench/cluster.py, py-spy)."""
         escrow = self.adopt(kind, table_id)
-        for account, balance in sorted(escrow.items()):
-            self.wallet.move(account, cash(parse(account).player), balance, "recovery", account)   # stored (AC-6)
+        postings = [posting for account, balance in sorted(escrow.items()) if balance > 0
+                    for posting in (Posting(account, -balance), Posting(cash(parse(account).player), balance))]
+        if postings:
+            self.wallet.transfer(postings, "recovery", table_id)
         return escrow
 
 

@@ -34,7 +34,10 @@ the primary key and then takes the update path, whose ``WHERE`` is evaluated on
 the row as the first committed it (still live, so it loses). ``SELECT ... FOR
 UPDATE`` could not lock the row a first claim is about to create. Renewal and
 release are single ``UPDATE`` statements guarded by the node (and, for renewal,
-by the lease being live), so a node that lost a lease cannot extend it.
+by the lease being live), so a node that lost a lease cannot extend it. A claim
+first locks the row ``FOR UPDATE``: the table writes in flight hold it ``FOR KEY
+SHARE`` (:meth:`LeaseRecords.fence`), which a claim waits for and a renewal
+does not.
 SQLite is one process with one writer: its write lock serializes everything.
 """
 
@@ -44,7 +47,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, delete, or_, select, update
+from sqlalchemy import case, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -115,10 +118,23 @@ class LeaseRecords:
         A new row starts at epoch 1; a lease taken over (another node's or the caller's own that ran out) gets the
         next epoch; the caller's own live lease is renewed at the same epoch.
         """
+        return self.claim_all([resource], node, ttl, now).get(resource)
+
+    def claim_all(self, resources: Iterable[str], node: str, ttl: float, now: float) -> dict[str, int]:
+        """:meth:`claim` of each of ``resources`` in one transaction (a dead process's tables, taken over
+        together): the epoch of each that ``node`` holds now; those another node holds live are left out."""
+        names = sorted(set(resources))
+        if not names:
+            return {}
         with self.core.writing() as session:
             connection = session.connection()
-            claim = _INSERTS[connection.dialect.name](_LEASES).values(resource=resource, node=node,
-                                                                       expires_at=now + ttl, epoch=1)
+            # the rows as their fenced writes left them: this waits for each one still open (they hold them FOR KEY
+            # SHARE, which only this, a delete and a key's change wait for), so the new owner reads what they
+            # wrote; in resource order, as every claimer locks them
+            connection.execute(select(_LEASES.c.resource).where(_LEASES.c.resource.in_(names))
+                               .order_by(_LEASES.c.resource).with_for_update())
+            claim = _INSERTS[connection.dialect.name](_LEASES).values(
+                [{"resource": name, "node": node, "expires_at": now + ttl, "epoch": 1} for name in names])
             ran_out = _LEASES.c.expires_at <= now
             new_tenure = or_(_LEASES.c.node != claim.excluded.node, ran_out)
             claim = claim.on_conflict_do_update(
@@ -126,7 +142,8 @@ class LeaseRecords:
                 set_={"node": claim.excluded.node, "expires_at": claim.excluded.expires_at,
                       "epoch": case((new_tenure, _LEASES.c.epoch + 1), else_=_LEASES.c.epoch)},
                 where=or_(_LEASES.c.node == claim.excluded.node, ran_out))
-            return connection.execute(claim.returning(_LEASES.c.epoch)).scalar_one_or_none()
+            return {name: epoch for name, epoch in
+                    connection.execute(claim.returning(_LEASES.c.resource, _LEASES.c.epoch)).all()}
 
     def renew(self, node: str, resources: Sequence[str], ttl: float, now: float) -> set[str]:
         """Those of ``resources`` that ``node`` still holds, each now until ``now + ttl``; a lease that ran out or
@@ -163,17 +180,22 @@ class LeaseRecords:
         The fencing check of a table's writes: run first in a
         :meth:`~pokerroom.store.transactions.Transactions.together` with them,
         so a former owner's late writes fail as a whole. On PostgreSQL it holds
-        the lease row ``FOR SHARE`` until the transaction ends, so a takeover's
-        claim waits for a write already past this check to commit, and the new
-        owner reads the tables' rows with it. An expired lease nobody claimed
-        yet still passes: no other node serves the table.
+        the lease row ``FOR KEY SHARE`` until the transaction ends, so a takeover's
+        claim (which locks the row ``FOR UPDATE`` first) waits for a write already
+        past this check to commit, and the new owner reads the tables' rows with
+        it. The owner's own renewal (an ``UPDATE`` of the expiry, no key changed)
+        does not wait for it: a renewal never queues behind the tables' writes in
+        the database, nor deadlocks with a batch fencing several of its tables in
+        another order (bench/cluster.py saw both make a live process lose its own
+        leases). An expired lease nobody claimed yet still passes: no other node
+        serves the table.
         """
         key = (_FENCE, resource, node, epoch)
         if self.core.checked(key):                  # passed earlier in this transaction, the row held since
             return
         with self.core.writing() as session:
             found = session.execute(select(_LEASES.c.node, _LEASES.c.epoch).where(_LEASES.c.resource == resource)
-                                    .with_for_update(read=True)).first()
+                                    .with_for_update(read=True, key_share=True)).first()
             if found is None or tuple(found) != (node, epoch):
                 raise LeaseLost(resource, node, epoch)
         self.core.passed(key)
@@ -190,6 +212,11 @@ class LeaseRecords:
         not yet playing it): a table that is not closed for good (:meth:`retire` deletes its lease)."""
         with self.core.reading() as session:
             return session.execute(select(_LEASES.c.resource).where(_LEASES.c.resource == resource)).first() is not None
+
+    def leased_names(self) -> set[str]:
+        """:meth:`leased` of every table at once: the name of each lease the room has but the nodes' own."""
+        with self.core.reading() as session:
+            return set(session.scalars(select(_LEASES.c.resource).where(_LEASES.c.resource.not_like(NODE + "%"))))
 
     def owner(self, resource: str, now: float) -> Lease | None:
         """The live lease of ``resource``, or None if nobody holds it at ``now``."""
@@ -212,6 +239,15 @@ class LeaseRecords:
             return list(session.scalars(select(_LEASES.c.resource).where(_LEASES.c.expires_at <= now,
                                                                          _LEASES.c.resource.not_like(NODE + "%"))
                                         .order_by(_LEASES.c.resource)))
+
+    def watch(self, now: float, node: str) -> tuple[list[str], float | None]:
+        """:meth:`expired` at ``now``, and when the next of the other nodes' table leases runs out unless renewed
+        (None: none held): a watching node looks again then, not a beat later."""
+        with self.core.reading() as session:
+            soonest = session.scalar(select(func.min(_LEASES.c.expires_at))
+                                     .where(_LEASES.c.expires_at > now, _LEASES.c.node != node,
+                                            _LEASES.c.resource.not_like(NODE + "%")))
+        return self.expired(now), soonest
 
     def nodes(self, now: float) -> list[str]:
         """The names of the nodes whose own lease (:func:`node_resource`) is live at ``now``: the room's

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from pokerroom.money.ledger import Transfer
 from pokerroom.store.models import (
+    LedgerTransfer,
     TournamentEntryRow,
     TournamentRecord,
     TournamentStateRow,
@@ -31,6 +32,7 @@ from pokerroom.store.models import (
 from pokerroom.store.transactions import Transactions, insert_transfers
 
 UNFINISHED = ("registering", "running")
+ENTRY_REASONS = ("tournament buy-in", "tournament bounty", "tournament fee")   # tournament.registration's legs
 _STATES: Table = TournamentStateRow.__table__
 _TERMS: Table = TournamentTermsRow.__table__
 _TABLES: Table = TournamentTableRow.__table__
@@ -115,6 +117,23 @@ class TournamentRecords:
         with self.core.reading() as session:
             rows = self._tournament_rows(session, tournament_id)
             return rows if rows["state"] is not None else None
+
+    def entry_price(self, tournament_id: str) -> dict[str, Any] | None:
+        """What an entry cost and the blind levels, for a hand history's tournament header: from the terms while
+        the event is unfinished (``spec``), after it from the entry's transfers in the ledger (``legs``: reason ->
+        amount; no levels); None when neither is stored."""
+        with self.core.reading() as session:
+            spec = session.scalar(select(TournamentTermsRow.spec).where(TournamentTermsRow.tournament == tournament_id))
+            if spec is not None:
+                return {"spec": spec}
+            legs: dict[str, int] = {}
+            query = (select(LedgerTransfer).where(LedgerTransfer.reference == tournament_id,
+                                                  LedgerTransfer.reason.in_(ENTRY_REASONS))
+                     .order_by(LedgerTransfer.number).limit(3 * len(ENTRY_REASONS)))
+            for transfer in session.scalars(query):
+                paid = sum(p.amount for p in transfer.postings if p.amount > 0)
+                legs.setdefault(transfer.reason, paid)
+            return {"legs": legs} if legs else None
 
     def tournament(self, tournament_id: str) -> TournamentRecord | None:
         with self.core.reading() as session:

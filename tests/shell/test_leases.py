@@ -113,6 +113,23 @@ def test_a_dead_process_tables_are_taken_over_within_ttl_and_a_third_and_it_lear
     assert a.taken == [] and b.lost == [] and {b.owner(name) for name in TABLES} == {"b"}
 
 
+def test_a_dead_process_tables_are_claimed_as_its_lease_runs_out_not_a_beat_later(nodes):
+    """The watch reads when the other node's lease runs out and looks again then (issue 21's 10 s: up to a beat,
+    2 s, was spent waiting for the next look); never before, so a lease is only taken once it ran out."""
+    a, b = nodes
+    a.keeper.start()
+    assert a.hold(NL1)
+    run(1, a, b)
+    b.keeper.start()                                        # b's beats at T0 + 1, + 3, ...; a's at T0, + 2, ...
+    run(TTL / 3 * 2 - 0.5, a, b)                            # a's last renewal at T0 + 4
+    expires_at = a.store.leases.owner(NL1, a.clock.seconds()).expires_at
+    assert expires_at == T0 + 4 + TTL
+    run(TTL, b)                                             # a is killed; its lease runs out between b's beats
+    ((name, epoch, taken_at),) = b.taken
+    assert (name, epoch) == (NL1, 2)
+    assert expires_at < taken_at <= expires_at + STEP       # the next clock step after its end: no beat waited for
+
+
 def test_a_node_whose_renewals_stop_landing_stops_serving_before_anyone_can_take_its_table(nodes):
     a, b = nodes
     a.keeper.start()

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import event
 from twisted.internet import defer
+from twisted.internet.task import Clock
 
 from pokerroom.bus.records import HeldRead, PayoutsRead
 from pokerroom.bus.subjects import WALLET_HELD, WALLET_PAYOUTS, player_stream, table_public, table_seat
@@ -20,7 +21,8 @@ from pokerroom.protocol.pushes import verify_push
 from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.leases import TTL
 from pokerroom.shell.table_host import MOVED_KEPT
-from pokerroom.shell.tenancy import Tenancy
+from pokerroom.shell.tenancy import MOVING_KEPT, Tenancy
+from pokerroom.store.lease_records import node_resource
 from tests.support.clocked_room import Connection, player, request, settle, with_token
 from tests.support.leased_rooms import BUY_IN, ROULETTE, SIT_AND_GO, START, dealt, directors_sit_and_go, nodes
 from tests.support.together import shared_database
@@ -367,3 +369,37 @@ def test_with_the_database_away_the_tenancy_tells_the_tables_it_lost_as_moving(s
     tenancy.serve("cash", lambda table_id: None, lambda table_id: None)
     tenancy.takeover("cash:t1", 2)                                     # its own again
     assert told_moving(tenancy, "cash", "t1") is None
+
+
+def test_a_crowd_asking_whether_a_table_is_moving_reads_its_lease_once_a_moment(store):
+    """A dead process's players all ask to sit again every moment until their table opens elsewhere: one read of
+    the room's leases answers every ask, of every table, for MOVING_KEPT seconds, so the takeover's claims on the
+    leases' thread are not queued behind thousands of them (bench/cluster.py: 2,000 asks in a takeover)."""
+    reads: list[str] = []
+
+    class Counted(_Keeper):
+        def write(self, function, *args, quiet: bool = True):  # noqa: ANN001, ANN202
+            reads.append(function.__name__)
+            return super().write(function, *args, quiet=quiet)
+
+    clock = Clock()
+    tenancy = Tenancy(clock)
+    tenancy.attach(Counted(store))
+    store.leases.claim("cash:t1", "east", TTL, 0.0)
+    store.leases.claim("casino:rou", "east", TTL, 0.0)
+    store.leases.claim(node_resource("east"), "east", TTL, 0.0)
+    assert all("table t1 is moving" in told_moving(tenancy, "cash", "t1") for _ in range(50))
+    assert told_moving(tenancy, "cash", "nope") is None and told_moving(tenancy, "cash", "nope") is None
+    assert "casino table rou is moving" in told_moving(tenancy, "casino", "rou")
+    assert reads == ["leased_names"]                                   # one read answered them all
+    store.leases.retire("east", "cash:t1")                             # closed for good meanwhile
+    clock.advance(MOVING_KEPT)
+    assert told_moving(tenancy, "cash", "t1") is None and reads == ["leased_names", "leased_names"]
+
+
+def test_with_the_database_away_a_crowd_is_told_from_what_this_process_let_go(store):
+    tenancy = Tenancy(Clock())
+    tenancy.attach(_Keeper(store, reachable=False))
+    tenancy.lost("cash:t1")
+    assert "table t1 is moving" in told_moving(tenancy, "cash", "t1")
+    assert told_moving(tenancy, "cash", "t9") is None

@@ -143,6 +143,40 @@ def test_a_takeover_waits_for_a_write_already_past_the_fence_on_postgresql():
             taker.engine.dispose()
 
 
+def test_claiming_several_at_once_takes_only_those_that_ran_out_each_at_its_next_epoch(store):
+    """A dead process's tables are claimed in one transaction: each that ran out (or is new) is the claimer's, at a
+    bigger epoch; one another node holds live is left out, untouched."""
+    leases = store.leases
+    leases.claim(NL1, "a", TTL, T0)
+    leases.claim(T7, "a", TTL, T0)
+    leases.claim(BJ1, "c", TTL, T0 + TTL)                  # live until T0 + 2 TTL
+    new = resource("cash", "nl-2")
+    assert leases.claim_all([NL1, T7, BJ1, new], "b", TTL, T0 + TTL) == {NL1: 2, T7: 2, new: 1}
+    assert leases.owner(BJ1, T0 + TTL).node == "c" and leases.owner(BJ1, T0 + TTL).epoch == 1
+    assert leases.claim_all([], "b", TTL, T0 + TTL) == {}
+
+
+def test_a_renewal_does_not_wait_for_the_owners_own_open_fenced_write_on_postgresql():
+    """A live owner's renewal never queues behind its tables' writes in the database: they hold the lease row FOR
+    KEY SHARE, which the renewal (no key changed) passes and only a claim waits for (bench/cluster.py once saw a
+    renewal wait there, and deadlock with a batch fencing two tables, and the live process lose its tables)."""
+    with postgres_database() as url:
+        engine = make_engine(url)
+        migrate(engine)
+        owner = RoomStore(engine)
+        renewer = RoomStore(create_engine(url, connect_args={"options": "-c lock_timeout=300"}))
+        try:
+            owner.leases.claim(NL1, "a", TTL, T0)
+            renewed = []
+            owner.together([(owner.leases.fence, (NL1, "a", 1)),
+                            (lambda: renewed.append(renewer.leases.renew("a", [NL1], TTL, T0 + 1)), ())])
+            assert renewed == [{NL1}]                           # renewed while the fenced write was open
+            assert owner.leases.owner(NL1, T0 + 1).expires_at == T0 + 1 + TTL
+        finally:
+            engine.dispose()
+            renewer.engine.dispose()
+
+
 CLAIMERS = 8
 
 

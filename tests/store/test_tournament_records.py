@@ -10,7 +10,7 @@ from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.models import TournamentEntryRow, TournamentTableRow
 from pokerroom.store.room_store import RoomStore
 from tests.support.migrations import differences, downgrade
-from tests.tournament.director_drivers import Room, bust_one, observable, spec, started
+from tests.tournament.director_drivers import LEVELS, Room, bust_one, observable, spec, started
 from tournament import director as td
 from tournament import saved_state as ss
 
@@ -137,3 +137,16 @@ def test_TR_PLAY_4_a_directors_move_queued_for_a_hands_end_survives_a_restart_an
 
 def test_the_queued_moves_column_is_built_as_the_model_has_it(engine):
     assert differences(engine, "tournament_terms") == []
+
+
+def test_a_hand_history_reads_the_entry_price_from_the_terms_and_once_finished_from_the_ledger(store):
+    """The PokerStars tournament header's buy-in (and levels while they are stored): what an entry paid."""
+    assert store.tournaments.entry_price("t") is None
+    room = started(["a", "b", "c"])
+    save(store, room)
+    running = store.tournaments.entry_price("t")["spec"]
+    assert (running["buy_in"], running["fee"], running["levels"][0]["big_blind"]) == (900, 100, LEVELS[0].big_blind)
+    while room.director.state == td.RUNNING:
+        bust_one(room, leader(room.director))
+    save(store, room)
+    assert store.tournaments.entry_price("t") == {"legs": {"tournament buy-in": 900, "tournament fee": 100}}

@@ -3,17 +3,26 @@
 Exported for one player (``hero``: only their hole cards and mucked cards
 appear, as the site would show them) or, without a hero, for the security
 team (every hole card, mucked hands included).
+
+The trackers (and PokerKit's parser) read the hand number as digits only, so
+the header carries ``number`` (the stored hand's row id: unique, increasing);
+the room's own hand id (``nl-aldebaran-12``) stays in the table line, after
+the button, as ``(hand nl-aldebaran-12)``. A tournament hand is written in
+PokerStars' tournament form -- ``Tournament #T, $10.00+$1.00 USD Hold'em No
+Limit - Level III (20/40)`` -- and in chips, never money.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from hashlib import sha256
 
 from pokerroom.cards import RANK_NAMES, RANK_PLURALS
 from pokerroom.cards import format as format_cards
 from pokerroom.poker import events as ev
-from pokerroom.poker.history.record import HandRecord, Money, money_for
+from pokerroom.poker.history.record import CURRENCY_SYMBOLS, HandRecord, Money, money_for
 from pokerroom.poker.variants import VARIANTS
 
 _POST_WORDS = {
@@ -34,12 +43,52 @@ _RANK_WORDS = set(RANK_NAMES) | set(RANK_PLURALS)
 _ARTICLE = {"ONE_PAIR", "STRAIGHT", "FLUSH", "FULL_HOUSE", "STRAIGHT_FLUSH", "ROYAL_FLUSH"}
 
 
+_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+          (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentHeader:
+    """What PokerStars' tournament header names: the event's number, its buy-in in the money's minor units
+    (``buy_in`` to the pool, ``bounty``, ``fee`` to the house; all 0: a freeroll), its money and the hand's level
+    (None: not known, left out) and the tournament's table (``1``; "": the hand's table name)."""
+
+    number: int
+    buy_in: int = 0
+    fee: int = 0
+    bounty: int = 0
+    currency: str = "USD"
+    level: int | None = None
+    minor_units_per_unit: int = 100
+    table: str = ""
+
+
+def tournament_number(tournament_id: str) -> int:
+    """A tournament's number for the header: its id when that is digits, else a stable 12-digit number of it."""
+    if tournament_id.isdigit():
+        return int(tournament_id)
+    return int.from_bytes(sha256(tournament_id.encode()).digest()[:8], "big") % 10**12
+
+
+def hand_number(hand_id: str) -> int:
+    """The digits ending a room's hand id (``t1-12`` -> 12): a stand-in when the caller has no stored number."""
+    digits = hand_id.rsplit("-", 1)[-1]
+    return int(digits) if digits.isdigit() else 0
+
+
 def to_pokerstars(events: Sequence[ev.Event], *, hero: str | None = None, minor_units_per_unit: int = 1,
-                  currency_symbol: str | None = None) -> str:
-    """The hand as PokerStars text; ``hero`` is a player id, None for the security team's copy."""
+                  currency_symbol: str | None = None, number: int | None = None,
+                  tournament: TournamentHeader | None = None, started_at: str = "") -> str:
+    """The hand as PokerStars text; ``hero`` is a player id, None for the security team's copy; ``number`` the
+    hand's number (the stored row's id; None: the digits ending its hand id); ``tournament`` for a tournament
+    hand (its chips are written as chips); ``started_at`` (ISO) when the hand's events carry no time (a
+    tournament table's do not: the trackers need the header's date)."""
     record = HandRecord(events)
+    if tournament is not None:
+        minor_units_per_unit, currency_symbol = 1, ""
     money = money_for(record.started, minor_units_per_unit, currency_symbol)
-    lines = _header(record, money)
+    number = hand_number(record.started.hand_id) if number is None else number
+    lines = _header(record, money, number, tournament, started_at)
     lines += _body(record, money, hero)
     lines += _summary(record, money, hero)
     return "\n".join(lines) + "\n"
@@ -55,15 +104,42 @@ def _date(text: str) -> str:
     return when.strftime("%Y/%m/%d %H:%M:%S ") + zone
 
 
-def _header(record: HandRecord, money: Money) -> list[str]:
+def roman(number: int) -> str:
+    """PokerStars writes levels in Roman numerals: 14 -> XIV."""
+    out = ""
+    for value, letters in _ROMAN:
+        while number >= value:
+            out, number = out + letters, number - value
+    return out
+
+
+def _buy_in(t: TournamentHeader) -> str:
+    """``$10.00+$1.00 USD``, ``$5.00+$5.00+$1.00 USD`` with a bounty, ``Freeroll`` when it costs nothing."""
+    if t.buy_in + t.fee + t.bounty == 0:
+        return "Freeroll"
+    money = Money(t.minor_units_per_unit, CURRENCY_SYMBOLS.get(t.currency, ""))
+    parts = [t.buy_in, t.bounty, t.fee] if t.bounty else [t.buy_in, t.fee]
+    return "+".join(money(p) for p in parts) + (f" {t.currency}" if t.currency else "")
+
+
+def _header(record: HandRecord, money: Money, number: int, tournament: TournamentHeader | None,
+            started_at: str) -> list[str]:
     s = record.started
     game = VARIANTS[s.variant].name if s.variant in VARIANTS else s.variant
     low, high = (s.small_bet, s.big_bet) if s.betting == "fixed_limit" else (s.small_blind, s.big_blind)
-    currency = f" {s.currency}" if s.currency else ""
-    when = f" - {_date(s.started_at)}" if s.started_at else ""
+    started_at = s.started_at or started_at
+    when = f" - {_date(started_at)}" if started_at else ""
     size = s.max_seats or len(record.seats)
-    lines = [f"PokerStars Hand #{s.hand_id}: {game} ({money(low)}/{money(high)}{currency}){when}",
-             f"Table '{s.table_name}' {size}-max Seat #{s.button_seat} is the button"]
+    if tournament is None:
+        currency = f" {s.currency}" if s.currency else ""
+        head = f"PokerStars Hand #{number}: {game} ({money(low)}/{money(high)}{currency}){when}"
+        table = s.table_name
+    else:
+        level = f" - Level {roman(tournament.level)}" if tournament.level else ""
+        head = (f"PokerStars Hand #{number}: Tournament #{tournament.number}, {_buy_in(tournament)} {game}"
+                f"{level} ({money(low)}/{money(high)}){when}")
+        table = f"{tournament.number} {tournament.table or s.table_name}"
+    lines = [head, f"Table '{table}' {size}-max Seat #{s.button_seat} is the button (hand {s.hand_id})"]
     for seat in sorted(record.seats, key=lambda e: e.seat):
         lines.append(f"Seat {seat.seat}: {seat.player} ({money(seat.stack)} in chips)")
     return lines
