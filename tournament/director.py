@@ -425,6 +425,7 @@ class Director:
         if self.state == RUNNING and self.eliminations.satellite_done() and not self.floor.in_hand:
             self.eliminations.finish()
         if self.state == RUNNING:
+            self.balancing.make_queued()            # a director's moves asked during a hand (TR-PLAY-4)
             self.balancing.balance()
             self.deal_desk.offer_if_ready()
 
@@ -524,6 +525,7 @@ class Director:
         """Finished or cancelled: no entry is live any more, and every table closes."""
         self.state = state
         self.entries = {}
+        self.balancing.queued = []
         for table_id in list(self.tables):
             self.close_table(table_id)
 

@@ -15,7 +15,8 @@ back from a whole set.
 A saved table never holds a hand: its stacks are those at the start of the
 hand in play (a table's stacks change only when a hand ends), which is what
 TR-REFUND refunds from, and no deck is kept (HR-RNG-2). A restored director
-is between hands everywhere, as a pickled one was.
+is between hands everywhere, as a pickled one was; a director's move queued for
+the end of a hand (TR-PLAY-4) is kept and made at the next hand's end.
 
 Every field is plain data (int, str, bool, None, and tuples or lists of
 them), so the store can write it as typed columns and JSON without knowing
@@ -34,6 +35,7 @@ from pokerroom.poker.variants import VARIANTS
 from pokerroom.table.blinds import Positions
 from tournament import deals, staking
 from tournament import director as td
+from tournament.balancing import QueuedMove
 from tournament.places import Bust
 from tournament.prizes import Bracket, PayoutTable
 from tournament.structure import TournamentSpec
@@ -82,6 +84,7 @@ class TermsRecord:
     prizes: tuple[int, ...] | None
     substitutes: tuple[tuple[int, str, int], ...]            # (place, description, value): TR-PRIZE-4
     break_order: tuple[str, ...]
+    queued_moves: tuple[tuple[str, str, str], ...] = ()      # (player, to table, by): moves asked in a hand
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,8 @@ def _state(d: td.Director) -> StateRecord:
 def _terms(d: td.Director) -> TermsRecord:
     return TermsRecord(d.spec.id, spec_data(d.spec), payouts_data(d.payouts), d.eliminations.prizes,
                        tuple((place, what, value) for place, (what, value) in d.eliminations.substitutes.items()),
-                       tuple(d.balancing.break_order))
+                       tuple(d.balancing.break_order),
+                       tuple((m.player, m.table, m.by) for m in d.balancing.queued))
 
 
 def _table(d: td.Director, table: TournamentTable) -> TableRecord:
@@ -260,7 +264,7 @@ def from_rows(rows: dict[str, Any]) -> Saved:
 
 
 def _record(kind: type, row: dict[str, Any]) -> Any:
-    return kind(**{f.name: row[f.name] for f in fields(kind)})
+    return kind(**{f.name: row[f.name] for f in fields(kind) if f.name in row})   # an older row: the defaults
 
 
 # ---------------------------------------------------------------------- records -> director
@@ -294,6 +298,7 @@ def restore(saved: Saved) -> td.Director:
     d.eliminations.prizes = None if terms.prizes is None else tuple(terms.prizes)
     d.eliminations.substitutes = {place: (what, value) for place, what, value in terms.substitutes}
     d.balancing.break_order = list(terms.break_order)
+    d.balancing.queued = [QueuedMove(*move) for move in terms.queued_moves]
     for record in sorted(saved.tables, key=lambda r: _opened(r.table)):
         d.tables[record.table] = _table_from(record, spec, rng)
     _entries_from(d, saved.entries)

@@ -294,6 +294,13 @@ class PairSignals:
             self._holders.setdefault(identity, set()).add(player)
         self._version += 1
 
+    def shared_identities(self, a: str, b: str) -> dict[str, int]:
+        """The identities both ``a`` and ``b`` connected from, each with how many players used it: the one
+        computation the shared-identity signal and a pair report's identities panel read. One used by more than
+        :data:`MAX_IDENTITY_HOLDERS` players (a carrier's or a café's address) is shared but proves nothing."""
+        mine, theirs = self._identities.get(a, set()), self._identities.get(b, set())
+        return {identity: len(self._holders[identity]) for identity in sorted(mine & theirs)}
+
     # ------------------------------------------------------------------ scoring
 
     def tallies(self) -> Tallies:
@@ -518,7 +525,15 @@ class PairSignals:
                          explain: bool) -> tuple[float, float, str, list]:
         shared = x.identity_pairs.get(k)
         if not shared:
-            return (0.0, 0.0, "no IP address or device in common" if explain else "", [])
+            if not explain:
+                return (0.0, 0.0, "", [])
+            common = self.shared_identities(*names)
+            if not common:
+                return (0.0, 0.0, "no IP address or device in common", [])
+            what = ", ".join(f"{identity} ({holders} players)" for identity, holders in list(common.items())[:3])
+            more = f" and {len(common) - 3} more" if len(common) > 3 else ""
+            return (0.0, 0.0, f"connected from {what}{more}: used by more than {MAX_IDENTITY_HOLDERS} players, an "
+                              "address like that (a carrier's, a café's) proves nothing", [])
         together = x.together.get(k, 0)
         score = _ramp(together, 0, SHARED_HANDS_FULL) if together else 0.0
         if not explain:

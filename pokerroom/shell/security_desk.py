@@ -43,7 +43,7 @@ from pokerroom.players import nickname_key
 from pokerroom.poker import events as he
 from pokerroom.poker.history.ohh import to_ohh
 from pokerroom.protocol.schema import Request, ok
-from pokerroom.security.signals import PairSignals
+from pokerroom.security.signals import MAX_IDENTITY_HOLDERS, PairSignals
 from pokerroom.shell.every_node import AT_TABLES, ask_every_node
 from pokerroom.shell.hand_export import pokerstars_text, tournament_prices
 from pokerroom.shell.in_play import ask_in_play
@@ -207,12 +207,15 @@ class SecurityDesk:
                 entry = None
             identities = self.store.security.identities(since)
             mine, theirs = identities.get(a, set()), identities.get(b, set())
+            shared = signals.shared_identities(a, b)            # what the shared-identity signal read
             hands = self.store.security.hands_together(a, b, SHARED_HANDS)
             tables = {h.table_id for h in self.store.security.hands_by_id(hands)}
             chat = [c for c in self.store.security.search_chat(players=[a, b], limit=500) if c.table_id in tables]
             report = {"players": list(pair), "score": entry.score if entry else 0.0,
                       "signals": entry.to_wire()["signals"] if entry else {}, "shared_hands": hands,
-                      "identities": {a: sorted(mine), b: sorted(theirs), "shared": sorted(mine & theirs)},
+                      "identities": {a: sorted(mine), b: sorted(theirs), "shared": sorted(shared),
+                                     "holders": shared,
+                                     "too_common": [i for i, n in shared.items() if n > MAX_IDENTITY_HOLDERS]},
                       "chat": [_chat_line(c) for c in chat]}
             return ok(request, report=report)
 

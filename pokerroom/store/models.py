@@ -360,6 +360,7 @@ class TournamentTermsRow(Base):
     prizes: Mapped[list | None] = mapped_column(JSON, nullable=True)
     substitutes: Mapped[list] = mapped_column(JSON)
     break_order: Mapped[list] = mapped_column(JSON)
+    queued_moves: Mapped[list] = mapped_column(JSON, default=list)   # [player, to table, by]: TR-PLAY-4
 
 
 class TournamentTableRow(Base):

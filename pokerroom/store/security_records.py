@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import msgpack
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -35,8 +35,16 @@ from pokerroom.store.models import (
     Mute,
     NicknameReset,
     Restriction,
+    TournamentRecord,
 )
 from pokerroom.store.transactions import Transactions, insert_transfers
+
+
+def _tournament_like(text: str) -> ColumnElement[bool]:
+    """A hand of a tournament whose id or name holds ``text``, in any case (a reviewer types part of either)."""
+    wanted = text.strip().lower()
+    named = select(TournamentRecord.id).where(func.lower(TournamentRecord.name).contains(wanted, autoescape=True))
+    return or_(func.lower(HandRecord.tournament).contains(wanted, autoescape=True), HandRecord.tournament.in_(named))
 
 
 def pack_facts(facts: HandFacts) -> bytes:
@@ -59,7 +67,8 @@ class SecurityRecords:
     def search_hands(self, player: str | None = None, table: str | None = None, tournament: str | None = None,
                      since: float | None = None, until: float | None = None,
                      limit: int = 50) -> list[tuple[HandRecord, list[str]]]:
-        """Ended hands, newest first, each with who played it; a hand in progress is never found (SEC-2)."""
+        """Ended hands, newest first, each with who played it; a hand in progress is never found (SEC-2).
+        ``tournament`` matches part of a tournament's id or name, whatever the case."""
         with self.core.reading() as session:
             query = select(HandRecord).where(HandRecord.ended_at.is_not(None))
             if player is not None:
@@ -67,8 +76,8 @@ class SecurityRecords:
                                                            .where(HandPlayer.player_id == player)))
             if table is not None:
                 query = query.where(HandRecord.table_id == table)
-            if tournament is not None:
-                query = query.where(HandRecord.tournament == tournament)
+            if tournament is not None:                  # part of its id or of its name, in any case
+                query = query.where(_tournament_like(tournament))
             if since is not None:
                 query = query.where(HandRecord.started_at >= since)
             if until is not None:

@@ -195,9 +195,16 @@ def test_SEC_3_an_address_shared_by_many_players_is_ignored():
         signals.add_identities(name, ["100.64.0.1"])           # a carrier's address
     signals.add_identities("q20", ["192.0.2.9"])
     signals.add_identities("q21", ["192.0.2.9"])
-    assert signals.entry(*PAIR).signals["shared_identity"].value == 0
-    assert "no IP address" in signals.entry(*PAIR).signals["shared_identity"].why
+    carried = signals.entry(*PAIR).signals["shared_identity"]
+    assert carried.value == 0 and carried.score == 0
+    # what it says agrees with the identities a report shows as shared (issue 22: it said "no IP in common")
+    assert signals.shared_identities(*PAIR) == {"100.64.0.1": 11}
+    assert "no IP address" not in carried.why
+    assert "100.64.0.1 (11 players)" in carried.why and "proves nothing" in carried.why
     assert "192.0.2.9" in signals.entry("q20", "q21").signals["shared_identity"].why
+    assert signals.shared_identities("q20", "q21") == {"192.0.2.9": 2}
+    assert signals.shared_identities("q00", "q20") == {}
+    assert "no IP address" in signals.entry("q00", "q20").signals["shared_identity"].why
 
 
 def test_SEC_3_players_sharing_an_address_who_never_met_score_nothing():

@@ -9,7 +9,7 @@ from sqlalchemy import func, select, text
 from pokerroom.store.db import make_engine, migrate, sqlite_url
 from pokerroom.store.models import TournamentEntryRow, TournamentTableRow
 from pokerroom.store.room_store import RoomStore
-from tests.support.migrations import downgrade
+from tests.support.migrations import differences, downgrade
 from tests.tournament.director_drivers import LEVELS, Room, bust_one, observable, spec, started
 from tournament import director as td
 from tournament import saved_state as ss
@@ -115,6 +115,28 @@ def test_the_migration_turns_an_unfinished_tournaments_pickle_into_rows(tmp_path
         snapshot = c.execute(text("SELECT snapshot FROM tournaments WHERE id = 't'")).scalar_one()
     assert pickle.loads(snapshot).cancel("stopped") == pickle.loads(pickle.dumps(d)).cancel("stopped")
     engine.dispose()
+
+
+def test_TR_PLAY_4_a_directors_move_queued_for_a_hands_end_survives_a_restart_and_is_made(store):
+    room = started([f"p{i}" for i in range(9)], table_size=6)
+    d = room.director
+    save(store, room)
+    source, target = sorted(d.tables, key=lambda t: -len(d.tables[t].seats))      # 5 and 4: balanced after
+    room.deal(source)
+    mover = next(iter(d.tables[source].seats.values()))
+    room.apply(d.balancing.move_player(mover, target, "td"))
+    save(store, room, 2.0)
+    again = restored(store)                         # the hand in play is not kept: between hands everywhere
+    assert [(m.player, m.table, m.by) for m in again.balancing.queued] == [(mover, target, "td")]
+    other = Room(d.spec)
+    other.director, other.ledger = again, room.ledger
+    other.deal(source)
+    other.check_down(source)
+    assert again.table_of(mover).id == target and again.balancing.queued == []
+
+
+def test_the_queued_moves_column_is_built_as_the_model_has_it(engine):
+    assert differences(engine, "tournament_terms") == []
 
 
 def test_a_hand_history_reads_the_entry_price_from_the_terms_and_once_finished_from_the_ledger(store):

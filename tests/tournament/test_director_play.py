@@ -8,6 +8,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.poker import Call, Check
 from pokerroom.poker import events as ev
 from tests.tournament.director_drivers import Room, bust_one, spec, started, winning
+from tournament import commands as tc
 from tournament import director as td
 from tournament.structure import Break, Level
 
@@ -232,3 +233,39 @@ def test_TR_REG_5_a_director_removes_a_registrant_whatever_the_unregistering_rul
     room.apply(room.director.registration.remove("a"))
     assert room.cash("a") == 100_000 and "a" not in room.director.entries
     assert room.director.spec.unregister_until is None                     # the rules are unchanged
+
+
+def _uneven_pair(room: Room) -> tuple[str, str]:
+    """The fuller and the emptier of two tables (5 and 4): a move from the first leaves them balanced."""
+    first, second = sorted(room.director.tables, key=lambda t: -len(room.director.tables[t].seats))
+    return first, second
+
+
+def test_TR_PLAY_4_a_directors_move_asked_during_a_hand_waits_for_its_end_and_then_happens():
+    room = started([f"p{i}" for i in range(9)], table_size=6)
+    d = room.director
+    source, target = _uneven_pair(room)
+    room.deal(source)
+    mover = next(iter(d.tables[source].seats.values()))
+    room.apply(d.apply(tc.MovePlayer(mover, target, "td")))
+    assert d.table_of(mover).id == source and d.balancing.waiting_for(mover) == source    # queued, not refused
+    assert not [e for e in room.of(td.Seated) if e.reason == "director"]
+    room.check_down(source)
+    assert d.table_of(mover).id == target and d.balancing.queued == []
+    (moved,) = [e for e in room.of(td.Seated) if e.reason == "director"]
+    assert (moved.player, moved.source, moved.table) == (mover, source, target)
+    assert sorted(len(t.seats) for t in d.tables.values()) == [4, 5]
+
+
+def test_TR_PLAY_4_a_player_queued_to_move_who_busts_in_the_hand_is_not_moved():
+    room = started([f"p{i}" for i in range(9)], table_size=6)
+    d = room.director
+    source, target = _uneven_pair(room)
+    order = room.dealing_order(source)
+    winner, loser = order[:2]
+    room.deal(source, winning([winner, loser]))
+    room.apply(d.apply(tc.MovePlayer(loser, target, "td")))
+    room.shove_all(source, only=[winner, loser])
+    assert loser not in d.entries and d.balancing.queued == []
+    assert not [e for e in room.of(td.Seated) if e.reason == "director"]
+    assert loser not in d.tables[target].seats.values()

@@ -110,6 +110,32 @@ def test_TR_PLAY_4_balance_now_evens_the_tables_a_move_left_uneven(store):
     assert not refused["ok"] and refused["error"]["code"] == "forbidden"
 
 
+def test_TR_PLAY_4_a_move_asked_during_a_hand_is_answered_queued_and_made_when_the_hand_ends(store):
+    lobby = Lobby(store)
+    lobby.create(min_players=5, max_players=5, table_size=4)
+    for name in ("ana", "bob", "cyd", "dia", "eda"):
+        lobby.person(name)
+        assert lobby.ask(name, "tournament_register", tournament="sng")["ok"]
+    d = lobby.hall.directors["sng"]
+    source, target = sorted(d.tables.values(), key=lambda t: -len(t.seats))         # 3 and 2
+    lobby.clock.advance(1)                                                            # both deal their first hand
+    assert source.in_hand
+    mover = next(iter(source.seats.values()))
+    answer = lobby.ask("boss", "director_move_player", tournament="sng", player=mover, table=target.id,
+                       reason="a seat by the window")
+    waits = d.balancing.waiting_for(mover)
+    assert answer["ok"] and answer["queued"] == f"moves when the hand at table {waits} ends"
+    assert d.entries[mover].table == source.id
+    for _ in range(60):                                         # the timers play the hand out: everyone folds
+        if not d.balancing.queued:
+            break
+        lobby.clock.advance(10)
+    assert d.entries[mover].table == target.id
+    assert lobby.pushes(mover, "seated")[-1]["reason"] == "director"
+    (record,) = [r for r in lobby.ask("boss", "director_activity")["records"] if r["command"] == "move player"]
+    assert record["details"]["queued"] == waits
+
+
 def test_TR_DEAL_1_a_deal_every_player_accepted_waits_for_the_directors_approval(store):
     lobby, d = between_hands_in_the_money(store, director_approves_deals=1)
     lobby.person("boss", role="director")

@@ -95,11 +95,9 @@ def test_TR_PLAY_4_while_a_hand_is_away_its_table_takes_no_seat_change_and_no_ac
     with pytest.raises(RuleViolation) as e:
         table.unseat(player)
     assert (e.value.code, e.value.rule_id) == ("hand_running", "TR-PLAY-4")
-    other = next(t for t in d.tables if t != table_id)
-    for command in (tc.MovePlayer(player, other, "boss"), tc.BreakTable(table_id)):
-        with pytest.raises(RuleViolation) as e:
-            d.apply(command)
-        assert (e.value.code, e.value.rule_id) == ("hand_running", "TR-PLAY-4")
+    with pytest.raises(RuleViolation) as e:
+        d.apply(tc.BreakTable(table_id))
+    assert (e.value.code, e.value.rule_id) == ("hand_running", "TR-PLAY-4")
     with pytest.raises(RuleViolation) as e:
         d.act(player, Fold(setup.seats[0].seat))
     assert e.value.code == "no_hand" and "another process" in e.value.message
@@ -207,3 +205,16 @@ def test_TR_REFUND_1_a_director_restored_while_a_hand_was_away_has_it_void_and_r
     with pytest.raises(RuleViolation) as e:
         restored.hand_returned(result)
     assert e.value.code == "no_hand_away"
+
+
+def test_TR_PLAY_4_a_directors_move_asked_while_the_hand_is_away_happens_when_it_is_voided():
+    room = started(["a", "b", "c", "d", "e", "f", "g", "h", "i"], table_size=6)
+    d = room.director
+    source, target = sorted(d.tables, key=lambda t: -len(d.tables[t].seats))      # 5 and 4: balanced after
+    room.apply(d.send_hand(source))
+    away = d.tables[source].away
+    mover = away.seats[0].player_id
+    room.apply(d.apply(tc.MovePlayer(mover, target, "boss")))
+    assert d.table_of(mover).id == source and d.balancing.waiting_for(mover) == source
+    room.apply(d.apply(tc.VoidHand(source, away.hand_id)))
+    assert d.table_of(mover).id == target and d.balancing.queued == []

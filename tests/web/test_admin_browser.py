@@ -19,11 +19,12 @@ from tests.net.server_process import Player, Server
 from tests.net.tournament_bots import TournamentBot
 from tests.support.browser_pages import grant, http_url, signed_in
 from tests.support.socket_play import PASSWORD, sign_up
+from tests.support.waiting import wait_until
 
 
 def cents(text: str) -> int:
-    """A shown amount ("1,100.00") in minor units."""
-    whole, _, fraction = text.strip().replace(",", "").partition(".")
+    """A shown amount ("$1,100.00") in minor units."""
+    whole, _, fraction = text.strip().removeprefix("$").replace(",", "").partition(".")
     return int(whole) * 100 + int(fraction.ljust(2, "0") or 0)
 
 
@@ -121,11 +122,11 @@ def test_TR_PLAY_1_a_director_creates_starts_pauses_and_resumes_a_tournament_in_
     page.get_by_test_id("create-form").get_by_test_id("field-template").select_option("daily")
     page.get_by_test_id("preview-entrants").fill("200")
     page.get_by_test_id("preview-payouts").click()
-    expect(page.get_by_test_id("payout-preview")).to_contain_text("200 entries at 11.00")
+    expect(page.get_by_test_id("payout-preview")).to_contain_text("200 entries at $11.00")
     expect(page.get_by_test_id("payout-preview").get_by_test_id("payout-row")).not_to_have_count(0)
 
     create(page, "daily", "web-daily", "Web Daily", level_seconds="4", table_size="6", break_after_level="12",
-           break_seconds="60", guarantee="0.00")
+           break_seconds="60", guarantee="0.00", max_players="60")
     watcher = Player(web_server.url, "pokerroom.v1.json")              # anyone may read the details
     structure = watcher.request("tournament_details", tournament="web-daily")["structure"]
     assert {level["seconds"] for level in structure["levels"]} == {4}          # TR-PLAY-1: the level length given
@@ -256,7 +257,7 @@ def test_TR_REFUND_2_the_refund_preview_in_the_browser_is_exactly_what_the_room_
     assert cents(dialog.get_by_test_id("refund-total").inner_text()) == 3 * 1100
     dialog.get_by_test_id("cancel-confirm").click()
     expect(dialog).to_be_hidden()
-    expect(page.get_by_test_id("run-outcome")).to_contain_text("Cancelled under TR-REFUND-2: 3 refunds, 33.00 in all, "
+    expect(page.get_by_test_id("run-outcome")).to_contain_text("Cancelled under TR-REFUND-2: 3 refunds, $33.00 in all, "
                                                               "exactly as previewed.")
     expect(page.get_by_test_id("state")).to_have_text("Cancelled")
 
@@ -296,13 +297,13 @@ def test_a_director_opens_a_cash_table_sees_its_seats_and_closes_it(web_server, 
     page.get_by_test_id("open-table").click()
     expect(page.get_by_test_id("open-outcome")).to_have_text("Opened Vega (nl-vega).")
     vega = page.locator("[data-testid=cash-table][data-table=nl-vega]")
-    expect(vega).to_contain_text("0.10/0.20 USD")
+    expect(vega).to_contain_text("$0.10/$0.20")
     expect(vega.get_by_test_id("seat")).to_have_count(6)
 
     ana = sign_up(web_server.url, "anaweb")[0]
     assert ana.request("join", table="nl-vega", buy_in=1_500, seat=3)["ok"]
     expect(vega.locator("[data-testid=seat][data-seat='3']")).to_contain_text("anaweb")   # the lobby's push
-    expect(vega.locator("[data-testid=seat][data-seat='3']")).to_contain_text("15.00")
+    expect(vega.locator("[data-testid=seat][data-seat='3']")).to_contain_text("$15.00")
     vega.get_by_test_id("close-reason").fill("closing early")
     vega.get_by_test_id("close-table").click()
     expect(vega).to_have_count(0)                  # nobody in a hand: everyone stands up and the table is gone
@@ -315,3 +316,116 @@ def test_a_director_opens_a_cash_table_sees_its_seats_and_closes_it(web_server, 
     page.reload()                                         # the tab keeps its session (the token, never the password)
     expect(page.get_by_test_id("who")).to_have_text("tdir · director")
     expect(page.locator("[data-testid=activity-row][data-command='close table']")).to_have_count(1)
+
+
+def test_a_sit_and_go_from_the_daily_template_is_warned_of_its_field_and_guarantee_and_amounts_show_their_currency(
+        web_server, new_page):
+    """Issue 22 item 9: a sit & go made from the Daily kept "maximum 10,000 players" and a $1,000 guarantee without a
+    word, and amounts had no currency."""
+    page = director(new_page, web_server)
+    page.get_by_test_id("nav-create").click()
+    form = page.get_by_test_id("create-form")
+    form.get_by_test_id("field-template").select_option("daily")
+    form.get_by_test_id("field-id").fill("sng-daily")
+    form.get_by_test_id("field-name").fill("Daily as a sit & go")
+    expect(form.get_by_test_id("field-start")).to_have_value("sng")
+    fit = form.get_by_test_id("sng-fit")
+    expect(fit).to_be_visible()                                           # shown before anything is created
+    expect(fit.get_by_test_id("sng-fit-text")).to_contain_text("maximum 10,000 players")
+    expect(fit.get_by_test_id("sng-fit-text")).to_contain_text("a $1,000.00 guarantee")
+    expect(form.get_by_text("Guaranteed prize pool, USD")).to_be_visible()   # a money field names its currency
+    form.get_by_test_id("create-submit").click()
+    expect(page.get_by_test_id("create-outcome")).to_contain_text("adjust them, or tick")
+    watcher = Player(web_server.url, "pokerroom.v1.json")
+    assert not [t for t in watcher.request("tournament_list")["tournaments"] if t["id"] == "sng-daily"]
+
+    form.get_by_test_id("field-start").select_option("scheduled")           # a scheduled Daily fits as it is
+    expect(fit).to_be_hidden()
+    form.get_by_test_id("field-start").select_option("sng")
+    expect(fit).to_be_visible()
+    fit.get_by_test_id("sng-adjust").click()
+    expect(fit).to_be_hidden()
+    expect(form.get_by_test_id("field-max_players")).to_have_value("9")
+    expect(form.get_by_test_id("field-guarantee")).to_have_value("0.00")
+    form.get_by_test_id("create-submit").click()
+    expect(page).to_have_url(re.compile("#/t/sng-daily$"))
+    summary = watcher.request("tournament_details", tournament="sng-daily")["tournament"]
+    assert summary["start_at"] is None and summary["guarantee"] == 0
+
+    # amounts with their currency: the event's head, the prize pool, the list, the payout preview
+    expect(page.get_by_test_id("live-meta")).to_contain_text("buy-in $10.00 + $1.00")
+    expect(page.get_by_test_id("prize-pool")).to_have_text("$0.00")
+    page.get_by_test_id("nav-tournaments").click()
+    expect(page.locator("[data-testid=tournament-row][data-tournament=sng-daily]")).to_contain_text("$10.00 + $1.00")
+    page.get_by_test_id("nav-create").click()
+    page.get_by_test_id("create-form").get_by_test_id("field-template").select_option("daily")
+    page.get_by_test_id("preview-entrants").fill("100")
+    page.get_by_test_id("preview-payouts").click()
+    expect(page.get_by_test_id("preview-pool")).to_have_text(re.compile(r"^\$[\d,]+\.\d\d$"))
+    expect(page.get_by_test_id("payout-preview").get_by_test_id("payout-row").first).to_contain_text("$")
+    page.get_by_test_id("nav-activity").click()
+    created = page.locator("[data-testid=activity-row][data-command=create]")
+    expect(created).to_contain_text("max_players")                 # the adjusted field, as the director sent it
+    watcher.close()
+
+
+def test_TR_PLAY_4_a_move_asked_mid_hand_is_queued_and_made_at_its_end_and_the_feed_survives_reopening(
+        web_server, new_page):
+    """Issue 22 item 9: moving a player mid-hand was refused instead of queued for the hand's end, and reopening
+    the live view emptied its events feed. Players who never act stretch each hand to seconds (each decision
+    waits out its 2 s clock), so the director's move lands while a hand is in play."""
+    page = director(new_page, web_server)
+    create(page, "sit_and_go", "web-move", "Web Move", table_size="3", min_players="2", max_players="5",
+           time_bank="0")
+    silent = register(web_server, "web-move", [f"mv{i}" for i in range(5)])   # full: it starts
+    watcher = Player(web_server.url, "pokerroom.v1.json")
+    try:
+        expect(page.get_by_test_id("state")).to_have_text("Running")
+        expect(page.get_by_test_id("table-card")).to_have_count(2)
+        def fuller_in_a_hand() -> tuple[dict, str, str] | None:
+            """The tables, the fuller one (in a hand) and the other: a move from it leaves them 2 and 3."""
+            tables = watcher.request("tournament_details", tournament="web-move")["tables"]
+            source, target = sorted(tables, key=lambda t: -len(tables[t]["seats"]))
+            return (tables, source, target) if tables[source]["in_hand"] and len(tables[source]["seats"]) == 3 else None
+
+        found = wait_until(fuller_in_a_hand, 30, every=0.2)
+        assert found, "the fuller table never dealt a hand"
+        tables, source, target = found
+        mover = sorted(tables[source]["seats"].values())[0]
+        page.get_by_test_id("player-name").fill(mover)
+        page.get_by_test_id("player-table").select_option(target)
+        page.get_by_test_id("player-reason").fill("a seat by the window")
+        page.get_by_test_id("move-player").click()
+        expect(page.get_by_test_id("player-outcome")).to_have_text(
+            re.compile(rf"^Queued: moves when the hand at table ({source}|{target}) ends\.$"))
+        details = watcher.request("tournament_details", tournament="web-move")
+        assert next(p["table"] for p in details["standings"] if p["player"] == mover) == source   # not yet
+        moved = page.locator("[data-testid=feed-item][data-type=seated]")
+        expect(moved).to_contain_text(f"{mover} moved from {source} to {target}", timeout=60_000)
+        expect(moved).to_contain_text("(director)")
+        details = watcher.request("tournament_details", tournament="web-move")
+        assert next(p["table"] for p in details["standings"] if p["player"] == mover) == target
+        assert sorted(len(t["seats"]) for t in details["tables"].values()) == [2, 3]
+
+        # the feed survives reopening the view: another view and back, and a reload of the tab
+        lines = page.get_by_test_id("feed-item").count()
+        assert lines >= 2                                     # started, and the move at least
+        page.get_by_test_id("nav-tournaments").click()
+        expect(page.get_by_test_id("tournament-row")).not_to_have_count(0)
+        page.locator("[data-testid=tournament-row][data-tournament=web-move]").get_by_test_id("open-tournament").click()
+        expect(page.get_by_test_id("feed-item")).not_to_have_count(0)
+        assert page.get_by_test_id("feed-item").count() >= lines
+        expect(page.locator("[data-testid=feed-item][data-type=seated]")).to_contain_text(f"{mover} moved from")
+        page.reload()
+        expect(page.get_by_test_id("who")).to_have_text("tdir · director")
+        expect(page.locator("[data-testid=feed-item][data-type=started]")).to_have_count(1)
+        expect(page.locator("[data-testid=feed-item][data-type=seated]")).to_contain_text(f"{mover} moved from")
+        assert page.get_by_test_id("feed-item").count() >= lines
+
+        page.get_by_test_id("nav-activity").click()
+        expect(page.locator("[data-testid=activity-row][data-command='move player']")).to_contain_text(
+            "a seat by the window")
+    finally:
+        for p in silent:
+            p.close()
+        watcher.close()

@@ -23,8 +23,10 @@ from playwright.sync_api import Page, expect
 
 from pokerroom.money.accounts import cash
 from tests.net.server_process import Player, Server
+from tests.net.tournament_bots import TournamentBot
 from tests.support.browser_pages import grant, http_url, security, signed_in
-from tests.support.socket_play import PASSWORD, event_type, next_push, sign_up
+from tests.support.socket_play import PASSWORD, event_type, next_push, sign_up, staff
+from tests.support.waiting import wait_until
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -511,3 +513,62 @@ def test_HR_CHAT_3_AC_3_AC_4_the_player_page_mutes_verifies_restricts_freezes_re
             p.close()
         except Exception:                               # noqa: BLE001 - the room closed it (renamed, banned)
             pass
+
+
+def test_SEC_2_SEC_3_the_tournament_filter_takes_part_of_a_name_and_a_pair_report_agrees_on_shared_addresses(
+        web_server, new_page):
+    """Issue 22 item 9: the hands' tournament filter needed the exact id; and a pair report said "shared identity
+    0: no IP in common" while its identities panel highlighted the address they share -- every player of this
+    test connects from this machine, an address too many players share to count (SEC-3)."""
+    director = staff(web_server, "tdfilter", "director")
+    assert director.request("director_create", template="sit_and_go", id="sng-0412", name="Friday Turbo",
+                            start_in=None, settings={"min_players": 2, "max_players": 2})["ok"]
+    bots = []
+    for i, name in enumerate(("tfana", "tfbob")):
+        p = sign_up(web_server.url, name)[0]
+        assert p.request("tournament_register", tournament="sng-0412")["ok"]
+        bots.append(TournamentBot(p, name, "sng-0412", seed=i))
+    for bot in bots:
+        bot.start()
+    for i in range(8):                                  # more players on this machine's address
+        sign_up(web_server.url, f"crowd{i}")[0].close()
+    sec = reviewer(web_server)
+    assert wait_until(lambda: sec.request("security_hands", tournament="sng-0412")["hands"], 60, every=0.3), \
+        "no tournament hand ended"
+    for bot in bots:
+        bot.stop.set()
+    assert not [b.failure for b in bots if b.failure]
+    ended = sec.request("security_hands", tournament="sng-0412", limit=500)["hands"]
+
+    page = security(new_page, web_server)
+    page.get_by_test_id("nav-hands").click()
+    for typed in ("friday TURBO", "0412", "SNG-04", "Turbo"):           # part of the name or the id, any case
+        page.get_by_test_id("hands-tournament").fill(typed)
+        page.get_by_test_id("hands-search").click()
+        expect(page.get_by_test_id("hand-row")).not_to_have_count(0)
+        for row in page.get_by_test_id("hand-row").all():
+            expect(row).to_contain_text("sng-0412")
+    assert len(ended) >= 1
+    page.get_by_test_id("hands-tournament").fill("weekly")
+    page.get_by_test_id("hands-search").click()
+    expect(page.get_by_test_id("hands-empty")).to_be_visible()
+
+    # the pair report: the signal's sentence and the identities panel say the same of their shared address
+    page.goto(f"{http_url(web_server)}/security#/pair/tfana/tfbob")
+    shared = page.get_by_test_id("identities-shared").locator("li.shared")
+    expect(shared).not_to_have_count(0)
+    address = shared.first.get_attribute("data-identity")
+    assert address and address.startswith("ip:")
+    expect(shared.first).to_have_class(re.compile(r"\bcommon\b"))
+    expect(shared.first).to_contain_text("too common to count")
+    why = page.locator("[data-testid=signal-row][data-signal=shared_identity]").get_by_test_id("signal-why")
+    expect(why).to_contain_text(address)
+    expect(why).to_contain_text("proves nothing")
+    expect(why).not_to_contain_text("no IP address")
+    report = sec.request("security_pair", a="tfana", b="tfbob")["report"]
+    assert address in report["identities"]["shared"] and address in report["identities"]["too_common"]
+    assert report["identities"]["holders"][address] > 10
+    for bot in bots:
+        bot.player.close()
+    sec.close()
+    director.close()

@@ -10,6 +10,30 @@ import * as activity from "./activity.js";
 
 const DIRECTOR_ROLES = new Set(["director", "admin"]);
 const FEED_LENGTH = 300;
+const FEED_KEY = "pokerroom.admin.feeds";      // the feeds, kept for this tab (sessionStorage) across reloads
+const FEEDS_KEPT = 20;                          // tournaments whose feeds a tab keeps, the latest heard
+
+// The room keeps no history of a tournament's pushes: the lines heard so far are the page's, and a reloaded or
+// reopened view shows them again from the tab's storage (issue 22: reopening the live view emptied it).
+function keptFeeds() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(FEED_KEY) || "[]");
+    return new Map(Array.isArray(saved) ? saved.filter((entry) => Array.isArray(entry) && Array.isArray(entry[1])) : []);
+  } catch {
+    return new Map();
+  }
+}
+
+let saving = null;
+function keepFeeds() {
+  saving = null;
+  const latest = [...ctx.feeds.entries()].slice(-FEEDS_KEPT);
+  try {
+    sessionStorage.setItem(FEED_KEY, JSON.stringify(latest));
+  } catch {
+    // the tab's storage is full or refused: the feed lives as long as the page
+  }
+}
 
 // What the views share: the connection, who is signed in, the tournaments we know and their recent events.
 export const ctx = {
@@ -18,7 +42,7 @@ export const ctx = {
   templates: null,                // the director_templates answer, once loaded
   tournaments: new Map(),         // id -> summary (tournament_list)
   subscribed: new Set(),
-  feeds: new Map(),               // id -> [{at, event}], newest last
+  feeds: keptFeeds(),             // id -> [{at, event}], newest last
   deals: new Map(),               // id -> the last deal event (a deal waiting for the director, or its outcome)
 
   async loadTemplates() {
@@ -50,7 +74,9 @@ function received(message) {
   const feed = ctx.feeds.get(id) || [];
   feed.push({ at: Date.now() / 1000, event: message.event });
   if (feed.length > FEED_LENGTH) feed.splice(0, feed.length - FEED_LENGTH);
+  ctx.feeds.delete(id);                          // the latest heard last: the first kept when too many
   ctx.feeds.set(id, feed);
+  if (!saving) saving = setTimeout(keepFeeds, 250);
   if (message.event.type.startsWith("deal_")) ctx.deals.set(id, message.event);
 }
 
@@ -60,3 +86,4 @@ startStaffPage({
   tabs: { t: "tournaments" },
   connected: (room) => room.on("tournament_event", received),
 });
+window.addEventListener("pagehide", () => { if (saving) { clearTimeout(saving); keepFeeds(); } });

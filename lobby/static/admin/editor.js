@@ -6,8 +6,12 @@
 
 import { h } from "../common/format.js";
 import {
-  Refusal, act, amountOf, cash, levelsTable, ordinal, outcome, wholeNumber,
+  CURRENCY, Refusal, act, amountOf, cash, levelsTable, ordinal, outcome, plain, wholeNumber,
 } from "./ui.js";
+
+// A sit & go starts when it is full: more players than this many tables seat is a field it will not fill, and a
+// guarantee is house money paid to a field that small (issue 22: one made from the Daily kept 10,000 and $1,000).
+const SIT_AND_GO_TABLES = 10;
 
 // The whole-number settings the form offers, in the order a director thinks of them.
 const GROUPS = [
@@ -82,7 +86,7 @@ function detailsDefaults(details) {
 
 function shown(field, value) {
   if (value == null) return "";
-  return field.kind === "money" ? cash(value) : String(value);
+  return field.kind === "money" ? plain(value) : String(value);
 }
 
 function input(field) {
@@ -116,7 +120,8 @@ export function mount(ctx, container, { view, param }) {
   const fieldsets = GROUPS.map(([title, fields]) => h("fieldset", {}, h("legend", {}, title),
     fields.map((f) => {
       inputs[f.name] = input(f);
-      return h("label", { title: f.help || "" }, f.label, inputs[f.name], f.help ? h("small.muted", {}, f.help) : null);
+      const label = f.kind === "money" ? `${f.label}, ${CURRENCY}` : f.label;
+      return h("label", { title: f.help || "" }, label, inputs[f.name], f.help ? h("small.muted", {}, f.help) : null);
     })));
 
   // ---- the event: template, id, name, game, start, satellite target (create only)
@@ -147,6 +152,51 @@ export function mount(ctx, container, { view, param }) {
   const submit = h("button.primary", { type: "submit", "data-testid": editing ? "edit-submit" : "create-submit" },
     editing ? "Save changes" : "Create tournament");
 
+  // ---- a sit & go whose template's field or guarantee does not fit one: shown, and adjusted or accepted
+  const fitText = h("p", { "data-testid": "sng-fit-text" });
+  const adjust = h("button", { type: "button", "data-testid": "sng-adjust" }, "Adjust for a sit & go");
+  const keep = h("input", { type: "checkbox", "data-testid": "sng-keep" });
+  const fitBox = h("div.notice-box.hidden", { "data-testid": "sng-fit", role: "alert" }, fitText,
+    h("div.button-row", {}, adjust, h("label.check", {}, keep, "Create it as it is")));
+  const valueOf = (name) => {
+    const text = inputs[name].value.trim();
+    if (text === "") return defaults[name];
+    try {
+      return parse(FIELDS.find((f) => f.name === name), text);
+    } catch {
+      return defaults[name];
+    }
+  };
+  const sitAndGoLimit = () => (valueOf("table_size") || 9) * SIT_AND_GO_TABLES;
+  // What does not fit a sit & go in the form as it stands: [] when it fits, or when it starts at a set time.
+  const misfits = () => {
+    if (editing || startSelect.value !== "sng") return [];
+    const out = [];
+    const most = valueOf("max_players");
+    if (most != null && most > sitAndGoLimit()) {
+      out.push(`maximum ${most.toLocaleString("en")} players: a sit & go starts when full, and `
+        + `${sitAndGoLimit().toLocaleString("en")} is already ${SIT_AND_GO_TABLES} full tables`);
+    }
+    const guarantee = valueOf("guarantee");
+    if (guarantee) out.push(`a ${cash(guarantee)} guarantee: house money paid to a field of a sit & go`);
+    return out;
+  };
+  const showFit = () => {
+    const found = misfits();
+    fitBox.classList.toggle("hidden", !found.length);
+    if (!found.length) keep.checked = false;
+    fitText.textContent = found.length ? `This sit & go keeps the template's ${found.join("; and ")}.` : "";
+  };
+  adjust.addEventListener("click", () => {
+    const size = valueOf("table_size") || 9;
+    if (valueOf("max_players") > sitAndGoLimit()) inputs.max_players.value = String(size);
+    if (valueOf("min_players") > size) inputs.min_players.value = "2";
+    if (valueOf("guarantee")) inputs.guarantee.value = plain(0);
+    showFit();
+  });
+  startSelect.addEventListener("change", showFit);
+  for (const name of ["max_players", "min_players", "guarantee", "table_size"]) inputs[name].addEventListener("input", showFit);
+
   if (editing) {
     form.append(h("fieldset", {}, h("legend", {}, "Event"),
       h("p.muted", {}, "Edits are allowed until the first player registers. Empty fields stay as they are.")),
@@ -160,7 +210,7 @@ export function mount(ctx, container, { view, param }) {
       h("label", { title: "A sit & go starts when full, or when a director presses Start now" }, "Start", startSelect),
       h("label", {}, "Starts in (minutes)", startIn, startAt),
       h("label", {}, "Satellite: seats to", satellite)),
-    ...fieldsets, h("div.form-actions", {}, submit, status));
+    fitBox, ...fieldsets, h("div.form-actions", {}, submit, status));
   }
 
   // ---- what the director changed, as the request's settings
@@ -263,6 +313,7 @@ export function mount(ctx, container, { view, param }) {
     if (!nameInput.dataset.touched) nameInput.value = template.name === template.template ? "" : template.name;
     fill(templateDefaults(template));
     previewResult.replaceChildren();
+    showFit();
   };
   nameInput.addEventListener("input", () => { nameInput.dataset.touched = "1"; });
   templateSelect.addEventListener("change", chooseTemplate);
@@ -316,6 +367,11 @@ export function mount(ctx, container, { view, param }) {
       const name = nameInput.value.trim();
       if (!/^[A-Za-z0-9_-]{1,32}$/.test(id)) throw new Refusal("The id is 1 to 32 letters, digits, - or _.");
       if (!name) throw new Refusal("Give the tournament a name.");
+      if (misfits().length && !keep.checked) {
+        fitBox.scrollIntoView({ block: "center" });
+        throw new Refusal("This sit & go keeps the template's maximum players or guarantee: adjust them, or tick "
+          + "\u201cCreate it as it is\u201d.");
+      }
       const fields = { template: templateSelect.value, id, name, settings };
       fields.start_in = startSelect.value === "scheduled"
         ? wholeNumber(startIn.value, "Starts in (minutes)", { low: 0, high: 7 * 24 * 60 }) * 60

@@ -173,7 +173,8 @@ export function mount(ctx, container, { param: tid }) {
         h("div.inline-form", {}, h("label", {}, "Player", playerInput, playerList), h("label", {}, "Table", tableSelect),
           h("label", {}, "Reason", playerReason)),
         h("div.button-row", {}, Object.values(players)),
-        h("p.muted", {}, "Add and remove before the start (a removed player gets everything back); move between hands."),
+        h("p.muted", {}, "Add and remove before the start (a removed player gets everything back). A move asked during a hand "
+          + "waits for that hand's end."),
         playersOut),
       h("section.panel", { "data-testid": "broadcast-panel" }, h("h3", {}, "Message to the tournament"),
         h("div.inline-form", {}, message, send), sendOut),
@@ -444,7 +445,7 @@ export function mount(ctx, container, { param: tid }) {
       const player = playerOf();
       if (!tableSelect.value) throw new Refusal("Choose the table to move the player to.");
       return { player, table: tableSelect.value, reason: reasonOf(playerReason) };
-    }, "Player moved."));
+    }, (answer) => (answer.queued ? `Queued: ${answer.queued}.` : "Player moved.")));   // TR-PLAY-4
   send.addEventListener("click", () => command(send, sendOut, "director_broadcast", () => {
     const text = message.value.trim();
     if (!text) throw new Refusal("Write the message first.");

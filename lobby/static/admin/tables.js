@@ -30,7 +30,7 @@ function tableCard(ctx, t, refresh) {
       h("h3", {}, t.name, " ", h("span.muted", {}, t.table)),
       t.closing ? h("span.badge.paused", { "data-testid": "closing" }, "Closing") : null,
       h("span.spacer"),
-      h("span", {}, `${t.game} · ${cash(t.small_blind, t.currency)}/${cash(t.big_blind, t.currency)} ${t.currency}`)),
+      h("span", {}, `${t.game} · ${cash(t.small_blind, t.currency)}/${cash(t.big_blind, t.currency)}`)),
     h("p.muted", {}, `Buy-in ${cash(t.min_buy_in, t.currency)} to ${cash(t.max_buy_in, t.currency)} · ${taken}/${t.seats} seated`),
     h("ol.seats.cash-seats", {}, seats),
     h("p", { "data-testid": "waiting" }, h("b", {}, "Waiting: "),

@@ -2,12 +2,14 @@
 // outcome shown next to it, and reading forms.
 
 import { reasonOf as reasonFrom, Refusal } from "../common/actions.js";
-import { h, clock, money, parseMoney } from "../common/format.js";
+import { h, clock, money, moneyText, parseMoney } from "../common/format.js";
 
 // Tournament money (buy-ins, pools, prizes, refunds) is in minor units of the room's currency.
 export const CURRENCY = "USD";
 
-export const cash = (amount, currency = CURRENCY) => money(amount, currency);
+// An amount as shown: with its currency ("$1,000.00"); `plain` is the same number as a form field takes it.
+export const cash = (amount, currency = CURRENCY) => moneyText(amount, currency);
+export const plain = (amount, currency = CURRENCY) => money(amount, currency);
 export const chips = (amount) => money(amount, "chips");
 
 export { act, errorText, failed, outcome, Refusal } from "../common/actions.js";

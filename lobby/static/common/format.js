@@ -36,6 +36,18 @@ export function money(amount, currency = "USD") {
   return `${sign}${whole}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+// An amount with its currency, as a person reads it: "$1,000.00" (USD), "\u20ac12.50" (EUR), "12.50 GBP" (another
+// currency), whole chips for tournaments (currency "chips", "T$" or none).
+const SYMBOLS = { USD: "$", EUR: "\u20ac" };
+
+export function moneyText(amount, currency = "USD") {
+  if (amount == null) return "";
+  if (!currency || currency === "chips" || currency === "T$") return money(amount, currency);
+  const symbol = SYMBOLS[currency];
+  if (!symbol) return `${money(amount, currency)} ${currency}`;
+  return (amount < 0 ? "-" : "") + symbol + money(Math.abs(amount), currency);
+}
+
 // Parses "12.34" (cash) or "1234" (chips) back into whole minor units; NaN when it is not a number.
 export function parseMoney(text, currency = "USD") {
   const clean = String(text).trim().replace(/,/g, "");

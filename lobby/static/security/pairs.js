@@ -126,8 +126,16 @@ function mountReport(ctx, container, a, b) {
         ? (s.hands || []).flatMap((id, i) => [i ? " " : "", handLink(id)]) : h("span.muted", {}, "\u2014"))));
     const ids = report.identities || {};
     const shared = new Set(ids.shared || []);
+    const holders = ids.holders || {};
+    // an identity too many players used (a carrier's or a café's address) is shared but not counted: the
+    // shared-identity signal's sentence says the same
+    const tooCommon = new Set(ids.too_common || []);
+    const common = (id) => tooCommon.has(id);
     const identityList = (list, testid) => h("ul.identities", { "data-testid": testid },
-      (list || []).length ? list.map((id) => h(`li${shared.has(id) ? ".shared" : ""}`, {}, id))
+      (list || []).length ? list.map((id) => h(`li${shared.has(id) ? (common(id) ? ".shared.common" : ".shared") : ""}`,
+        { "data-identity": id }, id,
+        testid === "identities-shared" && holders[id] ? h("small.muted", {}, common(id)
+          ? ` used by ${holders[id]} players: too common to count` : ` used by ${holders[id]} players`) : null))
         : [h("li.muted", {}, "none recorded")]);
     const [pa, pb] = report.players || [a, b];
     root.append(

@@ -162,6 +162,8 @@ class TournamentAnswers:
             done = self.hall.command(d, command)
         if kind in _BALANCE_AFTER:
             return then(done, lambda _: {"balance": self.wallet.balance(command.player)})
+        if kind is tc.MovePlayer:               # asked during a hand: queued for its end (TR-PLAY-4)
+            return then(done, lambda _: _queued(d, command.player))
         return then(done, lambda _: answer)
 
     def hand_back(self, d: td.Director, back: HandBack) -> dict:
@@ -235,6 +237,12 @@ class TournamentAnswers:
             self.hall.here(d), tc.SellShares(seller, bought.buyer, bought.percent, offered[1], funds)),  # any process
             verify=False)
         return then(bought_, sold)
+
+
+def _queued(d: td.Director, player: str) -> dict:
+    """A director's move answered: ``{}`` when made now, else the hand it waits for (TR-PLAY-4)."""
+    table = d.balancing.waiting_for(player) if d.state == td.RUNNING and player in d.entries else ""
+    return {"queued": f"moves when the hand at table {table} ends", "table": table} if table else {}
 
 
 # The hall's own records on ``tournament.<id>.command`` and ``tournament.<id>.read``, each to the answer that takes it.

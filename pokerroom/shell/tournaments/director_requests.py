@@ -215,9 +215,17 @@ class DirectorRequests:
 
     def _on_director_move_player(self, session: Any, request: Request, tournament: str, player: str, table: str,
                                  reason: str) -> Any:
-        return self._directed(session, request, tournament, "move player",
-                              lambda by: tc.MovePlayer(player, table, by),
-                              player=player, table=table, reason=reason)
+        """Between hands the player moves now; during a hand at either table the move is queued for the hand's
+        end (TR-PLAY-4), answered ``queued``: "moves when the hand at table X ends"."""
+        verify_director(session)
+
+        def done(answer: dict) -> dict:
+            directed(self.recorder, session, "move player", tournament, player=player, table=table, reason=reason,
+                     **({"queued": answer["table"]} if answer.get("queued") else {}))
+            return ok(request, **({"queued": answer["queued"]} if answer.get("queued") else {}))
+
+        return answered(self.line.command(tournament, tc.MovePlayer(player, table, session.player_id)), tournament,
+                        done)
 
     def _on_director_break_table(self, session: Any, request: Request, tournament: str, table: str,
                                  reason: str) -> Any:

@@ -54,6 +54,7 @@ def _older(director) -> None:
     from tournament.changes import Changes
 
     _in_parts(director)
+    director.balancing.__dict__.setdefault("queued", [])     # pickled before a director's moves were queued
     if "changes" not in director.__dict__:
         director.changes = Changes()
     if "registrations" not in director.__dict__:
@@ -111,8 +112,10 @@ def upgrade() -> None:
             saved = saved_state.whole(director)
             for name, records in (('tournament_states', [saved.state]), ('tournament_terms', [saved.terms]),
                                   ('tournament_tables', saved.tables), ('tournament_entries', saved.entries)):
-                if records:
-                    connection.execute(_table(name).insert(), [vars(r) for r in records])
+                if records:                            # the columns of this revision (later ones add more)
+                    table = _table(name)
+                    connection.execute(table.insert(), [{c: v for c, v in vars(r).items() if c in table.c}
+                                                        for r in records])
     with op.batch_alter_table('tournaments', schema=None) as batch_op:
         batch_op.drop_column('snapshot')
 
