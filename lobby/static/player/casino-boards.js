@@ -1,0 +1,7 @@
+// The casino games the player client can play, each with its board: board(view, {betting, mySeat}) draws it,
+// label(market) names a bet for a person.
+import * as roulette from "./casino-roulette.js";
+
+export const BOARDS = {
+  roulette,
+};

@@ -1,0 +1,154 @@
+"""The live casino played from the player client in a real browser (issue 22 item 3; RULES.md CR, RO).
+
+A person registers through the page, opens a casino table from the lobby's Play button, bets with the page's chips
+on the drawn board, and the round is dealt by the test moving the casino's clock (``tests/net/casino_run.py``: the
+room's sockets are real, only the casino's time is the test's, so nothing here waits on a betting timer). After
+the round the wallet the page shows must be the wallet before, minus the stakes, plus what the round paid back --
+the stakes and payouts as the page shows them and as the room's ledger says at a fresh log-in -- and each payout
+must be what the rules pay for the result the page shows. Every control a person needs is tapped where it is
+drawn, at its middle, on a 390x844 phone (nothing over it, nothing off-screen) and on a desktop.
+
+Set ``POKERROOM_SCREENSHOTS`` to a directory to keep each game's picture (``casino-<game>.png``); the pictures in
+docs/img are copied from such a run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.net.test_casino_sockets import BETTING, RED, RO, CasinoRoom, log_in
+from tests.support.browser_pages import register
+from tests.web.test_phone_browser import BLOCKED
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+
+
+@pytest.fixture(scope="module")
+def casino_floor(tmp_path_factory):
+    room = CasinoRoom(tmp_path_factory.mktemp("casino-web"), RO)
+    yield room
+    room.stop()
+    room.assert_clean()
+
+
+@pytest.fixture
+def person(browser):
+    """``person(size)``: a page in a browser context of its own at that viewport; JavaScript errors fail the test."""
+    contexts, errors = [], []
+
+    def make(size: dict) -> Page:
+        context = browser.new_context(viewport=size)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+        page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+def cents(text: str) -> int:
+    """``$1,234.50`` as 123450."""
+    whole, _, part = re.sub(r"[^\d.]", "", text).partition(".")
+    return int(whole) * 100 + int((part + "00")[:2])
+
+
+def tap(page: Page, testid: str) -> None:
+    """A tap at the control's middle where it is drawn, scrolled to the screen's middle (under the sticky header
+    otherwise): it must be the one there."""
+    el = page.get_by_test_id(testid)
+    el.evaluate("(e) => e.scrollIntoView({block: 'center', inline: 'center'})")
+    where = el.evaluate(BLOCKED)
+    assert where["problem"] == "", (testid, where)
+    page.mouse.click(where["x"], where["y"])
+
+
+def at_the_table(room: CasinoRoom, page: Page, name: str, table: str) -> int:
+    """Registered through the page, the table opened from the lobby's Play button; its wallet before betting."""
+    page.goto(room.url.replace("ws://", "http://", 1).removesuffix("/ws") + "/")
+    register(page, name)
+    expect(page.get_by_test_id("lobby-view")).to_be_visible()
+    tap(page, f"casino-play-{table}")
+    expect(page.get_by_test_id("casino-title")).to_be_visible()
+    expect(page.get_by_test_id("balance")).to_have_text(re.compile(r"\$"))
+    return cents(page.get_by_test_id("balance").inner_text())
+
+
+def betting_open(room: CasinoRoom, page: Page) -> None:
+    """The casino's clock moved on, a second at a time, until the page shows a round taking bets."""
+    phase = page.get_by_test_id("casino-phase")
+    for _ in range(30):
+        if phase.inner_text() == "Place your bets":
+            return
+        room.advance(1)
+        page.wait_for_timeout(100)          # the pushes of that second reach the page
+    raise AssertionError(f"no round opened: {phase.inner_text()}")
+
+
+def shot(page: Page, game: str) -> None:
+    folder = os.environ.get("POKERROOM_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"casino-{game}.png"), full_page=True)
+
+
+def wallet_after(room: CasinoRoom, page: Page, name: str, before: int) -> None:
+    """The page's wallet is before - staked + paid back, and the room's ledger says the same at a fresh log-in."""
+    staked = cents(page.get_by_test_id("casino-staked").inner_text())
+    returned = cents(page.get_by_test_id("casino-returned").inner_text())
+    assert staked > 0
+    want = before - staked + returned
+    expect(page.get_by_test_id("balance")).to_have_text(re.compile(re.escape(f"{want // 100:,}.{want % 100:02d}")))
+    other, login = log_in(room, name)
+    other.close()
+    assert login["balance"] == want
+
+
+# What each bet the test places covers and pays to one (RO-2, RO-3): the market as the page shows it.
+ROULETTE_BETS = {
+    "straight:17": ({17}, 35), "split:17-20": ({17, 20}, 17), "street:16-17-18": ({16, 17, 18}, 11),
+    "corner:17-18-20-21": ({17, 18, 20, 21}, 8), "line:13-14-15-16-17-18": (set(range(13, 19)), 5),
+    "four": ({0, 1, 2, 3}, 8), "red": (RED, 1), "dozen:2": (set(range(13, 25)), 2),
+    "column:1": (set(range(1, 35, 3)), 2), "even": (set(range(2, 37, 2)), 1), "high": (set(range(19, 37)), 1),
+}
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_RO_2_RO_3_RO_5_CR_4_a_round_of_roulette_played_from_the_page_pays_what_the_layout_says(casino_floor,
+                                                                                                 person, size):
+    page = person(PHONE if size == "phone" else DESKTOP)
+    name = f"rou{size[:5]}"
+    before = at_the_table(casino_floor, page, name, RO)
+    betting_open(casino_floor, page)
+    tap(page, "chip-500")                                                    # $5 a chip
+    taps = [["spot-17"], ["kind-split", "spot-17", "spot-20"], ["kind-street", "spot-16"],
+            ["kind-corner", "spot-17"], ["kind-line", "spot-13"], ["spot-four"], ["spot-red"], ["spot-dozen-2"],
+            ["spot-column-1"], ["spot-even"], ["spot-high"]]
+    for market, testids in zip(ROULETTE_BETS, taps, strict=True):
+        for testid in testids:
+            tap(page, testid)
+        expect(page.get_by_test_id(f"casino-bet-{market}")).to_contain_text("$5.00")
+    staked = 500 * len(ROULETTE_BETS)
+    expect(page.get_by_test_id("casino-staked")).to_have_text(f"${staked // 100}.00")
+    expect(page.get_by_test_id("balance")).to_have_text(f"${(before - staked) // 100:,}.00")
+    casino_floor.advance(BETTING)                                            # no more bets: the ball is spun
+    result = page.get_by_test_id("casino-result")
+    expect(result).to_have_text(re.compile(r"^\d+ (red|black|green)$"))
+    pocket = int(result.inner_text().split()[0])
+    expect(page.get_by_test_id("roulette-pocket")).to_contain_text(str(pocket))
+    want = sum(500 * (pays + 1) for numbers, pays in ROULETTE_BETS.values() if pocket in numbers)
+    expect(page.get_by_test_id("casino-returned")).to_have_text(f"${want // 100:,}.{want % 100:02d}")
+    expect(page.get_by_test_id("casino-results")).to_contain_text(result.inner_text())
+    if size == "desktop":
+        shot(page, "roulette")
+    wallet_after(casino_floor, page, name, before)
