@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.net.test_casino_sockets import BETTING, RED, RO, CasinoRoom, log_in
+from tests.net.test_casino_sockets import BAC, BETTING, BJ, BOB, IB, RED, RO, CasinoRoom, log_in
 from tests.support.browser_pages import register
 from tests.web.test_phone_browser import BLOCKED
 
@@ -31,7 +31,7 @@ DESKTOP = {"width": 1280, "height": 860}
 
 @pytest.fixture(scope="module")
 def casino_floor(tmp_path_factory):
-    room = CasinoRoom(tmp_path_factory.mktemp("casino-web"), RO)
+    room = CasinoRoom(tmp_path_factory.mktemp("casino-web"), RO, BJ, BAC, BOB, IB)
     yield room
     room.stop()
     room.assert_clean()
@@ -151,4 +151,46 @@ def test_RO_2_RO_3_RO_5_CR_4_a_round_of_roulette_played_from_the_page_pays_what_
     expect(page.get_by_test_id("casino-results")).to_contain_text(result.inner_text())
     if size == "desktop":
         shot(page, "roulette")
+    wallet_after(casino_floor, page, name, before)
+
+
+def play_out(room: CasinoRoom, page: Page, moves: list[str]) -> None:
+    """Answer every decision the page asks for until the round settles: insurance declined, then the first of
+    ``moves`` the page offers (a hit once, then stand); the dealer's hand is played by the room."""
+    result, decision = page.get_by_test_id("casino-result"), page.get_by_test_id("casino-decision")
+    hits = 0
+    for _ in range(20):
+        expect(result.or_(decision).first).to_be_visible()
+        if result.is_visible():
+            return
+        offered = [m for m in ("no_insurance", *moves) if page.get_by_test_id(f"casino-move-{m}").is_visible()]
+        move = next(m for m in offered if m != "hit" or hits == 0)
+        hits += move == "hit"
+        asked = decision.get_attribute("data-decision")
+        tap(page, f"casino-move-{move}")
+        expect(page.locator(f'[data-testid=casino-decision][data-decision="{asked}"]')).to_have_count(0)
+    raise AssertionError("the round did not settle")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_BJ_3_BJ_4_CR_4_a_round_of_blackjack_played_from_a_seat_on_the_page(casino_floor, person, size):
+    page = person(PHONE if size == "phone" else DESKTOP)
+    name = f"bj{size[:5]}"
+    before = at_the_table(casino_floor, page, name, BJ)
+    seat = 1 if size == "phone" else 2
+    tap(page, f"sit-{seat}")                                                 # BJ-3: a seat of seven
+    expect(page.get_by_test_id(f"bj-seat-{seat}")).to_contain_text(name)
+    betting_open(casino_floor, page)
+    tap(page, "chip-2500")
+    tap(page, "spot-main")
+    expect(page.get_by_test_id("casino-bet-main")).to_contain_text("$25.00")
+    expect(page.get_by_test_id("balance")).to_have_text(re.compile(re.escape(f"{(before - 2500) // 100:,}.00")))
+    casino_floor.advance(BETTING)                                            # the deal: two cards each, dealer's up
+    expect(page.get_by_test_id(f"bj-hand-{seat}-0").locator(".card")).to_have_count(2)
+    play_out(casino_floor, page, ["hit", "stand"])
+    expect(page.get_by_test_id("casino-result")).to_have_text(re.compile(r"^dealer"))
+    dealer = page.get_by_test_id("dealer-hand").locator(".card")
+    assert dealer.count() >= 2
+    if size == "desktop":
+        shot(page, "blackjack")
     wallet_after(casino_floor, page, name, before)

@@ -128,7 +128,9 @@ export class CasinoView {
     if (view.dealer) this.cards.dealer = view.dealer;
     if (view.hands && !Array.isArray(view.hands)) {       // live blackjack: every player's hands
       const bySeat = {};
-      for (const [seat, player] of Object.entries(this.seats)) if (view.hands[player]) bySeat[seat] = view.hands[player];
+      for (const [seat, player] of Object.entries(this.seats)) {
+        if (view.hands[player]) bySeat[seat] = view.hands[player];
+      }
       this.seatHands = bySeat;
     } else if (view.hands) {
       this.myHands = view.hands;
@@ -215,7 +217,8 @@ export class CasinoView {
             this.myHands = this.myHands || [this.cards.player.slice()];
             this.myHands[e.hand || 0] = e.cards;
           }
-          this.say(`You ${e.auto ? `(${e.auto}) ` : ""}${e.move.replace(/_/g, " ")}.`);
+          const word = { no_insurance: "decline insurance", insurance: "take insurance" }[e.move] || e.move;
+          this.say(`You ${word}${e.auto ? ` (${e.auto.replace(/_/g, " ")})` : ""}.`);
         }
         break;
       case "staked":
@@ -345,7 +348,9 @@ export class CasinoView {
     const left = this.root.querySelector("[data-countdown]");
     if (left && this.deadline) left.textContent = clock((this.deadline - Date.now()) / 1000);
     const d = this.root.querySelector("[data-decision-clock]");
-    if (d && this.decision && this.decision.deadline) d.textContent = clock((this.decision.deadline - Date.now()) / 1000);
+    if (d && this.decision && this.decision.deadline) {
+      d.textContent = clock((this.decision.deadline - Date.now()) / 1000);
+    }
   }
 
   render() {
@@ -365,8 +370,8 @@ export class CasinoView {
       `${this.label(m)}: ${this.money(a)}`));
     const paid = this.payouts.map((p) => h("li", {}, `${this.label(p.market)}: staked ${this.money(p.staked)}, `
       + `back ${this.money(p.returned)} (${p.detail})`));
-    const decision = this.decision ? h("div.casino-decision", { "data-testid": "casino-decision", role: "group",
-                                                                "aria-label": "your decision" },
+    const decision = this.decision ? h("div.casino-decision", {
+      "data-testid": "casino-decision", "data-decision": this.decision.id, role: "group", "aria-label": "your decision" },
       h("span", {}, this.decision.phase === "insurance" ? "Insurance?" : `Your hand${this.handCount() > 1
         ? ` ${this.decision.hand + 1}` : ""}: `, h("span.muted", { "data-decision-clock": "" })),
       this.decision.moves.map((m) => h("button.primary", { type: "button", "data-testid": `casino-move-${m}`,
