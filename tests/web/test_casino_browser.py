@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.net.test_casino_sockets import BAC, BETTING, BJ, BOB, IB, RED, RO, CasinoRoom, log_in
+from tests.net.test_casino_sockets import BAC, BETTING, BJ, BOB, DECISION, IB, RED, RO, CasinoRoom, log_in
 from tests.support.browser_pages import register
 from tests.web.test_phone_browser import BLOCKED
 
@@ -160,7 +160,11 @@ def play_out(room: CasinoRoom, page: Page, moves: list[str]) -> None:
     result, decision = page.get_by_test_id("casino-result"), page.get_by_test_id("casino-decision")
     hits = 0
     for _ in range(20):
-        expect(result.or_(decision).first).to_be_visible()
+        try:
+            expect(result.or_(decision).first).to_be_visible(timeout=3_000)
+        except AssertionError:
+            room.advance(DECISION)              # infinite blackjack: the others' clock runs out (IB-11)
+            continue
         if result.is_visible():
             return
         offered = [m for m in ("no_insurance", *moves) if page.get_by_test_id(f"casino-move-{m}").is_visible()]
@@ -193,4 +197,97 @@ def test_BJ_3_BJ_4_CR_4_a_round_of_blackjack_played_from_a_seat_on_the_page(casi
     assert dealer.count() >= 2
     if size == "desktop":
         shot(page, "blackjack")
+    wallet_after(casino_floor, page, name, before)
+
+
+def winner_of(result: str) -> str:
+    return "tie" if result.startswith("tie") else result.split()[0]
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_BA_5_CR_4_a_coup_of_baccarat_played_from_the_page_pays_each_bet_by_the_winner(casino_floor, person, size):
+    page = person(PHONE if size == "phone" else DESKTOP)
+    name = f"bac{size[:5]}"
+    before = at_the_table(casino_floor, page, name, BAC)
+    betting_open(casino_floor, page)
+    tap(page, "chip-500")
+    for market in ("player", "banker", "tie"):
+        tap(page, f"spot-{market}")
+        expect(page.get_by_test_id(f"casino-bet-{market}")).to_contain_text("$5.00")
+    casino_floor.advance(BETTING)                                            # the coup, card by card
+    result = page.get_by_test_id("casino-result")
+    expect(result).to_have_text(re.compile(r"^(player|banker|tie)"))
+    for side in ("player", "banker"):
+        assert 2 <= page.get_by_test_id(f"{side}-hand").locator(".card").count() <= 3
+    winner = winner_of(result.inner_text())
+    want = {"player": 1_000, "banker": 500 + 475, "tie": 500 + 500 + 4_500}[winner]      # BA-5: banker pays 0.95
+    expect(page.get_by_test_id("casino-returned")).to_have_text(f"${want // 100:,}.{want % 100:02d}")
+    if size == "desktop":
+        shot(page, "baccarat")
+    wallet_after(casino_floor, page, name, before)
+
+
+def odds_on(page: Page, market: str) -> int:
+    """The decimal odds a spot shows, in hundredths."""
+    text = page.get_by_test_id(f"spot-{market}").locator("small").inner_text()
+    return round(float(text) * 100)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_BOB_2_BOB_3_bets_in_two_windows_from_the_page_keep_the_odds_they_were_taken_at(casino_floor, person, size):
+    page = person(PHONE if size == "phone" else DESKTOP)
+    name = f"bob{size[:5]}"
+    before = at_the_table(casino_floor, page, name, BOB)
+    window = page.get_by_test_id("bob-window")
+    for _ in range(30):                                                      # a draw's first betting round
+        if "Betting round 1 " in window.inner_text():
+            break
+        casino_floor.advance(1)
+        page.wait_for_timeout(100)
+    expect(window).to_contain_text("Betting round 1 ")
+    tap(page, "chip-500")
+    taken = [("player", 500, odds_on(page, "player"))]
+    tap(page, "spot-player")
+    expect(page.get_by_test_id("casino-bet-player")).to_contain_text("$5.00")
+    casino_floor.advance(BETTING)                                            # the player's first card
+    expect(window).to_contain_text("Betting round 2 ")
+    expect(page.get_by_test_id("player-hand").locator(".card")).to_have_count(1)
+    if not page.get_by_test_id("spot-banker").is_disabled():
+        taken.append(("banker", 500, odds_on(page, "banker")))              # re-priced (BOB-2)
+        tap(page, "spot-banker")
+        expect(page.get_by_test_id("casino-bet-banker")).to_contain_text("$5.00")
+    casino_floor.advance(BETTING)                                            # the banker's first card
+    expect(window).to_contain_text("Betting round 3 ")
+    expect(page.get_by_test_id("banker-hand").locator(".card")).to_have_count(1)
+    casino_floor.advance(BETTING)                                            # the rest of the coup
+    result = page.get_by_test_id("casino-result")
+    expect(result).to_have_text(re.compile(r"^(player|banker|tie)"))
+    winner = winner_of(result.inner_text())
+    want = sum(stake if winner == "tie" else stake * odds // 100 if winner == market else 0
+               for market, stake, odds in taken)                              # BOB-3: a tie returns both
+    expect(page.get_by_test_id("casino-returned")).to_have_text(f"${want // 100:,}.{want % 100:02d}")
+    if size == "desktop":
+        shot(page, "bet-on-baccarat")
+    wallet_after(casino_floor, page, name, before)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_IB_1_IB_4_a_round_of_infinite_blackjack_with_a_side_bet_played_from_the_page(casino_floor, person, size):
+    page = person(PHONE if size == "phone" else DESKTOP)
+    name = f"ib{size[:5]}"
+    before = at_the_table(casino_floor, page, name, IB)
+    betting_open(casino_floor, page)
+    tap(page, "chip-500")
+    tap(page, "spot-main")
+    expect(page.get_by_test_id("casino-bet-main")).to_contain_text("$5.00")
+    if not page.get_by_test_id("spot-pairs").is_disabled():                 # IB-10: open until its round limit
+        tap(page, "chip-100")
+        tap(page, "spot-pairs")
+        expect(page.get_by_test_id("casino-bet-pairs")).to_contain_text("$1.00")
+    casino_floor.advance(BETTING)                                            # the one shared deal (IB-1)
+    expect(page.get_by_test_id("shared-hand").locator(".card")).to_have_count(2)
+    play_out(casino_floor, page, ["hit", "stand"])
+    expect(page.get_by_test_id("casino-result")).to_have_text(re.compile(r"^dealer"))
+    if size == "desktop":
+        shot(page, "infinite-blackjack")
     wallet_after(casino_floor, page, name, before)
