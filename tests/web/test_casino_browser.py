@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.net.test_casino_sockets import BAC, BETTING, BJ, BOB, DECISION, IB, RED, RO, CasinoRoom, log_in
-from tests.support.browser_pages import register
-from tests.web.test_phone_browser import BLOCKED
+from tests.net.server_process import Player
+from tests.support.browser_pages import BLOCKED, register
+from tests.support.casino_process import BAC, BETTING, BJ, BOB, DECISION, IB, PASSWORD, RED, RO, CasinoRoom
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
@@ -78,6 +78,8 @@ def at_the_table(room: CasinoRoom, page: Page, name: str, table: str) -> int:
     page.goto(room.url.replace("ws://", "http://", 1).removesuffix("/ws") + "/")
     register(page, name)
     expect(page.get_by_test_id("lobby-view")).to_be_visible()
+    expect(page.get_by_test_id(f"casino-row-{table}")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")  # no sideways
     tap(page, f"casino-play-{table}")
     expect(page.get_by_test_id("casino-title")).to_be_visible()
     expect(page.get_by_test_id("balance")).to_have_text(re.compile(r"\$"))
@@ -91,7 +93,11 @@ def betting_open(room: CasinoRoom, page: Page) -> None:
         if phase.inner_text() == "Place your bets":
             return
         room.advance(1)
-        page.wait_for_timeout(100)          # the pushes of that second reach the page
+        try:
+            expect(phase).to_have_text("Place your bets", timeout=2_000)   # that second's pushes reached the page
+            return
+        except AssertionError:
+            continue
     raise AssertionError(f"no round opened: {phase.inner_text()}")
 
 
@@ -109,9 +115,10 @@ def wallet_after(room: CasinoRoom, page: Page, name: str, before: int) -> None:
     assert staked > 0
     want = before - staked + returned
     expect(page.get_by_test_id("balance")).to_have_text(re.compile(re.escape(f"{want // 100:,}.{want % 100:02d}")))
-    other, login = log_in(room, name)
-    other.close()
-    assert login["balance"] == want
+    ledger = Player(room.url)
+    login = ledger.request("login", nickname=name, password=PASSWORD)
+    ledger.close()
+    assert login["ok"] and login["balance"] == want, login
 
 
 # What each bet the test places covers and pays to one (RO-2, RO-3): the market as the page shows it.
@@ -243,19 +250,26 @@ def test_BOB_2_BOB_3_bets_in_two_windows_from_the_page_keep_the_odds_they_were_t
         if "Betting round 1 " in window.inner_text():
             break
         casino_floor.advance(1)
-        page.wait_for_timeout(100)
+        try:
+            expect(window).to_contain_text("Betting round 1 ", timeout=2_000)
+        except AssertionError:
+            continue
     expect(window).to_contain_text("Betting round 1 ")
     tap(page, "chip-500")
     taken = [("player", 500, odds_on(page, "player"))]
     tap(page, "spot-player")
-    expect(page.get_by_test_id("casino-bet-player")).to_contain_text("$5.00")
+    expect(page.get_by_test_id(f"casino-bet-player-at-{taken[0][2]}")).to_contain_text("$5.00")
     casino_floor.advance(BETTING)                                            # the player's first card
     expect(window).to_contain_text("Betting round 2 ")
     expect(page.get_by_test_id("player-hand").locator(".card")).to_have_count(1)
     if not page.get_by_test_id("spot-banker").is_disabled():
         taken.append(("banker", 500, odds_on(page, "banker")))              # re-priced (BOB-2)
+        taken.append(("player", 500, odds_on(page, "player")))              # a second bet of its own
+        tap(page, "spot-player")
         tap(page, "spot-banker")
-        expect(page.get_by_test_id("casino-bet-banker")).to_contain_text("$5.00")
+        for market, _, odds in taken:                                       # two at the same odds: one line
+            on = sum(stake for m, stake, o in taken if (m, o) == (market, odds))
+            expect(page.get_by_test_id(f"casino-bet-{market}-at-{odds}")).to_contain_text(f"${on // 100}.00")
     casino_floor.advance(BETTING)                                            # the banker's first card
     expect(window).to_contain_text("Betting round 3 ")
     expect(page.get_by_test_id("banker-hand").locator(".card")).to_have_count(1)

@@ -17,7 +17,7 @@ function hand(cards, label, testid) {
 }
 
 function spot(view, market, text, { pays = "", disabled = false, testid = null, extra = {} } = {}) {
-  const mine = view.bets.get(market);
+  const mine = view.betOn(market);
   return h("button.spot.card-spot", {
     type: "button", "data-testid": testid || `spot-${market}`, disabled: disabled || view.phase !== "betting",
     "aria-label": `${text}${pays ? `, pays ${pays}` : ""}${mine ? `, your bet ${view.money(mine)}` : ""}`,

@@ -48,7 +48,7 @@ function marketFor(view, n) {
 
 export function board(view, { betting }) {
   view.picked = view.picked || [];
-  const mine = (market) => view.bets.get(market);
+  const mine = (market) => view.betOn(market);
   const stake = (market) => (mine(market) ? h("span.stake", { "aria-hidden": "true" }, view.money(mine(market)))
     : null);
   const spot = (market, text, cls, testid, onclick) => h(`button.spot${cls}`, {

@@ -100,7 +100,7 @@ export class CasinoView {
   reset(number) {
     this.round = number;
     this.phase = "betting";
-    this.bets = new Map();           // market -> amount at this round (the server's total for it)
+    this.bets = new Map();           // market (and odds, Bet on Baccarat) -> {market, amount, odds}: yours this round
     this.staked = 0;                 // every stake of this round: bets, doubles, splits, insurance
     this.returned = null;            // the payouts' total once the round settled
     this.payouts = [];
@@ -122,8 +122,9 @@ export class CasinoView {
     if (view.round !== this.round) this.reset(view.round);
     this.phase = view.phase;
     this.results = view.results || [];
-    this.bets = new Map((view.bets || []).map((b) => [b.market, b.amount]));
-    if (!this.staked) this.staked = [...this.bets.values()].reduce((a, b) => a + b, 0);
+    this.bets = new Map();
+    for (const b of view.bets || []) this.keep(b);
+    if (!this.staked) this.staked = [...this.bets.values()].reduce((a, b) => a + b.amount, 0);
     this.seats = view.seats || this.seats || {};
     if (view.dealer) this.cards.dealer = view.dealer;
     if (view.hands && !Array.isArray(view.hands)) {       // live blackjack: every player's hands
@@ -287,7 +288,7 @@ export class CasinoView {
     try {
       const answer = await this.app.room.request("casino_bet", { table: this.tableId, market, amount: this.chip,
                                                                   ...extra });
-      this.bets.set(answer.market, answer.amount);
+      this.keep(answer, this.window);
       this.error = "";
       if (answer.balance != null && this.app.me) {
         this.app.me.balance = answer.balance;
@@ -299,6 +300,22 @@ export class CasinoView {
       this.error = e.text || e.message;
     }
     this.render();
+  }
+
+  // A bet as the room holds it: one per market, or per market and odds at Bet on Baccarat (BOB-2: a bet in a
+  // later betting round is a bet of its own at its own odds); amount is the room's total for it.
+  // Two rounds' bets at the same odds are two bets of the room's: their amounts are kept apart by window.
+  keep(b, window = 0) {
+    const key = b.odds != null ? `${b.market}-at-${b.odds}` : b.market;
+    const was = this.bets.get(key);
+    const byWindow = { ...(was ? was.byWindow : {}), [window]: b.amount };
+    const amount = Object.values(byWindow).reduce((x, y) => x + y, 0);
+    this.bets.set(key, { market: b.market, amount, odds: b.odds, byWindow });
+  }
+
+  // What you have on a market this round, every betting round's bets together.
+  betOn(market) {
+    return [...this.bets.values()].filter((b) => b.market === market).reduce((a, b) => a + b.amount, 0);
   }
 
   async decide(move) {
@@ -366,8 +383,8 @@ export class CasinoView {
         type: "button", role: "radio", "aria-checked": String(c === this.chip), "data-testid": `chip-${c}`,
         "aria-label": `chip of ${this.money(c)}`, onclick: () => { this.chip = c; this.render(); },
       }, this.money(c))));
-    const myBets = [...this.bets].map(([m, a]) => h("li", { "data-testid": `casino-bet-${m}` },
-      `${this.label(m)}: ${this.money(a)}`));
+    const myBets = [...this.bets].map(([key, b]) => h("li", { "data-testid": `casino-bet-${key}` },
+      `${this.label(b.market)}${b.odds != null ? ` at ${(b.odds / 100).toFixed(2)}` : ""}: ${this.money(b.amount)}`));
     const paid = this.payouts.map((p) => h("li", {}, `${this.label(p.market)}: staked ${this.money(p.staked)}, `
       + `back ${this.money(p.returned)} (${p.detail})`));
     const decision = this.decision ? h("div.casino-decision", {
