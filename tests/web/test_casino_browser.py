@@ -105,16 +105,22 @@ def shot(page: Page, game: str) -> None:
     folder = os.environ.get("POKERROOM_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
+        page.evaluate("window.scrollTo(0, 0)")                           # the sticky header where it belongs
         page.screenshot(path=str(Path(folder) / f"casino-{game}.png"), full_page=True)
 
 
-def wallet_after(room: CasinoRoom, page: Page, name: str, before: int) -> None:
-    """The page's wallet is before - staked + paid back, and the room's ledger says the same at a fresh log-in."""
+def wallet_after(room: CasinoRoom, page: Page, name: str, before: int, leave: bool = False) -> None:
+    """The page's wallet is before - staked + paid back, and the room's ledger says the same at a fresh log-in
+    (which ends the page's session: the account is used elsewhere). ``leave``: the table is left first."""
     staked = cents(page.get_by_test_id("casino-staked").inner_text())
     returned = cents(page.get_by_test_id("casino-returned").inner_text())
     assert staked > 0
     want = before - staked + returned
     expect(page.get_by_test_id("balance")).to_have_text(re.compile(re.escape(f"{want // 100:,}.{want % 100:02d}")))
+    if leave:
+        tap(page, "casino-leave")                                            # nothing in play: back to the lobby
+        expect(page.get_by_test_id("lobby-view")).to_be_visible()
+        expect(page.get_by_test_id("balance")).to_contain_text(f"{want // 100:,}.{want % 100:02d}")
     ledger = Player(room.url)
     login = ledger.request("login", nickname=name, password=PASSWORD)
     ledger.close()
@@ -158,7 +164,7 @@ def test_RO_2_RO_3_RO_5_CR_4_a_round_of_roulette_played_from_the_page_pays_what_
     expect(page.get_by_test_id("casino-results")).to_contain_text(result.inner_text())
     if size == "desktop":
         shot(page, "roulette")
-    wallet_after(casino_floor, page, name, before)
+    wallet_after(casino_floor, page, name, before, leave=True)
 
 
 def play_out(room: CasinoRoom, page: Page, moves: list[str]) -> None:
@@ -202,9 +208,8 @@ def test_BJ_3_BJ_4_CR_4_a_round_of_blackjack_played_from_a_seat_on_the_page(casi
     expect(page.get_by_test_id("casino-result")).to_have_text(re.compile(r"^dealer"))
     dealer = page.get_by_test_id("dealer-hand").locator(".card")
     assert dealer.count() >= 2
-    if size == "desktop":
-        shot(page, "blackjack")
-    wallet_after(casino_floor, page, name, before)
+    shot(page, "blackjack" if size == "desktop" else "blackjack-phone")
+    wallet_after(casino_floor, page, name, before, leave=True)
 
 
 def winner_of(result: str) -> str:

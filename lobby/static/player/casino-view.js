@@ -409,9 +409,9 @@ export class CasinoView {
         this.turn && this.phase === "deciding" && !this.decision ? ` \u00b7 ${this.turn} to act` : ""),
       h("div.casino-main", {},
         h("div.casino-board", { "data-testid": "casino-board" }, board.board(this, { betting, mySeat })),
+        h("div.casino-controls", {}, chips, decision,
+          h("p.error", { "data-testid": "casino-error", role: "alert" }, this.error)),
         h("aside.casino-side", {},
-          h("div.casino-controls", {}, chips, decision,
-            h("p.error", { "data-testid": "casino-error", role: "alert" }, this.error)),
           h("div.casino-round panel", { "data-testid": "casino-round" },
             h("h3", {}, "This round"),
             myBets.length ? h("ul.compact", {}, myBets) : h("p.muted", {}, betting ? "Tap the board to bet."
