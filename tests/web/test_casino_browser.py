@@ -106,6 +106,7 @@ def shot(page: Page, game: str) -> None:
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.evaluate("window.scrollTo(0, 0)")                           # the sticky header where it belongs
+        page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished)).then(() => true)")  # dealt
         page.screenshot(path=str(Path(folder) / f"casino-{game}.png"), full_page=True)
 
 

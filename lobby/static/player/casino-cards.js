@@ -5,15 +5,26 @@ import { cardElement, h } from "/static/common/format.js";
 
 // ------------------------------------------------------------ shared pieces
 
-function hand(cards, label, testid) {
+// A hand's cards; those the last push dealt come in one after another, in the order they were dealt.
+function hand(view, cards, label, testid) {
   const list = cards || [];
   const shown = list.filter((c) => c != null);
+  const fresh = view.fresh.get(list);
+  const drawn = (c, i) => {
+    const el = cardElement(c);
+    if (fresh && fresh.has(i)) {
+      el.classList.add("dealt");
+      el.style.animationDelay = `${fresh.get(i) * 0.45}s`;      // CSSOM, allowed by the page's CSP
+    }
+    return el;
+  };
   return h("div.casino-hand", { "data-testid": testid, role: "group",
                                 "aria-label": `${label}: ${list.length ? list.map((c) => (c == null ? "face down"
                                   : cardElement(c).title)).join(", ") : "no cards yet"}` },
     h("span.hand-label", {}, label),
-    h("span.cards", {}, list.length ? list.map((c) => cardElement(c)) : h("span.card.slot", { title: "no card" })),
-    shown.length ? h("span.hand-total", { "data-testid": `${testid}-total` }, totalText(shown, label)) : null);
+    h("span.cards", {}, list.length ? list.map(drawn) : h("span.card.slot", { title: "no card" })),
+    shown.length ? late(h("span.hand-total", { "data-testid": `${testid}-total` }, totalText(shown, label)),
+                        fresh ? Math.max(...fresh.values()) : null) : null);
 }
 
 function spot(view, market, text, { pays = "", disabled = false, testid = null, extra = {} } = {}) {
@@ -24,6 +35,15 @@ function spot(view, market, text, { pays = "", disabled = false, testid = null, 
     onclick: () => view.bet(market, extra),
   }, h("span", {}, text), pays ? h("small", {}, pays) : null,
   mine ? h("span.stake", { "aria-hidden": "true" }, view.money(mine)) : null);
+}
+
+// An element that shows once the card dealt in the push's ``order``-th place has come in.
+export function late(el, order) {
+  if (order != null) {
+    el.classList.add("dealt");
+    el.style.animationDelay = `${order * 0.45 + 0.2}s`;
+  }
+  return el;
 }
 
 // ------------------------------------------------------------ blackjack
@@ -75,13 +95,13 @@ export const blackjack = {
       seats.push(h(`div.bj-seat${mine ? ".mine" : ""}${view.turn === player && player ? ".turn" : ""}`,
         { "data-testid": `bj-seat-${s}` },
         h("div.seat-name", {}, `Seat ${s}`, player ? h("strong", {}, ` ${player}`) : null),
-        hands.map((cards, i) => hand(cards, hands.length > 1 ? `Hand ${i + 1}` : "Hand", `bj-hand-${s}-${i}`)),
+        hands.map((cards, i) => hand(view, cards, hands.length > 1 ? `Hand ${i + 1}` : "Hand", `bj-hand-${s}-${i}`)),
         !player && !mySeat ? h("button", { type: "button", "data-testid": `sit-${s}`, onclick: () => view.sit(s) },
           "Sit here") : null,
         mine ? spot(view, "main", "Bet", { pays: "1:1, blackjack 3:2" }) : null));
     }
     return h("div.blackjack", {},
-      hand(view.cards.dealer, "Dealer", "dealer-hand"),
+      hand(view, view.cards.dealer, "Dealer", "dealer-hand"),
       h("p.muted.hint", {}, mySeat ? "Choose a chip and tap Bet while bets are open."
         : "Take a free seat to play; you can watch from here."),
       h("div.bj-seats", {}, seats));
@@ -101,16 +121,16 @@ export const infiniteBlackjack = {
       return `${view.money(low)}\u2013${view.money(high)}`;
     };
     return h("div.blackjack.infinite", {},
-      hand(view.cards.dealer, "Dealer", "dealer-hand"),
-      hand(shared, "Everyone's first two cards", "shared-hand"),
-      mine ? h("div.bj-mine", {}, mine.map((cards, i) => hand(cards, mine.length > 1 ? `Your hand ${i + 1}`
+      hand(view, view.cards.dealer, "Dealer", "dealer-hand"),
+      hand(view, shared, "Everyone's first two cards", "shared-hand"),
+      mine ? h("div.bj-mine", {}, mine.map((cards, i) => hand(view, cards, mine.length > 1 ? `Your hand ${i + 1}`
         : "Your hand", `my-hand-${i}`))) : null,
       h("div.bet-spots", {},
         spot(view, "main", "Main bet", { pays: "1:1, blackjack 3:2" }),
         SIDE_BETS.map(([m, text, pays]) => spot(view, m, view.closed.has(m) ? `${text} (closed for this shoe)` : text,
           { pays: `${pays} \u00b7 ${limit(m)}`, disabled: view.closed.has(m) }))),
       h("p.muted.hint", {}, "Everyone plays the same first two cards and decides alone; each side bet closes for "
-        + "the rest of the shoe after its number of rounds (IB-10)."));
+        + "the rest of the shoe after its number of rounds: Pairs after 40, the others after 45 (IB-10)."));
   },
 };
 
@@ -122,8 +142,8 @@ const BAC_LABELS = { player: "Player", banker: "Banker", tie: "Tie", player_pair
 
 function coup(view) {
   return h("div.coup", {},
-    hand(view.cards.player, "Player", "player-hand"),
-    hand(view.cards.banker, "Banker", "banker-hand"));
+    hand(view, view.cards.player, "Player", "player-hand"),
+    hand(view, view.cards.banker, "Banker", "banker-hand"));
 }
 
 export const baccarat = {

@@ -4,6 +4,7 @@
 import { clock, h } from "/static/common/format.js";
 import { cash } from "./describe.js";
 import { BOARDS } from "./casino-boards.js";
+import { late } from "./casino-cards.js";
 
 const CHIPS = [100, 500, 2500, 10000, 50000, 100000];      // minor units: $1, $5, $25, $100, $500, $1,000
 const PHASES = { betting: "Place your bets", dealing: "No more bets", deciding: "Players decide",
@@ -19,6 +20,7 @@ export class CasinoView {
     this.root = document.getElementById("casino-view");
     this.tableId = null;
     this.ticker = null;
+    this.fresh = new WeakMap();      // a hand's cards -> Map(position -> deal order) for those the last push dealt
   }
 
   // ------------------------------------------------------------ opening and leaving
@@ -161,6 +163,7 @@ export class CasinoView {
       return;
     }
     let settled = false;
+    this.dealt = 0;
     for (const e of message.events) settled = this.onEvent(e) || settled;
     if (settled) this.app.refreshBalance();
     this.render();
@@ -183,12 +186,16 @@ export class CasinoView {
         break;
       case "card_dealt": {
         if (e.round !== this.round) break;
+        let cards;
         if (e.to === "hand") {
           const hands = this.seatHands[e.index] || (this.seatHands[e.index] = [[]]);
-          (hands[e.hand || 0] || (hands[e.hand || 0] = [])).push(e.card);
+          cards = hands[e.hand || 0] || (hands[e.hand || 0] = []);
         } else {
-          (this.cards[e.to] || (this.cards[e.to] = [])).push(e.card);
+          cards = this.cards[e.to] || (this.cards[e.to] = []);
         }
+        cards.push(e.card);
+        if (!this.fresh.has(cards)) this.fresh.set(cards, new Map());
+        this.fresh.get(cards).set(cards.length - 1, this.dealt++);
         break;
       }
       case "hole_card_revealed": {
@@ -388,7 +395,8 @@ export class CasinoView {
     const paid = this.payouts.map((p) => h("li", {}, `${this.label(p.market)}: staked ${this.money(p.staked)}, `
       + `back ${this.money(p.returned)} (${p.detail})`));
     const decision = this.decision ? h("div.casino-decision", {
-      "data-testid": "casino-decision", "data-decision": this.decision.id, role: "group", "aria-label": "your decision" },
+      "data-testid": "casino-decision", "data-decision": this.decision.id, role: "group",
+      "aria-label": "your decision" },
       h("span", {}, this.decision.phase === "insurance" ? "Insurance?" : `Your hand${this.handCount() > 1
         ? ` ${this.decision.hand + 1}` : ""}: `, h("span.muted", { "data-decision-clock": "" })),
       this.decision.moves.map((m) => h("button.primary", { type: "button", "data-testid": `casino-move-${m}`,
@@ -417,10 +425,13 @@ export class CasinoView {
             myBets.length ? h("ul.compact", {}, myBets) : h("p.muted", {}, betting ? "Tap the board to bet."
               : "No bets from you."),
             h("p", {}, "Staked: ", h("strong", { "data-testid": "casino-staked" }, this.money(this.staked))),
-            this.result ? h("p", {}, "Result: ", h("strong", { "data-testid": "casino-result" }, this.result)) : null,
-            this.returned != null ? h("p", {}, "Paid back: ",
-              h("strong", { "data-testid": "casino-returned" }, this.money(this.returned))) : null,
-            paid.length ? h("ul.compact", { "data-testid": "casino-payouts" }, paid) : null),
+            // the result once the cards the push dealt have come in
+            this.result ? late(h("div", {},
+              h("p", {}, "Result: ", h("strong", { "data-testid": "casino-result" }, this.result)),
+              this.returned != null ? h("p", {}, "Paid back: ",
+                h("strong", { "data-testid": "casino-returned" }, this.money(this.returned))) : null,
+              paid.length ? h("ul.compact", { "data-testid": "casino-payouts" }, paid) : null),
+            this.dealt ? this.dealt - 1 : null) : null),
           h("div.casino-history panel", {},
             h("h3", {}, "Last results"),
             h("ol.casino-results", { "data-testid": "casino-results", reversed: true },
@@ -428,6 +439,8 @@ export class CasinoView {
           h("div.casino-log panel", {},
             h("h3", {}, "Table log"),
             h("ol.compact", { "data-testid": "casino-log" }, this.log.slice(-8).map((line) => h("li", {}, line)))))));
+    this.fresh = new WeakMap();      // drawn once: a later drawing shows them in place
+    this.dealt = 0;
     if (focused) {
       const again = this.root.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
       if (again) again.focus();
