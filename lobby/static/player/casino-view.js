@@ -27,6 +27,8 @@ export class CasinoView {
 
   async open(tableId) {
     if (this.tableId === tableId && this.joined) {
+      clearInterval(this.ticker);
+      this.ticker = setInterval(() => this.tick(), 500);
       this.render();
       return;
     }
