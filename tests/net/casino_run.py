@@ -39,6 +39,7 @@ from twisted.protocols.basic import LineReceiver
 from pokerroom.app import build_room
 from pokerroom.bus.records import SessionGone
 from pokerroom.bus.subjects import SESSION_EVENTS
+from pokerroom.gateway.limits import own_origins
 from pokerroom.gateway.server import build_site
 
 
@@ -103,6 +104,7 @@ def main() -> None:
     site = build_site(room.gateway, reactor, None, tables=lambda: len(room.tables.runners), demo=True, rate=1000.0,
                       burst=1000.0)
     port = reactor.listenTCP(0, site, interface="127.0.0.1")
+    site.room_factory.allowed_origins = own_origins("127.0.0.1", port.getHost().port)   # its pages' sockets too
     print(f"ws://127.0.0.1:{port.getHost().port}/ws", flush=True)
     stdio.StandardIO(Commands(room, clock))
     reactor.run()

@@ -10,6 +10,24 @@ from playwright.sync_api import Page, expect
 from tests.net.server_process import Server
 from tests.support.socket_play import PASSWORD, sign_up
 
+# Where `el`'s middle is, and why it cannot be tapped there ("" when it can): outside the screen, or something else
+# is at its middle.
+BLOCKED = """(el) => {
+  const r = el.getBoundingClientRect();
+  const w = document.documentElement.clientWidth, h = document.documentElement.clientHeight;
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const why = (problem) => ({ x, y, problem });
+  if (r.width < 1 || r.height < 1) return why("it has no size");
+  if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5)
+    return why(`it is off-screen: ${[r.left, r.top, r.right, r.bottom].map(Math.round)} in ${w}x${h}`);
+  const hit = document.elementFromPoint(x, y);
+  if (hit && (hit === el || el.contains(hit))) return why("");
+  if (!hit) return why("nothing is at its middle");
+  const what = hit.closest("[data-testid]");
+  return why(`its middle is covered by <${hit.tagName.toLowerCase()} class="${hit.className}">`
+    + (what ? ` in [data-testid=${what.dataset.testid}]` : ""));
+}"""
+
 
 def http_url(server: Server) -> str:
     """``http://host:port`` of a running server (it prints its ``ws://…/ws`` URL)."""

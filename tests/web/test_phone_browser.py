@@ -25,7 +25,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.net.server_process import FAST_ROOM, Server, room_config, table_entry
-from tests.support.browser_pages import http_url, register
+from tests.support.browser_pages import BLOCKED, http_url, register
 from tests.support.socket_play import next_push, sign_up, staff
 
 SIZES = {"phone": {"width": 390, "height": 844}, "small-phone": {"width": 360, "height": 740},
@@ -44,23 +44,6 @@ MY_TURN = "[data-testid=act-check]:visible, [data-testid=act-call]:visible"
 # What a person needs to act: the bar's buttons, presets, slider and amount, whichever are shown.
 CONTROLS = "[data-testid=action-bar] button:visible, [data-testid=action-bar] input:visible"
 
-# Where `el`'s middle is, and why it cannot be tapped there ("" when it can): outside the screen, or something else
-# is at its middle.
-BLOCKED = """(el) => {
-  const r = el.getBoundingClientRect();
-  const w = document.documentElement.clientWidth, h = document.documentElement.clientHeight;
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  const why = (problem) => ({ x, y, problem });
-  if (r.width < 1 || r.height < 1) return why("it has no size");
-  if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5)
-    return why(`it is off-screen: ${[r.left, r.top, r.right, r.bottom].map(Math.round)} in ${w}x${h}`);
-  const hit = document.elementFromPoint(x, y);
-  if (hit && (hit === el || el.contains(hit))) return why("");
-  if (!hit) return why("nothing is at its middle");
-  const what = hit.closest("[data-testid]");
-  return why(`its middle is covered by <${hit.tagName.toLowerCase()} class="${hit.className}">`
-    + (what ? ` in [data-testid=${what.dataset.testid}]` : ""));
-}"""
 
 
 @pytest.fixture

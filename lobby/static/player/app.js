@@ -3,6 +3,7 @@
 import { Room, RoomError, forget, remember, remembered } from "/static/common/room.js";
 import { setupAuth } from "./auth.js";
 import { CashierView } from "./cashier.js";
+import { CasinoView } from "./casino-view.js";
 import { cash } from "./describe.js";
 import { HistoryView } from "./history.js";
 import { Lobby } from "./lobby.js";
@@ -10,7 +11,8 @@ import { TableView } from "./table-view.js";
 import { TournamentTableView } from "./tournament-view.js";
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ["auth-view", "lobby-view", "table-view", "tournament-view", "history-view", "cashier-view"];
+const VIEWS = ["auth-view", "lobby-view", "table-view", "tournament-view", "history-view", "cashier-view",
+               "casino-view"];
 const RETRIES = [500, 1000, 2000, 4000, 8000, 15000];
 
 class App {
@@ -23,6 +25,7 @@ class App {
     this.history = new HistoryView(this);
     this.cashier = new CashierView(this);
     this.tournamentTable = new TournamentTableView(this);
+    this.casino = new CasinoView(this);
     this.retry = 0;
     this.reconnecting = false;
     this.toastTimer = null;
@@ -35,6 +38,8 @@ class App {
       this.refreshBalance();
     });
     this.room.on("chat", (m) => this.table.onChat(m));
+    this.room.on("casino_events", (m) => this.casino.onEvents(m));
+    this.room.on("casino_state", (m) => this.casino.onState(m));
     this.room.on("lobby_update", (m) => this.lobby.onUpdate(m));
     this.room.on("tournament_event", (m) => {
       this.lobby.onTournamentEvent(m);
@@ -110,6 +115,7 @@ class App {
     this.token = null;
     this.table.forget();
     this.tournamentTable.forget();
+    this.casino.forget();
     for (const link of document.querySelectorAll("#nav a.tournament-link")) link.remove();
     $("account").classList.add("hidden");
     $("nav").classList.add("hidden");
@@ -136,6 +142,12 @@ class App {
       return;
     }
     this.tournamentTable.leaveView();
+    if (hash.startsWith("casino/")) {
+      this.show("casino-view");
+      this.casino.open(hash.slice(7));
+      return;
+    }
+    this.casino.leaveView();
     if (hash === "history") {
       this.show("history-view");
       this.history.show();

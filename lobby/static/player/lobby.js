@@ -1,5 +1,6 @@
 // The lobby: cash tables (kept fresh by lobby_update pushes), tournaments and live casino tables, with filters.
 import { clock, h, when } from "/static/common/format.js";
+import { playable } from "./casino-view.js";
 import { cash } from "./describe.js";
 
 export const GAMES = {
@@ -270,7 +271,9 @@ export class Lobby {
         h("td", {}, `${cash(t.min_bet, t.currency)} \u2013 ${cash(t.max_bet, t.currency)}`),
         h("td", {}, `#${t.round} ${String(t.phase || "").replace(/_/g, " ")}`),
         h("td", {}, String(t.players)),
-        h("td.actions", {}, h("button", { type: "button", "data-testid": `casino-rules-button-${t.table}`,
+        h("td.actions", {}, playable(t.game) ? h("button.primary", { type: "button", "data-testid": `casino-play-${t.table}`,
+          onclick: () => this.app.go(`#casino/${encodeURIComponent(t.table)}`) }, "Play") : null,
+        h("button", { type: "button", "data-testid": `casino-rules-button-${t.table}`,
                                           onclick: () => this.toggleRules(t) }, this.open.has(key) ? "Hide" : "Rules"),
         note ? h("p.error", {}, note.text) : null)));
       if (this.open.has(key)) rows.push(h("tr.details-row", {}, h("td", { colspan: 6 }, this.open.get(key))));
