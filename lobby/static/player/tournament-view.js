@@ -301,6 +301,10 @@ export class TournamentTableView extends TableView {
     const page = this.page();
     if (!page || !this.visible()) return;
     const t = page.tournament;
+    if (!this.infoAt || Date.now() - this.infoAt > 1000) {    // the panel's next-break clock, once a second
+      this.infoAt = Date.now();
+      this.renderInfo();
+    }
     const level = this.el.bar.querySelector(".level");
     if (level && t.level) {
       level.lastChild.textContent = `${t.level} \u00b7 ${clock(clockLeft(t))}`;
