@@ -34,19 +34,23 @@ export class TournamentTableView extends TableView {
     const fresh = !entry;
     if (!entry || entry.table !== message.table) {       // a new table (the first, or a move: TR-PLAY)
       const known = this.app.lobby.tournaments.find((t) => t.id === tid);
-      entry = { table: message.table, state: new TableState(message.table, this.app.me.nickname,
-                                                               { name: known ? known.name : tid }) };
+      entry = { table: message.table, events: [], state: new TableState(message.table, this.app.me.nickname,
+                                                                           { name: known ? known.name : tid }) };
       this.entries.set(tid, entry);
       if (this.current === tid) this.el.log.replaceChildren();
     }
     const state = entry.state;
     state.applyTournamentFrame(message);
+    entry.events.push(...message.events);                // the hand log, for when the table is opened later
+    if (entry.events.length > 300) entry.events.splice(0, entry.events.length - 300);
     this.busted.delete(tid);
     if (fresh) this.app.tournamentSeated(tid, state.info.name);
     if (this.current === tid) {
       this.state = state;                                // it replaces a table drawn from the page
       this.tableId = entry.table;
     }
+    // Others' busts are told only to them (and to subscribers): a hand's end here reads the field again.
+    if (this.current === tid && message.events.some((e) => e.type === "hand_ended")) this.readPageSoon(tid);
     if (this.current === tid && this.visible()) {
       for (const e of message.events) this.logHandEvent(e);
       this.render();
@@ -144,6 +148,7 @@ export class TournamentTableView extends TableView {
     this.current = tid;
     this.tableId = entry ? entry.table : null;
     this.state = entry ? entry.state : null;
+    if (entry && !this.el.log.children.length) for (const e of entry.events) this.logHandEvent(e);
     if (this.state) this.render();
     else this.renderWaiting();
     await this.readPage(tid);
@@ -295,7 +300,8 @@ export class TournamentTableView extends TableView {
     await this.readPage(tid);
   }
 
-  // The level clock counts down here; while the tournament is paused or on a break no decision clock runs.
+  // The level clock counts down here. While the tournament is paused or on a break no new hand is dealt: between
+  // hands the turn line says so, with no decision clock; a hand still in play keeps its real clock.
   tick() {
     super.tick();
     const page = this.page();
@@ -312,8 +318,13 @@ export class TournamentTableView extends TableView {
     const state = this.el.bar.querySelector(".state");
     if (state && t.on_break && !t.paused) state.textContent = `On break: play resumes in ${clock(clockLeft(t))}`;
     if (!t.paused && !t.on_break) return;
-    for (const timer of this.el.seats.querySelectorAll(".timer")) timer.classList.add("hidden");
     const turn = this.el.turn;
+    if (this.state && this.state.hand && !this.state.hand.ended) {
+      // A pause or a break stops new hands, not the one in play: its decision clock is real and stays shown.
+      turn.textContent += t.paused ? " \u00b7 play pauses after this hand" : " \u00b7 the break starts after this hand";
+      return;
+    }
+    for (const timer of this.el.seats.querySelectorAll(".timer")) timer.classList.add("hidden");
     turn.dataset.phase = t.paused ? "paused" : "break";
     turn.classList.remove("mine");
     turn.textContent = t.paused ? `Paused by the tournament director${t.pausedBy ? `: ${t.pausedBy}` : ""}`
