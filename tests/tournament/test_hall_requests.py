@@ -194,6 +194,23 @@ def test_TR_REG_6_a_rebuy_by_request_is_answered_with_the_cash_the_hall_left(sto
     assert d.entries[short].rebuys == 1
 
 
+def test_TR_REG_6_the_events_page_tells_a_player_whether_a_rebuy_is_open_what_it_costs_and_what_they_used(store):
+    """The player client offers its rebuy and add-on buttons from this page alone (lobby/static/player)."""
+    lobby, d = started(store, rebuys=1, rebuy_levels=2, add_on_stack=1500, add_on_cost=300)
+    table = next(iter(d.tables.values()))
+    while table.hand is not None:                                        # a rebuy is bought between hands
+        lobby.clock.advance(10)
+    short = min(d.entries, key=d.chips)
+    page = lobby.ask(short, "tournament_details", tournament="sng")
+    assert page["tournament"]["rebuys_open"] is True
+    assert {k: page["structure"][k] for k in ("rebuys", "rebuy_levels", "rebuy_cost", "add_on_stack", "add_on_cost")} \
+        == {"rebuys": 1, "rebuy_levels": 2, "rebuy_cost": d.spec.buy_in, "add_on_stack": 1500, "add_on_cost": 300}
+    assert page["you"] == {"rebuys": 0, "add_on": False, "table": table.id}
+    assert lobby.ask(short, "tournament_rebuy", tournament="sng")["ok"]
+    assert lobby.ask(short, "tournament_details", tournament="sng")["you"]["rebuys"] == 1
+    assert lobby.ask("boss", "tournament_details", tournament="sng")["you"] is None      # not in the event
+
+
 def test_TR_PRIZE_5_the_hall_creates_an_event_from_the_directors_words_and_looks_up_a_satellites_target(store):
     lobby = Lobby(store)
     lobby.person("boss", role="director")

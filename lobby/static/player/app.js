@@ -161,8 +161,9 @@ class App {
     }
   }
 
-  // A tournament we entered dealt us a table: a link to it in the top bar.
-  tournamentSeated(tid, name) {
+  // A tournament we entered dealt us a table: a link to it in the top bar (quiet: one found on a page or in the
+  // lobby's list, a reload or a log-in during the event, with no toast).
+  tournamentSeated(tid, name, quiet = false) {
     const testid = `nav-tournament-${tid}`;
     if (!document.querySelector(`[data-testid="${CSS.escape(testid)}"]`)) {
       const link = document.createElement("a");
@@ -172,7 +173,7 @@ class App {
       link.textContent = `\u2660 ${name}`;
       $("nav").append(link);
     }
-    if (document.body.dataset.view !== "tournament-view") {
+    if (!quiet && document.body.dataset.view !== "tournament-view") {
       this.toast(`${name} has started: your table is in the top bar.`);
     }
   }

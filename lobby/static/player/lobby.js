@@ -2,6 +2,7 @@
 import { clock, h, when } from "/static/common/format.js";
 import { playable } from "./casino-view.js";
 import { cash } from "./describe.js";
+import { stamped, startsText } from "./tournament-info.js";
 
 export const GAMES = {
   NLHE: "No-limit Hold'em", PLO: "Pot-limit Omaha", PLO5: "Pot-limit Omaha 5", FLHE: "Fixed-limit Hold'em",
@@ -48,6 +49,7 @@ export class Lobby {
     for (const id of ["filter-game", "filter-stakes", "filter-seats"]) {
       document.getElementById(id).addEventListener("input", () => this.renderCash());
     }
+    setInterval(() => this.tickTournaments(), 1000);     // the start and level clocks count down here
   }
 
   async show(force = false) {
@@ -60,7 +62,7 @@ export class Lobby {
       ]);
       this.tables = new Map(lobby.tables.map((t) => [t.table, t]));
       this.casino = lobby.casino || [];
-      this.tournaments = tournaments.tournaments || [];
+      this.listTournaments(tournaments);
       this.loaded = true;
       error.textContent = "";
       if (!this.subscribed || force) {
@@ -100,7 +102,11 @@ export class Lobby {
 
   async refreshTournaments() {
     try {
-      this.tournaments = (await this.app.room.request("tournament_list")).tournaments || [];
+      this.listTournaments(await this.app.room.request("tournament_list"));
+      for (const tid of [...this.open.keys()].filter((k) => !k.startsWith("casino:"))) {
+        const t = this.tournaments.find((x) => x.id === tid);
+        if (t) await this.loadDetails(t);                 // its player list follows the field
+      }
       this.renderTournaments();
     } catch (e) {
       document.getElementById("lobby-error").textContent = e.text || e.message;
@@ -174,19 +180,41 @@ export class Lobby {
     await this.refreshTournaments();
   }
 
+  // The list as read now (its clocks count from here); an event we play in has its table in the top bar at once.
+  listTournaments(answer) {
+    this.tournaments = (answer.tournaments || []).map(stamped);
+    for (const t of this.tournaments) {
+      if (t.registered && t.state === "running") this.app.tournamentSeated(t.id, t.name, true);
+    }
+  }
+
+  tickTournaments() {
+    if (document.body.dataset.view !== "lobby-view") return;
+    for (const t of this.tournaments) {
+      const cell = document.querySelector(`[data-testid="${CSS.escape(`tournament-starts-${t.id}`)}"]`);
+      if (cell) cell.textContent = startsText(t);
+    }
+  }
+
   async toggleDetails(t) {
     if (this.open.has(t.id)) {
       this.open.delete(t.id);
       this.renderTournaments();
       return;
     }
+    await this.loadDetails(t);
+    this.renderTournaments();
+  }
+
+  async loadDetails(t) {
     try {
       const d = await this.app.room.request("tournament_details", { tournament: t.id });
       const levels = (d.structure.levels || []).slice(0, 8).map((l) => h("li", {},
         `${l.small_blind}/${l.big_blind}${l.ante ? ` ante ${l.ante}` : ""}${l.big_blind_ante ? " (big blind ante)" : ""}`
         + `, ${clock(l.seconds)}`));
       const prizes = (d.prizes || []).slice(0, 10).map((p) => h("li", {}, cash(p)));
-      const standings = (d.standings || []).slice(0, 10).map((s) => h("li", {}, `${s.player}: ${s.chips}`));
+      const standings = (d.standings || []).slice(0, 10).map((s) => h("li", { "data-testid": "tournament-player" },
+        `${s.player}: ${s.chips.toLocaleString("en")}`));
       this.open.set(t.id, h("div.details", { "data-testid": `tournament-details-${t.id}` },
         h("div", {}, h("h4", {}, "Structure"), h("p.muted", {},
           `Starting stack ${d.structure.starting_stack}, tables of ${d.structure.table_size}`),
@@ -198,7 +226,6 @@ export class Lobby {
     } catch (e) {
       this.note(t.id, e.text || e.message, true);
     }
-    this.renderTournaments();
   }
 
   renderTournaments() {
@@ -210,11 +237,9 @@ export class Lobby {
       const bounty = t.bounty ? ` + ${cash(t.bounty)} bounty` : "";
       const guarantee = t.guarantee ? ` (${cash(t.guarantee)} guaranteed)` : "";
       const open = t.state === "registering" || t.state === "announced" || t.late_registration;
-      const mine = t.registered || this.registered.has(t.id);     // the room says so, even after a reload
+      const mine = t.registered ?? this.registered.has(t.id);     // the room says so, even after a reload or a bust
+      const playing = mine && t.state === "running";               // no unregistering then: the way to the table
       const note = this.notes.get(t.id);
-      let starts = "Sit & go";
-      if (t.start_at) starts = when(t.start_at);
-      if (t.next && t.next[1] != null) starts += ` \u00b7 next: ${String(t.next[0]).replace(/_/g, " ")} in ${clock(t.next[1])}`;
       rows.push(h("tr", { "data-testid": `tournament-row-${t.id}` },
         h("td", {}, h("strong", {}, t.name), h("span.muted.table-id", {}, ` ${t.id}`)),
         h("td", {}, GAMES[t.game] || t.game),
@@ -223,11 +248,14 @@ export class Lobby {
         h("td", {}, String(t.entrants)),
         h("td", {}, `${cash(t.prize_pool)}${guarantee}`),
         h("td", {}, t.level ? String(t.level) : "\u2014"),
-        h("td", {}, starts),
+        h("td", { "data-testid": `tournament-starts-${t.id}`, title: t.start_at ? when(t.start_at) : "" },
+          startsText(t)),
         h("td.actions", {},
           open && !mine ? h("button.primary", { type: "button", "data-testid": `register-${t.id}`,
             onclick: () => this.tournamentCommand(t, "tournament_register", "You are registered.") }, "Register") : null,
-          mine ? h("button", { type: "button", "data-testid": `unregister-${t.id}`,
+          playing ? h("button.primary", { type: "button", "data-testid": `open-tournament-${t.id}`,
+            onclick: () => this.app.go(`#tournament/${encodeURIComponent(t.id)}`) }, "Open table") : null,
+          mine && !playing ? h("button", { type: "button", "data-testid": `unregister-${t.id}`,
             onclick: () => this.tournamentCommand(t, "tournament_unregister", "Unregistered; refunded.") },
           "Unregister") : null,
           h("button", { type: "button", "data-testid": `details-${t.id}`, onclick: () => this.toggleDetails(t) },

@@ -1,8 +1,17 @@
 // Your tournament table: the same felt as a cash table, fed by tournament_table_events (hand events for your
-// seat, with your legal actions), acting through tournament_act. No seats to pick, no chat, no leaving.
-import { h } from "/static/common/format.js";
+// seat, with your legal actions), acting through tournament_act. No seats to pick, no leaving, and no chat: the
+// room has none at tournament tables (its chat request names a cash table). Above the felt the event's strip
+// (tournament-info.js): the level and its clock, the blinds now and next, players left, break and pause; the
+// side panel holds your rank, the average stack and the payouts; a director's broadcasts stay listed. The page
+// (tournament_details) is read on opening and again after each of the event's pushes. Coming back between hands
+// (a break, a reload) the table is drawn from that page: its seats and the stacks, with no action to take.
+import { clock, h } from "/static/common/format.js";
+import { cash } from "./describe.js";
+import { barParts, clockLeft, infoRows, payoutList, stamped } from "./tournament-info.js";
 import { TableState } from "./table-state.js";
 import { TableView } from "./table-view.js";
+
+const BROADCASTS = 5;
 
 export class TournamentTableView extends TableView {
   constructor(app) {
@@ -10,7 +19,13 @@ export class TournamentTableView extends TableView {
     this.canSit = false;
     this.root.classList.add("no-chat");
     this.entries = new Map();         // tournament id -> {state, table}
+    this.pages = new Map();           // tournament id -> its page (tournament_details, its summary stamped)
+    this.broadcasts = new Map();      // tournament id -> [{by, text, at}] newest last
+    this.busted = new Map();          // tournament id -> the busted event about us
     this.current = null;
+    this.el.bar = h("div.tourney-bar", { "data-testid": "tournament-bar" });
+    this.el.news = h("ul.tourney-news.hidden", { "data-testid": "tournament-news", role: "status" });
+    this.root.querySelector(".table-top").after(this.el.bar, this.el.news);
   }
 
   onPush(message) {
@@ -19,14 +34,23 @@ export class TournamentTableView extends TableView {
     const fresh = !entry;
     if (!entry || entry.table !== message.table) {       // a new table (the first, or a move: TR-PLAY)
       const known = this.app.lobby.tournaments.find((t) => t.id === tid);
-      entry = { table: message.table, state: new TableState(message.table, this.app.me.nickname,
-                                                               { name: known ? known.name : tid }) };
+      entry = { table: message.table, events: [], state: new TableState(message.table, this.app.me.nickname,
+                                                                           { name: known ? known.name : tid }) };
       this.entries.set(tid, entry);
       if (this.current === tid) this.el.log.replaceChildren();
     }
     const state = entry.state;
     state.applyTournamentFrame(message);
+    entry.events.push(...message.events);                // the hand log, for when the table is opened later
+    if (entry.events.length > 300) entry.events.splice(0, entry.events.length - 300);
+    this.busted.delete(tid);
     if (fresh) this.app.tournamentSeated(tid, state.info.name);
+    if (this.current === tid) {
+      this.state = state;                                // it replaces a table drawn from the page
+      this.tableId = entry.table;
+    }
+    // Others' busts are told only to them (and to subscribers): a hand's end here reads the field again.
+    if (this.current === tid && message.events.some((e) => e.type === "hand_ended")) this.readPageSoon(tid);
     if (this.current === tid && this.visible()) {
       for (const e of message.events) this.logHandEvent(e);
       this.render();
@@ -35,12 +59,81 @@ export class TournamentTableView extends TableView {
     }
   }
 
-  // A tournament event of ours: the only one the table view needs is our time bank starting.
+  // A tournament event of ours or of the field: our time bank starting, a broadcast kept, and the page read
+  // again (levels, breaks, pauses, busts change what the strip shows). Pause and break show at once.
   onTournamentEvent(message) {
-    const entry = this.entries.get(message.tournament);
-    if (!entry || message.event.type !== "time_bank_started") return;
-    entry.state.timeBankStarted(message.event.seconds);
-    if (this.current === message.tournament && this.visible()) this.render();
+    const tid = message.tournament;
+    const e = message.event || {};
+    const entry = this.entries.get(tid);
+    if (entry && e.type === "time_bank_started") entry.state.timeBankStarted(e.seconds);
+    if (e.type === "broadcast") {
+      const list = this.broadcasts.get(tid) || [];
+      list.push({ by: e.by, text: e.text, at: Date.now() });
+      this.broadcasts.set(tid, list.slice(-BROADCASTS));
+    }
+    if (e.type === "busted" && this.app.me && e.player === this.app.me.nickname) this.busted.set(tid, e);
+    const page = this.pages.get(tid);
+    if (page) {
+      const t = page.tournament;
+      const held = { ...t, clock_left: clockLeft(t), readAt: Date.now() };
+      if (e.type === "paused") page.tournament = { ...held, paused: true, pausedBy: e.reason };
+      if (e.type === "resumed") page.tournament = { ...held, paused: false };
+      if (e.type === "break_started") page.tournament = { ...held, on_break: true, clock_left: e.seconds };
+      if (e.type === "break_ended") page.tournament = { ...held, on_break: false };
+    }
+    if (e.type !== "time_bank_started" && e.type !== "hand_sent" && e.type !== "hand_returned") {
+      this.readPageSoon(tid);
+    }
+    if (this.current === tid && this.visible()) this.render();
+  }
+
+  readPageSoon(tid) {
+    if (this.current !== tid || this.pageSoon) return;
+    this.pageSoon = setTimeout(() => {                    // a burst of events (a level and its seats): one read
+      this.pageSoon = null;
+      this.readPage(tid);
+    }, 300);
+  }
+
+  async readPage(tid) {
+    try {
+      const page = await this.app.room.request("tournament_details", { tournament: tid });
+      page.tournament = stamped(page.tournament);
+      const before = this.pages.get(tid);
+      if (before && before.tournament.pausedBy && page.tournament.paused) page.tournament.pausedBy = before.tournament.pausedBy;
+      this.pages.set(tid, page);
+      if (page.you) this.app.tournamentSeated(tid, page.tournament.name, true);
+    } catch (e) {
+      if (this.current === tid) this.el.controlsError.textContent = e.text || e.message;
+      return null;
+    }
+    if (this.current === tid && this.visible()) {
+      if (!this.entries.has(tid)) this.drawFromPage(tid);
+      if (this.state) this.render();
+      else this.renderWaiting();
+    }
+    return this.pages.get(tid);
+  }
+
+  // No hand of ours has come since the page loaded (a break, a reload between hands): our table as the page has
+  // it, its seats and their stacks at the start of the last hand. Nothing to act on.
+  drawFromPage(tid) {
+    const page = this.pages.get(tid);
+    const table = page && page.you && page.tables ? page.tables[page.you.table] : null;
+    if (!table) return;
+    const state = new TableState(page.you.table, this.app.me.nickname,
+                                 { name: page.tournament.name, seats: page.structure.table_size, currency: "" });
+    state.seq = 0;
+    state.handOnly = true;
+    for (const [seat, player] of Object.entries(table.seats)) {
+      const n = Number(seat);
+      state.seats.set(n, { seat: n, player, stack: table.stacks[player] || 0, bet: 0, sittingOut: false,
+                           connected: true, owes: null, timeBank: 0, waiting: null, inHand: false, folded: false,
+                           allIn: false, cards: null, shown: null, mucked: false, lastAction: null, won: 0,
+                           leaving: false });
+    }
+    this.state = state;
+    this.tableId = page.you.table;
   }
 
   async open(tid) {
@@ -49,17 +142,30 @@ export class TournamentTableView extends TableView {
     if (this.current !== tid) {
       this.el.log.replaceChildren();
       this.el.actionError.textContent = "";
+      this.el.controlsNote.textContent = "";
       this.shownLegal = undefined;
     }
     this.current = tid;
     this.tableId = entry ? entry.table : null;
     this.state = entry ? entry.state : null;
-    if (!this.state) {
-      this.el.title.textContent = tid;
-      this.el.subtitle.textContent = "Your table is dealt when the tournament starts.";
-      return;
-    }
-    this.render();
+    if (entry && !this.el.log.children.length) for (const e of entry.events) this.logHandEvent(e);
+    if (this.state) this.render();
+    else this.renderWaiting();
+    await this.readPage(tid);
+  }
+
+  // Before the first table of ours is known: the event's strip and no felt controls.
+  renderWaiting() {
+    const page = this.pages.get(this.current);
+    this.el.title.textContent = page ? page.tournament.name : this.current;
+    this.el.subtitle.textContent = page && page.tournament.state === "running"
+      ? "You have no seat in this tournament now." : "Your table is dealt when the tournament starts.";
+    this.el.seats.replaceChildren();
+    this.drawLegal(null);
+    this.el.turn.textContent = "";
+    this.renderBar();
+    this.renderInfo();
+    this.renderControls();
   }
 
   leaveView() {
@@ -69,6 +175,9 @@ export class TournamentTableView extends TableView {
   forget() {
     super.forget();
     this.entries.clear();
+    this.pages.clear();
+    this.broadcasts.clear();
+    this.busted.clear();
     this.current = null;
   }
 
@@ -76,19 +185,150 @@ export class TournamentTableView extends TableView {
     return {};
   }
 
+  page() {
+    return this.pages.get(this.current) || null;
+  }
+
   renderTop() {
     this.el.title.textContent = this.state.info.name || this.current;
     const hand = this.state.hand;
     const blinds = hand ? ` \u00b7 blinds ${hand.smallBlind}/${hand.bigBlind}` : "";
     this.el.subtitle.textContent = `Tournament table ${this.tableId}${blinds}`;
+    this.renderBar();
+  }
+
+  renderBar() {
+    const page = this.page();
+    const bar = this.el.bar;
+    bar.classList.toggle("hidden", !page);
+    if (page) {
+      const t = page.tournament;
+      bar.dataset.paused = String(!!t.paused);
+      bar.dataset.onBreak = String(!!t.on_break);
+      bar.replaceChildren(...barParts(page).filter(([, , v]) => v).map(([key, label, value]) =>
+        h(`span.item.${key}`, { "data-testid": `tournament-${key}` }, label ? h("small", {}, label) : null, value)));
+    }
+    const news = this.broadcasts.get(this.current) || [];
+    this.el.news.classList.toggle("hidden", !news.length);
+    this.el.news.replaceChildren(...news.map((b) => h("li", { "data-testid": "tournament-broadcast" },
+      h("span.time", {}, new Date(b.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+      h("b", {}, `${b.by}: `), b.text)));
+  }
+
+  renderInfo() {
+    const page = this.page();
+    if (!page) {
+      if (this.state) super.renderInfo();
+      return;
+    }
+    const rows = infoRows(page);
+    const me = this.state && this.state.seats.get(this.state.mySeat);
+    if (me) rows.unshift(["you", "You", `seat ${me.seat} \u00b7 ${me.stack.toLocaleString("en")} chips`]);
+    if (this.state && this.state.hand) rows.push(["hand", "Hand", this.state.hand.id]);
+    this.el.info.replaceChildren(h("dl", {}, rows.flatMap(([key, k, v]) => [h("dt", {}, k),
+      h("dd", { "data-testid": `tournament-info-${key}` }, v)])), payoutList(page));
+  }
+
+  renderCenter() {
+    super.renderCenter();
+    const page = this.page();
+    if (!page) return;
+    const t = page.tournament;
+    const running = this.state.hand && !this.state.hand.ended;
+    if (t.on_break && !running) this.el.message.textContent = "On break";
+    else if (t.paused && !running) this.el.message.textContent = "Paused";
   }
 
   renderControls() {
     const s = this.state;
-    const me = s.seats.get(s.mySeat);
-    this.el.controls.replaceChildren(h("span.muted", {}, me
-      ? `You play seat ${me.seat} with ${me.stack.toLocaleString("en")} chips. Your seat is dealt in every hand.`
-      : "You are not dealt in at this table now."));
+    const me = s ? s.seats.get(s.mySeat) : null;
+    let text = "You are not dealt in at this table now.";
+    if (this.busted.has(this.current)) text = "You are out of this tournament.";
+    else if (me) text = `You play seat ${me.seat} with ${me.stack.toLocaleString("en")} chips. Your seat is dealt in every hand.`;
+    const items = [h("span.muted", {}, text)];
+    items.push(...this.chipButtons(me));
+    this.el.controls.replaceChildren(...items);
+  }
+
+  // TR-REG-6: a rebuy (at or below the starting stack, while rebuys are open, the count not used up), the add-on
+  // (once, while rebuys are open or in the break after the last rebuy level) and a re-entry after a bust. The
+  // room decides; these are offered only when its page says they can be bought.
+  chipButtons(me) {
+    const page = this.page();
+    if (!page) return [];
+    const t = page.tournament;
+    const st = page.structure;
+    const you = page.you;
+    const out = [];
+    const bust = this.busted.get(this.current);
+    if (bust && bust.can_re_enter && !you) {
+      out.push(h("button.primary", { type: "button", "data-testid": "tournament-re-enter",
+                                     onclick: () => this.buy("tournament_register", "Re-entered") },
+        `Re-enter (${cash(t.buy_in + (t.fee || 0) + (t.bounty || 0))})`));
+    }
+    const inHand = this.state && this.state.hand && !this.state.hand.ended;
+    if (!you || t.state !== "running" || inHand) return out;          // chips are bought between hands
+    const stack = me ? me.stack : (page.standings.find((x) => x.player === this.app.me.nickname) || {}).chips;
+    if (t.rebuys_open && st.rebuys > 0 && you.rebuys < st.rebuys && stack != null && stack <= st.starting_stack) {
+      out.push(h("button.primary", { type: "button", "data-testid": "tournament-rebuy",
+                                     onclick: () => this.buy("tournament_rebuy", "Rebuy") },
+        `Rebuy ${st.starting_stack.toLocaleString("en")} chips (${cash(st.rebuy_cost)}) \u00b7 ${st.rebuys - you.rebuys} left`));
+    }
+    const addOnOpen = t.rebuys_open || (t.on_break && t.level === st.rebuy_levels);
+    if (st.add_on_stack && !you.add_on && addOnOpen) {
+      out.push(h("button", { type: "button", "data-testid": "tournament-add-on",
+                             onclick: () => this.buy("tournament_add_on", "Add-on") },
+        `Add-on ${st.add_on_stack.toLocaleString("en")} chips (${cash(st.add_on_cost)})`));
+    }
+    return out;
+  }
+
+  async buy(type, what) {
+    const tid = this.current;
+    this.el.controlsError.textContent = "";
+    try {
+      const answer = await this.app.room.request(type, { tournament: tid });
+      if (answer.balance != null && this.app.me) {
+        this.app.me.balance = answer.balance;
+        this.app.showBalance();
+      }
+      this.el.controlsNote.textContent = `${what} bought. Your wallet: ${cash(answer.balance)}.`;
+      if (type === "tournament_register") this.busted.delete(tid);
+    } catch (e) {
+      this.el.controlsError.textContent = e.text || e.message;
+    }
+    await this.readPage(tid);
+  }
+
+  // The level clock counts down here. While the tournament is paused or on a break no new hand is dealt: between
+  // hands the turn line says so, with no decision clock; a hand still in play keeps its real clock.
+  tick() {
+    super.tick();
+    const page = this.page();
+    if (!page || !this.visible()) return;
+    const t = page.tournament;
+    if (!this.infoAt || Date.now() - this.infoAt > 1000) {    // the panel's next-break clock, once a second
+      this.infoAt = Date.now();
+      this.renderInfo();
+    }
+    const level = this.el.bar.querySelector(".level");
+    if (level && t.level) {
+      level.lastChild.textContent = `${t.level} \u00b7 ${clock(clockLeft(t))}`;
+    }
+    const state = this.el.bar.querySelector(".state");
+    if (state && t.on_break && !t.paused) state.textContent = `On break: play resumes in ${clock(clockLeft(t))}`;
+    if (!t.paused && !t.on_break) return;
+    const turn = this.el.turn;
+    if (this.state && this.state.hand && !this.state.hand.ended) {
+      // A pause or a break stops new hands, not the one in play: its decision clock is real and stays shown.
+      turn.textContent += t.paused ? " \u00b7 play pauses after this hand" : " \u00b7 the break starts after this hand";
+      return;
+    }
+    for (const timer of this.el.seats.querySelectorAll(".timer")) timer.classList.add("hidden");
+    turn.dataset.phase = t.paused ? "paused" : "break";
+    turn.classList.remove("mine");
+    turn.textContent = t.paused ? `Paused by the tournament director${t.pausedBy ? `: ${t.pausedBy}` : ""}`
+      : `On break: play resumes in ${clock(clockLeft(t))}`;
   }
 
   async act(action, to = null) {

@@ -77,7 +77,8 @@ def structure(spec: TournamentSpec) -> dict:
     return {"levels": [asdict(level) for level in spec.levels], "breaks": [asdict(b) for b in spec.breaks],
             "starting_stack": spec.starting_stack, "table_size": spec.table_size,
             "late_registration_levels": spec.late_registration_levels, "re_entries": spec.re_entries,
-            "rebuys": spec.rebuys, "add_on_stack": spec.add_on_stack, "deals": spec.deals,
+            "rebuys": spec.rebuys, "rebuy_levels": spec.rebuy_levels, "rebuy_cost": spec.buy_in,
+            "add_on_stack": spec.add_on_stack, "add_on_cost": spec.add_on_cost, "deals": spec.deals,
             "satellite_target": spec.satellite_target}
 
 
@@ -133,10 +134,12 @@ class TournamentAnswers:
             average = spec.starting_stack if d.entries and d.state == td.REGISTERING else 0
         standings = [{"player": p, "chips": chips, "table": d.entries[p].table} for p, chips in top]
         finished = [{"player": e.player, "places": list(e.place)} for e in d.eliminations.busted[-SHOWN:] if e.place]
+        entry = d.entries.get(player) if player is not None else None
+        you = None if entry is None else {"rebuys": entry.rebuys, "add_on": entry.add_on, "table": entry.table}
         return {"tournament": self.hall.summary(d), "structure": structure(spec),
                 "prizes": list(d.eliminations.provisional_prizes()), "prizes_fixed": d.eliminations.prizes is not None,
                 "standings": standings, "players_left": len(d.entries), "average_stack": average, "rank": rank,
-                "finished": finished, "tables": {t.id: {"seats": {str(s): p for s, p in t.seats.items()},
+                "you": you, "finished": finished, "tables": {t.id: {"seats": {str(s): p for s, p in t.seats.items()},
                                                         "stacks": dict(t.stacks), "in_hand": t.in_hand}
                                                  for t in tables_shown(d, player)}}
 

@@ -468,7 +468,7 @@ class TournamentHall:
                 "buy_in": spec.buy_in, "bounty": spec.bounty, "fee": spec.fee, "entrants": len(d.entries),
                 "entries": d.entries_total, "prize_pool": d.collected, "guarantee": spec.guarantee,
                 "level": d.clock.level, "paused": d.clock.paused, "on_break": d.clock.on_break,
-                "late_registration": d.clock.late_open,
+                "late_registration": d.clock.late_open, "rebuys_open": d.clock.rebuys_open,
                 "start_at": spec.start_at, "next": list(step) if step else None,
                 "clock_left": self.timers.clock_left(d), "deal": self._deal_state(d),
                 "awaiting_approval": d.awaiting_approval}
