@@ -18,7 +18,6 @@ import os
 import re
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -26,6 +25,7 @@ from playwright.sync_api import expect
 
 from tests.net.server_process import FAST_ROOM, Server, room_config, table_entry
 from tests.support.browser_pages import BLOCKED, http_url, register
+from tests.support.finger import assert_reachable, screenshot, tap
 from tests.support.socket_play import next_push, sign_up, staff
 
 SIZES = {"phone": {"width": 390, "height": 844}, "small-phone": {"width": 360, "height": 740},
@@ -63,22 +63,14 @@ def tournament_room(tmp_path):
     server.stop()
 
 
-def assert_reachable(locator, what: str) -> tuple[float, float]:   # noqa: ANN001
-    """The middle of a control a person can tap: on the screen, and nothing over it there."""
-    found = locator.evaluate(BLOCKED)
-    assert not found["problem"], f"{what} ({locator}): {found['problem']}"
-    return found["x"], found["y"]
-
-
-def tap(page, locator, what: str) -> None:   # noqa: ANN001
-    """A click where a person would put a finger: at the middle of the control as it is drawn now (a list drawn
-    again meanwhile has its new button at the same spot)."""
-    page.mouse.click(*assert_reachable(locator, what))
-
-
 def scroll_and_tap(page, locator, what: str) -> None:   # noqa: ANN001
-    """A control below the table: scrolled to (as a person scrolls down to the chat), then tapped."""
-    locator.scroll_into_view_if_needed()
+    """A control below the table: scrolled to (as a person scrolls down to the chat), then tapped. The page goes on
+    drawing meanwhile (a hand's line added above it moves it down), so the scroll is made again until the control
+    holds still on the screen, as a person's eye follows it -- a few tries, never a sleep."""
+    for _ in range(5):
+        locator.scroll_into_view_if_needed()
+        if not locator.evaluate(BLOCKED)["problem"]:
+            break
     tap(page, locator, what)
 
 
@@ -91,13 +83,6 @@ def apart(a: dict, b: dict) -> bool:
     """Two boxes that do not overlap."""
     return (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
             or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)
-
-
-def screenshot(page, name: str) -> None:   # noqa: ANN001
-    folder = os.environ.get("POKERROOM_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / name))
 
 
 def log_follows(log) -> bool:   # noqa: ANN001
