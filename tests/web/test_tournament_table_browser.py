@@ -38,7 +38,8 @@ clock_scale = 1
 """
 LEVEL_SECONDS = 25
 BREAK_SECONDS = 60
-ACTION_BUTTONS = "[data-testid=action-bar] button:visible"
+# the controls to act with (the bar's sound and hotkeys switches are no action, and stay)
+ACTION_BUTTONS = "[data-testid=action-bar] button:visible:not(.tool)"
 # Watches an element's text for 1.5 s, frame by frame, as a person would look at a clock: whether it stayed still.
 STILL = """(selector) => new Promise((done) => {
   const el = document.querySelector(selector);
