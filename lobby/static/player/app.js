@@ -7,7 +7,7 @@ import { CasinoView } from "./casino-view.js";
 import { cash } from "./describe.js";
 import { HistoryView } from "./history.js";
 import { Lobby } from "./lobby.js";
-import { TableView } from "./table-view.js";
+import { TableTiles } from "./table-tiles.js";
 import { TournamentTableView } from "./tournament-view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +21,7 @@ class App {
     this.me = null;                   // {nickname, role, balance}
     this.token = null;
     this.lobby = new Lobby(this);
-    this.table = new TableView(this);
+    this.table = new TableTiles(this);  // the cash tables, a TableView each (several side by side when wide)
     this.history = new HistoryView(this);
     this.cashier = new CashierView(this);
     this.tournamentTable = new TournamentTableView(this);

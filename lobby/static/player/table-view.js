@@ -31,9 +31,11 @@ function button(label, testid, onclick, cls = "") {
 }
 
 export class TableView {
-  constructor(app, rootId = "table-view") {
+  // root: the element to draw in, or its id (a cash table's tile, table-tiles.js; the tournament's view)
+  constructor(app, root = "table-view") {
     this.app = app;
-    this.root = document.getElementById(rootId);
+    this.root = typeof root === "string" ? document.getElementById(root) : root;
+    this.keysOff = false;             // another tile on the screen has the keyboard (table-tiles.js)
     this.canSit = true;               // a cash table: empty seats can be taken
     this.tableId = null;
     this.state = null;
@@ -49,7 +51,8 @@ export class TableView {
     this.noteFor = null;              // the player whose note is open
     this.metDecision = null;          // the last decision of ours announced (or answered by a pre-action)
     this.build();
-    document.addEventListener("keydown", (ev) => this.onKey(ev));
+    this.keyHandler = (ev) => this.onKey(ev);
+    document.addEventListener("keydown", this.keyHandler);
   }
 
   // ------------------------------------------------------------ the page's skeleton (built once)
@@ -267,8 +270,10 @@ export class TableView {
     return this.tableId && this.state && this.state.seq != null ? { [this.tableId]: this.state.seq } : {};
   }
 
+  // On the screen: its view is the one shown and its tile (one of several tables) is not hidden.
   visible() {
-    return document.body.dataset.view === this.root.id;
+    const view = this.root.closest(".view");
+    return Boolean(view) && document.body.dataset.view === view.id && !this.root.classList.contains("hidden");
   }
 
   startTicking() {
@@ -684,7 +689,7 @@ export class TableView {
   }
 
   onKey(ev) {
-    if (!this.state || !this.visible() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!this.state || this.keysOff || !this.visible() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const target = ev.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
       if (ev.key === "Escape" && target === this.el.amount) target.blur();
