@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.net.server_process import Player
+from tests.support.accessible import assert_accessible
 from tests.support.browser_pages import BLOCKED, register
 from tests.support.casino_process import BAC, BETTING, BJ, BOB, DECISION, IB, PASSWORD, RED, RO, CasinoRoom
 
@@ -112,7 +113,9 @@ def shot(page: Page, game: str) -> None:
 
 def wallet_after(room: CasinoRoom, page: Page, name: str, before: int, leave: bool = False) -> None:
     """The page's wallet is before - staked + paid back, and the room's ledger says the same at a fresh log-in
-    (which ends the page's session: the account is used elsewhere). ``leave``: the table is left first."""
+    (which ends the page's session: the account is used elsewhere). ``leave``: the table is left first. The board,
+    its cards and its chips as dealt are the page's words too: every control named and in the tab order."""
+    assert_accessible(page.get_by_test_id("casino-view"), "the casino table after a round")
     staked = cents(page.get_by_test_id("casino-staked").inner_text())
     returned = cents(page.get_by_test_id("casino-returned").inner_text())
     assert staked > 0

@@ -24,6 +24,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.net.server_process import FAST_ROOM, Server, room_config, table_entry
+from tests.support.accessible import assert_accessible, tab_to
 from tests.support.browser_pages import BLOCKED, http_url, register
 from tests.support.finger import assert_reachable, screenshot, tap
 from tests.support.socket_play import next_push, sign_up, staff
@@ -117,6 +118,7 @@ def test_a_person_plays_the_bots_with_every_control_on_screen_and_uncovered(size
     no_sideways_scroll(page, "lobby")
     assert_reachable(page.get_by_test_id("logout"), "Log out in the lobby")
     assert_reachable(page.get_by_test_id("balance"), "the wallet in the lobby")
+    assert_accessible(page.locator("body"), "the lobby")
     screenshot(page, f"{size}-lobby.png")
     tap(page, page.get_by_test_id("open-t1"), "the table's Open button")
 
@@ -156,9 +158,11 @@ def test_a_person_plays_the_bots_with_every_control_on_screen_and_uncovered(size
 
     # hands played by tapping: every control on screen and uncovered on each turn; a raise sized by a preset
     dealt: set[str] = set()
-    raised = shot = False
+    raised = shot = audited = False
+    keyed = size != "desktop"                       # a keyboard user's turn, on the desktop
     deadline = time.monotonic() + 150
-    while len(dealt) < 3 or not raised or (os.environ.get("POKERROOM_SCREENSHOTS") and not shot):
+    while (len(dealt) < 3 or not raised or not keyed or not audited
+           or (os.environ.get("POKERROOM_SCREENSHOTS") and not shot)):
         assert time.monotonic() < deadline, f"in time: hands {sorted(dealt)}, raised {raised}, photographed {shot}"
         result = table.locator("[data-testid=last-result][data-dealt-me=true]")
         if result.count():
@@ -171,6 +175,9 @@ def test_a_person_plays_the_bots_with_every_control_on_screen_and_uncovered(size
         for i in range(controls.count()):
             assert_reachable(controls.nth(i), f"on our turn, control {i} of the action bar")
         assert_reachable(page.get_by_test_id("logout"), "Log out at the table")
+        if not audited and table.locator("[data-testid=board] .card:not(.slot)").count():
+            assert_accessible(table, "the table on our turn with a board")
+            audited = True
         flop = table.locator("[data-testid=board] .card:not(.slot)").count() >= 3
         if not shot and flop and table.get_by_test_id("sizing").is_visible():
             screenshot(page, f"{size}-table.png")
@@ -184,6 +191,13 @@ def test_a_person_plays_the_bots_with_every_control_on_screen_and_uncovered(size
             said = re.compile(rf"{name} (bets|raises to) \${re.escape(to)}")
             expect(table.get_by_test_id("log")).to_contain_text(said)
             raised = True
+        elif not keyed:
+            stay = table.locator(MY_TURN).first
+            said = re.compile(rf"{name} {'checks' if 'check' in stay.get_attribute('data-testid') else 'calls'}")
+            tab_to(page, stay, "Check or Call")
+            page.keyboard.press("Enter")
+            expect(table.get_by_test_id("log")).to_contain_text(said)
+            keyed = True
         else:
             tap(page, table.locator(MY_TURN).first, "Check or Call")
         try:

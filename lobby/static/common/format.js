@@ -12,9 +12,11 @@ export function cardText(card) {
 // A card as an element: rank and suit symbol, coloured by suit (four-colour deck), or a face-down back.
 export function cardElement(card) {
   const el = document.createElement("span");
+  el.setAttribute("role", "img");                 // a card's name is its text alternative for screen readers
   if (card == null) {
     el.className = "card back";
     el.title = "face down";
+    el.setAttribute("aria-label", el.title);
     return el;
   }
   const rank = RANKS[card >> 2];
@@ -22,7 +24,8 @@ export function cardElement(card) {
   el.className = `card suit-${suit}`;
   el.dataset.card = rank + suit;
   el.title = `${rank === "T" ? "10" : rank} of ${SUIT_NAMES[suit]}`;
-  el.innerHTML = `<b>${rank === "T" ? "10" : rank}</b><i>${SUIT_SYMBOLS[suit]}</i>`;
+  el.setAttribute("aria-label", el.title);
+  el.innerHTML = `<b aria-hidden="true">${rank === "T" ? "10" : rank}</b><i aria-hidden="true">${SUIT_SYMBOLS[suit]}</i>`;
   return el;
 }
 

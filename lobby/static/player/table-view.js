@@ -379,6 +379,9 @@ export class TableView {
     if (!this.quiet) this.soundFor(e);
     const parts = describeHandEvent(e, this.ctx());
     if (parts) this.logLine(parts, e.type === "hand_started" ? "sep" : e.type === "pot_awarded" ? "win" : "");
+    if (parts && e.type === "pot_awarded" && !this.quiet) {     // a result, said aloud as it is drawn
+      this.announce(parts.map((p) => (typeof p === "string" ? p : p.textContent)).join("") + ".");
+    }
   }
 
   logTableEvent(e) {
@@ -449,7 +452,7 @@ export class TableView {
       el.style.top = `${48.5 + p.y * 38}%`;
       parts.push(el);
       if (seat && seat.bet > 0) {
-        const bet = h("div.bet", { "data-testid": `bet-${n}` }, h("i.chip"), cash(seat.bet, s.currency));
+        const bet = h("div.bet", { "data-testid": `bet-${n}` }, h("i.chip", { "aria-hidden": "true" }), cash(seat.bet, s.currency));
         bet.style.left = `${50 + p.x * 30}%`;
         bet.style.top = `${49 + p.y * 23}%`;
         parts.push(bet);
@@ -545,7 +548,7 @@ export class TableView {
       const label = pots.length > 1
         ? pots.map((p, i) => `${i === 0 ? "Main" : `Side ${i}`} ${cash(p.amount, s.currency)}`).join(" \u00b7 ")
         : `Pot ${cash(total, s.currency)}`;
-      el.pot.replaceChildren(h("i.chip"), label);
+      el.pot.replaceChildren(h("i.chip", { "aria-hidden": "true" }), label);
       el.pot.dataset.amount = String(total);
       el.pot.classList.toggle("hidden", total === 0);
     } else {
