@@ -57,7 +57,7 @@ from pokerroom.store.room_store import RoomStore
 from pokerroom.table import TableRules
 from pokerroom.table import events as te
 
-WRITE_GATHER = 0.1                  # seconds a busy writer waits for its next batch to fill
+WRITE_GATHER = 0.1                  # seconds a busy writer waits for its next batch to fill, while nobody waits
 
 
 def _fire(result: Any, out: defer.Deferred) -> Any:
@@ -181,6 +181,8 @@ class Recorder:
         self._writer = writer
         self._queued: list[tuple[Callable, tuple, defer.Deferred]] = []
         self._writing = False
+        self._gathering: Any = None                         # the call that writes the gathered batch, while pending
+        self._awaited = False                               # an outcome waits for what is queued: write it now
         self._newest: defer.Deferred | None = None          # the last write asked for
         self._hands: dict[str, _HandBeingPlayed] = {}       # table -> the hand it is playing
         self._seated: dict[str, dict[int, str]] = {}         # table -> seat -> player, as the events told it
@@ -249,6 +251,8 @@ class Recorder:
 
     def _write_queued(self) -> None:
         self._writing = True
+        self._gathering = None
+        self._awaited = False
         while self._queued:
             batch, self._queued = self._queued, []
             calls = [(function, args) for function, args, _ in batch]
@@ -264,8 +268,12 @@ class Recorder:
             results = [(False, results.value)] * len(batch)
         self._settle(batch, results)
         # A write that finds the writer idle goes at once; while the room is busy, the next batch
-        # gathers for a moment, so many hands share one transaction.
-        self.reactor.callLater(WRITE_GATHER, self._write_queued)
+        # gathers for a moment, so many writes share one transaction -- unless an outcome's frames
+        # wait for it (:meth:`landed`): a hand's end is shown as soon as it can be, not a gather later.
+        if self._awaited:
+            self._write_queued()
+        else:
+            self._gathering = self.reactor.callLater(WRITE_GATHER, self._write_queued)
 
     @staticmethod
     def _settle(batch: list, results: list) -> None:
@@ -286,8 +294,13 @@ class Recorder:
         newest = self._newest
         if newest is None or newest.called:
             out.callback(None)
-        else:
-            newest.addBoth(_fire, out)
+            return out
+        newest.addBoth(_fire, out)
+        if self._queued:                                    # not yet on its way: it goes with the next batch,
+            self._awaited = True                            # which no longer gathers
+            if self._gathering is not None:
+                self._gathering.cancel()
+                self._write_queued()
         return out
 
     def audit(self, kind: str, at: float | None = None, **data: Any) -> None:

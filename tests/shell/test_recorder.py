@@ -180,3 +180,53 @@ def test_a_demo_process_that_plays_no_table_narrates_none_and_one_that_plays_som
     for table_id in list(room.tables.runners):
         room.tables.drop_table(table_id)
     assert narrated_table(room) is None
+
+
+class CountedStore:
+    """A store whose batches only count: what the writer sends, and in how many transactions."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+
+    def batch(self, calls: list) -> list:
+        self.batches.append(len(calls))
+        return [(True, function(*args)) for function, args in calls]
+
+
+def test_a_busy_writer_gathers_writes_nobody_waits_for_but_sends_an_outcomes_write_as_soon_as_the_last_batch_lands():
+    """Group commit without the wait: while the writer is busy the next writes gather for WRITE_GATHER, so many
+    share a transaction; but once an outcome's frames wait for what is queued (``landed``, durable before
+    visible), the batch holding it goes the moment the one before lands -- a hand's end is not shown a gather
+    late."""
+    from pokerroom.shell.recorder import WRITE_GATHER
+    from tests.support.inline_threads import InlineClock, InlinePool
+
+    clock, pool, store = InlineClock(), InlinePool(), CountedStore()
+    pool.start()
+    recorder = Recorder(store, clock, pool)
+    pool.slow = True
+    recorder.write(lambda: "first")                         # finds the writer idle: on its way at once
+    recorder.write(lambda: "second")                        # the writer busy: queued
+    pool.catch_up()
+    assert store.batches == [1]
+    recorder.write(lambda: "third")                         # gathering: nobody waits for these two
+    clock.advance(WRITE_GATHER / 2)
+    pool.catch_up()
+    assert store.batches == [1], "the gathered writes went before the gather was over"
+    clock.advance(WRITE_GATHER / 2)
+    pool.catch_up()
+    assert store.batches == [1, 2]
+
+    recorder.write(lambda: "a hand's end")                  # queued while the writer gathers
+    shown = recorder.landed()                               # ... until its frames wait for it: it goes now
+    assert not shown.called
+    pool.catch_up()
+    assert store.batches == [1, 2, 1] and shown.called, "the outcome's write waited for the gather"
+
+    recorder.write(lambda: "another hand's end")            # gathering again: sent at once when awaited
+    first = recorder.landed()
+    recorder.write(lambda: "a third hand's end")            # the writer busy: queued behind it
+    second = recorder.landed()
+    assert len(pool.waiting) == 1 and not first.called
+    pool.catch_up()                                         # the first lands; the second goes without a gather
+    assert store.batches == [1, 2, 1, 1, 1] and first.called and second.called
