@@ -37,7 +37,8 @@ change's before and after from one run, on a machine whose load moves between ru
 **Takeover after SIGKILL**, ``--takeovers`` times, each on a fresh database and NATS room: shape (d) with
 ``--takeover-clients`` players seated on A at tables B holds, playing; after a few seconds of play B is killed
 with SIGKILL and, from a second later (``ASK_AFTER``), every player asks to sit again every 0.25 s (a taken-over
-table's players are not re-seated: their chips went back to their wallets). Measured from the kill: when
+table's players are re-seated by A with their chips and told by ``table_moved``; a join asked before that is
+answered once the table is open on A). Measured from the kill: when
 ``table_leases`` shows every table held by A, when every player was seated again, and when the last table dealt
 its first hand on A -- the takeover time (goal: at most 10 s). A kill is INVALID if B had not kept every table at
 its first epoch until then. Under each takeover line, its phases (first-last table, seconds from the kill), sampled
