@@ -4,6 +4,7 @@ players only."""
 
 from __future__ import annotations
 
+from pokerroom.store.security_records import unpack_facts
 from tests.support.clocked_room import settle
 from tests.support.hall_lobby import AwayLobby, Lobby, started
 from tests.support.security_room import security_desk
@@ -134,6 +135,11 @@ def test_HR_CHAT_4_a_line_in_ones_own_hand_is_flagged_but_shown_where_the_event_
     lobby.room.recorder.flushed()
     flagged = lobby.room.store.audit_log.audit_records("chat_in_hand")
     assert [(r.data["player"], r.data["hand_id"], r.data["blocked"]) for r in flagged] == [("ana", hand, False)]
+    while d.tables[table].in_hand:                          # the timers play the hand out: it is stored
+        lobby.clock.advance(10)
+    lobby.room.recorder.flushed()
+    facts = [unpack_facts(f) for f in lobby.room.store.security.iter_hand_facts()]
+    assert [(f.hand_id, set(f.chatted)) for f in facts] == [(hand, {"ana"})]     # for the collusion signals
 
 
 def test_HR_CHAT_4_at_a_hand_another_process_plays_the_hall_reads_the_hand_and_keeps_and_shows_the_line(store):
