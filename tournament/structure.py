@@ -81,6 +81,7 @@ class TournamentSpec:
     deals: bool = False                 # TR-DEAL-1
     director_approves_deals: bool = False   # a deal every player accepted waits for the director's approval
     deal_seconds: int = 120             # the time every player has to accept a deal
+    block_chat_in_hand: bool = False    # HR-CHAT-4: players dealt into a table's hand may not chat there until it ends
     satellite_target: str = ""          # TR-PRIZE-5: seats to this tournament instead of cash
     satellite_seat_value: int = 0       # the target's buy-in plus fee
     satellite_seat_fee: int = 0         # the target's fee: what a seat holder's T$ leaves out

@@ -306,9 +306,11 @@ class WhereRead:
 class ChatRead:
     """``table.<id>.chat``: what the table chat needs of the table before it takes a line of ``player``
     (HR-CHAT-4). Answered ``{"hand": <the running hand's id or None>, "in_hand": <player dealt into it>,
-    "closed_in_hand": <the table closes chat to players in the hand>}``."""
+    "closed_in_hand": <the table closes chat to players in the hand>}``. On ``tournament.<id>.read`` the event's
+    hall answers for its ``table`` (wherever its hand plays), ``not_at_table`` unless ``player`` is seated there."""
 
     player: str
+    table: str = ""
 
 
 @record("t.said")
@@ -669,6 +671,17 @@ class Watch:
     session: str
     player: str | None
     on: bool
+
+
+@record("tn.said")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableChatSaid:
+    """``tournament.<id>.command``: a line said at ``table``, kept by the hall's recorder (HR-CHAT-1, 4) and, with
+    ``message``, shown to the table's players and watchers behind the event's frames. Answered ``{}``."""
+
+    table: str
+    line: ChatLine
+    message: dict | None
 
 
 @record("tn.enter")

@@ -199,6 +199,9 @@ PUSHES: dict[str, Push] = {
     "tournament_table_events": Push("the hand events of your tournament table, redacted for your seat", {
         "tournament": STR, "table": STR, "seat": INT, "events": _w("list", "hand"),
         "to_act": _w("map", "to_act", optional=True), "legal": _w("map", "legal", optional=True)}),
+    "tournament_chat": Push("a chat line at your tournament table (name: the speaker's verified real name, AC-4)",
+                            {"tournament": STR, "table": STR, "player": STR, "text": STR, "at": FLOAT,
+                             "name": _OPT["str"]}),
     "tournament_invitation": Push("a director invited you into a paid event (STAFF-2)",
                                   {"invitation": _w("map", "invitation")}),
     "tournament_invitation_withdrawn": Push("your invitation no longer stands: the event changed or takes no entries",

@@ -159,6 +159,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "deal_propose": {"tournament": TOURNAMENT, "kind": Choice("icm", "chip_chop"),
                      "left_to_play_for": Int(0, MAX_AMOUNT, optional=True)},
     "deal_answer": {"tournament": TOURNAMENT, "accept": Bool()},
+    "tournament_chat": {"tournament": TOURNAMENT, "table": TABLE, "text": Str(1, MAX_CHAT)},   # at your table there
     "tournament_invitations": {},                                      # a director's invitations (STAFF-2)
     "tournament_invitation_answer": {"tournament": TOURNAMENT, "accept": Bool()},
     # tournaments: directors (role director or admin); every command is recorded with who, when and why

@@ -67,6 +67,7 @@ from pokerroom.shell.cashier import Cashier
 from pokerroom.shell.cashier_moves import CashierMoves
 from pokerroom.shell.casino_floor import CasinoFloor
 from pokerroom.shell.casino_play import CasinoPlay
+from pokerroom.shell.chat_conduct import ChatConduct
 from pokerroom.shell.display_names import DecidedNames, DisplayNames
 from pokerroom.shell.every_node import count_nodes_with
 from pokerroom.shell.histories import Histories
@@ -274,7 +275,8 @@ class RoomServices(MultiService):
         self.responsible_gaming = ResponsibleGaming(reactor, self.bus, recorder)
         self.histories = Histories(recorder, self.bus)
         self.cash_play = CashPlay(gateway, self.bus, self.moderation, self.play_check.session, self.metrics)
-        self.table_chat = TableChat(self.bus, reactor, self.moderation, rules, self.display_names)
+        self.chat_conduct = ChatConduct(reactor, self.moderation, rules, self.display_names)   # every table's chat
+        self.table_chat = TableChat(self.bus, self.chat_conduct)
         for service in (self.lobby, self.accounts, self.responsible_gaming, self.session_watch, self.histories,
                         self.cash_play, self.table_chat):
             gateway.serve(service)
@@ -311,7 +313,7 @@ class RoomServices(MultiService):
         if gateway_side:
             serve_tournament_requests(self.gateway, self.bus, self.reactor, self.recorder, self.store,
                                       self.play_check, self.account_rules.banned_words,
-                                      bounds.keep_ended_minutes)                          # the gateway's side
+                                      bounds.keep_ended_minutes, self.chat_conduct)       # the gateway's side
             self.session_watch.count_in_play("is entered in a tournament", TOURNAMENTS_PLAYING)   # SEC-2: asked
         if table_side:
             # promotions deposits and wallet credits (STAFF-1)

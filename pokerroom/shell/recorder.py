@@ -158,7 +158,7 @@ class TableRecording(Protocol):
 
     def table_closed(self, table_id: str) -> None: ...
 
-    def chat_kept(self, table_id: str, line: ChatLine) -> None: ...
+    def chat_kept(self, table_id: str, line: ChatLine, tournament: str = "") -> None: ...
 
 
 @dataclass(slots=True)
@@ -316,10 +316,11 @@ class Recorder:
         """:meth:`audit` of a table's own record, fenced by its lease."""
         self.write_fenced(fences, self.store.audit, kind, data, at)
 
-    def chat_kept(self, table_id: str, line: ChatLine) -> None:
+    def chat_kept(self, table_id: str, line: ChatLine, tournament: str = "") -> None:
         """A chat line at the table, shown or not, kept (HR-CHAT-1); one during a hand noted for the collusion signals
-        (railbirds too: HR-CHAT-4), and one during its author's own hand flagged for review."""
-        fences = self.fence_of("cash", table_id)
+        (railbirds too: HR-CHAT-4), and one during its author's own hand flagged for review. At a ``tournament``'s
+        table the writes are fenced by the event's lease, whose hall keeps them."""
+        fences = self.fence_of("tournament", tournament) if tournament else self.fence_of("cash", table_id)
         self.write_fenced(fences, self.store.tables.save_chat, table_id, line.hand, line.player, line.text, line.at,
                           line.blocked)
         hand = self._hands.get(table_id)
@@ -327,7 +328,8 @@ class Recorder:
             hand.chatted.add(line.player)
         if line.in_hand:
             self._table_audit(fences, "chat_in_hand", line.at, player=line.player, table=table_id,
-                              hand_id=line.hand, text=line.text, blocked=line.blocked)
+                              hand_id=line.hand, text=line.text, blocked=line.blocked,
+                              **({"tournament": tournament} if tournament else {}))
 
     # ------------------------------------------------------------------ a table's batches, through the port
 

@@ -8,6 +8,8 @@ two tables of four and check or call. Then:
 
 * the event's hands are played on at least two processes (each process's ``/health`` counts the tournament hands
   it plays; with both tables' hands held on a decision the counts add up to two);
+* a bot's chat line at its table (HR-CHAT), asked of the event's director, reaches that table's bots on whichever
+  process they are connected, and nobody at the other table;
 * a process that is not the director, playing a held hand of the event, is killed (SIGKILL): within 10 s its hand
   is void, every stack as the hand began (``hand_voided`` to its players, TR-REFUND-1), and its table deals
   again from exactly those stacks;
@@ -67,6 +69,8 @@ class Field:
         self.told: dict[str, set[str]] = {}             # hand: who heard it was void
         self.acted: dict[str, int] = {}                 # player: the acts the table took
         self.closed: set[str] = set()                   # players whose connection closed
+        self.table: dict[str, str] = {}                 # player: the table their frames are of
+        self.heard: dict[str, list[tuple[str, str]]] = {}   # player: the chat lines they heard (speaker, text)
 
     def run(self, done, hold: frozenset[str] = frozenset(), timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -104,13 +108,15 @@ class Field:
                 self.act(name, push)
 
     def note(self, name: str, push: dict) -> None:
+        if push.get("type") == "tournament_chat":
+            self.heard.setdefault(name, []).append((push["player"], push["text"]))
         if push.get("type") == "tournament_event" and push["event"]["type"] == "hand_voided":
             event = push["event"]
             self.voided.setdefault(event["hand_id"], event)
             self.told.setdefault(event["hand_id"], set()).add(name)
         if push.get("type") != "tournament_table_events":
             return
-        table = push["table"]
+        table = self.table[name] = push["table"]
         for event in push["events"]:
             if event["type"] == "hand_started":
                 self.current[(name, table)] = hand = event["hand_id"]
@@ -233,6 +239,17 @@ def test_TR_REFUND_1_a_process_playing_a_tournament_hand_killed_mid_hand_has_it_
                 raise AssertionError(f"the event's hands were played only on {seen}")
             assert len(seen) >= 2, seen
             playing = {t: field.started[t][-1] for t in tables}              # the hands held, by table
+
+            # HR-CHAT: a line at a table whose hand another process plays is asked of the event's director and heard
+            # by that table's players, on whichever process they are connected, and by nobody at the other table
+            speaker = sorted(players)[0]
+            here = {name for name, table in field.table.items() if table == field.table[speaker]}
+            said = players[speaker].request("tournament_chat", tournament=EVENT, table=field.table[speaker],
+                                            text="nice hand")
+            assert said["ok"], said
+            field.run(lambda: all(field.heard.get(name) for name in here), hold=tables, timeout=10)
+            assert {name: field.heard.get(name) for name in players} == {
+                name: [(speaker, "nice hand")] if name in here else None for name in players}
             doomed = counts[victim]                                          # the hands to be voided
 
             # (2) the process playing a held hand, not the director, is killed

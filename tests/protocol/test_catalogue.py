@@ -90,7 +90,7 @@ def test_every_push_the_shell_builds_is_declared():
 
 
 def test_push_and_request_types_are_apart():
-    assert set(PUSHES) & set(REQUESTS) == {"chat"}      # a chat line is both what a player says and what all hear
+    assert set(PUSHES) & set(REQUESTS) == {"chat", "tournament_chat"}    # a line is what one says and all hear
 
 
 CLIENT_SIGNALS = {"closed": "common/room.js: the socket closed",

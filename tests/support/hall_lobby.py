@@ -1,5 +1,5 @@
 """The tournament hall in a room on a ``Clock``: people with sessions and money, requests by name, the pushes
-each got -- and a sit & go brought to the point where a deal can be made."""
+each got -- a sit & go brought to the point where a deal can be made, and one whose hands another process plays."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pokerroom.shell.composition import RoomServices
 from pokerroom.shell.every_node import ask_every_node
 from pokerroom.shell.promotions_desk import fund_promotions
 from pokerroom.shell.tournaments import TournamentHall
+from pokerroom.shell.tournaments.hand_host import HandHost
 from pokerroom.shell.tournaments.requests import serve_tournament_requests
 from pokerroom.store.room_store import RoomStore
 from tests.support.clocked_room import Connection, conform, deposit, settle
@@ -26,7 +27,7 @@ def hall_of(room: RoomServices, **settings) -> TournamentHall:
     root builds them."""
     hall = TournamentHall(room.reactor, room.bus, room.store, room.recorder, room.wallet, **settings)
     serve_tournament_requests(room.gateway, room.bus, room.reactor, room.recorder, room.store, room.play_check,
-                              room.account_rules.banned_words, hall.bounds.keep_ended_minutes)
+                              room.account_rules.banned_words, hall.bounds.keep_ended_minutes, room.chat_conduct)
     return hall
 
 
@@ -126,3 +127,43 @@ def asked(lobby: Lobby, subject: str, payload: object) -> object:
     answer.addBoth(out.append)
     assert out, "the hall did not answer"
     return out[0].value if isinstance(out[0], Failure) else out[0]
+
+
+class AwayLobby(Lobby):
+    """A lobby whose hall sends every hand away, and a table process "n2" (here, on the same bus) playing them;
+    ``live`` is the roster's live nodes as the hall reads them; ``steps`` every event the hall's steps had."""
+
+    PLAYERS = ("ana", "bo", "cy")
+
+    def __init__(self, store) -> None:
+        self.live = {"n1", "n2"}
+        super().__init__(store, hands_away=True, live_nodes=lambda: set(self.live))
+        self.host = HandHost(self.clock, self.room.bus, self.room.recorder, "n2")
+        self.host.install()
+        self.steps: list = []
+        run = self.hall.run
+        self.hall.run = lambda d, events: (self.steps.extend(events), run(d, events))[1]
+
+    def started(self, **settings) -> td.Director:
+        self.create(**settings)
+        for name in self.PLAYERS:
+            self.person(name)
+            assert self.ask(name, "tournament_register", tournament="sng")["ok"]
+        return self.hall.directors["sng"]
+
+    def of(self, kind: type) -> list:
+        return [e for e in self.steps if isinstance(e, kind)]
+
+    def frames(self, name: str) -> list[dict]:
+        settle(self.room)
+        return [m for m in self.people[name][1].sent if m.get("type") == "tournament_table_events"]
+
+    def turn(self) -> tuple[str, dict] | None:
+        """Whose turn it is at the hand played away, and their ``legal``, as their own last frame says."""
+        for hand in self.host.hands.values():
+            turn = hand.play.to_act()
+            if turn is not None:
+                name = turn[0]
+                mine = [f for f in self.frames(name) if "legal" in f]
+                return name, mine[-1]["legal"]
+        return None

@@ -6,51 +6,11 @@ from __future__ import annotations
 from twisted.internet import defer
 
 from pokerroom.bus.records import RESUMED
-from pokerroom.shell.tournaments.hand_host import HandHost
-from tests.support.clocked_room import settle
-from tests.support.hall_lobby import Lobby
+from tests.support.hall_lobby import AwayLobby
 from tournament import director as td
 from tournament.events import HandDealt, HandReturned, HandSent, HandVoided
 
-PLAYERS = ("ana", "bo", "cy")
-
-
-class AwayLobby(Lobby):
-    """A lobby whose hall sends every hand away, and a table process "n2" (here, on the same bus) playing them;
-    ``live`` is the roster's live nodes as the hall reads them; ``steps`` every event the hall's steps had."""
-
-    def __init__(self, store) -> None:
-        self.live = {"n1", "n2"}
-        super().__init__(store, hands_away=True, live_nodes=lambda: set(self.live))
-        self.host = HandHost(self.clock, self.room.bus, self.room.recorder, "n2")
-        self.host.install()
-        self.steps: list = []
-        run = self.hall.run
-        self.hall.run = lambda d, events: (self.steps.extend(events), run(d, events))[1]
-
-    def started(self, **settings) -> td.Director:
-        self.create(**settings)
-        for name in PLAYERS:
-            self.person(name)
-            assert self.ask(name, "tournament_register", tournament="sng")["ok"]
-        return self.hall.directors["sng"]
-
-    def of(self, kind: type) -> list:
-        return [e for e in self.steps if isinstance(e, kind)]
-
-    def frames(self, name: str) -> list[dict]:
-        settle(self.room)
-        return [m for m in self.people[name][1].sent if m.get("type") == "tournament_table_events"]
-
-    def turn(self) -> tuple[str, dict] | None:
-        """Whose turn it is at the hand played away, and their ``legal``, as their own last frame says."""
-        for hand in self.host.hands.values():
-            turn = hand.play.to_act()
-            if turn is not None:
-                name = turn[0]
-                mine = [f for f in self.frames(name) if "legal" in f]
-                return name, mine[-1]["legal"]
-        return None
+PLAYERS = AwayLobby.PLAYERS
 
 
 def played_out(lobby: AwayLobby, d: td.Director, limit: int = 5_000) -> None:

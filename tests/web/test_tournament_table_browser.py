@@ -3,13 +3,15 @@
 A person registers in the lobby and plays against two Python players who check or call; the strip above the felt
 shows the level and its clock counting down, the blinds now and next and the players left, as the event's page
 (``tournament_details``) says. At the break (TR-PLAY-2) the strip and the turn line say so and no action control
-is shown; the person reloads the page during it and comes back to the table with its seats and stacks, the break
-clock, no controls, and the way back in the top bar and in the lobby (which offers "Open table", not
-"Unregister", and counts the break down live). A director's broadcast stays listed at the table. Between hands in
-the break the person buys a rebuy (TR-REG-6) and reads the wallet the answer gave; a pause (TR-PLAY-1) stops the
-level clock and the turn line; then the person moves all-in until someone is eliminated, and the players left
-follow the server's page. Set ``POKERROOM_SCREENSHOTS`` to keep ``tournament-table.png`` (the desktop table with
-its clock: docs/img/tournament-table.png is one).
+is shown. A director's broadcast stays listed at the table. The person chats at the table (HR-CHAT: a line typed
+in the chat panel -- a tab below the table on the phone -- reaches the other players seated there, and a rival's
+line shows in it). The person reloads the page during the break and comes back to the table with its seats and
+stacks, the break clock, no controls, and the way back in the top bar and in the lobby (which offers "Open
+table", not "Unregister", and counts the break down live). Between hands in the break the person buys a rebuy
+(TR-REG-6) and reads the wallet the answer gave; a pause (TR-PLAY-1) stops the level clock and the turn line;
+then the person moves all-in until someone is eliminated, and the players left follow the server's page. Set
+``POKERROOM_SCREENSHOTS`` to keep ``tournament-table.png`` (the desktop table with its clock:
+docs/img/tournament-table.png is one).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from playwright.sync_api import expect
 from tests.net.server_process import FAST_ROOM, Player, Server
 from tests.support.browser_pages import grant, http_url, register
 from tests.support.socket_play import PASSWORD, next_push
+from tests.support.waiting import wait_until
 
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
 ROOM = FAST_ROOM + """
@@ -62,11 +65,17 @@ def tournament_room(tmp_path):
 
 
 class Rivals:
-    """Python players who check or call whatever comes, each on its own connection, keeping the event's pushes."""
+    """Python players who check or call whatever comes, each on its own connection, keeping the event's pushes and
+    the chat lines they hear; each says at their table what :meth:`say` gives them."""
 
     def __init__(self, url: str, names: list[str]) -> None:
         self.players = []
+        self.names = names
         self.events: list[dict] = []
+        self.heard: list[tuple[str, str, str]] = []         # (who heard it, the speaker, the text)
+        self.to_say: dict[int, list[str]] = {}
+        self.tables: dict[int, str] = {}
+        self.said: list[dict] = []                          # the answers to their chat lines
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self.threads = []
@@ -79,13 +88,24 @@ class Rivals:
             self.players.append(p)
 
     def start(self) -> None:
-        for p in self.players:
-            thread = threading.Thread(target=self._play, args=(p,), daemon=True)
+        for i, p in enumerate(self.players):
+            thread = threading.Thread(target=self._play, args=(i, p), daemon=True)
             thread.start()
             self.threads.append(thread)
 
-    def _play(self, p: Player) -> None:
+    def say(self, index: int, text: str) -> None:
+        """Rival ``index`` says ``text`` at their table (on their own thread: one connection, one reader)."""
+        with self.lock:
+            self.to_say.setdefault(index, []).append(text)
+
+    def _play(self, index: int, p: Player) -> None:
         while not self.stopping.is_set():
+            with self.lock:
+                texts = self.to_say.pop(index, [])
+            for text in texts:
+                answer = p.request("tournament_chat", tournament="cup", table=self.tables.get(index, ""), text=text)
+                with self.lock:
+                    self.said.append(answer)
             try:
                 push = next_push(p, 0.3)
             except TimeoutError:
@@ -95,6 +115,11 @@ class Rivals:
             if push.get("type") == "tournament_event":
                 with self.lock:
                     self.events.append(push["event"])
+            if push.get("type") == "tournament_chat":
+                with self.lock:
+                    self.heard.append((self.names[index], push["player"], push["text"]))
+            if push.get("type") == "tournament_table_events":
+                self.tables[index] = push["table"]
             if push.get("type") == "tournament_table_events" and "legal" in push:
                 legal = push["legal"]
                 p.request("tournament_act", tournament="cup", decision=legal["decision"],
@@ -218,6 +243,24 @@ def test_a_tournament_table_shows_its_clock_break_rebuy_pause_and_elimination(to
         expect(view.locator(ACTION_BUTTONS)).to_have_count(0)
         assert director.request("director_broadcast", tournament="cup", text="Ten minutes to the bubble")["ok"]
         expect(view.get_by_test_id("tournament-broadcast")).to_have_text(re.compile("tdir: Ten minutes to the bubble$"))
+
+        # HR-CHAT: the table's chat panel (a tab below the table on a phone): a line typed here reaches the other
+        # players seated at the table, and theirs shows here
+        if size == "phone":
+            view.get_by_test_id("side-tab-chat").click()
+        view.get_by_test_id("chat-input").fill("good luck, all")
+        view.get_by_test_id("chat-send").click()
+        expect(view.get_by_test_id("chat-line").last).to_have_text(re.compile(r"Tina good luck, all$"))
+        expect(view.get_by_test_id("chat-input")).to_have_value("")
+        wait_until(lambda: len(rivals.heard) >= 2, 10)
+        assert sorted(rivals.heard) == [("Rival", "Tina", "good luck, all"), ("Rook", "Tina", "good luck, all")]
+        rivals.say(0, "thanks, you too")
+        expect(view.get_by_test_id("chat-line").last).to_have_text(re.compile(r"Rival thanks, you too$"))
+        assert all(answer["ok"] for answer in rivals.said), rivals.said
+        line = view.get_by_test_id("chat-line").last.bounding_box()             # on the screen, not under it
+        assert line["x"] >= 0 and line["x"] + line["width"] <= SIZES[size]["width"], line
+        if os.environ.get("POKERROOM_SCREENSHOTS"):
+            page.screenshot(path=str(Path(os.environ["POKERROOM_SCREENSHOTS"]) / f"tournament-chat-{size}.png"))
 
         # Leave and come back during the break: the table with its seats and stacks, the break, no controls
         page.reload()

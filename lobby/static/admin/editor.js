@@ -46,6 +46,7 @@ const GROUPS = [
     { name: "time_bank", label: "Time bank (seconds)", kind: "int" },
     { name: "deals", label: "Deals allowed", kind: "bool" },
     { name: "director_approves_deals", label: "Deals need a director's approval", kind: "bool" },
+    { name: "block_chat_in_hand", label: "No chat from players in the hand", kind: "bool" },
   ]],
 ];
 const FIELDS = GROUPS.flatMap(([, fields]) => fields);

@@ -46,6 +46,7 @@ class App {
       this.tournamentTable.onTournamentEvent(m);
     });
     this.room.on("tournament_table_events", (m) => this.tournamentTable.onPush(m));
+    this.room.on("tournament_chat", (m) => this.tournamentTable.onTournamentChat(m));
     this.room.on("reminder", (m) => this.toast(`You have been playing for ${m.minutes_played} minutes.`));
     this.room.on("error", (m) => this.toast(new RoomError(m.error).text, true));
     this.room.on("closed", (closed) => this.lost(closed));

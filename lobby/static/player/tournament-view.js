@@ -1,6 +1,7 @@
 // Your tournament table: the same felt as a cash table, fed by tournament_table_events (hand events for your
-// seat, with your legal actions), acting through tournament_act. No seats to pick, no leaving, and no chat: the
-// room has none at tournament tables (its chat request names a cash table). Above the felt the event's strip
+// seat, with your legal actions), acting through tournament_act. No seats to pick, no leaving. The chat panel is
+// the cash table's (on a phone, its tab below the table): tournament_chat says a line at your table and its
+// tournament_chat pushes are your table's lines (kept per event, at most CHAT_LINES). Above the felt the event's strip
 // (tournament-info.js): the level and its clock, the blinds now and next, players left, break and pause; the
 // side panel holds your rank, the average stack and the payouts; a director's broadcasts stay listed. The page
 // (tournament_details) is read on opening and again after each of the event's pushes. Coming back between hands
@@ -12,12 +13,14 @@ import { TableState } from "./table-state.js";
 import { TableView } from "./table-view.js";
 
 const BROADCASTS = 5;
+const CHAT_LINES = 100;
 
 export class TournamentTableView extends TableView {
   constructor(app) {
     super(app, "tournament-view");
     this.canSit = false;
-    this.root.classList.add("no-chat");
+    this.root.classList.add("no-chat");           // until we have a table in the event open
+    this.chats = new Map();           // tournament id -> its chat lines at our table, oldest first
     this.entries = new Map();         // tournament id -> {state, table}
     this.pages = new Map();           // tournament id -> its page (tournament_details, its summary stamped)
     this.broadcasts = new Map();      // tournament id -> [{by, text, at}] newest last
@@ -38,6 +41,11 @@ export class TournamentTableView extends TableView {
                                                                            { name: known ? known.name : tid }) };
       this.entries.set(tid, entry);
       if (this.current === tid) this.el.log.replaceChildren();
+      const moved = !fresh || (this.current === tid && this.tableId && this.tableId !== message.table);
+      if (moved) {                                       // a move: the old table's talk stays there
+        this.chats.delete(tid);
+        if (this.current === tid) this.el.chatList.replaceChildren();
+      }
     }
     const state = entry.state;
     state.applyTournamentFrame(message);
@@ -48,6 +56,7 @@ export class TournamentTableView extends TableView {
     if (this.current === tid) {
       this.state = state;                                // it replaces a table drawn from the page
       this.tableId = entry.table;
+      this.root.classList.remove("no-chat");
     }
     // Others' busts are told only to them (and to subscribers): a hand's end here reads the field again.
     if (this.current === tid && message.events.some((e) => e.type === "hand_ended")) this.readPageSoon(tid);
@@ -85,6 +94,40 @@ export class TournamentTableView extends TableView {
       this.readPageSoon(tid);
     }
     if (this.current === tid && this.visible()) this.render();
+  }
+
+  // A line at our table in one of our events: kept for when it is opened, shown if it is open (HR-CHAT).
+  onTournamentChat(message) {
+    const tid = message.tournament;
+    const entry = this.entries.get(tid);
+    const page = this.pages.get(tid);
+    const table = entry ? entry.table : page && page.you ? page.you.table : null;
+    if (message.table !== table) return;
+    const lines = this.chats.get(tid) || [];
+    lines.push(message);
+    this.chats.set(tid, lines.slice(-CHAT_LINES));
+    if (this.current === tid && this.tableId === message.table) this.onChat(message);
+  }
+
+  // The chat panel shows the lines kept for the open event's table; none while we have no table there.
+  showChat() {
+    this.root.classList.toggle("no-chat", !this.tableId);
+    this.el.chatList.replaceChildren();
+    this.el.chatError.textContent = "";
+    for (const line of this.chats.get(this.current) || []) this.onChat(line);
+  }
+
+  async chat() {
+    const input = this.el.chatInput;
+    const text = input.value.trim();
+    this.el.chatError.textContent = "";
+    if (!text || !this.current || !this.tableId) return;
+    try {
+      await this.app.room.request("tournament_chat", { tournament: this.current, table: this.tableId, text });
+      input.value = "";
+    } catch (e) {
+      this.el.chatError.textContent = e.text || e.message;
+    }
   }
 
   readPageSoon(tid) {
@@ -134,6 +177,7 @@ export class TournamentTableView extends TableView {
     }
     this.state = state;
     this.tableId = page.you.table;
+    this.showChat();
   }
 
   async open(tid) {
@@ -145,9 +189,11 @@ export class TournamentTableView extends TableView {
       this.el.controlsNote.textContent = "";
       this.shownLegal = undefined;
     }
+    const switched = this.current !== tid;
     this.current = tid;
     this.tableId = entry ? entry.table : null;
     this.state = entry ? entry.state : null;
+    if (switched || !this.tableId) this.showChat();
     if (entry && !this.el.log.children.length) for (const e of entry.events) this.logHandEvent(e);
     if (this.state) this.render();
     else this.renderWaiting();
@@ -178,6 +224,7 @@ export class TournamentTableView extends TableView {
     this.pages.clear();
     this.broadcasts.clear();
     this.busted.clear();
+    this.chats.clear();
     this.current = null;
   }
 

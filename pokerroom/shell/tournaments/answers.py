@@ -7,7 +7,8 @@ a tournament is asked on the bus and answered here with plain data:
 event's page, a cancellation's refund preview) and ``tournament.<id>.command``
 (the director's command records, and the hall's own beside them: an entry
 paid, a stake offered or bought, an event edited, an admin's approval of its
-guarantee: :mod:`~pokerroom.shell.tournaments.approvals`), and ``tournaments.create``
+guarantee: :mod:`~pokerroom.shell.tournaments.approvals`; a chat line said at a table:
+:mod:`~pokerroom.shell.tournaments.table_talk`), and ``tournaments.create``
 (a new event, built from a director's words here, where a satellite's target
 is known).
 
@@ -35,6 +36,7 @@ from pokerroom.bus.records import (
     AnswerInvitation,
     ApproveGuarantee,
     BuyShares,
+    ChatRead,
     CreateEvent,
     DetailsRead,
     EditEvent,
@@ -43,6 +45,7 @@ from pokerroom.bus.records import (
     Invite,
     OfferShares,
     RefundPreviewRead,
+    TableChatSaid,
     TournamentsRead,
     Watch,
 )
@@ -254,6 +257,8 @@ _OWN: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict | defer.De
     EditEvent: TournamentAnswers.edited, Watch: TournamentAnswers.watched,
     Invite: lambda answers, d, invite: answers.hall.invitations.invited(d, invite),
     AnswerInvitation: lambda answers, d, answer: answers.hall.invitations.answered(d, answer),
-    ApproveGuarantee: lambda answers, d, asked: approved(answers.hall, d, asked), HandBack: TournamentAnswers.hand_back}
+    ApproveGuarantee: lambda answers, d, asked: approved(answers.hall, d, asked), HandBack: TournamentAnswers.hand_back,
+    TableChatSaid: lambda answers, d, said: answers.hall.talk.said(d, said)}
 _READS: dict[type, Callable[[TournamentAnswers, td.Director, Any], dict]] = {
-    DetailsRead: TournamentAnswers.details, RefundPreviewRead: lambda answers, d, read: answers.refunds(d, read)}
+    DetailsRead: TournamentAnswers.details, RefundPreviewRead: lambda answers, d, read: answers.refunds(d, read),
+    ChatRead: lambda answers, d, read: answers.hall.talk.read(d, read)}

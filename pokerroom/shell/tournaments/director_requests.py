@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 FIXED_FIELDS = frozenset({"id", "name", "start_at", "payouts", "levels", "breaks", "game", "currency",
                           "satellite_target", "progressive_share", "satellite_seat_value", "satellite_seat_fee"})
-BOOL_SETTINGS = frozenset({"deals", "director_approves_deals", "remainder_to_top"})
+BOOL_SETTINGS = frozenset({"deals", "director_approves_deals", "remainder_to_top", "block_chat_in_hand"})
 # whole-number settings a director may give (beyond the TournamentSpec fields): see changes()
 EXTRA_SETTINGS = ("level_seconds", "pko_percent", "break_after_level", "break_seconds")
 

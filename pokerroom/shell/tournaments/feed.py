@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from twisted.logger import Logger
 
 from pokerroom.bus import Bus
-from pokerroom.bus.records import Frame
+from pokerroom.bus.records import ChatLine, Frame
 from pokerroom.bus.subjects import player_stream, tournament_public, tournament_table
 from pokerroom.poker import events as he
 from pokerroom.poker.actions import LegalActions
@@ -62,6 +62,7 @@ class TournamentFeed:
         self._entrant_set: dict[str, frozenset[str]] = {}            # tournament -> its entrants, while unchanged
         self.holds: dict[str, OutcomeHold] = {}                      # tournament -> its way to the bus
         self.ended: dict[str, list[tuple[tuple, tuple]]] = {}       # tournament -> hands ended, not yet stored
+        self.talk: dict[tuple[str, str], set[str]] = {}              # (tournament, table) -> who chatted in its hand
 
     # ------------------------------------------------------------------ audiences
 
@@ -96,7 +97,7 @@ class TournamentFeed:
         self.entrants.pop(tid, None)
         self.holds.pop(tid, None)
         self.ended.pop(tid, None)
-        for keyed in (self.dealt, self.hands):
+        for keyed in (self.dealt, self.hands, self.talk):
             for key in [k for k in keyed if k[0] == tid]:
                 del keyed[key]
 
@@ -125,6 +126,13 @@ class TournamentFeed:
         for player in self.dealt.get((tid, table_id), {}).values():
             self.push_to(player, message)
 
+    def chatted(self, tid: str, table_id: str, line: ChatLine) -> None:
+        """A chat line said at the table while its hand dealt here ran: its author is in that hand's facts for the
+        collusion signals (HR-CHAT-4), as at a cash table."""
+        kept = self.hands.get((tid, table_id))
+        if line.hand is not None and kept is not None and kept[0] and getattr(kept[0][0], "hand_id", None) == line.hand:
+            self.talk.setdefault((tid, table_id), set()).add(line.player)
+
     # ------------------------------------------------------------------ the fan-out
 
     def keep_hands(self, d: td.Director, events: list) -> None:
@@ -134,6 +142,7 @@ class TournamentFeed:
                 key = (d.spec.id, e.table)
                 if isinstance(e, td.HandDealt) and e.table in d.tables:
                     self.hands[key] = ([], [])
+                    self.talk.pop(key, None)
                 self._keep_hand(d, key, e.events)
 
     def audiences(self, d: td.Director, events: list) -> list[tuple[dict, Audiences | Told]]:
@@ -231,7 +240,8 @@ class TournamentFeed:
             return
         del self.hands[key]
         self.ended.setdefault(d.spec.id, []).append(hand_record(d.spec.id, key[1], hand, times, now,
-                                                               bounty=d.spec.bounty > 0))
+                                                               bounty=d.spec.bounty > 0,
+                                                               chatted=frozenset(self.talk.pop(key, ()))))
 
 
 def hand_frame(tid: str, table_id: str, events: tuple | list, seats: dict[int, str],
@@ -265,11 +275,11 @@ def hand_so_far(tid: str, table_id: str, seat: int, events: list, player: str,
 
 
 def hand_record(tid: str, table_id: str, hand: list, times: list[float], now: float, *,
-                bounty: bool) -> tuple[tuple, tuple]:
+                bounty: bool, chatted: frozenset[str] = frozenset()) -> tuple[tuple, tuple]:
     """An ended tournament hand as the store keeps it, all cards and its facts (SEC-1): ``(hand_started args,
     hand_ended args)``, wherever it was played."""
     stacks = HandStacks.of(hand)                                    # as a cash hand's are kept: once
     facts = partial(hand_facts, hand, table_id=table_id, game_key=f"tournament {tid}", at=now,
-                    tournament=tid, bounty=bounty)                  # on the writer's thread
+                    tournament=tid, bounty=bounty, chatted=chatted)  # on the writer's thread
     return ((stacks.hand_id, table_id, now, stacks.start, tid),
             (stacks.hand_id, now, stacks.end, stacks.rake, [event_to_dict(x) for x in hand], None, facts, times))

@@ -88,6 +88,7 @@ from pokerroom.shell.tournaments.feed import TournamentFeed
 from pokerroom.shell.tournaments.hands_away import HandsAway
 from pokerroom.shell.tournaments.invitations import InvitationDesk
 from pokerroom.shell.tournaments.runner import TournamentRunner
+from pokerroom.shell.tournaments.table_talk import TableTalk
 from pokerroom.shell.tournaments.timers import TournamentTimers
 from pokerroom.shell.wallet import Wallet
 from pokerroom.store.room_store import RoomStore
@@ -146,6 +147,7 @@ class TournamentHall:
         self.timers = TournamentTimers(self, between_hands, clock_scale)
         self.decisions = TournamentDecisions(self, decision_seconds, time_bank_refill)   # decisions, time banks
         self.answers = TournamentAnswers(self, wallet)               # what the requests ask, answered on the bus
+        self.talk = TableTalk(self)                                  # chat at its tables, whoever plays the hand
         self.invitations = InvitationDesk(self, bus, recorder, wallet)                          # STAFF-2
         # several processes: each hand played by a table process (``play_hands = "anywhere"``), else dealt here
         self.away = HandsAway(self, live_nodes) if hands_away else None

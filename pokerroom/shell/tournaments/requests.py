@@ -8,8 +8,10 @@ from twisted.internet.interfaces import IReactorTime
 
 from pokerroom.bus import Bus
 from pokerroom.gateway.routes import Gateway
+from pokerroom.shell.chat_conduct import ChatConduct
 from pokerroom.shell.play_check import PlayCheck
 from pokerroom.shell.recorder import Recorder
+from pokerroom.shell.tournaments.chat_requests import TournamentChat
 from pokerroom.shell.tournaments.director_requests import DirectorRequests
 from pokerroom.shell.tournaments.hall_line import HallLine
 from pokerroom.shell.tournaments.invitation_requests import InvitationRequests
@@ -19,9 +21,11 @@ from pokerroom.store.room_store import RoomStore
 
 def serve_tournament_requests(gateway: Gateway, bus: Bus, reactor: IReactorTime, recorder: Recorder,
                               store: RoomStore, play_check: PlayCheck, banned_words: tuple[str, ...],
-                              keep_ended_minutes: float) -> None:
-    """The players', the directors' and the invitations' requests, each given the one line to the hall."""
+                              keep_ended_minutes: float, chat: ChatConduct) -> None:
+    """The players', the directors', the invitations' and the tables' chat requests, each given the one line to
+    the hall (the chat, the checks every table's chat makes: ``chat``)."""
     line = HallLine(bus, keep_ended_minutes)
     PlayerRequests(line, reactor, play_check, gateway).install()
     gateway.serve(DirectorRequests(line, reactor, recorder, store))
     gateway.serve(InvitationRequests(line, recorder, play_check, banned_words))
+    gateway.serve(TournamentChat(line, chat))
