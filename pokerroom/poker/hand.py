@@ -259,7 +259,7 @@ class Hand:
         (SEC-2). No event: the choice is theirs alone until the showdown shows it."""
         p = self._position(seat)
         if type(show) is not bool:
-            raise RuleViolation("bad_option", f"an option is true or false, not {show!r}", "SEC-2")
+            raise RuleViolation("bad_option", f"an option is true or false, not {show!r}")
         if self.phase == ENDED:
             raise RuleViolation("hand_over", "the hand is over", "BET-1")
         if show:
