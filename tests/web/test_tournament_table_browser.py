@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import threading
 import time
 from pathlib import Path
 
@@ -27,7 +26,8 @@ from playwright.sync_api import expect
 
 from tests.net.server_process import FAST_ROOM, Player, Server
 from tests.support.browser_pages import grant, http_url, register
-from tests.support.socket_play import PASSWORD, next_push
+from tests.support.socket_play import PASSWORD
+from tests.support.tournament_rivals import Rivals
 
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
 ROOM = FAST_ROOM + """
@@ -59,58 +59,6 @@ def tournament_room(tmp_path):
     server = Server(tmp_path, "--max-rate", "500").start()
     yield server
     server.stop()
-
-
-class Rivals:
-    """Python players who check or call whatever comes, each on its own connection, keeping the event's pushes."""
-
-    def __init__(self, url: str, names: list[str]) -> None:
-        self.players = []
-        self.events: list[dict] = []
-        self.lock = threading.Lock()
-        self.stopping = threading.Event()
-        self.threads = []
-        for name in names:
-            p = Player(url, "pokerroom.v1.json")
-            assert p.request("register", nickname=name, password=PASSWORD, birth_date="1980-01-01",
-                             country="DE")["ok"]
-            assert p.request("login", nickname=name, password=PASSWORD)["ok"]
-            assert p.request("tournament_register", tournament="cup")["ok"]
-            self.players.append(p)
-
-    def start(self) -> None:
-        for p in self.players:
-            thread = threading.Thread(target=self._play, args=(p,), daemon=True)
-            thread.start()
-            self.threads.append(thread)
-
-    def _play(self, p: Player) -> None:
-        while not self.stopping.is_set():
-            try:
-                push = next_push(p, 0.3)
-            except TimeoutError:
-                continue
-            except Exception:                       # the connection closed: the test is over
-                return
-            if push.get("type") == "tournament_event":
-                with self.lock:
-                    self.events.append(push["event"])
-            if push.get("type") == "tournament_table_events" and "legal" in push:
-                legal = push["legal"]
-                p.request("tournament_act", tournament="cup", decision=legal["decision"],
-                          action="check" if legal["can_check"] else "call")
-
-    def out(self) -> list[str]:
-        """The rivals the room told they are out (a bust is told to its player, not the field)."""
-        with self.lock:
-            return [e["player"] for e in self.events if e["type"] == "busted"]
-
-    def close(self) -> None:
-        self.stopping.set()
-        for thread in self.threads:
-            thread.join(5)
-        for p in self.players:
-            p.close()
 
 
 def click_when_shown(view, testid: str, seconds: float) -> None:
