@@ -37,8 +37,7 @@ export class TableTiles {
     this.grid = h("div.table-tiles", { "data-testid": "table-tiles" });
     this.section.append(this.switcher, this.grid);
     const root = h("div.table-tile.tournament-tile.hidden", { id: "tournament-view", "data-testid": "tournament-view" });
-    this.grid.append(root);
-    this.tourney = new TournamentTableView(app, root);   // a tile once a tournament is opened (its `current`)
+    this.tourney = new TournamentTableView(app, root);   // a tile (in the page) once a tournament is opened
   }
 
   // Every tile: the tournament's (once opened) first, then the cash tables in the order opened.
@@ -58,7 +57,7 @@ export class TableTiles {
   openTournament(tid) {
     this.dropWatched(null);
     this.focused = this.tourney;
-    this.tourney.open(tid);
+    this.tourney.open(tid);               // its `current` makes it a tile; drawn into the page by draw()
     this.draw();
     this.wake(this.tourney);
   }
@@ -161,7 +160,9 @@ export class TableTiles {
     // the keys: the first table waiting for you when tiled, else the one shown
     const keyed = tiled ? (waiting[0] || this.focused) : this.focused;
     this.grid.classList.toggle("tiled", tiled);
-    if (!tiles.includes(this.tourney)) this.tourney.root.classList.add("hidden");
+    const root = this.tourney.root;
+    if (!tiles.includes(this.tourney)) root.remove();
+    else if (!root.isConnected) this.grid.prepend(root);
     for (const v of tiles) {
       const shown = tiled || v === this.focused;
       const needs = waiting.includes(v);

@@ -338,7 +338,7 @@ export class TournamentTableView extends TableView {
   async tellMuck(tid = this.current) {
     this.drawMuck();
     const page = this.pages.get(tid);
-    if (!tid || !(this.entries.has(tid) || (page && page.you))) return;
+    if (!tid || this.busted.has(tid) || !(this.entries.has(tid) || (page && page.you))) return;
     try {
       await this.app.room.request("tournament_options", { tournament: tid, auto_muck: autoMuck() });
     } catch (e) {
