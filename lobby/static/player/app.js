@@ -7,6 +7,7 @@ import { CasinoView } from "./casino-view.js";
 import { cash } from "./describe.js";
 import { HistoryView } from "./history.js";
 import { Lobby } from "./lobby.js";
+import { autoMuck } from "./muck-choice.js";
 import { TableTiles } from "./table-tiles.js";
 
 const $ = (id) => document.getElementById(id);
@@ -247,6 +248,7 @@ class App {
         await this.room.request("resume", { token: this.token, tables: {} });
       }
       if (document.body.dataset.view === "lobby-view") this.lobby.show(true);
+      if (!autoMuck()) this.table.muckChanged();    // a room restarted keeps no seat's choice: told again
       this.refreshBalance();
     } catch (e) {
       this.toast(`Your session could not be resumed (${e.text || e.message}); please log in again.`, true);
