@@ -130,6 +130,14 @@ class Act:
 
 
 @dataclass(frozen=True, slots=True)
+class MuckChoice:
+    """The player's auto-muck choice: off shows their beaten hand at showdown (SD-2)."""
+
+    player: str
+    auto_muck: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Register:
     """An entry paid from ``source`` (a ticket, T$ or, when empty, the player's cash) holding ``funds``."""
 
@@ -238,7 +246,7 @@ class Broadcast:
 
 
 TournamentCommand = (LevelUp | StartBreak | EndBreak | Start | CatchUp | Deal | SendHand | ReturnHand | VoidHand
-                     | DealExpired | Timeout | Act
+                     | DealExpired | Timeout | Act | MuckChoice
                      | Register | Unregister | Rebuy | AddOn | SellShares | ProposeDeal | AnswerDeal | Pause
                      | Resume | Cancel | RemovePlayer | MovePlayer | BreakTable | BalanceNow | DecideDeal
                      | Broadcast)
@@ -262,6 +270,7 @@ APPLY: dict[type, Callable[[Director, object], list]] = {
     DealExpired: lambda d, c: d.deal_desk.deal_expired(),
     Timeout: lambda d, c: d.timeout(c.player),
     Act: _act,
+    MuckChoice: lambda d, c: d.set_auto_muck(c.player, c.auto_muck),
     Register: lambda d, c: d.registration.register(c.player, c.funds, source=c.source, ticket=c.ticket),
     Unregister: lambda d, c: d.registration.unregister(c.player, c.at),
     Rebuy: lambda d, c: d.registration.rebuy(c.player, c.funds),

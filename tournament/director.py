@@ -166,6 +166,7 @@ class Director:
         self.collected = 0
         self.protected: dict[tuple[str, str], int] = {}    # (table, player) -> hand given extra time (HR-DC-4)
         self.hand_for_hand = False
+        self.showing: set[str] = set()               # players who turned auto-muck off: they show at showdown (SD-2)
         self.round_played: set[str] = set()
         self.round_busts: list[Bust] = []
         self.tables: dict[str, TournamentTable] = {}
@@ -190,6 +191,7 @@ class Director:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("showing", set())   # saved before the choice was kept
         self.holds_target_seat = _holds_nothing
 
     # ------------------------------------------------------------------ accounts and queries
@@ -297,7 +299,7 @@ class Director:
     def deal(self, table_id: str, deck: Sequence[int]) -> list:
         """Deal the next hand at ``table_id`` here, if it may (see :meth:`ready_tables`)."""
         table = self._dealing(table_id)
-        events = table.start_hand(self._stakes(), deck, label=self._label(table_id))
+        events = table.start_hand(self._stakes(), deck, label=self._label(table_id), showing=self.showing)
         self._dealt(table_id)
         self.emit(HandDealt(table_id, tuple(events)))
         self._after_action(table)
@@ -308,7 +310,7 @@ class Director:
         that hand (no seat changes, TR-PLAY-4) until :meth:`hand_returned` or :meth:`hand_voided`. The plan is
         ``tables[table_id].away``; nothing is sent when fewer than two can play."""
         table = self._dealing(table_id)
-        setup = table.send_hand(self._stakes(), label=self._label(table_id))
+        setup = table.send_hand(self._stakes(), label=self._label(table_id), showing=self.showing)
         self._dealt(table_id)
         if setup is not None:
             self.emit(HandSent(table_id, setup.hand_id))
@@ -363,6 +365,21 @@ class Director:
         events = table.act(player, action, decision)
         self.emit(HandPlayed(table.id, tuple(events)))
         self._after_action(table)
+        return self.flush()
+
+    def set_auto_muck(self, player: str, auto_muck: bool) -> list:
+        """The player's choice for the rest of the event: off shows their beaten hand at showdown (SD-2), their own
+        cards only (SEC-2); from the hand in play when it is dealt here, else from the next."""
+        table = self.table_of(player)
+        if type(auto_muck) is not bool:
+            raise RuleViolation("bad_option", f"an option is true or false, not {auto_muck!r}")
+        if auto_muck:
+            self.showing.discard(player)
+        else:
+            self.showing.add(player)
+        hand = table.hand
+        if hand is not None and not hand.ended and player in hand.player_ids:
+            hand.choose_show(hand.seats[hand.player_ids.index(player)], not auto_muck)
         return self.flush()
 
     @property

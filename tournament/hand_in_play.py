@@ -129,7 +129,8 @@ def setup_to_plain(setup: HandSetup) -> dict[str, Any]:
             "seats": [[s.seat, s.player_id, s.stack] for s in setup.seats], "button_seat": setup.button_seat,
             "blinds": None if setup.blinds is None else [setup.blinds.small, setup.blinds.big, setup.blinds.third],
             "owed_posts": [[p.seat, p.kind, p.amount] for p in setup.owed_posts],
-            "table_name": setup.table_name, "max_seats": setup.max_seats}
+            "table_name": setup.table_name, "max_seats": setup.max_seats,
+            "show_at_showdown": sorted(setup.show_at_showdown)}
 
 
 def setup_from_plain(plain: dict[str, Any]) -> HandSetup:
@@ -139,4 +140,5 @@ def setup_from_plain(plain: dict[str, Any]) -> HandSetup:
                      tuple(Seat(seat, player, stack) for seat, player, stack in plain["seats"]), plain["button_seat"],
                      None if blinds is None else BlindSeats(*blinds),
                      tuple(Post(seat, kind, amount) for seat, kind, amount in plain["owed_posts"]),
-                     table_name=plain["table_name"], max_seats=plain["max_seats"])
+                     table_name=plain["table_name"], max_seats=plain["max_seats"],
+                     show_at_showdown=frozenset(plain.get("show_at_showdown", ())))

@@ -30,7 +30,7 @@ TR-REFUND-1) the table is in that hand exactly as if it were dealt here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from pokerroom.errors import RuleViolation
 from pokerroom.poker import events as ev
@@ -136,9 +136,10 @@ class TournamentTable:
 
     # ------------------------------------------------------------------ dealing
 
-    def plan_hand(self, stakes: Stakes, label: str = "") -> HandSetup | None:
+    def plan_hand(self, stakes: Stakes, label: str = "", showing: Collection[str] = ()) -> HandSetup | None:
         """The next hand's seats, button and blinds, everyone seated with chips dealt in (TR-PLAY-7, HR-DC-3);
-        None when fewer than two can play. The button moves here, whoever deals the hand."""
+        None when fewer than two can play. The button moves here, whoever deals the hand. ``showing``: players
+        who turned auto-muck off (SD-2)."""
         self._verify_between_hands()
         views = [SeatView(seat, self.stacks[p]) for seat, p in sorted(self.seats.items()) if self.stacks[p] > 0]
         plan = plan_hand(views, max_seats=self.size, stakes=stakes, previous=self.positions, draw=self.draw)
@@ -149,20 +150,22 @@ class TournamentTable:
         self.hand_number += 1
         dealt = tuple(Seat(s, self.seats[s], self.stacks[self.seats[s]]) for s in plan.dealt)
         return HandSetup(f"{self.id}-{self.hand_number}", self.variant, stakes, dealt, plan.button, plan.blinds,
-                         plan.posts, table_name=label or self.id, max_seats=self.size)
+                         plan.posts, table_name=label or self.id, max_seats=self.size,
+                         show_at_showdown=frozenset(s.seat for s in dealt if s.player_id in showing))
 
-    def start_hand(self, stakes: Stakes, deck: Sequence[int], label: str = "") -> list[ev.Event]:
+    def start_hand(self, stakes: Stakes, deck: Sequence[int], label: str = "",
+                   showing: Collection[str] = ()) -> list[ev.Event]:
         """Deal the next hand here; [] when fewer than two can play."""
-        setup = self.plan_hand(stakes, label)
+        setup = self.plan_hand(stakes, label, showing)
         if setup is None:
             return []
         play = self.play = HandInPlay(self.id, setup, deck)
         return list(play.hand.events)
 
-    def send_hand(self, stakes: Stakes, label: str = "") -> HandSetup | None:
+    def send_hand(self, stakes: Stakes, label: str = "", showing: Collection[str] = ()) -> HandSetup | None:
         """Plan the next hand for another process to deal and play; the table is in that hand until
         :meth:`hand_returned` or :meth:`hand_voided`."""
-        setup = self.plan_hand(stakes, label)
+        setup = self.plan_hand(stakes, label, showing)
         self.away = setup
         return setup
 

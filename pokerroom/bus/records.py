@@ -554,7 +554,7 @@ for _name, _command in (("tn.level", tourc.LevelUp), ("tn.break", tourc.StartBre
                         ("tn.start", tourc.Start), ("tn.catch_up", tourc.CatchUp), ("tn.deal", tourc.Deal),
                         ("tn.send_hand", tourc.SendHand), ("tn.return_hand", tourc.ReturnHand),
                         ("tn.void_hand", tourc.VoidHand), ("tn.deal_expired", tourc.DealExpired),
-                        ("tn.timeout", tourc.Timeout),
+                        ("tn.timeout", tourc.Timeout), ("tn.muck", tourc.MuckChoice),
                         ("tn.act", tourc.Act), ("tn.register", tourc.Register), ("tn.unregister", tourc.Unregister),
                         ("tn.rebuy", tourc.Rebuy), ("tn.add_on", tourc.AddOn), ("tn.shares", tourc.SellShares),
                         ("tn.propose", tourc.ProposeDeal), ("tn.answer", tourc.AnswerDeal),

@@ -11,6 +11,8 @@ then on the hand only moves when it is given a command:
   ``Bet``, ``Raise``, ``RunItTwice``) and returns the events it caused;
 * :meth:`Hand.timeout` is the table telling the hand a player's time ran out
   (check when free, else fold: HR-TIME-3, HR-DC-1);
+* :meth:`Hand.choose_show` is a player turning auto-muck off (or on again)
+  before the showdown: they show a losing hand instead of mucking it;
 * :meth:`Hand.legal_actions` says who acts and what they may do;
   :meth:`Hand.verify` / :meth:`Hand.can_apply` check a command without playing it.
 
@@ -82,7 +84,7 @@ class Hand:
         "deck_pos",
         "street", "current_bet", "min_raise", "raises", "capped", "actor", "last_aggressor", "phase",
         "events", "in_hand", "can_act", "total_in", "rake_total", "exposed", "runs", "voters",
-        "votes", "blind_shortfall", "_street_size", "_fixed_limit", "_pot_limit", "street_name",
+        "votes", "blind_shortfall", "showing", "_street_size", "_fixed_limit", "_pot_limit", "street_name",
     )
 
     def __init__(self, setup: HandSetup, deck: Sequence[int]) -> None:
@@ -134,6 +136,7 @@ class Hand:
         self.voters: list[int] = []
         self.votes: list[bool] = []
         self.blind_shortfall = 0
+        self.showing = {self.position[seat] for seat in setup.show_at_showdown}   # auto-muck off: they show
         self._street_size = stakes.small_bet
         self._fixed_limit = variant.betting == FIXED_LIMIT
         self._pot_limit = variant.betting == POT_LIMIT
@@ -249,6 +252,20 @@ class Hand:
         else:
             self._fold(p, True)
         return self.events[start:]
+
+    def choose_show(self, seat: int, show: bool) -> None:
+        """The player's auto-muck choice for this hand's showdown: ``show`` True shows their hand even when it
+        cannot win; False mucks it then (the default). Only their own cards: nobody else's are ever shown for it
+        (SEC-2). No event: the choice is theirs alone until the showdown shows it."""
+        p = self._position(seat)
+        if type(show) is not bool:
+            raise RuleViolation("bad_option", f"an option is true or false, not {show!r}")
+        if self.phase == ENDED:
+            raise RuleViolation("hand_over", "the hand is over", "BET-1")
+        if show:
+            self.showing.add(p)
+        else:
+            self.showing.discard(p)
 
     # ------------------------------------------------------------------ verification
 
@@ -706,7 +723,7 @@ class Hand:
                         for board in boards]
         contested = [eligible for _, eligible in pots if len(eligible) > 1]
         order = showdown_order(in_hand, self.last_aggressor)
-        must_show = set(in_hand) if self.exposed else {q for q in in_hand if not stacks[q]}
+        must_show = set(in_hand) if self.exposed else {q for q in in_hand if not stacks[q] or q in self.showing}
         shows = choose_shows(order, must_show, contested, ranks_by_run)
         shown = {q for q, show in zip(order, shows, strict=True) if show}
         for run, ranks in enumerate(ranks_by_run, 1):

@@ -68,7 +68,9 @@ class HandSetup:
     ``blinds`` None means the usual positions from the button (see
     :func:`standard_blind_seats`). ``rake`` None means no rake (tournaments).
     ``run_it_twice`` lets all-in players agree to two boards (cash tables).
-    ``table_name``, ``max_seats``, ``currency`` and ``started_at`` are labels
+    ``show_at_showdown`` are the seats whose players turned auto-muck off: they
+    show at showdown even a hand that cannot win (the engine never shows one
+    for them otherwise). ``table_name``, ``max_seats``, ``currency`` and ``started_at`` are labels
     copied into :class:`~pokerroom.poker.events.HandStarted` for hand
     histories.
     """
@@ -86,6 +88,7 @@ class HandSetup:
     max_seats: int = 0
     currency: str = ""
     started_at: str = ""
+    show_at_showdown: frozenset[int] = frozenset()
 
 
 def dealing_order(seats: Sequence[Seat], button_seat: int) -> list[Seat]:
@@ -135,6 +138,9 @@ def check_setup(setup: HandSetup, ordered_seats: Sequence[int], blinds: BlindSea
         raise ValueError("a big-blind ante needs a live big blind")
     if blinds.third is not None and not setup.stakes.third_blind:
         raise ValueError("a third blind seat was given but the stakes have no third blind")
+    for seat in setup.show_at_showdown:
+        if seat not in seated:
+            raise ValueError(f"seat {seat} chose to show at showdown but is not dealt in")
     live_posters = set(posted)
     for post in setup.owed_posts:
         if post.kind not in OWED_POST_KINDS:

@@ -3,6 +3,7 @@
 Order (TDA): the last player to bet or raise on the final betting round shows
 first; with no bet on that round, the first player still in the hand left of
 the button. Then clockwise. A player shows when they must (the first to show,
+anyone who turned auto-muck off,
 and anyone all-in or already face up) or when their hand can still win or tie
 a contested pot they are in, on any board; otherwise they muck. Only shown
 hands win, so a mucked hand never takes chips. Pots with a single eligible

@@ -130,7 +130,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
             "agree": Bool(optional=True)},
     "add_chips": {"table": TABLE, "amount": AMOUNT},
     "options": {"table": TABLE, "auto_post_blinds": Bool(optional=True),
-                "sit_out_next_hand": Bool(optional=True), "sit_out_next_big_blind": Bool(optional=True)},
+                "sit_out_next_hand": Bool(optional=True), "sit_out_next_big_blind": Bool(optional=True),
+                "auto_muck": Bool(optional=True)},
     "waiting_list": {"table": TABLE, "on": Bool()},
     "chat": {"table": TABLE, "text": Str(1, MAX_CHAT)},
     "self_exclude": {"days": Int(1, 3650, nullable=True)},            # null: permanently (AC-5)
@@ -154,6 +155,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "tournament_act": {"tournament": TOURNAMENT, "action": Choice("fold", "check", "call", "bet", "raise"),
                        "decision": DECISION,
                        "to": Int(1, MAX_AMOUNT, optional=True)},
+    "tournament_options": {"tournament": TOURNAMENT, "auto_muck": Bool()},       # off: show a beaten hand (SD-2)
     "stake_offer": {"tournament": TOURNAMENT, "percent": Int(1, 100), "markup_percent": Int(100, 200)},
     "stake_buy": {"tournament": TOURNAMENT, "seller": Str(3, 20), "percent": Int(1, 100)},
     "deal_propose": {"tournament": TOURNAMENT, "kind": Choice("icm", "chip_chop"),

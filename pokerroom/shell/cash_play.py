@@ -105,8 +105,10 @@ class CashPlay:
         return self._on_sit_in(session, request, table, True)
 
     def _on_options(self, session: Session, request: Request, table: str, auto_post_blinds: bool | None = None,
-                    sit_out_next_hand: bool | None = None, sit_out_next_big_blind: bool | None = None) -> Any:
-        command = tc.SetOptions(session.player_id, auto_post_blinds, sit_out_next_hand, sit_out_next_big_blind)
+                    sit_out_next_hand: bool | None = None, sit_out_next_big_blind: bool | None = None,
+                    auto_muck: bool | None = None) -> Any:
+        command = tc.SetOptions(session.player_id, auto_post_blinds, sit_out_next_hand, sit_out_next_big_blind,
+                                auto_muck)
         return self._seated_command(session, request, table, command)
 
     def _on_add_chips(self, session: Session, request: Request, table: str, amount: int) -> Any:

@@ -109,6 +109,7 @@ class SeatedPlayer:
     auto_post_blinds: bool = True
     sit_out_next_hand: bool = False
     sit_out_next_big_blind: bool = False
+    auto_muck: bool = True                  # off: show a beaten hand at showdown (SD-2)
     connected: bool = True
     leaving: bool = False
     hands_played: int = 0                   # dealt in since sitting (HR-HNR-1)
@@ -548,19 +549,20 @@ class CashTable:
         return self._done(now)
 
     def set_options(self, player_id: str, now: float, *, auto_post_blinds: bool | None = None,
-                    sit_out_next_hand: bool | None = None,
-                    sit_out_next_big_blind: bool | None = None) -> list[ev.TableEvent]:
-        """Auto-post blinds (off: sit out when a blind is due), sit out next hand, sit out next big blind."""
+                    sit_out_next_hand: bool | None = None, sit_out_next_big_blind: bool | None = None,
+                    auto_muck: bool | None = None) -> list[ev.TableEvent]:
+        """Auto-post blinds (off: sit out when a blind is due), sit out next hand/big blind, auto-muck (SD-2)."""
         p = self.player(player_id)
-        for value in (auto_post_blinds, sit_out_next_hand, sit_out_next_big_blind):
+        options = {"auto_post_blinds": auto_post_blinds, "sit_out_next_hand": sit_out_next_hand,
+                   "sit_out_next_big_blind": sit_out_next_big_blind, "auto_muck": auto_muck}
+        for value in options.values():
             if value is not None and type(value) is not bool:
                 raise RuleViolation("bad_option", f"an option is true or false, not {value!r}")
-        if auto_post_blinds is not None:
-            p.auto_post_blinds = bool(auto_post_blinds)
-        if sit_out_next_hand is not None:
-            p.sit_out_next_hand = bool(sit_out_next_hand)
-        if sit_out_next_big_blind is not None:
-            p.sit_out_next_big_blind = bool(sit_out_next_big_blind)
+        for name, value in options.items():
+            if value is not None:
+                setattr(p, name, value)
+        if auto_muck is not None and self.dealt_in(p.seat):
+            self.hand.choose_show(p.seat, not auto_muck)
         return self._done(now)
 
     def disconnect(self, player_id: str, now: float) -> list[ev.TableEvent]:
@@ -632,7 +634,8 @@ class CashTable:
             hand_id, rules.variant, rules.stakes,
             tuple(Seat(s, self.players[s].player_id, self.players[s].stack) for s in plan.dealt),
             plan.button, plan.blinds, plan.posts, rules.rake, rules.run_it_twice, rules.name or self.table_id,
-            rules.max_seats, rules.currency, datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds"))
+            rules.max_seats, rules.currency, datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds"),
+            frozenset(s for s in plan.dealt if not self.players[s].auto_muck))
         self.hand = Hand(setup, self._shuffle())
         self._emit_hand(self.hand.events)
         self._continue(now)

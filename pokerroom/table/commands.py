@@ -58,6 +58,7 @@ class SetOptions:
     auto_post_blinds: bool | None = None
     sit_out_next_hand: bool | None = None
     sit_out_next_big_blind: bool | None = None
+    auto_muck: bool | None = None
 
 
 @quick_init                                 # one a player's action: made as cheaply as an event
@@ -156,7 +157,8 @@ APPLY: dict[type, Callable[[Any, Any, float], list]] = {
     SitIn: lambda t, c, now: t.sit_in(c.player, now, wait_for_big_blind=c.wait_for_big_blind),
     SetOptions: lambda t, c, now: t.set_options(c.player, now, auto_post_blinds=c.auto_post_blinds,
                                                 sit_out_next_hand=c.sit_out_next_hand,
-                                                sit_out_next_big_blind=c.sit_out_next_big_blind),
+                                                sit_out_next_big_blind=c.sit_out_next_big_blind,
+                                                auto_muck=c.auto_muck),
     Act: _act,
     JoinWaitingList: lambda t, c, now: t.join_waiting_list(c.player, now),
     LeaveWaitingList: lambda t, c, now: t.leave_waiting_list(c.player, now),

@@ -5,8 +5,12 @@ side, each a whole table with its own action bar: the person acts at each from i
 table waits for them is marked and put first. On a phone (390x844) one table shows at a time and the switcher
 above it names the other, marking the one waiting for them; tapping it brings that table up to act on.
 
+A tournament table is one of the tiles too: beside a cash table at 1600x900, marked and first when it waits for
+the person, the keys acting there; on the phone one more table in the switcher.
+
 Set ``POKERROOM_SCREENSHOTS`` to a directory to keep the two tables side by side (``two-tables.png``, copied to
-docs/img) and the phone's switcher (``two-tables-phone.png``).
+docs/img), the phone's switcher (``two-tables-phone.png``) and a tournament table beside a cash table
+(``tournament-and-cash.png``, copied to docs/img; ``tournament-and-cash-phone.png``).
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.net.server_process import Server, room_config, table_entry
-from tests.support.browser_pages import http_url, register
+from tests.net.server_process import Player, Server, room_config, table_entry
+from tests.support.browser_pages import grant, http_url, register
 from tests.support.finger import screenshot, tap
+from tests.support.socket_play import PASSWORD
+from tests.support.tournament_rivals import Rivals
 
 # Two tables alike; six demo bots sit three to a table, so both deal at once. Clocks long enough for a person.
 ROOM = room_config(table_entry("t1", "Aldebaran"), table_entry("t2", "Betelgeuse"),
@@ -158,3 +164,116 @@ def test_two_tables_side_by_side_on_a_wide_screen_and_one_at_a_time_with_a_switc
     page.evaluate(MARK_READ, hidden)
     tile_of(page, hidden).locator(MY_TURN).first.click()
     page.wait_for_function(NEW_OF_OURS, arg=[hidden, ACTED.pattern])         # played at the table brought up
+
+
+# A cash table with three demo bots, and a tournament against two Python rivals who check or call: long clocks
+ROOM_AND_CUP = room_config(table_entry("t1", "Aldebaran"), between_hands=0.5, decision=20, time_bank=5) + """
+[tournaments]
+decision_seconds = 20
+between_hands_seconds = 0.5
+clock_scale = 1
+"""
+TOURNAMENT_TILE = "[data-testid=tournament-view]"
+
+
+@pytest.fixture
+def cash_and_cup(tmp_path):
+    (tmp_path / "room.toml").write_text(ROOM_AND_CUP)
+    server = Server(tmp_path, "--max-rate", "500", "--bots", "3").start()
+    yield server
+    server.stop()
+
+
+def play_when_asked(page, tile, seconds: float = 2) -> bool:   # noqa: ANN001
+    """Check or call in ``tile`` if it waits for us (within ``seconds``): whether we did."""
+    try:
+        tile.locator(MY_TURN).first.click(timeout=seconds * 1000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def test_a_tournament_table_tiles_beside_a_cash_table_and_is_one_more_table_in_the_phone_switcher(cash_and_cup,
+                                                                                                    new_page):
+    url = cash_and_cup.url
+    setup = Player(url, "pokerroom.v1.json")
+    assert setup.request("register", nickname="tdir", password=PASSWORD, birth_date="1970-01-01", country="NL")["ok"]
+    setup.close()
+    grant(cash_and_cup, "tdir", "director")
+    director = Player(url, "pokerroom.v1.json")
+    assert director.request("login", nickname="tdir", password=PASSWORD)["ok"]
+    created = director.request("director_create", template="daily", id="cup", name="Tile Cup", start_in=None,
+                               settings={"guarantee": 0, "table_size": 4, "level_seconds": 600})
+    assert created["ok"], created
+    page = new_page()
+    page.set_viewport_size(WIDE)
+    page.goto(http_url(cash_and_cup))
+    register(page, NAME)
+    page.get_by_test_id("register-cup").click()
+    expect(page.get_by_test_id("unregister-cup")).to_be_visible()
+    rivals = Rivals(url, ["Rival", "Rook"])
+    try:
+        rivals.start()
+        assert director.request("director_start", tournament="cup")["ok"]
+        sit(page, "t1")
+        page.get_by_test_id("nav-tournament-cup").click()
+
+        # wide: the tournament table and the cash table side by side, each a whole table with its action bar
+        tiles = page.get_by_test_id("table-tiles")
+        expect(tiles).to_have_class(re.compile(r"\btiled\b"))
+        cup, cash_tile = page.locator(TOURNAMENT_TILE), tile_of(page, "t1")
+        expect(cup.locator(f'.seat[data-player="{NAME}"]')).to_be_visible(timeout=20_000)
+        for tile in (cup, cash_tile):
+            expect(tile).to_be_visible()
+            expect(tile.get_by_test_id("stage")).to_be_visible()
+            expect(tile.get_by_test_id("action-bar")).to_be_visible()
+        expect(cup.get_by_test_id("tournament-bar")).to_be_visible()
+        a, b = cup.bounding_box(), cash_tile.bounding_box()
+        assert abs(a["y"] - b["y"]) < 2 and (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]), (a, b)
+        links = page.get_by_test_id("table-switcher").get_by_test_id("switch-table")
+        expect(links).to_have_count(2)
+        expect(links.and_(page.locator("[data-kind=tournament]"))).to_have_count(1)
+
+        # the tournament table waits for us: its tile is marked, put first, and the keys act there
+        deadline = time.monotonic() + 60
+        while cup.get_attribute("data-needs-action") != "true":
+            assert time.monotonic() < deadline, "the tournament table never waited for us"
+            play_when_asked(page, cash_tile, 0.5)
+            try:
+                cup.and_(page.locator("[data-needs-action=true]")).wait_for(timeout=2_000)
+            except PlaywrightTimeout:
+                continue
+        expect(cup).to_have_class(re.compile(r"\bneeds-action\b"))
+        if cash_tile.get_attribute("data-needs-action") == "false":
+            assert cup.bounding_box()["x"] < cash_tile.bounding_box()["x"], "the waiting tournament table is not first"
+        screenshot(page, "tournament-and-cash.png")
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        page.keyboard.press("c")                                  # the hotkey goes to the tile that waits for us
+        expect(cup).not_to_have_class(re.compile(r"\bneeds-action\b"), timeout=10_000)
+        assert cash_tile.get_by_test_id("action-error").inner_text() == ""
+
+        # a phone: one table at a time, the switcher names both, the tournament marked when it waits for us
+        page.set_viewport_size(PHONE)
+        expect(tiles).not_to_have_class(re.compile(r"\btiled\b"))
+        expect(page.locator("[data-testid=table-tile]:visible, [data-testid=tournament-view]:visible")).to_have_count(1)
+        expect(cup).to_be_visible()                               # the one opened last is in front
+        cash_link = page.get_by_test_id("table-switcher").locator("[data-testid=switch-table][data-kind=cash]")
+        cup_link = page.get_by_test_id("table-switcher").locator("[data-testid=switch-table][data-kind=tournament]")
+        expect(cup_link).to_have_attribute("aria-current", "page")
+        cash_link.scroll_into_view_if_needed()
+        tap(page, cash_link, "the cash table in the switcher")
+        expect(cash_tile).to_be_visible()
+        expect(cup).to_be_hidden()
+        deadline = time.monotonic() + 60
+        while cup_link.get_attribute("data-needs-action") != "true":
+            assert time.monotonic() < deadline, "the hidden tournament table never waited for us"
+            play_when_asked(page, cash_tile, 1)
+        expect(cup_link).to_contain_text("Your turn")
+        screenshot(page, "tournament-and-cash-phone.png")
+        cup_link.scroll_into_view_if_needed()
+        tap(page, cup_link, "the tournament table in the switcher")
+        expect(cup).to_be_visible()
+        expect(cash_tile).to_be_hidden()
+    finally:
+        rivals.close()
+        director.close()

@@ -4,7 +4,8 @@ Heads-up against a Python rival whose every decision the test holds until the pa
 pre-action chosen while the rival thinks is sent, with the ``legal``'s decision id (BET-1: a guessed one would be
 refused ``stale_decision``), the moment our turn comes, with no click; a "Check" chosen before the rival bets lapses
 when the price changes; a hotkey acts, but letters typed in the chat box never do; a refusal names its amounts in
-dollars; the hand-strength line names the hole cards; a note on the rival and the mute switch survive a reload.
+dollars; the hand-strength line names the hole cards; a note on the rival, the mute switch and the auto-muck switch
+(SD-2: off, the page tells the room again for the seat after the reload) survive a reload.
 At 390x844 every pre-action toggle lies on the screen, uncovered. Set ``POKERROOM_SCREENSHOTS`` to a directory to
 keep the bar with a pre-action set (``desktop-pre-actions.png``, ``phone-pre-actions.png``).
 """
@@ -258,11 +259,23 @@ def test_pre_actions_hotkeys_sound_hand_strength_and_notes(size, heads_up, new_p
         expect(table.get_by_test_id("note-editor")).to_be_hidden()
         tap(page, mute, "Mute")
         expect(mute).to_have_attribute("aria-pressed", "true")
+        muck = table.get_by_test_id("auto-muck")
+        expect(muck).to_have_attribute("aria-pressed", "true")           # on by default: losing hands mucked
+        tap(page, muck, "Auto-muck")
+        expect(muck).to_have_attribute("aria-pressed", "false")
+        expect(muck).to_have_text("Auto-muck off")
+        told: list[str] = []                                    # what the reloaded page sends the room
+        page.on("websocket", lambda ws: ws.on("framesent", lambda frame: told.append(str(frame))))
         page.reload()
         expect(page.get_by_test_id("whoami")).to_have_text(name)
         expect(theirs).to_be_visible()
         expect(note).to_have_attribute("aria-label", "Note on Rival: calls light, folds to 3-bets")
         expect(mute).to_have_attribute("aria-pressed", "true")
+        expect(muck).to_have_attribute("aria-pressed", "false")
+        deadline = time.monotonic() + 10
+        while not any('"auto_muck": false' in f or '"auto_muck":false' in f for f in told):
+            assert time.monotonic() < deadline, f"the seat was never told auto-muck is off: {told}"
+            page.wait_for_timeout(100)
         note.click()
         expect(table.get_by_test_id("note-text")).to_have_value("calls light, folds to 3-bets")
         table.get_by_test_id("note-cancel").click()

@@ -7,12 +7,11 @@ import { CasinoView } from "./casino-view.js";
 import { cash } from "./describe.js";
 import { HistoryView } from "./history.js";
 import { Lobby } from "./lobby.js";
+import { autoMuck } from "./muck-choice.js";
 import { TableTiles } from "./table-tiles.js";
-import { TournamentTableView } from "./tournament-view.js";
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ["auth-view", "lobby-view", "table-view", "tournament-view", "history-view", "cashier-view",
-               "casino-view"];
+const VIEWS = ["auth-view", "lobby-view", "table-view", "history-view", "cashier-view", "casino-view"];
 const RETRIES = [500, 1000, 2000, 4000, 8000, 15000];
 
 class App {
@@ -21,10 +20,10 @@ class App {
     this.me = null;                   // {nickname, role, balance}
     this.token = null;
     this.lobby = new Lobby(this);
-    this.table = new TableTiles(this);  // the cash tables, a TableView each (several side by side when wide)
+    this.table = new TableTiles(this);  // your tables, a TableView each (several side by side when wide)
     this.history = new HistoryView(this);
     this.cashier = new CashierView(this);
-    this.tournamentTable = new TournamentTableView(this);
+    this.tournamentTable = this.table.tourney;   // your tournament table: one of the tiles
     this.casino = new CasinoView(this);
     this.retry = 0;
     this.reconnecting = false;
@@ -115,7 +114,6 @@ class App {
     this.me = null;
     this.token = null;
     this.table.forget();
-    this.tournamentTable.forget();
     this.casino.forget();
     for (const link of document.querySelectorAll("#nav a.tournament-link")) link.remove();
     $("account").classList.add("hidden");
@@ -131,18 +129,16 @@ class App {
       return;
     }
     if (hash.startsWith("table/")) {
-      this.tournamentTable.leaveView();
       this.show("table-view");
       this.table.open(hash.slice(6));
       return;
     }
-    this.table.leaveView();
-    if (hash.startsWith("tournament/")) {
-      this.show("tournament-view");
-      this.tournamentTable.open(hash.slice(11));
+    if (hash.startsWith("tournament/")) {       // a tile beside your cash tables (table-tiles.js)
+      this.show("table-view");
+      this.table.openTournament(hash.slice(11));
       return;
     }
-    this.tournamentTable.leaveView();
+    this.table.leaveView();
     if (hash.startsWith("casino/")) {
       this.show("casino-view");
       this.casino.open(hash.slice(7));
@@ -174,7 +170,7 @@ class App {
       link.textContent = `\u2660 ${name}`;
       $("nav").append(link);
     }
-    if (!quiet && document.body.dataset.view !== "tournament-view") {
+    if (!quiet && !this.tournamentTable.visible()) {
       this.toast(`${name} has started: your table is in the top bar.`);
     }
   }
@@ -253,6 +249,7 @@ class App {
         await this.room.request("resume", { token: this.token, tables: {} });
       }
       if (document.body.dataset.view === "lobby-view") this.lobby.show(true);
+      if (!autoMuck()) this.table.muckChanged();    // a room restarted keeps no seat's choice: told again
       this.refreshBalance();
     } catch (e) {
       this.toast(`Your session could not be resumed (${e.text || e.message}); please log in again.`, true);

@@ -3,9 +3,12 @@
 // wide screen (1200 px and more) with "Tile my tables" on, every tile shows side by side, each with its own
 // action bar; the tile whose table waits for your action is marked and put first, and it has the keyboard. On a
 // narrow screen (or tiling off) one table shows at a time and the switcher above it names your other tables,
-// marking the one that needs you.
+// marking the one that needs you. Your tournament table is one of the tiles too (tournament-view.js): opened from
+// the top bar's link, it stays beside your cash tables, with its own action bar, marked and first when it waits
+// for you; on a phone it is one more table in the switcher.
 import { h } from "/static/common/format.js";
 import { TableView } from "./table-view.js";
+import { TournamentTableView } from "./tournament-view.js";
 
 const WIDE = "(min-width: 1200px)";
 const TILE_KEY = "pokerroom.tileTables";
@@ -33,24 +36,53 @@ export class TableTiles {
       h("label.check.tile-choice", {}, this.toggle, " Tile my tables"));
     this.grid = h("div.table-tiles", { "data-testid": "table-tiles" });
     this.section.append(this.switcher, this.grid);
+    const root = h("div.table-tile.tournament-tile.hidden", { id: "tournament-view", "data-testid": "tournament-view" });
+    this.tourney = new TournamentTableView(app, root);   // a tile (in the page) once a tournament is opened
+  }
+
+  // Every tile: the tournament's (once opened) first, then the cash tables in the order opened.
+  tiles() {
+    return this.tourney.current ? [this.tourney, ...this.views] : this.views;
   }
 
   // The tiles show side by side: a wide screen, tiling chosen, more than one table.
   tiled() {
-    return this.wide.matches && this.tileOn && this.views.length > 1;
+    return this.wide.matches && this.tileOn && this.tiles().length > 1;
   }
 
   find(tableId) {
     return this.views.find((v) => v.tableId === tableId) || null;
   }
 
-  open(tableId) {
+  openTournament(tid) {
+    this.dropWatched(null);
+    this.focused = this.tourney;
+    this.tourney.open(tid);               // its `current` makes it a tile; drawn into the page by draw()
+    this.draw();
+    this.wake(this.tourney);
+  }
+
+  // The tiles not in front, not drawn while off the screen: drawn now, their clocks going.
+  wake(front) {
+    for (const v of this.tiles()) {
+      if (v === front) continue;
+      v.startTicking();
+      if (v.visible()) v.render();
+    }
+  }
+
+  // A table only watched is let go when another is opened; a table you sit at keeps its tile.
+  dropWatched(tableId) {
     for (const v of [...this.views]) {
       if (v.tableId !== tableId && !seated(v)) {
         v.leaveView();                // a watched table stops being watched
         this.drop(v);
       }
     }
+  }
+
+  open(tableId) {
+    this.dropWatched(tableId);
     let view = this.find(tableId);
     if (!view) {
       this.made += 1;
@@ -62,14 +94,11 @@ export class TableTiles {
     this.focused = view;
     view.open(tableId);                   // it names its table at once; the snapshot follows
     this.draw();
-    for (const v of this.views) {         // the others, not drawn while off the screen: drawn now, clocks going
-      if (v === view) continue;
-      v.startTicking();
-      if (v.visible()) v.render();
-    }
+    this.wake(view);
   }
 
   leaveView() {
+    this.tourney.leaveView();
     for (const v of [...this.views]) {
       v.leaveView();
       if (!v.tableId) this.drop(v);
@@ -86,7 +115,13 @@ export class TableTiles {
 
   forget() {
     for (const v of [...this.views]) this.drop(v);
+    this.tourney.forget();
     this.draw();
+  }
+
+  // The auto-muck switch changed on one tile: every table we sit at is told, every tile redrawn.
+  muckChanged() {
+    for (const v of this.tiles()) v.tellMuck();
   }
 
   // ------------------------------------------------------------ the room's pushes, to the tile of their table
@@ -120,32 +155,39 @@ export class TableTiles {
   draw() {
     const tiled = this.tiled();
     const onView = document.body.dataset.view === "table-view";
-    const waiting = this.views.filter((v) => v.tableId && v.state && v.state.legal);
+    const tiles = this.tiles();
+    const waiting = tiles.filter((v) => v.tableId && v.state && v.state.legal);
     // the keys: the first table waiting for you when tiled, else the one shown
     const keyed = tiled ? (waiting[0] || this.focused) : this.focused;
     this.grid.classList.toggle("tiled", tiled);
-    for (const v of this.views) {
+    const root = this.tourney.root;
+    if (!tiles.includes(this.tourney)) root.remove();
+    else if (!root.isConnected) this.grid.prepend(root);
+    for (const v of tiles) {
       const shown = tiled || v === this.focused;
       const needs = waiting.includes(v);
       const was = !v.root.classList.contains("hidden");
       v.root.classList.toggle("hidden", !shown);
-      v.root.classList.toggle("needs-action", needs && this.views.length > 1);
+      v.root.classList.toggle("needs-action", needs && tiles.length > 1);
       v.root.dataset.table = v.tableId || "";
       v.root.dataset.needsAction = String(needs);
       v.keysOff = v !== keyed;
       if (shown && !was && onView) v.render();
     }
-    this.switcher.classList.toggle("hidden", this.views.length < 2);
-    const drawn = JSON.stringify(this.views.map((v) => [v.tableId, v.state && v.state.info.name, waiting.includes(v),
-                                                        v === this.focused]));
+    this.switcher.classList.toggle("hidden", tiles.length < 2);
+    const drawn = JSON.stringify(tiles.map((v) => [v.tableId, v.state && v.state.info.name, waiting.includes(v),
+                                                   v === this.focused]));
     if (drawn === this.drawn) return;                 // the links are redrawn only when they change
     this.drawn = drawn;
-    this.links.replaceChildren(...this.views.filter((v) => v.tableId).map((v) => {
+    this.links.replaceChildren(...tiles.filter((v) => v.tableId || v === this.tourney).map((v) => {
       const needs = waiting.includes(v);
-      const name = (v.state && v.state.info.name) || v.tableId;
-      const link = h("a.switch", { href: `#table/${encodeURIComponent(v.tableId)}`, "data-testid": "switch-table",
-                                   dataset: { table: v.tableId, needsAction: String(needs) } },
-        name, needs ? h("span.badge", {}, "Your turn") : null);
+      const mine = v === this.tourney;
+      const name = (v.state && v.state.info.name) || (mine ? v.current : v.tableId);
+      const href = mine ? `#tournament/${encodeURIComponent(v.current)}` : `#table/${encodeURIComponent(v.tableId)}`;
+      const link = h("a.switch", { href, "data-testid": "switch-table",
+                                   dataset: { table: v.tableId || "", needsAction: String(needs),
+                                              kind: mine ? "tournament" : "cash" } },
+        mine ? "\u2660 " : null, name, needs ? h("span.badge", {}, "Your turn") : null);
       link.classList.toggle("current", v === this.focused);
       link.classList.toggle("needs-action", needs);
       if (v === this.focused) link.setAttribute("aria-current", "page");

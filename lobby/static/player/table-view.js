@@ -9,6 +9,7 @@ import { handStrength } from "./hand-strength.js";
 import { noteOn, saveNote } from "./notes.js";
 import { followNewest, sideTabs } from "./panels.js";
 import { PreActions } from "./pre-actions.js";
+import { autoMuck, setAutoMuck } from "./muck-choice.js";
 import { Sounds } from "./sound.js";
 import { TableState } from "./table-state.js";
 
@@ -114,6 +115,8 @@ export class TableView {
     el.buttons.append(el.pre);
     el.strength = h("span.hand-strength", { "data-testid": "hand-strength" });
     el.mute = button("", "mute", () => this.toggleMute(), ".tool");
+    el.muck = button("", "auto-muck", () => this.toggleMuck(), ".tool.muck-choice");
+    el.muck.title = "Auto-muck losing hands: off shows your beaten hand at showdown (yours only)";
     el.helpToggle = button("?", "hotkeys-toggle", () => this.toggleHelp(), ".tool");
     el.helpToggle.setAttribute("aria-label", "Keyboard shortcuts");
     el.helpToggle.setAttribute("aria-expanded", "false");
@@ -123,9 +126,10 @@ export class TableView {
     el.helpToggle.setAttribute("aria-controls", el.help.id);
     el.announce = h("div.sr-only", { "data-testid": "announce", "aria-live": "assertive", role: "status" });
     el.actions = h("div.action-bar", { "data-testid": "action-bar" },
-      h("div.bar-top", {}, el.turn, el.strength, h("span.bar-tools", {}, el.mute, el.helpToggle)),
+      h("div.bar-top", {}, el.turn, el.strength, h("span.bar-tools", {}, el.muck, el.mute, el.helpToggle)),
       el.buttons, el.sizing, el.help, el.announce);
     this.drawMute();
+    this.drawMuck();
 
     el.controls = h("div.controls", { "data-testid": "seat-controls" });
     el.controlsError = h("p.error", { "data-testid": "controls-error", role: "alert" });
@@ -292,6 +296,7 @@ export class TableView {
     const seated = this.state.mySeat != null;
     this.state.loadSnapshot(message);
     if (seated !== (this.state.mySeat != null)) this.app.refreshBalance();
+    if (this.state.mySeat != null && !autoMuck()) this.tellMuck();      // a reload: the seat hears it again
     this.resyncing = false;
     this.snapshotLast = true;                   // a table_moved right after it needs no other
     this.logLine(["Table state received"], "sep");
@@ -399,6 +404,7 @@ export class TableView {
 
   render() {
     if (!this.state) return;
+    this.drawMuck();
     this.renderTop();
     this.renderSeats();
     this.renderCenter();
@@ -684,6 +690,32 @@ export class TableView {
     this.el.mute.dataset.lastSound = this.sounds.last;
   }
 
+  // Auto-muck losing hands (muck-choice.js): one choice for every table, told to each one you sit at.
+  toggleMuck() {
+    setAutoMuck(!autoMuck());
+    this.announce(autoMuck() ? "Losing hands are mucked." : "Your hand is shown at showdown, even a losing one.");
+    if (this.app.table && this.app.table.muckChanged) this.app.table.muckChanged();
+    else this.tellMuck();
+  }
+
+  drawMuck() {
+    const on = autoMuck();
+    this.el.muck.textContent = on ? "Auto-muck on" : "Auto-muck off";
+    this.el.muck.setAttribute("aria-pressed", String(on));
+    this.el.muck.setAttribute("aria-label", "Auto-muck losing hands");
+  }
+
+  // The room keeps the choice per seat: told when it changes and whenever we (re)take a seat.
+  async tellMuck() {
+    this.drawMuck();
+    if (!this.tableId || !this.state || this.state.mySeat == null) return;
+    try {
+      await this.app.room.request("options", { table: this.tableId, auto_muck: autoMuck() });
+    } catch (e) {
+      this.el.controlsError.textContent = e.text || e.message;
+    }
+  }
+
   toggleHelp(open = null) {
     const el = this.el;
     const show = open == null ? el.help.classList.contains("hidden") : open;
@@ -869,6 +901,7 @@ export class TableView {
       await this.app.room.request("join", { table: this.tableId, seat: this.choosing || null, buy_in: amount,
                                             wait_for_big_blind: el.buyinWait.checked });
       this.closeBuyIn();
+      if (!autoMuck()) this.tellMuck();                  // the seated frame came before the answer
       this.el.controlsNote.textContent = el.buyinWait.checked
         ? "You are seated and wait for the big blind to reach you."
         : "You are seated; you are dealt in at the next hand (posting an entry blind if one is due).";

@@ -8,6 +8,7 @@
 // (a break, a reload) the table is drawn from that page: its seats and the stacks, with no action to take.
 import { clock, h } from "/static/common/format.js";
 import { cash } from "./describe.js";
+import { autoMuck } from "./muck-choice.js";
 import { barParts, clockLeft, infoRows, payoutList, stamped } from "./tournament-info.js";
 import { TableState } from "./table-state.js";
 import { TableView } from "./table-view.js";
@@ -16,8 +17,8 @@ const BROADCASTS = 5;
 const CHAT_LINES = 100;
 
 export class TournamentTableView extends TableView {
-  constructor(app) {
-    super(app, "tournament-view");
+  constructor(app, root) {
+    super(app, root);                 // its tile among your tables (table-tiles.js)
     this.canSit = false;
     this.root.classList.add("no-chat");           // until we have a table in the event open
     this.chats = new Map();           // tournament id -> its chat lines at our table, oldest first
@@ -53,6 +54,7 @@ export class TournamentTableView extends TableView {
     if (entry.events.length > 300) entry.events.splice(0, entry.events.length - 300);
     this.busted.delete(tid);
     if (fresh) this.app.tournamentSeated(tid, state.info.name);
+    if (fresh && !autoMuck()) this.tellMuck(tid);          // the event keeps it for us from now on
     if (this.current === tid) {
       this.state = state;                                // it replaces a table drawn from the page
       this.tableId = entry.table;
@@ -66,6 +68,7 @@ export class TournamentTableView extends TableView {
     } else if (message.legal) {
       this.app.toast(`It is your turn in ${state.info.name}.`);
     }
+    if (this.current === tid) this.app.table.draw();       // its tile marked (and first) when it waits for us
   }
 
   // A tournament event of ours or of the field: our time bank starting, a broadcast kept, and the page read
@@ -376,6 +379,18 @@ export class TournamentTableView extends TableView {
     turn.classList.remove("mine");
     turn.textContent = t.paused ? `Paused by the tournament director${t.pausedBy ? `: ${t.pausedBy}` : ""}`
       : `On break: play resumes in ${clock(clockLeft(t))}`;
+  }
+
+  // The choice is the player's for the whole event (tournament_options), whatever table they sit at.
+  async tellMuck(tid = this.current) {
+    this.drawMuck();
+    const page = this.pages.get(tid);
+    if (!tid || this.busted.has(tid) || !(this.entries.has(tid) || (page && page.you))) return;
+    try {
+      await this.app.room.request("tournament_options", { tournament: tid, auto_muck: autoMuck() });
+    } catch (e) {
+      this.el.controlsError.textContent = e.text || e.message;
+    }
   }
 
   async act(action, to = null) {

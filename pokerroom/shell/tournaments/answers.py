@@ -67,7 +67,7 @@ SHOWN = 200                 # standings and finishers on an event's page: the to
 # What ``tournament.<id>.command`` takes of the director's records: a player's and a director's commands (the role
 # and may-play checks are the requests'); the timers' are the hall's own, ``Register`` is paid by ``Enter`` and
 # ``SellShares`` by ``BuyShares`` (at the offer's markup, not one the buyer names).
-REQUESTED = frozenset({tc.Act, tc.Unregister, tc.Rebuy, tc.AddOn, tc.ProposeDeal, tc.AnswerDeal,
+REQUESTED = frozenset({tc.Act, tc.MuckChoice, tc.Unregister, tc.Rebuy, tc.AddOn, tc.ProposeDeal, tc.AnswerDeal,
                        tc.Start, tc.Pause, tc.Resume, tc.Cancel, tc.RemovePlayer, tc.MovePlayer, tc.BreakTable,
                        tc.BalanceNow, tc.DecideDeal, tc.Broadcast})
 _NAMING_AN_ENTRANT = (tc.RemovePlayer, tc.MovePlayer)     # a director names a player as they typed it (AC-3)

@@ -108,6 +108,9 @@ class PlayerRequests:
                            to: int | None = None) -> Any:
         return self._ask(tournament, tc.Act(session.player_id, action, to, decision), lambda _: ok(request))
 
+    def _on_tournament_options(self, session: Any, request: Request, tournament: str, auto_muck: bool) -> Any:
+        return self._ask(tournament, tc.MuckChoice(session.player_id, auto_muck), lambda _: ok(request))
+
     def _on_stake_offer(self, session: Any, request: Request, tournament: str, percent: int,
                         markup_percent: int) -> Any:
         """The asker's own shares, offered (TR-STAKE-1): the hall keeps the offer."""
