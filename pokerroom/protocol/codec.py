@@ -27,17 +27,26 @@ MAX_DEPTH = 4
 _packers = threading.local()
 
 
-def pack(value: Any) -> bytes:
-    """``msgpack.packb(value)``, byte for byte, from a packer kept per thread.
+def packer() -> msgpack.Packer:
+    """This thread's packer: its ``pack(value)`` is ``msgpack.packb(value)``, byte for byte.
 
     ``packb`` builds a new packer and its buffer on every call: half the cost
     of packing a table event. A packer resets itself after each value (and
-    after an error), so one per thread can be reused.
+    after an error), so one per thread can be reused; a loop packing many
+    values takes it once.
     """
-    packer = getattr(_packers, "packer", None)
-    if packer is None:
-        packer = _packers.packer = msgpack.Packer()
-    return packer.pack(value)
+    kept = getattr(_packers, "packer", None)
+    if kept is None:
+        kept = _packers.packer = msgpack.Packer()
+    return kept
+
+
+def pack(value: Any) -> bytes:
+    """``msgpack.packb(value)``, byte for byte, from this thread's :func:`packer`."""
+    kept = getattr(_packers, "packer", None)
+    if kept is None:
+        kept = _packers.packer = msgpack.Packer()
+    return kept.pack(value)
 
 
 def pack_with_packed_list(head: dict[str, Any], key: str, packed: list[bytes]) -> bytes:

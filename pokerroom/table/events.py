@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokerroom.poker import events as hand_events
-from pokerroom.poker.redact import Viewer
+from pokerroom.poker.quick_dict import dict_maker
+from pokerroom.poker.redact import PUBLIC, Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 
 # Why a player sits out (PlayerSatOut.reason).
@@ -224,20 +225,18 @@ TABLE_EVENT_TYPES: dict[str, type] = {
 }
 
 
-_TABLE_TYPE_NAMES = {cls: name for name, cls in TABLE_EVENT_TYPES.items()}
-_FIELD_NAMES = {cls: hand_events.field_names(cls) for cls in TABLE_EVENT_TYPES.values()}
+_TO_DICT = {cls: dict_maker(cls, name) for name, cls in TABLE_EVENT_TYPES.items() if cls is not HandEvent}
+_HAND_TO_DICT = hand_events.TO_DICT
 
 
 def table_event_to_dict(event: TableEvent) -> dict[str, Any]:
     """``{"type": "player_seated", "seq": 3, ...}``; a hand event nests as ``event``."""
     cls = type(event)
     if cls is HandEvent:
+        inner = event.event
         return {"type": "hand_event", "seq": event.seq, "hand_id": event.hand_id,
-                "event": hand_events.event_to_dict(event.event)}
-    out: dict[str, Any] = {"type": _TABLE_TYPE_NAMES[cls]}
-    for name in _FIELD_NAMES[cls]:
-        out[name] = getattr(event, name)
-    return out
+                "event": _HAND_TO_DICT[type(inner)](inner)}
+    return _TO_DICT[cls](event)
 
 
 def table_event_from_dict(data: dict[str, Any]) -> TableEvent:
@@ -252,6 +251,11 @@ def table_event_from_dict(data: dict[str, Any]) -> TableEvent:
 
 def redact(event: TableEvent, viewer: Viewer, *, hand_ended: bool = False) -> TableEvent | None:
     """The event as ``viewer`` may see it (see :func:`pokerroom.poker.redact.redact`), or None."""
+    cls = type(event)
+    if cls is HandEvent and type(event.event) in _PUBLIC_HAND:     # the usual case: nothing to hide
+        return event
+    if cls in _PUBLIC_TABLE:
+        return event
     if isinstance(event, HandEvent):
         inner = redact_hand_event(event.event, viewer, hand_ended=hand_ended)
         if inner is None:
@@ -263,3 +267,5 @@ def redact(event: TableEvent, viewer: Viewer, *, hand_ended: bool = False) -> Ta
 
 
 _ENGINE_EVENTS = tuple(hand_events.EVENT_TYPES.values())
+_PUBLIC_HAND = PUBLIC
+_PUBLIC_TABLE = frozenset(TABLE_EVENT_TYPES.values()) - {HandEvent}     # a table's own events: everyone's
