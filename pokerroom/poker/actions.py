@@ -85,7 +85,9 @@ class LegalActions:
 
     def to_wire(self) -> dict[str, int | bool]:
         """The ``legal`` map a client gets with its decision."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {"seat": self.seat, "can_check": self.can_check, "call_added": self.call_added,   # every field, in
+                "can_bet": self.can_bet, "can_raise": self.can_raise, "min_to": self.min_to,         # order (a test
+                "max_to": self.max_to, "run_it_twice": self.run_it_twice, "decision": self.decision}  # holds it)
 
 
 def decision_id(hand_id: str, events: int) -> str:

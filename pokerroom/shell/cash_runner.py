@@ -22,6 +22,7 @@ from pokerroom.bus.subjects import table_seat
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
+from pokerroom.poker.redact import PUBLIC as PUBLIC_HAND
 from pokerroom.poker.redact import Viewer
 from pokerroom.protocol.codec import pack, packer
 from pokerroom.shell.audiences import Audiences
@@ -217,8 +218,38 @@ class TableRunner:
         Every event passes the one redaction function as an observer sees it;
         that public batch is built and packed once. A player whose own hole
         cards are in it gets the batch with their cards; the player whose
-        decision it starts gets their ``legal`` actions with it.
+        decision it starts gets their ``legal`` actions with it. A batch of
+        events anyone may see whole (:data:`~pokerroom.table.events.PUBLIC_AS_IS`:
+        the redaction's own first test) -- nearly every action's -- is its
+        dicts and bytes as they are.
         """
+        decision_seq = self.decision_seq
+        decision = None
+        for event in events:
+            kind = type(event)
+            if kind is te.HandEvent:
+                if type(event.event) in PUBLIC_HAND:
+                    continue
+            elif kind in te.PUBLIC_AS_IS:
+                if kind is te.DecisionStarted and event.seq == decision_seq:
+                    decision = event
+                continue
+            return self._redacted(events, dicts, packed)    # hole cards, the deck: redacted one by one
+        if not events:
+            return None
+        return Audiences(dicts, {}, self._legal(decision), packed, {})
+
+    def _legal(self, decision: te.DecisionStarted | None) -> dict[str, dict]:
+        """``{player: {"legal": ...}}`` for the player whose decision the batch starts, if it is still theirs."""
+        clock = self.table.clock
+        if decision is not None and clock is not None and clock.seat == decision.seat:
+            seated = self.table.players.get(decision.seat)
+            legal = self.table.legal_actions(seated.player_id) if seated is not None else None
+            if legal is not None:
+                return {seated.player_id: {"legal": legal.to_wire()}}
+        return {}
+
+    def _redacted(self, events: list, dicts: list, packed: list[bytes]) -> Audiences | None:
         public: list[dict] = []
         public_packed: list[bytes] = []
         mine: dict[str, dict[int, tuple[dict, bytes]]] = {}   # player -> position in the batch -> their own view
@@ -243,11 +274,4 @@ class TableRunner:
                for player, views in mine.items()}
         own_packed = {player: [views[i][1] if i in views else b for i, b in enumerate(public_packed)]
                       for player, views in mine.items()}
-        extra = {}
-        clock = self.table.clock
-        if decision is not None and clock is not None and clock.seat == decision.seat:
-            seated = self.table.players.get(decision.seat)
-            legal = self.table.legal_actions(seated.player_id) if seated is not None else None
-            if legal is not None:
-                extra[seated.player_id] = {"legal": legal.to_wire()}
-        return Audiences(public, own, extra, public_packed, own_packed)
+        return Audiences(public, own, self._legal(decision), public_packed, own_packed)

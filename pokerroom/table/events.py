@@ -252,9 +252,9 @@ def table_event_from_dict(data: dict[str, Any]) -> TableEvent:
 def redact(event: TableEvent, viewer: Viewer, *, hand_ended: bool = False) -> TableEvent | None:
     """The event as ``viewer`` may see it (see :func:`pokerroom.poker.redact.redact`), or None."""
     cls = type(event)
-    if cls is HandEvent and type(event.event) in _PUBLIC_HAND:     # the usual case: nothing to hide
+    if cls is HandEvent and type(event.event) in PUBLIC:     # the usual case: nothing to hide
         return event
-    if cls in _PUBLIC_TABLE:
+    if cls in PUBLIC_AS_IS:
         return event
     if isinstance(event, HandEvent):
         inner = redact_hand_event(event.event, viewer, hand_ended=hand_ended)
@@ -267,5 +267,4 @@ def redact(event: TableEvent, viewer: Viewer, *, hand_ended: bool = False) -> Ta
 
 
 _ENGINE_EVENTS = tuple(hand_events.EVENT_TYPES.values())
-_PUBLIC_HAND = PUBLIC
-_PUBLIC_TABLE = frozenset(TABLE_EVENT_TYPES.values()) - {HandEvent}     # a table's own events: everyone's
+PUBLIC_AS_IS = frozenset(TABLE_EVENT_TYPES.values()) - {HandEvent}     # a table's own events: everyone's, whole
