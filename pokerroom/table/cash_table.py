@@ -39,6 +39,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.poker.actions import Action, Fold, LegalActions, verify_decision
 from pokerroom.poker.hand import Hand
 from pokerroom.poker.hand_setup import HandSetup, Seat
+from pokerroom.poker.quick_init import quick_init
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.table import events as ev
@@ -81,6 +82,7 @@ def secure_draw(seats: Sequence[int]) -> int:
     return seats[secrets.randbelow(len(seats))]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deadline:
     """The next timer command: apply ``command`` at time ``at``."""

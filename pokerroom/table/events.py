@@ -18,6 +18,7 @@ from typing import Any
 
 from pokerroom.poker import events as hand_events
 from pokerroom.poker.quick_dict import dict_maker
+from pokerroom.poker.quick_init import quick_init
 from pokerroom.poker.redact import PUBLIC, Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 
@@ -38,6 +39,7 @@ WAITING_FOR_BIG_BLIND = "waiting_for_big_blind"     # HR-POST-1, HR-MB-4
 BUTTON_MUST_PASS = "button_must_pass"               # HR-POST-3
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerSeated:
     """``player`` took ``seat`` with ``stack`` chips (HR-STAKE-4).
@@ -53,6 +55,7 @@ class PlayerSeated:
     owes: str | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ChipsAdded:
     """``added`` chips came from the player's wallet; the seat now has ``stack``."""
@@ -63,6 +66,7 @@ class ChipsAdded:
     stack: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerSatOut:
     seq: int
@@ -70,6 +74,7 @@ class PlayerSatOut:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerSatIn:
     """Back in: ``owes`` is the blind still owed (posted next hand unless waiting for the big blind)."""
@@ -80,6 +85,7 @@ class PlayerSatIn:
     wait_for_big_blind: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BlindMissed:
     """The ``blind`` ("small", "big", "third") passed a sitting-out player; ``owes`` is what they now owe."""
@@ -90,6 +96,7 @@ class BlindMissed:
     owes: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WaitingToPlay:
     """A seated player who is not sitting out is not dealt in this hand, and why."""
@@ -99,6 +106,7 @@ class WaitingToPlay:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandEvent:
     """One event of the hand engine, in table order; ``hand_id`` names the hand."""
@@ -108,6 +116,7 @@ class HandEvent:
     event: hand_events.Event
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DecisionStarted:
     """``seat`` must act within ``seconds``, that is by ``deadline`` (the table's clock: epoch seconds on a
@@ -120,6 +129,7 @@ class DecisionStarted:
     deadline: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ReconnectTimeStarted:
     """A disconnected player's decision time ran out: extra time to come back, until ``deadline`` (HR-DC-1)."""
@@ -130,6 +140,7 @@ class ReconnectTimeStarted:
     deadline: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeBankStarted:
     """The decision time ran out; the time bank counts down to ``deadline``, shown to everyone (HR-TIME-2)."""
@@ -140,6 +151,7 @@ class TimeBankStarted:
     deadline: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeBankUsed:
     """The player acted during their time bank: ``used`` seconds gone, ``remaining`` left."""
@@ -150,6 +162,7 @@ class TimeBankUsed:
     remaining: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeBankRefilled:
     seq: int
@@ -158,18 +171,21 @@ class TimeBankRefilled:
     time_bank: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerDisconnected:
     seq: int
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerReconnected:
     seq: int
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerLeft:
     """The player left with ``stack`` (HR-HNR).
@@ -188,12 +204,14 @@ class PlayerLeft:
     blocked_seconds: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WaitingListChanged:
     seq: int
     players: tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatOffered:
     """The first on the waiting list may take ``seat`` until ``expires_at``; it is kept for them till then."""
@@ -204,6 +222,7 @@ class SeatOffered:
     expires_at: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatOfferExpired:
     seq: int
