@@ -259,6 +259,18 @@ def step_worker(tables: int, seed: int, warmup: int) -> None:
                           "digest": bench.digest.hexdigest()}), flush=True)
 
 
+def _named(root: Path) -> str:
+    """A checkout as its commit (and ``+`` when its files differ from it), else its directory's name."""
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return root.name
+    return f"{commit}{'+' if dirty else ''} ({root.name})"
+
+
 def step_main(args: argparse.Namespace) -> None:
     here = Path(__file__).resolve()
     trees = {"this": here.parents[1]}
@@ -291,7 +303,7 @@ def step_main(args: argparse.Namespace) -> None:
         batch = statistics.median(r["batch"] for r in runs)
         total = statistics.median(r["engine"] + r["batch"] for r in runs)
         medians[name] = (engine, batch, total)
-        print(f"  {name:9} ({trees[name].name}): table command {engine:6.1f}  runner batch {batch:6.1f}  "
+        print(f"  {name:9} {_named(trees[name]):28} table command {engine:6.1f}  runner batch {batch:6.1f}  "
               f"step {total:6.1f}")
     if "baseline" in medians:
         base, mine = medians["baseline"], medians["this"]

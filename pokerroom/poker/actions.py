@@ -14,16 +14,19 @@ from pokerroom.errors import RuleViolation
 from pokerroom.poker.quick_init import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Fold:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Check:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Call:
     """Match the street's highest bet, or put in the whole stack when it is not enough."""
@@ -31,18 +34,21 @@ class Call:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Bet:
     seat: int
     to: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Raise:
     seat: int
     to: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RunItTwice:
     """A player's answer when all-in players are offered two boards."""
