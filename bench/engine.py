@@ -14,7 +14,7 @@ Prints hands/s for each engine and the ratio (goal: at least 30x PokerKit).
 
 ``--step`` times instead the room's engine step for one action at a cash table
 (issue 36): the :class:`~pokerroom.table.CashTable` command (the hand, the
-blinds, the clock, its events) and then what the table host makes of the
+blinds, the clock, its events, the next deadline for its timer) and then what the table host makes of the
 batch before the bus (:class:`~pokerroom.shell.cash_runner.TableRunner`: the
 event dicts and their packed bytes, the hand's stacks and transfers, the
 redaction per audience and the frames), six-seat NLHE tables played as the
@@ -204,6 +204,7 @@ class StepTables:
         """One command as the table host runs it: (engine seconds, batch seconds)."""
         started = time.thread_time()
         events = runner.apply(command, self.now)
+        runner.next_deadline()                              # the table's timer is armed again after each
         engine = time.thread_time()
         transfers = runner.transfers(events)
         runner.full(events, transfers, self.now)            # what the recorder is handed

@@ -25,7 +25,7 @@ def quick_init(cls: type) -> type:
     namespace = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
     namespace.update({f"_default_{f.name}": f.default for f in fields if f.default is not missing})
     parameters = [f.name if f.default is missing else f"{f.name}=_default_{f.name}" for f in fields]
-    body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
+    body = "".join(f"    _set_{name}(self, {name})\n" for name in names) or "    pass\n"
     source = f"def __init__(self, {', '.join(parameters)}):\n{body}"
     exec(compile(source, f"<{cls.__name__}.__init__>", "exec"), namespace)  # the way dataclasses builds it
     init = namespace["__init__"]
