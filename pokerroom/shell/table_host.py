@@ -538,9 +538,9 @@ class TableHost:
         transfers = runner.transfers(events)
         full = runner.full(events, transfers, now)
         self.recording.record(full)                         # queues the writes
+        moved = tuple([(i, LedgerTransfer.of(t)) for i, t in transfers.items()]) if transfers else ()
         self.bus.publish(runner.stream, TableBatch(table_id, runner.game_key, table.rules.currency, now,
-                                                   tuple(full.dicts), tuple((i, LedgerTransfer.of(t))
-                                                                            for i, t in transfers.items())))
+                                                   tuple(full.dicts), moved))
         if runner.outcome:
             runner.hold.until(self._landed(), events[0].seq - 1)
         seated, seats = runner.seated_now(runner.left)
