@@ -33,6 +33,7 @@ from pokerroom.bus.record_codec import packb as packb
 from pokerroom.bus.record_codec import record
 from pokerroom.bus.record_codec import unpackb as unpackb
 from pokerroom.casino import commands as cc
+from pokerroom.poker.quick_init import quick_init
 from pokerroom.table import commands as tc
 from tournament import commands as tourc
 
@@ -171,6 +172,7 @@ class Frame:
 
 
 @record("transfer")
+@quick_init                                 # one or more an action: made as cheaply as an event
 @dataclasses.dataclass(frozen=True, slots=True)
 class LedgerTransfer:
     """A ledger transfer as plain data: its number, its postings (account, signed minor units), why, when."""
@@ -189,6 +191,7 @@ class LedgerTransfer:
 
 
 @record("table.batch")
+@quick_init                                 # one or more an action: made as cheaply as an event
 @dataclasses.dataclass(frozen=True, slots=True)
 class TableBatch:
     """One batch of a cash table's events as they happened, every card: published on ``table.<id>.full``."""

@@ -14,16 +14,19 @@ from pokerroom.errors import RuleViolation
 from pokerroom.poker.quick_init import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Fold:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Check:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Call:
     """Match the street's highest bet, or put in the whole stack when it is not enough."""
@@ -31,18 +34,21 @@ class Call:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Bet:
     seat: int
     to: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Raise:
     seat: int
     to: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RunItTwice:
     """A player's answer when all-in players are offered two boards."""
@@ -85,7 +91,9 @@ class LegalActions:
 
     def to_wire(self) -> dict[str, int | bool]:
         """The ``legal`` map a client gets with its decision."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {"seat": self.seat, "can_check": self.can_check, "call_added": self.call_added,   # every field, in
+                "can_bet": self.can_bet, "can_raise": self.can_raise, "min_to": self.min_to,         # order (a test
+                "max_to": self.max_to, "run_it_twice": self.run_it_twice, "decision": self.decision}  # holds it)
 
 
 def decision_id(hand_id: str, events: int) -> str:

@@ -49,6 +49,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pokerroom.poker.quick_dict import dict_maker
 from pokerroom.poker.quick_init import quick_init
 
 # Streets, in order.
@@ -370,16 +371,12 @@ def field_names(cls: type) -> tuple[str, ...]:
     return tuple(field.name for field in dataclasses.fields(cls))
 
 
-_FIELD_NAMES = {cls: field_names(cls) for cls in EVENT_TYPES.values()}
+TO_DICT = {cls: dict_maker(cls, name) for name, cls in EVENT_TYPES.items()}   # every event on every table
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """``{"type": "action_taken", "seq": 7, ...}``: ready for msgpack or JSON."""
-    cls = type(event)
-    out: dict[str, Any] = {"type": _TYPE_NAMES[cls]}
-    for name in _FIELD_NAMES[cls]:                  # every event on every table passes here: no fields() call
-        out[name] = getattr(event, name)
-    return out
+    return TO_DICT[type(event)](event)
 
 
 def _tuples(value: Any) -> Any:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pokerroom.poker.events import DeckRevealed, Event, HandMucked, HoleCardsDealt
+from pokerroom.poker.events import EVENT_TYPES, DeckRevealed, Event, HandMucked, HoleCardsDealt
 
 PLAYER = "player"
 OBSERVER = "observer"
@@ -46,11 +46,19 @@ class Viewer:
 
 def redact(event: Event, viewer: Viewer, *, hand_ended: bool = False) -> Event | None:
     """The event as ``viewer`` may see it, or None when they may not see it at all."""
+    cls = type(event)
+    if cls in PUBLIC:                           # nearly every event: seen as it is, looked at no further
+        return event
     full_view = viewer.kind == SECURITY and hand_ended
     if isinstance(event, DeckRevealed):
         return event if full_view else None
     if isinstance(event, HoleCardsDealt | HandMucked):
         if full_view or (viewer.kind == PLAYER and viewer.seat == event.seat):
             return event
+        if cls is HoleCardsDealt or cls is HandMucked:
+            return cls(event.seq, event.seat, ())
         return replace(event, cards=())
     return event
+
+
+PUBLIC = frozenset(EVENT_TYPES.values()) - {DeckRevealed, HoleCardsDealt, HandMucked}   # every viewer's, whole

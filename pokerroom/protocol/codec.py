@@ -27,17 +27,26 @@ MAX_DEPTH = 4
 _packers = threading.local()
 
 
-def pack(value: Any) -> bytes:
-    """``msgpack.packb(value)``, byte for byte, from a packer kept per thread.
+def packer() -> msgpack.Packer:
+    """This thread's packer: its ``pack(value)`` is ``msgpack.packb(value)``, byte for byte.
 
     ``packb`` builds a new packer and its buffer on every call: half the cost
     of packing a table event. A packer resets itself after each value (and
-    after an error), so one per thread can be reused.
+    after an error), so one per thread can be reused; a loop packing many
+    values takes it once.
     """
-    packer = getattr(_packers, "packer", None)
-    if packer is None:
-        packer = _packers.packer = msgpack.Packer()
-    return packer.pack(value)
+    kept = getattr(_packers, "packer", None)
+    if kept is None:
+        kept = _packers.packer = msgpack.Packer()
+    return kept
+
+
+def pack(value: Any) -> bytes:
+    """``msgpack.packb(value)``, byte for byte, from this thread's :func:`packer`."""
+    kept = getattr(_packers, "packer", None)
+    if kept is None:
+        kept = _packers.packer = msgpack.Packer()
+    return kept.pack(value)
 
 
 def pack_with_packed_list(head: dict[str, Any], key: str, packed: list[bytes]) -> bytes:
@@ -46,16 +55,22 @@ def pack_with_packed_list(head: dict[str, Any], key: str, packed: list[bytes]) -
     A table packs each event once, for its log; the frame everyone watching
     gets is then those bytes behind a small header instead of a second pack.
     """
-    if len(head) >= 15 or key in head:
+    size = len(head)
+    if size >= 15 or key in head:
         raise ValueError("the head must be a small map without the list's key")
     count = len(packed)
     if count < 16:
-        array = bytes((0x90 + count,))
+        array = _FIXARRAY[count]
     elif count < 1 << 16:
         array = b"\xdc" + count.to_bytes(2, "big")
     else:
         array = b"\xdd" + count.to_bytes(4, "big")
-    return bytes((0x80 + len(head) + 1,)) + pack(head)[1:] + pack(key) + array + b"".join(packed)
+    packing = packer().pack
+    return b"".join((_FIXMAP[size + 1], packing(head)[1:], packing(key), array, *packed))
+
+
+_FIXMAP = [bytes((0x80 + n,)) for n in range(16)]       # a map's and an array's header, up to 15 items
+_FIXARRAY = [bytes((0x90 + n,)) for n in range(16)]
 
 
 def _depth(value: Any, level: int = 0) -> int:

@@ -52,9 +52,13 @@ class Audiences:
         """The public frame ``head + {key: public}`` (for observers: ``instead`` names ``seated`` and every player
         with a frame of their own), the same frame for a seated player who has none of their own, and each
         player's own frame (their events, or the public ones with their ``extra`` keys)."""
-        message = dict(head, **{key: self.public})
+        message = {**head, key: self.public}
         packed = pack_with_packed_list(head, key, self.public_packed) if self.public_packed is not None else None
         own: dict[str, Frame] = {}
+        if not self.own:                                        # nearly every action's: at most a ``legal``
+            for player, extra in self.extra.items():
+                own[player] = _frame(message, packed, extra)
+            return _frame(message, packed, None, _instead(seated, own)), _frame(message, packed), own
         for player, events in self.own.items():
             extra = self.extra.get(player, {})
             mine = self.own_packed.get(player)                  # their own events are packed already too
@@ -63,12 +67,15 @@ class Audiences:
         for player, extra in self.extra.items():
             if player not in own:
                 own[player] = _frame(message, packed, extra)
-        if own:
-            unseated = tuple(p for p in own if p not in seated)
-            instead = seated + unseated if unseated else seated
-        else:
-            instead = seated
-        return _frame(message, packed, None, instead), _frame(message, packed), own
+        return _frame(message, packed, None, _instead(seated, own)), _frame(message, packed), own
+
+
+def _instead(seated: tuple[str, ...], own: dict[str, Frame]) -> tuple[str, ...]:
+    """Who hears the table elsewhere than the public frame: the seated, and anyone else with a frame of their own."""
+    if not own:
+        return seated
+    unseated = tuple(p for p in own if p not in seated)
+    return seated + unseated if unseated else seated
 
 
 Seats = tuple[tuple[str, str], ...]          # (player, the subject they hear the table on), for each seated player

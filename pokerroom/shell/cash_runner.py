@@ -22,8 +22,9 @@ from pokerroom.bus.subjects import table_seat
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
+from pokerroom.poker.redact import PUBLIC as PUBLIC_HAND
 from pokerroom.poker.redact import Viewer
-from pokerroom.protocol.codec import pack
+from pokerroom.protocol.codec import pack, packer
 from pokerroom.shell.audiences import Audiences
 from pokerroom.shell.outcome_hold import OutcomeHold
 from pokerroom.shell.recorder import FullBatch, HandStacks
@@ -38,6 +39,9 @@ LOG_SIZE = 160                      # table events kept for clients that resume:
 LOG_HANDS = 16                      # hands whose seating is kept for redacting the log (more than it holds)
 BATCH = 32                          # table events in one frame at most
 OBSERVER = Viewer.observer()
+_PASSING = frozenset({he.Posted, he.HoleCardsDealt, he.ActionTaken, he.BetReturned, he.BoardDealt,   # hand events
+                      he.CardsExposed, he.RunItTwiceOffered, he.RunItTwiceAnswered, he.RunItTwiceDecided,   # that
+                      he.HandShown, he.HandMucked, he.PotAwarded})                 # move nothing a runner tracks
 
 
 @dataclass(eq=False)
@@ -60,6 +64,7 @@ class TableRunner:
     seats: tuple[tuple[str, str], ...] = ()  # after a batch that seats or stands someone
     left: tuple[str, ...] = ()              # of the last batch: who stood up (the batch is still theirs to hear)
     outcome: bool = False                   # of the last batch: money settled, its frames wait for its commit
+    lobby: bool = False                     # of the last batch: its lobby line changed (a seat, the list, a hand)
     answering: list[Subscription] = field(default_factory=list)    # its request subjects, until it closes
     dropped: bool = False                   # its lease lost (a write refused): an answer on its way says not here
     _encoded: tuple[list, list[dict], list[bytes]] | None = field(default=None, init=False, repr=False)
@@ -85,7 +90,8 @@ class TableRunner:
         if encoded is not None and encoded[0] is events:
             return encoded[1], encoded[2]
         dicts = [table_event_to_dict(event) for event in events]
-        packed = [pack(as_dict) for as_dict in dicts]
+        pack_one = packer().pack
+        packed = [pack_one(as_dict) for as_dict in dicts]
         self._encoded = (events, dicts, packed)
         return dicts, packed
 
@@ -96,21 +102,28 @@ class TableRunner:
         table_id = self.table.table_id
         transfers = {}
         left: tuple[str, ...] = ()
-        outcome = False
-        log = self.log
+        outcome = lobby = False
+        self.log.extend(packed)                 # packed: bytes are nothing for the garbage collector to scan
+        if events:
+            self.log_seq = events[-1].seq
         for i, event in enumerate(events):
-            log.append(packed[i])               # packed: bytes are nothing for the garbage collector to scan
-            self.log_seq = event.seq
-            if isinstance(event, te.HandEvent):             # nearly every event: checked first
-                settlement = self._hand_event(event.event)
+            kind = type(event)
+            if kind is te.HandEvent:                        # nearly every event: checked first
+                inner = event.event
+                if type(inner) in _PASSING:                 # an action, a post, a card: nothing to track
+                    continue
+                settlement = self._hand_event(inner)
                 if settlement is not None:
                     transfers[i] = settlement
                     outcome = True
-                elif isinstance(event.event, he.DeckRevealed):  # a hand's end that moved no money
+                elif isinstance(inner, he.DeckRevealed):    # a hand's end that moved no money
                     outcome = True
-            elif isinstance(event, te.DecisionStarted):
+                elif isinstance(inner, he.HandEnded):
+                    lobby = True
+            elif kind is te.DecisionStarted:
                 self.decision_seq = event.seq
             elif isinstance(event, te.PlayerSeated):
+                lobby = True
                 self.seated = None
                 transfers[i] = self._move(cash(event.player), table_escrow(table_id, event.player), event.stack,
                                           "buy_in")
@@ -118,13 +131,16 @@ class TableRunner:
                 player = self.table.players[event.seat].player_id
                 transfers[i] = self._move(cash(player), table_escrow(table_id, player), event.added, "add_chips")
             elif isinstance(event, te.PlayerLeft):
+                lobby = True
                 self.seated = None
                 left += (event.player,)
                 if event.stack:
                     transfers[i] = self._move(table_escrow(table_id, event.player), cash(event.player),
                                               event.stack, "cash_out")
                     outcome = True
-        self.left, self.outcome = left, outcome
+            elif isinstance(event, te.WaitingListChanged):
+                lobby = True
+        self.left, self.outcome, self.lobby = left, outcome, lobby
         return transfers
 
     def full(self, events: list, transfers: dict[int, Any], now: float) -> FullBatch:
@@ -202,8 +218,38 @@ class TableRunner:
         Every event passes the one redaction function as an observer sees it;
         that public batch is built and packed once. A player whose own hole
         cards are in it gets the batch with their cards; the player whose
-        decision it starts gets their ``legal`` actions with it.
+        decision it starts gets their ``legal`` actions with it. A batch of
+        events anyone may see whole (:data:`~pokerroom.table.events.PUBLIC_AS_IS`:
+        the redaction's own first test) -- nearly every action's -- is its
+        dicts and bytes as they are.
         """
+        decision_seq = self.decision_seq
+        decision = None
+        for event in events:
+            kind = type(event)
+            if kind is te.HandEvent:
+                if type(event.event) in PUBLIC_HAND:
+                    continue
+            elif kind in te.PUBLIC_AS_IS:
+                if kind is te.DecisionStarted and event.seq == decision_seq:
+                    decision = event
+                continue
+            return self._redacted(events, dicts, packed)    # hole cards, the deck: redacted one by one
+        if not events:
+            return None
+        return Audiences(dicts, {}, self._legal(decision), packed, {})
+
+    def _legal(self, decision: te.DecisionStarted | None) -> dict[str, dict]:
+        """``{player: {"legal": ...}}`` for the player whose decision the batch starts, if it is still theirs."""
+        clock = self.table.clock
+        if decision is not None and clock is not None and clock.seat == decision.seat:
+            seated = self.table.players.get(decision.seat)
+            legal = self.table.legal_actions(seated.player_id) if seated is not None else None
+            if legal is not None:
+                return {seated.player_id: {"legal": legal.to_wire()}}
+        return {}
+
+    def _redacted(self, events: list, dicts: list, packed: list[bytes]) -> Audiences | None:
         public: list[dict] = []
         public_packed: list[bytes] = []
         mine: dict[str, dict[int, tuple[dict, bytes]]] = {}   # player -> position in the batch -> their own view
@@ -228,11 +274,4 @@ class TableRunner:
                for player, views in mine.items()}
         own_packed = {player: [views[i][1] if i in views else b for i, b in enumerate(public_packed)]
                       for player, views in mine.items()}
-        extra = {}
-        clock = self.table.clock
-        if decision is not None and clock is not None and clock.seat == decision.seat:
-            seated = self.table.players.get(decision.seat)
-            legal = self.table.legal_actions(seated.player_id) if seated is not None else None
-            if legal is not None:
-                extra[seated.player_id] = {"legal": legal.to_wire()}
-        return Audiences(public, own, extra, public_packed, own_packed)
+        return Audiences(public, own, self._legal(decision), public_packed, own_packed)

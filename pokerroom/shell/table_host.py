@@ -98,13 +98,11 @@ from pokerroom.shell.runner import Timer
 from pokerroom.shell.wallet import Wallet
 from pokerroom.table import CashTable, SeatingHistory, TableRules
 from pokerroom.table import commands as tc
-from pokerroom.table import events as te
 from pokerroom.table.decision_clock import TIME_BANK
 from pokerroom.table.events import table_event_from_dict, table_event_to_dict
 
 REPLAY = 64                         # a resume's gap of more events than this gets a snapshot, not a replay
 MOVED_KEPT = 3_600.0                # how long a table taken over here tells a resume from before it (seconds)
-_LOBBY_CHANGES = (te.PlayerSeated, te.PlayerLeft, te.WaitingListChanged)
 # Commands only a seated player may send (refused ``not_seated`` before the table sees them)...
 _SEATED = frozenset({tc.Leave, tc.SitOut, tc.SitIn, tc.SetOptions, tc.AddChips, tc.Act})
 # ...and those answered at once, not after an outcome waiting for its commit.
@@ -540,9 +538,9 @@ class TableHost:
         transfers = runner.transfers(events)
         full = runner.full(events, transfers, now)
         self.recording.record(full)                         # queues the writes
+        moved = tuple([(i, LedgerTransfer.of(t)) for i, t in transfers.items()]) if transfers else ()
         self.bus.publish(runner.stream, TableBatch(table_id, runner.game_key, table.rules.currency, now,
-                                                   tuple(full.dicts), tuple((i, LedgerTransfer.of(t))
-                                                                            for i, t in transfers.items())))
+                                                   tuple(full.dicts), moved))
         if runner.outcome:
             runner.hold.until(self._landed(), events[0].seq - 1)
         seated, seats = runner.seated_now(runner.left)
@@ -551,6 +549,5 @@ class TableHost:
             publish(way, runner.public, head, "events", audiences, seated, seats)
         if table.closing and not table.players and table.hand is None and table_id in self.runners:
             self._retire(runner)
-        elif any(isinstance(e, _LOBBY_CHANGES) or (isinstance(e, te.HandEvent) and isinstance(e.event, he.HandEnded))
-                 for e in events):
+        elif runner.lobby:                                  # a seat, the waiting list or a hand's end changed
             self._lobby_line(runner)

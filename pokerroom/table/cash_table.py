@@ -39,10 +39,11 @@ from pokerroom.errors import RuleViolation
 from pokerroom.poker.actions import Action, Fold, LegalActions, verify_decision
 from pokerroom.poker.hand import Hand
 from pokerroom.poker.hand_setup import HandSetup, Seat
+from pokerroom.poker.quick_init import quick_init
 from pokerroom.poker.redact import Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 from pokerroom.table import events as ev
-from pokerroom.table.blinds import HandPlan, NoHand, Positions, SeatView, plan_hand, worse
+from pokerroom.table.blinds import HandPlan, NoHand, Positions, plan_hand, worse
 from pokerroom.table.commands import (
     OfferExpired,
     SitOutExpired,
@@ -64,6 +65,7 @@ from pokerroom.table.decision_clock import (
 from pokerroom.table.hit_and_run import is_refusal, refusal_number, seconds_blocked
 from pokerroom.table.rat_holing import binding_departure
 from pokerroom.table.rules import TableRules
+from pokerroom.table.seated_player import SeatedPlayer
 from pokerroom.table.seating_history import Arrival, Departure, SeatingHistory
 from pokerroom.table.snapshot import SeatState, TableSnapshot  # noqa: F401 - the snapshot's records, named here too
 
@@ -80,6 +82,7 @@ def secure_draw(seats: Sequence[int]) -> int:
     return seats[secrets.randbelow(len(seats))]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deadline:
     """The next timer command: apply ``command`` at time ``at``."""
@@ -93,34 +96,6 @@ class Deadline:
         return type(self.command) is StartHand
 
 
-@dataclass(slots=True)
-class SeatedPlayer:
-    """One occupied seat. Mutable: the table is its only owner."""
-
-    seat: int
-    player_id: str
-    stack: int
-    time_bank: float
-    new: bool = True                        # not dealt in since sitting (HR-POST-1)
-    owes: str | None = None                 # most expensive missed blind (HR-MB-1..3)
-    sitting_out: bool = False
-    sat_out_at: float = 0.0
-    wait_for_big_blind: bool = False
-    auto_post_blinds: bool = True
-    sit_out_next_hand: bool = False
-    sit_out_next_big_blind: bool = False
-    auto_muck: bool = True                  # off: show a beaten hand at showdown (SD-2)
-    connected: bool = True
-    leaving: bool = False
-    hands_played: int = 0                   # dealt in since sitting (HR-HNR-1)
-    hands_since_refill: int = 0             # HR-TIME-4
-
-    def view(self) -> SeatView:
-        skip_big = self.sit_out_next_big_blind or not self.auto_post_blinds
-        return SeatView(self.seat, self.stack, self.sitting_out, self.new, self.owes, self.wait_for_big_blind,
-                        skip_big, not self.auto_post_blinds)
-
-
 class CashTable:
     """One cash table. Construct it with its rules and the seating-history port; then send it commands."""
 
@@ -132,12 +107,14 @@ class CashTable:
         self._shuffle = shuffle
         self._draw = draw
         self.players: dict[int, SeatedPlayer] = {}
+        self._seat_index: dict[str, int] = {}      # player -> seat: a hint, checked against ``players``
         self.positions: Positions | None = None
         self.plan: HandPlan | None = None       # how the running (or last) hand was dealt
         self._dealt: dict[int, SeatedPlayer] = {}   # who was dealt in, even if they have left since
         self.hand: Hand | None = None
         self.hand_number = 0
         self.clock: DecisionClock | None = None
+        self._clock_due: tuple[DecisionClock | None, Deadline | None] = (None, None)    # the clock's deadline
         self.next_hand_at: float | None = None
         self.waiting_list: list[str] = []
         self.offers: dict[str, tuple[int, float]] = {}          # player -> (seat, expires_at)
@@ -157,8 +134,13 @@ class CashTable:
         return self.rules.table_id
 
     def seat_of(self, player_id: str) -> int | None:
+        seat = self._seat_index.get(player_id) if type(player_id) is str else None    # asked several times an act
+        p = self.players.get(seat)
+        if p is not None and p.player_id == player_id:
+            return seat
         for seat, p in self.players.items():
             if p.player_id == player_id:
+                self._seat_index[player_id] = seat
                 return seat
         return None
 
@@ -248,9 +230,16 @@ class CashTable:
     def next_deadline(self) -> Deadline | None:
         """The earliest timer command due, for the shell to schedule."""
         due: list[Deadline] = []
-        if self.clock is not None:
-            c = self.clock
-            due.append(Deadline(c.deadline, _CLOCK_COMMANDS[EXPECTS[c.phase]](c.seat)))
+        c = self.clock
+        if c is not None:
+            if c is self._clock_due[0]:         # asked after every command: one Deadline per decision clock
+                deadline = self._clock_due[1]
+            else:
+                deadline = Deadline(c.deadline, _CLOCK_COMMANDS[EXPECTS[c.phase]](c.seat))
+                self._clock_due = (c, deadline)
+            if self.hand is not None and not self.offers and not self.waiting_list:
+                return deadline                 # a hand running, nobody waiting: the only timer
+            due.append(deadline)
         if self.hand is None and self.next_hand_at is not None and self._can_deal():
             due.append(Deadline(self.next_hand_at, StartHand()))
         for player_id, (_, expires) in self.offers.items():
@@ -302,6 +291,7 @@ class CashTable:
         p = SeatedPlayer(seat, player_id, buy_in, time_bank, new=not restored, owes=owes,
                          wait_for_big_blind=bool(wait_for_big_blind))
         self.players[seat] = p
+        self._seat_index[player_id] = seat
         self.chips_in += buy_in
         self.history.record_seated(player_id, self.table_id)
         self.history.record_arrival(player_id, rules.game_key, Arrival(self.table_id, buy_in, now))
@@ -413,6 +403,7 @@ class CashTable:
     def _stand_everyone_up(self, now: float) -> None:
         for p in list(self.players.values()):
             del self.players[p.seat]
+            self._seat_index.pop(p.player_id, None)
             self.chips_out += p.stack
             self.history.record_unseated(p.player_id, self.table_id)
             self._emit(ev.PlayerLeft, p.seat, p.player_id, p.stack, ev.TABLE_CLOSED, 0, 0.0)
@@ -434,6 +425,7 @@ class CashTable:
 
     def _remove(self, p: SeatedPlayer, now: float, reason: str, refusal: tuple[int, float]) -> None:
         del self.players[p.seat]
+        self._seat_index.pop(p.player_id, None)
         self.chips_out += p.stack
         self.history.record_unseated(p.player_id, self.table_id)
         if not self.closing:                # a closing table's players are not leaving by choice (HR-STAKE-3)
@@ -655,14 +647,15 @@ class CashTable:
             raise RuleViolation("no_decision", "there is no decision to make now", "BET-1")
         if getattr(action, "seat", None) != p.seat:
             raise RuleViolation("not_your_seat", f"you sit at seat {p.seat}", "BET-1")
-        self.hand.verify(action)
         clock = self.clock
-        if clock.phase == TIME_BANK:
+        if clock.phase == TIME_BANK:            # the bank's use is told first: the action checked before it
+            self.hand.verify(action)
             used = min(p.time_bank, max(0.0, now - clock.started_at))
             p.time_bank -= used
             self._emit(ev.TimeBankUsed, p.seat, used, p.time_bank)
+        events = self.hand.apply(action)        # an illegal action: refused here, before anything changed
         self.clock = None
-        self._emit_hand(self.hand.apply(action))
+        self._emit_hand(events)
         self._continue(now)
         return self._done(now)
 

@@ -111,11 +111,13 @@ class Reseat:
 
 # The table's timer sends these when a deadline of :meth:`CashTable.next_deadline` comes up.
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StartHand:
     pass
 
 
+@quick_init                                 # one a decision: the table's next deadline
 @dataclass(frozen=True, slots=True)
 class Timeout:
     """The decision (or reconnect) time of ``seat`` ran out (HR-TIME-2, HR-DC-1)."""
@@ -123,6 +125,7 @@ class Timeout:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeBankExpired:
     seat: int

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pokerroom.poker.quick_init import quick_init
+
 THINKING = "thinking"
 RECONNECT = "reconnect"
 TIME_BANK = "time_bank"
@@ -36,6 +38,7 @@ EXPECTS = {THINKING: TIMEOUT, RECONNECT: TIMEOUT, TIME_BANK: TIME_BANK_EXPIRED}
 _NEXT = {THINKING: (RECONNECT, TIME_BANK, ACT), RECONNECT: (TIME_BANK, ACT), TIME_BANK: (ACT,)}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DecisionClock:
     seat: int

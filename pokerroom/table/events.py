@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokerroom.poker import events as hand_events
-from pokerroom.poker.redact import Viewer
+from pokerroom.poker.quick_dict import dict_maker
+from pokerroom.poker.quick_init import quick_init
+from pokerroom.poker.redact import PUBLIC, Viewer
 from pokerroom.poker.redact import redact as redact_hand_event
 
 # Why a player sits out (PlayerSatOut.reason).
@@ -37,6 +39,7 @@ WAITING_FOR_BIG_BLIND = "waiting_for_big_blind"     # HR-POST-1, HR-MB-4
 BUTTON_MUST_PASS = "button_must_pass"               # HR-POST-3
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerSeated:
     """``player`` took ``seat`` with ``stack`` chips (HR-STAKE-4).
@@ -52,6 +55,7 @@ class PlayerSeated:
     owes: str | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ChipsAdded:
     """``added`` chips came from the player's wallet; the seat now has ``stack``."""
@@ -62,6 +66,7 @@ class ChipsAdded:
     stack: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerSatOut:
     seq: int
@@ -69,6 +74,7 @@ class PlayerSatOut:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerSatIn:
     """Back in: ``owes`` is the blind still owed (posted next hand unless waiting for the big blind)."""
@@ -79,6 +85,7 @@ class PlayerSatIn:
     wait_for_big_blind: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BlindMissed:
     """The ``blind`` ("small", "big", "third") passed a sitting-out player; ``owes`` is what they now owe."""
@@ -89,6 +96,7 @@ class BlindMissed:
     owes: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WaitingToPlay:
     """A seated player who is not sitting out is not dealt in this hand, and why."""
@@ -98,6 +106,7 @@ class WaitingToPlay:
     reason: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandEvent:
     """One event of the hand engine, in table order; ``hand_id`` names the hand."""
@@ -107,6 +116,7 @@ class HandEvent:
     event: hand_events.Event
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DecisionStarted:
     """``seat`` must act within ``seconds``, that is by ``deadline`` (the table's clock: epoch seconds on a
@@ -119,6 +129,7 @@ class DecisionStarted:
     deadline: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ReconnectTimeStarted:
     """A disconnected player's decision time ran out: extra time to come back, until ``deadline`` (HR-DC-1)."""
@@ -129,6 +140,7 @@ class ReconnectTimeStarted:
     deadline: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeBankStarted:
     """The decision time ran out; the time bank counts down to ``deadline``, shown to everyone (HR-TIME-2)."""
@@ -139,6 +151,7 @@ class TimeBankStarted:
     deadline: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeBankUsed:
     """The player acted during their time bank: ``used`` seconds gone, ``remaining`` left."""
@@ -149,6 +162,7 @@ class TimeBankUsed:
     remaining: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeBankRefilled:
     seq: int
@@ -157,18 +171,21 @@ class TimeBankRefilled:
     time_bank: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerDisconnected:
     seq: int
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerReconnected:
     seq: int
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerLeft:
     """The player left with ``stack`` (HR-HNR).
@@ -187,12 +204,14 @@ class PlayerLeft:
     blocked_seconds: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WaitingListChanged:
     seq: int
     players: tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatOffered:
     """The first on the waiting list may take ``seat`` until ``expires_at``; it is kept for them till then."""
@@ -203,6 +222,7 @@ class SeatOffered:
     expires_at: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatOfferExpired:
     seq: int
@@ -224,20 +244,18 @@ TABLE_EVENT_TYPES: dict[str, type] = {
 }
 
 
-_TABLE_TYPE_NAMES = {cls: name for name, cls in TABLE_EVENT_TYPES.items()}
-_FIELD_NAMES = {cls: hand_events.field_names(cls) for cls in TABLE_EVENT_TYPES.values()}
+_TO_DICT = {cls: dict_maker(cls, name) for name, cls in TABLE_EVENT_TYPES.items() if cls is not HandEvent}
+_HAND_TO_DICT = hand_events.TO_DICT
 
 
 def table_event_to_dict(event: TableEvent) -> dict[str, Any]:
     """``{"type": "player_seated", "seq": 3, ...}``; a hand event nests as ``event``."""
     cls = type(event)
     if cls is HandEvent:
+        inner = event.event
         return {"type": "hand_event", "seq": event.seq, "hand_id": event.hand_id,
-                "event": hand_events.event_to_dict(event.event)}
-    out: dict[str, Any] = {"type": _TABLE_TYPE_NAMES[cls]}
-    for name in _FIELD_NAMES[cls]:
-        out[name] = getattr(event, name)
-    return out
+                "event": _HAND_TO_DICT[type(inner)](inner)}
+    return _TO_DICT[cls](event)
 
 
 def table_event_from_dict(data: dict[str, Any]) -> TableEvent:
@@ -252,6 +270,11 @@ def table_event_from_dict(data: dict[str, Any]) -> TableEvent:
 
 def redact(event: TableEvent, viewer: Viewer, *, hand_ended: bool = False) -> TableEvent | None:
     """The event as ``viewer`` may see it (see :func:`pokerroom.poker.redact.redact`), or None."""
+    cls = type(event)
+    if cls is HandEvent and type(event.event) in PUBLIC:     # the usual case: nothing to hide
+        return event
+    if cls in PUBLIC_AS_IS:
+        return event
     if isinstance(event, HandEvent):
         inner = redact_hand_event(event.event, viewer, hand_ended=hand_ended)
         if inner is None:
@@ -263,3 +286,4 @@ def redact(event: TableEvent, viewer: Viewer, *, hand_ended: bool = False) -> Ta
 
 
 _ENGINE_EVENTS = tuple(hand_events.EVENT_TYPES.values())
+PUBLIC_AS_IS = frozenset(TABLE_EVENT_TYPES.values()) - {HandEvent}     # a table's own events: everyone's, whole
