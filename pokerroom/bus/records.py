@@ -8,9 +8,9 @@ the records declared here. A record is a frozen, slotted dataclass whose
 fields are plain data or records again, with tuples for sequences, so a copy
 that went through msgpack compares equal to the original.
 
-:func:`record` declares one under a short wire name; :func:`packb` and
-:func:`unpackb` (:mod:`~pokerroom.bus.record_codec`) carry records as a msgpack extension (``RECORD_EXT``): the
-name, then the field values in declaration order. The in-process bus hands
+:func:`record` declares one under a short wire name; :func:`packb` and :func:`unpackb` (:mod:`~pokerroom.bus.
+record_codec`) carry records as a msgpack extension (``RECORD_EXT``): the name, then the field values in declaration
+order. The in-process bus hands
 the publisher's record over as it is (it is frozen, so no subscriber can
 change it); :class:`~pokerroom.bus.strict.StrictBus` and a broker-backed bus
 send the bytes.
@@ -172,7 +172,7 @@ class Frame:
 
 
 @record("transfer")
-@quick_init                                 # one or more an action: made as cheaply as an event
+@quick_init                                 # this and TableBatch, one or more an action: made as cheaply as an event
 @dataclasses.dataclass(frozen=True, slots=True)
 class LedgerTransfer:
     """A ledger transfer as plain data: its number, its postings (account, signed minor units), why, when."""
@@ -191,7 +191,7 @@ class LedgerTransfer:
 
 
 @record("table.batch")
-@quick_init                                 # one or more an action: made as cheaply as an event
+@quick_init
 @dataclasses.dataclass(frozen=True, slots=True)
 class TableBatch:
     """One batch of a cash table's events as they happened, every card: published on ``table.<id>.full``."""
