@@ -10,10 +10,8 @@ that went through msgpack compares equal to the original.
 
 :func:`record` declares one under a short wire name; :func:`packb` and :func:`unpackb` (:mod:`~pokerroom.bus.
 record_codec`) carry records as a msgpack extension (``RECORD_EXT``): the name, then the field values in declaration
-order. The in-process bus hands
-the publisher's record over as it is (it is frozen, so no subscriber can
-change it); :class:`~pokerroom.bus.strict.StrictBus` and a broker-backed bus
-send the bytes.
+order. The in-process bus hands the publisher's record over as it is (it is frozen, so no subscriber can change it);
+:class:`~pokerroom.bus.strict.StrictBus` and a broker-backed bus send the bytes.
 
 Where records live: each family below in its own section, one class a
 message kind. A service that needs a new message kind declares it here, not
