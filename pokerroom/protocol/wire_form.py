@@ -18,9 +18,16 @@ packed events a resume reads holds the wire form.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from pokerroom.table.events import TABLE_EVENT_TYPES
+
 LEFT_OUT_WHEN_FALSE: dict[str, tuple[str, ...]] = {"action_taken": ("all_in", "timed_out"), "posted": ("all_in",)}
+TIMED: dict[str, tuple[str, ...]] = {      # table event -> its float fields (seconds, instants)
+    name: fields for name, fields in (
+        (name, tuple(f.name for f in dataclasses.fields(cls) if f.type in ("float", float)))
+        for name, cls in TABLE_EVENT_TYPES.items()) if fields}
 
 
 def lean(event: dict[str, Any]) -> dict[str, Any]:
@@ -32,8 +39,12 @@ def lean(event: dict[str, Any]) -> dict[str, Any]:
             return event
         kept = {key: value for key, value in inner.items() if value is not False or key not in flags}
         return event if len(kept) == len(inner) else {**event, "event": kept}
+    timed = TIMED.get(event["type"])
+    if timed is None:
+        return event
     out = None
-    for key, value in event.items():
+    for key in timed:
+        value = event[key]
         if type(value) is float and value.is_integer():
             if out is None:
                 out = dict(event)
