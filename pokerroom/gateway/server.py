@@ -192,9 +192,13 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
 
     def identity_began(self) -> None:
         """A player logged in or resumed on this socket: no longer anonymous (the gateway's hook, called in the
-        login's or resume's own turn)."""
+        login's or resume's own turn); its login deadline has nothing left to do (a logout starts it again)."""
         if self.counted:
             self.factory.places.logged_in(self)
+        deadline = getattr(self, "login_deadline", None)
+        if deadline is not None and deadline.active():
+            deadline.cancel()
+        self.login_deadline = None
 
     def identity_ended(self) -> None:
         """The player on this socket logged out or was ended on it: it must log in again by the deadline."""
