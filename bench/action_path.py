@@ -1,11 +1,11 @@
 """Where a poker action's CPU goes, without sockets: the room in process, its frames encoded but never sent.
 
     PYTHONPATH=. .venv/bin/python bench/action_path.py [--mode thread|queued|inline] [--actions N]
-                                                      [--repeat R] [--profile] [--tables T]
+                                                      [--repeat R] [--profile] [--tables T] [--observers K]
 
 Builds a :class:`~pokerroom.shell.composition.RoomServices` on a heap clock with ``--tables``
 six-seat NLHE tables (50 by default), the real store (SQLite in a temporary
-directory) and six players seated at each, each on an in-memory connection
+directory) and six players seated at each (and ``--observers`` anonymous observers), each on an in-memory connection
 that encodes what it is sent as ``RoomProtocol`` does (``send_frame`` encodes
 a shared frame once per subprotocol, the bytes kept as the gateway keeps them; a decision's ``legal`` is
 the shared bytes extended) and then drops the bytes. The players act as the
@@ -171,7 +171,7 @@ class Connection:
 
 
 class Bench:
-    def __init__(self, tables: int, mode: str, directory: str) -> None:
+    def __init__(self, tables: int, mode: str, directory: str, observers: int = 0) -> None:
         self.mode = mode
         engine = make_engine(sqlite_url(directory))
         migrate(engine)
@@ -223,6 +223,11 @@ class Bench:
                 self.room.wallet.deposit(name, 1_000_000, None)     # no stored account: no AC-5 limits
                 answer = self.ask(session, "join", table=f"t{t}", buy_in=1_000, seat=seat)
                 assert answer.get("ok"), answer
+            for watcher in range(observers):        # anonymous observers: the table's public stream alone
+                connection = Connection(deque())
+                session = self.room.gateway.connected(connection, f"10.{200 + t // 250}.{t % 250}.{watcher}")
+                connection.session = session
+                assert self.ask(session, "observe", table=f"t{t}", on=True).get("ok")
             self.clock.advance(5.0 / tables)        # the tables' hands staggered, so every stretch is alike
             self.settle()
         self.settle()
@@ -311,6 +316,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mode", choices=("thread", "queued", "inline"), default="thread")
     parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--observers", type=int, default=0, help="observers at each table besides its six players")
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--warmup", type=int, default=3_000)
     parser.add_argument("--repeat", type=int, default=3)
@@ -320,7 +326,7 @@ def main() -> None:
     runs = []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as directory:
-            bench = Bench(args.tables, args.mode, directory)
+            bench = Bench(args.tables, args.mode, directory, args.observers)
             bench.play(args.warmup)
             result = measure(bench, args.actions)
             bench.close()
@@ -336,7 +342,7 @@ def main() -> None:
               f"{sum(r['stale'] for r in runs)} stale decisions refused")
     if args.profile:
         with tempfile.TemporaryDirectory() as directory:
-            bench = Bench(args.tables, args.profile_mode, directory)
+            bench = Bench(args.tables, args.profile_mode, directory, args.observers)
             bench.play(args.warmup)
             bench.flush()
             profile = cProfile.Profile()

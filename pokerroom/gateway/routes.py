@@ -39,6 +39,7 @@ from pokerroom.bus.subjects import (
     table_seat,
 )
 from pokerroom.errors import RuleViolation, Unanswered, table_moving
+from pokerroom.gateway.fanout import Fanout, join
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.gateway.sessions import Connection, Session
 from pokerroom.protocol.schema import Request, error, refused
@@ -61,6 +62,7 @@ class Gateway:
         self.public_requests = set(PUBLIC_REQUESTS)            # answered without a login
         self.opened = 0                                         # connections so far: each session's id
         self.epochs = 0                                         # logins and resumes so far: each one's epoch
+        self.fanouts: dict[str, Fanout] = {}                    # subject -> this process's viewers of it
         bus.subscribe(TABLE_CLOSED, self._table_closed)
 
     def _table_closed(self, subject: str, table_id: str) -> None:
@@ -251,7 +253,16 @@ class Gateway:
             self.unwatch(session, table_id)
 
     def follow(self, session: Session, subject: str) -> None:
-        """Forward ``subject``'s frames to the session while it is connected (a casino table, a tournament)."""
+        """Forward ``subject``'s frames to the session while it is connected (a table's public stream, a casino
+        table, a tournament, the lobby): one subscription for all of this process's viewers of it
+        (:mod:`pokerroom.gateway.fanout`); its seat's stream is the session's own."""
+        if not (subject.endswith(".public") or subject == LOBBY_UPDATE):    # a seat's: the viewer's own
+            self._follow_own(session, subject)
+            return
+        if session.connection is not None and subject not in session.streams:
+            session.streams[subject] = join(self.bus, self.fanouts, subject, session)
+
+    def _follow_own(self, session: Session, subject: str) -> None:
         if session.connection is not None and subject not in session.streams:
             session.streams[subject] = self.bus.subscribe(subject, session.deliver)
 

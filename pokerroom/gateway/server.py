@@ -91,6 +91,42 @@ class FormattedIfLogged:
         return pformat(self.value)
 
 
+CODECS = {subprotocol: Codec(subprotocol) for subprotocol in SUBPROTOCOLS}
+_HANDSHAKE_ONLY = ("http_request_data", "http_status_line", "http_headers", "http_request_uri", "http_request_path",
+                   "http_request_params", "http_request_host", "http_response_data", "websocket_protocols",
+                   "websocket_extensions", "_wskey")
+
+
+# Autobahn's per-connection flags and handles as they are while all is well: the class holds them (read the same),
+# and a connection its own only once one changes.
+_AT_REST: dict[str, Any] = {
+    **dict.fromkeys(("wasMaxFramePayloadSizeExceeded", "wasMaxMessagePayloadSizeExceeded", "closedByMe", "failedByMe",
+                     "droppedByMe", "wasClean", "wasServerConnectionDropTimeout", "wasOpenHandshakeTimeout",
+                     "wasCloseHandshakeTimeout", "wasServingFlashSocketPolicyFile", "triggered", "autoPingPending",
+                     "inside_message"), False),
+    **dict.fromkeys(("wasNotCleanReason", "localCloseCode", "localCloseReason", "remoteCloseCode",
+                     "remoteCloseReason", "openHandshakeTimeoutCall", "closeHandshakeTimeoutCall",
+                     "autoPingTimeoutCall", "autoPingPendingSeq", "autoPingPendingSent", "_perMessageCompress",
+                     "trackedTimings", "current_frame", "websocket_origin"), None),
+}
+
+
+class FromFactory:
+    """One of Autobahn's options read from the connection's factory: Autobahn copies its thirty options into every
+    connection it makes unless the connection already has them; this gives it them without a copy each (a value
+    set on one connection is its own, in its instance dictionary)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        if instance is None:
+            return self
+        return getattr(instance.factory, self.name)
+
+
 class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
     # Not ``log``: that is Autobahn's own txaio logger, whose debug calls cost nothing unless enabled.
     room_log = Logger()
@@ -105,6 +141,7 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             super()._connectionMade()
         finally:
             autobahn_protocol.pformat = pformat
+        self.send_queue = ()                        # made when a chopped or synced send needs one (:meth:`sendData`)
 
     def onConnect(self, request: Any) -> str:
         factory = self.factory
@@ -123,12 +160,13 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         self.counted = True
         for other in evicted:                           # the oldest anonymous connection of the busiest network
             other.place_taken()
-        self.codec = Codec(chosen)
-        self.frame_bytes = factory.frames.of(self.codec)        # its subprotocol's bytes of shared frames
+        self.codec = codec = CODECS[chosen]             # a codec holds nothing of a connection: one each, shared
+        self.frame_bytes = factory.frames.of(codec)     # its subprotocol's bytes of shared frames
         self.peer_address = request.peer
         return chosen
 
     def onOpen(self) -> None:
+        self._forget_handshake()
         spread_first_ping(self)                     # a crowd that connected together is not pinged together
         send_buffer = self.factory.limits.send_buffer
         handle = getattr(self.transport, "getHandle", None)
@@ -139,11 +177,28 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         self.session: Session | None = self.factory.gateway.connected(self, ip_of(getattr(self, "peer_address", "")))
         self.login_deadline = self.factory.reactor.callLater(self.factory.limits.login_seconds, self._login_late)
 
+    def _forget_handshake(self) -> None:
+        """Autobahn keeps the opening handshake's request and answer (their text, the headers parsed, the key) for
+        the connection's life; nothing reads them once it is open. They go, and the instance's attributes are
+        moved into a dictionary of their size: with the options read from the factory (:class:`FromFactory`),
+        a connection holds some 2 KiB less (bench/connection_memory.py)."""
+        attributes = self.__dict__
+        for name in _HANDSHAKE_ONLY:
+            attributes.pop(name, None)
+        for name, value in _AT_REST.items():          # a flag as it starts: the class's, until it is set
+            if name in attributes and attributes[name] is value:
+                del attributes[name]
+        self.__dict__ = dict(attributes)
+
     def identity_began(self) -> None:
         """A player logged in or resumed on this socket: no longer anonymous (the gateway's hook, called in the
-        login's or resume's own turn)."""
+        login's or resume's own turn); its login deadline has nothing left to do (a logout starts it again)."""
         if self.counted:
             self.factory.places.logged_in(self)
+        deadline = getattr(self, "login_deadline", None)
+        if deadline is not None and deadline.active():
+            deadline.cancel()
+        self.login_deadline = None
 
     def identity_ended(self) -> None:
         """The player on this socket logged out or was ended on it: it must log in again by the deadline."""
@@ -196,6 +251,8 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
         the request being answered has corked (an error's answer before the close it leads to), and without
         Autobahn's debug line."""
         if sync or chopsize or self.send_queue or self.logOctets or self.transport is None:
+            if type(self.send_queue) is not deque:
+                self.send_queue = deque()           # Autobahn's queue for chopped and synced sends, made when needed
             super().sendData(data, sync, chopsize)
         else:
             self._write(data)
@@ -429,6 +486,13 @@ class RoomProtocol(FreedOnClose, WebSocketServerProtocol):
             self.close(PLACE_TAKEN, "the room needed your place: log in sooner after connecting")
         elif self.transport is not None:
             self.transport.abortConnection()
+
+
+for _option in WebSocketServerProtocol.CONFIG_ATTRS:
+    setattr(RoomProtocol, _option, FromFactory(_option))
+for _flag, _value in _AT_REST.items():
+    if _flag not in vars(RoomProtocol):
+        setattr(RoomProtocol, _flag, _value)
 
 
 class RoomFactory(WebSocketServerFactory):

@@ -30,7 +30,7 @@ class Connection(Protocol):
     def close(self, code: int, reason: str) -> None: ...
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Session:
     """A logged-in player (or an anonymous connection while ``player_id`` is None): who is on a connection.
 

@@ -37,6 +37,7 @@ from pokerroom.poker import events as hand_events
 from pokerroom.poker.actions import LegalActions
 from pokerroom.protocol.errors import ERRORS
 from pokerroom.protocol.schema import MAX_RID, REQUESTS
+from pokerroom.protocol.wire_form import LEFT_OUT_WHEN_FALSE
 from pokerroom.table import events as table_events
 from pokerroom.table.cash_table import SeatState
 from tournament import events as tournament_events
@@ -134,8 +135,12 @@ _TOURNAMENT.update({  # the hall's decision clocks, not the director's (pokerroo
     "time_bank_started": {"type": STR, "player": STR, "seconds": FLOAT, "deadline": FLOAT},
 })
 
+_HAND = _family(hand_events.EVENT_TYPES)
+for _kind, _flags in LEFT_OUT_WHEN_FALSE.items():    # a cash table's frames leave these out when false (issue 36)
+    _HAND[_kind].update({flag: _w("bool", optional=True) for flag in _flags})
+
 EVENTS: dict[str, dict[str, dict[str, Wire]]] = {
-    "hand": _family(hand_events.EVENT_TYPES),
+    "hand": _HAND,
     "table": _family(table_events.TABLE_EVENT_TYPES),
     "tournament": _TOURNAMENT,
     "casino": _CASINO,

@@ -25,6 +25,7 @@ from pokerroom.poker import events as he
 from pokerroom.poker.redact import PUBLIC as PUBLIC_HAND
 from pokerroom.poker.redact import Viewer
 from pokerroom.protocol.codec import pack, packer
+from pokerroom.protocol.wire_form import lean
 from pokerroom.shell.audiences import Audiences
 from pokerroom.shell.outcome_hold import OutcomeHold
 from pokerroom.shell.recorder import FullBatch, HandStacks
@@ -67,7 +68,7 @@ class TableRunner:
     lobby: bool = False                     # of the last batch: its lobby line changed (a seat, the list, a hand)
     answering: list[Subscription] = field(default_factory=list)    # its request subjects, until it closes
     dropped: bool = False                   # its lease lost (a write refused): an answer on its way says not here
-    _encoded: tuple[list, list[dict], list[bytes]] | None = field(default=None, init=False, repr=False)
+    _encoded: tuple[list, list[dict], list[dict], list[bytes]] | None = field(default=None, init=False, repr=False)
 
     # ------------------------------------------------------------------ the runner interface
 
@@ -84,21 +85,23 @@ class TableRunner:
     def fire(self, deadline: Deadline, now: float) -> list:
         return self.table.fire(deadline, now)
 
-    def encoded(self, events: list) -> tuple[list[dict], list[bytes]]:
-        """The batch as the protocol writes it and packed: made once, for the log, the record and the frames."""
-        encoded = self._encoded                 # the last batch, as dicts and packed
+    def encoded(self, events: list) -> tuple[list[dict], list[dict], list[bytes]]:
+        """The batch as the protocol writes it (for the record), in its wire form (:mod:`~pokerroom.protocol.wire_form`)
+        and that packed (for the log and the frames): made once."""
+        encoded = self._encoded                 # the last batch, as dicts, on the wire and packed
         if encoded is not None and encoded[0] is events:
-            return encoded[1], encoded[2]
+            return encoded[1], encoded[2], encoded[3]
         dicts = [table_event_to_dict(event) for event in events]
+        wire = [lean(as_dict) for as_dict in dicts]
         pack_one = packer().pack
-        packed = [pack_one(as_dict) for as_dict in dicts]
-        self._encoded = (events, dicts, packed)
-        return dicts, packed
+        packed = [pack_one(as_dict) for as_dict in wire]
+        self._encoded = (events, dicts, wire, packed)
+        return dicts, wire, packed
 
     def transfers(self, events: list) -> dict[int, Any]:
         """Look at the batch once, in order: keep it for catch-ups, track the hand, and move the money its events
         name (position in ``events`` -> the transfer, flagged at once; the recorder stores it with the batch)."""
-        _, packed = self.encoded(events)
+        _, _, packed = self.encoded(events)
         table_id = self.table.table_id
         transfers = {}
         left: tuple[str, ...] = ()
@@ -145,13 +148,13 @@ class TableRunner:
 
     def full(self, events: list, transfers: dict[int, Any], now: float) -> FullBatch:
         """What the recorder stores of the batch: its events as they happened, the transfers, the hand's stacks."""
-        dicts, _ = self.encoded(events)
+        dicts, _, _ = self.encoded(events)
         return FullBatch(self.table.rules, events, dicts, now, transfers, self.hand)
 
     def audiences(self, events: list) -> list[tuple[dict, Audiences]]:
         """The batch's frames (at most :data:`BATCH` events each), each as each audience may see it."""
-        dicts, packed = self.encoded(events)
-        return self.frames(events, dicts, packed)
+        _, wire, packed = self.encoded(events)
+        return self.frames(events, wire, packed)
 
     # ------------------------------------------------------------------ what the host asks besides
 
@@ -262,7 +265,7 @@ class TableRunner:
                 owner = self.dealt_by_hand.get(event.hand_id, {}).get(event.event.seat)
                 if owner is not None:
                     mine.setdefault(owner, {})[len(public)] = (as_dict, as_bytes)
-                as_dict = table_event_to_dict(shown)
+                as_dict = lean(table_event_to_dict(shown))
                 as_bytes = pack(as_dict)
             elif isinstance(event, te.DecisionStarted) and event.seq == self.decision_seq:
                 decision = event

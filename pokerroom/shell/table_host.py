@@ -88,6 +88,7 @@ from pokerroom.errors import RuleViolation
 from pokerroom.gateway.metrics import Metrics
 from pokerroom.money.accounts import cash, table_escrow
 from pokerroom.poker import events as he
+from pokerroom.protocol.wire_form import whole
 from pokerroom.shell.audiences import announce, publish
 from pokerroom.shell.cash_runner import TableRunner
 from pokerroom.shell.display_names import DisplayNames
@@ -99,7 +100,7 @@ from pokerroom.shell.wallet import Wallet
 from pokerroom.table import CashTable, SeatingHistory, TableRules
 from pokerroom.table import commands as tc
 from pokerroom.table.decision_clock import TIME_BANK
-from pokerroom.table.events import table_event_from_dict, table_event_to_dict
+from pokerroom.table.events import table_event_from_dict
 
 REPLAY = 64                         # a resume's gap of more events than this gets a snapshot, not a replay
 MOVED_KEPT = 3_600.0                # how long a table taken over here tells a resume from before it (seconds)
@@ -518,8 +519,8 @@ class TableHost:
         held = runner.hold.first_held()         # an outcome not yet stored is shown to nobody: it follows live
         shown = len(log) if held is None else max(0, held - first + 1)
         packed = list(itertools.islice(log, max(0, last_seq + 1 - first), shown))
-        missed = [table_event_from_dict(msgpack.unpackb(as_bytes, strict_map_key=False)) for as_bytes in packed]
-        dicts = [table_event_to_dict(event) for event in missed]
+        dicts = [msgpack.unpackb(as_bytes, strict_map_key=False) for as_bytes in packed]    # the wire form
+        missed = [table_event_from_dict(whole(as_dict)) for as_dict in dicts]
         out = []
         for head, audiences in runner.frames(missed, dicts, packed):
             public, everyone, own = audiences.frames(head, "events")

@@ -133,8 +133,11 @@ def test_HR_DC_2_a_resume_on_the_strict_bus_subscribes_first_and_catches_up_by_s
     assert answer["ok"] and answer["tables"] == {"t1": "events"}
     seen = room.bus.seen
     assert seen[0] == ("gather", CASH_TABLES_RESUME)               # asked of every node before anything changed
-    subscribed = seen.index(("subscribe", "table.t1.public"))
+    # the process hears the table's public stream on one subscription, held while di watches: cy joins it in the
+    # same call that subscribes her seat's stream, before the catch-up is asked
+    subscribed = seen.index(("subscribe", "table.t1.seat.cy"))
     assert subscribed < seen.index(("request", "table.t1.catch_up"))
+    assert fresh in room.gateway.fanouts["table.t1.public"].members
     missed = [e for m in back.sent if m.get("type") == "table_events" for e in m["events"]]
     shown = [e for m in stays.sent if m.get("type") == "table_events" for e in m["events"] if e["seq"] > last_seen]
     assert missed and missed == shown                       # none lost, none twice

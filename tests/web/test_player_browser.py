@@ -375,7 +375,7 @@ def test_the_decision_clock_and_time_bank_count_down_and_a_reload_resumes_the_se
         acted = len(observer.events)
         turn.click()
         observer.wait_for(lambda es: any(e["type"] == "hand_event" and e["event"]["type"] == "action_taken"
-                                         and e["event"]["seat"] == seat and not e["event"]["timed_out"]
+                                         and e["event"]["seat"] == seat and not e["event"].get("timed_out")
                                          for e in es[acted:]), timeout=5)
         expect(table.get_by_test_id("action-error")).to_be_hidden()
 
@@ -397,7 +397,7 @@ def test_the_decision_clock_and_time_bank_count_down_and_a_reload_resumes_the_se
         acted = len(observer.events)
         turn.click()
         observer.wait_for(lambda es: any(e["type"] == "hand_event" and e["event"]["type"] == "action_taken"
-                                         and e["event"]["seat"] == seat and not e["event"]["timed_out"]
+                                         and e["event"]["seat"] == seat and not e["event"].get("timed_out")
                                          for e in es[acted:]), timeout=5)
     finally:
         observer.close()

@@ -199,7 +199,7 @@ def test_pre_actions_hotkeys_sound_hand_strength_and_notes(size, heads_up, new_p
                     expect(table.get_by_test_id("hotkeys-help")).to_be_hidden()
                     page.keyboard.press("c")
                     action = rival.acted(seat, since)
-                    assert action["action"] in ("check", "call") and not action["timed_out"], action
+                    assert action["action"] in ("check", "call") and not action.get("timed_out"), action
                     hotkey = True
                 else:
                     tap(page, table.locator(MY_TURN).first, "Check or Call")
@@ -227,7 +227,7 @@ def test_pre_actions_hotkeys_sound_hand_strength_and_notes(size, heads_up, new_p
                 screenshot(page, f"{size}-pre-actions.png")
                 rival.answer("check" if legal["can_check"] else "call")
                 action = rival.acted(seat, since)              # sent on its own when our turn came
-                assert action["action"] in ("check", "call") and not action["timed_out"], action
+                assert action["action"] in ("check", "call") and not action.get("timed_out"), action
                 page.wait_for_function("() => window.announced.some(line => line.includes('pre-action'))")
                 expect(table.get_by_test_id("action-error")).to_be_hidden()
                 pre_acted = True

@@ -285,7 +285,7 @@ export class TableState {
           if (e.action === "fold") seat.folded = true;
           if (e.all_in) seat.allIn = true;
           seat.lastAction = e.action;
-          seat.lastTimedOut = e.timed_out;
+          seat.lastTimedOut = !!e.timed_out;      // left out when false (issue 36)
         }
         if (e.action === "bet" || e.action === "raise") {
           h.lastRaise = Math.max(h.lastRaise, e.to - e.facing);
