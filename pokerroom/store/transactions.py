@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from hashlib import sha256
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, insert, select
@@ -32,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pokerroom.money.ledger import Transfer
-from pokerroom.security.audit import GENESIS, record_hash, row_digest
+from pokerroom.security.audit import GENESIS, canonical, record_hash, row_digest
 from pokerroom.store.bulk import Insert, run, run_many, run_values, select_in
 from pokerroom.store.db import json_text
 from pokerroom.store.models import (
@@ -106,14 +107,15 @@ class _HandStart:
         self.started_at, self.start_stacks = float(row["started_at"]), dict(row["start_stacks"])
 
 
-class _EndedHand:
-    """A hand's stored start and the end about to be written, read as :func:`hand_digest` reads a row."""
-
-    def __init__(self, start: Any, end: dict) -> None:
-        self.hand_id, self.table_id, self.tournament = start.hand_id, start.table_id, start.tournament
-        self.started_at, self.start_stacks = start.started_at, start.start_stacks
-        self.ended_at, self.end_stacks, self.rake = end["ended_at"], end["end_stacks"], end["rake"]
-        self.events, self.event_times, self.void = end["events"], end["event_times"], False
+def _ended_hand(start: Any, end: dict) -> tuple[str, str]:
+    """A hand's end about to be written: its events as stored, and the row's :func:`hand_digest` (SEC-1) as it will
+    read back -- the events' canonical bytes made once, both stored and digested (the digest's list written out
+    around them: :func:`~pokerroom.security.audit.canonical` of a list is its items' joined by commas)."""
+    events = canonical(end["events"])
+    before = canonical([start.hand_id, start.table_id, start.tournament, start.started_at, start.start_stacks,
+                        end["ended_at"], end["end_stacks"], end["rake"]])
+    after = canonical([end["event_times"], False])
+    return events.decode(), sha256(before[:-1] + b"," + events + b"," + after[1:]).hexdigest()
 
 
 def hand_digest(row: Any) -> str:
@@ -303,19 +305,19 @@ class Transactions:
             if len(opened) < len(ids) or not sane_count:
                 opened.update(self._open_rows(connection, ids))
                 self._refuse_ended(ids, opened)
+            ended = [_ended_hand(opened[hand_id], row) for hand_id, row in zip(ids, rows.ended, strict=True)]
             written = run_many(connection, _END_HANDS, [
-                (row["ended_at"], json_text(row["end_stacks"]), row["rake"], json_text(row["events"]),
-                 json_text(row["event_times"]), row["b_hand_id"]) for row in rows.ended])
+                (row["ended_at"], json_text(row["end_stacks"]), row["rake"], events, json_text(row["event_times"]),
+                 hand_id) for hand_id, row, (events, _) in zip(ids, rows.ended, ended, strict=True)])
             if sane_count and written != len(ids):  # a start remembered here but ended or never stored
                 self._refuse_ended(ids, self._open_rows(connection, ids))
             for hand_id in ids:
                 self._open_starts.pop(hand_id, None)
             # the chain keeps each ended hand's digest (SEC-1), in the order the hands ended: worked out from the
             # values just written (the same bytes once read back: canonical() makes tuples lists, sorts keys)
-            self.chain(connection, [("hand", {"hand_id": hand_id, "table": opened[hand_id].table_id,
-                                              "digest": hand_digest(_EndedHand(opened[hand_id], ended))},
-                                     ended["ended_at"])
-                                    for hand_id, ended in zip(ids, rows.ended, strict=True)])
+            self.chain(connection, [("hand", {"hand_id": hand_id, "table": opened[hand_id].table_id, "digest": digest},
+                                     row["ended_at"])
+                                    for hand_id, row, (_, digest) in zip(ids, rows.ended, ended, strict=True)])
         if rows.facts:
             _INSERT_FACTS.run(connection, rows.facts)
         rows.started, rows.players, rows.ended, rows.facts = [], [], [], []
