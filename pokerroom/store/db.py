@@ -23,14 +23,14 @@ def sqlite_url(data_dir: str | Path) -> str:
     return f"sqlite:///{path / 'room.db'}"
 
 
-def _json(value: object) -> str:
+def json_text(value: object) -> str:
     """JSON columns (every hand's events) through orjson: the writer thread shares the GIL with every table."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL, foreign keys and a busy timeout."""
-    json_options = {"json_serializer": _json, "json_deserializer": orjson.loads}
+    json_options = {"json_serializer": json_text, "json_deserializer": orjson.loads}
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **json_options)
 

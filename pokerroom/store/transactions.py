@@ -23,16 +23,19 @@ import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from hashlib import sha256
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, insert, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pokerroom.money.ledger import Transfer
-from pokerroom.security.audit import GENESIS, record_hash, row_digest
+from pokerroom.security.audit import GENESIS, canonical, record_hash, row_digest
+from pokerroom.store.bulk import Insert, run, run_many, run_values, select_in
+from pokerroom.store.db import json_text
 from pokerroom.store.models import (
     AuditRecord,
     HandFactsRecord,
@@ -67,36 +70,30 @@ class _Rows:
 OPEN_STARTS = 100_000
 
 
-def _balance_upsert(dialect_insert: Callable) -> Any:
-    upsert = dialect_insert(LedgerBalance.__table__)
-    return upsert.on_conflict_do_update(index_elements=[LedgerBalance.__table__.c.account],
-                                        set_={"balance": LedgerBalance.__table__.c.balance + upsert.excluded.balance})
-
-
-# The busy writer's statements, built once: building a statement costs more than running a small one.
+# The busy writer's statements, made once: run on the driver (:mod:`pokerroom.store.bulk`), not through SQLAlchemy.
 _HANDS = HandRecord.__table__
 _TRANSFERS = LedgerTransfer.__table__
-_INSERT_AUDIT = insert(AuditRecord.__table__)
-_INSERT_HANDS = insert(_HANDS)
-_INSERT_HAND_PLAYERS = insert(HandPlayer.__table__)
-_INSERT_FACTS = insert(HandFactsRecord.__table__)
-_END_HANDS = (update(_HANDS).where(_HANDS.c.hand_id == bindparam("b_hand_id"), _HANDS.c.ended_at.is_(None))
-              .values(ended_at=bindparam("ended_at"), end_stacks=bindparam("end_stacks"), rake=bindparam("rake"),
-                      events=bindparam("events"), event_times=bindparam("event_times")))
+_INSERT_AUDIT = Insert(AuditRecord.__table__, ("kind", "data", "at", "previous_hash", "hash"))
+_INSERT_HANDS = Insert(_HANDS, ("hand_id", "table_id", "started_at", "tournament", "start_stacks", "rake", "void"))
+_INSERT_HAND_PLAYERS = Insert(HandPlayer.__table__, ("hand_id", "player_id"))
+_INSERT_FACTS = Insert(HandFactsRecord.__table__, ("hand_id", "table_id", "tournament", "at", "data"))
+_INSERT_TRANSFERS = Insert(LedgerTransfer.__table__, ("number", "reason", "reference", "at"))
+_INSERT_POSTINGS = Insert(LedgerPosting.__table__, ("transfer_id", "account", "amount"))
+_UPSERT_BALANCES = Insert(LedgerBalance.__table__, ("account", "balance"),
+                          "ON CONFLICT (account) DO UPDATE SET balance = ledger_balances.balance + excluded.balance")
+_END_HANDS = {dialect: f"UPDATE hands SET ended_at = {m}, end_stacks = {j}, rake = {m}, events = {j}, "
+                       f"event_times = {j} WHERE hand_id = {m} AND ended_at IS NULL"
+              for dialect, m, j in (("sqlite", "?", "?"), ("postgresql", "%s", "%s::json"))}
+_TRANSFER_IDS = "SELECT number, id FROM ledger_transfers WHERE number {in}"
 _OPEN_HANDS = select(_HANDS.c.hand_id, _HANDS.c.table_id, _HANDS.c.tournament, _HANDS.c.started_at,
                      _HANDS.c.start_stacks).where(_HANDS.c.hand_id.in_(bindparam("ids", expanding=True)),
                                                   _HANDS.c.ended_at.is_(None))
-_INSERT_TRANSFERS = insert(_TRANSFERS)
-_TRANSFER_IDS = select(_TRANSFERS.c.number, _TRANSFERS.c.id).where(
-    _TRANSFERS.c.number.in_(bindparam("numbers", expanding=True)))
-_INSERT_POSTINGS = insert(LedgerPosting.__table__)
-_UPSERT_BALANCES = {"postgresql": _balance_upsert(postgresql_insert), "sqlite": _balance_upsert(sqlite_insert)}
-_CHAIN_HEAD = select(AuditRecord.__table__.c.hash).order_by(AuditRecord.__table__.c.id.desc()).limit(1)
+_CHAIN_HEAD = dict.fromkeys(("sqlite", "postgresql"), "SELECT hash FROM audit_records ORDER BY id DESC LIMIT 1")
 # Taking the chain's head: PostgreSQL's transaction-scoped advisory lock (one key in every process); SQLite's one
 # write lock, taken by a statement that writes nothing, before the head is read.
 CHAIN_LOCK_KEY = 0x706F6B6572
-_LOCK_CHAIN = {"postgresql": text(f"SELECT pg_advisory_xact_lock({CHAIN_LOCK_KEY})"),
-               "sqlite": text("UPDATE audit_records SET kind = kind WHERE id < 0")}
+_LOCK_CHAIN = {"postgresql": f"SELECT pg_advisory_xact_lock({CHAIN_LOCK_KEY})",
+               "sqlite": "UPDATE audit_records SET kind = kind WHERE id < 0"}
 APPEND_ATTEMPTS = 5                     # a standalone append that lost a race to an appender without the lock
 
 
@@ -110,14 +107,15 @@ class _HandStart:
         self.started_at, self.start_stacks = float(row["started_at"]), dict(row["start_stacks"])
 
 
-class _EndedHand:
-    """A hand's stored start and the end about to be written, read as :func:`hand_digest` reads a row."""
-
-    def __init__(self, start: Any, end: dict) -> None:
-        self.hand_id, self.table_id, self.tournament = start.hand_id, start.table_id, start.tournament
-        self.started_at, self.start_stacks = start.started_at, start.start_stacks
-        self.ended_at, self.end_stacks, self.rake = end["ended_at"], end["end_stacks"], end["rake"]
-        self.events, self.event_times, self.void = end["events"], end["event_times"], False
+def _ended_hand(start: Any, end: dict) -> tuple[str, str]:
+    """A hand's end about to be written: its events as stored, and the row's :func:`hand_digest` (SEC-1) as it will
+    read back -- the events' canonical bytes made once, both stored and digested (the digest's list written out
+    around them: :func:`~pokerroom.security.audit.canonical` of a list is its items' joined by commas)."""
+    events = canonical(end["events"])
+    before = canonical([start.hand_id, start.table_id, start.tournament, start.started_at, start.start_stacks,
+                        end["ended_at"], end["end_stacks"], end["rake"]])
+    after = canonical([end["event_times"], False])
+    return events.decode(), sha256(before[:-1] + b"," + events + b"," + after[1:]).hexdigest()
 
 
 def hand_digest(row: Any) -> str:
@@ -143,21 +141,15 @@ def insert_transfers(connection: Connection, transfers: list[Transfer]) -> None:
         return
     # One bulk insert, then the new ids by the transfers' unique numbers: an insert returning ids in order
     # would run once per transfer on SQLite.
-    connection.execute(_INSERT_TRANSFERS, [{"number": t.number, "reason": t.reason, "reference": t.reference,
-                                            "at": t.at} for t in transfers])
-    numbers = [t.number for t in transfers]
-    ids: dict[int, int] = {}
-    for start in range(0, len(numbers), 500):
-        ids.update(connection.execute(_TRANSFER_IDS, {"numbers": numbers[start:start + 500]}).all())
-    connection.execute(_INSERT_POSTINGS,
-                       [{"transfer_id": ids[t.number], "account": p.account, "amount": p.amount}
-                        for t in transfers for p in t.postings])
+    run_values(connection, _INSERT_TRANSFERS, [(t.number, t.reason, t.reference, t.at) for t in transfers])
+    ids = dict(select_in(connection, _TRANSFER_IDS, [t.number for t in transfers]))
+    run_values(connection, _INSERT_POSTINGS,
+               [(ids[t.number], p.account, p.amount) for t in transfers for p in t.postings])
     deltas: dict[str, int] = {}
     for t in transfers:
         for p in t.postings:
             deltas[p.account] = deltas.get(p.account, 0) + p.amount
-    connection.execute(_UPSERT_BALANCES[connection.dialect.name],
-                       [{"account": account, "balance": deltas[account]} for account in sorted(deltas)])
+    run_values(connection, _UPSERT_BALANCES, [(account, deltas[account]) for account in sorted(deltas)])
 
 
 def insert_transfer(connection: Connection, t: Transfer) -> None:
@@ -291,7 +283,7 @@ class Transactions:
             return
         connection = session.connection()
         if rows.audits:                         # chained before every hand gathered here (:meth:`audit`)
-            connection.execute(_INSERT_AUDIT, rows.audits)
+            _INSERT_AUDIT.run(connection, rows.audits)
             rows.audits = []
         self._flush_hands(connection, rows)
         if rows.transfers:
@@ -301,8 +293,8 @@ class Transactions:
     def _flush_hands(self, connection: Connection, rows: _Rows) -> None:
         """The hands gathered so far: started ones inserted, ended ones updated and chained (SEC-1), their facts."""
         if rows.started:
-            connection.execute(_INSERT_HANDS, rows.started)
-            connection.execute(_INSERT_HAND_PLAYERS, rows.players)
+            _INSERT_HANDS.run(connection, rows.started)
+            _INSERT_HAND_PLAYERS.run(connection, rows.players)
             if len(self._open_starts) > OPEN_STARTS:        # hands that never ended here (a table retired mid-hand)
                 self._open_starts.clear()
             self._open_starts.update((row["hand_id"], _HandStart(row)) for row in rows.started)
@@ -313,19 +305,21 @@ class Transactions:
             if len(opened) < len(ids) or not sane_count:
                 opened.update(self._open_rows(connection, ids))
                 self._refuse_ended(ids, opened)
-            written = connection.execute(_END_HANDS, rows.ended)
-            if sane_count and written.rowcount != len(ids):  # a start remembered here but ended or never stored
+            ended = [_ended_hand(opened[hand_id], row) for hand_id, row in zip(ids, rows.ended, strict=True)]
+            written = run_many(connection, _END_HANDS, [
+                (row["ended_at"], json_text(row["end_stacks"]), row["rake"], events, json_text(row["event_times"]),
+                 hand_id) for hand_id, row, (events, _) in zip(ids, rows.ended, ended, strict=True)])
+            if sane_count and written != len(ids):  # a start remembered here but ended or never stored
                 self._refuse_ended(ids, self._open_rows(connection, ids))
             for hand_id in ids:
                 self._open_starts.pop(hand_id, None)
             # the chain keeps each ended hand's digest (SEC-1), in the order the hands ended: worked out from the
             # values just written (the same bytes once read back: canonical() makes tuples lists, sorts keys)
-            self.chain(connection, [("hand", {"hand_id": hand_id, "table": opened[hand_id].table_id,
-                                              "digest": hand_digest(_EndedHand(opened[hand_id], ended))},
-                                     ended["ended_at"])
-                                    for hand_id, ended in zip(ids, rows.ended, strict=True)])
+            self.chain(connection, [("hand", {"hand_id": hand_id, "table": opened[hand_id].table_id, "digest": digest},
+                                     row["ended_at"])
+                                    for hand_id, row, (_, digest) in zip(ids, rows.ended, ended, strict=True)])
         if rows.facts:
-            connection.execute(_INSERT_FACTS, rows.facts)
+            _INSERT_FACTS.run(connection, rows.facts)
         rows.started, rows.players, rows.ended, rows.facts = [], [], [], []
 
     @staticmethod
@@ -375,15 +369,18 @@ class Transactions:
         """
         head = getattr(self._batch, "head", None)
         if head is None:
-            connection.execute(_LOCK_CHAIN[connection.dialect.name])
-            head = connection.scalar(_CHAIN_HEAD) or GENESIS
+            run(connection, _LOCK_CHAIN).close()
+            cursor = run(connection, _CHAIN_HEAD)
+            found = cursor.fetchone()
+            cursor.close()
+            head = found[0] if found else GENESIS
         return head
 
     def chain(self, connection: Connection, records: Sequence[tuple[str, Mapping[str, Any], float]]) -> str:
         """Append ``records`` after the newest one, in this transaction; the new head's hash."""
         rows = getattr(self._batch, "rows", None)
         if rows is not None and rows.audits:            # records hashed earlier in the batch go first
-            connection.execute(_INSERT_AUDIT, rows.audits)
+            _INSERT_AUDIT.run(connection, rows.audits)
             rows.audits = []
         last = self._head(connection)
         out = []
@@ -392,7 +389,7 @@ class Transactions:
             out.append({"kind": kind, "data": dict(data), "at": at, "previous_hash": last, "hash": digest})
             last = digest
         if out:
-            connection.execute(_INSERT_AUDIT, out)
+            _INSERT_AUDIT.run(connection, out)
         if getattr(self._batch, "session", None) is not None:
             self._batch.head = last
         return last
