@@ -41,7 +41,7 @@ AUTOMATIONS = (
 )
 # 10,000 hands in all; PokerKit's Omaha ranking is the slow part, so Hold'em gets the larger share.
 NLHE_HANDS = 6_000
-PLO_HANDS = 4_000
+PLO_HANDS = 2_000
 
 
 _HANDS: dict = {}
@@ -196,5 +196,5 @@ def test_BET_POT_SD_crosscheck_nlhe_6000_hands_match_pokerkit_stacks(fast_pokerk
     _run(NLHE, 20240601, NLHE_HANDS)
 
 
-def test_BET_POT_SD_crosscheck_plo_4000_hands_match_pokerkit_stacks(fast_pokerkit):
+def test_BET_POT_SD_crosscheck_plo_2000_hands_match_pokerkit_stacks(fast_pokerkit):
     _run(PLO, 20240602, PLO_HANDS)

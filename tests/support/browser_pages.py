@@ -25,7 +25,7 @@ BLOCKED = """(el) => {
   if (!hit) return why("nothing is at its middle");
   const what = hit.closest("[data-testid]");
   return why(`its middle is covered by <${hit.tagName.toLowerCase()} class="${hit.className}">`
-    + (what ? ` in [data-testid=${what.dataset.testid}]` : ""));
+    + (what ? ` in [data-testid=${what.dataset.testid}]` : "") + ` saying "${hit.textContent.trim().slice(0, 80)}"`);
 }"""
 
 

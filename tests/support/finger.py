@@ -19,7 +19,13 @@ def assert_reachable(locator, what: str) -> tuple[float, float]:   # noqa: ANN00
 
 def tap(page, locator, what: str) -> None:   # noqa: ANN001
     """A click where a person would put a finger: at the middle of the control as it is drawn now (a list drawn
-    again meanwhile has its new button at the same spot)."""
+    again meanwhile has its new button at the same spot). A control caught while its list is drawn again (no size
+    for that instant) is looked at again once it shows, a few times, as a person's eye waits for the redraw."""
+    for _ in range(3):
+        found = locator.evaluate(BLOCKED)
+        if found["problem"] != "it has no size":
+            break
+        locator.wait_for(state="visible")
     page.mouse.click(*assert_reachable(locator, what))
 
 

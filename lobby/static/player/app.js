@@ -199,6 +199,17 @@ class App {
     this.toastTimer = setTimeout(() => el.classList.add("hidden"), 6000);
   }
 
+  // A toast about what the screen now shows itself (your turn, at the table you are looking at) goes at once:
+  // on a small phone it lies over the action bar.
+  untoast(text) {
+    const el = $("toast");
+    if (el.textContent === text) el.classList.add("hidden");
+  }
+
+  clearToast() {
+    $("toast").classList.add("hidden");
+  }
+
   // ------------------------------------------------------------ the connection
 
   lost(closed) {

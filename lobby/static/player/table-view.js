@@ -605,6 +605,7 @@ export class TableView {
   // The turn, told to screen readers and (unless muted) with its chime.
   yourTurn(legal) {
     const s = this.state;
+    if (this.visible()) this.app.clearToast();        // the bar says it: no toast over it on a small phone
     if (legal.run_it_twice) {
       this.announce("Your turn: run it twice or once?");
     } else {

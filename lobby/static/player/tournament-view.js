@@ -200,6 +200,7 @@ export class TournamentTableView extends TableView {
     if (entry && !this.el.log.children.length) for (const e of entry.events) this.logHandEvent(e);
     if (this.state) this.render();
     else this.renderWaiting();
+    if (this.state) this.app.untoast(`It is your turn in ${this.state.info.name}.`);   // the bar says it now
     await this.readPage(tid);
   }
 
