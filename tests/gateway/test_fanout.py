@@ -76,3 +76,20 @@ def test_a_viewer_that_leaves_while_a_frame_goes_round_gets_nothing_more():
     gateway.watch(later, "t1")
     bus.publish(table_public("t1"), frame(1))
     assert seqs(first) == [1] and seqs(second) == []
+
+
+def test_viewers_joining_and_leaving_between_frames_hear_exactly_the_frames_sent_while_they_watch():
+    bus = InProcessBus()
+    gateway = Gateway(bus)
+    connections = [Connection() for _ in range(200)]
+    sessions = [gateway.connected(c) for c in connections]
+    for session in sessions[:100]:
+        gateway.watch(session, "t1")
+    bus.publish(table_public("t1"), frame(1))
+    for session in sessions[100:]:                              # many join before the next frame
+        gateway.watch(session, "t1")
+    for session in sessions[:50]:                               # and some leave
+        gateway.unwatch(session, "t1")
+    bus.publish(table_public("t1"), frame(2))
+    heard = [seqs(c) for c in connections]
+    assert heard[:50] == [[1]] * 50 and heard[50:100] == [[1, 2]] * 50 and heard[100:] == [[2]] * 100
