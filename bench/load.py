@@ -46,6 +46,11 @@ Targets against the lean relay (issue #34; the room's own work stands between
 them and today's numbers, so they FAIL today): CPU per action at most 2x,
 p99 at most 3x, memory per connection at most 2x.
 
+``--profile DIR`` records ours with py-spy through each measuring window
+(``DIR/ours-N.txt``, collapsed stacks of every thread) and prints where the
+server's samples went: by thread, and the functions that hold most of them
+(themselves, and with what they call).
+
 ``--gc-step`` measures ours alone at each pacer step and load instead
 (p99, CPU per action, the collector's pauses): how the step in
 pokerroom/shell/collector.py was chosen.
@@ -159,13 +164,21 @@ class ClientPool:
                 p.kill()
 
 
-def measure(pid: int, pool: ClientPool, seconds: float, actions) -> dict:
+def measure(pid: int, pool: ClientPool, seconds: float, actions, profile: Path | None = None) -> dict:
     cpu0, actions0 = proc_cpu(pid), actions()
     pool.send("go")
+    spy = None
+    if profile is not None:                   # py-spy samples the server through the window, from outside it
+        spy = subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid),
+                                "--duration", str(int(seconds)), "--rate", "200", "--threads", "--format", "raw",
+                                "--output", str(profile), "--nonblocking"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(seconds)                       # a benchmark's measuring window, not a test's timing
     pool.send("report")
     cpu1, actions1 = proc_cpu(pid), actions()
     answers = pool.wait_for("rtts", 60)
+    if spy is not None:
+        spy.wait(60)
     rtts = sorted(r for answer in answers for r in answer["rtts"])
     ending = sorted(r for answer in answers for r in answer.get("ending", ()))     # acts that ended a hand
     done = actions1 - actions0 if actions1 > actions0 else len(rtts)
@@ -244,7 +257,10 @@ def run_room(n: int, args: argparse.Namespace, gc_step: float | None = None, res
         print(f"  seated {n} clients in {seated_in:.1f} s; measuring for {args.seconds:g} s", flush=True)
         rss = (proc_rss(server.pid) - rss0) / n
         pauses0 = collector_pauses(base)
-        ours = measure(server.pid, pool, args.seconds, lambda: metric(base, "pokerroom_actions_total"))
+        profile = Path(args.profile) / f"ours-{n}.txt" if args.profile else None
+        ours = measure(server.pid, pool, args.seconds, lambda: metric(base, "pokerroom_actions_total"), profile)
+        if profile is not None and profile.exists():
+            print(profile_summary(profile, ours["per_second"] * args.seconds), flush=True)
         pauses = {g: (c - pauses0.get(g, (0, 0))[0], s - pauses0.get(g, (0, 0))[1])
                   for g, (c, s) in collector_pauses(base).items()}
         resume_seconds = float("nan")
@@ -258,6 +274,44 @@ def run_room(n: int, args: argparse.Namespace, gc_step: float | None = None, res
         server.send_signal(signal.SIGINT)       # stop now (SIGTERM would drain: docs/operations.md)
         server.wait(10)
     return dict(ours, rss=rss, pauses=pauses, resume=resume_seconds)
+
+
+def _frame_name(frame: str) -> str:
+    """``function (path/file.py:12)`` as ``function file.py``: a function's samples add up over its lines."""
+    name, _, where = frame.partition(" (")
+    return f"{name} {where.rsplit(':', 1)[0].rsplit('/', 1)[-1]}" if where else name
+
+
+def profile_summary(path: Path, actions: float, top: int = 25) -> str:
+    """Where py-spy's samples of the server went (collapsed stacks, ``--threads``): each thread's share, and the
+    functions holding most samples, on their own and with their callees, in shares of all samples."""
+    threads: dict[str, int] = {}
+    own: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
+    total = 0
+    for row in path.read_text().splitlines():
+        stack, _, count_text = row.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        total += count
+        frames = stack.split(";")
+        thread = frames[0].split(": ", 1)[-1]
+        threads[thread] = threads.get(thread, 0) + count
+        names = [_frame_name(f) for f in frames[1:]]
+        if names:
+            own[names[-1]] = own.get(names[-1], 0) + count
+        for name in set(names):
+            inclusive[name] = inclusive.get(name, 0) + count
+    if not total:
+        return "  profile: no samples"
+    lines = [f"  profile: {total} samples over {actions:.0f} actions; by thread: "
+             + ", ".join(f"{t} {c / total:.0%}" for t, c in sorted(threads.items(), key=lambda i: -i[1]))]
+    lines.append("  most samples on their own:")
+    lines += [f"    {c / total:6.1%}  {name}" for name, c in sorted(own.items(), key=lambda i: -i[1])[:top]]
+    lines.append("  most samples with their callees:")
+    lines += [f"    {c / total:6.1%}  {name}" for name, c in sorted(inclusive.items(), key=lambda i: -i[1])[:top]]
+    return "\n".join(lines)
 
 
 def pause_text(pauses: dict[str, tuple[float, float]]) -> str:
@@ -278,6 +332,8 @@ def main() -> None:
     parser.add_argument("--gc-step", default="",
                         help="seconds between the collector pacer's steps, several separated by commas: measures "
                              "only ours at each step (p99, CPU per action, pauses) instead of the baselines")
+    parser.add_argument("--profile", default="",
+                        help="a directory: py-spy records ours through each window there, and a summary is printed")
     parser.add_argument("--url", default="")
     parser.add_argument("--count", type=int, default=0)
     parser.add_argument("--first", type=int, default=0)
@@ -298,6 +354,8 @@ def main() -> None:
         return clients(args)
 
     loads = [int(n) for n in str(args.clients).split(",")]
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
     if args.gc_step:
         return compare_steps(loads, [float(s) for s in args.gc_step.split(",")], args)
     failed = 0
