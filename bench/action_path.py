@@ -52,6 +52,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_tables import seeded_shuffle, six_max_config  # noqa: E402
 from twisted.internet.base import DelayedCall  # noqa: E402
 from twisted.python.failure import Failure  # noqa: E402
 from twisted.python.threadpool import ThreadPool  # noqa: E402
@@ -194,15 +195,8 @@ class Bench:
                 self.store_seconds += time.thread_time() - started
 
         self.store.batch = timed_batch
-        deck_rng = random.Random(1)
-
-        def shuffle() -> list[int]:
-            deck = list(range(52))
-            deck_rng.shuffle(deck)
-            return deck
-
-        config = {"tables": [{"id": f"t{i}", "variant": "NLHE", "small_blind": 5, "big_blind": 10,
-                              "min_buy_in": 400, "max_buy_in": 1000, "seats": 6} for i in range(1, tables + 1)]}
+        shuffle = seeded_shuffle(1)
+        config = six_max_config(tables)
         self.room = RoomServices(tables_from_config(config), self.store, self.clock, account_rules=AccountRules(),
                                  shuffle=shuffle, writer=self.pool)
         self.room.startService()

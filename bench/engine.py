@@ -44,6 +44,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench_tables import seeded_shuffle, six_max_config
 from pokerkit import Automation, NoLimitTexasHoldem
 
 from pokerroom.cards import format_card
@@ -175,15 +176,8 @@ class StepTables:
         from pokerroom.table.config import tables_from_config
         from pokerroom.table.seating_history import InMemorySeatingHistory
 
-        deck_rng = random.Random(seed)
-
-        def shuffle() -> list[int]:
-            deck = list(range(52))
-            deck_rng.shuffle(deck)
-            return deck
-
-        config = {"tables": [{"id": f"t{i}", "variant": "NLHE", "small_blind": 5, "big_blind": 10,
-                              "min_buy_in": 400, "max_buy_in": 1000, "seats": 6} for i in range(1, tables + 1)]}
+        shuffle = seeded_shuffle(seed)
+        config = six_max_config(tables)
         self.choices = random.Random(seed + 1)
         self.now = 1_700_000_000.0
         self.digest = hashlib.sha256()
