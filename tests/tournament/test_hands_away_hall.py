@@ -54,7 +54,7 @@ def test_TR_PLAY_4_a_sit_and_go_whose_hands_a_table_process_plays_runs_to_the_en
     assert {r.hand_id for r in store.hands.hands_of("ana", 1_000)} >= {e.hand_id for e in returned
                                                                          if "ana" in e.end}   # stored where played
     assert seen_holes(lobby) == []
-    assert lobby.host.hands == {}
+    assert lobby.host.hands == {} and lobby.host.by_player == {}       # hands and players forgotten once over
 
 
 def test_TR_REFUND_1_a_hand_whose_process_died_is_void_every_stack_as_it_began_and_play_goes_on(store):
@@ -99,6 +99,26 @@ def test_HR_DC_2_a_player_back_gets_the_hand_played_away_so_far_with_their_legal
     assert answer["ok"], answer
     stale = lobby.ask(name, "tournament_act", tournament="sng", decision=frame["legal"]["decision"], action="fold")
     assert stale["error"]["code"] in ("stale_decision", "not_your_turn")     # BET-1: acted once
+
+
+def test_HR_DC_2_a_player_gone_is_away_only_at_their_own_hand_played_away_and_back_is_not(store):
+    """The hand host looks a player up among the hands they are dealt into: gone, away there (and nobody else
+    is); back, present again; its hands forgotten, the host keeps nothing of anyone."""
+    lobby = AwayLobby(store)
+    lobby.started()
+    lobby.clock.advance(1)
+    (hand,) = lobby.host.hands.values()
+    name = hand.play.seats[min(hand.play.seats)]
+    session, _ = lobby.people[name]
+    lobby.room.gateway.disconnected(session)
+    lobby.clock.advance(0)                                          # the bus delivers in the next turn
+    assert hand.away == {name}
+    lobby.room.gateway.returned(session, RESUMED)                   # (the hand so far: the test above)
+    lobby.clock.advance(0)
+    assert hand.away == set()
+    assert set(lobby.host.by_player) == set(hand.play.seats.values())
+    lobby.host.stop()                                               # every hand here forgotten
+    assert lobby.host.hands == {} and lobby.host.by_player == {}
 
 
 def test_HR_DC_3_a_player_at_a_hand_played_away_who_does_not_act_spends_their_bank_then_is_checked_or_folded(store):

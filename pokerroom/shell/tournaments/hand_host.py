@@ -101,6 +101,9 @@ class HandHost:
         self.node = node
         self.shuffle = shuffle
         self.hands: dict[tuple[str, str], _Hand] = {}            # (event, hand id) -> the hand played here
+        # player -> their hands here: a login or a logout looks at that player's hands, not every hand (a big
+        # event's process plays thousands at once while its players come and go)
+        self.by_player: dict[str, dict[tuple[str, str], _Hand]] = {}
         self.subscriptions: list[Subscription] = []
         self.stopped = False
 
@@ -130,6 +133,8 @@ class HandHost:
             hand = _Hand(order, play, OutcomeHold(self.bus), {p: float(s) for p, s in order.banks.items()},
                          set(order.away))
             self.hands[key] = hand
+            for player in play.seats.values():
+                self.by_player.setdefault(player, {})[key] = hand
             hand.answering = self.bus.respond(tournament_hand(*key), lambda asked: self.acted(hand, asked))
             # dealt after this answer: a hand over at once (all in on the blinds) is returned after it, never
             # inside the director's own step
@@ -207,8 +212,15 @@ class HandHost:
         if hand.answering is not None:
             hand.answering.cancel()
             hand.answering = None
-        if self.hands.get(hand.key) is hand:
-            del self.hands[hand.key]
+        key = hand.key
+        if self.hands.get(key) is hand:
+            del self.hands[key]
+            for player in hand.play.seats.values():
+                theirs = self.by_player.get(player)
+                if theirs is not None and theirs.get(key) is hand:
+                    del theirs[key]
+                    if not theirs:
+                        del self.by_player[player]
 
     # ------------------------------------------------------------------ decisions' clocks
 
@@ -284,13 +296,15 @@ class HandHost:
 
     def _session_event(self, subject: str, event: SessionEvent) -> None:
         """A player gone is away at their hands here (reconnect time, HR-DC-4); one back gets each hand so far."""
+        theirs = self.by_player.get(event.player) if event.player else None
+        if not theirs:
+            return
         if isinstance(event, SessionGone):
-            if event.current and event.player:
-                for hand in self.hands.values():
-                    if event.player in hand.play.seats.values():
-                        hand.away.add(event.player)
+            if event.current:
+                for hand in theirs.values():
+                    hand.away.add(event.player)
         elif isinstance(event, SessionBack):
-            for hand in list(self.hands.values()):
+            for hand in list(theirs.values()):
                 self._back(hand, event.player)
 
     def _back(self, hand: _Hand, player: str) -> None:
