@@ -49,7 +49,8 @@ p99 at most 3x, memory per connection at most 2x.
 ``--profile DIR`` records ours with py-spy through each measuring window
 (``DIR/ours-N.txt``, collapsed stacks of every thread) and prints where the
 server's samples went: by thread, and the functions that hold most of them
-(themselves, and with what they call).
+(themselves, and with what they call). py-spy takes CPU of its own on the
+same cores: a profiled window's figures are for the profile, not the ratios.
 
 ``--gc-step`` measures ours alone at each pacer step and load instead
 (p99, CPU per action, the collector's pauses): how the step in
