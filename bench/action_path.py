@@ -2,6 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python bench/action_path.py [--mode thread|queued|inline] [--actions N]
                                                       [--repeat R] [--profile] [--tables T] [--observers K]
+                                                      [--components] [--checkout DIR]
 
 Builds a :class:`~pokerroom.shell.composition.RoomServices` on a heap clock with ``--tables``
 six-seat NLHE tables (50 by default), the real store (SQLite in a temporary
@@ -29,6 +30,15 @@ Prints µs per action: the reactor's share (without the store), the store's
 (the writer's batches), and the whole process; the median of ``--repeat``
 runs. ``--profile`` runs once more under cProfile (mode ``queued`` unless
 told) and prints the top 30 functions by own and by cumulative time.
+``--components`` runs once more under cProfile (mode ``queued``) and prints
+each part of the room's own time per action: the engine, the table host and
+its runner, the recorder, the store, the gateway, the protocol, the bus,
+Twisted, and the bench's own connections and driver. Time in the standard
+library or a built-in is its caller's part. cProfile slows Python calls more
+than C, so the parts are for comparing runs of this bench, not the server.
+``--checkout DIR`` imports the room from another checkout (this bench as it
+is now, the room as it was): run it with and without, interleaved, for a
+before/after.
 """
 
 from __future__ import annotations
@@ -50,7 +60,9 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the room this bench imports: this checkout's, or another's (``--checkout DIR``: a before/after)
+_CHECKOUT = next((sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--checkout"), None)
+sys.path.insert(0, str(Path(_CHECKOUT).resolve() if _CHECKOUT else Path(__file__).resolve().parents[1]))
 
 from bench_tables import seeded_shuffle, six_max_config  # noqa: E402
 from twisted.internet.base import DelayedCall  # noqa: E402
@@ -306,6 +318,51 @@ def measure(bench: Bench, actions: int) -> dict[str, float]:
             "stale": bench.stale}
 
 
+# Each part of the room's work, by where its code lives (the first that matches); a built-in or standard
+# library function's time goes to the part that called it.
+PARTS = (("engine", ("pokerroom/poker/", "pokerroom/table/", "pokerroom/cards.py", "pokerroom/_evaluator")),
+         ("table host and runner", ("pokerroom/shell/cash_runner", "pokerroom/shell/table_host",
+                                    "pokerroom/shell/runner", "pokerroom/shell/cash_play", "pokerroom/shell/table_asks",
+                                    "pokerroom/shell/audiences", "pokerroom/shell/asked")),
+         ("recorder", ("pokerroom/shell/recorder", "pokerroom/shell/outcome_hold")),
+         ("store", ("pokerroom/store/", "sqlalchemy/")),
+         ("gateway", ("pokerroom/gateway/",)),
+         ("protocol", ("pokerroom/protocol/", "msgpack/")),
+         ("bus", ("pokerroom/bus/",)),
+         ("rest of the room", ("pokerroom/",)),
+         ("twisted", ("twisted/",)),
+         ("bench connections and driver", ("bench/",)))
+
+
+def _part(function: tuple) -> str | None:
+    path = function[0].replace("\\", "/")
+    for part, places in PARTS:
+        if any(place in path for place in places):
+            return part
+    return None
+
+
+def parts_per_action(profile: cProfile.Profile, actions: int) -> dict[str, float]:
+    """µs per action of each of :data:`PARTS` (own time), a built-in's or the standard library's given to its
+    callers' parts in proportion to the time each caller spent in it."""
+    stats = pstats.Stats(profile).stats              # function -> (calls, primitive, own, cumulative, callers)
+    totals: dict[str, float] = {}
+
+    def give(function: tuple, seconds: float, depth: int) -> None:
+        part = _part(function)
+        callers = stats.get(function, (0, 0, 0, 0, {}))[4]
+        if part is None and callers and depth < 12:
+            spent = sum(entry[2] for entry in callers.values()) or 1.0
+            for caller, entry in callers.items():
+                give(caller, seconds * entry[2] / spent, depth + 1)
+            return
+        totals[part or "unattributed"] = totals.get(part or "unattributed", 0.0) + seconds
+
+    for function, (_, _, own, _, _) in stats.items():
+        give(function, own, 0)
+    return {part: seconds * 1e6 / actions for part, seconds in totals.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mode", choices=("thread", "queued", "inline"), default="thread")
@@ -316,7 +373,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--profile-mode", choices=("thread", "queued", "inline"), default="queued")
+    parser.add_argument("--components", action="store_true",
+                        help="the room's own time per action, part by part, under cProfile (queued mode)")
+    parser.add_argument("--checkout", default="", help="import the room from this checkout instead of this one")
     args = parser.parse_args()
+    import pokerroom
+
+    print(f"the room from {Path(pokerroom.__file__).resolve().parents[1]}", flush=True)
     runs = []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as directory:
@@ -334,22 +397,35 @@ def main() -> None:
               f"store {med['store']:.1f} µs, process {med['process']:.1f} µs per action; "
               f"{args.actions / med['hands']:.1f} actions per hand, {med['rate']:.0f} actions per simulated second, "
               f"{sum(r['stale'] for r in runs)} stale decisions refused")
+    if args.components:
+        profile = profiled(args, "queued")
+        parts = parts_per_action(profile, args.actions)
+        print(f"parts of an action under cProfile (queued, {args.tables} tables, {args.actions} actions), "
+              f"µs per action, {sum(parts.values()):.1f} in all:")
+        for part, micros in sorted(parts.items(), key=lambda item: -item[1]):
+            print(f"  {part:30} {micros:7.1f}")
     if args.profile:
-        with tempfile.TemporaryDirectory() as directory:
-            bench = Bench(args.tables, args.profile_mode, directory, args.observers)
-            bench.play(args.warmup)
-            bench.flush()
-            profile = cProfile.Profile()
-            profile.enable()
-            bench.play(args.actions)
-            bench.flush()
-            profile.disable()
-            bench.close()
+        profile = profiled(args, args.profile_mode)
         for order in ("tottime", "cumulative"):
             out = io.StringIO()
             pstats.Stats(profile, stream=out).sort_stats(order).print_stats(30)
             text = out.getvalue()
             print(text[text.index("   ncalls"):] if "   ncalls" in text else text)
+
+
+def profiled(args: argparse.Namespace, mode: str) -> cProfile.Profile:
+    """``args.actions`` actions played under cProfile, after the warm-up and every write of it landed."""
+    with tempfile.TemporaryDirectory() as directory:
+        bench = Bench(args.tables, mode, directory, args.observers)
+        bench.play(args.warmup)
+        bench.flush()
+        profile = cProfile.Profile()
+        profile.enable()
+        bench.play(args.actions)
+        bench.flush()
+        profile.disable()
+        bench.close()
+    return profile
 
 
 if __name__ == "__main__":
