@@ -23,7 +23,7 @@ ROLES = ("player", "director", "security", "admin")
 RESERVED = frozenset({"world", "rake", "fees", "house", "bank", "system"})     # names of the room's own accounts
 _NICKNAME = re.compile(r"[A-Za-z0-9_\-]{3,20}")
 # argon2id with the library's recommended cost. POKERROOM_ARGON2=bench makes it cheap, for load benchmarks
-# that log in thousands of bots; never set it in a real room.
+# that log in thousands of bots and for the rooms of the browser tests; never set it in a real room.
 _HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1) \
     if os.environ.get("POKERROOM_ARGON2") == "bench" else PasswordHasher()
 

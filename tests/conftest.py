@@ -11,6 +11,7 @@ default stays the in-process bus.
 """
 
 import os
+import signal
 
 import pytest
 from hypothesis import settings
@@ -25,6 +26,27 @@ settings.load_profile("room")
 
 if "POKERROOM_BUS" not in os.environ:                # a bus chosen for the run holds for every test
     os.environ["POKERROOM_BUS"] = "strict"
+
+# A suite started where SIGINT is ignored (a background job of a non-interactive shell: `pytest &` in a script)
+# passes that on to every room server a test starts, whose reactor then never hears the SIGINT that stops it:
+# each stop waited out its 10 s before the SIGKILL. Its servers hear Ctrl-C again, as in a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# The modules whose tests wait longest on wall clocks (a tournament's levels, bots' hands, a killed process's
+# tables coming back) run first. In collection order the longest (tests/web sorts last) were what the workers stole
+# and ran at the end: a minute or two of a run with the other workers done and the two cores idle. First, they
+# overlap the CPU-bound tests instead. Whole modules move, in their own order: a module's shared fixture is built
+# once.
+RUN_FIRST = ("tests/web/test_tournament_table_browser.py", "tests/web/test_phone_browser.py",
+             "tests/web/test_player_browser.py", "tests/net/test_split_roles.py",
+             "tests/net/test_tournament_sockets.py", "tests/net/test_cluster_tournament.py",
+             "tests/net/test_cluster.py")
+
+
+def pytest_collection_modifyitems(items) -> None:   # noqa: ANN001
+    first = {path: rank for rank, path in enumerate(RUN_FIRST)}
+    items.sort(key=lambda item: first.get(item.nodeid.partition("::")[0], len(first)))
 
 
 @pytest.fixture

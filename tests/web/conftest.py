@@ -27,6 +27,17 @@ clock_scale = 1
 """
 
 
+@pytest.fixture(scope="module", autouse=True)
+def cheap_password_hashes():
+    """The rooms these tests start hash passwords cheaply (``POKERROOM_ARGON2=bench``, argon2id still): each
+    registration and log-in here would otherwise cost a fifth of a CPU-second on a two-core machine that runs
+    four workers, and no test here is about the hash's cost (tests/test_players.py checks the production one).
+    Module-scoped, so it is in place before a module's shared room starts, and undone before another module's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("POKERROOM_ARGON2", "bench")
+        yield
+
+
 @pytest.fixture(scope="session")
 def browser():
     if CHROMIUM is None:
