@@ -116,6 +116,15 @@ def test_a_person_plays_the_bots_with_every_control_on_screen_and_uncovered(size
     # the lobby: no sideways scrolling, Log out on screen, the table's Open button tappable
     expect(page.get_by_test_id("table-players-t1")).to_have_text(re.compile(r"3/6$"), timeout=20_000)
     expect(page.get_by_test_id("tournaments")).to_contain_text("Demo Daily")
+    # the bots' hands change the row (its average pot) while the person looks: the row is updated where it is,
+    # so the Open button under a finger stays the same button (a row made anew was gone under a tap)
+    button = page.get_by_test_id("open-t1")
+    button.evaluate("(b) => { b.kept = true; }")
+    row = page.get_by_test_id("table-row-t1")
+    before = row.inner_text()
+    page.wait_for_function("([id, text]) => document.querySelector(`[data-testid=${id}]`).innerText !== text",
+                           arg=["table-row-t1", before], timeout=30_000)
+    assert button.evaluate("(b) => b.kept === true && b.isConnected"), "the lobby made the table's row anew"
     no_sideways_scroll(page, "lobby")
     assert_reachable(page.get_by_test_id("logout"), "Log out in the lobby")
     assert_reachable(page.get_by_test_id("balance"), "the wallet in the lobby")

@@ -46,6 +46,7 @@ export class Lobby {
     this.loaded = false;
     this.notes = new Map();           // row id -> {text, bad}: what the last click on that row gave
     this.open = new Map();            // row id -> details element shown under it
+    this.cashRows = new Map();        // table id -> its row in the cash list, kept while the table is listed
     for (const id of ["filter-game", "filter-stakes", "filter-seats"]) {
       document.getElementById(id).addEventListener("input", () => this.renderCash());
     }
@@ -138,27 +139,52 @@ export class Lobby {
     options(document.getElementById("filter-stakes"), "All stakes", [...byStake]);
     const shown = this.filtered();
     const body = document.getElementById("cash-rows");
-    body.replaceChildren(...shown.map((t) => {
-      const free = t.seats - t.taken;
-      const open = () => this.app.go(`#table/${encodeURIComponent(t.table)}`);
-      return h("tr.clickable", { "data-testid": `table-row-${t.table}`, dataset: { table: t.table }, onclick: open },
-        h("td", {}, h("strong", {}, t.name), h("span.muted.table-id", {}, ` ${t.table}`)),
-        h("td", {}, GAMES[t.game] || t.game),
-        h("td", {}, stakes(t)),
-        h("td", {}, `${cash(t.min_buy_in, t.currency)} \u2013 ${cash(t.max_buy_in, t.currency)}`),
-        h("td", { "data-testid": `table-players-${t.table}` }, h("span.seat-dots", {},
-          Array.from({ length: t.seats }, (_, i) => h(i < t.taken ? "i.taken" : "i", {}))), ` ${t.taken}/${t.seats}`),
-        h("td", {}, t.waiting ? String(t.waiting) : "\u2014"),
-        h("td", {}, t.average_pot ? cash(t.average_pot, t.currency) : "\u2014"),
-        h("td", {}, h("button.primary", { type: "button", "data-testid": `open-${t.table}`,
-                                          onclick: (ev) => { ev.stopPropagation(); open(); } },
-          free > 0 ? "Open" : "Watch")));
-    }));
+    // A row is kept while its table is listed and its cells updated in place: the lobby hears every hand's end,
+    // and a row made anew each time would be gone under a finger on its way to the Open button.
+    const rows = shown.map((t) => {
+      let row = this.cashRows.get(t.table);
+      if (!row) this.cashRows.set(t.table, row = this.cashRow(t.table));
+      this.fillCashRow(row, t);
+      return row;
+    });
+    for (const id of [...this.cashRows.keys()]) if (!this.tables.has(id)) this.cashRows.delete(id);
+    const kids = body.children;
+    if (rows.length !== kids.length || rows.some((row, i) => kids[i] !== row)) body.replaceChildren(...rows);
     if (!shown.length) {
       body.append(h("tr", {}, h("td.muted", { colspan: 8 }, all.length ? "No table matches these filters."
                                                                           : "No cash tables are open.")));
     }
     document.getElementById("lobby-count").textContent = `${shown.length} of ${all.length} tables`;
+  }
+
+  // A cash table's row, its cells filled by fillCashRow.
+  cashRow(table) {
+    const open = () => this.app.go(`#table/${encodeURIComponent(table)}`);
+    return h("tr.clickable", { "data-testid": `table-row-${table}`, dataset: { table }, onclick: open },
+      h("td"), h("td"), h("td"), h("td"), h("td", { "data-testid": `table-players-${table}` }), h("td"), h("td"),
+      h("td", {}, h("button.primary", { type: "button", "data-testid": `open-${table}`,
+                                        onclick: (ev) => { ev.stopPropagation(); open(); } })));
+  }
+
+  fillCashRow(row, t) {
+    const cells = [
+      [h("strong", {}, t.name), h("span.muted.table-id", {}, ` ${t.table}`)],
+      [GAMES[t.game] || t.game],
+      [stakes(t)],
+      [`${cash(t.min_buy_in, t.currency)} \u2013 ${cash(t.max_buy_in, t.currency)}`],
+      [h("span.seat-dots", {}, Array.from({ length: t.seats }, (_, i) => h(i < t.taken ? "i.taken" : "i", {}))),
+       ` ${t.taken}/${t.seats}`],
+      [t.waiting ? String(t.waiting) : "\u2014"],
+      [t.average_pot ? cash(t.average_pot, t.currency) : "\u2014"],
+    ];
+    const key = JSON.stringify([t.name, t.game, t.small_blind, t.big_blind, t.min_buy_in, t.max_buy_in, t.currency,
+                                t.seats, t.taken, t.waiting, t.average_pot]);
+    if (row.dataset.shown === key) return;                  // nothing on it changed
+    row.dataset.shown = key;
+    cells.forEach((content, i) => row.children[i].replaceChildren(...content));
+    const button = row.children[7].firstChild;
+    const label = t.seats - t.taken > 0 ? "Open" : "Watch";
+    if (button.textContent !== label) button.textContent = label;
   }
 
   // ------------------------------------------------------------ tournaments
