@@ -469,15 +469,16 @@ class TableHost:
         """``tables.where``: the tables ``read.player`` sits at (and of those, where they are standing up after the
         hand) or waits for, in id order."""
         seated, leaving, waiting = [], [], []
-        for table_id, runner in sorted(self.runners.items()):
+        player = read.player
+        for table_id, runner in self.runners.items():      # each resume asks: one look a table, sorted after
             table = runner.table
-            if table.seat_of(read.player) is not None:
+            if table.seat_of(player) is not None:
                 seated.append(table_id)
-                if table.player(read.player).leaving:
+                if table.player(player).leaving:
                     leaving.append(table_id)
-            if read.player in table.waiting_list:
+            if table.waiting_list and player in table.waiting_list:
                 waiting.append(table_id)
-        return {"seated": seated, "leaving": leaving, "waiting": waiting}
+        return {"seated": sorted(seated), "leaving": sorted(leaving), "waiting": sorted(waiting)}
 
     def _desk_read(self, read: DeskRead) -> list[dict]:
         """``tables.desk``: every open table's lobby line with its seats and waiting list, for the directors."""

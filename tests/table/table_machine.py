@@ -95,6 +95,13 @@ class TableMachine(RuleBasedStateMachine):
             assert stacks <= t.chips_in - t.chips_out - t.rake + gone
 
     @invariant()
+    def each_player_is_found_at_their_seat_and_nobody_else_is(self):
+        """``seat_of`` answers from an index of its own: whatever was refused, taken or left, it names the seats."""
+        seats = {p.player_id: s for s, p in self.table.players.items()}
+        for player in ("A", "B", "C", "D", "E"):
+            assert self.table.seat_of(player) == seats.get(player)
+
+    @invariant()
     def the_clock_runs_whenever_a_player_must_act(self):
         t = self.table
         if t.hand is not None:
