@@ -39,7 +39,7 @@ AUTOMATIONS = (
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,
 )
-# 10,000 hands in all; PokerKit's Omaha ranking is the slow part, so Hold'em gets the larger share.
+# 8,000 hands in all; PokerKit's Omaha ranking is the slow part, so Hold'em gets the larger share.
 NLHE_HANDS = 6_000
 PLO_HANDS = 2_000
 
