@@ -352,7 +352,16 @@ export function mount(ctx, container, { view, param }) {
     }
   };
 
-  act(null, status, editing ? loadEdit : loadCreate);
+  // The settings wait for their values: typed before the tournament (or template) arrives, they were overwritten
+  // by it, and saving said "Nothing was changed."
+  for (const set of fieldsets) set.disabled = true;
+  act(submit, status, async () => {
+    try {
+      await (editing ? loadEdit : loadCreate)();
+    } finally {
+      for (const set of fieldsets) set.disabled = false;
+    }
+  });
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
