@@ -153,7 +153,7 @@ def test_two_tables_side_by_side_on_a_wide_screen_and_one_at_a_time_with_a_switc
                     pass
     expect(link).to_contain_text("Your turn")
     screenshot(page, "two-tables-phone.png")
-    link.scroll_into_view_if_needed()
+    link.evaluate("(a) => a.scrollIntoView({block: 'nearest'})")   # in one step: the switcher is redrawn live
     tap(page, link, "the other table in the switcher")
     expect(tile_of(page, hidden)).to_be_visible()
     expect(tile_of(page, shown)).to_be_hidden()
